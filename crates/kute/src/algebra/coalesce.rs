@@ -1,0 +1,170 @@
+//! `coalesce`, `filter_zeros` and `filter`.
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::{Layout, Mode};
+use smallvec::SmallVec;
+
+pub(crate) type Modes = SmallVec<[Mode; 16]>;
+
+/// Merge flat modes right to left (CuTe's `bw_coalesce`), deciding by value.
+///
+/// `fake_last`: start from a size-2 stand-in when the last extent is 1, so the
+/// stride of the trailing mode survives (CuTe's `coalesce_x`).
+pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
+    let mut out: Modes = SmallVec::new(); // reversed: out.last() is the front
+    let r = leaves.len();
+    if r == 0 {
+        out.push(Mode::new(Int::ONE, Int::ZERO));
+        return Ok(out);
+    }
+    let last = leaves[r - 1];
+    let mut scalar = true;
+    if fake_last && last.shape.value() == 1 {
+        out.push(Mode::new(Int::new_static(2), last.stride));
+    } else {
+        out.push(last);
+    }
+    for m in leaves[..r - 1].iter().rev() {
+        let front = out.last_mut().expect("non-empty");
+        if m.shape.value() == 1 {
+            continue;
+        }
+        if scalar && front.shape.value() == 1 {
+            *front = *m;
+        } else if m.shape.mul(m.stride)?.value() == front.stride.value() {
+            front.shape = m.shape.mul(front.shape)?;
+            front.stride = m.stride;
+        } else {
+            out.push(*m);
+            scalar = false;
+        }
+    }
+    if scalar && out[0].shape.value() == 1 {
+        out[0] = Mode::new(Int::ONE, Int::ZERO);
+    }
+    out.reverse();
+    Ok(out)
+}
+
+/// CuTe `coalesce(L)`: the flat layout of fewest modes with the same function on
+/// `[0, size(L))` and the same size. Size-1 modes are dropped and adjacent modes
+/// with `d[i+1] == s[i]·d[i]` merge; a single mode gives an integral layout.
+///
+/// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `i < size(L)`.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
+/// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "_12:_1");
+/// ```
+pub fn coalesce(l: &Layout) -> Result<Layout> {
+    let modes = coalesce_flat(l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
+    Ok(Layout::from_flat(&modes))
+}
+
+/// CuTe's `coalesce_x`: as [`coalesce`] but a trailing size-1 mode keeps its
+/// stride, so the function beyond the domain is preserved too.
+pub(crate) fn coalesce_x(l: &Layout) -> Result<Modes> {
+    coalesce_flat(l.leaves(), true)
+}
+
+/// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of
+/// `profile`, keeping `L`'s modes beyond the profile's rank. An integer profile
+/// coalesces the whole layout.
+///
+/// Pre: `rank(profile) <= rank(L)` where `profile` is a tuple.
+///
+/// ```
+/// use kute::{Layout, IntTuple};
+/// let l: Layout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
+/// let p: IntTuple = "(_1,_1)".parse().unwrap();
+/// assert_eq!(kute::coalesce_profile(&l, &p).unwrap().to_string(), "(_2,_6):(_1,_2)");
+/// ```
+pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> Result<Layout> {
+    by_profile(l, profile, "coalesce", &coalesce)
+}
+
+pub(crate) fn by_profile(
+    l: &Layout,
+    profile: &IntTuple,
+    op: &'static str,
+    f: &dyn Fn(&Layout) -> Result<Layout>,
+) -> Result<Layout> {
+    if profile.is_leaf() {
+        return f(l);
+    }
+    if profile.rank() > l.rank() {
+        return Err(Error::mismatch(op, format!("profile {profile} has more modes than the layout {l}")));
+    }
+    let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+    for (i, m) in l.modes().enumerate() {
+        match profile.as_ref().mode(i) {
+            Some(p) => parts.push(by_profile(&m, &p.to_tree(), op, f)?),
+            None => parts.push(m),
+        }
+    }
+    Ok(Layout::concat(parts.iter()))
+}
+
+/// CuTe `filter_zeros(L)`: every mode with stride 0 gets extent 1.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
+/// assert_eq!(kute::filter_zeros(&l).to_string(), "(_1,_3,_1):(_0,_1,_0)");
+/// ```
+pub fn filter_zeros(l: &Layout) -> Layout {
+    let tree = l.tree.map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { m });
+    Layout { tree }
+}
+
+/// CuTe `filter(L)`: `coalesce(filter_zeros(L))`, i.e. no stride-0 and no size-1
+/// modes (`_1:_0` if nothing remains).
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
+/// assert_eq!(kute::filter(&l).unwrap().to_string(), "_3:_1");
+/// ```
+pub fn filter(l: &Layout) -> Result<Layout> {
+    coalesce(&filter_zeros(l)).map_err(|e| e.in_op("filter"))
+}
+
+/// CuTe `coalesce(shape)`: flatten and multiply adjacent extents of the same
+/// static-ness.
+///
+/// ```
+/// use kute::IntTuple;
+/// let s: IntTuple = "(_2,(_3,4),5,_6)".parse().unwrap();
+/// assert_eq!(kute::algebra::coalesce_shape(&s).unwrap().to_string(), "(_6,20,_6)");
+/// ```
+pub fn coalesce_shape(s: &IntTuple) -> Result<IntTuple> {
+    let mut out: SmallVec<[Int; 16]> = SmallVec::new();
+    for &x in s.leaves() {
+        match out.last_mut() {
+            Some(b) if b.is_static() == x.is_static() => *b = b.mul(x)?,
+            _ => out.push(x),
+        }
+    }
+    if out.len() == 1 {
+        return Ok(IntTuple::leaf(out[0]));
+    }
+    Ok(IntTuple::tuple_of_leaves(out))
+}
+
+/// Apply `f` at the terminals of `profile` (CuTe's by-mode `filter(L, profile)` and friends).
+pub fn coalesce_profile_with(
+    l: &Layout,
+    profile: &IntTuple,
+    op: &str,
+    f: &dyn Fn(&Layout) -> Result<Layout>,
+) -> Result<Layout> {
+    let op: &'static str = match op {
+        "filter" => "filter",
+        "filter_zeros" => "filter_zeros",
+        _ => "coalesce",
+    };
+    by_profile(l, profile, op, f)
+}

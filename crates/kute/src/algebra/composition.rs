@@ -1,0 +1,259 @@
+//! `composition(A, B)`: the layout `R` with `R(c) = A(B(c))`.
+//!
+//! kute runs CuTe's algorithm (`composition_impl`) deciding every branch by
+//! value, then makes sure the answer is the true composite: CuTe checks only
+//! divisibility, so for some operands it returns a layout whose values are not
+//! `Â(B(i))` (`Â` = `A` coalesced, its last mode unbounded). kute proves the
+//! result correct with a cheap digit-overlap test and, when that test is
+//! inconclusive, by evaluating both sides point by point; a wrong result is an
+//! error, never an answer.
+
+use super::coalesce::{coalesce_x, Modes};
+use super::tiler::Tiler;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::layout::{build_layout, Layout, LayoutRef, Mode};
+use crate::tree::Builder;
+use smallvec::SmallVec;
+
+/// Largest domain checked point by point when the fast admissibility test is inconclusive.
+const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
+
+/// CuTe `composition(A, B)` for a layout `B`: `R(c) = A(B(c))` for every
+/// coordinate `c` of `B`; `R` is compatible with `B`.
+///
+/// Pre: at every mode of the coalesced `A` that `B`'s strides reach, CuTe's
+/// stride divisibility (`r % s == 0` or `r < s`) and shape divisibility hold, and
+/// the result is the true composite. Otherwise: an [`Inadmissible`](crate::ErrorKind::Inadmissible) error.
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(_20,_2):(_16,_4)".parse().unwrap();
+/// let b: Layout = "(_4,_5):(_1,_4)".parse().unwrap();
+/// assert_eq!(kute::composition(&a, &b).unwrap().to_string(), "(_4,_5):(_16,_64)");
+/// // CuTe answers (2,2):(4,7) here, which is not the composite:
+/// let a: Layout = "(6,4):(1,7)".parse().unwrap();
+/// let b: Layout = "4:4".parse().unwrap();
+/// assert!(kute::composition(&a, &b).is_err());
+/// ```
+pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    compose_layout(a, b).map_err(|e| e.in_op("composition"))
+}
+
+/// CuTe `composition(A, tiler)`: a layout tiler composes as a layout, `_` leaves
+/// `A` unchanged, and a by-mode tiler `<T0,T1,...>` composes mode `i` of `A` with
+/// `Ti`, dropping the modes of `A` beyond the tiler.
+///
+/// Pre: `rank(tiler) <= rank(A)` for a by-mode tiler, and the preconditions of
+/// [`composition`] for each layout.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_12,(_4,_8)):(_59,(_13,_1))".parse().unwrap();
+/// let t: Tiler = kute::expr::parse_tiler("<_3:_4,_8:_2>").unwrap();
+/// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
+/// ```
+pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+    compose_tiler(a, t).map_err(|e| e.in_op("composition"))
+}
+
+pub(crate) fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+    match t {
+        Tiler::Layout(b) => compose_layout(a, b),
+        Tiler::Int(n) => compose_layout(a, &Layout::leaf(*n, Int::ONE)),
+        Tiler::Underscore => Ok(a.clone()),
+        Tiler::Tuple(ts) => {
+            if ts.len() > a.rank() {
+                return Err(Error::mismatch(
+                    "composition",
+                    format!("the tiler {t} has {} modes but the layout {a} has rank {}", ts.len(), a.rank()),
+                ));
+            }
+            let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+            for (m, ti) in a.modes().zip(ts) {
+                parts.push(compose_tiler(&m, ti)?);
+            }
+            Ok(Layout::concat(parts.iter()))
+        }
+    }
+}
+
+/// How one step of the algorithm used one mode of `A`, for the correctness proof.
+#[derive(Clone, Copy)]
+struct Use {
+    lhs_mode: u16,
+    /// Largest digit value this B-leaf puts into that mode.
+    max_digit: i64,
+}
+
+pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
+    compose_checked(a, b, true)
+}
+
+/// CuTe's algorithm; with `verify`, also prove the result is the true composite.
+pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
+    let lhs = coalesce_x(a)?;
+    let mut uses: SmallVec<[Use; 16]> = SmallVec::new();
+    let mut clean = true;
+    let r = build_layout(|out| compose_rec(out, &lhs, b.as_tree_ref(), &mut uses, &mut clean))?;
+    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &uses)) {
+        verify_pointwise(a, &lhs, b, &r)?;
+    }
+    Ok(r)
+}
+
+fn compose_rec(out: &mut Builder<Mode>, lhs: &Modes, b: LayoutRef<'_>, uses: &mut SmallVec<[Use; 16]>, clean: &mut bool) -> Result<()> {
+    match b.as_leaf() {
+        None => {
+            out.open();
+            for c in b.children() {
+                compose_rec(out, lhs, c, uses, clean)?;
+            }
+            out.close();
+            Ok(())
+        }
+        Some(m) => compose_leaf(out, lhs, m.shape, m.stride, uses, clean),
+    }
+}
+
+fn compose_leaf(
+    out: &mut Builder<Mode>,
+    lhs: &Modes,
+    rs: Int,
+    rd: Int,
+    uses: &mut SmallVec<[Use; 16]>,
+    clean: &mut bool,
+) -> Result<()> {
+    if rd.value() == 0 {
+        out.leaf(Mode::new(rs, rd));
+        return Ok(());
+    }
+    let n = lhs.len();
+    if n == 1 {
+        out.leaf(Mode::new(rs, rd.mul(lhs[0].stride)?));
+        return Ok(());
+    }
+    if rd.value() < 0 {
+        *clean = false;
+    }
+    let mut res: SmallVec<[Mode; 8]> = SmallVec::new();
+    let (mut rest_s, mut rest_d) = (rs, rd);
+    for (i, cur) in lhs[..n - 1].iter().enumerate() {
+        let cs = cur.shape;
+        if cs.value() == 0 {
+            return Err(Error::inadmissible("composition", format!("the left operand has an extent 0 mode ({cur:?})")));
+        }
+        if !(rest_d.rem(cs)?.value() == 0 || rest_d.value() < cs.value()) {
+            return Err(Error::inadmissible(
+                "composition",
+                format!(
+                    "stride divisibility condition fails: the right operand's stride {} (in units of the left operand's mode {i}) neither is a multiple of nor is less than its extent {}",
+                    rest_d.value(),
+                    cs.value()
+                ),
+            ));
+        }
+        let ad = rest_d.abs()?;
+        let next_s = cs.ceil_div(ad)?;
+        let next_d = ad.ceil_div(cs)?.mul(rest_d.signum())?;
+        if next_s.value() == 1 || rest_s.value() == 1 {
+            rest_d = next_d;
+            continue;
+        }
+        let new_s = next_s.min(rest_s);
+        if rest_s.rem(new_s)?.value() != 0 {
+            return Err(Error::inadmissible(
+                "composition",
+                format!(
+                    "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the left operand's mode {i} of extent {})",
+                    rest_s.value(),
+                    new_s.value(),
+                    cs.value()
+                ),
+            ));
+        }
+        // Exact digit decomposition? (CuTe accepts a non-dividing stride; it is
+        // only right if this B-leaf ends inside this mode.)
+        if cs.value() % ad.value() != 0 && rest_s.value() > next_s.value() {
+            *clean = false;
+        }
+        uses.push(Use { lhs_mode: i as u16, max_digit: (new_s.value() - 1).saturating_mul(ad.value()) });
+        res.push(Mode::new(new_s, rest_d.mul(cur.stride)?));
+        rest_s = rest_s.div(new_s)?;
+        rest_d = next_d;
+    }
+    let last = lhs[n - 1].stride;
+    if res.is_empty() {
+        out.leaf(Mode::new(rest_s, rest_d.mul(last)?));
+    } else if rest_s.value() == 1 {
+        if res.len() == 1 {
+            out.leaf(res[0]);
+        } else {
+            out.open();
+            for m in &res {
+                out.leaf(*m);
+            }
+            out.close();
+        }
+    } else {
+        out.open();
+        for m in &res {
+            out.leaf(*m);
+        }
+        out.leaf(Mode::new(rest_s, rest_d.mul(last)?));
+        out.close();
+    }
+    Ok(())
+}
+
+/// No carries between B-leaves: at every bounded mode of `A`, the largest digits
+/// the leaves put there add up to less than its extent.
+fn digits_fit(lhs: &Modes, uses: &[Use]) -> bool {
+    let n = lhs.len();
+    let mut sum: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n);
+    for u in uses {
+        let k = u.lhs_mode as usize;
+        sum[k] = sum[k].saturating_add(u.max_digit);
+    }
+    (0..n - 1).all(|k| sum[k] < lhs[k].shape.value())
+}
+
+/// `Â(x)`: `x` split over the flat modes, the last one unbounded.
+fn eval_ext(lhs: &Modes, mut x: i64) -> Option<i64> {
+    let n = lhs.len();
+    let mut acc: i64 = 0;
+    for m in &lhs[..n - 1] {
+        let s = m.shape.value();
+        acc = acc.checked_add((x % s).checked_mul(m.stride.value())?)?;
+        x /= s;
+    }
+    acc.checked_add(x.checked_mul(lhs[n - 1].stride.value())?)
+}
+
+fn verify_pointwise(a: &Layout, lhs: &Modes, b: &Layout, r: &Layout) -> Result<()> {
+    let size = b.size()?.value();
+    if size > BRUTE_FORCE_LIMIT {
+        return Err(Error::inadmissible(
+            "composition",
+            format!(
+                "cannot prove that the result is the composite {a} o {b}: the modes of the right operand overlap in the left operand's modes and its domain ({size} elements) is too large to check"
+            ),
+        ));
+    }
+    let mut bi = crate::iter::Indices::new(b)?;
+    let mut ri = crate::iter::Indices::new(r)?;
+    for i in 0..size {
+        let (x, y) = (bi.next_index(), ri.next_index());
+        let (Some(x), Some(y)) = (x, y) else { break };
+        let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("{a} at {x}")))?;
+        if want != y {
+            return Err(Error::inadmissible(
+                "composition",
+                format!(
+                    "no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, whose value at {i} is {y}, but A(B({i})) = A({x}) = {want}"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

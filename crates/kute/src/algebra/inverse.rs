@@ -1,0 +1,202 @@
+//! Inverses and related: `right_inverse`, `left_inverse`, `max_common_layout`,
+//! `max_common_vector`, `nullspace`.
+
+use super::coalesce::{coalesce, coalesce_flat};
+use super::composition::compose_layout;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::layout::{Layout, Mode};
+use smallvec::SmallVec;
+
+/// CuTe's exchange sort of indices by key (not stable; replicated exactly because
+/// ties decide the result).
+fn exchange_sort_by_key(keys: &[i64]) -> SmallVec<[usize; 16]> {
+    let mut kv: SmallVec<[(i64, usize); 16]> = keys.iter().copied().zip(0..).collect();
+    let n = kv.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if kv[j].0 < kv[i].0 {
+                kv.swap(i, j);
+            }
+        }
+    }
+    kv.into_iter().map(|(_, v)| v).collect()
+}
+
+struct Flat {
+    shape: SmallVec<[Int; 16]>,
+    stride: SmallVec<[Int; 16]>,
+    pre: SmallVec<[Int; 17]>,
+}
+
+fn flat_coalesced(l: &Layout) -> Result<Flat> {
+    let c = coalesce_flat(l.leaves(), false)?;
+    let shape: SmallVec<[Int; 16]> = c.iter().map(|m| m.shape).collect();
+    let stride: SmallVec<[Int; 16]> = c.iter().map(|m| m.stride).collect();
+    let mut pre: SmallVec<[Int; 17]> = SmallVec::new();
+    pre.push(Int::ONE);
+    for &s in &shape {
+        let p = pre.last().expect("non-empty").mul(s)?;
+        pre.push(p);
+    }
+    Ok(Flat { shape, stride, pre })
+}
+
+/// CuTe `right_inverse(L)`: the layout `R` with `L(R(i)) == i` for `i < size(R)`,
+/// as large as possible (the contiguous run of `L`'s image starting at 0).
+///
+/// kute handles run-time strides like static ones (CuTe C++ drops them and
+/// returns `_1:_0`).
+///
+/// Post: `L(R(i)) == i` for all `i < size(R)`.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
+/// assert_eq!(kute::right_inverse(&l).unwrap().to_string(), "(_8,_4):(_4,_1)");
+/// ```
+pub fn right_inverse(l: &Layout) -> Result<Layout> {
+    right_inverse_impl(l).map_err(|e| e.in_op("right_inverse"))
+}
+
+fn right_inverse_impl(l: &Layout) -> Result<Layout> {
+    let f = flat_coalesced(l)?;
+    let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
+    let order = exchange_sort_by_key(&keys);
+    let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
+    modes.push(Mode::new(Int::ONE, Int::ZERO));
+    let mut cur = Int::ONE;
+    for i in order {
+        if f.stride[i].value() == cur.value() {
+            modes.push(Mode::new(f.shape[i], f.pre[i]));
+            cur = f.shape[i].mul(f.stride[i])?;
+        }
+    }
+    Ok(Layout::from_flat(&coalesce_flat(&modes, false)?))
+}
+
+/// CuTe `left_inverse(L)`: a layout `R` with `L(R(L(i))) == L(i)` for `i < size(L)`
+/// (so `R(L(i)) == i` when `L` is injective), defined on `[0, cosize(L))`.
+///
+/// Pre: the non-zero strides, sorted, each divisible by the product of the
+/// extents of the result so far (CuTe's "left inverse divisibility condition").
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_4,_3):(_2,_1)".parse().unwrap();
+/// assert_eq!(kute::left_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
+/// ```
+pub fn left_inverse(l: &Layout) -> Result<Layout> {
+    left_inverse_impl(l).map_err(|e| e.in_op("left_inverse"))
+}
+
+fn left_inverse_impl(l: &Layout) -> Result<Layout> {
+    let f = flat_coalesced(l)?;
+    let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
+    let order = exchange_sort_by_key(&keys);
+    let mut shapes: SmallVec<[Int; 16]> = SmallVec::new();
+    let mut strides: SmallVec<[Int; 17]> = SmallVec::new();
+    strides.push(Int::ZERO);
+    let mut q = Int::ONE;
+    for &i in &order {
+        let d = f.stride[i];
+        if d.value() == 0 {
+            continue;
+        }
+        if q.value() == 0 || d.value() % q.value() != 0 {
+            return Err(Error::inadmissible(
+                "left_inverse",
+                format!(
+                    "left inverse divisibility condition fails for {l}: stride {} is not a multiple of {}, the size of the inverse built so far",
+                    d.value(),
+                    q.value()
+                ),
+            ));
+        }
+        let s = d.div(q)?;
+        shapes.push(s);
+        q = q.mul(s)?;
+        strides.push(f.pre[i]);
+    }
+    let last = *order.last().expect("at least one mode");
+    shapes.push(f.shape[last]);
+    let modes: SmallVec<[Mode; 16]> = shapes.iter().zip(&strides).map(|(&s, &d)| Mode::new(s, d)).collect();
+    Ok(Layout::from_flat(&coalesce_flat(&modes, false)?))
+}
+
+fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {
+    let inv_b = right_inverse(b)?;
+    let c = coalesce(&compose_layout(a, &inv_b)?)?;
+    Ok((inv_b, c))
+}
+
+/// CuTe `max_common_layout(A, B)`: the largest layout `R` with
+/// `A(R(i)) == i == B(R(i))` for all `i < size(R)` (`_1:_0` if none).
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
+/// assert_eq!(kute::max_common_layout(&a, &a).unwrap().to_string(), "(_8,_4):(_4,_1)");
+/// ```
+pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
+    let go = || -> Result<Layout> {
+        let (inv_b, c) = common(a, b)?;
+        let c0 = c.mode(0)?;
+        let first = c0.leaves()[0];
+        if c0.is_integral() && first.stride.value() == 1 {
+            compose_layout(&inv_b, &c0)
+        } else {
+            Ok(Layout::unit())
+        }
+    };
+    go().map_err(|e| e.in_op("max_common_layout"))
+}
+
+/// CuTe `max_common_vector(A, B)`: the number of leading elements that are
+/// contiguous in both `A` and `B` (at least 1).
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(_4,8):(_1,4)".parse().unwrap();
+/// assert_eq!(kute::max_common_vector(&a, &a).unwrap().value(), 32);
+/// ```
+pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
+    let go = || -> Result<Int> {
+        let (_, c) = common(a, b)?;
+        let c0 = c.mode(0)?;
+        let first = c0.leaves()[0];
+        if c0.is_integral() && first.stride.value() == 1 {
+            Ok(first.shape)
+        } else {
+            Ok(Int::ONE)
+        }
+    };
+    go().map_err(|e| e.in_op("max_common_vector"))
+}
+
+/// CuTe `nullspace(L)`: the 1-D coordinates that `L` maps to 0 through its
+/// stride-0 modes, as a layout into `L`'s domain (`_1:_0` if none).
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
+/// assert_eq!(kute::nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
+/// ```
+pub fn nullspace(l: &Layout) -> Result<Layout> {
+    let leaves = l.leaves();
+    let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
+    let mut cur = Int::ONE;
+    for m in leaves {
+        let d = if m.shape.value() == 1 { Int::ZERO } else { cur };
+        if m.shape.value() != 1 {
+            cur = cur.mul(m.shape).map_err(|e| e.in_op("nullspace"))?;
+        }
+        if m.stride.value() == 0 {
+            modes.push(Mode::new(m.shape, d));
+        }
+    }
+    if modes.is_empty() {
+        return Ok(Layout::unit());
+    }
+    Ok(Layout::from_flat(&modes))
+}

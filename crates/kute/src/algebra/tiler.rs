@@ -1,0 +1,77 @@
+//! Tilers: what divides and products accept on the right.
+
+use crate::layout::modes::Guide;
+use crate::layout::Layout;
+use std::fmt;
+
+/// The right operand of composition, divides and products: a layout, `_`
+/// (leave the mode alone), or a by-mode tuple `<T0, T1, ...>` of tilers.
+/// An integer `n` means the layout `n:_1`; a shape tuple `(a, b)` is the
+/// by-mode tiler `<a:_1, b:_1>`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Tiler {
+    /// A layout applied to the whole (sub-)layout.
+    Layout(Layout),
+    /// An integer `n`: `n:_1` in composition, `make_layout(n)` (so `_1:_0` for
+    /// `n = 1`) in divides and products, exactly as CuTe.
+    Int(crate::int::Int),
+    /// CuTe's `_`: keep this mode as it is.
+    Underscore,
+    /// By-mode: element `i` applies to mode `i`.
+    Tuple(Vec<Tiler>),
+}
+
+impl From<Layout> for Tiler {
+    fn from(l: Layout) -> Tiler {
+        Tiler::Layout(l)
+    }
+}
+
+impl From<&Layout> for Tiler {
+    fn from(l: &Layout) -> Tiler {
+        Tiler::Layout(l.clone())
+    }
+}
+
+impl fmt::Display for Tiler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Int(n) => write!(f, "{n}"),
+            Tiler::Underscore => f.write_str("_"),
+            Tiler::Tuple(ts) => {
+                f.write_str("<")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(">")
+            }
+        }
+    }
+}
+
+impl Tiler {
+    /// The layout an integer tiler stands for in divides and products (`make_layout(n)`).
+    pub(crate) fn int_layout(n: crate::int::Int) -> Layout {
+        let d = if n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };
+        Layout::leaf(n, d)
+    }
+}
+
+impl Guide for Tiler {
+    fn guide_arity(&self) -> Option<usize> {
+        match self {
+            Tiler::Tuple(ts) => Some(ts.len()),
+            _ => None,
+        }
+    }
+    fn guide_child(&self, i: usize) -> &Self {
+        match self {
+            Tiler::Tuple(ts) => &ts[i],
+            _ => self,
+        }
+    }
+}

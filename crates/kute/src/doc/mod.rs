@@ -1,0 +1,43 @@
+//! Guides.
+//!
+//! - [`cute_for_cpp_users`]: CuTe C++ calls and their kute equivalents.
+//! - [`differences`]: where kute deliberately differs from CuTe C++.
+
+pub mod cute_for_cpp_users {
+    //! # CuTe for C++ users
+    //!
+    //! | CuTe C++ | kute expression | kute library |
+    //! |---|---|---|
+    //! | `make_layout(make_shape(_4{},8))` | `make_layout((_4,8))` | [`Layout::from_shape`](crate::Layout::from_shape) |
+    //! | `make_layout(s, LayoutRight{})` | `make_layout(s, LayoutRight{})` | [`Layout::from_shape_major`](crate::Layout::from_shape_major) |
+    //! | `composition(A, B)` | `composition(A, B)` | [`composition`](crate::composition), [`composition_tiler`](crate::composition_tiler) |
+    //! | `complement(A, M)` | `complement(A, M)` | [`complement`](crate::complement) |
+    //! | `logical_divide(A, make_tile(B0, B1))` | `logical_divide(A, <B0,B1>)` | [`logical_divide`](crate::logical_divide) |
+    //! | `zipped_divide`, `tiled_divide`, `flat_divide` | same names | [`zipped_divide`](crate::zipped_divide), ... |
+    //! | `logical_product(A, B)` | `logical_product(A, B)` | [`logical_product`](crate::logical_product) |
+    //! | `blocked_product`, `raked_product` | same names | [`blocked_product`](crate::blocked_product), [`raked_product`](crate::raked_product) |
+    //! | `right_inverse(L)`, `left_inverse(L)` | same names | [`right_inverse`](crate::right_inverse), [`left_inverse`](crate::left_inverse) |
+    //! | `take<1,3>(L)`, `layout<1,0>(L)`, `size<1>(L)` | same | [`Layout::take`](crate::Layout::take), [`Layout::mode_at`](crate::Layout::mode_at) |
+    //! | `L(5)`, `L(1,(0,1))`, `L(_,1)` | same | [`Layout::eval`](crate::Layout::eval), [`Layout::eval_coord`](crate::Layout::eval_coord), [`Layout::slice`](crate::Layout::slice) |
+    //! | `print_layout(L)`, `print_latex(L)` | `kute table`, `kute latex` | [`print::table`](crate::print::table), [`print::latex`](crate::print::latex) |
+}
+
+pub mod differences {
+    //! # Where kute differs from CuTe C++
+    //!
+    //! - **Dynamic layouts simplify by value.** CuTe C++ can only simplify what it
+    //!   proves at compile time, so `coalesce((2,(1,6)):(1,(6,2)))` with run-time
+    //!   integers stays `(2,1,6):(1,6,2)` there. kute computes by value, so every
+    //!   expression gives the values of its all-static variant: `12:1`.
+    //! - **Errors instead of wrong layouts.** CuTe's `composition` checks only
+    //!   divisibility; for some operands it returns a layout that is not the
+    //!   composite (`composition((6,4):(1,7), 4:4)` gives `(2,2):(4,7)`, values
+    //!   0,4,7,11, where `A(B(i))` is 0,4,9,14). kute returns an error naming the
+    //!   first point where they differ.
+    //! - **Errors instead of `static_assert`s**: each names the operation, the
+    //!   operand and the condition.
+    //! - **Run-time strides everywhere**: `complement` of a rank > 1 layout with
+    //!   dynamic strides and `right_inverse`/`left_inverse` of dynamic layouts work
+    //!   (CuTe C++ refuses them or returns `_1:_0`).
+    //! - **Overflow is an error**, never undefined behaviour.
+}

@@ -1,0 +1,140 @@
+//! The error type of every fallible operation in kute.
+//!
+//! Errors are values, never panics: an [`Error`] names the operation that failed,
+//! the operand at fault and the condition that did not hold, so that a kernel
+//! generator can report it (or recover) instead of aborting.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// What went wrong, broadly. Match on it to react to a class of failures;
+/// read [`Error`]'s `Display` for the whole story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The expression text could not be parsed.
+    Parse,
+    /// An operand does not satisfy the operation's precondition (CuTe would
+    /// `static_assert`, or would return a layout that is not the true result).
+    Inadmissible,
+    /// Ranks or profiles of the operands do not fit together.
+    Mismatch,
+    /// An intermediate value does not fit in `i64`.
+    Overflow,
+    /// A division or remainder by zero was required.
+    DivisionByZero,
+    /// A name in an expression is not known, or is called with the wrong arguments.
+    UnknownName,
+    /// A value of the wrong kind was passed (e.g. a layout where an integer is needed).
+    Type,
+    /// The computation would exceed kute's limits (nesting depth, element count).
+    Limit,
+}
+
+/// The error of a kute operation: an [`ErrorKind`] plus the operation, the operand
+/// and the failed condition, formatted as `op: condition (operand)`.
+///
+/// ```
+/// use kute::{Layout, ErrorKind};
+/// let a: Layout = "(6,4):(1,7)".parse().unwrap();
+/// let b: Layout = "4:4".parse().unwrap();
+/// let err = kute::composition(&a, &b).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Inadmissible);
+/// assert!(err.to_string().starts_with("composition"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    op: Cow<'static, str>,
+    message: String,
+    span: Option<(usize, usize)>,
+}
+
+/// `Result` with kute's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// A new error of `kind` raised by operation `op`, with a message that states
+    /// the operand and the condition that failed.
+    pub fn new(kind: ErrorKind, op: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Error { kind, op: op.into(), message: message.into(), span: None }
+    }
+
+    pub(crate) fn inadmissible(op: &'static str, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Inadmissible, op, message)
+    }
+
+    pub(crate) fn mismatch(op: &'static str, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Mismatch, op, message)
+    }
+
+    pub(crate) fn overflow(what: impl fmt::Display) -> Self {
+        Self::new(ErrorKind::Overflow, "", format!("i64 overflow in {what}"))
+    }
+
+    pub(crate) fn div_zero(what: impl fmt::Display) -> Self {
+        Self::new(ErrorKind::DivisionByZero, "", format!("division by zero in {what}"))
+    }
+
+    pub(crate) fn limit(op: &'static str, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Limit, op, message)
+    }
+
+    pub(crate) fn parse(message: impl Into<String>, start: usize, end: usize) -> Self {
+        Error { kind: ErrorKind::Parse, op: Cow::Borrowed("parse"), message: message.into(), span: Some((start, end)) }
+    }
+
+    /// Name the operation, unless an inner operation already named itself.
+    pub(crate) fn in_op(mut self, op: &'static str) -> Self {
+        if self.op.is_empty() {
+            self.op = Cow::Borrowed(op);
+        }
+        self
+    }
+
+    /// Attach a source span (byte offsets into the expression text).
+    pub(crate) fn with_span(mut self, start: usize, end: usize) -> Self {
+        if self.span.is_none() {
+            self.span = Some((start, end));
+        }
+        self
+    }
+
+    /// The broad class of the failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The operation that failed (`"composition"`, `"parse"`, ...).
+    pub fn op(&self) -> &str {
+        &self.op
+    }
+
+    /// The condition that failed, and the operand it concerns.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Byte range in the expression text this error points at, when known.
+    pub fn span(&self) -> Option<(usize, usize)> {
+        self.span
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.op.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.op, self.message)
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({:?}, {})", self.kind, self)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,129 @@
+//! The expression language shared by every front end.
+//!
+//! Integers `8` (dynamic) and `_8` or `Int<8>{}` (static); tuples `(a,(b,c))`
+//! (`(8)` is a rank-1 tuple); layouts `shape:stride`; tilers `<A,_,(2,2)>`;
+//! `_`; calls with CuTe's names and template arguments (`take<1,3>(L)`,
+//! `size<1>(L)`); `LayoutLeft{}`/`LayoutRight{}`; application `L(5)`,
+//! `L(1,(0,1))` and slicing `L(_,1)`. Whitespace is allowed anywhere.
+//!
+//! ```
+//! use kute::expr::eval;
+//! assert_eq!(eval("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))").unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
+//! assert_eq!(eval("size<1>((2,(2,2)):(4,(1,2)))").unwrap().to_string(), "4");
+//! assert_eq!(eval("(_2,_3):(_3,_1)(1,1)").unwrap().to_string(), "_4");
+//! ```
+
+mod functions;
+mod parse;
+mod value;
+
+pub use functions::{FunctionInfo, FUNCTIONS};
+pub use parse::{parse, split_binding, Expr, ExprKind};
+pub use value::Value;
+
+use crate::algebra::Tiler;
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::slice::Coord;
+use crate::layout::{Layout, Major};
+use std::collections::HashMap;
+
+/// Named values of an interactive session (`A = (4,6):(6,1)`).
+pub type Env = HashMap<String, Value>;
+
+/// Parse and evaluate an expression.
+pub fn eval(src: &str) -> Result<Value> {
+    eval_in(src, &Env::new())
+}
+
+/// Parse and evaluate an expression in which the names of `env` are bound.
+pub fn eval_in(src: &str, env: &Env) -> Result<Value> {
+    let e = parse(src)?;
+    eval_expr(&e, env)
+}
+
+/// Evaluate a parsed expression.
+pub fn eval_expr(e: &Expr, env: &Env) -> Result<Value> {
+    let r = eval_node(e, env, 0);
+    r.map_err(|err| err.with_span(e.span.0, e.span.1))
+}
+
+fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
+    if depth > 256 {
+        return Err(Error::limit("evaluate", "expression nested too deeply"));
+    }
+    let sub = |x: &Expr| eval_node(x, env, depth + 1).map_err(|err| err.with_span(x.span.0, x.span.1));
+    match &e.kind {
+        ExprKind::Int { value, is_static } => Ok(Value::IntTuple(IntTuple::leaf(Int::new(*value, *is_static)))),
+        ExprKind::Underscore => Ok(Value::Underscore),
+        ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(sub).collect::<Result<_>>()?)),
+        ExprKind::Tile(items) => {
+            let vs: Vec<Value> = items.iter().map(sub).collect::<Result<_>>()?;
+            let ts = vs.iter().map(|v| v.as_tiler("a tiler element")).collect::<Result<Vec<_>>>()?;
+            Ok(Value::Tiler(Tiler::Tuple(ts)))
+        }
+        ExprKind::Layout(s, d) => {
+            let s = sub(s)?.as_int_tuple("a layout's shape")?;
+            let d = sub(d)?.as_int_tuple("a layout's stride")?;
+            Ok(Value::Layout(Layout::new(&s, &d)?))
+        }
+        ExprKind::Name(n) => match n.as_str() {
+            "LayoutLeft" | "GenColMajor" => Ok(Value::Major(Major::Left)),
+            "LayoutRight" | "GenRowMajor" => Ok(Value::Major(Major::Right)),
+            _ => env.get(n).cloned().ok_or_else(|| {
+                Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'"))
+                    .with_span(e.span.0, e.span.1)
+            }),
+        },
+        ExprKind::Call { name, targs, args } => {
+            let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
+            functions::call(name, targs, &vs).map_err(|err| err.with_span(e.span.0, e.span.1))
+        }
+        ExprKind::Apply(f, args) => {
+            let fv = sub(f)?;
+            let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
+            apply(&fv, &vs)
+        }
+    }
+}
+
+/// `L(args...)`: evaluate at a coordinate, or slice when it contains `_`.
+pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
+    let l = match f {
+        Value::Layout(l) => l,
+        other => return Err(value::type_error("the applied value", "a layout", other)),
+    };
+    let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec()) };
+    match coord {
+        Value::IntTuple(c) if c.is_leaf() => Ok(Value::IntTuple(IntTuple::leaf(l.eval_int(c.leaves()[0])?))),
+        Value::IntTuple(c) => Ok(Value::IntTuple(IntTuple::leaf(l.eval_coord(&c)?))),
+        Value::Coord(_) | Value::Underscore => Ok(Value::Layout(l.slice(&coord.as_coord("the coordinate")?)?)),
+        other => Err(value::type_error("the coordinate", "integers and '_'", &other)),
+    }
+}
+
+/// Parse a layout in CuTe notation (`shape:stride`, or a bare shape, which gets
+/// compact column-major strides).
+pub fn parse_layout(src: &str) -> Result<Layout> {
+    match eval(src)? {
+        Value::Layout(l) => Ok(l),
+        Value::IntTuple(s) => Layout::from_shape(&s),
+        other => Err(value::type_error("the text", "a layout", &other)),
+    }
+}
+
+/// Parse an integer tuple in CuTe notation.
+pub fn parse_int_tuple(src: &str) -> Result<IntTuple> {
+    eval(src)?.as_int_tuple("the text")
+}
+
+/// Parse a coordinate, which may contain `_`.
+pub fn parse_coord(src: &str) -> Result<Coord> {
+    eval(src)?.as_coord("the text")
+}
+
+/// Parse a tiler: a layout, `_`, a shape, or `<...>`.
+pub fn parse_tiler(src: &str) -> Result<Tiler> {
+    eval(src)?.as_tiler("the text")
+}

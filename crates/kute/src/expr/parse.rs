@@ -1,0 +1,363 @@
+//! Tokenizer and recursive-descent parser for kute expressions.
+//!
+//! The grammar is small (CuTe's printed notation plus calls), so it is parsed
+//! by hand: every error carries the byte span it points at.
+
+use crate::error::{Error, Result};
+
+/// A node of the syntax tree, with its byte span in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    /// What the node is.
+    pub kind: ExprKind,
+    /// Byte offsets `[start, end)` in the source text.
+    pub span: (usize, usize),
+}
+
+/// The kinds of syntax nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// An integer literal: `8` (dynamic), `_8` or `Int<8>{}` (static).
+    Int {
+        /// The value.
+        value: i64,
+        /// Written static?
+        is_static: bool,
+    },
+    /// `_`.
+    Underscore,
+    /// `(a, b, ...)`; `(a)` is a rank-1 tuple and `()` the empty tuple.
+    Tuple(Vec<Expr>),
+    /// `<a, b, ...>`: a by-mode tiler.
+    Tile(Vec<Expr>),
+    /// `shape:stride`.
+    Layout(Box<Expr>, Box<Expr>),
+    /// `name<targs...>(args...)`.
+    Call {
+        /// Function name.
+        name: String,
+        /// Template arguments (`take<1,3>`).
+        targs: Vec<i64>,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// A bare name: `LayoutLeft{}`, `LayoutRight{}`, or a variable bound in a session.
+    Name(String),
+    /// Application `f(args...)` of a value, e.g. `L(5)` or `L(_,1)`.
+    Apply(Box<Expr>, Vec<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Int(i64, bool),
+    Under,
+    Ident(String),
+    P(char),
+}
+
+struct Lexer;
+
+impl Lexer {
+    fn lex(src: &str) -> Result<Vec<(Tok, usize, usize)>> {
+        let b = src.as_bytes();
+        let mut i = 0;
+        let mut out = Vec::new();
+        while i < b.len() {
+            let c = b[i];
+            if c.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            if c == b'_' || c == b'-' || c.is_ascii_digit() {
+                let is_static = c == b'_';
+                if is_static {
+                    i += 1;
+                }
+                let num_start = i;
+                if i < b.len() && b[i] == b'-' {
+                    i += 1;
+                }
+                let digits = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i == digits {
+                    if is_static && i == num_start && !(i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_')) {
+                        out.push((Tok::Under, start, i));
+                        continue;
+                    }
+                    if is_static && i == num_start {
+                        // an identifier starting with '_'
+                        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                            i += 1;
+                        }
+                        out.push((Tok::Ident(src[start..i].to_string()), start, i));
+                        continue;
+                    }
+                    return Err(Error::parse("expected digits after '-'", start, i.max(start + 1)));
+                }
+                let text = &src[num_start..i];
+                let v: i64 = text
+                    .parse()
+                    .map_err(|_| Error::parse(format!("integer {text} does not fit in 64 bits"), start, i))?;
+                if i + 1 < b.len() && b[i] == b'{' && b[i + 1] == b'}' && is_static {
+                    i += 2;
+                }
+                if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+                    return Err(Error::parse("unexpected character after a number", i, i + 1));
+                }
+                out.push((Tok::Int(v, is_static), start, i));
+                continue;
+            }
+            if c.is_ascii_alphabetic() {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let name = &src[start..i];
+                // Int<N>{}
+                if name == "Int" && i < b.len() && b[i] == b'<' {
+                    let mut j = i + 1;
+                    while j < b.len() && b[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    let ns = j;
+                    if j < b.len() && b[j] == b'-' {
+                        j += 1;
+                    }
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    let text = &src[ns..j];
+                    while j < b.len() && b[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    if j + 2 < b.len() + 0 && b[j] == b'>' && b[j + 1] == b'{' && b[j + 2] == b'}' {
+                        let v: i64 = text.parse().map_err(|_| Error::parse("bad Int<N>{} literal", start, j + 3))?;
+                        out.push((Tok::Int(v, true), start, j + 3));
+                        i = j + 3;
+                        continue;
+                    }
+                    return Err(Error::parse("expected Int<N>{}", start, j.min(b.len()).max(start + 1)));
+                }
+                if i + 1 < b.len() && b[i] == b'{' && b[i + 1] == b'}' {
+                    i += 2;
+                }
+                out.push((Tok::Ident(src[start..i].trim_end_matches("{}").to_string()), start, i));
+                continue;
+            }
+            if matches!(c, b'(' | b')' | b',' | b':' | b'<' | b'>' | b'=') {
+                out.push((Tok::P(c as char), start, i + 1));
+                i += 1;
+                continue;
+            }
+            let ch = src[i..].chars().next().unwrap_or('?');
+            return Err(Error::parse(format!("unexpected character '{ch}'"), i, i + ch.len_utf8()));
+        }
+        Ok(out)
+    }
+}
+
+const MAX_NESTING: usize = 64;
+
+struct Parser<'s> {
+    toks: Vec<(Tok, usize, usize)>,
+    pos: usize,
+    len: usize,
+    depth: usize,
+    _src: &'s str,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|t| &t.0)
+    }
+    fn peek_at(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(self.pos + k).map(|t| &t.0)
+    }
+    fn here(&self) -> (usize, usize) {
+        match self.toks.get(self.pos) {
+            Some(t) => (t.1, t.2),
+            None => (self.len, self.len + 1),
+        }
+    }
+    fn prev_end(&self) -> usize {
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].2
+        }
+    }
+    fn expect(&mut self, c: char) -> Result<()> {
+        if self.peek() == Some(&Tok::P(c)) {
+            self.pos += 1;
+            return Ok(());
+        }
+        let (s, e) = self.here();
+        let found = match self.peek() {
+            None => "the end of the expression".to_string(),
+            Some(Tok::P(p)) => format!("'{p}'"),
+            Some(Tok::Int(v, st)) => format!("'{}{v}'", if *st { "_" } else { "" }),
+            Some(Tok::Under) => "'_'".to_string(),
+            Some(Tok::Ident(n)) => format!("'{n}'"),
+        };
+        Err(Error::parse(format!("expected '{c}', found {found}"), s, e))
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let (s, e) = self.here();
+            return Err(Error::parse(format!("nesting deeper than {MAX_NESTING} levels"), s, e));
+        }
+        Ok(())
+    }
+
+    /// value := postfix (':' postfix)?
+    fn value(&mut self) -> Result<Expr> {
+        self.enter()?;
+        let start = self.here().0;
+        let v = self.postfix()?;
+        let v = if self.peek() == Some(&Tok::P(':')) {
+            self.pos += 1;
+            let stride = self.primary()?;
+            let mut l = Expr { span: (start, self.prev_end()), kind: ExprKind::Layout(Box::new(v), Box::new(stride)) };
+            while self.peek() == Some(&Tok::P('(')) {
+                let args = self.args('(', ')')?;
+                l = Expr { span: (start, self.prev_end()), kind: ExprKind::Apply(Box::new(l), args) };
+            }
+            l
+        } else {
+            v
+        };
+        self.depth -= 1;
+        Ok(v)
+    }
+
+    fn postfix(&mut self) -> Result<Expr> {
+        let start = self.here().0;
+        let mut v = self.primary()?;
+        while self.peek() == Some(&Tok::P('(')) {
+            let args = self.args('(', ')')?;
+            v = Expr { span: (start, self.prev_end()), kind: ExprKind::Apply(Box::new(v), args) };
+        }
+        Ok(v)
+    }
+
+    fn args(&mut self, open: char, close: char) -> Result<Vec<Expr>> {
+        self.expect(open)?;
+        let mut out = Vec::new();
+        if self.peek() == Some(&Tok::P(close)) {
+            self.pos += 1;
+            return Ok(out);
+        }
+        loop {
+            out.push(self.value()?);
+            if self.peek() == Some(&Tok::P(',')) {
+                self.pos += 1;
+                continue;
+            }
+            self.expect(close)?;
+            return Ok(out);
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        self.enter()?;
+        let (s, e) = self.here();
+        let r = match self.peek().cloned() {
+            Some(Tok::P('(')) => {
+                let items = self.args('(', ')')?;
+                Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Tuple(items) })
+            }
+            Some(Tok::P('<')) => {
+                let items = self.args('<', '>')?;
+                if items.is_empty() {
+                    return Err(Error::parse("a tiler needs at least one mode", s, self.prev_end()));
+                }
+                Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Tile(items) })
+            }
+            Some(Tok::Under) => {
+                self.pos += 1;
+                Ok(Expr { span: (s, e), kind: ExprKind::Underscore })
+            }
+            Some(Tok::Int(value, is_static)) => {
+                self.pos += 1;
+                Ok(Expr { span: (s, e), kind: ExprKind::Int { value, is_static } })
+            }
+            Some(Tok::Ident(name)) => {
+                self.pos += 1;
+                let mut targs = Vec::new();
+                if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..))) {
+                    self.pos += 1;
+                    loop {
+                        match self.peek().cloned() {
+                            Some(Tok::Int(v, _)) => {
+                                self.pos += 1;
+                                targs.push(v);
+                            }
+                            _ => {
+                                let (a, b) = self.here();
+                                return Err(Error::parse("expected an integer template argument", a, b));
+                            }
+                        }
+                        if self.peek() == Some(&Tok::P(',')) {
+                            self.pos += 1;
+                            continue;
+                        }
+                        self.expect('>')?;
+                        break;
+                    }
+                }
+                if self.peek() == Some(&Tok::P('(')) {
+                    let args = self.args('(', ')')?;
+                    Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Call { name, targs, args } })
+                } else if !targs.is_empty() {
+                    let (a, b) = self.here();
+                    Err(Error::parse(format!("expected '(' after {name}<...>"), a, b))
+                } else {
+                    Ok(Expr { span: (s, e), kind: ExprKind::Name(name) })
+                }
+            }
+            Some(Tok::P(c)) => Err(Error::parse(format!("unexpected '{c}'"), s, e)),
+            None => Err(Error::parse("unexpected end of expression", s, e)),
+        };
+        self.depth -= 1;
+        r
+    }
+}
+
+/// Parse one expression.
+///
+/// ```
+/// let e = kute::expr::parse("logical_divide(24:2, 4:2)").unwrap();
+/// assert_eq!(e.span, (0, 25));
+/// assert!(kute::expr::parse("(2,3").is_err());
+/// ```
+pub fn parse(src: &str) -> Result<Expr> {
+    let toks = Lexer::lex(src)?;
+    let mut p = Parser { toks, pos: 0, len: src.len(), depth: 0, _src: src };
+    if p.toks.is_empty() {
+        return Err(Error::parse("empty expression", 0, 1));
+    }
+    let v = p.value()?;
+    if p.pos < p.toks.len() {
+        let (s, e) = p.here();
+        return Err(Error::parse("unexpected text after the expression", s, e));
+    }
+    Ok(v)
+}
+
+/// Split `name = expr` (a binding) from a plain expression.
+pub fn split_binding(src: &str) -> Option<(&str, &str)> {
+    let eq = src.find('=')?;
+    let name = src[..eq].trim();
+    let ok = !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Some((name, &src[eq + 1..]))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,166 @@
+//! Values of the expression language.
+
+use crate::algebra::Tiler;
+use crate::error::{Error, Result};
+use crate::int::{Bool, Int};
+use crate::int_tuple::IntTuple;
+use crate::layout::slice::{Coord, Crd};
+use crate::layout::{Layout, Major};
+use crate::tree::{Builder, Tree};
+use std::fmt;
+
+/// The result of evaluating an expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer (or an integer tuple: see [`Value::IntTuple`]).
+    IntTuple(IntTuple),
+    /// A boolean.
+    Bool(Bool),
+    /// A layout.
+    Layout(Layout),
+    /// A by-mode tiler `<...>`.
+    Tiler(Tiler),
+    /// `_`.
+    Underscore,
+    /// A coordinate with `_` in it.
+    Coord(Coord),
+    /// `LayoutLeft{}` / `LayoutRight{}`.
+    Major(Major),
+    /// A tuple of mixed values (e.g. the result of `slice_and_offset`).
+    Tuple(Vec<Value>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::IntTuple(t) => write!(f, "{t}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Layout(l) => write!(f, "{l}"),
+            Value::Tiler(t) => write!(f, "{t}"),
+            Value::Underscore => f.write_str("_"),
+            Value::Coord(c) => write!(f, "{c}"),
+            Value::Major(Major::Left) => f.write_str("LayoutLeft{}"),
+            Value::Major(Major::Right) => f.write_str("LayoutRight{}"),
+            Value::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl Value {
+    /// A short name of the value's kind, for error messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::IntTuple(t) if t.is_leaf() => "an integer",
+            Value::IntTuple(_) => "an integer tuple",
+            Value::Bool(_) => "a boolean",
+            Value::Layout(_) => "a layout",
+            Value::Tiler(_) => "a tiler",
+            Value::Underscore => "'_'",
+            Value::Coord(_) => "a coordinate",
+            Value::Major(_) => "a stride order tag",
+            Value::Tuple(_) => "a tuple",
+        }
+    }
+
+    /// Build a tuple value from elements, choosing the most specific kind.
+    pub(crate) fn tuple(items: Vec<Value>) -> Value {
+        if items.iter().all(|v| matches!(v, Value::IntTuple(_))) {
+            let mut b = Builder::new();
+            b.open();
+            for v in &items {
+                if let Value::IntTuple(t) = v {
+                    b.push(t.as_ref());
+                }
+            }
+            b.close();
+            return Value::IntTuple(b.finish());
+        }
+        if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Underscore | Value::Coord(_))) {
+            let mut b = Builder::new();
+            b.open();
+            for v in &items {
+                match v {
+                    Value::IntTuple(t) => b.push(t.map(Crd::Int).as_ref()),
+                    Value::Coord(c) => b.push(c.as_ref()),
+                    _ => b.leaf(Crd::Underscore),
+                }
+            }
+            b.close();
+            return Value::Coord(b.finish());
+        }
+        Value::Tuple(items)
+    }
+
+    pub(crate) fn as_int(&self, what: &str) -> Result<Int> {
+        match self {
+            Value::IntTuple(t) if t.is_leaf() => Ok(t.leaves()[0]),
+            Value::Bool(b) => Ok(Int::new(b.value as i64, b.is_static)),
+            other => Err(type_error(what, "an integer", other)),
+        }
+    }
+
+    pub(crate) fn as_int_tuple(&self, what: &str) -> Result<IntTuple> {
+        match self {
+            Value::IntTuple(t) => Ok(t.clone()),
+            Value::Layout(l) => Ok(l.shape()),
+            other => Err(type_error(what, "an integer or integer tuple", other)),
+        }
+    }
+
+    pub(crate) fn as_layout(&self, what: &str) -> Result<Layout> {
+        match self {
+            Value::Layout(l) => Ok(l.clone()),
+            Value::IntTuple(t) if t.is_leaf() => Ok(Layout::leaf(t.leaves()[0], Int::ONE)),
+            other => Err(type_error(what, "a layout", other)),
+        }
+    }
+
+    pub(crate) fn as_coord(&self, what: &str) -> Result<Coord> {
+        match self {
+            Value::IntTuple(t) => Ok(t.map(Crd::Int)),
+            Value::Coord(c) => Ok(c.clone()),
+            Value::Underscore => Ok(Tree::leaf(Crd::Underscore)),
+            other => Err(type_error(what, "a coordinate", other)),
+        }
+    }
+
+    pub(crate) fn as_tiler(&self, what: &str) -> Result<Tiler> {
+        Ok(match self {
+            Value::Layout(l) => Tiler::Layout(l.clone()),
+            Value::Tiler(t) => t.clone(),
+            Value::Underscore => Tiler::Underscore,
+            Value::IntTuple(t) => int_tuple_tiler(t.as_ref()),
+            Value::Coord(c) => coord_tiler(c.as_ref()),
+            Value::Tuple(vs) => Tiler::Tuple(vs.iter().map(|v| v.as_tiler(what)).collect::<Result<_>>()?),
+            other => return Err(type_error(what, "a tiler", other)),
+        })
+    }
+}
+
+fn int_tuple_tiler(t: crate::tree::TreeRef<'_, Int>) -> Tiler {
+    match t.as_leaf() {
+        Some(n) => Tiler::Int(n),
+        None => Tiler::Tuple(t.children().map(int_tuple_tiler).collect()),
+    }
+}
+
+fn coord_tiler(t: crate::tree::TreeRef<'_, Crd>) -> Tiler {
+    match t.as_leaf() {
+        Some(Crd::Int(n)) => Tiler::Int(n),
+        Some(Crd::Underscore) => Tiler::Underscore,
+        None => Tiler::Tuple(t.children().map(coord_tiler).collect()),
+    }
+}
+
+pub(crate) fn type_error(what: &str, want: &str, got: &Value) -> Error {
+    Error::new(crate::error::ErrorKind::Type, "", format!("{what} must be {want}, not {} ({got})", got.kind_name()))
+}

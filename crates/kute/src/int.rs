@@ -1,0 +1,210 @@
+//! Integers that know whether they are static (CuTe's `Int<N>`, printed `_N`)
+//! or dynamic (CuTe's `int`, printed `N`).
+//!
+//! Values never depend on static-ness: kute computes and simplifies by value,
+//! exactly as CuTe does when all inputs are static. The flag only records
+//! provenance: a result is static when it was computed from static integers and
+//! constants alone. All arithmetic is checked; overflow is an [`Error`].
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// An `i64` value with a static/dynamic flag.
+///
+/// ```
+/// use kute::Int;
+/// let a = Int::new_static(6);
+/// let b = Int::new_dynamic(4);
+/// assert_eq!(a.to_string(), "_6");
+/// assert_eq!(a.mul(b).unwrap().to_string(), "24"); // mixed: dynamic
+/// assert_eq!(a.mul(a).unwrap().to_string(), "_36");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Int {
+    value: i64,
+    is_static: bool,
+}
+
+impl Int {
+    /// Static zero, `_0`.
+    pub const ZERO: Int = Int::new_static(0);
+    /// Static one, `_1`.
+    pub const ONE: Int = Int::new_static(1);
+
+    /// A static integer (CuTe `Int<v>`).
+    pub const fn new_static(value: i64) -> Int {
+        Int { value, is_static: true }
+    }
+
+    /// A dynamic integer (CuTe `int`).
+    pub const fn new_dynamic(value: i64) -> Int {
+        Int { value, is_static: false }
+    }
+
+    /// An integer with the given flag.
+    pub const fn new(value: i64, is_static: bool) -> Int {
+        Int { value, is_static }
+    }
+
+    /// The value.
+    #[inline]
+    pub const fn value(self) -> i64 {
+        self.value
+    }
+
+    /// Whether the integer is static.
+    #[inline]
+    pub const fn is_static(self) -> bool {
+        self.is_static
+    }
+
+    /// The same value, marked dynamic.
+    pub const fn to_dynamic(self) -> Int {
+        Int::new_dynamic(self.value)
+    }
+
+    #[inline]
+    fn with(self, other: Int, value: i64) -> Int {
+        Int { value, is_static: self.is_static & other.is_static }
+    }
+
+    /// Checked sum.
+    #[inline]
+    pub fn add(self, o: Int) -> Result<Int> {
+        match self.value.checked_add(o.value) {
+            Some(v) => Ok(self.with(o, v)),
+            None => Err(Error::overflow(format_args!("{self} + {o}"))),
+        }
+    }
+
+    /// Checked difference.
+    #[inline]
+    pub fn sub(self, o: Int) -> Result<Int> {
+        match self.value.checked_sub(o.value) {
+            Some(v) => Ok(self.with(o, v)),
+            None => Err(Error::overflow(format_args!("{self} - {o}"))),
+        }
+    }
+
+    /// Checked product. A static zero times anything is static zero, as in CuTe.
+    #[inline]
+    pub fn mul(self, o: Int) -> Result<Int> {
+        match self.value.checked_mul(o.value) {
+            Some(v) => {
+                let mut r = self.with(o, v);
+                if (self.is_static && self.value == 0) || (o.is_static && o.value == 0) {
+                    r.is_static = true;
+                }
+                Ok(r)
+            }
+            None => Err(Error::overflow(format_args!("{self} * {o}"))),
+        }
+    }
+
+    /// Checked quotient, truncating toward zero (C++ semantics).
+    #[inline]
+    pub fn div(self, o: Int) -> Result<Int> {
+        if o.value == 0 {
+            return Err(Error::div_zero(format_args!("{self} / {o}")));
+        }
+        match self.value.checked_div(o.value) {
+            Some(v) => Ok(self.with(o, v)),
+            None => Err(Error::overflow(format_args!("{self} / {o}"))),
+        }
+    }
+
+    /// Checked remainder with the sign of the dividend (C++ semantics).
+    #[inline]
+    pub fn rem(self, o: Int) -> Result<Int> {
+        if o.value == 0 {
+            return Err(Error::div_zero(format_args!("{self} % {o}")));
+        }
+        match self.value.checked_rem(o.value) {
+            Some(v) => Ok(self.with(o, v)),
+            None => Err(Error::overflow(format_args!("{self} % {o}"))),
+        }
+    }
+
+    /// CuTe's `ceil_div(a, b) = (a + b - 1) / b`, literally (also for non-positive inputs).
+    #[inline]
+    pub fn ceil_div(self, o: Int) -> Result<Int> {
+        self.add(o)?.sub(Int::ONE)?.div(o)
+    }
+
+    /// The smaller value; the flag follows both operands.
+    #[inline]
+    pub fn min(self, o: Int) -> Int {
+        self.with(o, self.value.min(o.value))
+    }
+
+    /// The larger value; the flag follows both operands.
+    #[inline]
+    pub fn max(self, o: Int) -> Int {
+        self.with(o, self.value.max(o.value))
+    }
+
+    /// Checked absolute value.
+    #[inline]
+    pub fn abs(self) -> Result<Int> {
+        match self.value.checked_abs() {
+            Some(v) => Ok(Int { value: v, is_static: self.is_static }),
+            None => Err(Error::overflow(format_args!("abs({self})"))),
+        }
+    }
+
+    /// Checked negation.
+    #[inline]
+    pub fn neg(self) -> Result<Int> {
+        match self.value.checked_neg() {
+            Some(v) => Ok(Int { value: v, is_static: self.is_static }),
+            None => Err(Error::overflow(format_args!("-{self}"))),
+        }
+    }
+
+    /// -1, 0 or 1.
+    #[inline]
+    pub fn signum(self) -> Int {
+        Int { value: self.value.signum(), is_static: self.is_static }
+    }
+
+    /// Greatest common divisor of the absolute values.
+    pub fn gcd(self, o: Int) -> Int {
+        let (mut a, mut b) = (self.value.unsigned_abs(), o.value.unsigned_abs());
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        self.with(o, a.min(i64::MAX as u64) as i64)
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_static {
+            write!(f, "_{}", self.value)
+        } else {
+            write!(f, "{}", self.value)
+        }
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A boolean with a static/dynamic flag, as CuTe's `true_type`/`false_type` vs `bool`.
+/// kute prints booleans as `true`/`false`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bool {
+    /// The value.
+    pub value: bool,
+    /// Whether it is known statically.
+    pub is_static: bool,
+}
+
+impl fmt::Display for Bool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.value { "true" } else { "false" })
+    }
+}

@@ -1,0 +1,126 @@
+//! Compact strides: column-major, row-major, ordered, and prefix products.
+
+use super::{product, IntTuple, IntTupleRef};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::tree::Tree;
+
+/// CuTe `compact_col_major(shape, current)`: exclusive prefix products of the
+/// flattened leaves, left to right, starting at `current`. A leaf of size 1 gets
+/// stride `_0` and does not advance the product.
+///
+/// ```
+/// use kute::{IntTuple, Int, int_tuple::compact_col_major};
+/// let s: IntTuple = "((_1,_2),_8,_2)".parse().unwrap();
+/// assert_eq!(compact_col_major(s.as_ref(), Int::ONE).unwrap().to_string(), "((_0,_1),_2,_16)");
+/// ```
+pub fn compact_col_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTuple> {
+    let mut cur = current;
+    let mut out = Vec::with_capacity(shape.leaves().len());
+    for &s in shape.leaves() {
+        if s.value() == 1 {
+            out.push(Int::ZERO);
+        } else {
+            out.push(cur);
+            cur = cur.mul(s).map_err(|e| e.in_op("compact_col_major"))?;
+        }
+    }
+    Ok(shape.to_tree().with_leaves(out))
+}
+
+/// CuTe `compact_row_major(shape, current)`: as [`compact_col_major`], right to left.
+///
+/// ```
+/// use kute::{IntTuple, Int, int_tuple::compact_row_major};
+/// let s: IntTuple = "(_2,(_1,3),_4)".parse().unwrap();
+/// assert_eq!(compact_row_major(s.as_ref(), Int::ONE).unwrap().to_string(), "(12,(_0,_4),_1)");
+/// ```
+pub fn compact_row_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTuple> {
+    let mut cur = current;
+    let n = shape.leaves().len();
+    let mut out = vec![Int::ZERO; n];
+    for i in (0..n).rev() {
+        let s = shape.leaves()[i];
+        if s.value() != 1 {
+            out[i] = cur;
+            cur = cur.mul(s).map_err(|e| e.in_op("compact_row_major"))?;
+        }
+    }
+    Ok(shape.to_tree().with_leaves(out))
+}
+
+/// Exclusive prefix products congruent to `t`, starting at `_1`:
+/// `prefix_product((2,(3,4))) = (_1,(2,6))`. Unlike [`compact_col_major`], size-1
+/// leaves get the running product.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::prefix_product};
+/// let s: IntTuple = "(_2,(_3,_4))".parse().unwrap();
+/// assert_eq!(prefix_product(s.as_ref()).unwrap().to_string(), "(_1,(_2,_6))");
+/// ```
+pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
+    let mut cur = Int::ONE;
+    let mut out = Vec::with_capacity(t.leaves().len());
+    for &s in t.leaves() {
+        out.push(cur);
+        cur = cur.mul(s).map_err(|e| e.in_op("prefix_product"))?;
+    }
+    Ok(t.to_tree().with_leaves(out))
+}
+
+/// CuTe `compact_order(shape, order)`: compact strides where modes with a smaller
+/// order get smaller strides. `order` must be weakly congruent to `shape`; equal
+/// orders give overlapping strides, as in CuTe.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::compact_order};
+/// let s: IntTuple = "(_2,_3,_4)".parse().unwrap();
+/// let o: IntTuple = "(_1,_0,_2)".parse().unwrap();
+/// assert_eq!(compact_order(s.as_ref(), o.as_ref()).unwrap().to_string(), "(_3,_1,_6)");
+/// ```
+pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<IntTuple> {
+    let op = "compact_order";
+    // Each leaf of `order` owns a subtree of `shape`.
+    let mut groups: Vec<(IntTupleRef<'_>, Int)> = Vec::new();
+    fn pair<'a>(s: IntTupleRef<'a>, o: IntTupleRef<'_>, out: &mut Vec<(IntTupleRef<'a>, Int)>) -> Result<()> {
+        if let Some(x) = o.as_leaf() {
+            out.push((s, x));
+            return Ok(());
+        }
+        if s.is_leaf() || s.rank() != o.rank() {
+            return Err(Error::mismatch("compact_order", format!("order {o} is not weakly congruent to shape {s}")));
+        }
+        for (a, b) in s.children().zip(o.children()) {
+            pair(a, b, out)?;
+        }
+        Ok(())
+    }
+    pair(shape, order, &mut groups)?;
+    // Dynamic order values rank after all static ones, left to right.
+    let max_static = groups.iter().filter(|g| g.1.is_static()).map(|g| g.1.value()).max().unwrap_or(0).max(0);
+    let keys: Vec<i64> = groups
+        .iter()
+        .enumerate()
+        .map(|(j, g)| if g.1.is_static() { g.1.value() } else { max_static + 1 + j as i64 })
+        .collect();
+    let sizes: Vec<Int> = groups.iter().map(|g| product(g.0.leaves())).collect::<Result<_>>()?;
+    let mut leaves = Vec::with_capacity(shape.leaves().len());
+    for (k, g) in groups.iter().enumerate() {
+        let mut start = Int::ONE;
+        for j in 0..groups.len() {
+            if keys[j] < keys[k] {
+                start = start.mul(sizes[j]).map_err(|e| e.in_op(op))?;
+            }
+        }
+        let strides = compact_col_major(g.0, start)?;
+        leaves.extend_from_slice(strides.leaves());
+    }
+    Ok(shape.to_tree().with_leaves(leaves))
+}
+
+impl Tree<Int> {
+    /// Compact column-major strides for this shape (CuTe `LayoutLeft`).
+    pub fn col_major(&self) -> Result<IntTuple> {
+        compact_col_major(self.as_ref(), Int::ONE)
+    }
+}

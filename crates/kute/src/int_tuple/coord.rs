@@ -1,0 +1,152 @@
+//! Conversions between coordinates and indices.
+
+use super::{product, IntTuple, IntTupleRef};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::tree::Builder;
+
+/// CuTe `idx2crd(idx, shape)`: the natural (hierarchical) coordinate of `idx`,
+/// colexicographic. The last mode at each level is not reduced, so indices past
+/// the size extend it. A tuple `idx` converts mode by mode.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::idx2crd};
+/// let s: IntTuple = "(3,(2,3))".parse().unwrap();
+/// let i: IntTuple = "20".parse().unwrap();
+/// assert_eq!(idx2crd(i.as_ref(), s.as_ref()).unwrap().to_string(), "(2,(0,3))");
+/// ```
+pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
+    let mut out = Builder::new();
+    idx2crd_into(&mut out, idx, shape).map_err(|e| e.in_op("idx2crd"))?;
+    Ok(out.finish())
+}
+
+fn idx2crd_into(out: &mut Builder<Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
+    match idx.as_leaf() {
+        None => {
+            if shape.is_leaf() || shape.rank() != idx.rank() {
+                return Err(Error::mismatch("", format!("coordinate {idx} does not match shape {shape}")));
+            }
+            out.open();
+            for (c, s) in idx.children().zip(shape.children()) {
+                idx2crd_into(out, c, s)?;
+            }
+            out.close();
+        }
+        Some(i) => split_index(out, i, shape)?,
+    }
+    Ok(())
+}
+
+fn split_index(out: &mut Builder<Int>, mut i: Int, shape: IntTupleRef<'_>) -> Result<()> {
+    if shape.is_leaf() {
+        out.leaf(i);
+        return Ok(());
+    }
+    out.open();
+    let r = shape.rank();
+    for (k, s) in shape.children().enumerate() {
+        if k + 1 == r {
+            split_index(out, i, s)?;
+        } else {
+            let n = product(s.leaves())?;
+            split_index(out, i.rem(n)?, s)?;
+            i = i.div(n)?;
+        }
+    }
+    out.close();
+    Ok(())
+}
+
+/// CuTe `crd2idx(coord, shape, stride)`: the index of a coordinate. A tuple
+/// coordinate sums its modes; an integer coordinate is split colexicographically
+/// across the modes (the last mode unreduced), then multiplied by the strides.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::crd2idx};
+/// let s: IntTuple = "(_3,(_2,_3))".parse().unwrap();
+/// let d: IntTuple = "(_3,(_12,_1))".parse().unwrap();
+/// let c: IntTuple = "20".parse().unwrap();
+/// assert_eq!(crd2idx(c.as_ref(), s.as_ref(), d.as_ref()).unwrap().value(), 9);
+/// ```
+pub fn crd2idx(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleRef<'_>) -> Result<Int> {
+    if !shape.congruent(stride) {
+        return Err(Error::mismatch("crd2idx", format!("shape {shape} and stride {stride} are not congruent")));
+    }
+    crd2idx_rec(coord, shape, stride).map_err(|e| e.in_op("crd2idx"))
+}
+
+pub(crate) fn crd2idx_rec(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleRef<'_>) -> Result<Int> {
+    match coord.as_leaf() {
+        None => {
+            if shape.is_leaf() || shape.rank() != coord.rank() {
+                return Err(Error::mismatch("", format!("coordinate {coord} does not match shape {shape}")));
+            }
+            let mut acc = Int::ZERO;
+            for ((c, s), d) in coord.children().zip(shape.children()).zip(stride.children()) {
+                acc = acc.add(crd2idx_rec(c, s, d)?)?;
+            }
+            Ok(acc)
+        }
+        Some(c) => index_flat(c, shape.leaves(), stride.leaves()),
+    }
+}
+
+/// Evaluate an integer coordinate against flattened shape and stride: every
+/// leaf but the last is reduced modulo its extent; the last takes the quotient.
+/// This equals CuTe's hierarchical splitting.
+#[inline]
+pub(crate) fn index_flat(mut c: Int, shape: &[Int], stride: &[Int]) -> Result<Int> {
+    let n = shape.len();
+    if n == 0 {
+        return Ok(Int::ZERO);
+    }
+    let mut acc = Int::ZERO;
+    for k in 0..n - 1 {
+        let s = shape[k];
+        acc = acc.add(c.rem(s)?.mul(stride[k])?)?;
+        c = c.div(s)?;
+    }
+    acc.add(c.mul(stride[n - 1])?)
+}
+
+/// CuTe `crd2idx(coord, shape)`: the colexicographic 1-D index of a coordinate
+/// (compact column-major strides).
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::crd2idx_compact};
+/// let s: IntTuple = "(_3,(_2,_3))".parse().unwrap();
+/// let c: IntTuple = "(1,5)".parse().unwrap();
+/// assert_eq!(crd2idx_compact(c.as_ref(), s.as_ref()).unwrap().value(), 16);
+/// ```
+pub fn crd2idx_compact(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<Int> {
+    let stride = super::prefix_product(shape)?;
+    crd2idx(coord, shape, stride.as_ref())
+}
+
+/// CuTe `crd2crd(coord, src_shape, dst_shape)`: re-express a coordinate of one
+/// shape as a coordinate of another of the same size.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::crd2crd};
+/// let c: IntTuple = "(1,2)".parse().unwrap();
+/// let a: IntTuple = "(2,3)".parse().unwrap();
+/// let b: IntTuple = "6".parse().unwrap();
+/// assert_eq!(crd2crd(c.as_ref(), a.as_ref(), b.as_ref()).unwrap().to_string(), "5");
+/// ```
+pub fn crd2crd(coord: IntTupleRef<'_>, src: IntTupleRef<'_>, dst: IntTupleRef<'_>) -> Result<IntTuple> {
+    if !coord.is_leaf() && !src.is_leaf() && !dst.is_leaf() {
+        if coord.rank() != src.rank() || src.rank() != dst.rank() {
+            return Err(Error::mismatch("crd2crd", format!("ranks of {coord}, {src} and {dst} differ")));
+        }
+        let mut b = Builder::new();
+        b.open();
+        for ((c, s), d) in coord.children().zip(src.children()).zip(dst.children()) {
+            b.push(crd2crd(c, s, d)?.as_ref());
+        }
+        b.close();
+        return Ok(b.finish());
+    }
+    let i = crd2idx_compact(coord, src).map_err(|e| e.in_op("crd2crd"))?;
+    idx2crd(IntTuple::leaf(i).as_ref(), dst)
+}

@@ -1,0 +1,134 @@
+//! `IntTuple`: an integer or a tuple of `IntTuple`s, nested to any depth.
+//!
+//! Shapes, strides and coordinates are all `IntTuple`s. This module holds the
+//! arithmetic on them (CuTe's `int_tuple.hpp` and `stride.hpp`): size,
+//! congruence and compatibility, `shape_div`, `ceil_div`, `elem_scale`,
+//! coordinate conversions (`idx2crd`, `crd2idx`, `crd2crd`) and compact strides.
+
+mod compact;
+pub(crate) mod coord;
+mod ops;
+
+pub use compact::{compact_col_major, compact_order, compact_row_major, prefix_product};
+pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
+pub use ops::{
+    ceil_div, compatible, congruent, elem_scale, inner_product, product_each, shape_div,
+    weakly_compatible, weakly_congruent,
+};
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::tree::{Tree, TreeRef};
+use std::fmt;
+
+/// An integer or a (possibly empty) tuple of `IntTuple`s.
+///
+/// ```
+/// use kute::IntTuple;
+/// let t: IntTuple = "(_2,(3,_4))".parse().unwrap();
+/// assert_eq!(t.rank(), 2);
+/// assert_eq!(t.depth(), 2);
+/// assert_eq!(t.size().unwrap().value(), 24);
+/// assert_eq!(t.to_string(), "(_2,(3,_4))");
+/// ```
+pub type IntTuple = Tree<Int>;
+
+/// A borrowed `IntTuple`.
+pub type IntTupleRef<'a> = TreeRef<'a, Int>;
+
+impl IntTuple {
+    /// A single static integer.
+    pub fn int_static(v: i64) -> IntTuple {
+        Tree::leaf(Int::new_static(v))
+    }
+
+    /// A single dynamic integer.
+    pub fn int_dynamic(v: i64) -> IntTuple {
+        Tree::leaf(Int::new_dynamic(v))
+    }
+
+    /// The product of all leaves (`_1` for the empty tuple). CuTe `size`/`product`.
+    pub fn size(&self) -> Result<Int> {
+        product(self.leaves())
+    }
+
+    /// The integer, if this is a single integer.
+    pub fn as_int(&self) -> Option<Int> {
+        self.as_ref().as_leaf()
+    }
+
+    /// Mode `i` as an owned tuple (CuTe `get<i>`).
+    pub fn get(&self, i: usize) -> Result<IntTuple> {
+        self.as_ref()
+            .mode(i)
+            .map(TreeRef::to_tree)
+            .ok_or_else(|| Error::mismatch("get", format!("index {i} out of range for {self} of rank {}", self.rank())))
+    }
+
+    /// Whether every leaf is static.
+    pub fn is_static(&self) -> bool {
+        self.leaves().iter().all(|x| x.is_static())
+    }
+
+    /// The same tuple with every leaf dynamic.
+    pub fn to_dynamic(&self) -> IntTuple {
+        self.map(Int::to_dynamic)
+    }
+}
+
+/// Product of integers, `_1` for none.
+pub(crate) fn product(xs: &[Int]) -> Result<Int> {
+    let mut p = Int::ONE;
+    for &x in xs {
+        p = p.mul(x)?;
+    }
+    Ok(p)
+}
+
+/// Write a tree of integers in CuTe notation.
+pub(crate) fn write_tree<L: Copy>(
+    f: &mut dyn fmt::Write,
+    t: TreeRef<'_, L>,
+    leaf: &dyn Fn(&mut dyn fmt::Write, L) -> fmt::Result,
+) -> fmt::Result {
+    if let Some(x) = t.as_leaf() {
+        return leaf(f, x);
+    }
+    f.write_char('(')?;
+    for (i, c) in t.children().enumerate() {
+        if i > 0 {
+            f.write_char(',')?;
+        }
+        write_tree(f, c, leaf)?;
+    }
+    f.write_char(')')
+}
+
+fn write_int(f: &mut dyn fmt::Write, x: Int) -> fmt::Result {
+    write!(f, "{x}")
+}
+
+impl fmt::Display for Tree<Int> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_tree(f, self.as_ref(), &write_int)
+    }
+}
+
+impl fmt::Debug for Tree<Int> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl fmt::Display for TreeRef<'_, Int> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_tree(f, *self, &write_int)
+    }
+}
+
+impl std::str::FromStr for IntTuple {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<IntTuple> {
+        crate::expr::parse_int_tuple(s)
+    }
+}

@@ -1,0 +1,269 @@
+//! Arithmetic and comparison of `IntTuple`s.
+
+use super::{product, IntTuple, IntTupleRef};
+use crate::error::{Error, Result};
+use crate::int::{Bool, Int};
+use crate::tree::{Builder, Tree};
+
+fn sbool(value: bool) -> Bool {
+    Bool { value, is_static: true }
+}
+
+/// Same profile (tuple structure) — CuTe `congruent`. Always static.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::congruent};
+/// let a: IntTuple = "(2,(3,4))".parse().unwrap();
+/// let b: IntTuple = "(5,(6,7))".parse().unwrap();
+/// assert!(congruent(a.as_ref(), b.as_ref()).value);
+/// ```
+pub fn congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
+    sbool(a.congruent(b))
+}
+
+/// CuTe `weakly_congruent(a, b)`: an integer in `a` matches any subtree of `b`;
+/// tuples must have equal rank and be weakly congruent mode by mode.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::weakly_congruent};
+/// let a: IntTuple = "(2,3)".parse().unwrap();
+/// let b: IntTuple = "((2,2),(3,1))".parse().unwrap();
+/// assert!(weakly_congruent(a.as_ref(), b.as_ref()).value);
+/// assert!(!weakly_congruent(b.as_ref(), a.as_ref()).value);
+/// ```
+pub fn weakly_congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
+        if a.is_leaf() {
+            return true;
+        }
+        if b.is_leaf() || a.rank() != b.rank() {
+            return false;
+        }
+        a.children().zip(b.children()).all(|(x, y)| go(x, y))
+    }
+    sbool(go(a, b))
+}
+
+/// CuTe `compatible(a, b)`: every integer of `a` equals the size of the matching
+/// subtree of `b`, and tuples pair with tuples of equal rank.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::compatible};
+/// let a: IntTuple = "24".parse().unwrap();
+/// let b: IntTuple = "(4,6)".parse().unwrap();
+/// assert!(compatible(a.as_ref(), b.as_ref()).unwrap().value);
+/// ```
+pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    let mut is_static = true;
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>, st: &mut bool) -> Result<bool> {
+        if let Some(x) = a.as_leaf() {
+            let s = product(b.leaves())?;
+            *st &= x.is_static() && s.is_static();
+            return Ok(x.value() == s.value());
+        }
+        if b.is_leaf() || a.rank() != b.rank() {
+            return Ok(false);
+        }
+        for (x, y) in a.children().zip(b.children()) {
+            if !go(x, y, st)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    let value = go(a, b, &mut is_static).map_err(|e| e.in_op("compatible"))?;
+    Ok(Bool { value, is_static: is_static || !value })
+}
+
+/// CuTe's (pre-3.6) `weakly_compatible(a, b)`: each integer of `a` divides the
+/// size of the matching subtree of `b`.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::weakly_compatible};
+/// let a: IntTuple = "(2,3)".parse().unwrap();
+/// let b: IntTuple = "(4,(3,2))".parse().unwrap();
+/// assert!(weakly_compatible(a.as_ref(), b.as_ref()).unwrap().value);
+/// ```
+pub fn weakly_compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<bool> {
+        if let Some(x) = a.as_leaf() {
+            let s = product(b.leaves())?;
+            if x.value() == 0 {
+                return Ok(false);
+            }
+            return Ok(s.value() % x.value() == 0);
+        }
+        if b.is_leaf() || a.rank() != b.rank() {
+            return Ok(false);
+        }
+        for (x, y) in a.children().zip(b.children()) {
+            if !go(x, y)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    let value = go(a, b).map_err(|e| e.in_op("weakly_compatible"))?;
+    let is_static = a.leaves().iter().chain(b.leaves()).all(|x| x.is_static());
+    Ok(Bool { value, is_static })
+}
+
+/// CuTe `inner_product(a, b)`: sum of products of matching leaves.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::inner_product};
+/// let a: IntTuple = "(2,(3,4))".parse().unwrap();
+/// let b: IntTuple = "(1,(2,3))".parse().unwrap();
+/// assert_eq!(inner_product(a.as_ref(), b.as_ref()).unwrap().value(), 20);
+/// ```
+pub fn inner_product(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Int> {
+    if !a.congruent(b) {
+        return Err(Error::mismatch("inner_product", format!("operands {a} and {b} are not congruent")));
+    }
+    let mut s = Int::ZERO;
+    for (x, y) in a.leaves().iter().zip(b.leaves()) {
+        s = s.add(x.mul(*y)?)?;
+    }
+    Ok(s)
+}
+
+/// CuTe `product_each(t)`: the size of each mode, as a tuple (an integer becomes `(n)`).
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::product_each};
+/// let t: IntTuple = "(_2,(_3,4))".parse().unwrap();
+/// assert_eq!(product_each(t.as_ref()).unwrap().to_string(), "(_2,12)");
+/// ```
+pub fn product_each(t: IntTupleRef<'_>) -> Result<IntTuple> {
+    let mut b = Builder::new();
+    b.open();
+    for m in t.modes() {
+        b.leaf(product(m.leaves())?);
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+fn shape_div_int(a: Int, b: Int) -> Result<Int> {
+    let (x, y) = (a.value(), b.value());
+    if y == 0 || (x % y != 0 && (x == 0 || y % x != 0)) {
+        return Err(Error::inadmissible(
+            "shape_div",
+            format!("{a} and {b} fail the divisibility condition (one must divide the other)"),
+        ));
+    }
+    a.ceil_div(b)
+}
+
+/// CuTe `shape_div(a, b)`: `a` divided by `b` where one divides the other,
+/// folding an integer divisor across a tuple left to right.
+///
+/// Errors when neither of a pair of integers divides the other (CuTe's
+/// "Divisibility Condition").
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::shape_div};
+/// let a: IntTuple = "(4,5,6)".parse().unwrap();
+/// let b: IntTuple = "40".parse().unwrap();
+/// assert_eq!(shape_div(a.as_ref(), b.as_ref()).unwrap().to_string(), "(1,1,3)");
+/// ```
+pub fn shape_div(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
+    div_like(a, b, shape_div_int, true).map_err(|e| e.in_op("shape_div"))
+}
+
+/// CuTe `ceil_div(a, b)` on tuples: elementwise for tuples (missing modes of `b`
+/// count as 1), a fold across `a` for an integer `b`, `ceil_div(a, size(b))` for
+/// an integer `a`.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::ceil_div};
+/// let a: IntTuple = "(_4,_5,_6)".parse().unwrap();
+/// let b: IntTuple = "_7".parse().unwrap();
+/// assert_eq!(ceil_div(a.as_ref(), b.as_ref()).unwrap().to_string(), "(_1,_3,_6)");
+/// ```
+pub fn ceil_div(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
+    div_like(a, b, |x, y| x.ceil_div(y), false).map_err(|e| e.in_op("ceil_div"))
+}
+
+fn div_like(
+    a: IntTupleRef<'_>,
+    b: IntTupleRef<'_>,
+    f: fn(Int, Int) -> Result<Int>,
+    equal_rank: bool,
+) -> Result<IntTuple> {
+    let mut out = Builder::new();
+    div_into(&mut out, a, b, f, equal_rank)?;
+    Ok(out.finish())
+}
+
+fn div_into(
+    out: &mut Builder<Int>,
+    a: IntTupleRef<'_>,
+    b: IntTupleRef<'_>,
+    f: fn(Int, Int) -> Result<Int>,
+    equal_rank: bool,
+) -> Result<()> {
+    match (a.as_leaf(), b.as_leaf()) {
+        (Some(x), Some(y)) => {
+            out.leaf(f(x, y)?);
+        }
+        (Some(x), None) => {
+            out.leaf(f(x, product(b.leaves())?)?);
+        }
+        (None, Some(mut rest)) => {
+            out.open();
+            for m in a.children() {
+                let sub = div_like(m, Tree::leaf(rest).as_ref(), f, equal_rank)?;
+                out.push(sub.as_ref());
+                let sm = product(m.leaves())?;
+                rest = f(rest, sm)?;
+            }
+            out.close();
+        }
+        (None, None) => {
+            if (equal_rank && a.rank() != b.rank()) || a.rank() < b.rank() {
+                return Err(Error::mismatch("", format!("ranks of {a} and {b} do not match")));
+            }
+            out.open();
+            let mut bs = b.children();
+            for m in a.children() {
+                match bs.next() {
+                    Some(y) => div_into(out, m, y, f, equal_rank)?,
+                    None => out.push(m),
+                }
+            }
+            out.close();
+        }
+    }
+    Ok(())
+}
+
+/// CuTe `elem_scale(a, b)`: each leaf of `a` times the size of the matching mode of `b`.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::elem_scale};
+/// let a: IntTuple = "((_2,3),(_4,(2,_5)))".parse().unwrap();
+/// let a0 = a.get(0).unwrap();
+/// let b: IntTuple = "(2,3)".parse().unwrap();
+/// assert_eq!(elem_scale(a0.as_ref(), b.as_ref()).unwrap().to_string(), "(4,9)");
+/// ```
+pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
+    fn go(out: &mut Builder<Int>, a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<()> {
+        if let Some(x) = a.as_leaf() {
+            out.leaf(x.mul(product(b.leaves())?)?);
+            return Ok(());
+        }
+        if b.is_leaf() || a.rank() != b.rank() {
+            return Err(Error::mismatch("elem_scale", format!("{a} and {b} are not weakly congruent")));
+        }
+        out.open();
+        for (x, y) in a.children().zip(b.children()) {
+            go(out, x, y)?;
+        }
+        out.close();
+        Ok(())
+    }
+    let mut out = Builder::new();
+    go(&mut out, a, b).map_err(|e| e.in_op("elem_scale"))?;
+    Ok(out.finish())
+}

@@ -1,0 +1,370 @@
+//! `Layout`: a shape and a congruent stride, i.e. a function from coordinates to
+//! indices.
+//!
+//! This module has the vocabulary type and its construction, evaluation and
+//! accessors; [`modes`] manipulates layouts like tuples and [`slice`] slices them.
+
+pub mod modes;
+pub mod slice;
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::{self, product, IntTuple, IntTupleRef};
+use crate::tree::{Builder, Tree, TreeRef};
+use std::fmt;
+
+/// One leaf of a layout: an extent and its stride.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Mode {
+    /// The extent.
+    pub shape: Int,
+    /// The stride.
+    pub stride: Int,
+}
+
+impl Mode {
+    /// A mode from its extent and stride.
+    #[inline]
+    pub const fn new(shape: Int, stride: Int) -> Mode {
+        Mode { shape, stride }
+    }
+}
+
+/// Which compact stride order to generate: CuTe's `LayoutLeft` (column-major,
+/// first mode fastest) or `LayoutRight` (row-major).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Major {
+    /// Column-major (`LayoutLeft{}`, `GenColMajor`).
+    Left,
+    /// Row-major (`LayoutRight{}`, `GenRowMajor`).
+    Right,
+}
+
+/// A CuTe layout `shape:stride`: a map from (hierarchical) coordinates to integers.
+///
+/// Up to 16 leaves are held inline, without heap allocation.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(2,(2,2)):(4,(1,2))".parse().unwrap();
+/// assert_eq!(l.size().unwrap().value(), 8);
+/// assert_eq!(l.eval(5).unwrap(), 6);            // 5 -> (1,(0,1)) -> 4 + 2
+/// assert_eq!(l.to_string(), "(2,(2,2)):(4,(1,2))");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub(crate) tree: Tree<Mode>,
+}
+
+/// A borrowed layout (a sub-layout of a [`Layout`]).
+pub(crate) type LayoutRef<'a> = TreeRef<'a, Mode>;
+
+impl Layout {
+    // ----- construction -----------------------------------------------------
+
+    /// The layout `shape:stride`. Errors unless the two are congruent.
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple};
+    /// let s: IntTuple = "(2,3)".parse().unwrap();
+    /// let d: IntTuple = "(3,1)".parse().unwrap();
+    /// assert_eq!(Layout::new(&s, &d).unwrap().to_string(), "(2,3):(3,1)");
+    /// ```
+    pub fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout> {
+        if !shape.as_ref().congruent(stride.as_ref()) {
+            return Err(Error::mismatch(
+                "make_layout",
+                format!("stride {stride} is not congruent with shape {shape}"),
+            ));
+        }
+        let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::new(s, d));
+        Ok(Layout { tree: shape.with_leaves(leaves) })
+    }
+
+    /// A rank-1 layout `shape:stride` of integers.
+    #[inline]
+    pub fn leaf(shape: Int, stride: Int) -> Layout {
+        Layout { tree: Tree::leaf(Mode::new(shape, stride)) }
+    }
+
+    /// CuTe's empty layout `_1:_0`.
+    pub fn unit() -> Layout {
+        Layout::leaf(Int::ONE, Int::ZERO)
+    }
+
+    /// CuTe `make_layout(shape)`: compact column-major strides.
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple};
+    /// let s: IntTuple = "(2,(_3,4))".parse().unwrap();
+    /// assert_eq!(Layout::from_shape(&s).unwrap().to_string(), "(2,(_3,4)):(_1,(2,6))");
+    /// ```
+    pub fn from_shape(shape: &IntTuple) -> Result<Layout> {
+        Self::from_shape_major(shape, Major::Left)
+    }
+
+    /// CuTe `make_layout(shape, LayoutLeft{})` / `make_layout(shape, LayoutRight{})`.
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple, Major};
+    /// let s: IntTuple = "(2,(2,2))".parse().unwrap();
+    /// assert_eq!(Layout::from_shape_major(&s, Major::Right).unwrap().to_string(), "(2,(2,2)):(4,(2,_1))");
+    /// ```
+    pub fn from_shape_major(shape: &IntTuple, major: Major) -> Result<Layout> {
+        let stride = match major {
+            Major::Left => int_tuple::compact_col_major(shape.as_ref(), Int::ONE)?,
+            Major::Right => int_tuple::compact_row_major(shape.as_ref(), Int::ONE)?,
+        };
+        Layout::new(shape, &stride)
+    }
+
+    /// CuTe `make_ordered_layout(shape, order)`: compact strides in the order given.
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple};
+    /// let s: IntTuple = "(_2,_3,_4)".parse().unwrap();
+    /// let o: IntTuple = "(_1,_0,_2)".parse().unwrap();
+    /// assert_eq!(Layout::ordered(&s, &o).unwrap().to_string(), "(_2,_3,_4):(_3,_1,_6)");
+    /// ```
+    pub fn ordered(shape: &IntTuple, order: &IntTuple) -> Result<Layout> {
+        let stride = int_tuple::compact_order(shape.as_ref(), order.as_ref())?;
+        Layout::new(shape, &stride)
+    }
+
+    /// CuTe `make_layout(L0, L1, ...)`: concatenation, a tuple whose modes are the
+    /// given layouts (a single layout is wrapped into a rank-1 tuple).
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "_3:_1".parse().unwrap();
+    /// let b: Layout = "_4:_3".parse().unwrap();
+    /// assert_eq!(Layout::concat([&a, &b]).to_string(), "(_3,_4):(_1,_3)");
+    /// assert_eq!(Layout::concat([&a]).to_string(), "(_3):(_1)");
+    /// ```
+    pub fn concat<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> Layout {
+        Layout { tree: Tree::tuple(parts.into_iter().map(|l| l.tree.as_ref())) }
+    }
+
+    pub(crate) fn from_ref(r: LayoutRef<'_>) -> Layout {
+        Layout { tree: r.to_tree() }
+    }
+
+    pub(crate) fn as_tree_ref(&self) -> LayoutRef<'_> {
+        self.tree.as_ref()
+    }
+
+    /// A flat layout from parallel lists of extents and strides: an integral
+    /// layout for one mode, a tuple otherwise.
+    pub(crate) fn from_flat(modes: &[Mode]) -> Layout {
+        if modes.len() == 1 {
+            return Layout::leaf(modes[0].shape, modes[0].stride);
+        }
+        Layout { tree: Tree::tuple_of_leaves(modes.iter().copied()) }
+    }
+
+    /// A flat tuple layout (even for a single mode).
+    pub(crate) fn tuple_of_modes(modes: &[Mode]) -> Layout {
+        Layout { tree: Tree::tuple_of_leaves(modes.iter().copied()) }
+    }
+
+    // ----- accessors --------------------------------------------------------
+
+    /// The shape.
+    pub fn shape(&self) -> IntTuple {
+        self.tree.map(|m| m.shape)
+    }
+
+    /// The stride.
+    pub fn stride(&self) -> IntTuple {
+        self.tree.map(|m| m.stride)
+    }
+
+    /// The leaves (extent and stride pairs), left to right.
+    #[inline]
+    pub fn leaves(&self) -> &[Mode] {
+        self.tree.leaves()
+    }
+
+    /// Whether the shape is a single integer (not a tuple).
+    #[inline]
+    pub fn is_integral(&self) -> bool {
+        self.tree.is_leaf()
+    }
+
+    /// Rank: the number of top-level modes (1 for an integral layout).
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.tree.rank()
+    }
+
+    /// Depth of the shape.
+    pub fn depth(&self) -> usize {
+        self.tree.depth()
+    }
+
+    /// The number of coordinates, the product of the shape.
+    #[inline]
+    pub fn size(&self) -> Result<Int> {
+        let mut p = Int::ONE;
+        for m in self.leaves() {
+            p = p.mul(m.shape).map_err(|e| e.in_op("size"))?;
+        }
+        Ok(p)
+    }
+
+    /// CuTe `cosize`: `1 + Σ (s-1)·|d|` over the leaves, one past the largest
+    /// index for non-negative strides.
+    pub fn cosize(&self) -> Result<Int> {
+        let mut c = Int::ONE;
+        for m in self.leaves() {
+            let t = m.shape.sub(Int::ONE)?.mul(m.stride.abs()?)?;
+            c = c.add(t).map_err(|e| e.in_op("cosize"))?;
+        }
+        Ok(c)
+    }
+
+    /// Mode `i` (CuTe `get<i>` / `layout<i>`); mode 0 of an integral layout is itself.
+    pub fn mode(&self, i: usize) -> Result<Layout> {
+        self.tree.as_ref().mode(i).map(Layout::from_ref).ok_or_else(|| {
+            Error::mismatch("layout", format!("mode {i} out of range for {self} of rank {}", self.rank()))
+        })
+    }
+
+    /// The nested mode at a path (CuTe `layout<I0,I1,...>`); the empty path is the layout.
+    pub fn mode_at(&self, path: &[usize]) -> Result<Layout> {
+        let mut r = self.tree.as_ref();
+        for &i in path {
+            r = r.mode(i).ok_or_else(|| {
+                Error::mismatch("layout", format!("mode path {path:?} out of range for {self}"))
+            })?;
+        }
+        Ok(Layout::from_ref(r))
+    }
+
+    /// The top-level modes as layouts.
+    pub fn modes(&self) -> impl Iterator<Item = Layout> + '_ {
+        self.tree.as_ref().modes().map(Layout::from_ref)
+    }
+
+    // ----- evaluation -------------------------------------------------------
+
+    /// The index of 1-D coordinate `i` (CuTe `L(i)`). Coordinates past the size
+    /// extend the last mode.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(_2,_3):(_1,_2)".parse().unwrap();
+    /// assert_eq!(l.eval(7).unwrap(), 7);
+    /// ```
+    #[inline]
+    pub fn eval(&self, i: i64) -> Result<i64> {
+        Ok(self.eval_int(Int::new_dynamic(i))?.value())
+    }
+
+    /// As [`Layout::eval`], keeping track of static-ness.
+    pub fn eval_int(&self, i: Int) -> Result<Int> {
+        let leaves = self.leaves();
+        let n = leaves.len();
+        let mut c = i;
+        let mut acc = Int::ZERO;
+        let op = |e: Error| e.in_op("evaluate");
+        for m in &leaves[..n.saturating_sub(1)] {
+            acc = acc.add(c.rem(m.shape).map_err(op)?.mul(m.stride).map_err(op)?).map_err(op)?;
+            c = c.div(m.shape).map_err(op)?;
+        }
+        if let Some(m) = leaves.last() {
+            acc = acc.add(c.mul(m.stride).map_err(op)?).map_err(op)?;
+        }
+        if i.is_static() && i.value() == 0 {
+            // CuTe short-circuits a static _0 coordinate to _0.
+            return Ok(Int::ZERO);
+        }
+        Ok(acc)
+    }
+
+    /// The index of a (hierarchical or partially flat) coordinate (CuTe `crd2idx`).
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple};
+    /// let l: Layout = "(3,(2,3)):(3,(12,1))".parse().unwrap();
+    /// let c: IntTuple = "(2,(1,2))".parse().unwrap();
+    /// assert_eq!(l.eval_coord(&c).unwrap().value(), 20);
+    /// ```
+    pub fn eval_coord(&self, coord: &IntTuple) -> Result<Int> {
+        let shape = self.shape();
+        let stride = self.stride();
+        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref())
+            .map_err(|e| e.in_op("evaluate"))
+    }
+
+    /// Evaluate the layout over its whole domain, in 1-D order.
+    pub fn values(&self) -> Result<Vec<i64>> {
+        let n = self.size()?.value();
+        if !(0..=1 << 26).contains(&n) {
+            return Err(Error::limit("values", format!("domain of {self} has {n} elements")));
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        let mut it = crate::iter::Indices::new(self)?;
+        while let Some(v) = it.next_index() {
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// Whether every integer of shape and stride is static.
+    pub fn is_static(&self) -> bool {
+        self.leaves().iter().all(|m| m.shape.is_static() && m.stride.is_static())
+    }
+
+    /// The same layout with every integer dynamic.
+    pub fn to_dynamic(&self) -> Layout {
+        Layout { tree: self.tree.map(|m| Mode::new(m.shape.to_dynamic(), m.stride.to_dynamic())) }
+    }
+}
+
+pub(crate) fn build_layout(f: impl FnOnce(&mut Builder<Mode>) -> Result<()>) -> Result<Layout> {
+    let mut b = Builder::new();
+    f(&mut b)?;
+    Ok(Layout { tree: b.finish() })
+}
+
+/// Size of a sub-layout.
+pub(crate) fn size_of(r: LayoutRef<'_>) -> Result<Int> {
+    let mut p = Int::ONE;
+    for m in r.leaves() {
+        p = p.mul(m.shape)?;
+    }
+    Ok(p)
+}
+
+pub(crate) fn shape_of(r: LayoutRef<'_>) -> IntTuple {
+    r.to_tree().map(|m| m.shape)
+}
+
+#[allow(dead_code)]
+pub(crate) fn shape_size(t: IntTupleRef<'_>) -> Result<Int> {
+    product(t.leaves())
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.tree.as_ref();
+        int_tuple::write_tree(f, r, &|f, m: Mode| write!(f, "{}", m.shape))?;
+        f.write_str(":")?;
+        int_tuple::write_tree(f, r, &|f, m: Mode| write!(f, "{}", m.stride))
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::str::FromStr for Layout {
+    type Err = Error;
+    /// Parse CuTe notation, `shape:stride`, or a bare shape (compact column-major).
+    fn from_str(s: &str) -> Result<Layout> {
+        crate::expr::parse_layout(s)
+    }
+}

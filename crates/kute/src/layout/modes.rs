@@ -1,0 +1,381 @@
+//! Manipulating layouts (and tuples) like tuples: `get`, `select`, `take`,
+//! `append`, `prepend`, `replace`, `group`, `flatten`, `unflatten`, `zip`,
+//! `zip2_by` and `tile_unzip`.
+//!
+//! The generic versions work on any [`Tree`], so they serve both [`IntTuple`]
+//! and [`Layout`] (whose shape and stride share one structure).
+
+use super::{Layout, Mode};
+use crate::error::{Error, Result};
+use crate::int_tuple::IntTuple;
+use crate::tree::{Builder, Tree, TreeRef};
+use std::fmt::Display;
+
+fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) -> Error {
+    Error::mismatch(op, format!("index {i} out of range for {what} of rank {rank}"))
+}
+
+/// `select<I...>(t)`: the chosen modes, always as a tuple.
+pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
+    let mut b = Builder::new();
+    b.open();
+    for &i in idx {
+        let m = t.mode(i).ok_or_else(|| out_of_range("select", "operand", i, t.rank()))?;
+        b.push(m);
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// `take<B,E>(t)`: modes `[B, E)` as a tuple.
+pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree<L>> {
+    if begin > end {
+        return Err(Error::mismatch("take", format!("empty range [{begin},{end})")));
+    }
+    if end > t.rank() {
+        return Err(Error::mismatch("take", format!("range [{begin},{end}) out of bounds for rank {}", t.rank())));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for m in t.modes().skip(begin).take(end - begin) {
+        b.push(m);
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
+pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
+    let mut b = Builder::new();
+    b.open();
+    b.push_modes(t);
+    b.push(x);
+    b.close();
+    b.finish()
+}
+
+/// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
+pub fn append_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    let r = t.rank();
+    if n == r {
+        return Ok(t.to_tree());
+    }
+    if n < r {
+        return Err(Error::mismatch("append", format!("cannot append to rank {n}: operand already has rank {r}")));
+    }
+    let mut b = Builder::new();
+    b.open();
+    b.push_modes(t);
+    for _ in r..n {
+        b.push(x);
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// `prepend(t, x)`.
+pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
+    let mut b = Builder::new();
+    b.open();
+    b.push(x);
+    b.push_modes(t);
+    b.close();
+    b.finish()
+}
+
+/// `prepend<N>(t, x)`.
+pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    let r = t.rank();
+    if n == r {
+        return Ok(t.to_tree());
+    }
+    if n < r {
+        return Err(Error::mismatch("prepend", format!("cannot prepend to rank {n}: operand already has rank {r}")));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for _ in r..n {
+        b.push(x);
+    }
+    b.push_modes(t);
+    b.close();
+    Ok(b.finish())
+}
+
+/// `replace<N>(t, x)`: mode `n` replaced by `x` (on an integer only `n == 0`, giving `x`).
+pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    if t.is_leaf() {
+        if n == 0 {
+            return Ok(x.to_tree());
+        }
+        return Err(out_of_range("replace", "operand", n, 1));
+    }
+    if n >= t.rank() {
+        return Err(out_of_range("replace", "operand", n, t.rank()));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for (i, m) in t.children().enumerate() {
+        b.push(if i == n { x } else { m });
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// `group<B,E>(t)`: modes `[B, E)` grouped into one mode (`B == E` changes nothing).
+pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree<L>> {
+    let r = t.rank();
+    if begin > end || end > r {
+        return Err(Error::mismatch("group", format!("range [{begin},{end}) invalid for rank {r}")));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for (i, m) in t.modes().enumerate() {
+        if i == begin && begin < end {
+            b.open();
+        }
+        b.push(m);
+        if i + 1 == end && begin < end {
+            b.close();
+        }
+    }
+    b.close();
+    let g = b.finish();
+    if t.is_leaf() && begin == end {
+        return Ok(g);
+    }
+    Ok(g)
+}
+
+/// `unflatten(flat, profile)`: refold the leaves of `flat` into the structure of `profile`.
+pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>) -> Result<Tree<L>> {
+    if flat.leaves().len() != profile.leaves().len() || (!flat.is_leaf() && flat.depth() > 1) {
+        return Err(Error::mismatch(
+            "unflatten",
+            format!("a flat operand of {} leaves cannot take a profile of {} leaves", flat.leaves().len(), profile.leaves().len()),
+        ));
+    }
+    Ok(Tree { toks: profile.toks.into(), leaves: flat.leaves().into() })
+}
+
+/// `zip(t)`: transpose `((a0,a1),(b0,b1))` into `((a0,b0),(a1,b1))`. If the first
+/// element is not a tuple, the result is `(t)`.
+pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
+    if t.is_leaf() {
+        return Ok(t.to_tree());
+    }
+    let first = match t.children().next() {
+        Some(f) => f,
+        None => return Ok(t.to_tree()),
+    };
+    if first.is_leaf() {
+        return Ok(Tree::tuple([t]));
+    }
+    let r = first.rank();
+    for c in t.children() {
+        if c.is_leaf() || c.rank() != r {
+            return Err(Error::mismatch("zip", "mismatched ranks among the zipped modes"));
+        }
+    }
+    let mut b = Builder::new();
+    b.open();
+    for j in 0..r {
+        b.open();
+        for c in t.children() {
+            b.push(c.mode(j).expect("rank checked"));
+        }
+        b.close();
+    }
+    b.close();
+    Ok(b.finish())
+}
+
+/// The guide of [`zip2_by`]: only its tuple structure matters.
+pub(crate) trait Guide {
+    /// `None` for a terminal; the number of children otherwise.
+    fn guide_arity(&self) -> Option<usize>;
+    /// Child `i` (only called for `i < arity`).
+    fn guide_child(&self, i: usize) -> &Self;
+}
+
+/// `zip2_by(t, guide)`: at each terminal of `guide`, `t` must have a rank-2 mode
+/// `(a, b)`; the result gathers the first parts and the second parts:
+/// `((A,a),((B,b),(C,c)),d)` by `(X,(X,X))` gives `((A,(B,C)),(a,(b,c),d))`.
+pub(crate) fn zip2_by<L: Copy, G: Guide>(t: TreeRef<'_, L>, guide: &G) -> Result<Tree<L>> {
+    let (first, second) = zip2_parts(t, guide)?;
+    Ok(Tree::tuple([first.as_ref(), second.as_ref()]))
+}
+
+fn zip2_parts<L: Copy, G: Guide>(t: TreeRef<'_, L>, guide: &G) -> Result<(Tree<L>, Tree<L>)> {
+    match guide.guide_arity() {
+        None => {
+            if t.is_leaf() || t.rank() != 2 {
+                return Err(Error::mismatch("tile_unzip", "a tiled mode is not rank 2 (tile, rest)"));
+            }
+            let mut it = t.children();
+            let a = it.next().expect("rank 2").to_tree();
+            let b = it.next().expect("rank 2").to_tree();
+            Ok((a, b))
+        }
+        Some(n) => {
+            if t.is_leaf() || t.rank() < n {
+                return Err(Error::mismatch("tile_unzip", "the tiler has more modes than the layout"));
+            }
+            let mut firsts = Builder::new();
+            let mut seconds = Builder::new();
+            firsts.open();
+            seconds.open();
+            let mut kids = t.children();
+            for i in 0..n {
+                let c = kids.next().expect("rank checked");
+                let (a, b) = zip2_parts(c, guide.guide_child(i))?;
+                firsts.push(a.as_ref());
+                seconds.push(b.as_ref());
+            }
+            for c in kids {
+                seconds.push(c);
+            }
+            firsts.close();
+            seconds.close();
+            Ok((firsts.finish(), seconds.finish()))
+        }
+    }
+}
+
+impl Layout {
+    /// CuTe `select<I...>(L)`: the chosen modes, as a tuple layout.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
+    /// assert_eq!(l.select(&[3, 0]).unwrap().to_string(), "(_7,_2):(_30,_1)");
+    /// ```
+    pub fn select(&self, idx: &[usize]) -> Result<Layout> {
+        Ok(Layout { tree: select(self.tree.as_ref(), idx)? })
+    }
+
+    /// CuTe `take<B,E>(L)`: modes `[B, E)` as a tuple layout.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
+    /// assert_eq!(l.take(1, 3).unwrap().to_string(), "(_3,_5):(_2,_6)");
+    /// ```
+    pub fn take(&self, begin: usize, end: usize) -> Result<Layout> {
+        Ok(Layout { tree: take(self.tree.as_ref(), begin, end)? })
+    }
+
+    /// CuTe `append(L, X)`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "_3:_1".parse().unwrap();
+    /// let x: Layout = "_4:_3".parse().unwrap();
+    /// assert_eq!(a.append(&x).to_string(), "(_3,_4):(_1,_3)");
+    /// ```
+    pub fn append(&self, x: &Layout) -> Layout {
+        Layout { tree: append(self.tree.as_ref(), x.tree.as_ref()) }
+    }
+
+    /// CuTe `append<N>(L, X)`: pad to rank `n` with `x` (CuTe's default `x` is `_1:_0`).
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "_3:_1".parse().unwrap();
+    /// assert_eq!(a.append_to(3, &Layout::unit()).unwrap().to_string(), "(_3,_1,_1):(_1,_0,_0)");
+    /// ```
+    pub fn append_to(&self, n: usize, x: &Layout) -> Result<Layout> {
+        Ok(Layout { tree: append_to(self.tree.as_ref(), n, x.tree.as_ref())? })
+    }
+
+    /// CuTe `prepend(L, X)`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "_3:_1".parse().unwrap();
+    /// let x: Layout = "_4:_3".parse().unwrap();
+    /// assert_eq!(a.prepend(&x).to_string(), "(_4,_3):(_3,_1)");
+    /// ```
+    pub fn prepend(&self, x: &Layout) -> Layout {
+        Layout { tree: prepend(self.tree.as_ref(), x.tree.as_ref()) }
+    }
+
+    /// CuTe `prepend<N>(L, X)`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "_3:_1".parse().unwrap();
+    /// assert_eq!(a.prepend_to(3, &Layout::unit()).unwrap().to_string(), "(_1,_1,_3):(_0,_0,_1)");
+    /// ```
+    pub fn prepend_to(&self, n: usize, x: &Layout) -> Result<Layout> {
+        Ok(Layout { tree: prepend_to(self.tree.as_ref(), n, x.tree.as_ref())? })
+    }
+
+    /// CuTe `replace<N>(L, X)`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "(_3,_4,(_3,_4)):(_1,_3,(_1,_3))".parse().unwrap();
+    /// let x: Layout = "_4:_3".parse().unwrap();
+    /// assert_eq!(a.replace(2, &x).unwrap().to_string(), "(_3,_4,_4):(_1,_3,_3)");
+    /// ```
+    pub fn replace(&self, n: usize, x: &Layout) -> Result<Layout> {
+        Ok(Layout { tree: replace(self.tree.as_ref(), n, x.tree.as_ref())? })
+    }
+
+    /// CuTe `group<B,E>(L)`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
+    /// assert_eq!(a.group(0, 2).unwrap().to_string(), "((_2,_3),_5,_7):((_1,_2),_6,_30)");
+    /// ```
+    pub fn group(&self, begin: usize, end: usize) -> Result<Layout> {
+        Ok(Layout { tree: group(self.tree.as_ref(), begin, end)? })
+    }
+
+    /// CuTe `flatten(L)`: every leaf becomes a top-level mode (an integral layout stays integral).
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "((_2,_3),(_5,_7)):((_1,_2),(_6,_30))".parse().unwrap();
+    /// assert_eq!(a.flatten().to_string(), "(_2,_3,_5,_7):(_1,_2,_6,_30)");
+    /// ```
+    pub fn flatten(&self) -> Layout {
+        Layout { tree: self.tree.flatten() }
+    }
+
+    /// CuTe `unflatten(L, profile)`: refold a flat layout into the structure of `profile`.
+    ///
+    /// ```
+    /// use kute::{Layout, IntTuple};
+    /// let a: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
+    /// let p: IntTuple = "(0,(0,0),0)".parse().unwrap();
+    /// assert_eq!(a.unflatten(&p).unwrap().to_string(), "(_2,(_3,_5),_7):(_1,(_2,_6),_30)");
+    /// ```
+    pub fn unflatten(&self, profile: &IntTuple) -> Result<Layout> {
+        Ok(Layout { tree: unflatten(self.tree.as_ref(), profile.as_ref())? })
+    }
+
+    /// CuTe `zip(L)`: transpose the modes of a rank-2-of-rank-k layout.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let a: Layout = "((_2,_3),(_4,_5)):((_1,_2),(_6,_24))".parse().unwrap();
+    /// assert_eq!(a.zip().unwrap().to_string(), "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))");
+    /// ```
+    pub fn zip(&self) -> Result<Layout> {
+        Ok(Layout { tree: zip(self.tree.as_ref())? })
+    }
+
+    /// CuTe `zip(A, B)`.
+    pub fn zip_with(&self, other: &Layout) -> Result<Layout> {
+        let pair = Tree::tuple([self.tree.as_ref(), other.tree.as_ref()]);
+        Ok(Layout { tree: zip(pair.as_ref())? })
+    }
+
+    /// The leaf at a flat position, as a layout.
+    pub(crate) fn leaf_layout(m: Mode) -> Layout {
+        Layout::leaf(m.shape, m.stride)
+    }
+}

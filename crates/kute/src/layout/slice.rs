@@ -1,0 +1,153 @@
+//! Slicing and dicing layouts with coordinates that contain `_`.
+//!
+//! `slice(c, L)` keeps the modes of `L` where `c` has `_`; `dice(c, L)` keeps
+//! the others. Nested results are flattened one level, exactly as CuTe does:
+//! `L(_,5)` keeps mode 0 as a rank-1 tuple, `L((_,_),5)` gives its two sub-modes.
+
+use super::{Layout, LayoutRef, Mode};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::tree::{Builder, Tree, TreeRef};
+use std::fmt;
+
+/// A coordinate leaf: an integer or `_` ("keep this mode").
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Crd {
+    /// An integer coordinate.
+    Int(Int),
+    /// CuTe's `_` (Underscore).
+    Underscore,
+}
+
+/// A coordinate that may contain `_`.
+pub type Coord = Tree<Crd>;
+
+impl fmt::Display for Tree<Crd> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::int_tuple::write_tree(f, self.as_ref(), &|f, c: Crd| match c {
+            Crd::Int(i) => write!(f, "{i}"),
+            Crd::Underscore => f.write_str("_"),
+        })
+    }
+}
+
+impl fmt::Debug for Tree<Crd> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+fn mismatch(c: TreeRef<'_, Crd>, l: LayoutRef<'_>) -> Error {
+    let c = c.to_tree();
+    Error::mismatch("slice", format!("coordinate {c} does not match the layout {}", Layout::from_ref(l)))
+}
+
+fn lift(out: &mut Builder<Mode>, c: TreeRef<'_, Crd>, l: LayoutRef<'_>, keep_underscore: bool) -> Result<()> {
+    match c.as_leaf() {
+        Some(Crd::Underscore) => {
+            if keep_underscore {
+                out.push(l);
+            }
+        }
+        Some(Crd::Int(_)) => {
+            if !keep_underscore {
+                out.push(l);
+            }
+        }
+        None => {
+            if l.is_leaf() || l.rank() != c.rank() {
+                return Err(mismatch(c, l));
+            }
+            for (a, b) in c.children().zip(l.children()) {
+                lift(out, a, b, keep_underscore)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn slice_or_dice(c: &Coord, l: &Layout, keep_underscore: bool) -> Result<Layout> {
+    let cr = c.as_ref();
+    let lr = l.as_tree_ref();
+    match cr.as_leaf() {
+        Some(Crd::Underscore) => {
+            return Ok(if keep_underscore { l.clone() } else { Layout { tree: Tree::tuple(std::iter::empty()) } })
+        }
+        Some(Crd::Int(_)) => {
+            return Ok(if keep_underscore { Layout { tree: Tree::tuple(std::iter::empty()) } } else { l.clone() })
+        }
+        None => {}
+    }
+    if lr.is_leaf() || lr.rank() != cr.rank() {
+        return Err(mismatch(cr, lr));
+    }
+    let mut b = Builder::new();
+    b.open();
+    for (a, m) in cr.children().zip(lr.children()) {
+        lift(&mut b, a, m, keep_underscore)?;
+    }
+    b.close();
+    Ok(Layout { tree: b.finish() })
+}
+
+impl Layout {
+    /// CuTe `slice(c, L)`: the sub-layout of the modes where `c` has `_`.
+    ///
+    /// ```
+    /// use kute::{Layout, Coord};
+    /// let l: Layout = "((_3,2),(2,_5,_2)):((4,1),(_2,13,100))".parse().unwrap();
+    /// let c: Coord = kute::expr::parse_coord("((2,_),(_,3,_))").unwrap();
+    /// assert_eq!(l.slice(&c).unwrap().to_string(), "(2,2,_2):(1,_2,100)");
+    /// ```
+    pub fn slice(&self, c: &Coord) -> Result<Layout> {
+        slice_or_dice(c, self, true)
+    }
+
+    /// CuTe `dice(c, L)`: the sub-layout of the modes where `c` has an integer.
+    ///
+    /// ```
+    /// use kute::{Layout, Coord};
+    /// let l: Layout = "(_2,_3,_4):(_1,_2,_6)".parse().unwrap();
+    /// let c: Coord = kute::expr::parse_coord("(_,1,_)").unwrap();
+    /// assert_eq!(l.dice(&c).unwrap().to_string(), "(_3):(_2)");
+    /// ```
+    pub fn dice(&self, c: &Coord) -> Result<Layout> {
+        slice_or_dice(c, self, false)
+    }
+
+    /// CuTe `slice_and_offset(c, L)`: the slice and the index of `c` with `_` read as 0.
+    ///
+    /// ```
+    /// use kute::{Layout, Coord};
+    /// let l: Layout = "((_3,2),(2,_5,_2)):((4,1),(_2,13,100))".parse().unwrap();
+    /// let c: Coord = kute::expr::parse_coord("((2,_),(_,3,_))").unwrap();
+    /// let (s, off) = l.slice_and_offset(&c).unwrap();
+    /// assert_eq!((s.to_string(), off.value()), ("(2,2,_2):(1,_2,100)".to_string(), 47));
+    /// ```
+    pub fn slice_and_offset(&self, c: &Coord) -> Result<(Layout, Int)> {
+        let s = self.slice(c)?;
+        let off = self.offset_of(c)?;
+        Ok((s, off))
+    }
+
+    /// The index of a coordinate whose `_` entries count as 0.
+    pub fn offset_of(&self, c: &Coord) -> Result<Int> {
+        fn go(c: TreeRef<'_, Crd>, l: LayoutRef<'_>) -> Result<Int> {
+            match c.as_leaf() {
+                Some(Crd::Underscore) => Ok(Int::ZERO),
+                Some(Crd::Int(i)) => Layout::from_ref(l).eval_int(i),
+                None => {
+                    if l.is_leaf() || l.rank() != c.rank() {
+                        return Err(mismatch(c, l));
+                    }
+                    let mut acc = Int::ZERO;
+                    for (a, m) in c.children().zip(l.children()) {
+                        acc = acc.add(go(a, m)?)?;
+                    }
+                    Ok(acc)
+                }
+            }
+        }
+        go(c.as_ref(), self.as_tree_ref()).map_err(|e| e.in_op("slice_and_offset"))
+    }
+}

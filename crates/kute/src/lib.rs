@@ -1,0 +1,43 @@
+//! # kute — CuTe's layouts and layout algebra, in Rust
+//!
+//! A CuTe *layout* is a function from (hierarchical) coordinates to indices,
+//! written `shape:stride`, e.g. `(2,(2,2)):(4,(1,2))`. Its algebra — coalesce,
+//! composition, complement, divides, products, inverses — is how GPU kernels
+//! tile data and partition it over threads. kute gives CuTe's answers to the
+//! character, also for run-time (dynamic) layouts, and returns errors where CuTe
+//! would fail to compile or would return a wrong layout.
+//!
+//! ```
+//! use kute::{Layout, expr};
+//! // The library API ...
+//! let a: Layout = "(_8,_8):(_8,_1)".parse().unwrap();
+//! let b: Layout = "_4:_2".parse().unwrap();
+//! assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "((_4,_2),_8):((_16,_8),_1)");
+//! // ... and the expression language every front end uses:
+//! assert_eq!(expr::eval("logical_divide(24:2, 4:2)").unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
+//! ```
+//!
+//! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
+//! [`algebra`], [`print`] (tables, LaTeX, SVG), [`expr`] (the expression
+//! language) and [`doc`] (guides).
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod algebra;
+pub mod doc;
+pub mod error;
+pub mod expr;
+pub mod int;
+pub mod int_tuple;
+pub mod iter;
+pub mod layout;
+pub mod print;
+pub mod tree;
+
+pub use algebra::*;
+pub use error::{Error, ErrorKind, Result};
+pub use int::{Bool, Int};
+pub use int_tuple::IntTuple;
+pub use layout::slice::{Coord, Crd};
+pub use layout::{Layout, Major, Mode};

@@ -1,0 +1,132 @@
+//! Pictures of layouts: CuTe's `print_layout` table, `print_latex` TikZ, and SVG.
+//!
+//! [`table`] and [`latex`] reproduce CuTe's output byte for byte.
+
+mod svg;
+
+pub use svg::svg;
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::layout::Layout;
+use std::fmt::Write;
+
+/// Largest number of cells drawn (keeps pictures of huge layouts from exhausting memory).
+pub const MAX_CELLS: i64 = 1 << 20;
+
+/// The grid of a rank-2 view of `l`: `(rows, cols, values row-major)`.
+/// A rank-1 layout is padded with `_1:_0` into a `size × 1` column (as CuTe's
+/// `print_latex` does); `transpose_rank1` makes it a `1 × size` row instead.
+pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Result<(i64, i64, Vec<i64>)> {
+    let view = match l.rank() {
+        1 if transpose_rank1 => Layout::concat([&Layout::unit(), l]),
+        1 => Layout::concat([l, &Layout::unit()]),
+        2 => l.clone(),
+        r => return Err(Error::mismatch(op, format!("{l} has rank {r}; a table needs rank 1 or 2"))),
+    };
+    let m0 = view.mode(0)?;
+    let m1 = view.mode(1)?;
+    let (rows, cols) = (m0.size()?.value(), m1.size()?.value());
+    if rows < 0 || cols < 0 || rows.checked_mul(cols).is_none_or(|c| c > MAX_CELLS) {
+        return Err(Error::limit(op, format!("{l} has too many cells to draw ({rows}x{cols})")));
+    }
+    let mut vals = Vec::with_capacity((rows * cols) as usize);
+    for m in 0..rows {
+        let a = m0.eval_int(Int::new_dynamic(m))?;
+        for n in 0..cols {
+            let b = m1.eval_int(Int::new_dynamic(n))?;
+            vals.push(a.add(b).map_err(|e| e.in_op(op))?.value());
+        }
+    }
+    Ok((rows, cols, vals))
+}
+
+fn num_digits(x: i64) -> usize {
+    let mut d = 1;
+    let mut t = 10i64;
+    while d < 19 && x >= t {
+        d += 1;
+        t = t.saturating_mul(10);
+    }
+    d
+}
+
+/// CuTe's `print_layout(L)`: the layout, then a grid of its values indexed by
+/// the row (mode 0) and column (mode 1) coordinates. Byte-identical to CuTe for
+/// rank-2 layouts; a rank-1 layout is shown as one row.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
+/// let t = kute::print::table(&l).unwrap();
+/// assert_eq!(t.lines().nth(3).unwrap(), " 0  | 0 | 2 | 1 | 3 |");
+/// ```
+pub fn table(l: &Layout) -> Result<String> {
+    let (rows, cols, vals) = grid(l, "table", true)?;
+    let w = num_digits(l.cosize().map_err(|e| e.in_op("table"))?.value()) + 2;
+    let mut s = String::new();
+    let _ = writeln!(s, "{l}");
+    s.push_str("    ");
+    for n in 0..cols {
+        let _ = write!(s, "  {:>width$} ", n, width = w - 2);
+    }
+    s.push('\n');
+    let mut sep = String::from("    ");
+    for _ in 0..cols {
+        sep.push('+');
+        sep.push_str(&"-".repeat(w));
+    }
+    sep.push_str("+\n");
+    for m in 0..rows {
+        s.push_str(&sep);
+        let _ = write!(s, "{m:>2}  ");
+        for n in 0..cols {
+            let _ = write!(s, "| {:>width$} ", vals[(m * cols + n) as usize], width = w - 2);
+        }
+        s.push_str("|\n");
+    }
+    s.push_str(&sep);
+    Ok(s)
+}
+
+/// CuTe's 8-shade grey palette (`TikzColor_BWx8`), by index modulo 8.
+pub const BW_PALETTE: [&str; 8] = ["black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70"];
+
+/// The palette entry of an index (negative indices wrap, where CuTe is undefined).
+pub fn palette_index(idx: i64) -> usize {
+    idx.rem_euclid(8) as usize
+}
+
+/// CuTe's `print_latex(L)`: a standalone TikZ picture of the layout's grid,
+/// byte-identical to CuTe. A rank-1 layout is drawn as a column.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,_3):(_3,_1)".parse().unwrap();
+/// let t = kute::print::latex(&l).unwrap();
+/// assert!(t.starts_with("% Layout: (_2,_3):(_3,_1)\n"));
+/// assert!(t.contains("\\node[fill=black!60] at (1,0) {3};"));
+/// ```
+pub fn latex(l: &Layout) -> Result<String> {
+    let (rows, cols, vals) = grid(l, "latex", false)?;
+    let shown = if l.rank() == 1 { Layout::concat([l, &Layout::unit()]) } else { l.clone() };
+    let mut s = String::new();
+    let _ = writeln!(s, "% Layout: {shown}");
+    s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n");
+    s.push_str("\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n");
+    for m in 0..rows {
+        for n in 0..cols {
+            let v = vals[(m * cols + n) as usize];
+            let _ = writeln!(s, "\\node[fill={}] at ({m},{n}) {{{v}}};", BW_PALETTE[palette_index(v)]);
+        }
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({rows},{cols});\n");
+    for m in 0..rows {
+        let _ = writeln!(s, "\\node at ({m},-1) {{\\Large{{\\texttt{{{m}}}}}}};");
+    }
+    for n in 0..cols {
+        let _ = writeln!(s, "\\node at (-1,{n}) {{\\Large{{\\texttt{{{n}}}}}}};");
+    }
+    s.push_str("\\end{tikzpicture}\n\\end{document}\n");
+    Ok(s)
+}

@@ -1,0 +1,395 @@
+//! The hierarchical container behind [`IntTuple`](crate::IntTuple) and
+//! [`Layout`](crate::Layout): a tree stored flat, without heap allocation for
+//! up to 16 leaves.
+//!
+//! A tree is a pre-order token stream plus its leaves in order. A token is `0`
+//! for a leaf and `arity + 1` for a tuple. A subtree is a contiguous run of
+//! tokens and a contiguous run of leaves, so sub-trees are borrowed as slices
+//! ([`TreeRef`]) and flattening is free.
+
+use crate::error::{Error, Result};
+use smallvec::SmallVec;
+
+/// Inline capacity for leaves: layouts up to this many leaves never allocate.
+pub const INLINE_LEAVES: usize = 16;
+const INLINE_TOKS: usize = 40;
+
+/// Deepest nesting accepted (prevents stack exhaustion in recursive algorithms).
+pub const MAX_DEPTH: usize = 64;
+
+const LEAF: u16 = 0;
+
+/// An owned hierarchical tuple whose leaves are `L`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Tree<L: Copy> {
+    pub(crate) toks: SmallVec<[u16; INLINE_TOKS]>,
+    pub(crate) leaves: SmallVec<[L; INLINE_LEAVES]>,
+}
+
+/// A borrowed subtree.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TreeRef<'a, L: Copy> {
+    pub(crate) toks: &'a [u16],
+    pub(crate) leaves: &'a [L],
+}
+
+/// Number of tokens and of leaves in the first subtree of `toks`.
+#[inline]
+fn span(toks: &[u16]) -> (usize, usize) {
+    let mut pending = 1usize;
+    let mut i = 0;
+    let mut leaves = 0;
+    while pending > 0 {
+        let t = toks[i];
+        if t == LEAF {
+            leaves += 1;
+        }
+        // this node is done; a tuple opens `arity = t - 1` pending children
+        pending = pending - 1 + (t as usize).saturating_sub(1);
+        i += 1;
+    }
+    (i, leaves)
+}
+
+/// Iterator over the children of a tuple.
+#[derive(Clone)]
+pub struct Children<'a, L: Copy> {
+    toks: &'a [u16],
+    leaves: &'a [L],
+    left: usize,
+}
+
+impl<'a, L: Copy> Iterator for Children<'a, L> {
+    type Item = TreeRef<'a, L>;
+    #[inline]
+    fn next(&mut self) -> Option<TreeRef<'a, L>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let (nt, nl) = span(self.toks);
+        let r = TreeRef { toks: &self.toks[..nt], leaves: &self.leaves[..nl] };
+        self.toks = &self.toks[nt..];
+        self.leaves = &self.leaves[nl..];
+        Some(r)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<L: Copy> ExactSizeIterator for Children<'_, L> {}
+
+impl<'a, L: Copy> TreeRef<'a, L> {
+    /// Whether this is a single leaf (an integer, not a tuple).
+    #[inline]
+    pub fn is_leaf(self) -> bool {
+        self.toks[0] == LEAF
+    }
+
+    /// The leaf value, if this is a leaf.
+    #[inline]
+    pub fn as_leaf(self) -> Option<L> {
+        if self.is_leaf() {
+            Some(self.leaves[0])
+        } else {
+            None
+        }
+    }
+
+    /// All leaves, left to right.
+    #[inline]
+    pub fn leaves(self) -> &'a [L] {
+        self.leaves
+    }
+
+    /// Rank: the number of children of a tuple, 1 for a leaf.
+    #[inline]
+    pub fn rank(self) -> usize {
+        match self.toks[0] {
+            LEAF => 1,
+            t => t as usize - 1,
+        }
+    }
+
+    /// Depth: 0 for a leaf, 1 + the deepest child for a tuple (1 for `()`).
+    pub fn depth(self) -> usize {
+        let mut best = 0usize;
+        // remaining children of each open tuple
+        let mut stack: SmallVec<[usize; 16]> = SmallVec::new();
+        for &t in self.toks {
+            if t != LEAF && t > 1 {
+                stack.push(t as usize - 1);
+                best = best.max(stack.len());
+                continue;
+            }
+            if t == 1 {
+                best = best.max(stack.len() + 1);
+            }
+            // a node finished: it completes its parent's count, perhaps recursively
+            while let Some(top) = stack.last_mut() {
+                *top -= 1;
+                if *top == 0 {
+                    stack.pop();
+                } else {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Children of a tuple; a leaf has no children (use [`TreeRef::modes`] to
+    /// treat a leaf as rank 1).
+    #[inline]
+    pub fn children(self) -> Children<'a, L> {
+        let left = if self.is_leaf() { 0 } else { self.rank() };
+        Children { toks: &self.toks[1..], leaves: self.leaves, left }
+    }
+
+    /// The modes: the children of a tuple, or the leaf itself (CuTe's `get<I>` on an integer).
+    #[inline]
+    pub fn modes(self) -> Children<'a, L> {
+        if self.is_leaf() {
+            Children { toks: self.toks, leaves: self.leaves, left: 1 }
+        } else {
+            self.children()
+        }
+    }
+
+    /// Mode `i` (CuTe `get<i>`); for a leaf only `i == 0` exists.
+    #[inline]
+    pub fn mode(self, i: usize) -> Option<TreeRef<'a, L>> {
+        self.modes().nth(i)
+    }
+
+    /// An owned copy.
+    pub fn to_tree(self) -> Tree<L> {
+        Tree { toks: SmallVec::from_slice(self.toks), leaves: SmallVec::from_slice(self.leaves) }
+    }
+
+    /// Same structure (profile) as `other`.
+    pub fn congruent<M: Copy>(self, other: TreeRef<'_, M>) -> bool {
+        self.toks == other.toks
+    }
+}
+
+impl<L: Copy> Tree<L> {
+    /// A single leaf.
+    #[inline]
+    pub fn leaf(x: L) -> Self {
+        let mut toks = SmallVec::new();
+        toks.push(LEAF);
+        let mut leaves = SmallVec::new();
+        leaves.push(x);
+        Tree { toks, leaves }
+    }
+
+    /// A tuple of the given elements.
+    pub fn tuple<'b, I>(items: I) -> Self
+    where
+        I: IntoIterator<Item = TreeRef<'b, L>>,
+        L: 'b,
+    {
+        let mut b = Builder::new();
+        b.open();
+        for it in items {
+            b.push(it);
+        }
+        b.close();
+        b.finish()
+    }
+
+    /// A tuple of leaves.
+    pub fn tuple_of_leaves(items: impl IntoIterator<Item = L>) -> Self {
+        let mut b = Builder::new();
+        b.open();
+        for x in items {
+            b.leaf(x);
+        }
+        b.close();
+        b.finish()
+    }
+
+    /// Borrow as a [`TreeRef`].
+    #[inline]
+    pub fn as_ref(&self) -> TreeRef<'_, L> {
+        TreeRef { toks: &self.toks, leaves: &self.leaves }
+    }
+
+    /// Whether this is a single leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.toks[0] == LEAF
+    }
+
+    /// All leaves, left to right.
+    #[inline]
+    pub fn leaves(&self) -> &[L] {
+        &self.leaves
+    }
+
+    /// Mutable leaves, left to right (the structure cannot change).
+    #[inline]
+    pub fn leaves_mut(&mut self) -> &mut [L] {
+        &mut self.leaves
+    }
+
+    /// Rank (1 for a leaf).
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.as_ref().rank()
+    }
+
+    /// Depth (0 for a leaf).
+    pub fn depth(&self) -> usize {
+        self.as_ref().depth()
+    }
+
+    /// The same structure with every leaf mapped.
+    pub fn map<M: Copy>(&self, mut f: impl FnMut(L) -> M) -> Tree<M> {
+        Tree { toks: self.toks.clone(), leaves: self.leaves.iter().map(|&x| f(x)).collect() }
+    }
+
+    /// The same structure with every leaf mapped by a fallible function.
+    pub fn try_map<M: Copy>(&self, mut f: impl FnMut(L) -> Result<M>) -> Result<Tree<M>> {
+        let mut leaves = SmallVec::with_capacity(self.leaves.len());
+        for &x in &self.leaves {
+            leaves.push(f(x)?);
+        }
+        Ok(Tree { toks: self.toks.clone(), leaves })
+    }
+
+    /// A structure-preserving copy with new leaves (same count).
+    pub(crate) fn with_leaves<M: Copy>(&self, leaves: impl IntoIterator<Item = M>) -> Tree<M> {
+        let leaves: SmallVec<[M; INLINE_LEAVES]> = leaves.into_iter().collect();
+        debug_assert_eq!(leaves.len(), self.leaves.len());
+        Tree { toks: self.toks.clone(), leaves }
+    }
+
+    /// Flattened: a leaf stays a leaf, a tuple becomes the tuple of its leaves.
+    pub fn flatten(&self) -> Self {
+        if self.is_leaf() {
+            return self.clone();
+        }
+        Self::tuple_of_leaves(self.leaves.iter().copied())
+    }
+}
+
+/// Builds trees element by element: `open`, `leaf`/`push`, `close`.
+pub struct Builder<L: Copy> {
+    toks: SmallVec<[u16; INLINE_TOKS]>,
+    leaves: SmallVec<[L; INLINE_LEAVES]>,
+    stack: SmallVec<[usize; 8]>,
+}
+
+impl<L: Copy> Default for Builder<L> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<L: Copy> Builder<L> {
+    /// An empty builder.
+    #[inline]
+    pub fn new() -> Self {
+        Builder { toks: SmallVec::new(), leaves: SmallVec::new(), stack: SmallVec::new() }
+    }
+
+    #[inline]
+    fn count(&mut self) {
+        if let Some(&p) = self.stack.last() {
+            self.toks[p] += 1;
+        }
+    }
+
+    /// Start a tuple.
+    #[inline]
+    pub fn open(&mut self) {
+        self.count();
+        self.stack.push(self.toks.len());
+        self.toks.push(1);
+    }
+
+    /// End the innermost tuple.
+    #[inline]
+    pub fn close(&mut self) {
+        self.stack.pop();
+    }
+
+    /// Add a leaf.
+    #[inline]
+    pub fn leaf(&mut self, x: L) {
+        self.count();
+        self.toks.push(LEAF);
+        self.leaves.push(x);
+    }
+
+    /// Add a whole subtree as one element.
+    #[inline]
+    pub fn push(&mut self, t: TreeRef<'_, L>) {
+        self.count();
+        self.toks.extend_from_slice(t.toks);
+        self.leaves.extend_from_slice(t.leaves);
+    }
+
+    /// Add each mode of `t` as an element (a leaf adds itself).
+    pub fn push_modes(&mut self, t: TreeRef<'_, L>) {
+        for m in t.modes() {
+            self.push(m);
+        }
+    }
+
+    /// The finished tree. Exactly one root element must have been added.
+    #[inline]
+    pub fn finish(self) -> Tree<L> {
+        debug_assert!(self.stack.is_empty());
+        Tree { toks: self.toks, leaves: self.leaves }
+    }
+}
+
+/// Reject trees nested too deeply for the recursive algorithms.
+pub(crate) fn check_depth<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> {
+    if t.depth() > MAX_DEPTH {
+        return Err(Error::limit(op, format!("nesting deeper than {MAX_DEPTH} levels")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Tree<i32> {
+        // (1,(2,3),(),4)
+        let mut b = Builder::new();
+        b.open();
+        b.leaf(1);
+        b.open();
+        b.leaf(2);
+        b.leaf(3);
+        b.close();
+        b.open();
+        b.close();
+        b.leaf(4);
+        b.close();
+        b.finish()
+    }
+
+    #[test]
+    fn navigation() {
+        let t = sample();
+        assert_eq!(t.rank(), 4);
+        assert_eq!(t.depth(), 2);
+        let kids: Vec<_> = t.as_ref().children().collect();
+        assert_eq!(kids[0].as_leaf(), Some(1));
+        assert_eq!(kids[1].leaves(), &[2, 3]);
+        assert_eq!(kids[2].rank(), 0);
+        assert_eq!(kids[3].as_leaf(), Some(4));
+        assert_eq!(t.flatten().leaves(), &[1, 2, 3, 4]);
+        assert_eq!(Tree::leaf(5).depth(), 0);
+        let empty: Tree<i32> = Tree::tuple(std::iter::empty());
+        assert_eq!(empty.depth(), 1);
+        assert_eq!(empty.rank(), 0);
+    }
+}

@@ -1,0 +1,92 @@
+//! CuTe's answers (from the oracle in `shared/oracle`, copied into `data/`):
+//! every row must pass.
+//!
+//! - an expression whose integers are all static prints exactly CuTe's answer;
+//! - one with dynamic integers prints the same values (compared with `_` removed);
+//! - `error`: kute returns an error;
+//! - `cute-wrong:<answer>`: CuTe's answer is not the composite; kute returns an
+//!   error or the true composite.
+
+use kute::expr::{self, Expr, ExprKind, Value};
+
+fn all_static(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int { is_static, .. } => *is_static,
+        ExprKind::Underscore | ExprKind::Name(_) => true,
+        ExprKind::Tuple(xs) | ExprKind::Tile(xs) => xs.iter().all(all_static),
+        ExprKind::Layout(a, b) => all_static(a) && all_static(b),
+        ExprKind::Call { args, .. } => args.iter().all(all_static),
+        ExprKind::Apply(f, args) => all_static(f) && args.iter().all(all_static),
+    }
+}
+
+/// For a `composition(A, B)` row, whether `got` is the true composite `Â∘B`.
+fn is_true_composite(src: &str, got: &Value) -> bool {
+    let e = expr::parse(src).unwrap();
+    let ExprKind::Call { name, args, .. } = &e.kind else { return false };
+    if name != "composition" {
+        return false;
+    }
+    let env = expr::Env::new();
+    let (Ok(Value::Layout(a)), Ok(Value::Layout(b)), Value::Layout(r)) =
+        (expr::eval_expr(&args[0], &env), expr::eval_expr(&args[1], &env), got)
+    else {
+        return false;
+    };
+    let ahat = kute::coalesce(&a).unwrap();
+    let (bv, rv) = (b.values().unwrap(), r.values().unwrap());
+    bv.len() == rv.len() && bv.iter().zip(&rv).all(|(&x, &y)| ahat.eval(x).unwrap() == y)
+}
+
+fn check_file(name: &str, text: &str) {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (src, want) = line.split_once('\t').expect("expr<TAB>answer");
+        n += 1;
+        let got = expr::eval(src);
+        let ok = match (want, &got) {
+            ("error", r) => r.is_err(),
+            (w, r) if w.starts_with("cute-wrong:") => match r {
+                Err(_) => true,
+                Ok(v) => is_true_composite(src, v),
+            },
+            (w, Ok(v)) => {
+                let s = v.to_string();
+                if all_static(&expr::parse(src).unwrap()) {
+                    s == w
+                } else {
+                    s.replace('_', "") == w.replace('_', "")
+                }
+            }
+            (_, Err(_)) => false,
+        };
+        if !ok {
+            let g = match &got {
+                Ok(v) => v.to_string(),
+                Err(e) => format!("error: {e}"),
+            };
+            failures.push(format!("{src}\n    want {want}\n    got  {g}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}: {} of {n} rows fail:\n{}",
+        name,
+        failures.len(),
+        failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn algebra_vectors() {
+    check_file("algebra.tsv", include_str!("data/algebra.tsv"));
+}
+
+#[test]
+fn seed_vectors() {
+    check_file("seeds.tsv", include_str!("data/seeds.tsv"));
+}

@@ -4,6 +4,9 @@ use super::{product, IntTuple, IntTupleRef};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::tree::Tree;
+use smallvec::SmallVec;
+
+type Leaves = SmallVec<[Int; 16]>;
 
 /// CuTe `compact_col_major(shape, current)`: exclusive prefix products of the
 /// flattened leaves, left to right, starting at `current`. A leaf of size 1 gets
@@ -16,7 +19,7 @@ use crate::tree::Tree;
 /// ```
 pub fn compact_col_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTuple> {
     let mut cur = current;
-    let mut out = Vec::with_capacity(shape.leaves().len());
+    let mut out: Leaves = SmallVec::with_capacity(shape.leaves().len());
     for &s in shape.leaves() {
         if s.value() == 1 {
             out.push(Int::ZERO);
@@ -38,7 +41,7 @@ pub fn compact_col_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
 pub fn compact_row_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTuple> {
     let mut cur = current;
     let n = shape.leaves().len();
-    let mut out = vec![Int::ZERO; n];
+    let mut out: Leaves = SmallVec::from_elem(Int::ZERO, n);
     for i in (0..n).rev() {
         let s = shape.leaves()[i];
         if s.value() != 1 {
@@ -60,7 +63,7 @@ pub fn compact_row_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
 /// ```
 pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
     let mut cur = Int::ONE;
-    let mut out = Vec::with_capacity(t.leaves().len());
+    let mut out: Leaves = SmallVec::with_capacity(t.leaves().len());
     for &s in t.leaves() {
         out.push(cur);
         cur = cur.mul(s).map_err(|e| e.in_op("prefix_product"))?;
@@ -81,8 +84,8 @@ pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
 pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<IntTuple> {
     let op = "compact_order";
     // Each leaf of `order` owns a subtree of `shape`.
-    let mut groups: Vec<(IntTupleRef<'_>, Int)> = Vec::new();
-    fn pair<'a>(s: IntTupleRef<'a>, o: IntTupleRef<'_>, out: &mut Vec<(IntTupleRef<'a>, Int)>) -> Result<()> {
+    let mut groups: SmallVec<[(IntTupleRef<'_>, Int); 16]> = SmallVec::new();
+    fn pair<'a>(s: IntTupleRef<'a>, o: IntTupleRef<'_>, out: &mut SmallVec<[(IntTupleRef<'a>, Int); 16]>) -> Result<()> {
         if let Some(x) = o.as_leaf() {
             out.push((s, x));
             return Ok(());
@@ -98,13 +101,13 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
     pair(shape, order, &mut groups)?;
     // Dynamic order values rank after all static ones, left to right.
     let max_static = groups.iter().filter(|g| g.1.is_static()).map(|g| g.1.value()).max().unwrap_or(0).max(0);
-    let keys: Vec<i64> = groups
+    let keys: SmallVec<[i64; 16]> = groups
         .iter()
         .enumerate()
         .map(|(j, g)| if g.1.is_static() { g.1.value() } else { max_static + 1 + j as i64 })
         .collect();
-    let sizes: Vec<Int> = groups.iter().map(|g| product(g.0.leaves())).collect::<Result<_>>()?;
-    let mut leaves = Vec::with_capacity(shape.leaves().len());
+    let sizes: Leaves = groups.iter().map(|g| product(g.0.leaves())).collect::<Result<_>>()?;
+    let mut leaves: Leaves = SmallVec::with_capacity(shape.leaves().len());
     for (k, g) in groups.iter().enumerate() {
         let mut start = Int::ONE;
         for j in 0..groups.len() {

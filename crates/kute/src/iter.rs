@@ -49,14 +49,7 @@ impl Indices {
                 .checked_add(w.checked_abs().unwrap_or(i64::MAX))
                 .ok_or_else(|| Error::overflow(format_args!("the indices of {layout}")).in_op("iterate"))?;
         }
-        Ok(Indices {
-            shape,
-            stride,
-            wrap,
-            coord: SmallVec::from_elem(0, n),
-            index: 0,
-            remaining: size.max(0) as u64,
-        })
+        Ok(Indices { shape, stride, wrap, coord: SmallVec::from_elem(0, n), index: 0, remaining: size.max(0) as u64 })
     }
 
     /// The next index, if any.

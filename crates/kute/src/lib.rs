@@ -12,7 +12,7 @@
 //! // The library API ...
 //! let a: Layout = "(_8,_8):(_8,_1)".parse().unwrap();
 //! let b: Layout = "_4:_2".parse().unwrap();
-//! assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "((_4,_2),_8):((_16,_8),_1)");
+//! assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "(_4,(_2,_8)):(_16,(_8,_1))");
 //! // ... and the expression language every front end uses:
 //! assert_eq!(expr::eval("logical_divide(24:2, 4:2)").unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 //! ```

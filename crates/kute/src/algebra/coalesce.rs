@@ -105,7 +105,7 @@ pub(crate) fn by_profile(
             None => parts.push(m),
         }
     }
-    Ok(Layout::concat(parts.iter()))
+    Ok(Layout::concat_unchecked(parts.iter()))
 }
 
 /// CuTe `filter_zeros(L)`: every mode with stride 0 gets extent 1.

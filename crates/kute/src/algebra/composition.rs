@@ -73,7 +73,7 @@ pub(crate) fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
             for (m, ti) in a.modes().zip(ts) {
                 parts.push(compose_tiler(&m, ti)?);
             }
-            Ok(Layout::concat(parts.iter()))
+            Ok(Layout::concat_unchecked(parts.iter()))
         }
     }
 }
@@ -102,7 +102,13 @@ pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<La
     Ok(r)
 }
 
-fn compose_rec(out: &mut Builder<Mode>, lhs: &Modes, b: LayoutRef<'_>, uses: &mut SmallVec<[Use; 16]>, clean: &mut bool) -> Result<()> {
+fn compose_rec(
+    out: &mut Builder<Mode>,
+    lhs: &Modes,
+    b: LayoutRef<'_>,
+    uses: &mut SmallVec<[Use; 16]>,
+    clean: &mut bool,
+) -> Result<()> {
     match b.as_leaf() {
         None => {
             out.open();

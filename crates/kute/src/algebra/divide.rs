@@ -37,7 +37,7 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 fn divide_layout(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
     let cot = coalesce(a)?.shape();
     let rest = complement(b, &cot)?;
-    compose_checked(a, &Layout::concat([b, &rest]), verify)
+    compose_checked(a, &Layout::concat_unchecked([b, &rest]), verify)
 }
 
 fn divide_impl(a: &Layout, t: &Tiler) -> Result<Layout> {
@@ -65,7 +65,11 @@ pub(crate) fn by_mode(
             if ts.len() > a.rank() {
                 return Err(Error::mismatch(
                     op,
-                    format!("too many modes in the tiler: {t} has {} but the layout {a} has rank {}", ts.len(), a.rank()),
+                    format!(
+                        "too many modes in the tiler: {t} has {} but the layout {a} has rank {}",
+                        ts.len(),
+                        a.rank()
+                    ),
                 ));
             }
             let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
@@ -75,7 +79,7 @@ pub(crate) fn by_mode(
                     None => parts.push(m),
                 }
             }
-            Ok(Layout::concat(parts.iter()))
+            Ok(Layout::concat_unchecked(parts.iter()))
         }
     }
 }

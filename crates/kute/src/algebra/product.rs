@@ -18,7 +18,7 @@ fn product_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     let m = a.size()?.mul(b.cosize()?)?;
     let comp = complement(a, &IntTuple::leaf(m))?;
     let rest = compose_checked(&comp, b, false)?;
-    Ok(Layout::concat([a, &rest]))
+    Ok(Layout::concat_unchecked([a, &rest]))
 }
 
 /// CuTe `logical_product(A, B)` for a layout `B`:
@@ -208,7 +208,10 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
     let n = Int::new_static(n);
     if !l.leaves().iter().any(|m| m.stride.value() == 1) {
-        return Err(Error::inadmissible("downcast", format!("{l} has no stride-1 mode: downcast requires adjacent elements")));
+        return Err(Error::inadmissible(
+            "downcast",
+            format!("{l} has no stride-1 mode: downcast requires adjacent elements"),
+        ));
     }
     let tree = l
         .tree

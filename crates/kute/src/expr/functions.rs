@@ -205,7 +205,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             arity(name, args, 1, 64)?;
             if let Value::Layout(_) = a(0) {
                 let ls = args.iter().map(|v| v.as_layout("make_layout's argument")).collect::<Result<Vec<_>>>()?;
-                return Ok(lay(Layout::concat(ls.iter())));
+                return Ok(lay(Layout::concat(ls.iter())?));
             }
             arity(name, args, 1, 2)?;
             let s = a(0).as_int_tuple("the shape")?;
@@ -269,7 +269,11 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                     "select" => modes::select(t, &p),
                     _ => {
                         if p.len() != 2 {
-                            return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes two template arguments <B,E>")));
+                            return Err(Error::new(
+                                ErrorKind::UnknownName,
+                                "evaluate",
+                                format!("{name} takes two template arguments <B,E>"),
+                            ));
                         }
                         if name == "take" {
                             modes::take(t, p[0], p[1])
@@ -290,7 +294,13 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
                         "select" => modes::select(t.as_ref(), &p2)?,
                         "take" if p2.len() == 2 => modes::take(t.as_ref(), p2[0], p2[1])?,
                         "group" if p2.len() == 2 => modes::group(t.as_ref(), p2[0], p2[1])?,
-                        _ => return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes two template arguments <B,E>"))),
+                        _ => {
+                            return Err(Error::new(
+                                ErrorKind::UnknownName,
+                                "evaluate",
+                                format!("{name} takes two template arguments <B,E>"),
+                            ))
+                        }
                     };
                     Ok(Value::IntTuple(r))
                 }
@@ -305,8 +315,8 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             let front = name == "prepend";
             Ok(match both(&x, &y, if front { "prepend" } else { "append" })? {
                 Either::L(x, y) => lay(match (n, front) {
-                    (None, false) => x.append(y),
-                    (None, true) => x.prepend(y),
+                    (None, false) => x.append(y)?,
+                    (None, true) => x.prepend(y)?,
                     (Some(n), false) => x.append_to(n, y)?,
                     (Some(n), true) => x.prepend_to(n, y)?,
                 }),
@@ -393,7 +403,9 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             arity(name, args, 2, 2)?;
             let x = a(0).as_int_tuple("the dividend")?;
             match a(1) {
-                Value::Layout(t) => Ok(Value::IntTuple(algebra::complement(t, &x).map_err(|e| e.in_op("ceil_div"))?.shape())),
+                Value::Layout(t) => {
+                    Ok(Value::IntTuple(algebra::complement(t, &x).map_err(|e| e.in_op("ceil_div"))?.shape()))
+                }
                 o => Ok(Value::IntTuple(int_tuple::ceil_div(x.as_ref(), o.as_int_tuple("the divisor")?.as_ref())?)),
             }
         }
@@ -541,7 +553,10 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "max_common_vector" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
-            Ok(int(algebra::max_common_vector(&a(0).as_layout("the left operand")?, &a(1).as_layout("the right operand")?)?))
+            Ok(int(algebra::max_common_vector(
+                &a(0).as_layout("the left operand")?,
+                &a(1).as_layout("the right operand")?,
+            )?))
         }
         "tile_to_shape" => {
             no_targs(name)?;

@@ -85,7 +85,11 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
     let op = "compact_order";
     // Each leaf of `order` owns a subtree of `shape`.
     let mut groups: SmallVec<[(IntTupleRef<'_>, Int); 16]> = SmallVec::new();
-    fn pair<'a>(s: IntTupleRef<'a>, o: IntTupleRef<'_>, out: &mut SmallVec<[(IntTupleRef<'a>, Int); 16]>) -> Result<()> {
+    fn pair<'a>(
+        s: IntTupleRef<'a>,
+        o: IntTupleRef<'_>,
+        out: &mut SmallVec<[(IntTupleRef<'a>, Int); 16]>,
+    ) -> Result<()> {
         if let Some(x) = o.as_leaf() {
             out.push((s, x));
             return Ok(());

@@ -71,11 +71,9 @@ impl Layout {
     /// assert_eq!(Layout::new(&s, &d).unwrap().to_string(), "(2,3):(3,1)");
     /// ```
     pub fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout> {
+        crate::tree::check_depth(shape.as_ref(), "make_layout")?;
         if !shape.as_ref().congruent(stride.as_ref()) {
-            return Err(Error::mismatch(
-                "make_layout",
-                format!("stride {stride} is not congruent with shape {shape}"),
-            ));
+            return Err(Error::mismatch("make_layout", format!("stride {stride} is not congruent with shape {shape}")));
         }
         let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::new(s, d));
         Ok(Layout { tree: shape.with_leaves(leaves) })
@@ -138,11 +136,23 @@ impl Layout {
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
     /// let b: Layout = "_4:_3".parse().unwrap();
-    /// assert_eq!(Layout::concat([&a, &b]).to_string(), "(_3,_4):(_1,_3)");
-    /// assert_eq!(Layout::concat([&a]).to_string(), "(_3):(_1)");
+    /// assert_eq!(Layout::concat([&a, &b]).unwrap().to_string(), "(_3,_4):(_1,_3)");
+    /// assert_eq!(Layout::concat([&a]).unwrap().to_string(), "(_3):(_1)");
     /// ```
-    pub fn concat<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> Layout {
+    ///
+    /// Errors if the result would be nested deeper than [`MAX_DEPTH`](crate::tree::MAX_DEPTH).
+    pub fn concat<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> Result<Layout> {
+        Layout::concat_unchecked(parts).checked("make_layout")
+    }
+
+    pub(crate) fn concat_unchecked<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> Layout {
         Layout { tree: Tree::tuple(parts.into_iter().map(|l| l.tree.as_ref())) }
+    }
+
+    /// Reject layouts nested too deeply for the recursive algorithms.
+    pub(crate) fn checked(self, op: &'static str) -> Result<Layout> {
+        crate::tree::check_depth(self.tree.as_ref(), op)?;
+        Ok(self)
     }
 
     pub(crate) fn from_ref(r: LayoutRef<'_>) -> Layout {
@@ -234,9 +244,9 @@ impl Layout {
     pub fn mode_at(&self, path: &[usize]) -> Result<Layout> {
         let mut r = self.tree.as_ref();
         for &i in path {
-            r = r.mode(i).ok_or_else(|| {
-                Error::mismatch("layout", format!("mode path {path:?} out of range for {self}"))
-            })?;
+            r = r
+                .mode(i)
+                .ok_or_else(|| Error::mismatch("layout", format!("mode path {path:?} out of range for {self}")))?;
         }
         Ok(Layout::from_ref(r))
     }
@@ -293,8 +303,7 @@ impl Layout {
     pub fn eval_coord(&self, coord: &IntTuple) -> Result<Int> {
         let shape = self.shape();
         let stride = self.stride();
-        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref())
-            .map_err(|e| e.in_op("evaluate"))
+        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref()).map_err(|e| e.in_op("evaluate"))
     }
 
     /// Evaluate the layout over its whole domain, in 1-D order.

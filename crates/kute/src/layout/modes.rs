@@ -152,7 +152,11 @@ pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>
     if flat.leaves().len() != profile.leaves().len() || (!flat.is_leaf() && flat.depth() > 1) {
         return Err(Error::mismatch(
             "unflatten",
-            format!("a flat operand of {} leaves cannot take a profile of {} leaves", flat.leaves().len(), profile.leaves().len()),
+            format!(
+                "a flat operand of {} leaves cannot take a profile of {} leaves",
+                flat.leaves().len(),
+                profile.leaves().len()
+            ),
         ));
     }
     Ok(Tree { toks: profile.toks.into(), leaves: flat.leaves().into() })
@@ -271,10 +275,10 @@ impl Layout {
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
     /// let x: Layout = "_4:_3".parse().unwrap();
-    /// assert_eq!(a.append(&x).to_string(), "(_3,_4):(_1,_3)");
+    /// assert_eq!(a.append(&x).unwrap().to_string(), "(_3,_4):(_1,_3)");
     /// ```
-    pub fn append(&self, x: &Layout) -> Layout {
-        Layout { tree: append(self.tree.as_ref(), x.tree.as_ref()) }
+    pub fn append(&self, x: &Layout) -> Result<Layout> {
+        Layout { tree: append(self.tree.as_ref(), x.tree.as_ref()) }.checked("append")
     }
 
     /// CuTe `append<N>(L, X)`: pad to rank `n` with `x` (CuTe's default `x` is `_1:_0`).
@@ -285,7 +289,7 @@ impl Layout {
     /// assert_eq!(a.append_to(3, &Layout::unit()).unwrap().to_string(), "(_3,_1,_1):(_1,_0,_0)");
     /// ```
     pub fn append_to(&self, n: usize, x: &Layout) -> Result<Layout> {
-        Ok(Layout { tree: append_to(self.tree.as_ref(), n, x.tree.as_ref())? })
+        Layout { tree: append_to(self.tree.as_ref(), n, x.tree.as_ref())? }.checked("append")
     }
 
     /// CuTe `prepend(L, X)`.
@@ -294,10 +298,10 @@ impl Layout {
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
     /// let x: Layout = "_4:_3".parse().unwrap();
-    /// assert_eq!(a.prepend(&x).to_string(), "(_4,_3):(_3,_1)");
+    /// assert_eq!(a.prepend(&x).unwrap().to_string(), "(_4,_3):(_3,_1)");
     /// ```
-    pub fn prepend(&self, x: &Layout) -> Layout {
-        Layout { tree: prepend(self.tree.as_ref(), x.tree.as_ref()) }
+    pub fn prepend(&self, x: &Layout) -> Result<Layout> {
+        Layout { tree: prepend(self.tree.as_ref(), x.tree.as_ref()) }.checked("prepend")
     }
 
     /// CuTe `prepend<N>(L, X)`.
@@ -308,7 +312,7 @@ impl Layout {
     /// assert_eq!(a.prepend_to(3, &Layout::unit()).unwrap().to_string(), "(_1,_1,_3):(_0,_0,_1)");
     /// ```
     pub fn prepend_to(&self, n: usize, x: &Layout) -> Result<Layout> {
-        Ok(Layout { tree: prepend_to(self.tree.as_ref(), n, x.tree.as_ref())? })
+        Layout { tree: prepend_to(self.tree.as_ref(), n, x.tree.as_ref())? }.checked("prepend")
     }
 
     /// CuTe `replace<N>(L, X)`.
@@ -320,7 +324,7 @@ impl Layout {
     /// assert_eq!(a.replace(2, &x).unwrap().to_string(), "(_3,_4,_4):(_1,_3,_3)");
     /// ```
     pub fn replace(&self, n: usize, x: &Layout) -> Result<Layout> {
-        Ok(Layout { tree: replace(self.tree.as_ref(), n, x.tree.as_ref())? })
+        Layout { tree: replace(self.tree.as_ref(), n, x.tree.as_ref())? }.checked("replace")
     }
 
     /// CuTe `group<B,E>(L)`.
@@ -331,7 +335,7 @@ impl Layout {
     /// assert_eq!(a.group(0, 2).unwrap().to_string(), "((_2,_3),_5,_7):((_1,_2),_6,_30)");
     /// ```
     pub fn group(&self, begin: usize, end: usize) -> Result<Layout> {
-        Ok(Layout { tree: group(self.tree.as_ref(), begin, end)? })
+        Layout { tree: group(self.tree.as_ref(), begin, end)? }.checked("group")
     }
 
     /// CuTe `flatten(L)`: every leaf becomes a top-level mode (an integral layout stays integral).
@@ -365,13 +369,13 @@ impl Layout {
     /// assert_eq!(a.zip().unwrap().to_string(), "((_2,_4),(_3,_5)):((_1,_6),(_2,_24))");
     /// ```
     pub fn zip(&self) -> Result<Layout> {
-        Ok(Layout { tree: zip(self.tree.as_ref())? })
+        Layout { tree: zip(self.tree.as_ref())? }.checked("zip")
     }
 
     /// CuTe `zip(A, B)`.
     pub fn zip_with(&self, other: &Layout) -> Result<Layout> {
         let pair = Tree::tuple([self.tree.as_ref(), other.tree.as_ref()]);
-        Ok(Layout { tree: zip(pair.as_ref())? })
+        Layout { tree: zip(pair.as_ref())? }.checked("zip")
     }
 
     /// The leaf at a flat position, as a layout.

@@ -19,8 +19,8 @@ pub const MAX_CELLS: i64 = 1 << 20;
 /// `print_latex` does); `transpose_rank1` makes it a `1 × size` row instead.
 pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Result<(i64, i64, Vec<i64>)> {
     let view = match l.rank() {
-        1 if transpose_rank1 => Layout::concat([&Layout::unit(), l]),
-        1 => Layout::concat([l, &Layout::unit()]),
+        1 if transpose_rank1 => Layout::concat_unchecked([&Layout::unit(), l]),
+        1 => Layout::concat_unchecked([l, &Layout::unit()]),
         2 => l.clone(),
         r => return Err(Error::mismatch(op, format!("{l} has rank {r}; a table needs rank 1 or 2"))),
     };
@@ -90,7 +90,8 @@ pub fn table(l: &Layout) -> Result<String> {
 }
 
 /// CuTe's 8-shade grey palette (`TikzColor_BWx8`), by index modulo 8.
-pub const BW_PALETTE: [&str; 8] = ["black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70"];
+pub const BW_PALETTE: [&str; 8] =
+    ["black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70"];
 
 /// The palette entry of an index (negative indices wrap, where CuTe is undefined).
 pub fn palette_index(idx: i64) -> usize {
@@ -109,11 +110,13 @@ pub fn palette_index(idx: i64) -> usize {
 /// ```
 pub fn latex(l: &Layout) -> Result<String> {
     let (rows, cols, vals) = grid(l, "latex", false)?;
-    let shown = if l.rank() == 1 { Layout::concat([l, &Layout::unit()]) } else { l.clone() };
+    let shown = if l.rank() == 1 { Layout::concat_unchecked([l, &Layout::unit()]) } else { l.clone() };
     let mut s = String::new();
     let _ = writeln!(s, "% Layout: {shown}");
     s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n");
-    s.push_str("\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n");
+    s.push_str(
+        "\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n",
+    );
     for m in 0..rows {
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];

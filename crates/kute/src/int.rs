@@ -25,6 +25,8 @@ pub struct Int {
     is_static: bool,
 }
 
+// The arithmetic is checked and returns `Result`, so it cannot be `std::ops`.
+#[allow(clippy::should_implement_trait)]
 impl Int {
     /// Static zero, `_0`.
     pub const ZERO: Int = Int::new_static(0);

@@ -26,6 +26,11 @@ pub struct Indices {
 
 impl Indices {
     /// An iterator over the whole domain of `layout`. Errors if an index would overflow.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,2):(0,1)".parse().unwrap();
+    /// assert_eq!(kute::iter::Indices::new(&l).unwrap().len(), 4);
+    /// ```
     pub fn new(layout: &Layout) -> Result<Indices> {
         let size = layout.size()?.value();
         let n = layout.leaves().len();

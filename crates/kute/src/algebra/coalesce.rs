@@ -155,6 +155,13 @@ pub fn coalesce_shape(s: &IntTuple) -> Result<IntTuple> {
 }
 
 /// Apply `f` at the terminals of `profile` (CuTe's by-mode `filter(L, profile)` and friends).
+/// ```
+/// use kute::{Layout, IntTuple};
+/// let l: Layout = "((_2,_1),(_3,_1)):((_1,_0),(_0,_2))".parse().unwrap();
+/// let p: IntTuple = "(_1,_1)".parse().unwrap();
+/// let f = kute::coalesce_profile_with(&l, &p, "filter", &kute::filter).unwrap();
+/// assert_eq!(f.to_string(), "(_2,_1):(_1,_0)");
+/// ```
 pub fn coalesce_profile_with(
     l: &Layout,
     profile: &IntTuple,

@@ -230,8 +230,8 @@ fn eval_ext(lhs: &Modes, mut x: i64) -> Option<i64> {
     let mut acc: i64 = 0;
     for m in &lhs[..n - 1] {
         let s = m.shape.value();
-        acc = acc.checked_add((x % s).checked_mul(m.stride.value())?)?;
-        x /= s;
+        acc = acc.checked_add(x.checked_rem(s)?.checked_mul(m.stride.value())?)?;
+        x = x.checked_div(s)?;
     }
     acc.checked_add(x.checked_mul(lhs[n - 1].stride.value())?)
 }
@@ -251,7 +251,7 @@ fn verify_pointwise(a: &Layout, lhs: &Modes, b: &Layout, r: &Layout) -> Result<(
     for i in 0..size {
         let (x, y) = (bi.next_index(), ri.next_index());
         let (Some(x), Some(y)) = (x, y) else { break };
-        let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("{a} at {x}")))?;
+        let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("evaluating {a} at {x}")))?;
         if want != y {
             return Err(Error::inadmissible(
                 "composition",

@@ -8,6 +8,8 @@ use std::fmt;
 /// (leave the mode alone), or a by-mode tuple `<T0, T1, ...>` of tilers.
 /// An integer `n` means the layout `n:_1`; a shape tuple `(a, b)` is the
 /// by-mode tiler `<a:_1, b:_1>`.
+// A layout is held inline (no allocation): tilers are small and short-lived.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Tiler {
     /// A layout applied to the whole (sub-)layout.

@@ -33,17 +33,32 @@ use std::collections::HashMap;
 pub type Env = HashMap<String, Value>;
 
 /// Parse and evaluate an expression.
+/// ```
+/// assert_eq!(kute::expr::eval("coalesce((_2,_4):(_1,_2))").unwrap().to_string(), "_8:_1");
+/// assert!(kute::expr::eval("composition((6,4):(1,7),4:4)").is_err());
+/// ```
 pub fn eval(src: &str) -> Result<Value> {
     eval_in(src, &Env::new())
 }
 
 /// Parse and evaluate an expression in which the names of `env` are bound.
+/// ```
+/// use kute::expr::{eval, eval_in, Env};
+/// let mut env = Env::new();
+/// env.insert("A".into(), eval("(4,6):(6,1)").unwrap());
+/// assert_eq!(eval_in("size(A)", &env).unwrap().to_string(), "24");
+/// ```
 pub fn eval_in(src: &str, env: &Env) -> Result<Value> {
     let e = parse(src)?;
     eval_expr(&e, env)
 }
 
 /// Evaluate a parsed expression.
+/// ```
+/// use kute::expr::{parse, eval_expr, Env};
+/// let e = parse("rank((2,3,4))").unwrap();
+/// assert_eq!(eval_expr(&e, &Env::new()).unwrap().to_string(), "_3");
+/// ```
 pub fn eval_expr(e: &Expr, env: &Env) -> Result<Value> {
     let r = eval_node(e, env, 0);
     r.map_err(|err| err.with_span(e.span.0, e.span.1))
@@ -89,6 +104,12 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
 }
 
 /// `L(args...)`: evaluate at a coordinate, or slice when it contains `_`.
+/// ```
+/// use kute::expr::{apply, eval};
+/// let l = eval("(_4,_8):(_1,_4)").unwrap();
+/// assert_eq!(apply(&l, &[eval("_5").unwrap()]).unwrap().to_string(), "_5");
+/// assert_eq!(apply(&l, &[eval("_").unwrap(), eval("2").unwrap()]).unwrap().to_string(), "(_4):(_1)");
+/// ```
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
@@ -105,6 +126,9 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
 
 /// Parse a layout in CuTe notation (`shape:stride`, or a bare shape, which gets
 /// compact column-major strides).
+/// ```
+/// assert_eq!(kute::expr::parse_layout("(2,3)").unwrap().to_string(), "(2,3):(_1,2)");
+/// ```
 pub fn parse_layout(src: &str) -> Result<Layout> {
     match eval(src)? {
         Value::Layout(l) => Ok(l),
@@ -114,16 +138,25 @@ pub fn parse_layout(src: &str) -> Result<Layout> {
 }
 
 /// Parse an integer tuple in CuTe notation.
+/// ```
+/// assert_eq!(kute::expr::parse_int_tuple("(2,(3))").unwrap().to_string(), "(2,(3))");
+/// ```
 pub fn parse_int_tuple(src: &str) -> Result<IntTuple> {
     eval(src)?.as_int_tuple("the text")
 }
 
 /// Parse a coordinate, which may contain `_`.
+/// ```
+/// assert_eq!(kute::expr::parse_coord("(_,(1,_))").unwrap().to_string(), "(_,(1,_))");
+/// ```
 pub fn parse_coord(src: &str) -> Result<Coord> {
     eval(src)?.as_coord("the text")
 }
 
 /// Parse a tiler: a layout, `_`, a shape, or `<...>`.
+/// ```
+/// assert_eq!(kute::expr::parse_tiler("<4:1,_>").unwrap().to_string(), "<4:1,_>");
+/// ```
 pub fn parse_tiler(src: &str) -> Result<Tiler> {
     eval(src)?.as_tiler("the text")
 }

@@ -132,7 +132,7 @@ impl Lexer {
                     while j < b.len() && b[j].is_ascii_whitespace() {
                         j += 1;
                     }
-                    if j + 2 < b.len() + 0 && b[j] == b'>' && b[j + 1] == b'{' && b[j + 2] == b'}' {
+                    if j + 2 < b.len() && b[j] == b'>' && b[j + 1] == b'{' && b[j + 2] == b'}' {
                         let v: i64 = text.parse().map_err(|_| Error::parse("bad Int<N>{} literal", start, j + 3))?;
                         out.push((Tok::Int(v, true), start, j + 3));
                         i = j + 3;
@@ -349,6 +349,10 @@ pub fn parse(src: &str) -> Result<Expr> {
 }
 
 /// Split `name = expr` (a binding) from a plain expression.
+/// ```
+/// assert_eq!(kute::expr::split_binding("A = (4,6):(6,1)"), Some(("A", " (4,6):(6,1)")));
+/// assert_eq!(kute::expr::split_binding("size(A)"), None);
+/// ```
 pub fn split_binding(src: &str) -> Option<(&str, &str)> {
     let eq = src.find('=')?;
     let name = src[..eq].trim();

@@ -10,6 +10,7 @@ use crate::tree::{Builder, Tree};
 use std::fmt;
 
 /// The result of evaluating an expression.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     /// An integer (or an integer tuple: see [`Value::IntTuple`]).

@@ -127,6 +127,10 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
 
 impl Tree<Int> {
     /// Compact column-major strides for this shape (CuTe `LayoutLeft`).
+    /// ```
+    /// let s: kute::IntTuple = "(2,3)".parse().unwrap();
+    /// assert_eq!(s.col_major().unwrap().to_string(), "(_1,2)");
+    /// ```
     pub fn col_major(&self) -> Result<IntTuple> {
         compact_col_major(self.as_ref(), Int::ONE)
     }

@@ -38,6 +38,10 @@ pub type IntTupleRef<'a> = TreeRef<'a, Int>;
 
 impl IntTuple {
     /// A single static integer.
+    /// ```
+    /// assert_eq!(kute::IntTuple::int_static(4).to_string(), "_4");
+    /// assert_eq!(kute::IntTuple::int_dynamic(4).to_string(), "4");
+    /// ```
     pub fn int_static(v: i64) -> IntTuple {
         Tree::leaf(Int::new_static(v))
     }
@@ -48,16 +52,32 @@ impl IntTuple {
     }
 
     /// The product of all leaves (`_1` for the empty tuple). CuTe `size`/`product`.
+    /// Errors on i64 overflow.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(_2,(3,_4))".parse().unwrap();
+    /// assert_eq!(t.size().unwrap().to_string(), "24");
+    /// assert!("(4294967296,4294967296,4)".parse::<kute::IntTuple>().unwrap().size().is_err());
+    /// ```
     pub fn size(&self) -> Result<Int> {
         product(self.leaves())
     }
 
     /// The integer, if this is a single integer.
+    /// ```
+    /// assert_eq!("_3".parse::<kute::IntTuple>().unwrap().as_int().unwrap().value(), 3);
+    /// assert!("(3)".parse::<kute::IntTuple>().unwrap().as_int().is_none());
+    /// ```
     pub fn as_int(&self) -> Option<Int> {
         self.as_ref().as_leaf()
     }
 
     /// Mode `i` as an owned tuple (CuTe `get<i>`).
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.get(1).unwrap().to_string(), "(3,4)");
+    /// assert!(t.get(2).is_err());
+    /// ```
     pub fn get(&self, i: usize) -> Result<IntTuple> {
         self.as_ref()
             .mode(i)
@@ -66,6 +86,11 @@ impl IntTuple {
     }
 
     /// Whether every leaf is static.
+    /// ```
+    /// let t: kute::IntTuple = "(_2,(_3,4))".parse().unwrap();
+    /// assert!(!t.is_static());
+    /// assert_eq!(t.to_dynamic().to_string(), "(2,(3,4))");
+    /// ```
     pub fn is_static(&self) -> bool {
         self.leaves().iter().all(|x| x.is_static())
     }

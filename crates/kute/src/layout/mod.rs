@@ -9,7 +9,7 @@ pub mod slice;
 
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::int_tuple::{self, product, IntTuple, IntTupleRef};
+use crate::int_tuple::{self, IntTuple};
 use crate::tree::{Builder, Tree, TreeRef};
 use std::fmt;
 
@@ -81,6 +81,11 @@ impl Layout {
 
     /// A rank-1 layout `shape:stride` of integers.
     #[inline]
+    /// ```
+    /// use kute::{Int, Layout};
+    /// assert_eq!(Layout::leaf(Int::new_static(8), Int::ONE).to_string(), "_8:_1");
+    /// assert_eq!(Layout::unit().to_string(), "_1:_0");
+    /// ```
     pub fn leaf(shape: Int, stride: Int) -> Layout {
         Layout { tree: Tree::leaf(Mode::new(shape, stride)) }
     }
@@ -172,14 +177,14 @@ impl Layout {
         Layout { tree: Tree::tuple_of_leaves(modes.iter().copied()) }
     }
 
-    /// A flat tuple layout (even for a single mode).
-    pub(crate) fn tuple_of_modes(modes: &[Mode]) -> Layout {
-        Layout { tree: Tree::tuple_of_leaves(modes.iter().copied()) }
-    }
-
     // ----- accessors --------------------------------------------------------
 
     /// The shape.
+    /// ```
+    /// let l: kute::Layout = "(2,(_3,4)):(_1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.shape().to_string(), "(2,(_3,4))");
+    /// assert_eq!(l.stride().to_string(), "(_1,(2,6))");
+    /// ```
     pub fn shape(&self) -> IntTuple {
         self.tree.map(|m| m.shape)
     }
@@ -191,18 +196,31 @@ impl Layout {
 
     /// The leaves (extent and stride pairs), left to right.
     #[inline]
+    /// ```
+    /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.leaves().len(), 3);
+    /// assert_eq!(l.leaves()[2].stride.value(), 6);
+    /// ```
     pub fn leaves(&self) -> &[Mode] {
         self.tree.leaves()
     }
 
     /// Whether the shape is a single integer (not a tuple).
     #[inline]
+    /// ```
+    /// assert!("8:1".parse::<kute::Layout>().unwrap().is_integral());
+    /// assert!(!"(8):(1)".parse::<kute::Layout>().unwrap().is_integral());
+    /// ```
     pub fn is_integral(&self) -> bool {
         self.tree.is_leaf()
     }
 
     /// Rank: the number of top-level modes (1 for an integral layout).
     #[inline]
+    /// ```
+    /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!((l.rank(), l.depth()), (2, 2));
+    /// ```
     pub fn rank(&self) -> usize {
         self.tree.rank()
     }
@@ -214,6 +232,12 @@ impl Layout {
 
     /// The number of coordinates, the product of the shape.
     #[inline]
+    /// Errors on i64 overflow.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.size().unwrap().value(), 24);
+    /// ```
     pub fn size(&self) -> Result<Int> {
         let mut p = Int::ONE;
         for m in self.leaves() {
@@ -224,6 +248,10 @@ impl Layout {
 
     /// CuTe `cosize`: `1 + Σ (s-1)·|d|` over the leaves, one past the largest
     /// index for non-negative strides.
+    /// ```
+    /// let l: kute::Layout = "(4,_3):(_1,_8)".parse().unwrap();
+    /// assert_eq!(l.cosize().unwrap().value(), 20);
+    /// ```
     pub fn cosize(&self) -> Result<Int> {
         let mut c = Int::ONE;
         for m in self.leaves() {
@@ -234,6 +262,11 @@ impl Layout {
     }
 
     /// Mode `i` (CuTe `get<i>` / `layout<i>`); mode 0 of an integral layout is itself.
+    /// ```
+    /// let l: kute::Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
+    /// assert_eq!(l.mode(1).unwrap().to_string(), "(_3,_4):(_2,_6)");
+    /// assert!(l.mode(2).is_err());
+    /// ```
     pub fn mode(&self, i: usize) -> Result<Layout> {
         self.tree.as_ref().mode(i).map(Layout::from_ref).ok_or_else(|| {
             Error::mismatch("layout", format!("mode {i} out of range for {self} of rank {}", self.rank()))
@@ -241,6 +274,10 @@ impl Layout {
     }
 
     /// The nested mode at a path (CuTe `layout<I0,I1,...>`); the empty path is the layout.
+    /// ```
+    /// let l: kute::Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
+    /// assert_eq!(l.mode_at(&[1, 0]).unwrap().to_string(), "_3:_2");
+    /// ```
     pub fn mode_at(&self, path: &[usize]) -> Result<Layout> {
         let mut r = self.tree.as_ref();
         for &i in path {
@@ -252,6 +289,10 @@ impl Layout {
     }
 
     /// The top-level modes as layouts.
+    /// ```
+    /// let l: kute::Layout = "(_2,_3):(_1,_2)".parse().unwrap();
+    /// assert_eq!(l.modes().map(|m| m.to_string()).collect::<Vec<_>>(), ["_2:_1", "_3:_2"]);
+    /// ```
     pub fn modes(&self) -> impl Iterator<Item = Layout> + '_ {
         self.tree.as_ref().modes().map(Layout::from_ref)
     }
@@ -272,6 +313,11 @@ impl Layout {
     }
 
     /// As [`Layout::eval`], keeping track of static-ness.
+    /// ```
+    /// use kute::{Int, Layout};
+    /// let l: Layout = "(_2,_3):(_3,_1)".parse().unwrap();
+    /// assert_eq!(l.eval_int(Int::new_static(3)).unwrap().to_string(), "_4");
+    /// ```
     pub fn eval_int(&self, i: Int) -> Result<Int> {
         let leaves = self.leaves();
         let n = leaves.len();
@@ -307,9 +353,15 @@ impl Layout {
     }
 
     /// Evaluate the layout over its whole domain, in 1-D order.
+    /// Errors for domains over 2^24 elements.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,2):(2,1)".parse().unwrap();
+    /// assert_eq!(l.values().unwrap(), vec![0, 2, 1, 3]);
+    /// ```
     pub fn values(&self) -> Result<Vec<i64>> {
         let n = self.size()?.value();
-        if !(0..=1 << 26).contains(&n) {
+        if !(0..=1 << 24).contains(&n) {
             return Err(Error::limit("values", format!("domain of {self} has {n} elements")));
         }
         let mut out = Vec::with_capacity(n as usize);
@@ -321,6 +373,11 @@ impl Layout {
     }
 
     /// Whether every integer of shape and stride is static.
+    /// ```
+    /// let l: kute::Layout = "(_2,_3):(_3,_1)".parse().unwrap();
+    /// assert!(l.is_static());
+    /// assert_eq!(l.to_dynamic().to_string(), "(2,3):(3,1)");
+    /// ```
     pub fn is_static(&self) -> bool {
         self.leaves().iter().all(|m| m.shape.is_static() && m.stride.is_static())
     }
@@ -335,24 +392,6 @@ pub(crate) fn build_layout(f: impl FnOnce(&mut Builder<Mode>) -> Result<()>) -> 
     let mut b = Builder::new();
     f(&mut b)?;
     Ok(Layout { tree: b.finish() })
-}
-
-/// Size of a sub-layout.
-pub(crate) fn size_of(r: LayoutRef<'_>) -> Result<Int> {
-    let mut p = Int::ONE;
-    for m in r.leaves() {
-        p = p.mul(m.shape)?;
-    }
-    Ok(p)
-}
-
-pub(crate) fn shape_of(r: LayoutRef<'_>) -> IntTuple {
-    r.to_tree().map(|m| m.shape)
-}
-
-#[allow(dead_code)]
-pub(crate) fn shape_size(t: IntTupleRef<'_>) -> Result<Int> {
-    product(t.leaves())
 }
 
 impl fmt::Display for Layout {

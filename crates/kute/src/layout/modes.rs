@@ -5,7 +5,7 @@
 //! The generic versions work on any [`Tree`], so they serve both [`IntTuple`]
 //! and [`Layout`] (whose shape and stride share one structure).
 
-use super::{Layout, Mode};
+use super::Layout;
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
 use crate::tree::{Builder, Tree, TreeRef};
@@ -16,6 +16,12 @@ fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) ->
 }
 
 /// `select<I...>(t)`: the chosen modes, always as a tuple.
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3,5)".parse().unwrap();
+/// assert_eq!(modes::select(t.as_ref(), &[2, 0]).unwrap().to_string(), "(5,2)");
+/// assert_eq!(modes::take(t.as_ref(), 1, 3).unwrap().to_string(), "(3,5)");
+/// ```
 pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
     let mut b = Builder::new();
     b.open();
@@ -28,6 +34,11 @@ pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
 }
 
 /// `take<B,E>(t)`: modes `[B, E)` as a tuple.
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3,5)".parse().unwrap();
+/// assert!(modes::take(t.as_ref(), 1, 4).is_err());
+/// ```
 pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree<L>> {
     if begin > end {
         return Err(Error::mismatch("take", format!("empty range [{begin},{end})")));
@@ -45,6 +56,13 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
 }
 
 /// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// let x: IntTuple = "(4,5)".parse().unwrap();
+/// assert_eq!(modes::append(t.as_ref(), x.as_ref()).to_string(), "(2,3,(4,5))");
+/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((4,5),2,3)");
+/// ```
 pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
     let mut b = Builder::new();
     b.open();
@@ -55,6 +73,13 @@ pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 }
 
 /// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "2".parse().unwrap();
+/// let one: IntTuple = "_1".parse().unwrap();
+/// assert_eq!(modes::append_to(t.as_ref(), 3, one.as_ref()).unwrap().to_string(), "(2,_1,_1)");
+/// assert_eq!(modes::prepend_to(t.as_ref(), 2, one.as_ref()).unwrap().to_string(), "(_1,2)");
+/// ```
 pub fn append_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
     let r = t.rank();
     if n == r {
@@ -74,6 +99,7 @@ pub fn append_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Res
 }
 
 /// `prepend(t, x)`.
+/// See [`append`].
 pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
     let mut b = Builder::new();
     b.open();
@@ -84,6 +110,7 @@ pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 }
 
 /// `prepend<N>(t, x)`.
+/// See [`append_to`].
 pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
     let r = t.rank();
     if n == r {
@@ -103,6 +130,12 @@ pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Re
 }
 
 /// `replace<N>(t, x)`: mode `n` replaced by `x` (on an integer only `n == 0`, giving `x`).
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3,5)".parse().unwrap();
+/// let x: IntTuple = "(7,7)".parse().unwrap();
+/// assert_eq!(modes::replace(t.as_ref(), 1, x.as_ref()).unwrap().to_string(), "(2,(7,7),5)");
+/// ```
 pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
     if t.is_leaf() {
         if n == 0 {
@@ -123,6 +156,12 @@ pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Resul
 }
 
 /// `group<B,E>(t)`: modes `[B, E)` grouped into one mode (`B == E` changes nothing).
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3,5,7)".parse().unwrap();
+/// assert_eq!(modes::group(t.as_ref(), 1, 3).unwrap().to_string(), "(2,(3,5),7)");
+/// assert_eq!(modes::group(t.as_ref(), 1, 1).unwrap().to_string(), "(2,3,5,7)");
+/// ```
 pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree<L>> {
     let r = t.rank();
     if begin > end || end > r {
@@ -140,14 +179,16 @@ pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tre
         }
     }
     b.close();
-    let g = b.finish();
-    if t.is_leaf() && begin == end {
-        return Ok(g);
-    }
-    Ok(g)
+    Ok(b.finish())
 }
 
 /// `unflatten(flat, profile)`: refold the leaves of `flat` into the structure of `profile`.
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3,5,7)".parse().unwrap();
+/// let p: IntTuple = "(0,(0,0),0)".parse().unwrap();
+/// assert_eq!(modes::unflatten(t.as_ref(), p.as_ref()).unwrap().to_string(), "(2,(3,5),7)");
+/// ```
 pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>) -> Result<Tree<L>> {
     if flat.leaves().len() != profile.leaves().len() || (!flat.is_leaf() && flat.depth() > 1) {
         return Err(Error::mismatch(
@@ -164,6 +205,11 @@ pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>
 
 /// `zip(t)`: transpose `((a0,a1),(b0,b1))` into `((a0,b0),(a1,b1))`. If the first
 /// element is not a tuple, the result is `(t)`.
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "((1,2),(3,4))".parse().unwrap();
+/// assert_eq!(modes::zip(t.as_ref()).unwrap().to_string(), "((1,3),(2,4))");
+/// ```
 pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
     if t.is_leaf() {
         return Ok(t.to_tree());
@@ -373,13 +419,13 @@ impl Layout {
     }
 
     /// CuTe `zip(A, B)`.
+    /// ```
+    /// let a: kute::Layout = "_2:_1".parse().unwrap();
+    /// let b: kute::Layout = "_3:_1".parse().unwrap();
+    /// assert_eq!(a.zip_with(&b).unwrap().to_string(), "((_2,_3)):((_1,_1))");
+    /// ```
     pub fn zip_with(&self, other: &Layout) -> Result<Layout> {
         let pair = Tree::tuple([self.tree.as_ref(), other.tree.as_ref()]);
         Layout { tree: zip(pair.as_ref())? }.checked("zip")
-    }
-
-    /// The leaf at a flat position, as a layout.
-    pub(crate) fn leaf_layout(m: Mode) -> Layout {
-        Layout::leaf(m.shape, m.stride)
     }
 }

@@ -131,6 +131,11 @@ impl Layout {
     }
 
     /// The index of a coordinate whose `_` entries count as 0.
+    /// ```
+    /// let l: kute::Layout = "(_4,_8):(_1,_4)".parse().unwrap();
+    /// let c = kute::expr::parse_coord("(1,_)").unwrap();
+    /// assert_eq!(l.offset_of(&c).unwrap().value(), 1);
+    /// ```
     pub fn offset_of(&self, c: &Coord) -> Result<Int> {
         fn go(c: TreeRef<'_, Crd>, l: LayoutRef<'_>) -> Result<Int> {
             match c.as_leaf() {

@@ -41,15 +41,16 @@ impl fmt::Display for Tiler {
             Tiler::Layout(l) => write!(f, "{l}"),
             Tiler::Int(n) => write!(f, "{n}"),
             Tiler::Underscore => f.write_str("_"),
+            // CuTe prints a tile as a tuple.
             Tiler::Tuple(ts) => {
-                f.write_str("<")?;
+                f.write_str("(")?;
                 for (i, t) in ts.iter().enumerate() {
                     if i > 0 {
                         f.write_str(",")?;
                     }
                     write!(f, "{t}")?;
                 }
-                f.write_str(">")
+                f.write_str(")")
             }
         }
     }

@@ -155,7 +155,7 @@ pub fn parse_coord(src: &str) -> Result<Coord> {
 
 /// Parse a tiler: a layout, `_`, a shape, or `<...>`.
 /// ```
-/// assert_eq!(kute::expr::parse_tiler("<4:1,_>").unwrap().to_string(), "<4:1,_>");
+/// assert_eq!(kute::expr::parse_tiler("<4:1,_>").unwrap().to_string(), "(4:1,_)");
 /// ```
 pub fn parse_tiler(src: &str) -> Result<Tiler> {
     eval(src)?.as_tiler("the text")

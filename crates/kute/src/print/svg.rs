@@ -1,11 +1,270 @@
 //! SVG pictures of layouts.
+//!
+//! The picture is the grid of [`table`](super::table): one cell per coordinate
+//! `(m, n)`, showing the index `L(m, n)` and filled with the grey of CuTe's
+//! LaTeX palette ([`BW_PALETTE`](super::BW_PALETTE)), so that it looks like
+//! `print_latex` rendered. Rows and columns are labelled with their 1-D index
+//! and, when the mode is nested, with the natural (hierarchical) coordinate.
+//! Text is sized from the grid's dimensions and its widest number, so layouts up
+//! to 64×64 stay readable.
 
-use crate::error::Result;
+use super::{grid, palette_index, BW_PALETTE};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::{idx2crd, IntTuple};
 use crate::layout::Layout;
+use std::fmt::Write;
 
-/// An SVG picture of the layout's grid (see [`table`](super::table)).
+/// Width of one character of a monospace font, as a fraction of the font size.
+const CHAR_W: f64 = 0.6;
+/// Space around the picture.
+const MARGIN: f64 = 12.0;
+/// Colour of the hierarchical-coordinate labels.
+const COORD_COLOUR: &str = "#1f5fa8";
+/// Colour of the 1-D index labels.
+const INDEX_COLOUR: &str = "#333333";
+
+/// An SVG picture of the layout's grid (see [`table`](super::table)): the layout
+/// as a title, then a cell per coordinate holding its index, coloured by index
+/// modulo 8 with CuTe's grey palette (white text on the dark greys). Rows are
+/// mode 0 and columns mode 1; a rank-1 layout is drawn as one row. Each row and
+/// column is labelled with its index and, for a nested mode, its natural
+/// coordinate; hovering a cell shows its coordinate in a tooltip.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
+/// let s = kute::print::svg(&l).unwrap();
+/// assert!(s.starts_with("<svg "));
+/// assert_eq!(s.matches("<rect class=\"cell\"").count(), 8);
+/// assert!(s.contains(">(1,1)</text>")); // column 3's natural coordinate
+/// ```
 pub fn svg(l: &Layout) -> Result<String> {
-    let (rows, cols, vals) = super::grid(l, "svg", true)?;
-    let _ = (rows, cols, vals);
-    Ok(String::new())
+    let (rows, cols, vals) = grid(l, "svg", true)?;
+    let (row_mode, col_mode) = match l.rank() {
+        1 => (Layout::unit(), l.mode(0)?),
+        _ => (l.mode(0)?, l.mode(1)?),
+    };
+    let row_labels = labels(&row_mode, rows)?;
+    let col_labels = labels(&col_mode, cols)?;
+    let title = l.to_string();
+
+    // Sizes: a smaller font for big grids; cells fit the widest number.
+    let font = match rows.max(cols) {
+        0..=16 => 16.0,
+        17..=32 => 14.0,
+        _ => 12.0,
+    };
+    let cw = CHAR_W * font;
+    let widest = vals.iter().map(|v| v.to_string().len()).max().unwrap_or(1);
+    let cell = (2.0 * font).max((widest as f64 * cw + font).ceil());
+    let text_dy = 0.35 * font; // baseline offset that centres digits vertically
+    let gap = 0.5 * font;
+
+    // Row labels: a column of coordinates (if nested), then a column of indices.
+    let row_idx_w = text_width(row_labels.iter().map(|(i, _)| i.len()), cw);
+    let row_crd_w = text_width(row_labels.iter().filter_map(|(_, c)| c.as_ref().map(String::len)), cw);
+    // Column labels: a row of coordinates (if nested, turned upright when they
+    // are wider than a cell), then a row of indices.
+    let col_crd_w = text_width(col_labels.iter().filter_map(|(_, c)| c.as_ref().map(String::len)), cw);
+    // Widen the cells (up to twice) to keep coordinates level; else turn them upright.
+    let cell = if col_crd_w + 8.0 > cell && col_crd_w + 8.0 <= 2.0 * cell { col_crd_w + 8.0 } else { cell };
+    let col_crd_upright = col_crd_w > cell - 4.0;
+    let col_crd_h = match (col_crd_w > 0.0, col_crd_upright) {
+        (false, _) => 0.0,
+        (true, true) => col_crd_w + gap,
+        (true, false) => font + gap,
+    };
+    let title_font = font + 2.0;
+    let title_h = title_font * 1.6;
+
+    let left = MARGIN + if row_crd_w > 0.0 { row_crd_w + gap } else { 0.0 } + row_idx_w + gap;
+    let top = MARGIN + title_h + col_crd_h + font + gap;
+    let grid_w = cols as f64 * cell;
+    let grid_h = rows as f64 * cell;
+    let title_w = title.chars().count() as f64 * (CHAR_W + 0.05) * title_font; // bold is a little wider
+    let width = (left + grid_w + MARGIN).max(2.0 * MARGIN + title_w).ceil();
+    let height = (top + grid_h + MARGIN).ceil();
+
+    let mut s = String::with_capacity(512 + vals.len() * 160);
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} \
+         {height}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">"
+    );
+    let _ = writeln!(s, "<title>Layout {}</title>", esc(&title));
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
+    let _ = writeln!(
+        s,
+        "<text class=\"layout\" x=\"{MARGIN}\" y=\"{}\" font-size=\"{title_font}\" font-weight=\"bold\">{}</text>",
+        f(MARGIN + title_font),
+        esc(&title)
+    );
+
+    // Cells: a rectangle (with a tooltip) per coordinate, then the numbers.
+    let _ = writeln!(s, "<g class=\"cells\" stroke=\"#000000\" stroke-width=\"1\">");
+    for m in 0..rows {
+        for n in 0..cols {
+            let v = vals[(m * cols + n) as usize];
+            let (fill, _) = shade(v);
+            let _ = writeln!(
+                s,
+                "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\">\
+                 <title>{} \u{2192} {v}</title></rect>",
+                f(left + n as f64 * cell),
+                f(top + m as f64 * cell),
+                esc(&tooltip(&row_labels[m as usize], &col_labels[n as usize])),
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    let _ = writeln!(s, "<g class=\"values\" font-size=\"{font}\" text-anchor=\"middle\">");
+    for m in 0..rows {
+        for n in 0..cols {
+            let v = vals[(m * cols + n) as usize];
+            let (_, ink) = shade(v);
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{v}</text>",
+                f(left + (n as f64 + 0.5) * cell),
+                f(top + (m as f64 + 0.5) * cell + text_dy)
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    let _ = writeln!(
+        s,
+        "<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#000000\" \
+         stroke-width=\"2\"/>",
+        f(left),
+        f(top),
+        f(grid_w),
+        f(grid_h)
+    );
+
+    // Row labels, right-aligned against the grid.
+    let _ = writeln!(s, "<g class=\"row-labels\" font-size=\"{font}\" text-anchor=\"end\">");
+    for (m, (idx, crd)) in row_labels.iter().enumerate() {
+        let y = f(top + (m as f64 + 0.5) * cell + text_dy);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" fill=\"{INDEX_COLOUR}\">{idx}</text>", f(left - gap));
+        if let Some(c) = crd {
+            let x = f(left - gap - row_idx_w - gap);
+            let _ = writeln!(s, "<text x=\"{x}\" y=\"{y}\" fill=\"{COORD_COLOUR}\">{}</text>", esc(c));
+        }
+    }
+    s.push_str("</g>\n");
+
+    // Column labels above the grid.
+    let _ = writeln!(s, "<g class=\"col-labels\" font-size=\"{font}\" text-anchor=\"middle\">");
+    for (n, (idx, crd)) in col_labels.iter().enumerate() {
+        let x = left + (n as f64 + 0.5) * cell;
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" fill=\"{INDEX_COLOUR}\">{idx}</text>", f(x), f(top - gap));
+        if let Some(c) = crd {
+            let base = top - gap - font - gap;
+            if col_crd_upright {
+                let (tx, ty) = (f(x + text_dy), f(base));
+                let _ = writeln!(
+                    s,
+                    "<text x=\"{tx}\" y=\"{ty}\" fill=\"{COORD_COLOUR}\" text-anchor=\"start\" \
+                     transform=\"rotate(-90 {tx} {ty})\">{}</text>",
+                    esc(c)
+                );
+            } else {
+                let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" fill=\"{COORD_COLOUR}\">{}</text>", f(x), f(base), esc(c));
+            }
+        }
+    }
+    s.push_str("</g>\n</svg>\n");
+    Ok(s)
+}
+
+/// The labels of the `n` coordinates of a mode: the 1-D index, and the natural
+/// coordinate when the mode's shape is nested.
+fn labels(mode: &Layout, n: i64) -> Result<Vec<(String, Option<String>)>> {
+    let shape = mode.shape();
+    let nested = !shape.is_leaf();
+    (0..n)
+        .map(|i| {
+            let crd = if nested {
+                let c = idx2crd(IntTuple::leaf(Int::new_dynamic(i)).as_ref(), shape.as_ref())
+                    .map_err(|e| Error::new(e.kind(), "svg", e.to_string()))?;
+                Some(c.to_dynamic().to_string())
+            } else {
+                None
+            };
+            Ok((i.to_string(), crd))
+        })
+        .collect()
+}
+
+/// A cell's tooltip: its (natural) coordinate.
+fn tooltip(row: &(String, Option<String>), col: &(String, Option<String>)) -> String {
+    let pick = |l: &(String, Option<String>)| l.1.clone().unwrap_or_else(|| l.0.clone());
+    format!("({},{})", pick(row), pick(col))
+}
+
+/// The fill and text colours of an index: the palette's `black!NN` is NN% black
+/// on white; text is white where the grey is darker than the middle.
+fn shade(v: i64) -> (String, &'static str) {
+    let name = BW_PALETTE[palette_index(v)];
+    let pct: u32 = name.strip_prefix("black!").and_then(|p| p.parse().ok()).unwrap_or(0);
+    let g = ((255 * (100 - pct.min(100)) + 50) / 100) as u8;
+    (format!("#{g:02x}{g:02x}{g:02x}"), if pct > 50 { "#ffffff" } else { "#000000" })
+}
+
+/// Width of the widest of some texts of `lens` characters (0 when there are none).
+fn text_width(lens: impl Iterator<Item = usize>, cw: f64) -> f64 {
+    (lens.max().unwrap_or(0) as f64 * cw).ceil()
+}
+
+/// A coordinate, without needless decimals.
+fn f(x: f64) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    if r.fract() == 0.0 {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// Escape text for XML.
+fn esc(t: &str) -> String {
+    let mut o = String::with_capacity(t.len());
+    for c in t.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shades_follow_the_palette() {
+        assert_eq!(shade(0), ("#ffffff".to_string(), "#000000"));
+        assert_eq!(shade(1), ("#999999".to_string(), "#000000")); // black!40
+        assert_eq!(shade(3), ("#666666".to_string(), "#ffffff")); // black!60
+        assert_eq!(shade(7), ("#4d4d4d".to_string(), "#ffffff")); // black!70
+        assert_eq!(shade(-1), shade(7));
+    }
+
+    #[test]
+    fn numbers_are_short() {
+        assert_eq!(f(12.0), "12");
+        assert_eq!(f(12.25), "12.3");
+        assert_eq!(esc("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn rank_three_is_an_error() {
+        let l: Layout = "(2,2,2):(1,2,4)".parse().unwrap();
+        assert!(svg(&l).is_err());
+    }
 }

@@ -1,0 +1,229 @@
+//! How kute writes values and pictures.
+//!
+//! The `Display` expectations below are CuTe's own output for the same
+//! expressions (from `shared/oracle/cute.py eval --as-written`); the table and
+//! LaTeX snapshots in `snapshots/` were checked against `cute.py print`. SVG has
+//! no CuTe counterpart: its snapshots guard the picture against accidental
+//! change, and the tests here check its structure.
+
+use kute::expr::eval;
+use kute::print::{latex, svg, table};
+use kute::Layout;
+
+fn layout(s: &str) -> Layout {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// Expression and CuTe's printout of its value.
+const DISPLAY: &[(&str, &str)] = &[
+    ("_8", "_8"),
+    ("8", "8"),
+    ("-3", "-3"),
+    ("_-3", "_-3"),
+    ("(_2,3)", "(_2,3)"),
+    ("((_2,_3),(4,(5,_6)))", "((_2,_3),(4,(5,_6)))"),
+    ("(8)", "(8)"),
+    ("make_layout((_2,_4))", "(_2,_4):(_1,_2)"),
+    ("make_layout((2,4))", "(2,4):(_1,2)"),
+    ("(2,(2,2)):(4,(1,2))", "(2,(2,2)):(4,(1,2))"),
+    ("(_2,_3):(_-1,_4)", "(_2,_3):(_-1,_4)"),
+    ("_1:_0", "_1:_0"),
+    ("make_layout(_8)", "_8:_1"),
+    ("make_layout((_2,(_3,_4)),LayoutRight{})", "(_2,(_3,_4)):(_12,(_4,_1))"),
+    ("make_tile(_2:_1, _4:_2)", "(_2:_1,_4:_2)"),
+    ("make_tile(2:1, _)", "(2:1,_)"),
+    ("<_2,_3>", "(_2,_3)"),
+    ("slice_and_offset((_1,_),(_2,_3):(_3,_1))", "((_3):(_1),_3)"),
+    ("slice_and_offset((1,_),(2,3):(3,1))", "((3):(1),3)"),
+    ("(_2,_3):(_3,_1)(_,_1)", "(_2):(_3)"),
+    ("slice((_,1),(2,3):(3,1))", "(2):(3)"),
+    ("dice((_,1),(2,3):(3,1))", "(3):(1)"),
+    ("idx2crd(_5,(_2,(_2,_2)))", "(_1,(_0,_1))"),
+    ("idx2crd(5,(2,(2,2)))", "(1,(0,1))"),
+    ("crd2idx((1,(0,1)),(2,(2,2)))", "5"),
+    ("size((_2,4))", "8"),
+    ("product_each(((_2,_3),4))", "(_6,4)"),
+    ("(_2,_3):(_3,_1)(_4)", "_2"),
+    ("(2,3):(3,1)(1,1)", "4"),
+    ("shape_div((_12,_8),_4)", "(_3,_8)"),
+    ("rank(_5)", "_1"),
+    ("depth((_1,(_2,(_3))))", "_3"),
+    ("get<1,0>((_1,(_2,_3)))", "_2"),
+    ("take<1,3>((_1,_2,_3,_4))", "(_2,_3)"),
+];
+
+#[test]
+fn values_print_as_cute_prints_them() {
+    let mut bad = Vec::new();
+    for (src, want) in DISPLAY {
+        match eval(src) {
+            Ok(v) if v.to_string() == *want => {}
+            Ok(v) => bad.push(format!("{src}: want {want}, got {v}")),
+            Err(e) => bad.push(format!("{src}: want {want}, got error {e}")),
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn layouts_round_trip_through_text() {
+    for (_, text) in DISPLAY.iter().filter(|(_, w)| w.contains(':') && !w.contains(",_") && !w.starts_with("((")) {
+        let l = layout(text);
+        assert_eq!(l.to_string(), *text);
+    }
+}
+
+#[test]
+fn booleans_print_as_words() {
+    // A documented difference: CuTe prints true_type/false_type as _1/_0.
+    assert_eq!(eval("congruent((_2,_3),(_4,_5))").unwrap().to_string(), "true");
+    assert_eq!(eval("congruent((_2,_3),_4)").unwrap().to_string(), "false");
+}
+
+#[test]
+fn errors_name_the_operation() {
+    let e = eval("composition((6,4):(1,7), 4:4)").unwrap_err();
+    assert!(e.to_string().starts_with("composition: "), "{e}");
+    let e = eval("(2,3").unwrap_err();
+    assert!(e.to_string().starts_with("parse: "), "{e}");
+    assert!(e.span().is_some());
+}
+
+// ----- tables ---------------------------------------------------------------
+
+#[test]
+fn table_snapshots() {
+    insta::assert_snapshot!("table_nested", table(&layout("(2,(2,2)):(4,(2,1))")).unwrap());
+    insta::assert_snapshot!("table_negative_stride", table(&layout("(_2,_3):(_-1,_4)")).unwrap());
+    insta::assert_snapshot!("table_both_nested", table(&layout("((2,2),(2,(2,2))):((1,16),(2,(4,8)))")).unwrap());
+    insta::assert_snapshot!("table_rank1", table(&layout("8:2")).unwrap());
+    insta::assert_snapshot!("table_rank1_nested", table(&layout("((4,2)):((2,1))")).unwrap());
+}
+
+#[test]
+fn rank1_table_is_the_padded_row_under_the_layout_itself() {
+    // CuTe's print_layout rejects rank 1; kute prints the 1×N table of
+    // (_1,L):(_0,..) (which CuTe does print), under L's own header line.
+    let t = table(&layout("8:2")).unwrap();
+    let padded = table(&layout("(_1,8):(_0,2)")).unwrap();
+    assert_eq!(t.split_once('\n').unwrap().1, padded.split_once('\n').unwrap().1);
+    assert_eq!(t.lines().next(), Some("8:2"));
+    assert_eq!(t.lines().count(), 5);
+}
+
+#[test]
+fn wide_row_labels_use_two_columns() {
+    let t = table(&layout("(12,1):(1,0)")).unwrap();
+    assert!(t.contains("\n10  | 10 |\n"), "{t}");
+}
+
+#[test]
+fn tables_need_rank_one_or_two() {
+    let e = table(&layout("(2,2,2):(1,2,4)")).unwrap_err();
+    assert!(e.to_string().contains("rank 3"), "{e}");
+    assert!(latex(&layout("(2,2,2):(1,2,4)")).is_err());
+    assert!(svg(&layout("(2,2,2):(1,2,4)")).is_err());
+}
+
+// ----- LaTeX ----------------------------------------------------------------
+
+#[test]
+fn latex_snapshots() {
+    insta::assert_snapshot!("latex_row_major", latex(&layout("(_2,_3):(_3,_1)")).unwrap());
+    insta::assert_snapshot!("latex_nested", latex(&layout("(2,(2,2)):(4,(2,1))")).unwrap());
+    insta::assert_snapshot!("latex_rank1", latex(&layout("_3:_1")).unwrap());
+}
+
+#[test]
+fn rank1_latex_is_a_column() {
+    let t = latex(&layout("_3:_1")).unwrap();
+    assert!(t.starts_with("% Layout: (_3,_1):(_1,_0)\n"), "{t}");
+    assert!(t.contains("(0,0) grid (3,1);"), "{t}");
+}
+
+// ----- SVG ------------------------------------------------------------------
+
+#[test]
+fn svg_snapshots() {
+    insta::assert_snapshot!("svg_row_major", svg(&layout("(_2,_3):(_3,_1)")).unwrap());
+    insta::assert_snapshot!("svg_nested", svg(&layout("(2,(2,2)):(4,(2,1))")).unwrap());
+    insta::assert_snapshot!("svg_rank1_nested", svg(&layout("((4,2)):((2,1))")).unwrap());
+}
+
+/// The `(fill, text)` of every cell, in row-major order.
+fn cells(s: &str) -> Vec<(String, String)> {
+    let attr = |tag: &str, name: &str| -> String {
+        let k = format!(" {name}=\"");
+        let i = tag.find(&k).unwrap() + k.len();
+        tag[i..i + tag[i..].find('"').unwrap()].to_string()
+    };
+    let fills: Vec<String> = s.split("<rect class=\"cell\"").skip(1).map(|t| attr(t, "fill")).collect();
+    let values = s.split("<g class=\"values\"").nth(1).unwrap().split("</g>").next().unwrap();
+    let texts: Vec<String> = values
+        .split("<text")
+        .skip(1)
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_string())
+        .collect();
+    assert_eq!(fills.len(), texts.len());
+    fills.into_iter().zip(texts).collect()
+}
+
+#[test]
+fn svg_cells_show_the_values_in_the_palette() {
+    let l = layout("(2,(2,2)):(4,(2,1))");
+    let s = svg(&l).unwrap();
+    let c = cells(&s);
+    // Row-major over the table, as print_layout lays it out.
+    let values: Vec<&str> = c.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(values, ["0", "2", "1", "3", "4", "6", "5", "7"]);
+    // black!NN is NN% black on white: black!00 white, black!40 #999999, black!70 #4d4d4d.
+    let greys = ["#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d"];
+    for (fill, text) in &c {
+        let v: usize = text.parse().unwrap();
+        assert_eq!(fill, greys[v % 8], "cell {v}");
+    }
+    // Dark cells get white text.
+    assert!(s.contains("fill=\"#ffffff\">7</text>"), "{s}");
+    assert!(s.contains("fill=\"#000000\">0</text>"), "{s}");
+}
+
+#[test]
+fn svg_labels_give_index_and_natural_coordinate() {
+    let s = svg(&layout("(2,(2,2)):(4,(2,1))")).unwrap();
+    for c in ["(0,0)", "(1,0)", "(0,1)", "(1,1)"] {
+        assert!(s.contains(&format!(">{c}</text>")), "missing column coordinate {c}");
+    }
+    // Mode 0 is not nested: rows carry only their index.
+    let rows = s.split("<g class=\"row-labels\"").nth(1).unwrap().split("</g>").next().unwrap();
+    assert_eq!(rows.matches("<text").count(), 2);
+    assert!(s.contains("<title>Layout (2,(2,2)):(4,(2,1))</title>"));
+}
+
+#[test]
+fn svg_rank1_is_a_row() {
+    let s = svg(&layout("8:2")).unwrap();
+    let values: Vec<String> = cells(&s).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(values, ["0", "2", "4", "6", "8", "10", "12", "14"]);
+    let rows = s.split("<g class=\"row-labels\"").nth(1).unwrap().split("</g>").next().unwrap();
+    assert_eq!(rows.matches("<text").count(), 1);
+}
+
+#[test]
+fn svg_stays_readable_at_64x64() {
+    let l = eval("zipped_divide((64,64):(64,1), <8,8>)").unwrap().to_string();
+    let s = svg(&layout(&l)).unwrap();
+    assert_eq!(s.matches("<rect class=\"cell\"").count(), 64 * 64);
+    let font: f64 = {
+        let g = s.split("<g class=\"values\" font-size=\"").nth(1).unwrap();
+        g[..g.find('"').unwrap()].parse().unwrap()
+    };
+    let cell: f64 = {
+        let r = s.split("<rect class=\"cell\"").nth(1).unwrap();
+        let w = r.split(" width=\"").nth(1).unwrap();
+        w[..w.find('"').unwrap()].parse().unwrap()
+    };
+    assert!(font >= 12.0, "font {font}");
+    // "4095" in a monospace font is about 4 × 0.6 em wide: it must fit its cell.
+    assert!(cell >= 4.0 * 0.6 * font + 4.0, "cell {cell} too small for font {font}");
+    assert!(cell <= 64.0, "cell {cell} needlessly large");
+}

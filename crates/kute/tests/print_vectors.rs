@@ -1,0 +1,132 @@
+//! CuTe's own `print_layout` and `print_latex` output (captured with the oracle in
+//! `shared/oracle`, copied into `data/print.jsonl`): kute must reproduce every
+//! byte of it.
+//!
+//! Each line of the file is a JSON object `{"layout": .., "table": .., "latex": ..}`
+//! whose values are strings; the small parser below handles exactly that shape
+//! (string escapes included), so the core crate needs no JSON dependency.
+
+use kute::Layout;
+
+const VECTORS: &str = include_str!("data/print.jsonl");
+
+/// Parse a JSON string literal starting at `s[0] == '"'`; returns the decoded
+/// string and the rest of the input after the closing quote.
+fn json_string(s: &str) -> (String, &str) {
+    let mut chars = s.char_indices();
+    assert_eq!(chars.next().map(|c| c.1), Some('"'), "expected a string at {s:.40}");
+    let mut out = String::new();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return (out, &s[i + 1..]),
+            '\\' => {
+                let (_, e) = chars.next().expect("escape at end of input");
+                match e {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    'b' => out.push('\u{8}'),
+                    'f' => out.push('\u{c}'),
+                    '/' => out.push('/'),
+                    '\\' => out.push('\\'),
+                    '"' => out.push('"'),
+                    'u' => {
+                        let hex: String = (0..4).map(|_| chars.next().expect("\\u escape").1).collect();
+                        let code = u32::from_str_radix(&hex, 16).expect("\\u escape digits");
+                        out.push(char::from_u32(code).expect("no surrogate pairs in the vectors"));
+                    }
+                    other => panic!("unknown escape \\{other}"),
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    panic!("unterminated string");
+}
+
+/// Parse one line `{"k": "v", ...}` into its key/value pairs.
+fn json_object(line: &str) -> Vec<(String, String)> {
+    let mut rest = line.trim().strip_prefix('{').expect("object").trim_start();
+    let mut fields = Vec::new();
+    loop {
+        if let Some(r) = rest.strip_prefix('}') {
+            assert!(r.trim().is_empty(), "text after the object");
+            return fields;
+        }
+        let (k, r) = json_string(rest);
+        let r = r.trim_start().strip_prefix(':').expect("':' after a key").trim_start();
+        let (v, r) = json_string(r);
+        fields.push((k, v));
+        rest = r.trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r.trim_start();
+        }
+    }
+}
+
+struct Vector {
+    layout: String,
+    table: String,
+    latex: String,
+}
+
+fn vectors() -> Vec<Vector> {
+    VECTORS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f = json_object(line);
+            let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone()).expect(k);
+            Vector { layout: get("layout"), table: get("table"), latex: get("latex") }
+        })
+        .collect()
+}
+
+/// The first line at which two texts differ, for a readable failure.
+fn first_difference(want: &str, got: &str) -> String {
+    for (i, (w, g)) in want.split_inclusive('\n').zip(got.split_inclusive('\n')).enumerate() {
+        if w != g {
+            return format!("line {}: want {w:?}, got {g:?}", i + 1);
+        }
+    }
+    format!("lengths differ: want {} bytes, got {}", want.len(), got.len())
+}
+
+#[test]
+fn the_parser_reads_escapes() {
+    let f = json_object(r#"{"a": "x\n\\y\"z\u0041", "b":"" }"#);
+    assert_eq!(f, vec![("a".into(), "x\n\\y\"zA".into()), ("b".into(), String::new())]);
+}
+
+#[test]
+fn there_are_80_vectors() {
+    assert_eq!(vectors().len(), 80);
+}
+
+#[test]
+fn table_matches_cute_print_layout() {
+    let mut failures = Vec::new();
+    for v in vectors() {
+        let l: Layout = v.layout.parse().unwrap_or_else(|e| panic!("{}: {e}", v.layout));
+        match kute::print::table(&l) {
+            Ok(got) if got == v.table => {}
+            Ok(got) => failures.push(format!("{}: {}", v.layout, first_difference(&v.table, &got))),
+            Err(e) => failures.push(format!("{}: error {e}", v.layout)),
+        }
+    }
+    assert!(failures.is_empty(), "{} tables differ from CuTe:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn latex_matches_cute_print_latex() {
+    let mut failures = Vec::new();
+    for v in vectors() {
+        let l: Layout = v.layout.parse().unwrap_or_else(|e| panic!("{}: {e}", v.layout));
+        match kute::print::latex(&l) {
+            Ok(got) if got == v.latex => {}
+            Ok(got) => failures.push(format!("{}: {}", v.layout, first_difference(&v.latex, &got))),
+            Err(e) => failures.push(format!("{}: error {e}", v.layout)),
+        }
+    }
+    assert!(failures.is_empty(), "{} LaTeX pictures differ from CuTe:\n{}", failures.len(), failures.join("\n"));
+}

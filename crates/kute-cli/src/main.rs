@@ -1,0 +1,307 @@
+//! `kute`: evaluate CuTe layout-algebra expressions, print layouts as CuTe's
+//! tables and TikZ pictures, draw them as SVG, or explore them interactively.
+
+mod repl;
+mod session;
+
+use anyhow::Context as _;
+use clap::{CommandFactory, Parser, Subcommand};
+use session::Session;
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const ABOUT: &str = "Evaluate and draw CuTe layouts and layout algebra";
+
+const LONG_ABOUT: &str = "\
+kute evaluates expressions of CuTe's layout algebra and prints the answers exactly as
+CuTe's C++ prints them. Integers are dynamic (8) or static (_8); layouts are written
+shape:stride; tilers <A,B>; functions have CuTe's names (composition, logical_divide, ...).
+
+With no arguments, kute starts an interactive session on a terminal, and reads one
+expression per line (like `kute eval -`) when its input is a pipe or a file. A first
+argument that is not a command is an expression: `kute EXPR...` is `kute eval EXPR...`.";
+
+const EXAMPLES: &str = "\
+Examples:
+  kute 'logical_divide(24:2, 4:2)'          # same as: kute eval 'logical_divide(24:2, 4:2)'
+  kute eval 'A = (4,6):(6,1)' 'logical_divide(A, <2,2>)'
+  kute eval - < expressions.txt             # one answer (or error) per line
+  kute table '(2,(2,2)):(4,(2,1))'          # CuTe's print_layout
+  kute latex '(_2,_3):(_3,_1)' > l.tex      # CuTe's print_latex
+  kute svg 'blocked_product((2,2):(1,2), (3,4):(1,3))' -o layout.svg
+  kute functions                            # every function, with its call forms
+  kute                                      # interactive session";
+
+const EVAL_EXAMPLES: &str = "\
+Examples:
+  kute eval 'composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))'
+  kute eval 'coalesce((2,(1,6)):(1,(6,2)))' 'complement(4:2, 24)'
+  kute eval 'A = (4,6):(6,1)' 'logical_divide(A, <2,2>)'
+  printf 'size(8:1)\\n(2,3\\n' | kute eval -
+
+Batch mode (`-`) prints exactly one line per input line, in order: the answer, or
+`error: <message>`. Blank lines and lines starting with # come out as blank lines;
+`NAME = expr` binds a name and prints its value. The exit status is 1 if any line
+failed, else 0.";
+
+const TABLE_EXAMPLES: &str = "\
+Examples:
+  kute table '(2,(2,2)):(4,(2,1))'
+  kute table 'logical_divide(16:1, 4:1)'
+  kute table '8:2'                           # rank 1: one row
+
+The output is byte-identical to CuTe's print_layout: the layout, a header of column
+indices, then one row per coordinate of mode 0. Hierarchical modes are indexed
+colexicographically. Rank 1 gives one row; rank 3 or more is an error.";
+
+const LATEX_EXAMPLES: &str = "\
+Examples:
+  kute latex '(_2,_3):(_3,_1)' > layout.tex && pdflatex layout.tex
+  kute latex 'raked_product((2,2):(1,2), (2,3):(1,2))'
+
+The output is byte-identical to CuTe's print_latex (a standalone TikZ document, cells
+shaded with CuTe's 8-grey palette). A rank-1 layout is drawn as one column, as CuTe
+does.";
+
+const SVG_EXAMPLES: &str = "\
+Examples:
+  kute svg '(2,(2,2)):(4,(2,1))' -o layout.svg
+  kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
+
+Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
+labelled with their index and, for nested modes, their natural coordinate. A rank-1
+layout is drawn as one row.";
+
+#[derive(Parser)]
+#[command(name = "kute", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Evaluate expressions and print each answer on its own line
+    #[command(after_help = EVAL_EXAMPLES)]
+    Eval {
+        /// Expressions (`NAME = expr` binds a name for the later ones); `-` reads
+        /// one expression per line from standard input
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
+    },
+    /// Print a layout as CuTe's print_layout table
+    #[command(after_help = TABLE_EXAMPLES)]
+    Table {
+        /// An expression giving a layout of rank 1 or 2
+        #[arg(value_name = "EXPR")]
+        expr: String,
+    },
+    /// Print a layout as CuTe's print_latex TikZ picture
+    #[command(after_help = LATEX_EXAMPLES)]
+    Latex {
+        /// An expression giving a layout of rank 1 or 2
+        #[arg(value_name = "EXPR")]
+        expr: String,
+    },
+    /// Draw a layout's table as an SVG picture
+    #[command(after_help = SVG_EXAMPLES)]
+    Svg {
+        /// An expression giving a layout of rank 1 or 2
+        #[arg(value_name = "EXPR")]
+        expr: String,
+        /// Write the picture to FILE instead of standard output
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Start an interactive session (the default on a terminal)
+    #[command(after_help = repl::HELP)]
+    Repl,
+    /// List every function of the expression language, with its call forms
+    #[command(after_help = "Example:\n  kute functions | grep divide")]
+    Functions,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(with_eval_shorthand(std::env::args_os().collect()));
+    let result = match cli.command {
+        None if io::stdin().is_terminal() => repl::run(Session::default()),
+        None => eval(&["-".to_string()]),
+        Some(Command::Eval { exprs }) => eval(&exprs),
+        Some(Command::Table { expr }) => picture(&expr, "table", None),
+        Some(Command::Latex { expr }) => picture(&expr, "latex", None),
+        Some(Command::Svg { expr, output }) => picture(&expr, "svg", output),
+        Some(Command::Repl) => repl::run(Session::default()),
+        Some(Command::Functions) => functions(),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        // The reader of our output went away (`kute eval - | head`): stop quietly.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `kute EXPR...` means `kute eval EXPR...`: insert `eval` when the first
+/// argument is neither a command nor an option.
+fn with_eval_shorthand(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1).and_then(|a| a.to_str()) else { return args };
+    let cmd = Cli::command();
+    let is_command = first == "help"
+        || cmd.get_subcommands().any(|c| c.get_name() == first || c.get_all_aliases().any(|a| a == first));
+    if !is_command && (first == "-" || !first.starts_with('-')) {
+        args.insert(1, OsString::from("eval"));
+    }
+    args
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}
+
+/// `kute eval`: the arguments in order, sharing bindings; `-` reads standard input.
+fn eval(exprs: &[String]) -> anyhow::Result<bool> {
+    let mut session = Session::default();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut ok = true;
+    for e in exprs {
+        if e == "-" {
+            let stdin = io::stdin();
+            ok &= batch(&mut session, stdin.lock(), &mut out)?;
+            continue;
+        }
+        match session.eval_line(e) {
+            Ok(v) => writeln!(out, "{v}")?,
+            Err(f) => {
+                out.flush()?;
+                eprintln!("{}", f.render());
+                ok = false;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ok)
+}
+
+/// Batch mode: one output line per input line, never stopping at a bad one.
+/// Returns whether every line succeeded.
+pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Write) -> io::Result<bool> {
+    let mut ok = true;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.trim_end_matches(['\n', '\r']);
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            out.write_all(b"\n")?;
+            continue;
+        }
+        match session.eval_line(line) {
+            Ok(v) => writeln!(out, "{v}")?,
+            Err(f) => {
+                ok = false;
+                writeln!(out, "error: {}", f.one_line())?;
+            }
+        }
+    }
+    Ok(ok)
+}
+
+/// Render a layout as `kind` (table, latex or svg) for `session`, or the failure.
+pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String, session::Failure> {
+    let l = session.layout(src, kind)?;
+    let r = match kind {
+        "table" => kute::print::table(&l),
+        "latex" => kute::print::latex(&l),
+        _ => kute::print::svg(&l),
+    };
+    r.map_err(|err| session::Failure { src: src.to_string(), err: Box::new(err), span: None })
+}
+
+/// `kute table|latex|svg EXPR`.
+fn picture(src: &str, kind: &'static str, output: Option<PathBuf>) -> anyhow::Result<bool> {
+    let text = match render(&Session::default(), src, kind) {
+        Ok(t) => t,
+        Err(f) => {
+            eprintln!("{}", f.render());
+            return Ok(false);
+        }
+    };
+    match output {
+        Some(path) if path.as_os_str() != "-" => {
+            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        _ => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(true)
+}
+
+/// `kute functions`.
+fn functions() -> anyhow::Result<bool> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    for f in kute::expr::FUNCTIONS {
+        writeln!(out, "{:<20} {}", f.name, f.summary)?;
+        writeln!(out, "{:<20} {}", "", f.signature)?;
+    }
+    out.flush()?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        with_eval_shorthand(a.iter().map(OsString::from).collect())
+            .into_iter()
+            .map(|s| s.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn shorthand_inserts_eval() {
+        assert_eq!(args(&["kute", "8:1"]), ["kute", "eval", "8:1"]);
+        assert_eq!(args(&["kute", "-"]), ["kute", "eval", "-"]);
+        assert_eq!(args(&["kute", "table", "8:1"]), ["kute", "table", "8:1"]);
+        assert_eq!(args(&["kute", "help"]), ["kute", "help"]);
+        assert_eq!(args(&["kute", "--help"]), ["kute", "--help"]);
+        assert_eq!(args(&["kute"]), ["kute"]);
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn batch_keeps_going() {
+        let mut s = Session::default();
+        let mut out = Vec::new();
+        let ok = batch(&mut s, &b"size(8:1)\n\n# c\n(2,3\nA = 4:1\r\nA\n"[..], &mut out).unwrap();
+        assert!(!ok);
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 6);
+        assert_eq!(lines[0], "8");
+        assert_eq!(lines[1], "");
+        assert_eq!(lines[2], "");
+        assert!(lines[3].starts_with("error: parse"), "{}", lines[3]);
+        assert_eq!(lines[4], "4:1");
+        assert_eq!(lines[5], "4:1");
+    }
+}

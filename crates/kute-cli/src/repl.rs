@@ -1,0 +1,292 @@
+//! The interactive session: line editing and history (rustyline), bindings,
+//! `:` commands and completion of function names.
+
+use crate::session::Session;
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::FileHistory;
+use rustyline::validate::Validator;
+use rustyline::{Config, Context, Editor, Helper};
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// The session's commands, shown by `:help` and `kute repl --help`.
+pub const HELP: &str = "\
+Commands:
+  EXPR                  evaluate an expression, e.g. logical_divide(24:2, 4:2)
+  NAME = EXPR           evaluate and bind a name, e.g. A = (4,6):(6,1)
+  :table EXPR           CuTe's print_layout table of a layout
+  :latex EXPR           CuTe's print_latex TikZ picture of a layout
+  :svg FILE EXPR        write an SVG picture of a layout to FILE
+  :env                  list the bound names
+  :help [NAME]          this help and every function; with NAME, its call forms
+  :quit                 leave (also :q, :exit, Ctrl-D)
+
+Example session:
+  kute> A = (4,6):(6,1)
+  (4,6):(6,1)
+  kute> logical_divide(A, (2,2))
+  ((2,2),(2,3)):((6,12),(1,2))
+  kute> :table A
+
+History is kept in $KUTE_HISTORY, or else ~/.kute_history. Tab completes names.";
+
+const COMMANDS: &[&str] = &[":table", ":latex", ":svg", ":env", ":help", ":quit", ":exit"];
+
+/// What the loop does after a line.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Leave the session.
+    Quit,
+}
+
+/// Run the interactive session until `:quit` or end of input. Returns whether
+/// the last line succeeded.
+pub fn run(session: Session) -> anyhow::Result<bool> {
+    let interactive = io::stdin().is_terminal();
+    let config = Config::builder().auto_add_history(true).max_history_size(5000)?.history_ignore_dups(true)?.build();
+    let mut rl: Editor<KuteHelper, FileHistory> = Editor::with_config(config)?;
+    rl.set_helper(Some(KuteHelper::default()));
+    let history = history_path();
+    if interactive {
+        if let Some(h) = &history {
+            let _ = rl.load_history(h);
+        }
+        println!(
+            "kute {}: CuTe layout algebra. :help lists commands and functions, :quit leaves.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    let mut repl = Repl { session };
+    let mut ok = true;
+    loop {
+        match rl.readline("kute> ") {
+            Ok(line) => {
+                let stdout = io::stdout();
+                let stderr = io::stderr();
+                let (flow, good) = repl.line(&line, &mut stdout.lock(), &mut stderr.lock())?;
+                ok = good;
+                if let Some(h) = rl.helper_mut() {
+                    h.names = repl.session.env.keys().cloned().collect();
+                }
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if interactive {
+        if let Some(h) = &history {
+            let _ = rl.save_history(h);
+        }
+    }
+    Ok(ok)
+}
+
+fn history_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("KUTE_HISTORY") {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".kute_history"))
+}
+
+/// The state of a session and the handling of one line.
+pub struct Repl {
+    /// Bindings.
+    pub session: Session,
+}
+
+impl Repl {
+    /// Handle one line, writing answers to `out` and errors to `err`. Returns
+    /// what to do next and whether the line succeeded.
+    pub fn line(&mut self, line: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<(Flow, bool)> {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            return Ok((Flow::Continue, true));
+        }
+        let Some(cmd) = t.strip_prefix(':') else {
+            return match self.session.eval_line(line) {
+                Ok(v) => writeln!(out, "{v}").map(|_| (Flow::Continue, true)),
+                Err(f) => writeln!(err, "{}", f.render()).map(|_| (Flow::Continue, false)),
+            };
+        };
+        let (name, rest) = cmd.split_once(char::is_whitespace).unwrap_or((cmd, ""));
+        let rest = rest.trim();
+        let ok = match name {
+            "q" | "quit" | "exit" => return Ok((Flow::Quit, true)),
+            "h" | "help" | "?" => help(rest, out, err)?,
+            "env" => {
+                let mut names: Vec<_> = self.session.env.iter().collect();
+                names.sort_by(|a, b| a.0.cmp(b.0));
+                for (k, v) in names {
+                    writeln!(out, "{k} = {v}")?;
+                }
+                true
+            }
+            "table" | "latex" if rest.is_empty() => usage(err, &format!(":{name} EXPR"))?,
+            "table" | "latex" => {
+                let kind = if name == "table" { "table" } else { "latex" };
+                match crate::render(&self.session, rest, kind) {
+                    Ok(text) => out.write_all(text.as_bytes()).map(|_| true)?,
+                    Err(f) => writeln!(err, "{}", f.render()).map(|_| false)?,
+                }
+            }
+            "svg" => match rest.split_once(char::is_whitespace) {
+                None => usage(err, ":svg FILE EXPR")?,
+                Some((file, src)) => match crate::render(&self.session, src.trim(), "svg") {
+                    Ok(text) => match fs::write(file, text) {
+                        Ok(()) => writeln!(out, "wrote {file}").map(|_| true)?,
+                        Err(e) => writeln!(err, "error: cannot write {file}: {e}").map(|_| false)?,
+                    },
+                    Err(f) => writeln!(err, "{}", f.render()).map(|_| false)?,
+                },
+            },
+            other => {
+                writeln!(err, "error: unknown command :{other} (:help lists the commands)")?;
+                false
+            }
+        };
+        Ok((Flow::Continue, ok))
+    }
+}
+
+fn usage(err: &mut impl Write, form: &str) -> io::Result<bool> {
+    writeln!(err, "usage: {form}")?;
+    Ok(false)
+}
+
+/// `:help` (commands and every function) or `:help NAME`.
+fn help(topic: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
+    let funcs = kute::expr::FUNCTIONS;
+    if !topic.is_empty() {
+        return match funcs.iter().find(|f| f.name == topic) {
+            Some(f) => {
+                writeln!(out, "{}: {}\n  {}", f.name, f.summary, f.signature)?;
+                Ok(true)
+            }
+            None => {
+                writeln!(err, "error: no function named {topic} (:help lists them)")?;
+                Ok(false)
+            }
+        };
+    }
+    writeln!(out, "{HELP}\n\nFunctions (:help NAME shows the call forms):")?;
+    let w = funcs.iter().map(|f| f.name.len()).max().unwrap_or(0);
+    for f in funcs {
+        writeln!(out, "  {:<w$}  {}", f.name, f.summary)?;
+    }
+    Ok(true)
+}
+
+/// Completes function names, bound names and `:` commands.
+#[derive(Default)]
+pub struct KuteHelper {
+    /// The names bound in the session.
+    pub names: Vec<String>,
+}
+
+impl Completer for KuteHelper {
+    type Candidate = Pair;
+
+    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let head = &line[..pos];
+        let start = head.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+        let word = &head[start..];
+        if word.is_empty() {
+            return Ok((pos, Vec::new()));
+        }
+        let pair = |s: &str| Pair { display: s.to_string(), replacement: s.to_string() };
+        let mut found: Vec<Pair> = if word.starts_with(':') {
+            COMMANDS.iter().filter(|c| c.starts_with(word)).map(|c| pair(c)).collect()
+        } else {
+            kute::expr::FUNCTIONS
+                .iter()
+                .map(|f| f.name)
+                .chain(self.names.iter().map(String::as_str))
+                .filter(|n| n.starts_with(word))
+                .map(pair)
+                .collect()
+        };
+        found.sort_by(|a, b| a.display.cmp(&b.display));
+        found.dedup_by(|a, b| a.display == b.display);
+        Ok((start, found))
+    }
+}
+
+impl Hinter for KuteHelper {
+    type Hint = String;
+}
+impl Highlighter for KuteHelper {}
+impl Validator for KuteHelper {}
+impl Helper for KuteHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_lines(lines: &[&str]) -> (String, String, Vec<bool>) {
+        let mut r = Repl { session: Session::default() };
+        let (mut out, mut err, mut oks) = (Vec::new(), Vec::new(), Vec::new());
+        for l in lines {
+            let (_, ok) = r.line(l, &mut out, &mut err).unwrap();
+            oks.push(ok);
+        }
+        (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap(), oks)
+    }
+
+    #[test]
+    fn bindings_and_commands() {
+        let (out, err, oks) = run_lines(&["A = (4,6):(6,1)", "logical_divide(A, (2,2))", ":table (2,2):(1,2)", ":env"]);
+        assert_eq!(err, "");
+        assert_eq!(oks, [true; 4]);
+        assert!(out.starts_with("(4,6):(6,1)\n((2,2),(2,3)):((6,12),(1,2))\n(2,2):(1,2)\n      0   1 \n"), "{out}");
+        assert!(out.ends_with("A = (4,6):(6,1)\n"), "{out}");
+    }
+
+    #[test]
+    fn help_lists_every_function() {
+        let (out, _, _) = run_lines(&[":help"]);
+        for f in kute::expr::FUNCTIONS {
+            assert!(out.contains(f.summary), "{}", f.name);
+        }
+        let (out, _, _) = run_lines(&[":help composition"]);
+        assert!(out.contains("composition(A, B)"), "{out}");
+    }
+
+    #[test]
+    fn quit_and_errors() {
+        let mut r = Repl { session: Session::default() };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(r.line(":quit", &mut out, &mut err).unwrap(), (Flow::Quit, true));
+        assert_eq!(r.line(":frobnicate", &mut out, &mut err).unwrap(), (Flow::Continue, false));
+        assert_eq!(r.line(":svg onlyafile", &mut out, &mut err).unwrap(), (Flow::Continue, false));
+        assert_eq!(r.line("(2,3", &mut out, &mut err).unwrap(), (Flow::Continue, false));
+        let err = String::from_utf8(err).unwrap();
+        assert!(err.contains("unknown command :frobnicate"));
+        assert!(err.contains("usage: :svg FILE EXPR"));
+        assert!(err.contains("  (2,3\n"), "{err}");
+    }
+
+    #[test]
+    fn completion() {
+        let h = KuteHelper { names: vec!["tileA".into()] };
+        let hist = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&hist);
+        let (start, c) = h.complete("logical_d", 9, &ctx).unwrap();
+        assert_eq!(start, 0);
+        assert_eq!(c.iter().map(|p| p.display.as_str()).collect::<Vec<_>>(), ["logical_divide"]);
+        let (start, c) = h.complete("size(til", 8, &ctx).unwrap();
+        assert_eq!(start, 5);
+        assert!(c.iter().any(|p| p.display == "tileA") && c.iter().any(|p| p.display == "tile_to_shape"));
+        let (_, c) = h.complete(":ta", 3, &ctx).unwrap();
+        assert_eq!(c[0].display, ":table");
+    }
+}

@@ -1,0 +1,132 @@
+//! Evaluation shared by every mode of the command: named bindings, and errors
+//! that remember the text they point into.
+
+use kute::expr::{self, Env, Value};
+use kute::{Error, ErrorKind, Layout};
+use std::fmt::Write as _;
+
+/// A failed line: the library's error and the text it refers to, with the
+/// error's span made relative to that whole text.
+#[derive(Debug)]
+pub struct Failure {
+    /// The text that was evaluated (a binding line included).
+    pub src: String,
+    /// The error (boxed: it is large, and failures are rare).
+    pub err: Box<Error>,
+    /// Byte range of `src` the error points at.
+    pub span: Option<(usize, usize)>,
+}
+
+impl Failure {
+    fn new(src: &str, offset: usize, err: Error) -> Failure {
+        let span = err.span().map(|(a, b)| (a + offset, b + offset));
+        Failure { src: src.to_string(), err: Box::new(err), span }
+    }
+
+    /// The message on one line (for batch output).
+    pub fn one_line(&self) -> String {
+        self.err.to_string().replace(['\n', '\r'], " ")
+    }
+
+    /// The message, then — for a parse error, or any error that points at part of
+    /// the text — the text and a line of carets under the offending span.
+    pub fn render(&self) -> String {
+        let mut s = format!("error: {}", self.one_line());
+        if let Some((start, end)) = self.span {
+            let text = self.src.trim_end();
+            let whole = self.src.trim();
+            let lead = self.src.len() - self.src.trim_start().len();
+            let covers_all = start <= lead && end >= lead + whole.len();
+            if self.err.kind() == ErrorKind::Parse || !covers_all {
+                let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+                let before = char_count(text, start);
+                let width = char_count(text, end.max(start + 1)).saturating_sub(before).max(1);
+                let _ = write!(s, "\n  {shown}\n  {}{}", " ".repeat(before), "^".repeat(width));
+            }
+        }
+        s
+    }
+}
+
+/// The number of characters in the first `byte` bytes of `s` (past the end: the
+/// length plus the excess, so a caret can point just after the text).
+fn char_count(s: &str, byte: usize) -> usize {
+    if byte >= s.len() {
+        return s.chars().count() + (byte - s.len());
+    }
+    let mut b = byte;
+    while !s.is_char_boundary(b) {
+        b -= 1;
+    }
+    s[..b].chars().count()
+}
+
+/// An evaluation session: the names bound so far.
+#[derive(Default)]
+pub struct Session {
+    /// Bound names.
+    pub env: Env,
+}
+
+impl Session {
+    /// Evaluate a line: `NAME = expr` binds and returns the value; anything else
+    /// is an expression.
+    pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
+        match expr::split_binding(line) {
+            Some((name, rest)) => {
+                let offset = line.len() - rest.len();
+                let v = expr::eval_in(rest, &self.env).map_err(|e| Failure::new(line, offset, e))?;
+                self.env.insert(name.to_string(), v.clone());
+                Ok(v)
+            }
+            None => expr::eval_in(line, &self.env).map_err(|e| Failure::new(line, 0, e)),
+        }
+    }
+
+    /// Evaluate an expression that must give a layout. `op` names the command.
+    pub fn layout(&self, src: &str, op: &'static str) -> Result<Layout, Failure> {
+        let fail = |e: Error| Failure::new(src, 0, e);
+        match expr::eval_in(src, &self.env).map_err(fail)? {
+            Value::Layout(l) => Ok(l),
+            other => {
+                let hint =
+                    if matches!(other, Value::IntTuple(_)) { "; make_layout(S) makes one from a shape" } else { "" };
+                Err(fail(Error::new(
+                    ErrorKind::Type,
+                    op,
+                    format!("needs a layout, but the expression gives {} ({other}){hint}", other.kind_name()),
+                )))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_are_remembered() {
+        let mut s = Session::default();
+        assert_eq!(s.eval_line("A = (4,6):(6,1)").unwrap().to_string(), "(4,6):(6,1)");
+        assert_eq!(s.eval_line("size(A)").unwrap().to_string(), "24");
+    }
+
+    #[test]
+    fn carets_point_into_the_line() {
+        let mut s = Session::default();
+        let f = s.eval_line("B = (2,3").unwrap_err();
+        let r = f.render();
+        let lines: Vec<&str> = r.lines().collect();
+        assert_eq!(lines.len(), 3, "{r}");
+        assert_eq!(lines[1], "  B = (2,3");
+        let col = lines[2].find('^').unwrap();
+        assert!(col >= 2 + 4, "{r}");
+    }
+
+    #[test]
+    fn char_counts_handle_multibyte_text() {
+        assert_eq!(char_count("aé(", 3), 2);
+        assert_eq!(char_count("ab", 4), 4);
+    }
+}

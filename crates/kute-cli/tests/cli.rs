@@ -1,0 +1,431 @@
+//! The `kute` binary, run as a user runs it. Expected answers are CuTe's (from
+//! `shared/oracle`), not whatever the code printed when the test was written.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn kute(args: &[&str]) -> Output {
+    run(args, None)
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kute"))
+        .args(args)
+        .env("KUTE_HISTORY", std::env::temp_dir().join("kute-test-history"))
+        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kute");
+    if let Some(input) = stdin {
+        let mut w = child.stdin.take().unwrap();
+        let input = input.to_string();
+        // Write from a thread so a large input cannot deadlock against our reads.
+        std::thread::spawn(move || {
+            let _ = w.write_all(input.as_bytes());
+        });
+    }
+    let out = child.wait_with_output().expect("wait for kute");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "kute panicked: {stderr}");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+// ----- eval -----------------------------------------------------------------
+
+#[test]
+fn eval_prints_each_answer_on_its_own_line() {
+    let o = kute(&["eval", "logical_divide(24:2, 4:2)", "logical_divide(_24:_2, _4:_2)", "complement(4:2, 24)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "(4,(2,3)):(4,(2,16))\n(_4,(_2,_3)):(_4,(_2,_16))\n(2,3):(_1,8)\n");
+}
+
+#[test]
+fn an_expression_argument_is_short_for_eval() {
+    let o = kute(&["composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "((_2,_2),_3):((_24,_2),_8)\n");
+    let o = kute(&["size((2,(2,2)):(4,(1,2)))", "8:1(3)"]);
+    assert_eq!(stdout(&o), "8\n3\n");
+}
+
+#[test]
+fn bindings_carry_across_arguments() {
+    let o = kute(&["eval", "A = (4,6):(6,1)", "logical_divide(A, (2,2))"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "(4,6):(6,1)\n((2,2),(2,3)):((6,12),(1,2))\n");
+}
+
+#[test]
+fn a_bad_argument_fails_but_the_others_still_print() {
+    let o = kute(&["eval", "size(8:1)", "(2,3", "rank(_5)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "8\n_1\n");
+    assert!(stderr(&o).starts_with("error: parse"), "{}", stderr(&o));
+}
+
+// ----- batch ----------------------------------------------------------------
+
+const BATCH_IN: &str = "\
+size(8:1)
+
+# a comment
+logical_divide(24:2, 4:2
+   # an indented comment
+composition((6,4):(1,7), 4:4)
+A = (4,6):(6,1)
+logical_divide(A, <2,2>)
+B
+coalesce((2,(1,6)):(1,(6,2)))
+";
+
+fn check_batch_output(o: &Output) {
+    assert_eq!(o.status.code(), Some(1), "a bad line makes the status 1");
+    let out = stdout(o);
+    let lines: Vec<&str> = out.split_terminator('\n').collect();
+    assert_eq!(lines.len(), BATCH_IN.lines().count(), "one output line per input line:\n{out}");
+    assert_eq!(lines[0], "8");
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2], "");
+    assert!(lines[3].starts_with("error: parse: "), "{}", lines[3]);
+    assert_eq!(lines[4], "");
+    assert!(lines[5].starts_with("error: composition: "), "{}", lines[5]);
+    assert_eq!(lines[6], "(4,6):(6,1)");
+    assert_eq!(lines[7], "((2,2),(2,3)):((6,12),(1,2))");
+    assert!(lines[8].starts_with("error: ") && lines[8].contains("'B'"), "{}", lines[8]);
+    assert_eq!(lines[9], "12:1");
+}
+
+#[test]
+fn batch_mode_answers_every_line() {
+    check_batch_output(&run(&["eval", "-"], Some(BATCH_IN)));
+}
+
+#[test]
+fn no_arguments_and_piped_input_is_batch_mode() {
+    check_batch_output(&run(&[], Some(BATCH_IN)));
+    check_batch_output(&run(&["-"], Some(BATCH_IN)));
+}
+
+#[test]
+fn batch_mode_succeeds_when_every_line_does() {
+    let o = run(&["eval", "-"], Some("size(8:1)\n\n# x\r\nrank(_5)\r\nshape(4:1)"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "8\n\n\n_1\n4\n");
+}
+
+#[test]
+fn batch_mode_survives_invalid_utf8_and_long_lines() {
+    let mut input = String::from("size(8:1)\n");
+    input.push_str(&"(".repeat(100_000));
+    input.push('\n');
+    input.push_str("rank(_5)\n");
+    let o = run(&["eval", "-"], Some(&input));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out:.200}");
+    assert!(lines[1].starts_with("error: "));
+    assert_eq!(lines[2], "_1");
+}
+
+#[test]
+fn batch_mode_does_thousands_of_lines_per_second() {
+    let exprs = [
+        "logical_divide(24:2, 4:2)",
+        "composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))",
+        "coalesce((2,(1,6)):(1,(6,2)))",
+        "(2,3",
+    ];
+    let n = 20_000;
+    let input: String = (0..n).map(|i| format!("{}\n", exprs[i % exprs.len()])).collect();
+    let t = Instant::now();
+    let o = run(&["eval", "-"], Some(&input));
+    let took = t.elapsed();
+    assert_eq!(stdout(&o).lines().count(), n);
+    // Even an unoptimised test build must manage 2000 lines a second.
+    assert!(took < Duration::from_secs(10), "{n} lines took {took:?}");
+}
+
+#[test]
+fn a_closed_output_pipe_is_not_a_crash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kute"))
+        .args(["eval", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut w = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        for _ in 0..200_000 {
+            if w.write_all(b"size(8:1)\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut r = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    r.read_line(&mut first).unwrap();
+    assert_eq!(first, "8\n");
+    drop(r);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+// ----- table / latex --------------------------------------------------------
+
+#[test]
+fn table_is_cute_print_layout() {
+    let o = kute(&["table", "(2,(2,2)):(4,(2,1))"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        "(2,(2,2)):(4,(2,1))\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 1 | 3 |\n    \
+         +---+---+---+---+\n 1  | 4 | 6 | 5 | 7 |\n    +---+---+---+---+\n"
+    );
+    let o = kute(&["table", "(_2,_3):(_-1,_4)"]);
+    assert_eq!(
+        stdout(&o),
+        "(_2,_3):(_-1,_4)\n       0    1    2 \n    +----+----+----+\n 0  |  0 |  4 |  8 |\n    +----+----+----+\n 1  \
+         | -1 |  3 |  7 |\n    +----+----+----+\n"
+    );
+}
+
+#[test]
+fn table_of_an_expression() {
+    // CuTe: logical_divide(_16:_1, _4:_1) = (_4,_4):(_1,_4), a column-major 4×4 table.
+    let o = kute(&["table", "logical_divide(_16:_1, _4:_1)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("(_4,_4):(_1,_4)\n"), "{out}");
+    assert!(out.contains("\n 1  |  1 |  5 |  9 | 13 |\n"), "{out}");
+}
+
+#[test]
+fn table_of_rank_one_is_one_row() {
+    let o = kute(&["table", "8:2"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        "8:2\n       0    1    2    3    4    5    6    7 \n    +----+----+----+----+----+----+----+----+\n 0  |  0 \
+         |  2 |  4 |  6 |  8 | 10 | 12 | 14 |\n    +----+----+----+----+----+----+----+----+\n"
+    );
+}
+
+#[test]
+fn table_of_rank_three_is_an_error() {
+    let o = kute(&["table", "(2,2,2):(1,2,4)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(err.contains("rank 3") && err.contains("(2,2,2):(1,2,4)"), "{err}");
+}
+
+#[test]
+fn table_needs_a_layout() {
+    let o = kute(&["table", "size(8:1)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("needs a layout"), "{}", stderr(&o));
+}
+
+#[test]
+fn latex_is_cute_print_latex() {
+    let o = kute(&["latex", "(_2,_3):(_3,_1)"]);
+    assert!(o.status.success());
+    let want = r"% Layout: (_2,_3):(_3,_1)
+\documentclass[convert]{standalone}
+\usepackage{tikz}
+
+\begin{document}
+\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]
+
+\node[fill=black!00] at (0,0) {0};
+\node[fill=black!40] at (0,1) {1};
+\node[fill=black!20] at (0,2) {2};
+\node[fill=black!60] at (1,0) {3};
+\node[fill=black!10] at (1,1) {4};
+\node[fill=black!50] at (1,2) {5};
+\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (2,3);
+
+\node at (0,-1) {\Large{\texttt{0}}};
+\node at (1,-1) {\Large{\texttt{1}}};
+\node at (-1,0) {\Large{\texttt{0}}};
+\node at (-1,1) {\Large{\texttt{1}}};
+\node at (-1,2) {\Large{\texttt{2}}};
+\end{tikzpicture}
+\end{document}
+";
+    assert_eq!(stdout(&o), want);
+    let o = kute(&["latex", "(2,2,2):(1,2,4)"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+// ----- svg ------------------------------------------------------------------
+
+fn check_svg(text: &str, cells: usize) {
+    let doc = roxmltree::Document::parse(text).expect("well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    let n = doc.descendants().filter(|n| n.has_tag_name("rect") && n.attribute("class") == Some("cell")).count();
+    assert_eq!(n, cells);
+    let values = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("values"))
+        .expect("a group of values")
+        .children()
+        .filter(|n| n.has_tag_name("text"))
+        .count();
+    assert_eq!(values, cells);
+}
+
+#[test]
+fn svg_to_standard_output() {
+    let o = kute(&["svg", "(2,(2,2)):(4,(2,1))"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check_svg(&stdout(&o), 8);
+}
+
+#[test]
+fn svg_to_a_file() {
+    let path = std::env::temp_dir().join(format!("kute-cli-test-{}.svg", std::process::id()));
+    let p = path.to_str().unwrap();
+    let o = kute(&["svg", "blocked_product((2,2):(1,2), (3,4):(1,3))", "-o", p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    check_svg(&text, 48);
+}
+
+#[test]
+fn svg_of_rank_one_and_a_big_layout() {
+    check_svg(&stdout(&kute(&["svg", "((4,2)):((2,1))"])), 8);
+    check_svg(&stdout(&kute(&["svg", "zipped_divide((64,64):(64,1), <8,8>)"])), 4096);
+    let o = kute(&["svg", "(2,2,2):(1,2,4)"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+// ----- errors ---------------------------------------------------------------
+
+#[test]
+fn a_parse_error_points_a_caret_at_the_problem() {
+    let src = "logical_divide(24:2, 4:2]";
+    let o = kute(&["eval", src]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    assert!(lines[0].starts_with("error: parse: "), "{err}");
+    assert_eq!(lines[1], format!("  {src}"));
+    // The caret sits under the ']'.
+    assert_eq!(lines[2], format!("  {}^", " ".repeat(src.find(']').unwrap())));
+}
+
+#[test]
+fn a_caret_after_the_end_for_an_unfinished_expression() {
+    let o = kute(&["eval", "B = (2,3"]);
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[1], "  B = (2,3");
+    assert_eq!(lines[2], "          ^", "{err}");
+}
+
+#[test]
+fn an_unknown_name_is_underlined() {
+    let o = kute(&["logical_divide(Q, 2:1)"]);
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].contains("unknown name 'Q'"), "{err}");
+    assert_eq!(lines[2], format!("  {}^", " ".repeat("logical_divide(".len())), "{err}");
+}
+
+#[test]
+fn an_algebra_error_names_operation_operand_and_condition() {
+    let o = kute(&["composition((6,4):(1,7), 4:4)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(err.starts_with("error: composition: "), "{err}");
+    assert!(err.contains("(6,4):(1,7)") && err.contains("4:4"), "{err}");
+    // CuTe's wrong answer (2,2):(4,7) is not the composite: A(B(2)) = A(8) = 9, not 7.
+    assert!(err.contains('9'), "{err}");
+}
+
+#[test]
+fn overflow_is_an_error() {
+    let o = kute(&["size((4294967296,4294967296))"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("overflow"), "{}", stderr(&o));
+}
+
+// ----- help -----------------------------------------------------------------
+
+#[test]
+fn every_command_has_help_with_examples() {
+    for cmd in [
+        &["--help"][..],
+        &["eval", "--help"],
+        &["table", "--help"],
+        &["latex", "--help"],
+        &["svg", "--help"],
+        &["repl", "--help"],
+        &["functions", "--help"],
+    ] {
+        let o = kute(cmd);
+        assert!(o.status.success(), "{cmd:?}");
+        let out = stdout(&o);
+        assert!(out.contains("Usage: kute"), "{cmd:?}: {out}");
+        assert!(out.contains("Example"), "{cmd:?} has no examples: {out}");
+    }
+    let o = kute(&["help", "svg"]);
+    assert!(stdout(&o).contains("-o, --output <FILE>"));
+}
+
+#[test]
+fn a_usage_error_is_reported_by_clap() {
+    let o = kute(&["svg"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("Usage"));
+}
+
+#[test]
+fn functions_lists_every_function() {
+    let o = kute(&["functions"]);
+    let out = stdout(&o);
+    for name in ["composition", "logical_divide", "blocked_product", "right_inverse", "slice_and_offset"] {
+        assert!(out.lines().any(|l| l.starts_with(name)), "{name} missing");
+    }
+}
+
+// ----- interactive session (through a pipe) ---------------------------------
+
+#[test]
+fn the_session_binds_names_and_runs_commands() {
+    let svg = std::env::temp_dir().join(format!("kute-cli-repl-{}.svg", std::process::id()));
+    let input = format!(
+        "A = (4,6):(6,1)\nlogical_divide(A, (2,2))\n:table (2,2):(1,2)\n:svg {} A\n:help\n(2,3\n:quit\nsize(A)\n",
+        svg.display()
+    );
+    let o = run(&["repl"], Some(&input));
+    let out = stdout(&o);
+    assert!(out.contains("(4,6):(6,1)\n"), "{out}");
+    assert!(out.contains("((2,2),(2,3)):((6,12),(1,2))\n"), "{out}");
+    assert!(out.contains(" 1  | 1 | 3 |\n"), "{out}");
+    assert!(out.contains("logical_divide"), "{out}");
+    assert!(!out.contains("\n24\n"), ":quit stops the session: {out}");
+    assert!(stderr(&o).contains("  (2,3\n"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    check_svg(&text, 24);
+}

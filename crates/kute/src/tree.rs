@@ -33,6 +33,12 @@ pub struct TreeRef<'a, L: Copy> {
     pub(crate) leaves: &'a [L],
 }
 
+/// The token of a tuple of `n` children.
+#[inline]
+fn arity_tok(n: usize) -> u16 {
+    u16::try_from(n + 1).expect("tuple arity exceeds u16::MAX - 1")
+}
+
 /// Number of tokens and of leaves in the first subtree of `toks`.
 #[inline]
 fn span(toks: &[u16]) -> (usize, usize) {
@@ -209,6 +215,18 @@ impl<L: Copy> Tree<L> {
         }
         b.close();
         b.finish()
+    }
+
+    /// A flat tree: the leaf itself for one element, else the tuple of the elements.
+    #[inline]
+    pub(crate) fn flat(items: &[L]) -> Self {
+        let n = items.len();
+        let mut toks: SmallVec<[u16; INLINE_TOKS]> = SmallVec::new();
+        if n != 1 {
+            toks.push(arity_tok(n));
+        }
+        toks.resize(toks.len() + n, LEAF);
+        Tree { toks, leaves: SmallVec::from_slice(items) }
     }
 
     /// Borrow as a [`TreeRef`].

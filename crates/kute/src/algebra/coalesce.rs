@@ -13,39 +13,46 @@ pub(crate) type Modes = SmallVec<[Mode; 16]>;
 /// `fake_last`: start from a size-2 stand-in when the last extent is 1, so the
 /// stride of the trailing mode survives (CuTe's `coalesce_x`).
 pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
-    let mut out: Modes = SmallVec::new(); // reversed: out.last() is the front
+    let mut out = Modes::new();
+    coalesce_into(&mut out, leaves, fake_last)?;
+    Ok(out)
+}
+
+/// [`coalesce_flat`] into `out` (which must be empty).
+#[inline]
+pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -> Result<()> {
+    debug_assert!(out.is_empty());
+    // reversed while merging: out.last() is the front
     let r = leaves.len();
     if r == 0 {
         out.push(Mode::new(Int::ONE, Int::ZERO));
-        return Ok(out);
+        return Ok(());
     }
     let last = leaves[r - 1];
     let mut scalar = true;
-    if fake_last && last.shape.value() == 1 {
-        out.push(Mode::new(Int::new_static(2), last.stride));
-    } else {
-        out.push(last);
-    }
+    let mut front =
+        if fake_last && last.shape.value() == 1 { Mode::new(Int::new_static(2), last.stride) } else { last };
     for m in leaves[..r - 1].iter().rev() {
-        let front = out.last_mut().expect("non-empty");
         if m.shape.value() == 1 {
             continue;
         }
         if scalar && front.shape.value() == 1 {
-            *front = *m;
+            front = *m;
         } else if m.shape.mul(m.stride)?.value() == front.stride.value() {
             front.shape = m.shape.mul(front.shape)?;
             front.stride = m.stride;
         } else {
-            out.push(*m);
+            out.push(front);
+            front = *m;
             scalar = false;
         }
     }
-    if scalar && out[0].shape.value() == 1 {
-        out[0] = Mode::new(Int::ONE, Int::ZERO);
+    if scalar && front.shape.value() == 1 {
+        front = Mode::new(Int::ONE, Int::ZERO);
     }
+    out.push(front);
     out.reverse();
-    Ok(out)
+    Ok(())
 }
 
 /// CuTe `coalesce(L)`: the flat layout of fewest modes with the same function on
@@ -60,7 +67,8 @@ pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
 /// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub fn coalesce(l: &Layout) -> Result<Layout> {
-    let modes = coalesce_flat(l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
+    let mut modes = Modes::new();
+    coalesce_into(&mut modes, l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
     Ok(Layout::from_flat(&modes))
 }
 

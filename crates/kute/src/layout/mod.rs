@@ -4,6 +4,7 @@
 //! This module has the vocabulary type and its construction, evaluation and
 //! accessors; [`modes`] manipulates layouts like tuples and [`slice`] slices them.
 
+pub mod eval;
 pub mod modes;
 pub mod slice;
 
@@ -170,11 +171,9 @@ impl Layout {
 
     /// A flat layout from parallel lists of extents and strides: an integral
     /// layout for one mode, a tuple otherwise.
+    #[inline]
     pub(crate) fn from_flat(modes: &[Mode]) -> Layout {
-        if modes.len() == 1 {
-            return Layout::leaf(modes[0].shape, modes[0].stride);
-        }
-        Layout { tree: Tree::tuple_of_leaves(modes.iter().copied()) }
+        Layout { tree: Tree::flat(modes) }
     }
 
     // ----- accessors --------------------------------------------------------

@@ -1,0 +1,456 @@
+//! Fast repeated evaluation of one layout: [`Evaluator`] precomputes, per mode,
+//! a division by multiplication ([`FastDivmod`], as CuTe DSL's `FastDivmod`:
+//! multiply-high and shift instead of `/` and `%`).
+
+use super::Layout;
+use crate::error::Result;
+use smallvec::SmallVec;
+
+/// Division of non-negative integers below 2^62 by a fixed divisor `d >= 2`:
+/// `n / d == mulhi(n, m) >> s` for a precomputed `m` (Granlund–Montgomery,
+/// round-up variant), exact for every `n < 2^62`.
+///
+/// ```
+/// use kute::layout::eval::FastDivmod;
+/// let f = FastDivmod::new(7).unwrap();
+/// assert_eq!(f.divmod(100), (14, 2));
+/// assert_eq!(f.div((1 << 62) - 1), ((1u64 << 62) - 1) / 7);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FastDivmod {
+    divisor: u64,
+    multiplier: u64,
+    shift: u32,
+}
+
+impl FastDivmod {
+    /// Largest dividend (exclusive) for which the division is exact.
+    pub const LIMIT: u64 = 1 << 62;
+
+    /// The divider for `d`; `None` unless `2 <= d < 2^62`.
+    pub fn new(d: u64) -> Option<FastDivmod> {
+        if d < 2 || d >= Self::LIMIT {
+            return None;
+        }
+        // l = ceil(log2 d) >= 1; total shift t = max(62 + l, 64) so that
+        // n < 2^(t - l) covers every n < 2^62, and m = ceil(2^t / d) <= 2^63.
+        let l = 64 - (d - 1).leading_zeros();
+        let t = (62 + l).max(64);
+        let m = (1u128 << t).div_ceil(d as u128);
+        let multiplier = u64::try_from(m).ok()?;
+        Some(FastDivmod { divisor: d, multiplier, shift: t - 64 })
+    }
+
+    /// The divisor.
+    #[inline]
+    pub fn divisor(self) -> u64 {
+        self.divisor
+    }
+
+    /// `n / d` for `n < 2^62` (larger `n` give unspecified results).
+    #[inline(always)]
+    pub fn div(self, n: u64) -> u64 {
+        (((n as u128) * (self.multiplier as u128)) >> 64) as u64 >> self.shift
+    }
+
+    /// `(n / d, n % d)` for `n < 2^62`.
+    #[inline(always)]
+    pub fn divmod(self, n: u64) -> (u64, u64) {
+        let q = self.div(n);
+        (q, n - q * self.divisor)
+    }
+}
+
+/// Entries of one digit table (2 KiB): a group of consecutive coalesced modes
+/// whose extents multiply to at most this is evaluated by one table lookup.
+const TABLE: usize = 256;
+
+type Table = Box<[i64; TABLE]>;
+
+/// Division by a digit's extent: shift and mask for a power of two, else [`FastDivmod`].
+#[derive(Clone, Copy, Debug)]
+struct Div {
+    fast: FastDivmod,
+    shift: u32,
+    mask: u64,
+    pow2: bool,
+}
+
+impl Div {
+    fn new(b: u64) -> Option<Div> {
+        Some(Div {
+            fast: FastDivmod::new(b)?,
+            shift: b.trailing_zeros(),
+            mask: b.wrapping_sub(1),
+            pow2: b.is_power_of_two(),
+        })
+    }
+
+    #[inline(always)]
+    fn divmod(&self, n: u64) -> (u64, u64) {
+        if self.pow2 {
+            (n >> self.shift, n & self.mask)
+        } else {
+            self.fast.divmod(n)
+        }
+    }
+}
+
+/// One digit's contribution `L_group(r)`: a table, or `r * stride` for a single mode too long for one.
+#[derive(Clone, Debug)]
+struct Contrib {
+    table: Option<Table>,
+    stride: i64,
+}
+
+impl Contrib {
+    #[inline(always)]
+    fn get(&self, r: u64) -> i64 {
+        match &self.table {
+            // r < TABLE by construction; the mask only spares the bounds check
+            Some(t) => t[r as usize & (TABLE - 1)],
+            None => (r as i64).wrapping_mul(self.stride),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Digit {
+    div: Div,
+    contrib: Contrib,
+}
+
+/// How the in-domain coordinates are evaluated.
+#[derive(Clone, Debug)]
+enum Plan {
+    /// No fast path: every coordinate goes to [`Layout::eval`].
+    Slow,
+    /// `L(i) = last(i)`.
+    One(Contrib),
+    /// `L(i) = lo(i % B) + last(i / B)`.
+    Two(Digit, Contrib),
+    /// Mixed radix over several digits.
+    Many(SmallVec<[Digit; 4]>, Contrib),
+}
+
+/// A layout prepared for fast evaluation of `L(i)` at many 1-D coordinates.
+///
+/// Inside the domain (`0 <= i < size(L)`) it evaluates the coalesced layout
+/// (the same function there), split into mixed-radix digits: consecutive modes
+/// whose extents multiply to at most 256 share one digit, looked up in a
+/// precomputed table; the digits are separated with one [`FastDivmod`] (or a
+/// shift and a mask for powers of two) each. No overflow is possible there (the
+/// bound is checked once, at construction). Outside the domain it falls back
+/// to [`Layout::eval`], so the answers are always those of `Layout::eval`.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "((8,3),(4,5)):((1,96),(8,32))".parse().unwrap();
+/// let e = l.evaluator().unwrap();
+/// for i in -3..130 {
+///     assert_eq!(e.eval(i).unwrap(), l.eval(i).unwrap());
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    /// fast path for `0 <= i < size` (0 when the fast path is unavailable)
+    size: u64,
+    plan: Plan,
+    layout: Layout,
+}
+
+/// The table of a group of flat modes (product of extents `<= TABLE`), colexicographic.
+fn table_of(modes: &[super::Mode]) -> Table {
+    let mut t: Table = Box::new([0; TABLE]);
+    let mut n = 1usize;
+    for m in modes {
+        let (s, d) = (m.shape.value() as usize, m.stride.value());
+        // t[j + n*k] = t[j] + k*d, filled from the top so t[j] is read before it is overwritten
+        for k in (0..s).rev() {
+            for j in 0..n {
+                t[j + n * k] = t[j].wrapping_add((k as i64).wrapping_mul(d));
+            }
+        }
+        n *= s;
+    }
+    t
+}
+
+impl Evaluator {
+    /// Prepare `layout` for evaluation. Never fails for layouts whose size fits
+    /// in `i64`; layouts too large for the fast path (size `>= 2^62`) or with
+    /// non-positive extents are evaluated with [`Layout::eval`].
+    pub fn new(layout: &Layout) -> Result<Evaluator> {
+        let size = layout.size()?.value();
+        let coalesced = crate::algebra::coalesce(layout).map_err(|e| e.in_op("evaluator"))?;
+        let cm = coalesced.leaves();
+        // Largest |index| in the domain: sum of (s-1)|d| must fit for the
+        // unchecked arithmetic of the fast path.
+        let mut bound: Option<i64> = Some(0);
+        for m in layout.leaves() {
+            let w = (m.shape.value().max(1) - 1).checked_mul(m.stride.value()).and_then(i64::checked_abs);
+            bound = bound.and_then(|b| b.checked_add(w?));
+        }
+        let positive = layout.leaves().iter().all(|m| m.shape.value() > 0);
+        let fast = positive && size > 0 && (size as u64) < FastDivmod::LIMIT && bound.is_some();
+        let slow = Evaluator { size: 0, plan: Plan::Slow, layout: layout.clone() };
+        if !fast {
+            return Ok(slow);
+        }
+        // Group the coalesced modes into digits.
+        let k = cm.len();
+        let mut digits: SmallVec<[Digit; 4]> = SmallVec::new();
+        let mut start = 0;
+        let last = loop {
+            let rest: u64 = cm[start..].iter().map(|m| m.shape.value() as u64).product();
+            if rest as usize <= TABLE {
+                // the rest of the domain fits one table (the last mode is bounded in the domain)
+                break Contrib { table: Some(table_of(&cm[start..])), stride: 0 };
+            }
+            if start == k - 1 {
+                break Contrib { table: None, stride: cm[k - 1].stride.value() };
+            }
+            let mut end = start + 1;
+            let mut b = cm[start].shape.value() as u64;
+            while end < k - 1 && b * cm[end].shape.value() as u64 <= TABLE as u64 {
+                b *= cm[end].shape.value() as u64;
+                end += 1;
+            }
+            let contrib = if b as usize <= TABLE {
+                Contrib { table: Some(table_of(&cm[start..end])), stride: 0 }
+            } else {
+                Contrib { table: None, stride: cm[start].stride.value() }
+            };
+            let Some(div) = Div::new(b) else { return Ok(slow) };
+            digits.push(Digit { div, contrib });
+            start = end;
+        };
+        let plan = match digits.len() {
+            0 => Plan::One(last),
+            1 => Plan::Two(digits.pop().expect("one digit"), last),
+            _ => Plan::Many(digits, last),
+        };
+        Ok(Evaluator { size: size as u64, plan, layout: layout.clone() })
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// `L(i)`, exactly as [`Layout::eval`].
+    #[inline(always)]
+    pub fn eval(&self, i: i64) -> Result<i64> {
+        if (i as u64) < self.size {
+            Ok(self.eval_in_domain(i as u64))
+        } else {
+            self.layout.eval(i)
+        }
+    }
+
+    /// `L(i)` for every coordinate `i` of `coords`, in order, passed to `f`: the
+    /// same values as [`Evaluator::eval`], with the choice of method made once for
+    /// the whole loop rather than at every coordinate. Stops at the first error.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(3,(2,4)):(8,(1,2))".parse().unwrap();
+    /// let mut v = Vec::new();
+    /// l.evaluator().unwrap().for_each([0, 1, 5, 23, 24, -1], |x| v.push(x)).unwrap();
+    /// assert_eq!(v, [0, 8, 17, 23, 8, -8]);
+    /// ```
+    #[inline]
+    pub fn for_each<I: IntoIterator<Item = i64>>(&self, coords: I, f: impl FnMut(i64)) -> Result<()> {
+        match &self.plan {
+            Plan::One(last) => match last.table {
+                Some(_) => self.run_one::<Tab, _, _>(last, coords, f),
+                None => self.run_one::<Mul, _, _>(last, coords, f),
+            },
+            Plan::Two(d, last) => match (d.div.pow2, d.contrib.table.is_some(), last.table.is_some()) {
+                (true, true, true) => self.run_two::<Pow2, Tab, Tab, _, _>(d, last, coords, f),
+                (true, true, false) => self.run_two::<Pow2, Tab, Mul, _, _>(d, last, coords, f),
+                (true, false, true) => self.run_two::<Pow2, Mul, Tab, _, _>(d, last, coords, f),
+                (true, false, false) => self.run_two::<Pow2, Mul, Mul, _, _>(d, last, coords, f),
+                (false, true, true) => self.run_two::<Fast, Tab, Tab, _, _>(d, last, coords, f),
+                (false, true, false) => self.run_two::<Fast, Tab, Mul, _, _>(d, last, coords, f),
+                (false, false, true) => self.run_two::<Fast, Mul, Tab, _, _>(d, last, coords, f),
+                (false, false, false) => self.run_two::<Fast, Mul, Mul, _, _>(d, last, coords, f),
+            },
+            Plan::Many(..) | Plan::Slow => {
+                let mut f = f;
+                for i in coords {
+                    f(self.eval(i)?);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn run_one<C: ContribKind, I: IntoIterator<Item = i64>, F: FnMut(i64)>(
+        &self,
+        last: &Contrib,
+        coords: I,
+        mut f: F,
+    ) -> Result<()> {
+        let size = self.size;
+        let (table, stride) = (last.table.as_deref(), last.stride);
+        for i in coords {
+            if (i as u64) < size {
+                f(C::get(table, stride, i as u64));
+            } else {
+                f(self.layout.eval(i)?);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn run_two<D: DivKind, C: ContribKind, L: ContribKind, I: IntoIterator<Item = i64>, F: FnMut(i64)>(
+        &self,
+        d: &Digit,
+        last: &Contrib,
+        coords: I,
+        mut f: F,
+    ) -> Result<()> {
+        let size = self.size;
+        let div = d.div;
+        let (lo, lo_stride) = (d.contrib.table.as_deref(), d.contrib.stride);
+        let (hi, hi_stride) = (last.table.as_deref(), last.stride);
+        for i in coords {
+            if (i as u64) < size {
+                let (q, r) = D::divmod(&div, i as u64);
+                f(C::get(lo, lo_stride, r).wrapping_add(L::get(hi, hi_stride, q)));
+            } else {
+                f(self.layout.eval(i)?);
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn eval_in_domain(&self, n: u64) -> i64 {
+        match &self.plan {
+            Plan::One(last) => last.get(n),
+            Plan::Two(d, last) => {
+                let (q, r) = d.div.divmod(n);
+                d.contrib.get(r).wrapping_add(last.get(q))
+            }
+            Plan::Many(ds, last) => {
+                let mut n = n;
+                let mut acc: i64 = 0;
+                for d in ds {
+                    let (q, r) = d.div.divmod(n);
+                    acc = acc.wrapping_add(d.contrib.get(r));
+                    n = q;
+                }
+                acc.wrapping_add(last.get(n))
+            }
+            Plan::Slow => unreachable_slow(),
+        }
+    }
+}
+
+/// A digit separation chosen once for a loop.
+trait DivKind {
+    fn divmod(d: &Div, n: u64) -> (u64, u64);
+}
+struct Pow2;
+struct Fast;
+impl DivKind for Pow2 {
+    #[inline(always)]
+    fn divmod(d: &Div, n: u64) -> (u64, u64) {
+        (n >> d.shift, n & d.mask)
+    }
+}
+impl DivKind for Fast {
+    #[inline(always)]
+    fn divmod(d: &Div, n: u64) -> (u64, u64) {
+        d.fast.divmod(n)
+    }
+}
+
+/// A digit contribution chosen once for a loop.
+trait ContribKind {
+    fn get(table: Option<&[i64; TABLE]>, stride: i64, r: u64) -> i64;
+}
+struct Tab;
+struct Mul;
+impl ContribKind for Tab {
+    #[inline(always)]
+    fn get(table: Option<&[i64; TABLE]>, _: i64, r: u64) -> i64 {
+        match table {
+            Some(t) => t[r as usize & (TABLE - 1)],
+            None => 0,
+        }
+    }
+}
+impl ContribKind for Mul {
+    #[inline(always)]
+    fn get(_: Option<&[i64; TABLE]>, stride: i64, r: u64) -> i64 {
+        (r as i64).wrapping_mul(stride)
+    }
+}
+
+#[cold]
+fn unreachable_slow() -> i64 {
+    // size == 0 for Plan::Slow, so eval never gets here
+    0
+}
+
+impl Layout {
+    /// An [`Evaluator`] for many evaluations of this layout.
+    pub fn evaluator(&self) -> Result<Evaluator> {
+        Evaluator::new(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_divmod_exact() {
+        for d in (2u64..300).chain([641, 1 << 20, (1 << 20) + 1, (1 << 61) - 1, (1 << 61) + 1, (1 << 62) - 1]) {
+            let f = FastDivmod::new(d).unwrap();
+            let probes =
+                (0u64..2000).chain((0..2000).map(|k| FastDivmod::LIMIT - 1 - k * 7919)).chain((1..64).flat_map(|b| {
+                    let p = 1u64 << b.min(61);
+                    [p - 1, p, p + 1, d.saturating_mul(p.min(1 << 40)), d.saturating_mul(3) - 1]
+                }));
+            for n in probes.filter(|&n| n < FastDivmod::LIMIT) {
+                assert_eq!(f.divmod(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+        assert!(FastDivmod::new(0).is_none());
+        assert!(FastDivmod::new(1).is_none());
+        assert!(FastDivmod::new(1 << 62).is_none());
+    }
+
+    #[test]
+    fn evaluator_matches_eval() {
+        for s in [
+            "(128,128):(1,128)",
+            "((8,16),(4,32)):((1,256),(8,32))",
+            "(_4,(_8,_4)):(_32,(_1,_8))",
+            "((3,5),(7,(2,6))):((35,1),(5,(0,-210)))",
+            "(1,1):(0,0)",
+            "7:-3",
+            "(2,(1,6)):(1,(6,2))",
+            "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+            "(1000,3,(7,9)):(1,-5000,(2,3))",
+            "(300,2,300,5):(7,1,3,11)",
+        ] {
+            let l: Layout = s.parse().unwrap();
+            let e = l.evaluator().unwrap();
+            let n = l.size().unwrap().value();
+            for i in -5..n + 20 {
+                assert_eq!(e.eval(i).unwrap(), l.eval(i).unwrap(), "{s} at {i}");
+            }
+            let mut all = Vec::new();
+            e.for_each(-5..n + 20, |x| all.push(x)).unwrap();
+            let want: Vec<i64> = (-5..n + 20).map(|i| l.eval(i).unwrap()).collect();
+            assert_eq!(all, want, "{s}: for_each");
+        }
+    }
+}

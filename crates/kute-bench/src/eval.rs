@@ -1,0 +1,156 @@
+//! Layout evaluation: per element, (a) `L(i)` at every 1-D coordinate with
+//! kute's fastest random-access API ([`kute::layout::eval::Evaluator`]), (b) a
+//! sequential traversal with [`kute::iter::Indices`], (c) a hand-written loop
+//! nest over the same flat shape and strides. All three consume every index the
+//! same way: `acc = acc.wrapping_add(black_box(index))`.
+
+use crate::timing::ns_per_call;
+use kute::iter::Indices;
+use kute::Layout;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The layouts measured, with a hand-written loop nest for each one's flat rank.
+pub const LAYOUTS: [&str; 4] = [
+    "(128,128):(1,128)",
+    "((8,16),(4,32)):((1,256),(8,32))",
+    "(_4,(_8,_4)):(_32,(_1,_8))",
+    // rank 4, depth 2, six leaves, no power-of-two extents, nothing coalesces:
+    // a permutation of [0, 5040)
+    "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+];
+
+#[inline(always)]
+fn sink(acc: &mut i64, v: i64) {
+    *acc = acc.wrapping_add(black_box(v));
+}
+
+fn nest2(s: &[i64], d: &[i64]) -> i64 {
+    let mut acc = 0;
+    for i1 in 0..s[1] {
+        let b1 = i1 * d[1];
+        for i0 in 0..s[0] {
+            sink(&mut acc, b1 + i0 * d[0]);
+        }
+    }
+    acc
+}
+
+fn nest3(s: &[i64], d: &[i64]) -> i64 {
+    let mut acc = 0;
+    for i2 in 0..s[2] {
+        let b2 = i2 * d[2];
+        for i1 in 0..s[1] {
+            let b1 = b2 + i1 * d[1];
+            for i0 in 0..s[0] {
+                sink(&mut acc, b1 + i0 * d[0]);
+            }
+        }
+    }
+    acc
+}
+
+fn nest4(s: &[i64], d: &[i64]) -> i64 {
+    let mut acc = 0;
+    for i3 in 0..s[3] {
+        let b3 = i3 * d[3];
+        for i2 in 0..s[2] {
+            let b2 = b3 + i2 * d[2];
+            for i1 in 0..s[1] {
+                let b1 = b2 + i1 * d[1];
+                for i0 in 0..s[0] {
+                    sink(&mut acc, b1 + i0 * d[0]);
+                }
+            }
+        }
+    }
+    acc
+}
+
+fn nest6(s: &[i64], d: &[i64]) -> i64 {
+    let mut acc = 0;
+    for i5 in 0..s[5] {
+        let b5 = i5 * d[5];
+        for i4 in 0..s[4] {
+            let b4 = b5 + i4 * d[4];
+            for i3 in 0..s[3] {
+                let b3 = b4 + i3 * d[3];
+                for i2 in 0..s[2] {
+                    let b2 = b3 + i2 * d[2];
+                    for i1 in 0..s[1] {
+                        let b1 = b2 + i1 * d[1];
+                        for i0 in 0..s[0] {
+                            sink(&mut acc, b1 + i0 * d[0]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    acc
+}
+
+/// (c): the loop nest for the layout's number of leaves.
+fn loop_nest(s: &[i64], d: &[i64]) -> i64 {
+    match s.len() {
+        2 => nest2(s, d),
+        3 => nest3(s, d),
+        4 => nest4(s, d),
+        6 => nest6(s, d),
+        n => panic!("no hand-written loop nest for {n} leaves"),
+    }
+}
+
+/// (a): every 1-D coordinate through the evaluator, each evaluated on its own
+/// (no incremental update between coordinates).
+fn eval_all(e: &kute::layout::eval::Evaluator, size: i64) -> i64 {
+    let mut acc = 0;
+    e.for_each(0..size, |v| sink(&mut acc, v)).expect("in the domain");
+    acc
+}
+
+/// (b): the whole domain with the iterator (internal iteration).
+fn traverse(l: &Layout) -> i64 {
+    let mut acc = 0;
+    Indices::new(l).expect("small layout").for_each(|v| sink(&mut acc, v));
+    acc
+}
+
+/// Worst ratios over the layouts.
+pub struct Summary {
+    /// max (a)/(c)
+    pub worst_a: Option<f64>,
+    /// max (b)/(c)
+    pub worst_b: Option<f64>,
+}
+
+/// Measure every layout and print the table.
+pub fn section(batch: Duration) -> Summary {
+    eprintln!("timing layout evaluation ...");
+    println!(
+        "== Layout evaluation, ns/element (best of {} batches): (a) Evaluator::for_each(0..size) (L(i) for every i), (b) Indices traversal, (c) hand-written loop nest ==",
+        crate::timing::BATCHES
+    );
+    println!("every index is consumed as acc = acc.wrapping_add(black_box(index)); the three sums are checked equal");
+    println!();
+    println!("{:<46} {:>6} {:>8} {:>8} {:>8} {:>7} {:>7}", "layout", "elems", "(a)", "(b)", "(c)", "a/c", "b/c");
+    let (mut worst_a, mut worst_b) = (0.0f64, 0.0f64);
+    for src in LAYOUTS {
+        let l: Layout = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
+        let size = l.size().expect("size").value();
+        let s: Vec<i64> = l.leaves().iter().map(|m| m.shape.value()).collect();
+        let d: Vec<i64> = l.leaves().iter().map(|m| m.stride.value()).collect();
+        let e = l.evaluator().expect("evaluator");
+        let (ra, rb, rc) = (eval_all(&e, size), traverse(&l), loop_nest(&s, &d));
+        assert!(ra == rc && rb == rc, "{src}: sums differ: (a) {ra}, (b) {rb}, (c) {rc}");
+        let per = size as f64;
+        let ta = ns_per_call(batch, || eval_all(black_box(&e), black_box(size))) / per;
+        let tb = ns_per_call(batch, || traverse(black_box(&l))) / per;
+        let tc = ns_per_call(batch, || loop_nest(black_box(&s), black_box(&d))) / per;
+        let (a_c, b_c) = (ta / tc, tb / tc);
+        worst_a = worst_a.max(a_c);
+        worst_b = worst_b.max(b_c);
+        println!("{src:<46} {size:>6} {ta:>8.3} {tb:>8.3} {tc:>8.3} {a_c:>7.2} {b_c:>7.2}");
+    }
+    Summary { worst_a: Some(worst_a), worst_b: Some(worst_b) }
+}

@@ -1,0 +1,49 @@
+//! The timing loop shared by every measurement: best of 5 batches.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Number of batches; the best (smallest) time per call is reported.
+pub const BATCHES: usize = 5;
+
+/// Nanoseconds per call of `f`, best of [`BATCHES`] batches of about `batch` each.
+/// The result of every call goes through `black_box` (by reference, as CuTe C++'s `keep`).
+#[inline(never)]
+pub fn ns_per_call<R>(batch: Duration, mut f: impl FnMut() -> R) -> f64 {
+    // Calibrate: double the count until one batch takes at least a fifth of the budget.
+    let mut n: u64 = 1;
+    let per_call = loop {
+        let t = Instant::now();
+        for _ in 0..n {
+            let r = f();
+            black_box(&r);
+        }
+        let e = t.elapsed();
+        if e >= batch / 5 || n >= 1 << 40 {
+            break e.as_secs_f64() / n as f64;
+        }
+        n *= 2;
+    };
+    let n = ((batch.as_secs_f64() / per_call.max(1e-12)) as u64).max(1);
+    let mut best = f64::INFINITY;
+    for _ in 0..BATCHES {
+        let t = Instant::now();
+        for _ in 0..n {
+            let r = f();
+            black_box(&r);
+        }
+        let ns = t.elapsed().as_secs_f64() * 1e9 / n as f64;
+        best = best.min(ns);
+    }
+    best
+}
+
+/// Geometric mean of positive numbers (`None` for none).
+pub fn geomean(xs: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (mut s, mut n) = (0.0, 0usize);
+    for x in xs {
+        s += x.ln();
+        n += 1;
+    }
+    (n > 0).then(|| (s / n as f64).exp())
+}

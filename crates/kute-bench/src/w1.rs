@@ -1,0 +1,172 @@
+//! Workload W1 (shared/bench/README.md): 11 algebra operations, every integer
+//! dynamic, operands built before the timed region.
+
+use crate::timing::ns_per_call;
+use kute::{Layout, Tiler};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// One W1 row: the kute expression and the names the C++ and pycute programs use.
+pub struct Row {
+    /// The operation in kute's expression language (all integers dynamic).
+    pub expr: &'static str,
+    /// The op name printed by `cute_runtime_bench.cpp`.
+    pub cpp: &'static str,
+    /// The op name printed by `pycute_bench.py` (`None`: pycute lacks it).
+    pub py: Option<&'static str>,
+}
+
+/// The 11 rows of W1, in the order of the README (and of the C++ program).
+pub const ROWS: [Row; 11] = [
+    Row { expr: "composition((20,2):(16,4),(4,5):(1,4))", cpp: "composition", py: Some("composition") },
+    Row { expr: "logical_divide(24:2,4:2)", cpp: "logical_divide", py: Some("logical_divide") },
+    Row { expr: "complement((2,2):(4,1),24)", cpp: "complement", py: Some("complement") },
+    Row { expr: "logical_product((2,2):(1,2),(3,4):(4,1))", cpp: "logical_product", py: Some("logical_product") },
+    Row { expr: "zipped_divide((12,32,6):(1,128,0),<4:1,8:1>)", cpp: "zipped_divide", py: Some("zipped_divide") },
+    Row { expr: "coalesce((2,(1,6)):(1,(6,2)))", cpp: "coalesce", py: Some("coalesce") },
+    Row { expr: "tiled_divide((12,(4,8),6):(1,(32,512),0),<4:1,8:1>)", cpp: "tiled_divide", py: Some("tiled_divide") },
+    Row { expr: "blocked_product((2,5):(5,1),(3,4):(1,3))", cpp: "blocked_product", py: None },
+    Row { expr: "raked_product((2,2):(1,2),(3,4):(4,1))", cpp: "raked_product", py: None },
+    Row {
+        expr: "composition((12,(4,8)):(59,(13,1)),<3:4,8:2>)",
+        cpp: "composition_bymode",
+        py: Some("composition_bymode"),
+    },
+    Row {
+        expr: "logical_divide((8,8):(8,1),<4:1,2:1>)",
+        cpp: "logical_divide_bymode",
+        py: Some("logical_divide_bymode"),
+    },
+];
+
+fn layout(s: &str) -> Layout {
+    s.parse::<Layout>().unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
+}
+
+fn dynamic_tiler(t: &Tiler) -> Tiler {
+    match t {
+        Tiler::Layout(l) => Tiler::Layout(l.to_dynamic()),
+        Tiler::Int(n) => Tiler::Int(n.to_dynamic()),
+        Tiler::Underscore => Tiler::Underscore,
+        Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(dynamic_tiler).collect()),
+    }
+}
+
+fn tiler(s: &str) -> Tiler {
+    dynamic_tiler(&kute::expr::parse_tiler(s).unwrap_or_else(|e| panic!("{s}: {e}")))
+}
+
+fn int_tuple(s: &str) -> kute::IntTuple {
+    s.parse::<kute::IntTuple>().unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
+}
+
+/// The operands of W1, built (parsed, made dynamic) once.
+pub struct Operands {
+    comp: (Layout, Layout),
+    ldiv: (Layout, Tiler),
+    compl: (Layout, kute::IntTuple),
+    lprod: (Layout, Tiler),
+    zdiv: (Layout, Tiler),
+    coal: Layout,
+    tdiv: (Layout, Tiler),
+    bprod: (Layout, Layout),
+    rprod: (Layout, Layout),
+    comp_bymode: (Layout, Tiler),
+    ldiv_bymode: (Layout, Tiler),
+}
+
+impl Operands {
+    /// Build every operand (this is the part the timing excludes).
+    pub fn new() -> Operands {
+        Operands {
+            comp: (layout("(20,2):(16,4)"), layout("(4,5):(1,4)")),
+            ldiv: (layout("24:2"), tiler("4:2")),
+            compl: (layout("(2,2):(4,1)"), int_tuple("24")),
+            lprod: (layout("(2,2):(1,2)"), tiler("(3,4):(4,1)")),
+            zdiv: (layout("(12,32,6):(1,128,0)"), tiler("<4:1,8:1>")),
+            coal: layout("(2,(1,6)):(1,(6,2))"),
+            tdiv: (layout("(12,(4,8),6):(1,(32,512),0)"), tiler("<4:1,8:1>")),
+            bprod: (layout("(2,5):(5,1)"), layout("(3,4):(1,3)")),
+            rprod: (layout("(2,2):(1,2)"), layout("(3,4):(4,1)")),
+            comp_bymode: (layout("(12,(4,8)):(59,(13,1))"), tiler("<3:4,8:2>")),
+            ldiv_bymode: (layout("(8,8):(8,1)"), tiler("<4:1,2:1>")),
+        }
+    }
+
+    /// Row `i` of W1 evaluated once with the library API.
+    pub fn run(&self, i: usize) -> kute::Result<Layout> {
+        let o = self;
+        match i {
+            0 => kute::composition(&o.comp.0, &o.comp.1),
+            1 => kute::logical_divide(&o.ldiv.0, &o.ldiv.1),
+            2 => kute::complement(&o.compl.0, &o.compl.1),
+            3 => kute::logical_product(&o.lprod.0, &o.lprod.1),
+            4 => kute::zipped_divide(&o.zdiv.0, &o.zdiv.1),
+            5 => kute::coalesce(&o.coal),
+            6 => kute::tiled_divide(&o.tdiv.0, &o.tdiv.1),
+            7 => kute::blocked_product(&o.bprod.0, &o.bprod.1),
+            8 => kute::raked_product(&o.rprod.0, &o.rprod.1),
+            9 => kute::composition_tiler(&o.comp_bymode.0, &o.comp_bymode.1),
+            10 => kute::logical_divide(&o.ldiv_bymode.0, &o.ldiv_bymode.1),
+            _ => panic!("W1 has 11 rows"),
+        }
+    }
+
+    /// ns/op of row `i`: a loop specialised for that operation (no dynamic
+    /// dispatch inside the timed loop), operands and results through `black_box`.
+    pub fn time(&self, i: usize, batch: Duration) -> f64 {
+        let o = self;
+        macro_rules! t {
+            ($f:path, $a:expr) => {
+                ns_per_call(batch, || $f(black_box(&$a)))
+            };
+            ($f:path, $a:expr, $b:expr) => {
+                ns_per_call(batch, || $f(black_box(&$a), black_box(&$b)))
+            };
+        }
+        match i {
+            0 => t!(kute::composition, o.comp.0, o.comp.1),
+            1 => t!(kute::logical_divide, o.ldiv.0, o.ldiv.1),
+            2 => t!(kute::complement, o.compl.0, o.compl.1),
+            3 => t!(kute::logical_product, o.lprod.0, o.lprod.1),
+            4 => t!(kute::zipped_divide, o.zdiv.0, o.zdiv.1),
+            5 => t!(kute::coalesce, o.coal),
+            6 => t!(kute::tiled_divide, o.tdiv.0, o.tdiv.1),
+            7 => t!(kute::blocked_product, o.bprod.0, o.bprod.1),
+            8 => t!(kute::raked_product, o.rprod.0, o.rprod.1),
+            9 => t!(kute::composition_tiler, o.comp_bymode.0, o.comp_bymode.1),
+            10 => t!(kute::logical_divide, o.ldiv_bymode.0, o.ldiv_bymode.1),
+            _ => panic!("W1 has 11 rows"),
+        }
+    }
+}
+
+impl Operands {
+    /// Run row `i` `n` times (for counting instructions with `perf stat`).
+    pub fn repeat(&self, i: usize, n: u64) {
+        for _ in 0..n {
+            let r = self.run(black_box(i));
+            black_box(&r);
+        }
+    }
+}
+
+impl Default for Operands {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// kute's results and ns/op for every row; also checks that the library calls
+/// agree with the expression language on the same text.
+pub fn run_kute(batch: Duration) -> Vec<(f64, String)> {
+    let ops = Operands::new();
+    let mut out = Vec::new();
+    for (i, row) in ROWS.iter().enumerate() {
+        let r = ops.run(i).unwrap_or_else(|e| panic!("{}: {e}", row.expr)).to_string();
+        let via_expr = kute::expr::eval(row.expr).map(|v| v.to_string()).unwrap_or_else(|e| e.to_string());
+        assert_eq!(r, via_expr, "library call and expression disagree on {}", row.expr);
+        out.push((ops.time(i, batch), r));
+    }
+    out
+}

@@ -393,6 +393,29 @@ fn every_command_has_help_with_examples() {
 }
 
 #[test]
+fn the_examples_in_the_help_work() {
+    let mut n = 0;
+    for cmd in ["eval", "table", "latex", "svg", "repl", "functions"] {
+        let help = stdout(&kute(&[cmd, "--help"])) + &stdout(&kute(&["--help"]));
+        for line in help.lines().filter(|l| l.starts_with("  kute ")) {
+            // The single-quoted arguments of one example line, evaluated together
+            // (so that a binding reaches the expressions after it).
+            let command = line.split(" # ").next().unwrap_or(line);
+            let quoted: Vec<&str> = command.split('\'').skip(1).step_by(2).collect();
+            if quoted.is_empty() {
+                continue;
+            }
+            let mut args = vec!["eval"];
+            args.extend(&quoted);
+            let o = kute(&args);
+            assert!(o.status.success(), "help example fails: {line}\n{}", stderr(&o));
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "only {n} examples found");
+}
+
+#[test]
 fn a_usage_error_is_reported_by_clap() {
     let o = kute(&["svg"]);
     assert_eq!(o.status.code(), Some(2));

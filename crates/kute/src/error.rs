@@ -42,8 +42,14 @@ pub enum ErrorKind {
 /// assert_eq!(err.kind(), ErrorKind::Inadmissible);
 /// assert!(err.to_string().starts_with("composition"));
 /// ```
+///
+/// An `Error` is one pointer (its details are boxed), so `Result<T>` stays small
+/// and the success path of every operation moves no error-sized data.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Details>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct Details {
     kind: ErrorKind,
     op: Cow<'static, str>,
     message: String,
@@ -57,7 +63,7 @@ impl Error {
     /// A new error of `kind` raised by operation `op`, with a message that states
     /// the operand and the condition that failed.
     pub fn new(kind: ErrorKind, op: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
-        Error { kind, op: op.into(), message: message.into(), span: None }
+        Error(Box::new(Details { kind, op: op.into(), message: message.into(), span: None }))
     }
 
     pub(crate) fn inadmissible(op: &'static str, message: impl Into<String>) -> Self {
@@ -81,59 +87,64 @@ impl Error {
     }
 
     pub(crate) fn parse(message: impl Into<String>, start: usize, end: usize) -> Self {
-        Error { kind: ErrorKind::Parse, op: Cow::Borrowed("parse"), message: message.into(), span: Some((start, end)) }
+        Error(Box::new(Details {
+            kind: ErrorKind::Parse,
+            op: Cow::Borrowed("parse"),
+            message: message.into(),
+            span: Some((start, end)),
+        }))
     }
 
     /// Name the operation, unless an inner operation already named itself.
     pub(crate) fn in_op(mut self, op: &'static str) -> Self {
-        if self.op.is_empty() {
-            self.op = Cow::Borrowed(op);
+        if self.0.op.is_empty() {
+            self.0.op = Cow::Borrowed(op);
         }
         self
     }
 
     /// Attach a source span (byte offsets into the expression text).
     pub(crate) fn with_span(mut self, start: usize, end: usize) -> Self {
-        if self.span.is_none() {
-            self.span = Some((start, end));
+        if self.0.span.is_none() {
+            self.0.span = Some((start, end));
         }
         self
     }
 
     /// The broad class of the failure.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.0.kind
     }
 
     /// The operation that failed (`"composition"`, `"parse"`, ...).
     pub fn op(&self) -> &str {
-        &self.op
+        &self.0.op
     }
 
     /// The condition that failed, and the operand it concerns.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// Byte range in the expression text this error points at, when known.
     pub fn span(&self) -> Option<(usize, usize)> {
-        self.span
+        self.0.span
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.op.is_empty() {
-            f.write_str(&self.message)
+        if self.0.op.is_empty() {
+            f.write_str(&self.0.message)
         } else {
-            write!(f, "{}: {}", self.op, self.message)
+            write!(f, "{}: {}", self.0.op, self.0.message)
         }
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Error({:?}, {})", self.kind, self)
+        write!(f, "Error({:?}, {})", self.0.kind, self)
     }
 }
 

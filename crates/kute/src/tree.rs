@@ -358,6 +358,18 @@ impl<L: Copy> Builder<L> {
         }
     }
 
+    /// Where the next element will start (for [`Builder::since`]).
+    #[inline]
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.toks.len(), self.leaves.len())
+    }
+
+    /// The element added since `mark` (exactly one must have been added).
+    #[inline]
+    pub(crate) fn since(&self, mark: (usize, usize)) -> TreeRef<'_, L> {
+        TreeRef { toks: &self.toks[mark.0..], leaves: &self.leaves[mark.1..] }
+    }
+
     /// The finished tree. Exactly one root element must have been added.
     #[inline]
     pub fn finish(self) -> Tree<L> {

@@ -55,6 +55,14 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
     Ok(())
 }
 
+/// CuTe `filter(L)` into `out` (empty): `coalesce(filter_zeros(L))` of the leaves.
+#[inline]
+pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
+    let mut zeroed = Modes::new();
+    zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { *m }));
+    coalesce_into(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
+}
+
 /// CuTe `coalesce(L)`: the flat layout of fewest modes with the same function on
 /// `[0, size(L))` and the same size. Size-1 modes are dropped and adjacent modes
 /// with `d[i+1] == s[i]·d[i]` merge; a single mode gives an integral layout.
@@ -70,12 +78,6 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
     let mut modes = Modes::new();
     coalesce_into(&mut modes, l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
     Ok(Layout::from_flat(&modes))
-}
-
-/// CuTe's `coalesce_x`: as [`coalesce`] but a trailing size-1 mode keeps its
-/// stride, so the function beyond the domain is preserved too.
-pub(crate) fn coalesce_x(l: &Layout) -> Result<Modes> {
-    coalesce_flat(l.leaves(), true)
 }
 
 /// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of

@@ -1,10 +1,10 @@
 //! `complement(A, M)`: the layout that fills the gaps of `A` up to `M`.
 
-use super::coalesce::{coalesce_flat, filter};
+use super::coalesce::{coalesce_into, filter_into, Modes};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::int_tuple::{self, IntTuple};
-use crate::layout::{Layout, Mode};
+use crate::int_tuple::{product, IntTuple, IntTupleRef};
+use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
 use smallvec::SmallVec;
 
 /// CuTe `complement(A, cotarget)`: an ordered layout `R` whose image avoids `A`'s
@@ -26,7 +26,9 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
-    complement_impl(a, Some(cotarget)).map_err(|e| e.in_op("complement"))
+    let mut out = Modes::new();
+    complement_into(&mut out, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())).map_err(|e| e.in_op("complement"))?;
+    Ok(Layout::from_flat(&out))
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.
@@ -37,65 +39,124 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// assert_eq!(kute::complement_self(&a).unwrap().to_string(), "_3:_2");
 /// ```
 pub fn complement_self(a: &Layout) -> Result<Layout> {
-    complement_impl(a, None).map_err(|e| e.in_op("complement"))
+    let mut out = Modes::new();
+    complement_into(&mut out, a.as_tree_ref(), Cot::Cosize).map_err(|e| e.in_op("complement"))?;
+    Ok(Layout::from_flat(&out))
 }
 
-fn complement_impl(a: &Layout, cotarget: Option<&IntTuple>) -> Result<Layout> {
-    let f = filter(a)?;
-    let own;
-    let cot = match cotarget {
-        Some(c) => c,
+/// The cotarget of a complement.
+#[derive(Clone, Copy)]
+pub(crate) enum Cot<'a> {
+    /// A shape (only its size counts, but its structure decides the rounding).
+    Tree(IntTupleRef<'a>),
+    /// An integer.
+    Leaf(Int),
+    /// The shape of flat modes: their extent if there is one, else the tuple of extents.
+    Shapes(&'a [Mode]),
+    /// `cosize(filter(A))`.
+    Cosize,
+}
+
+/// CuTe `ceil_div(cot, d)` (an integer divisor folds across a tuple, left to
+/// right), leaves only, appended to `out`.
+fn ceil_div_leaves(out: &mut SmallVec<[Int; 16]>, cot: IntTupleRef<'_>, d: Int) -> Result<()> {
+    match cot.as_leaf() {
+        Some(x) => out.push(x.ceil_div(d)?),
         None => {
-            own = IntTuple::leaf(f.cosize()?);
-            &own
+            let mut rest = d;
+            for m in cot.children() {
+                ceil_div_leaves(out, m, rest)?;
+                rest = rest.ceil_div(product(m.leaves())?)?;
+            }
         }
+    }
+    Ok(())
+}
+
+/// The filtered `A`'s complement up to `cot`, coalesced, into `out` (empty).
+pub(crate) fn complement_into(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+    let mut f = Modes::new();
+    filter_into(&mut f, a.leaves())?;
+    let cot = match cot {
+        Cot::Cosize => Cot::Leaf(cosize_of(&f)?),
+        c => c,
     };
-    let leaves = f.leaves();
-    if leaves.len() == 1 && leaves[0].stride.value() == 0 {
+    if f.len() == 1 && f[0].stride.value() == 0 {
         // Only _1:_0 survives filtering with a zero stride: compact over the cotarget.
         // CuTe: make_layout(coalesce(cotarget)); by value, all extents merge.
-        let n = cot.size()?;
+        let n = match cot {
+            Cot::Tree(t) => product(t.leaves())?,
+            Cot::Leaf(n) => n,
+            Cot::Shapes(s) => {
+                let mut p = Int::ONE;
+                for m in s {
+                    p = p.mul(m.shape)?;
+                }
+                p
+            }
+            Cot::Cosize => unreachable!("replaced above"),
+        };
         let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
-        return Ok(Layout::leaf(n, d));
+        out.push(Mode::new(n, d));
+        return Ok(());
     }
-    let mut shape: SmallVec<[Int; 16]> = leaves.iter().map(|m| m.shape).collect();
-    let mut stride: SmallVec<[Int; 16]> = leaves.iter().map(|m| m.stride).collect();
-    let r = shape.len();
-    let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
+    let mut modes = Modes::new();
     let mut last_stride = Int::ONE;
-    for _ in 0..r - 1 {
+    while f.len() > 1 {
         // the first index of the smallest stride
         let mut j = 0;
-        for k in 1..stride.len() {
-            if stride[k].value() < stride[j].value() {
+        for k in 1..f.len() {
+            if f[k].stride.value() < f[j].stride.value() {
                 j = k;
             }
         }
-        let min_stride = stride[j];
+        let Mode { shape, stride: min_stride } = f[j];
         let new_shape = min_stride.div(last_stride)?;
         if new_shape.value() == 0 {
             return Err(non_injective(a));
         }
         modes.push(Mode::new(new_shape, last_stride));
-        last_stride = min_stride.mul(shape[j])?;
-        shape.remove(j);
-        stride.remove(j);
+        last_stride = min_stride.mul(shape)?;
+        f.remove(j);
     }
-    let new_shape = stride[0].div(last_stride)?;
+    let new_shape = f[0].stride.div(last_stride)?;
     if new_shape.value() == 0 {
         return Err(non_injective(a));
     }
     modes.push(Mode::new(new_shape, last_stride));
-    let new_stride = stride[0].mul(shape[0])?;
-    let rest = int_tuple::ceil_div(cot.as_ref(), IntTuple::leaf(new_stride).as_ref())?;
-    let rest_stride = int_tuple::compact_col_major(rest.as_ref(), new_stride)?;
-    for (&s, &d) in rest.leaves().iter().zip(rest_stride.leaves()) {
-        modes.push(Mode::new(s, d));
+    let new_stride = f[0].stride.mul(f[0].shape)?;
+    // rest = ceil_div(cot, new_stride) with compact column-major strides from new_stride
+    let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
+    match cot {
+        Cot::Tree(t) => ceil_div_leaves(&mut rest, t, new_stride),
+        Cot::Leaf(n) => n.ceil_div(new_stride).map(|x| rest.push(x)),
+        Cot::Shapes([m]) => m.shape.ceil_div(new_stride).map(|x| rest.push(x)),
+        Cot::Shapes(s) => (|| {
+            let mut r = new_stride;
+            for m in s {
+                rest.push(m.shape.ceil_div(r)?);
+                r = r.ceil_div(Int::ONE.mul(m.shape)?)?;
+            }
+            Ok(())
+        })(),
+        Cot::Cosize => unreachable!("replaced above"),
     }
-    Ok(Layout::from_flat(&coalesce_flat(&modes, false)?))
+    .map_err(|e| e.in_op("ceil_div"))?;
+    let mut cur = new_stride;
+    for &s in &rest {
+        if s.value() == 1 {
+            modes.push(Mode::new(s, Int::ZERO));
+        } else {
+            modes.push(Mode::new(s, cur));
+            cur = cur.mul(s).map_err(|e| e.in_op("compact_col_major"))?;
+        }
+    }
+    coalesce_into(out, &modes, false)
 }
 
-fn non_injective(a: &Layout) -> Error {
+#[cold]
+fn non_injective(a: LayoutRef<'_>) -> Error {
+    let a = Layout::from_ref(a);
     Error::inadmissible(
         "complement",
         format!("{a} is not injective: after sorting by stride, a stride is smaller than the extent·stride of the mode before it"),

@@ -8,11 +8,11 @@
 //! inconclusive, by evaluating both sides point by point; a wrong result is an
 //! error, never an answer.
 
-use super::coalesce::{coalesce_x, Modes};
+use super::coalesce::{coalesce_into, Modes};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::layout::{build_layout, Layout, LayoutRef, Mode};
+use crate::layout::{Layout, LayoutRef, Mode};
 use crate::tree::Builder;
 use smallvec::SmallVec;
 
@@ -37,7 +37,9 @@ const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
 /// assert!(kute::composition(&a, &b).is_err());
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
-    compose_layout(a, b).map_err(|e| e.in_op("composition"))
+    let mut out = Builder::new();
+    compose_into(&mut out, a.as_tree_ref(), &[b.as_tree_ref()], true).map_err(|e| e.in_op("composition"))?;
+    Ok(Layout { tree: out.finish() })
 }
 
 /// CuTe `composition(A, tiler)`: a layout tiler composes as a layout, `_` leaves
@@ -54,26 +56,33 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
 pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    compose_tiler(a, t).map_err(|e| e.in_op("composition"))
+    let mut out = Builder::new();
+    compose_tiler_into(&mut out, a.as_tree_ref(), t).map_err(|e| e.in_op("composition"))?;
+    Ok(Layout { tree: out.finish() })
 }
 
-pub(crate) fn compose_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+fn compose_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {
     match t {
-        Tiler::Layout(b) => compose_layout(a, b),
-        Tiler::Int(n) => compose_layout(a, &Layout::leaf(*n, Int::ONE)),
-        Tiler::Underscore => Ok(a.clone()),
+        Tiler::Layout(b) => compose_into(out, a, &[b.as_tree_ref()], true),
+        Tiler::Int(n) => compose_into(out, a, &[Layout::leaf(*n, Int::ONE).as_tree_ref()], true),
+        Tiler::Underscore => {
+            out.push(a);
+            Ok(())
+        }
         Tiler::Tuple(ts) => {
             if ts.len() > a.rank() {
+                let a = Layout::from_ref(a);
                 return Err(Error::mismatch(
                     "composition",
                     format!("the tiler {t} has {} modes but the layout {a} has rank {}", ts.len(), a.rank()),
                 ));
             }
-            let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+            out.open();
             for (m, ti) in a.modes().zip(ts) {
-                parts.push(compose_tiler(&m, ti)?);
+                compose_tiler_into(out, m, ti)?;
             }
-            Ok(Layout::concat_unchecked(parts.iter()))
+            out.close();
+            Ok(())
         }
     }
 }
@@ -92,14 +101,38 @@ pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// CuTe's algorithm; with `verify`, also prove the result is the true composite.
 pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
-    let lhs = coalesce_x(a)?;
+    let mut out = Builder::new();
+    compose_into(&mut out, a.as_tree_ref(), &[b.as_tree_ref()], verify)?;
+    Ok(Layout { tree: out.finish() })
+}
+
+/// `A ∘ B` written into `out` as one element, where `B` is `b[0]` if `b` has one
+/// element and the tuple of the elements of `b` otherwise. With `verify`, also
+/// prove the result is the true composite.
+pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[LayoutRef<'_>], verify: bool) -> Result<()> {
+    // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
+    let mut lhs = Modes::new();
+    coalesce_into(&mut lhs, a.leaves(), true)?;
     let mut uses: SmallVec<[Use; 16]> = SmallVec::new();
     let mut clean = true;
-    let r = build_layout(|out| compose_rec(out, &lhs, b.as_tree_ref(), &mut uses, &mut clean))?;
-    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &uses)) {
-        verify_pointwise(a, &lhs, b, &r)?;
+    let mark = out.mark();
+    if let [b] = b {
+        compose_rec(out, &lhs, *b, &mut uses, &mut clean)?;
+    } else {
+        out.open();
+        for p in b {
+            compose_rec(out, &lhs, *p, &mut uses, &mut clean)?;
+        }
+        out.close();
     }
-    Ok(r)
+    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &uses)) {
+        let b = match b {
+            [b] => Layout::from_ref(*b),
+            _ => Layout { tree: crate::tree::Tree::tuple(b.iter().copied()) },
+        };
+        verify_pointwise(&Layout::from_ref(a), &lhs, &b, &Layout::from_ref(out.since(mark)))?;
+    }
+    Ok(())
 }
 
 fn compose_rec(

@@ -8,14 +8,13 @@
 //! [`doc::differences`](crate::doc::differences)); check a tiler with
 //! `logical_divide` first when in doubt.
 
-use super::coalesce::coalesce;
-use super::complement::complement;
-use super::composition::compose_checked;
+use super::coalesce::{coalesce_into, Modes};
+use super::complement::{complement_into, Cot};
+use super::composition::compose_into;
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
-use crate::layout::modes::zip2_by;
-use crate::layout::Layout;
-use smallvec::SmallVec;
+use crate::layout::{Layout, LayoutRef, Mode};
+use crate::tree::Builder;
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
 /// `A ∘ (B, complement(B, shape(coalesce(A))))`, a rank-2 `(tile, rest)` layout.
@@ -31,38 +30,49 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
 pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    divide_impl(a, t).map_err(|e| e.in_op("logical_divide"))
+    let mut out = Builder::new();
+    divide_tiler_into(&mut out, a.as_tree_ref(), t, true).map_err(|e| e.in_op("logical_divide"))?;
+    Ok(Layout { tree: out.finish() })
 }
 
-fn divide_layout(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
-    let cot = coalesce(a)?.shape();
-    let rest = complement(b, &cot)?;
-    compose_checked(a, &Layout::concat_unchecked([b, &rest]), verify)
+/// `A ∘ (B, complement(B, shape(coalesce(A))))` into `out`.
+fn divide_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
+    let mut ca = Modes::new();
+    coalesce_into(&mut ca, a.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
+    let mut rest = Modes::new();
+    complement_into(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
+    let rest = Layout::from_flat(&rest);
+    compose_into(out, a, &[b, rest.as_tree_ref()], verify)
 }
 
-fn divide_impl(a: &Layout, t: &Tiler) -> Result<Layout> {
-    by_mode(a, t, "logical_divide", &|a, b| divide_layout(a, b, true))
+/// The divide by a tiler, into `out`; `verify` proves the compositions (the
+/// regroupings return CuTe's answer as is, see the module docs).
+fn divide_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler, verify: bool) -> Result<()> {
+    by_mode_into(out, a, t, "logical_divide", &|out, a, b| divide_into(out, a, b, verify))
 }
 
-/// The divide under the regroupings: CuTe's answer as is (see the module docs).
-fn divide_unchecked(a: &Layout, t: &Tiler) -> Result<Layout> {
-    by_mode(a, t, "logical_divide", &|a, b| divide_layout(a, b, false))
-}
-
-/// Apply `f` by mode along a tiler (CuTe's `transform_layout(A, tiler, f)`):
-/// extra modes of `A` are kept.
-pub(crate) fn by_mode(
-    a: &Layout,
+/// Apply `f` by mode along a tiler (CuTe's `transform_layout(A, tiler, f)`),
+/// writing into `out`: extra modes of `A` are kept.
+pub(crate) fn by_mode_into<F>(
+    out: &mut Builder<Mode>,
+    a: LayoutRef<'_>,
     t: &Tiler,
     op: &'static str,
-    f: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
-) -> Result<Layout> {
+    f: &F,
+) -> Result<()>
+where
+    F: Fn(&mut Builder<Mode>, LayoutRef<'_>, LayoutRef<'_>) -> Result<()>,
+{
     match t {
-        Tiler::Layout(b) => f(a, b),
-        Tiler::Int(n) => f(a, &Tiler::int_layout(*n)),
-        Tiler::Underscore => Ok(a.clone()),
+        Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
+        Tiler::Int(n) => f(out, a, Tiler::int_layout(*n).as_tree_ref()),
+        Tiler::Underscore => {
+            out.push(a);
+            Ok(())
+        }
         Tiler::Tuple(ts) => {
             if ts.len() > a.rank() {
+                let a = Layout::from_ref(a);
                 return Err(Error::mismatch(
                     op,
                     format!(
@@ -72,14 +82,82 @@ pub(crate) fn by_mode(
                     ),
                 ));
             }
-            let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+            out.open();
             for (i, m) in a.modes().enumerate() {
                 match ts.get(i) {
-                    Some(ti) => parts.push(by_mode(&m, ti, op, f)?),
-                    None => parts.push(m),
+                    Some(ti) => by_mode_into(out, m, ti, op, f)?,
+                    None => out.push(m),
                 }
             }
-            Ok(Layout::concat_unchecked(parts.iter()))
+            out.close();
+            Ok(())
+        }
+    }
+}
+
+/// How [`unzip_into`] lays out the tiles and the rests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unzip {
+    /// `((tiles...), (rests..., extra...))` (`tile_unzip`, zipped_*).
+    Zipped,
+    /// `((tiles...), rest0, rest1, ...)` (tiled_*).
+    Tiled,
+    /// `(tile0, tile1, ..., rest0, rest1, ...)` (flat_*).
+    Flat,
+}
+
+/// CuTe's `tile_unzip(L, tiler)`, then for `Tiled`/`Flat` the splicing of the
+/// rests (and tiles) into the top level (`Z(_, repeat<R1>(_))`), into `out`. A
+/// part of rank 1 is kept whole, since `repeat<1>(_)` is `_` itself.
+pub(crate) fn unzip_into(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, how: Unzip) -> Result<()> {
+    out.open();
+    emit_part(out, l, t, 0, how == Unzip::Flat)?;
+    emit_part(out, l, t, 1, how != Unzip::Zipped)?;
+    out.close();
+    Ok(())
+}
+
+/// Part `which` (0: tiles, 1: rests) of `tile_unzip(l, t)`; with `splice`, its
+/// modes one by one when it has more than one.
+fn emit_part(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, which: usize, splice: bool) -> Result<()> {
+    match t {
+        Tiler::Tuple(ts) => {
+            if l.is_leaf() || l.rank() < ts.len() {
+                return Err(Error::mismatch("tile_unzip", "the tiler has more modes than the layout"));
+            }
+            // the part is a tuple: the parts of the first ts.len() modes, then (for
+            // the rests) the extra modes of l
+            let rank = if which == 0 { ts.len() } else { l.rank() };
+            let open = !(splice && rank > 1);
+            if open {
+                out.open();
+            }
+            let mut kids = l.children();
+            for ti in ts {
+                let c = kids.next().expect("rank checked");
+                emit_part(out, c, ti, which, false)?;
+            }
+            if which == 1 {
+                for c in kids {
+                    out.push(c);
+                }
+            }
+            if open {
+                out.close();
+            }
+            Ok(())
+        }
+        _ => {
+            if l.is_leaf() || l.rank() != 2 {
+                return Err(Error::mismatch("tile_unzip", "a tiled mode is not rank 2 (tile, rest)"));
+            }
+            let part = l.children().nth(which).expect("rank 2");
+            if splice && part.rank() > 1 {
+                out.push_modes(part);
+            } else {
+                out.push(part);
+            }
+            Ok(())
         }
     }
 }
@@ -95,7 +173,21 @@ pub(crate) fn by_mode(
 /// assert_eq!(kute::tile_unzip(&l, &t).unwrap().to_string(), "((_2,_4),(_3,_5,_6)):((_1,_6),(_2,_24,_120))");
 /// ```
 pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
-    Ok(Layout { tree: zip2_by(l.as_tree_ref(), t).map_err(|e| e.in_op("tile_unzip"))? })
+    let mut out = Builder::new();
+    unzip_into(&mut out, l.as_tree_ref(), t, Unzip::Zipped).map_err(|e| e.in_op("tile_unzip"))?;
+    Ok(Layout { tree: out.finish() })
+}
+
+/// The unchecked divide regrouped: the shared body of the zipped, tiled and flat divides.
+fn divide_unzip(a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<Layout> {
+    let go = || {
+        let mut d = Builder::new();
+        divide_tiler_into(&mut d, a.as_tree_ref(), t, false)?;
+        let mut out = Builder::new();
+        unzip_into(&mut out, d.since((0, 0)), t, how).map_err(|e| e.in_op("tile_unzip"))?;
+        Ok(Layout { tree: out.finish() })
+    };
+    go().map_err(|e: Error| e.in_op(op))
 }
 
 /// CuTe `zipped_divide(A, tiler)`: `((tiles...), (rests..., extra modes...))`.
@@ -107,8 +199,7 @@ pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::zipped_divide(&a, &t).unwrap().to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
 /// ```
 pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || tile_unzip(&divide_unchecked(a, t)?, t);
-    go().map_err(|e| e.in_op("zipped_divide"))
+    divide_unzip(a, t, Unzip::Zipped, "zipped_divide")
 }
 
 /// CuTe `tiled_divide(A, tiler)`: `((tiles...), rest0, rest1, ...)`.
@@ -120,8 +211,7 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::tiled_divide(&a, &t).unwrap().to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
 /// ```
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || unpack(&tile_unzip(&divide_unchecked(a, t)?, t)?, false);
-    go().map_err(|e| e.in_op("tiled_divide"))
+    divide_unzip(a, t, Unzip::Tiled, "tiled_divide")
 }
 
 /// CuTe `flat_divide(A, tiler)`: `(tile0, tile1, ..., rest0, rest1, ...)`.
@@ -133,24 +223,5 @@ pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::flat_divide(&a, &t).unwrap().to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
 /// ```
 pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || unpack(&tile_unzip(&divide_unchecked(a, t)?, t)?, true);
-    go().map_err(|e| e.in_op("flat_divide"))
-}
-
-/// CuTe's `Z(_, repeat<R1>(_))` (and `Z(repeat<R0>(_), repeat<R1>(_))` when
-/// `both`): splice the modes of mode 1 (and mode 0) into the top level. A mode
-/// of rank 1 is kept whole, since `repeat<1>(_)` is `_` itself.
-pub(crate) fn unpack(z: &Layout, both: bool) -> Result<Layout> {
-    let r = z.as_tree_ref();
-    let mut b = crate::tree::Builder::new();
-    b.open();
-    for (i, m) in r.modes().enumerate() {
-        if (i == 1 || both) && m.rank() > 1 {
-            b.push_modes(m);
-        } else {
-            b.push(m);
-        }
-    }
-    b.close();
-    Ok(Layout { tree: b.finish() })
+    divide_unzip(a, t, Unzip::Flat, "flat_divide")
 }

@@ -5,20 +5,49 @@
 //! inner `complement(A) ∘ B` is not the true composite: CuTe's reference answers
 //! pin that behaviour down (see [`doc::differences`](crate::doc::differences)).
 
-use super::complement::complement;
-use super::composition::compose_checked;
-use super::divide::{by_mode, tile_unzip, unpack};
+use super::coalesce::Modes;
+use super::complement::{complement_into, Cot};
+use super::composition::compose_into;
+use super::divide::{by_mode_into, unzip_into, Unzip};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
-use crate::layout::Layout;
+use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
+use crate::tree::{check_depth, Builder, Tree};
 
-fn product_layout(a: &Layout, b: &Layout) -> Result<Layout> {
-    let m = a.size()?.mul(b.cosize()?)?;
-    let comp = complement(a, &IntTuple::leaf(m))?;
-    let rest = compose_checked(&comp, b, false)?;
-    Ok(Layout::concat_unchecked([a, &rest]))
+/// `complement(A, size(A)·cosize(B)) ∘ B` into `out`.
+fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+    let mut size = Int::ONE;
+    for m in a.leaves() {
+        size = size.mul(m.shape).map_err(|e| e.in_op("size"))?;
+    }
+    let m = size.mul(cosize_of(b.leaves())?)?;
+    let mut comp = Modes::new();
+    complement_into(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
+    compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[b], false)
+}
+
+/// `(A, complement(A, size(A)·cosize(B)) ∘ B)` into `out`.
+fn product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+    out.open();
+    out.push(a);
+    product_rest_into(out, a, b)?;
+    out.close();
+    Ok(())
+}
+
+/// The product by a tiler, regrouped (or not, for `None`).
+fn product_tiler(a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) -> Result<Layout> {
+    let go = || {
+        let mut p = Builder::new();
+        by_mode_into(&mut p, a.as_tree_ref(), t, op, &product_into)?;
+        let Some(how) = how else { return Ok(Layout { tree: p.finish() }) };
+        let mut out = Builder::new();
+        unzip_into(&mut out, p.since((0, 0)), t, how).map_err(|e| e.in_op("tile_unzip"))?;
+        Ok(Layout { tree: out.finish() })
+    };
+    go().map_err(|e: Error| e.in_op(op))
 }
 
 /// CuTe `logical_product(A, B)` for a layout `B`:
@@ -35,7 +64,7 @@ fn product_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::logical_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    by_mode(a, t, "logical_product", &product_layout).map_err(|e| e.in_op("logical_product"))
+    product_tiler(a, t, None, "logical_product")
 }
 
 /// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
@@ -47,8 +76,7 @@ pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::zipped_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || tile_unzip(&by_mode(a, t, "zipped_product", &product_layout)?, t);
-    go().map_err(|e| e.in_op("zipped_product"))
+    product_tiler(a, t, Some(Unzip::Zipped), "zipped_product")
 }
 
 /// CuTe `tiled_product(A, tiler)`: `((blocks...), p0, p1, ...)`.
@@ -60,8 +88,7 @@ pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::tiled_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || unpack(&tile_unzip(&by_mode(a, t, "tiled_product", &product_layout)?, t)?, false);
-    go().map_err(|e| e.in_op("tiled_product"))
+    product_tiler(a, t, Some(Unzip::Tiled), "tiled_product")
 }
 
 /// CuTe `flat_product(A, tiler)`: `(b0, b1, ..., p0, p1, ...)`.
@@ -73,24 +100,82 @@ pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::flat_product(&a, &b.into()).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let go = || unpack(&tile_unzip(&by_mode(a, t, "flat_product", &product_layout)?, t)?, true);
-    go().map_err(|e| e.in_op("flat_product"))
+    product_tiler(a, t, Some(Unzip::Flat), "flat_product")
 }
 
 fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
-    let r = a.rank().max(b.rank());
-    let unit = Layout::unit();
-    let pa = a.append_to(r, &unit)?;
-    let pb = b.append_to(r, &unit)?;
-    let p = product_layout(&pa, &pb)?;
-    let (p0, p1) = (p.mode(0)?, p.mode(1)?);
-    if raked {
-        p1.zip_with(&p0)
-    } else {
-        p0.zip_with(&p1)
-    }
+    let mut out = Builder::new();
+    rank_product_into(&mut out, a.as_tree_ref(), b.as_tree_ref(), raked)?;
+    Ok(Layout { tree: out.finish() })
 }
 
+/// `t` padded to rank `r` with `_1:_0` (CuTe `append<R>(t, Layout<_1,_0>{})`),
+/// built in `buf` only when padding is needed.
+fn padded<'a>(t: LayoutRef<'a>, r: usize, buf: &'a mut Builder<Mode>) -> Result<LayoutRef<'a>> {
+    let rank = t.rank();
+    if rank == r {
+        check_depth(t, "append")?;
+        return Ok(t);
+    }
+    if rank > r {
+        return Err(Error::mismatch("append", format!("cannot append to rank {r}: operand already has rank {rank}")));
+    }
+    let unit = Tree::leaf(Mode::new(Int::ONE, Int::ZERO));
+    buf.open();
+    buf.push_modes(t);
+    for _ in rank..r {
+        buf.push(unit.as_ref());
+    }
+    buf.close();
+    let p = buf.since((0, 0));
+    check_depth(p, "append")?;
+    Ok(p)
+}
+
+/// CuTe's `zip` of the pair `(x, y)`, into `out`.
+fn zip_pair_into(out: &mut Builder<Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>) -> Result<()> {
+    let mark = out.mark();
+    if x.is_leaf() {
+        // the first element is not a tuple: zip gives ((x, y))
+        out.open();
+        out.open();
+        out.push(x);
+        out.push(y);
+        out.close();
+        out.close();
+    } else {
+        let r = x.rank();
+        if y.is_leaf() || y.rank() != r {
+            return Err(Error::mismatch("zip", "mismatched ranks among the zipped modes"));
+        }
+        out.open();
+        for (xj, yj) in x.children().zip(y.children()) {
+            out.open();
+            out.push(xj);
+            out.push(yj);
+            out.close();
+        }
+        out.close();
+    }
+    check_depth(out.since(mark), "zip")
+}
+
+/// The padded operands' product `(A, rest)`, then zipped: `zip(A, rest)` or
+/// `zip(rest, A)` when `raked`.
+fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, raked: bool) -> Result<()> {
+    let r = a.rank().max(b.rank());
+    let (mut abuf, mut bbuf) = (Builder::new(), Builder::new());
+    let pa = padded(a, r, &mut abuf)?;
+    let pb = padded(b, r, &mut bbuf)?;
+    let mut rest = Builder::new();
+    product_rest_into(&mut rest, pa, pb)?;
+    let rest = rest.since((0, 0));
+    if raked {
+        zip_pair_into(out, rest, pa)
+    } else {
+        zip_pair_into(out, pa, rest)
+    }
+}
 /// CuTe `blocked_product(A, B)`: `B` repeats the block `A`; mode `i` of the result
 /// is `(A_i, (A* ∘ B)_i)`. Rank: `max(rank A, rank B)` (both padded with `_1:_0`).
 ///

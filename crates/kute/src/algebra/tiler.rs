@@ -1,6 +1,5 @@
 //! Tilers: what divides and products accept on the right.
 
-use crate::layout::modes::Guide;
 use crate::layout::Layout;
 use std::fmt;
 
@@ -61,20 +60,5 @@ impl Tiler {
     pub(crate) fn int_layout(n: crate::int::Int) -> Layout {
         let d = if n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };
         Layout::leaf(n, d)
-    }
-}
-
-impl Guide for Tiler {
-    fn guide_arity(&self) -> Option<usize> {
-        match self {
-            Tiler::Tuple(ts) => Some(ts.len()),
-            _ => None,
-        }
-    }
-    fn guide_child(&self, i: usize) -> &Self {
-        match self {
-            Tiler::Tuple(ts) => &ts[i],
-            _ => self,
-        }
     }
 }

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 /// use kute::layout::eval::FastDivmod;
 /// let f = FastDivmod::new(7).unwrap();
 /// assert_eq!(f.divmod(100), (14, 2));
-/// assert_eq!(f.div((1 << 62) - 1), ((1u64 << 62) - 1) / 7);
+/// assert_eq!(f.quotient((1 << 62) - 1), ((1u64 << 62) - 1) / 7);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FastDivmod {
@@ -29,7 +29,7 @@ impl FastDivmod {
 
     /// The divider for `d`; `None` unless `2 <= d < 2^62`.
     pub fn new(d: u64) -> Option<FastDivmod> {
-        if d < 2 || d >= Self::LIMIT {
+        if !(2..Self::LIMIT).contains(&d) {
             return None;
         }
         // l = ceil(log2 d) >= 1; total shift t = max(62 + l, 64) so that
@@ -49,14 +49,14 @@ impl FastDivmod {
 
     /// `n / d` for `n < 2^62` (larger `n` give unspecified results).
     #[inline(always)]
-    pub fn div(self, n: u64) -> u64 {
+    pub fn quotient(self, n: u64) -> u64 {
         (((n as u128) * (self.multiplier as u128)) >> 64) as u64 >> self.shift
     }
 
     /// `(n / d, n % d)` for `n < 2^62`.
     #[inline(always)]
     pub fn divmod(self, n: u64) -> (u64, u64) {
-        let q = self.div(n);
+        let q = self.quotient(n);
         (q, n - q * self.divisor)
     }
 }

@@ -11,7 +11,7 @@ pub mod slice;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
-use crate::tree::{Builder, Tree, TreeRef};
+use crate::tree::{Tree, TreeRef};
 use std::fmt;
 
 /// One leaf of a layout: an extent and its stride.
@@ -252,12 +252,7 @@ impl Layout {
     /// assert_eq!(l.cosize().unwrap().value(), 20);
     /// ```
     pub fn cosize(&self) -> Result<Int> {
-        let mut c = Int::ONE;
-        for m in self.leaves() {
-            let t = m.shape.sub(Int::ONE)?.mul(m.stride.abs()?)?;
-            c = c.add(t).map_err(|e| e.in_op("cosize"))?;
-        }
-        Ok(c)
+        cosize_of(self.leaves())
     }
 
     /// Mode `i` (CuTe `get<i>` / `layout<i>`); mode 0 of an integral layout is itself.
@@ -387,10 +382,15 @@ impl Layout {
     }
 }
 
-pub(crate) fn build_layout(f: impl FnOnce(&mut Builder<Mode>) -> Result<()>) -> Result<Layout> {
-    let mut b = Builder::new();
-    f(&mut b)?;
-    Ok(Layout { tree: b.finish() })
+/// [`Layout::cosize`] of flat leaves.
+#[inline]
+pub(crate) fn cosize_of(leaves: &[Mode]) -> Result<Int> {
+    let mut c = Int::ONE;
+    for m in leaves {
+        let t = m.shape.sub(Int::ONE)?.mul(m.stride.abs()?)?;
+        c = c.add(t).map_err(|e| e.in_op("cosize"))?;
+    }
+    Ok(c)
 }
 
 impl fmt::Display for Layout {

@@ -240,58 +240,6 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
     Ok(b.finish())
 }
 
-/// The guide of [`zip2_by`]: only its tuple structure matters.
-pub(crate) trait Guide {
-    /// `None` for a terminal; the number of children otherwise.
-    fn guide_arity(&self) -> Option<usize>;
-    /// Child `i` (only called for `i < arity`).
-    fn guide_child(&self, i: usize) -> &Self;
-}
-
-/// `zip2_by(t, guide)`: at each terminal of `guide`, `t` must have a rank-2 mode
-/// `(a, b)`; the result gathers the first parts and the second parts:
-/// `((A,a),((B,b),(C,c)),d)` by `(X,(X,X))` gives `((A,(B,C)),(a,(b,c),d))`.
-pub(crate) fn zip2_by<L: Copy, G: Guide>(t: TreeRef<'_, L>, guide: &G) -> Result<Tree<L>> {
-    let (first, second) = zip2_parts(t, guide)?;
-    Ok(Tree::tuple([first.as_ref(), second.as_ref()]))
-}
-
-fn zip2_parts<L: Copy, G: Guide>(t: TreeRef<'_, L>, guide: &G) -> Result<(Tree<L>, Tree<L>)> {
-    match guide.guide_arity() {
-        None => {
-            if t.is_leaf() || t.rank() != 2 {
-                return Err(Error::mismatch("tile_unzip", "a tiled mode is not rank 2 (tile, rest)"));
-            }
-            let mut it = t.children();
-            let a = it.next().expect("rank 2").to_tree();
-            let b = it.next().expect("rank 2").to_tree();
-            Ok((a, b))
-        }
-        Some(n) => {
-            if t.is_leaf() || t.rank() < n {
-                return Err(Error::mismatch("tile_unzip", "the tiler has more modes than the layout"));
-            }
-            let mut firsts = Builder::new();
-            let mut seconds = Builder::new();
-            firsts.open();
-            seconds.open();
-            let mut kids = t.children();
-            for i in 0..n {
-                let c = kids.next().expect("rank checked");
-                let (a, b) = zip2_parts(c, guide.guide_child(i))?;
-                firsts.push(a.as_ref());
-                seconds.push(b.as_ref());
-            }
-            for c in kids {
-                seconds.push(c);
-            }
-            firsts.close();
-            seconds.close();
-            Ok((firsts.finish(), seconds.finish()))
-        }
-    }
-}
-
 impl Layout {
     /// CuTe `select<I...>(L)`: the chosen modes, as a tuple layout.
     ///

@@ -118,6 +118,15 @@ fn wide_row_labels_use_two_columns() {
 }
 
 #[test]
+fn tables_refuse_negative_extents() {
+    let l = layout("(-2,3):(1,2)");
+    for r in [table(&l), latex(&l), svg(&l)] {
+        let e = r.unwrap_err();
+        assert!(e.to_string().contains("negative extent"), "{e}");
+    }
+}
+
+#[test]
 fn tables_need_rank_one_or_two() {
     let e = table(&layout("(2,2,2):(1,2,4)")).unwrap_err();
     assert!(e.to_string().contains("rank 3"), "{e}");

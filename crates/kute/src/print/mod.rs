@@ -4,7 +4,7 @@
 
 mod svg;
 
-pub use svg::svg;
+pub use svg::{svg, SVG_MAX_CELLS};
 
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -27,7 +27,13 @@ pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Resul
     let m0 = view.mode(0)?;
     let m1 = view.mode(1)?;
     let (rows, cols) = (m0.size()?.value(), m1.size()?.value());
-    if rows < 0 || cols < 0 || rows.checked_mul(cols).is_none_or(|c| c > MAX_CELLS) {
+    if rows < 0 || cols < 0 {
+        return Err(Error::mismatch(
+            op,
+            format!("{l} has a negative extent ({rows}x{cols}); a table needs sizes >= 0"),
+        ));
+    }
+    if rows.checked_mul(cols).is_none_or(|c| c > MAX_CELLS) {
         return Err(Error::limit(op, format!("{l} has too many cells to draw ({rows}x{cols})")));
     }
     let mut vals = Vec::with_capacity((rows * cols) as usize);

@@ -15,6 +15,10 @@ use crate::int_tuple::{idx2crd, IntTuple};
 use crate::layout::Layout;
 use std::fmt::Write;
 
+/// Largest number of cells an SVG picture draws (a 256×256 grid is already a
+/// picture of about 10 MB; the text table has no such limit below
+/// [`MAX_CELLS`](super::MAX_CELLS)).
+pub const SVG_MAX_CELLS: usize = 1 << 16;
 /// Width of one character of a monospace font, as a fraction of the font size.
 const CHAR_W: f64 = 0.6;
 /// Space around the picture.
@@ -41,6 +45,12 @@ const INDEX_COLOUR: &str = "#333333";
 /// ```
 pub fn svg(l: &Layout) -> Result<String> {
     let (rows, cols, vals) = grid(l, "svg", true)?;
+    if vals.len() > SVG_MAX_CELLS {
+        return Err(Error::limit(
+            "svg",
+            format!("{l} has {rows}x{cols} cells; an SVG picture is limited to {SVG_MAX_CELLS} (256x256)"),
+        ));
+    }
     let (row_mode, col_mode) = match l.rank() {
         1 => (Layout::unit(), l.mode(0)?),
         _ => (l.mode(0)?, l.mode(1)?),
@@ -260,6 +270,15 @@ mod tests {
         assert_eq!(f(12.0), "12");
         assert_eq!(f(12.25), "12.3");
         assert_eq!(esc("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn huge_grids_are_refused() {
+        let l: Layout = "(512,512):(1,512)".parse().unwrap();
+        let e = svg(&l).unwrap_err();
+        assert!(e.to_string().contains("limited to 65536"), "{e}");
+        let l: Layout = "(256,256):(1,256)".parse().unwrap();
+        assert!(svg(&l).is_ok());
     }
 
     #[test]

@@ -96,9 +96,9 @@ impl Error {
     }
 
     /// Name the operation, unless an inner operation already named itself.
-    pub(crate) fn in_op(mut self, op: &'static str) -> Self {
+    pub(crate) fn in_op(mut self, op: impl Into<Cow<'static, str>>) -> Self {
         if self.0.op.is_empty() {
-            self.0.op = Cow::Borrowed(op);
+            self.0.op = op.into();
         }
         self
     }

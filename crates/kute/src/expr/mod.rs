@@ -93,12 +93,12 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         },
         ExprKind::Call { name, targs, args } => {
             let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
-            functions::call(name, targs, &vs).map_err(|err| err.with_span(e.span.0, e.span.1))
+            functions::call(name, targs, &vs).map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1))
         }
         ExprKind::Apply(f, args) => {
             let fv = sub(f)?;
             let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
-            apply(&fv, &vs)
+            apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
     }
 }

@@ -75,7 +75,7 @@ impl Int {
     pub fn add(self, o: Int) -> Result<Int> {
         match self.value.checked_add(o.value) {
             Some(v) => Ok(self.with(o, v)),
-            None => Err(Error::overflow(format_args!("{self} + {o}"))),
+            None => Err(overflow2(self, "+", o)),
         }
     }
 
@@ -84,7 +84,7 @@ impl Int {
     pub fn sub(self, o: Int) -> Result<Int> {
         match self.value.checked_sub(o.value) {
             Some(v) => Ok(self.with(o, v)),
-            None => Err(Error::overflow(format_args!("{self} - {o}"))),
+            None => Err(overflow2(self, "-", o)),
         }
     }
 
@@ -99,31 +99,25 @@ impl Int {
                 }
                 Ok(r)
             }
-            None => Err(Error::overflow(format_args!("{self} * {o}"))),
+            None => Err(overflow2(self, "*", o)),
         }
     }
 
     /// Checked quotient, truncating toward zero (C++ semantics).
     #[inline]
     pub fn div(self, o: Int) -> Result<Int> {
-        if o.value == 0 {
-            return Err(Error::div_zero(format_args!("{self} / {o}")));
-        }
-        match self.value.checked_div(o.value) {
+        match quotient(self.value, o.value) {
             Some(v) => Ok(self.with(o, v)),
-            None => Err(Error::overflow(format_args!("{self} / {o}"))),
+            None => Err(div_error(self, "/", o)),
         }
     }
 
     /// Checked remainder with the sign of the dividend (C++ semantics).
     #[inline]
     pub fn rem(self, o: Int) -> Result<Int> {
-        if o.value == 0 {
-            return Err(Error::div_zero(format_args!("{self} % {o}")));
-        }
-        match self.value.checked_rem(o.value) {
+        match remainder(self.value, o.value) {
             Some(v) => Ok(self.with(o, v)),
-            None => Err(Error::overflow(format_args!("{self} % {o}"))),
+            None => Err(div_error(self, "%", o)),
         }
     }
 
@@ -150,7 +144,7 @@ impl Int {
     pub fn abs(self) -> Result<Int> {
         match self.value.checked_abs() {
             Some(v) => Ok(Int { value: v, is_static: self.is_static }),
-            None => Err(Error::overflow(format_args!("abs({self})"))),
+            None => Err(overflow1("abs", self)),
         }
     }
 
@@ -159,7 +153,7 @@ impl Int {
     pub fn neg(self) -> Result<Int> {
         match self.value.checked_neg() {
             Some(v) => Ok(Int { value: v, is_static: self.is_static }),
-            None => Err(Error::overflow(format_args!("-{self}"))),
+            None => Err(overflow1("-", self)),
         }
     }
 
@@ -176,6 +170,63 @@ impl Int {
             (a, b) = (b, a % b);
         }
         self.with(o, a.min(i64::MAX as u64) as i64)
+    }
+}
+
+/// `x / d` truncating, `None` on division by zero or overflow; skips the
+/// hardware division for the common easy cases (exact, same results).
+#[inline(always)]
+fn quotient(x: i64, d: i64) -> Option<i64> {
+    if x >= 0 && d > 0 {
+        if x < d {
+            return Some(0);
+        }
+        if d & (d - 1) == 0 {
+            return Some(x >> d.trailing_zeros());
+        }
+        return Some((x as u64 / d as u64) as i64);
+    }
+    x.checked_div(d)
+}
+
+/// `x % d` with the sign of `x`, `None` on division by zero or overflow.
+#[inline(always)]
+fn remainder(x: i64, d: i64) -> Option<i64> {
+    if x >= 0 && d > 0 {
+        if x < d {
+            return Some(x);
+        }
+        if d & (d - 1) == 0 {
+            return Some(x & (d - 1));
+        }
+        return Some((x as u64 % d as u64) as i64);
+    }
+    x.checked_rem(d)
+}
+
+#[cold]
+#[inline(never)]
+fn overflow2(a: Int, op: &'static str, b: Int) -> Error {
+    Error::overflow(format_args!("{a} {op} {b}"))
+}
+
+#[cold]
+#[inline(never)]
+fn overflow1(op: &'static str, a: Int) -> Error {
+    if op == "abs" {
+        Error::overflow(format_args!("abs({a})"))
+    } else {
+        Error::overflow(format_args!("{op}{a}"))
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn div_error(a: Int, op: &'static str, b: Int) -> Error {
+    if b.value == 0 {
+        Error::div_zero(format_args!("{a} {op} {b}"))
+    } else {
+        Error::overflow(format_args!("{a} {op} {b}"))
     }
 }
 

@@ -298,7 +298,12 @@ impl<L: Copy> Tree<L> {
 pub struct Builder<L: Copy> {
     toks: SmallVec<[u16; INLINE_TOKS]>,
     leaves: SmallVec<[L; INLINE_LEAVES]>,
-    stack: SmallVec<[usize; 8]>,
+    /// the enclosing tuples' (token position, children so far)
+    stack: SmallVec<[(usize, usize); 8]>,
+    /// the innermost open tuple's token position (`usize::MAX` at the top level)
+    cur: usize,
+    /// children added to it so far
+    cur_n: usize,
 }
 
 impl<L: Copy> Default for Builder<L> {
@@ -311,34 +316,33 @@ impl<L: Copy> Builder<L> {
     /// An empty builder.
     #[inline]
     pub fn new() -> Self {
-        Builder { toks: SmallVec::new(), leaves: SmallVec::new(), stack: SmallVec::new() }
-    }
-
-    #[inline]
-    fn count(&mut self) {
-        if let Some(&p) = self.stack.last() {
-            self.toks[p] += 1;
-        }
+        Builder { toks: SmallVec::new(), leaves: SmallVec::new(), stack: SmallVec::new(), cur: usize::MAX, cur_n: 0 }
     }
 
     /// Start a tuple.
     #[inline]
     pub fn open(&mut self) {
-        self.count();
-        self.stack.push(self.toks.len());
+        self.stack.push((self.cur, self.cur_n + 1));
+        self.cur = self.toks.len();
+        self.cur_n = 0;
         self.toks.push(1);
     }
 
     /// End the innermost tuple.
     #[inline]
     pub fn close(&mut self) {
-        self.stack.pop();
+        if let Some((p, n)) = self.stack.pop() {
+            // the token of a tuple is its arity + 1
+            self.toks[self.cur] = (self.cur_n + 1) as u16;
+            self.cur = p;
+            self.cur_n = n;
+        }
     }
 
     /// Add a leaf.
     #[inline]
     pub fn leaf(&mut self, x: L) {
-        self.count();
+        self.cur_n += 1;
         self.toks.push(LEAF);
         self.leaves.push(x);
     }
@@ -346,15 +350,21 @@ impl<L: Copy> Builder<L> {
     /// Add a whole subtree as one element.
     #[inline]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
-        self.count();
-        self.toks.extend_from_slice(t.toks);
-        self.leaves.extend_from_slice(t.leaves);
+        self.cur_n += 1;
+        self.toks.extend(t.toks.iter().copied());
+        self.leaves.extend(t.leaves.iter().copied());
     }
 
     /// Add each mode of `t` as an element (a leaf adds itself).
+    #[inline]
     pub fn push_modes(&mut self, t: TreeRef<'_, L>) {
-        for m in t.modes() {
-            self.push(m);
+        if t.is_leaf() {
+            self.push(t);
+        } else {
+            // the children are the subtree's tokens after its own, in order
+            self.cur_n += t.rank();
+            self.toks.extend(t.toks[1..].iter().copied());
+            self.leaves.extend(t.leaves.iter().copied());
         }
     }
 

@@ -299,7 +299,7 @@ pub struct Builder<L: Copy> {
     toks: SmallVec<[u16; INLINE_TOKS]>,
     leaves: SmallVec<[L; INLINE_LEAVES]>,
     /// the enclosing tuples' (token position, children so far)
-    stack: SmallVec<[(usize, usize); 8]>,
+    stack: SmallVec<[(usize, usize); 16]>,
     /// the innermost open tuple's token position (`usize::MAX` at the top level)
     cur: usize,
     /// children added to it so far

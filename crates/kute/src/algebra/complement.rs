@@ -100,7 +100,8 @@ pub(crate) fn complement_into(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -
         out.push(Mode::new(n, d));
         return Ok(());
     }
-    let mut modes = Modes::new();
+    // the gaps of A, then the rest up to the cotarget: up to twice as many as A's leaves
+    let mut modes: SmallVec<[Mode; 32]> = SmallVec::new();
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
         // the first index of the smallest stride

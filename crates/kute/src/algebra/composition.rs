@@ -16,6 +16,9 @@ use crate::layout::{Layout, LayoutRef, Mode};
 use crate::tree::Builder;
 use smallvec::SmallVec;
 
+/// Per mode of the coalesced `A`: the sum of the largest digits the B-leaves put there.
+type Digits = SmallVec<[i64; 16]>;
+
 /// Largest domain checked point by point when the fast admissibility test is inconclusive.
 const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
 
@@ -87,14 +90,6 @@ fn compose_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler) -> R
     }
 }
 
-/// How one step of the algorithm used one mode of `A`, for the correctness proof.
-#[derive(Clone, Copy)]
-struct Use {
-    lhs_mode: u16,
-    /// Largest digit value this B-leaf puts into that mode.
-    max_digit: i64,
-}
-
 pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     compose_checked(a, b, true)
 }
@@ -113,19 +108,20 @@ pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[Layou
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
     coalesce_into(&mut lhs, a.leaves(), true)?;
-    let mut uses: SmallVec<[Use; 16]> = SmallVec::new();
+    // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
+    let mut digits: Digits = SmallVec::from_elem(0, lhs.len());
     let mut clean = true;
     let mark = out.mark();
     if let [b] = b {
-        compose_rec(out, &lhs, *b, &mut uses, &mut clean)?;
+        compose_rec(out, &lhs, *b, &mut digits, &mut clean)?;
     } else {
         out.open();
         for p in b {
-            compose_rec(out, &lhs, *p, &mut uses, &mut clean)?;
+            compose_rec(out, &lhs, *p, &mut digits, &mut clean)?;
         }
         out.close();
     }
-    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &uses)) {
+    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &digits)) {
         let b = match b {
             [b] => Layout::from_ref(*b),
             _ => Layout { tree: crate::tree::Tree::tuple(b.iter().copied()) },
@@ -139,19 +135,19 @@ fn compose_rec(
     out: &mut Builder<Mode>,
     lhs: &Modes,
     b: LayoutRef<'_>,
-    uses: &mut SmallVec<[Use; 16]>,
+    digits: &mut Digits,
     clean: &mut bool,
 ) -> Result<()> {
     match b.as_leaf() {
         None => {
             out.open();
             for c in b.children() {
-                compose_rec(out, lhs, c, uses, clean)?;
+                compose_rec(out, lhs, c, digits, clean)?;
             }
             out.close();
             Ok(())
         }
-        Some(m) => compose_leaf(out, lhs, m.shape, m.stride, uses, clean),
+        Some(m) => compose_leaf(out, lhs, m.shape, m.stride, digits, clean),
     }
 }
 
@@ -160,7 +156,7 @@ fn compose_leaf(
     lhs: &Modes,
     rs: Int,
     rd: Int,
-    uses: &mut SmallVec<[Use; 16]>,
+    digits: &mut Digits,
     clean: &mut bool,
 ) -> Result<()> {
     if rd.value() == 0 {
@@ -175,7 +171,7 @@ fn compose_leaf(
     if rd.value() < 0 {
         *clean = false;
     }
-    let mut res: SmallVec<[Mode; 8]> = SmallVec::new();
+    let mut res: SmallVec<[Mode; 16]> = SmallVec::new();
     let (mut rest_s, mut rest_d) = (rs, rd);
     for (i, cur) in lhs[..n - 1].iter().enumerate() {
         let cs = cur.shape;
@@ -216,7 +212,8 @@ fn compose_leaf(
         if cs.value() % ad.value() != 0 && rest_s.value() > next_s.value() {
             *clean = false;
         }
-        uses.push(Use { lhs_mode: i as u16, max_digit: (new_s.value() - 1).saturating_mul(ad.value()) });
+        // the largest digit value this B-leaf puts into mode i
+        digits[i] = digits[i].saturating_add((new_s.value() - 1).saturating_mul(ad.value()));
         res.push(Mode::new(new_s, rest_d.mul(cur.stride)?));
         rest_s = rest_s.div(new_s)?;
         rest_d = next_d;
@@ -247,14 +244,8 @@ fn compose_leaf(
 
 /// No carries between B-leaves: at every bounded mode of `A`, the largest digits
 /// the leaves put there add up to less than its extent.
-fn digits_fit(lhs: &Modes, uses: &[Use]) -> bool {
-    let n = lhs.len();
-    let mut sum: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n);
-    for u in uses {
-        let k = u.lhs_mode as usize;
-        sum[k] = sum[k].saturating_add(u.max_digit);
-    }
-    (0..n - 1).all(|k| sum[k] < lhs[k].shape.value())
+fn digits_fit(lhs: &Modes, digits: &[i64]) -> bool {
+    (0..lhs.len() - 1).all(|k| digits[k] < lhs[k].shape.value())
 }
 
 /// `Â(x)`: `x` split over the flat modes, the last one unbounded.
@@ -269,6 +260,45 @@ fn eval_ext(lhs: &Modes, mut x: i64) -> Option<i64> {
     acc.checked_add(x.checked_mul(lhs[n - 1].stride.value())?)
 }
 
+/// `L(0), L(1), ...` over the flat leaves, without heap allocation for up to
+/// 16 leaves (the proof runs on the success path, too).
+struct Odometer {
+    /// per leaf: extent, stride, coordinate
+    digits: SmallVec<[(i64, i64, i64); 16]>,
+    index: i64,
+}
+
+impl Odometer {
+    fn new(l: &Layout) -> Result<Odometer> {
+        // the iterator's overflow check: every index is bounded by the sum of |(s-1)·d|
+        let mut bound: i64 = 0;
+        for m in l.leaves() {
+            let w = (m.shape.value().max(1) - 1).checked_mul(m.stride.value()).and_then(i64::checked_abs);
+            bound = w
+                .and_then(|w| bound.checked_add(w))
+                .ok_or_else(|| Error::overflow(format_args!("the indices of {l}")).in_op("iterate"))?;
+        }
+        let digits = l.leaves().iter().map(|m| (m.shape.value(), m.stride.value(), 0)).collect();
+        Ok(Odometer { digits, index: 0 })
+    }
+
+    /// The current index, then step to the next coordinate.
+    #[inline]
+    fn next_index(&mut self) -> Option<i64> {
+        let out = self.index;
+        for (s, d, c) in self.digits.iter_mut() {
+            *c += 1;
+            if *c < *s {
+                self.index += *d;
+                return Some(out);
+            }
+            self.index -= (*c - 1) * *d;
+            *c = 0;
+        }
+        Some(out)
+    }
+}
+
 fn verify_pointwise(a: &Layout, lhs: &Modes, b: &Layout, r: &Layout) -> Result<()> {
     let size = b.size()?.value();
     if size > BRUTE_FORCE_LIMIT {
@@ -279,9 +309,9 @@ fn verify_pointwise(a: &Layout, lhs: &Modes, b: &Layout, r: &Layout) -> Result<(
             ),
         ));
     }
-    let mut bi = crate::iter::Indices::new(b)?;
-    let mut ri = crate::iter::Indices::new(r)?;
-    for i in 0..size {
+    let mut bi = Odometer::new(b)?;
+    let mut ri = Odometer::new(r)?;
+    for i in 0..size.min(r.size()?.value()) {
         let (x, y) = (bi.next_index(), ri.next_index());
         let (Some(x), Some(y)) = (x, y) else { break };
         let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("evaluating {a} at {x}")))?;

@@ -1,0 +1,81 @@
+//! Workload W1 (shared/bench/README.md): the 11 algebra operations with every
+//! integer dynamic. Operands are built (parsed) outside the timed region.
+//!
+//! `cargo bench -p kute --bench w1`; `cargo run --release -p kute-bench -- compare`
+//! puts the same operations side by side with CuTe C++ and pycute.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use kute::{IntTuple, Layout, Tiler};
+use std::hint::black_box;
+
+fn layout(s: &str) -> Layout {
+    s.parse::<Layout>().unwrap().to_dynamic()
+}
+
+fn dynamic_tiler(t: &Tiler) -> Tiler {
+    match t {
+        Tiler::Layout(l) => Tiler::Layout(l.to_dynamic()),
+        Tiler::Int(n) => Tiler::Int(n.to_dynamic()),
+        Tiler::Underscore => Tiler::Underscore,
+        Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(dynamic_tiler).collect()),
+    }
+}
+
+fn tiler(s: &str) -> Tiler {
+    dynamic_tiler(&kute::expr::parse_tiler(s).unwrap())
+}
+
+fn w1(c: &mut Criterion) {
+    let mut g = c.benchmark_group("w1");
+    macro_rules! op {
+        ($name:expr, $f:path, $a:expr) => {{
+            let a = $a;
+            g.bench_function($name, |bch| bch.iter(|| $f(black_box(&a))));
+        }};
+        ($name:expr, $f:path, $a:expr, $b:expr) => {{
+            let (a, b) = ($a, $b);
+            assert!($f(&a, &b).is_ok(), "{}", $name);
+            g.bench_function($name, |bch| bch.iter(|| $f(black_box(&a), black_box(&b))));
+        }};
+    }
+    op!("composition((20,2):(16,4),(4,5):(1,4))", kute::composition, layout("(20,2):(16,4)"), layout("(4,5):(1,4)"));
+    op!("logical_divide(24:2,4:2)", kute::logical_divide, layout("24:2"), tiler("4:2"));
+    op!(
+        "complement((2,2):(4,1),24)",
+        kute::complement,
+        layout("(2,2):(4,1)"),
+        "24".parse::<IntTuple>().unwrap().to_dynamic()
+    );
+    op!("logical_product((2,2):(1,2),(3,4):(4,1))", kute::logical_product, layout("(2,2):(1,2)"), tiler("(3,4):(4,1)"));
+    op!(
+        "zipped_divide((12,32,6):(1,128,0),<4:1,8:1>)",
+        kute::zipped_divide,
+        layout("(12,32,6):(1,128,0)"),
+        tiler("<4:1,8:1>")
+    );
+    op!("coalesce((2,(1,6)):(1,(6,2)))", kute::coalesce, layout("(2,(1,6)):(1,(6,2))"));
+    op!(
+        "tiled_divide((12,(4,8),6):(1,(32,512),0),<4:1,8:1>)",
+        kute::tiled_divide,
+        layout("(12,(4,8),6):(1,(32,512),0)"),
+        tiler("<4:1,8:1>")
+    );
+    op!(
+        "blocked_product((2,5):(5,1),(3,4):(1,3))",
+        kute::blocked_product,
+        layout("(2,5):(5,1)"),
+        layout("(3,4):(1,3)")
+    );
+    op!("raked_product((2,2):(1,2),(3,4):(4,1))", kute::raked_product, layout("(2,2):(1,2)"), layout("(3,4):(4,1)"));
+    op!(
+        "composition((12,(4,8)):(59,(13,1)),<3:4,8:2>)",
+        kute::composition_tiler,
+        layout("(12,(4,8)):(59,(13,1))"),
+        tiler("<3:4,8:2>")
+    );
+    op!("logical_divide((8,8):(8,1),<4:1,2:1>)", kute::logical_divide, layout("(8,8):(8,1)"), tiler("<4:1,2:1>"));
+    g.finish();
+}
+
+criterion_group!(benches, w1);
+criterion_main!(benches);

@@ -181,6 +181,9 @@ fn quotient(x: i64, d: i64) -> Option<i64> {
         if x < d {
             return Some(0);
         }
+        if x - d < d {
+            return Some(1);
+        }
         if d & (d - 1) == 0 {
             return Some(x >> d.trailing_zeros());
         }
@@ -195,6 +198,9 @@ fn remainder(x: i64, d: i64) -> Option<i64> {
     if x >= 0 && d > 0 {
         if x < d {
             return Some(x);
+        }
+        if x - d < d {
+            return Some(x - d);
         }
         if d & (d - 1) == 0 {
             return Some(x & (d - 1));

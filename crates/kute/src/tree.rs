@@ -351,8 +351,8 @@ impl<L: Copy> Builder<L> {
     #[inline]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
-        self.toks.extend(t.toks.iter().copied());
-        self.leaves.extend(t.leaves.iter().copied());
+        append(&mut self.toks, t.toks);
+        append(&mut self.leaves, t.leaves);
     }
 
     /// Add each mode of `t` as an element (a leaf adds itself).
@@ -363,8 +363,8 @@ impl<L: Copy> Builder<L> {
         } else {
             // the children are the subtree's tokens after its own, in order
             self.cur_n += t.rank();
-            self.toks.extend(t.toks[1..].iter().copied());
-            self.leaves.extend(t.leaves.iter().copied());
+            append(&mut self.toks, &t.toks[1..]);
+            append(&mut self.leaves, t.leaves);
         }
     }
 
@@ -385,6 +385,14 @@ impl<L: Copy> Builder<L> {
     pub fn finish(self) -> Tree<L> {
         debug_assert!(self.stack.is_empty());
         Tree { toks: self.toks, leaves: self.leaves }
+    }
+}
+
+/// `v.extend_from_slice(xs)` for the short slices of tree building (no memmove calls).
+#[inline(always)]
+fn append<T: Copy, const N: usize>(v: &mut SmallVec<[T; N]>, xs: &[T]) {
+    for &x in xs {
+        v.push(x);
     }
 }
 

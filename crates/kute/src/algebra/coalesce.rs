@@ -58,6 +58,9 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
 /// CuTe `filter(L)` into `out` (empty): `coalesce(filter_zeros(L))` of the leaves.
 #[inline]
 pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
+    if leaves.iter().all(|m| m.stride.value() != 0) {
+        return coalesce_into(out, leaves, false).map_err(|e| e.in_op("coalesce"));
+    }
     let mut zeroed = Modes::new();
     zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { *m }));
     coalesce_into(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))

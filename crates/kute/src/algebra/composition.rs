@@ -41,7 +41,8 @@ const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     let mut out = Builder::new();
-    compose_into(&mut out, a.as_tree_ref(), &[b.as_tree_ref()], true).map_err(|e| e.in_op("composition"))?;
+    compose_into(&mut out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true)
+        .map_err(|e| e.in_op("composition"))?;
     Ok(Layout { tree: out.finish() })
 }
 
@@ -66,8 +67,8 @@ pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 fn compose_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {
     match t {
-        Tiler::Layout(b) => compose_into(out, a, &[b.as_tree_ref()], true),
-        Tiler::Int(n) => compose_into(out, a, &[Layout::leaf(*n, Int::ONE).as_tree_ref()], true),
+        Tiler::Layout(b) => compose_into(out, a, &[Part::Tree(b.as_tree_ref())], true),
+        Tiler::Int(n) => compose_into(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
         Tiler::Underscore => {
             out.push(a);
             Ok(())
@@ -97,36 +98,78 @@ pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// CuTe's algorithm; with `verify`, also prove the result is the true composite.
 pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
     let mut out = Builder::new();
-    compose_into(&mut out, a.as_tree_ref(), &[b.as_tree_ref()], verify)?;
+    compose_into(&mut out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
     Ok(Layout { tree: out.finish() })
+}
+
+/// A right operand (or part of one) of [`compose_into`]: a borrowed layout, or
+/// flat modes (one mode: that integral layout; several: the tuple of them).
+#[derive(Clone, Copy)]
+pub(crate) enum Part<'a> {
+    Tree(LayoutRef<'a>),
+    Flat(&'a [Mode]),
+}
+
+impl Part<'_> {
+    fn to_layout(self) -> Layout {
+        match self {
+            Part::Tree(t) => Layout::from_ref(t),
+            Part::Flat(m) => Layout::from_flat(m),
+        }
+    }
 }
 
 /// `A ∘ B` written into `out` as one element, where `B` is `b[0]` if `b` has one
 /// element and the tuple of the elements of `b` otherwise. With `verify`, also
 /// prove the result is the true composite.
-pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[LayoutRef<'_>], verify: bool) -> Result<()> {
+pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[Part<'_>], verify: bool) -> Result<()> {
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
     coalesce_into(&mut lhs, a.leaves(), true)?;
+    compose_with(out, a, &lhs, b, verify)
+}
+
+/// [`compose_into`] with `lhs = coalesce_x(a)` already computed.
+pub(crate) fn compose_with(
+    out: &mut Builder<Mode>,
+    a: LayoutRef<'_>,
+    lhs: &Modes,
+    b: &[Part<'_>],
+    verify: bool,
+) -> Result<()> {
     // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
     let mut digits: Digits = SmallVec::from_elem(0, lhs.len());
     let mut clean = true;
     let mark = out.mark();
-    if let [b] = b {
-        compose_rec(out, &lhs, *b, &mut digits, &mut clean)?;
-    } else {
+    let one = b.len() == 1;
+    if !one {
         out.open();
-        for p in b {
-            compose_rec(out, &lhs, *p, &mut digits, &mut clean)?;
+    }
+    for p in b {
+        match *p {
+            Part::Tree(t) => compose_rec(out, lhs, t, &mut digits, &mut clean)?,
+            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride, &mut digits, &mut clean)?,
+            Part::Flat(ms) => {
+                out.open();
+                for m in ms {
+                    compose_leaf(out, lhs, m.shape, m.stride, &mut digits, &mut clean)?;
+                }
+                out.close();
+            }
         }
+    }
+    if !one {
         out.close();
     }
-    if verify && lhs.len() > 1 && !(clean && digits_fit(&lhs, &digits)) {
+    if verify && lhs.len() > 1 && !(clean && digits_fit(lhs, &digits)) {
         let b = match b {
-            [b] => Layout::from_ref(*b),
-            _ => Layout { tree: crate::tree::Tree::tuple(b.iter().copied()) },
+            [b] => b.to_layout(),
+            _ => {
+                let parts: SmallVec<[Layout; 2]> = b.iter().map(|p| p.to_layout()).collect();
+                Layout::concat_unchecked(parts.iter())
+            }
         };
-        verify_pointwise(&Layout::from_ref(a), &lhs, &b, &Layout::from_ref(out.since(mark)))?;
+        verify_pointwise(&Layout::from_ref(a), lhs, &b, &Layout::from_ref(out.since(mark)))?;
     }
     Ok(())
 }
@@ -178,7 +221,9 @@ fn compose_leaf(
         if cs.value() == 0 {
             return Err(Error::inadmissible("composition", format!("the left operand has an extent 0 mode ({cur:?})")));
         }
-        if !(rest_d.rem(cs)?.value() == 0 || rest_d.value() < cs.value()) {
+        // (for a positive extent, rest_d < cs decides without the remainder, which cannot fail)
+        let fits = cs.value() > 0 && rest_d.value() < cs.value();
+        if !(fits || rest_d.rem(cs)?.value() == 0 || rest_d.value() < cs.value()) {
             return Err(Error::inadmissible(
                 "composition",
                 format!(
@@ -209,7 +254,7 @@ fn compose_leaf(
         }
         // Exact digit decomposition? (CuTe accepts a non-dividing stride; it is
         // only right if this B-leaf ends inside this mode.)
-        if cs.value() % ad.value() != 0 && rest_s.value() > next_s.value() {
+        if rest_s.value() > next_s.value() && cs.value() % ad.value() != 0 {
             *clean = false;
         }
         // the largest digit value this B-leaf puts into mode i

@@ -10,7 +10,7 @@
 
 use super::coalesce::{coalesce_into, Modes};
 use super::complement::{complement_into, Cot};
-use super::composition::compose_into;
+use super::composition::{compose_into, compose_with, Part};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, LayoutRef, Mode};
@@ -37,12 +37,18 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` into `out`.
 fn divide_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
+    // coalesce(A) gives the cotarget; coalesce_x(A) is the composition's left
+    // operand: the same unless A's last extent is 1
     let mut ca = Modes::new();
     coalesce_into(&mut ca, a.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
     let mut rest = Modes::new();
     complement_into(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
-    let rest = Layout::from_flat(&rest);
-    compose_into(out, a, &[b, rest.as_tree_ref()], verify)
+    let parts = [Part::Tree(b), Part::Flat(&rest)];
+    if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
+        compose_with(out, a, &ca, &parts, verify)
+    } else {
+        compose_into(out, a, &parts, verify)
+    }
 }
 
 /// The divide by a tiler, into `out`; `verify` proves the compositions (the

@@ -7,7 +7,7 @@
 
 use super::coalesce::Modes;
 use super::complement::{complement_into, Cot};
-use super::composition::compose_into;
+use super::composition::{compose_into, Part};
 use super::divide::{by_mode_into, unzip_into, Unzip};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
@@ -25,7 +25,7 @@ fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
     let m = size.mul(cosize_of(b.leaves())?)?;
     let mut comp = Modes::new();
     complement_into(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
-    compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[b], false)
+    compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[Part::Tree(b)], false)
 }
 
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)` into `out`.

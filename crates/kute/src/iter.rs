@@ -1,15 +1,22 @@
 //! Sequential traversal of a layout's domain: an odometer over the flattened
-//! (and, for positive extents, coalesced) shape that updates the index
-//! incrementally (no division per element).
+//! shape that updates the index incrementally (no division per element).
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Mode};
 use smallvec::SmallVec;
 
+/// One digit of the odometer beyond the first three.
+#[derive(Clone, Copy, Debug)]
+struct Outer {
+    shape: i64,
+    stride: i64,
+    coord: i64,
+}
+
 /// The indices `L(0), L(1), ..., L(size-1)` of a layout, in 1-D order.
 ///
 /// The fastest way to consume it is internal iteration (`for_each`, `fold`,
-/// `sum`, ...), which runs the innermost mode as a plain counted loop.
+/// `sum`, ...), which runs the first three modes as a loop nest.
 ///
 /// ```
 /// use kute::{Layout, iter::Indices};
@@ -22,82 +29,71 @@ use smallvec::SmallVec;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Indices {
-    // the innermost (first) mode, kept apart for the fast step
-    c0: i64,
+    // the first three digits (extent, stride, coordinate); missing ones are 1:0
     s0: i64,
     d0: i64,
-    // stride * (shape - 1) of the first mode: what to subtract when it wraps
-    w0: i64,
-    // the outer modes (1..)
-    shape: SmallVec<[i64; 8]>,
-    stride: SmallVec<[i64; 8]>,
-    // stride[k] * (shape[k] - 1): what to subtract when digit k wraps
-    wrap: SmallVec<[i64; 8]>,
-    coord: SmallVec<[i64; 8]>,
+    c0: i64,
+    s1: i64,
+    d1: i64,
+    c1: i64,
+    s2: i64,
+    d2: i64,
+    c2: i64,
+    outer: SmallVec<[Outer; 4]>,
     /// the next index to yield
     index: i64,
     remaining: u64,
-    /// all extents positive: `fold` may run whole blocks of modes 0..3 as loop nests
+    /// all extents positive: `fold` may run whole blocks of the first three digits as loop nests
     blocks: bool,
 }
 
 impl Indices {
     /// An iterator over the whole domain of `layout`. Errors if an index would overflow.
+    #[inline]
     pub fn new(layout: &Layout) -> Result<Indices> {
         let size = layout.size()?.value();
         let leaves = layout.leaves();
-        // Coalescing keeps L(i) for every i < size when the extents are
-        // positive, and gives fewer, longer runs.
-        let mut merged: SmallVec<[Mode; 16]> = SmallVec::new();
         let positive = leaves.iter().all(|m| m.shape.value() > 0);
-        let modes: &[Mode] = if positive && crate::algebra::coalesce_into(&mut merged, leaves, false).is_ok() {
-            &merged
-        } else {
-            leaves
-        };
-        let overflow = || Error::overflow(format_args!("the extent of {layout}")).in_op("iterate");
-        // The largest |index| is bounded by the sum of |wrap|.
+        // The largest |index| is bounded by the sum of |(s-1)·d|.
         let mut total: i64 = 0;
-        let wrap_of = |m: &Mode| -> Option<i64> { (m.shape.value().max(1) - 1).checked_mul(m.stride.value()) };
-        for m in modes {
-            let w = wrap_of(m).ok_or_else(overflow)?;
+        for m in leaves {
+            let w = (m.shape.value().max(1) - 1)
+                .checked_mul(m.stride.value())
+                .ok_or_else(|| overflow("the extent of", layout))?;
             total = total
                 .checked_add(w.checked_abs().unwrap_or(i64::MAX))
-                .ok_or_else(|| Error::overflow(format_args!("the indices of {layout}")).in_op("iterate"))?;
+                .ok_or_else(|| overflow("the indices of", layout))?;
         }
-        let (first, rest) = match modes.split_first() {
-            Some((f, r)) => (*f, r),
-            None => (Mode::default(), &[][..]),
-        };
-        // outer modes padded with 1:0 to at least two (modes 1 and 2 of a block)
-        let n = rest.len().max(2);
         let mut it = Indices {
+            s0: 1,
+            d0: 0,
             c0: 0,
-            s0: first.shape.value(),
-            d0: first.stride.value(),
-            w0: wrap_of(&first).ok_or_else(overflow)?,
-            shape: SmallVec::with_capacity(n),
-            stride: SmallVec::with_capacity(n),
-            wrap: SmallVec::with_capacity(n),
-            coord: SmallVec::from_elem(0, n),
+            s1: 1,
+            d1: 0,
+            c1: 0,
+            s2: 1,
+            d2: 0,
+            c2: 0,
+            outer: SmallVec::new(),
             index: 0,
             remaining: size.max(0) as u64,
             blocks: positive,
         };
-        for m in rest {
-            it.shape.push(m.shape.value());
-            it.stride.push(m.stride.value());
-            it.wrap.push(wrap_of(m).ok_or_else(overflow)?);
-        }
-        while it.shape.len() < n {
-            it.shape.push(1);
-            it.stride.push(0);
-            it.wrap.push(0);
+        // with positive extents, modes of extent 1 never move: skip them
+        for (k, m) in leaves.iter().filter(|m| !(positive && m.shape.value() == 1)).enumerate() {
+            let Mode { shape, stride } = *m;
+            let (s, d) = (shape.value(), stride.value());
+            match k {
+                0 => (it.s0, it.d0) = (s, d),
+                1 => (it.s1, it.d1) = (s, d),
+                2 => (it.s2, it.d2) = (s, d),
+                _ => it.outer.push(Outer { shape: s, stride: d, coord: 0 }),
+            }
         }
         Ok(it)
     }
 
-    /// Step the odometer past the current position (mode 0 first).
+    /// Step the odometer past the current position (digit 0 first).
     #[inline(always)]
     fn advance(&mut self) {
         self.c0 += 1;
@@ -108,25 +104,39 @@ impl Indices {
         }
     }
 
-    /// Mode 0 wrapped: reset it and carry into the outer modes.
+    /// Digit 0 wrapped: reset it and carry into the others.
     #[inline(never)]
     fn carry(&mut self) {
+        self.index -= (self.c0 - 1) * self.d0;
         self.c0 = 0;
-        self.index -= self.w0;
-        self.carry_from(0);
+        self.c1 += 1;
+        if self.c1 < self.s1 {
+            self.index += self.d1;
+            return;
+        }
+        self.index -= (self.c1 - 1) * self.d1;
+        self.c1 = 0;
+        self.c2 += 1;
+        if self.c2 < self.s2 {
+            self.index += self.d2;
+            return;
+        }
+        self.index -= (self.c2 - 1) * self.d2;
+        self.c2 = 0;
+        self.carry_outer();
     }
 
-    /// Advance the outer modes `k..` (modes `k+1..` of the layout) by one step.
-    #[inline(always)]
-    fn carry_from(&mut self, from: usize) {
-        for k in from..self.shape.len() {
-            self.coord[k] += 1;
-            if self.coord[k] < self.shape[k] {
-                self.index += self.stride[k];
+    /// Advance the digits beyond the first three by one step.
+    #[inline]
+    fn carry_outer(&mut self) {
+        for o in self.outer.iter_mut() {
+            o.coord += 1;
+            if o.coord < o.shape {
+                self.index += o.stride;
                 return;
             }
-            self.coord[k] = 0;
-            self.index -= self.wrap[k];
+            self.index -= (o.coord - 1) * o.stride;
+            o.coord = 0;
         }
     }
 
@@ -145,13 +155,15 @@ impl Indices {
         if self.remaining == 0 {
             return None;
         }
-        self.remaining -= 1;
         let out = self.index;
-        if self.remaining > 0 {
-            self.advance();
-        }
+        self.step();
         Some(out)
     }
+}
+
+#[cold]
+fn overflow(what: &str, layout: &Layout) -> Error {
+    Error::overflow(format_args!("{what} {layout}")).in_op("iterate")
 }
 
 impl Iterator for Indices {
@@ -166,19 +178,17 @@ impl Iterator for Indices {
         (r, Some(r))
     }
 
-    /// Internal iteration: whole blocks of the first three modes run as a loop nest.
+    /// Internal iteration: whole blocks of the first three digits run as a loop nest.
     #[inline]
     fn fold<B, F: FnMut(B, i64) -> B>(mut self, init: B, mut f: F) -> B {
         let mut acc = init;
         if self.blocks {
-            // step to the start of a block (all of modes 0..3 at 0)
-            while self.remaining > 0 && (self.c0 != 0 || self.coord[0] != 0 || self.coord[1] != 0) {
+            // step to the start of a block (the first three digits at 0)
+            while self.remaining > 0 && (self.c0 | self.c1 | self.c2) != 0 {
                 acc = f(acc, self.index);
                 self.step();
             }
-            let (s0, d0) = (self.s0 as u64, self.d0);
-            let (s1, d1) = (self.shape[0] as u64, self.stride[0]);
-            let (s2, d2) = (self.shape[1] as u64, self.stride[1]);
+            let (s0, d0, s1, d1, s2, d2) = (self.s0 as u64, self.d0, self.s1 as u64, self.d1, self.s2 as u64, self.d2);
             // a product of extents of the domain: fits, since the size does
             let block = s0 * s1 * s2;
             while self.remaining >= block {
@@ -197,7 +207,7 @@ impl Iterator for Indices {
                 }
                 self.remaining -= block;
                 if self.remaining > 0 {
-                    self.carry_from(2);
+                    self.carry_outer();
                 }
             }
         }
@@ -228,6 +238,8 @@ mod tests {
             "((8,16),(4,32)):((1,256),(8,32))",
             "(_4,(_8,_4)):(_32,(_1,_8))",
             "((3,1),(1,5)):((7,0),(0,-2))",
+            "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+            "((2,3),(1,2),(2,1,2),3):((1,-2),(9,4),(7,3,-11),5)",
             "(1,1):(0,0)",
             "():()",
             "5:0",
@@ -241,7 +253,7 @@ mod tests {
             Indices::new(&l).unwrap().for_each(|i| folded.push(i));
             assert_eq!(folded, want, "fold() on {s}");
             // fold after partial external iteration
-            for skip in 0..want.len().min(7) {
+            for skip in 0..want.len().min(13) {
                 let mut it = Indices::new(&l).unwrap();
                 let mut v: Vec<i64> = it.by_ref().take(skip).collect();
                 it.for_each(|i| v.push(i));

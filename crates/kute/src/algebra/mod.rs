@@ -14,7 +14,6 @@ mod inverse;
 mod product;
 mod tiler;
 
-pub(crate) use coalesce::coalesce_into;
 pub use coalesce::{coalesce, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros};
 pub use complement::{complement, complement_self};
 pub use composition::{composition, composition_tiler};

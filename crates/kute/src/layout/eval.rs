@@ -261,71 +261,61 @@ impl Evaluator {
     /// ```
     #[inline]
     pub fn for_each<I: IntoIterator<Item = i64>>(&self, coords: I, f: impl FnMut(i64)) -> Result<()> {
+        self.dispatch(EachOf { ev: self, coords, f })
+    }
+
+    /// [`Evaluator::for_each`] over a range of coordinates: each `L(i)` is still
+    /// evaluated on its own, but the domain check is made once for the range and
+    /// the loop is unrolled.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(3,(2,4)):(8,(1,2))".parse().unwrap();
+    /// let mut v = Vec::new();
+    /// l.evaluator().unwrap().for_each_in(-1..26, |x| v.push(x)).unwrap();
+    /// let want: Vec<i64> = (-1..26).map(|i| l.eval(i).unwrap()).collect();
+    /// assert_eq!(v, want);
+    /// ```
+    #[inline]
+    pub fn for_each_in(&self, coords: std::ops::Range<i64>, f: impl FnMut(i64)) -> Result<()> {
+        self.dispatch(EachIn { ev: self, coords, f })
+    }
+
+    /// Run `body` with the in-domain evaluation chosen for the plan, as a
+    /// monomorphic function.
+    #[inline(always)]
+    fn dispatch<B: Body>(&self, body: B) -> B::Out {
         match &self.plan {
-            Plan::One(last) => match last.table {
-                Some(_) => self.run_one::<Tab, _, _>(last, coords, f),
-                None => self.run_one::<Mul, _, _>(last, coords, f),
-            },
-            Plan::Two(d, last) => match (d.div.pow2, d.contrib.table.is_some(), last.table.is_some()) {
-                (true, true, true) => self.run_two::<Pow2, Tab, Tab, _, _>(d, last, coords, f),
-                (true, true, false) => self.run_two::<Pow2, Tab, Mul, _, _>(d, last, coords, f),
-                (true, false, true) => self.run_two::<Pow2, Mul, Tab, _, _>(d, last, coords, f),
-                (true, false, false) => self.run_two::<Pow2, Mul, Mul, _, _>(d, last, coords, f),
-                (false, true, true) => self.run_two::<Fast, Tab, Tab, _, _>(d, last, coords, f),
-                (false, true, false) => self.run_two::<Fast, Tab, Mul, _, _>(d, last, coords, f),
-                (false, false, true) => self.run_two::<Fast, Mul, Tab, _, _>(d, last, coords, f),
-                (false, false, false) => self.run_two::<Fast, Mul, Mul, _, _>(d, last, coords, f),
-            },
-            Plan::Many(..) | Plan::Slow => {
-                let mut f = f;
-                for i in coords {
-                    f(self.eval(i)?);
+            Plan::One(last) => {
+                let (t, s) = (last.table.as_deref(), last.stride);
+                match t {
+                    Some(_) => body.run(move |n| Tab::get(t, s, n)),
+                    None => body.run(move |n| Mul::get(t, s, n)),
                 }
-                Ok(())
             }
+            Plan::Two(d, last) => match (d.div.pow2, d.contrib.table.is_some(), last.table.is_some()) {
+                // table digits of a power-of-two extent: shift by a constant
+                (true, true, true) => match d.div.shift {
+                    1 => body.run(two::<Pow2K<1>, Tab, Tab>(d, last)),
+                    2 => body.run(two::<Pow2K<2>, Tab, Tab>(d, last)),
+                    3 => body.run(two::<Pow2K<3>, Tab, Tab>(d, last)),
+                    4 => body.run(two::<Pow2K<4>, Tab, Tab>(d, last)),
+                    5 => body.run(two::<Pow2K<5>, Tab, Tab>(d, last)),
+                    6 => body.run(two::<Pow2K<6>, Tab, Tab>(d, last)),
+                    7 => body.run(two::<Pow2K<7>, Tab, Tab>(d, last)),
+                    8 => body.run(two::<Pow2K<8>, Tab, Tab>(d, last)),
+                    _ => body.run(two::<Pow2, Tab, Tab>(d, last)),
+                },
+                (true, true, false) => body.run(two::<Pow2, Tab, Mul>(d, last)),
+                (true, false, true) => body.run(two::<Pow2, Mul, Tab>(d, last)),
+                (true, false, false) => body.run(two::<Pow2, Mul, Mul>(d, last)),
+                (false, true, true) => body.run(two::<Fast, Tab, Tab>(d, last)),
+                (false, true, false) => body.run(two::<Fast, Tab, Mul>(d, last)),
+                (false, false, true) => body.run(two::<Fast, Mul, Tab>(d, last)),
+                (false, false, false) => body.run(two::<Fast, Mul, Mul>(d, last)),
+            },
+            Plan::Many(..) | Plan::Slow => body.run(|n| self.eval_in_domain(n)),
         }
-    }
-
-    #[inline(always)]
-    fn run_one<C: ContribKind, I: IntoIterator<Item = i64>, F: FnMut(i64)>(
-        &self,
-        last: &Contrib,
-        coords: I,
-        mut f: F,
-    ) -> Result<()> {
-        let size = self.size;
-        let (table, stride) = (last.table.as_deref(), last.stride);
-        for i in coords {
-            if (i as u64) < size {
-                f(C::get(table, stride, i as u64));
-            } else {
-                f(self.layout.eval(i)?);
-            }
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn run_two<D: DivKind, C: ContribKind, L: ContribKind, I: IntoIterator<Item = i64>, F: FnMut(i64)>(
-        &self,
-        d: &Digit,
-        last: &Contrib,
-        coords: I,
-        mut f: F,
-    ) -> Result<()> {
-        let size = self.size;
-        let div = d.div;
-        let (lo, lo_stride) = (d.contrib.table.as_deref(), d.contrib.stride);
-        let (hi, hi_stride) = (last.table.as_deref(), last.stride);
-        for i in coords {
-            if (i as u64) < size {
-                let (q, r) = D::divmod(&div, i as u64);
-                f(C::get(lo, lo_stride, r).wrapping_add(L::get(hi, hi_stride, q)));
-            } else {
-                f(self.layout.eval(i)?);
-            }
-        }
-        Ok(())
     }
 
     #[inline(always)]
@@ -351,12 +341,100 @@ impl Evaluator {
     }
 }
 
+/// `L(n) = lo(n % B) + hi(n / B)` with the methods fixed by the types.
+#[inline(always)]
+fn two<'a, D: DivKind, C: ContribKind, L: ContribKind>(d: &'a Digit, last: &'a Contrib) -> impl Fn(u64) -> i64 + 'a {
+    let div = d.div;
+    let (lo, lo_stride) = (d.contrib.table.as_deref(), d.contrib.stride);
+    let (hi, hi_stride) = (last.table.as_deref(), last.stride);
+    move |n| {
+        let (q, r) = D::divmod(&div, n);
+        C::get(lo, lo_stride, r).wrapping_add(L::get(hi, hi_stride, q))
+    }
+}
+
+/// A loop that uses an in-domain evaluation `get(n)` (for `0 <= n < size`).
+trait Body {
+    type Out;
+    fn run<G: Fn(u64) -> i64>(self, get: G) -> Self::Out;
+}
+
+struct EachOf<'a, I, F> {
+    ev: &'a Evaluator,
+    coords: I,
+    f: F,
+}
+
+impl<I: IntoIterator<Item = i64>, F: FnMut(i64)> Body for EachOf<'_, I, F> {
+    type Out = Result<()>;
+    #[inline(always)]
+    fn run<G: Fn(u64) -> i64>(mut self, get: G) -> Result<()> {
+        let size = self.ev.size;
+        for i in self.coords {
+            if (i as u64) < size {
+                (self.f)(get(i as u64));
+            } else {
+                (self.f)(self.ev.layout.eval(i)?);
+            }
+        }
+        Ok(())
+    }
+}
+
+struct EachIn<'a, F> {
+    ev: &'a Evaluator,
+    coords: std::ops::Range<i64>,
+    f: F,
+}
+
+impl<F: FnMut(i64)> Body for EachIn<'_, F> {
+    type Out = Result<()>;
+    #[inline(always)]
+    fn run<G: Fn(u64) -> i64>(mut self, get: G) -> Result<()> {
+        let std::ops::Range { start, end } = self.coords;
+        if start >= end {
+            return Ok(());
+        }
+        let size = self.ev.size as i64;
+        // below the domain, [lo, hi) in it, then above it
+        let lo = start.max(0).min(size);
+        let hi = end.min(size).max(lo);
+        for i in start..end.min(lo) {
+            (self.f)(self.ev.layout.eval(i)?);
+        }
+        let (mut n, hi_n) = (lo as u64, hi as u64);
+        while n + 4 <= hi_n {
+            let (a, b, c, d) = (get(n), get(n + 1), get(n + 2), get(n + 3));
+            (self.f)(a);
+            (self.f)(b);
+            (self.f)(c);
+            (self.f)(d);
+            n += 4;
+        }
+        while n < hi_n {
+            (self.f)(get(n));
+            n += 1;
+        }
+        for i in start.max(hi)..end {
+            (self.f)(self.ev.layout.eval(i)?);
+        }
+        Ok(())
+    }
+}
+
 /// A digit separation chosen once for a loop.
 trait DivKind {
     fn divmod(d: &Div, n: u64) -> (u64, u64);
 }
 struct Pow2;
+struct Pow2K<const K: u32>;
 struct Fast;
+impl<const K: u32> DivKind for Pow2K<K> {
+    #[inline(always)]
+    fn divmod(_: &Div, n: u64) -> (u64, u64) {
+        (n >> K, n & ((1 << K) - 1))
+    }
+}
 impl DivKind for Pow2 {
     #[inline(always)]
     fn divmod(d: &Div, n: u64) -> (u64, u64) {
@@ -451,6 +529,12 @@ mod tests {
             e.for_each(-5..n + 20, |x| all.push(x)).unwrap();
             let want: Vec<i64> = (-5..n + 20).map(|i| l.eval(i).unwrap()).collect();
             assert_eq!(all, want, "{s}: for_each");
+            for (a, b) in [(-5, n + 20), (0, n), (1, n - 1), (3, 4), (n, n + 3), (-3, -1), (5, 2)] {
+                let mut got = Vec::new();
+                e.for_each_in(a..b, |x| got.push(x)).unwrap();
+                let want: Vec<i64> = (a..b).map(|i| l.eval(i).unwrap()).collect();
+                assert_eq!(got, want, "{s}: for_each_in({a}..{b})");
+            }
         }
     }
 }

@@ -105,7 +105,7 @@ fn loop_nest(s: &[i64], d: &[i64]) -> i64 {
 /// (no incremental update between coordinates).
 fn eval_all(e: &kute::layout::eval::Evaluator, size: i64) -> i64 {
     let mut acc = 0;
-    e.for_each(0..size, |v| sink(&mut acc, v)).expect("in the domain");
+    e.for_each_in(0..size, |v| sink(&mut acc, v)).expect("in the domain");
     acc
 }
 
@@ -128,7 +128,7 @@ pub struct Summary {
 pub fn section(batch: Duration) -> Summary {
     eprintln!("timing layout evaluation ...");
     println!(
-        "== Layout evaluation, ns/element (best of {} batches): (a) Evaluator::for_each(0..size) (L(i) for every i), (b) Indices traversal, (c) hand-written loop nest ==",
+        "== Layout evaluation, ns/element (best of {} batches): (a) Evaluator::for_each_in(0..size) (L(i) for every i, each on its own), (b) Indices traversal, (c) hand-written loop nest ==",
         crate::timing::BATCHES
     );
     println!("every index is consumed as acc = acc.wrapping_add(black_box(index)); the three sums are checked equal");

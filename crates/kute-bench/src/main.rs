@@ -147,6 +147,19 @@ fn main() {
                 w1::Operands::new().repeat(i, n);
                 return;
             }
+            "count-iter" => {
+                // count-iter LAYOUT N: construct and drain Indices N times (for valgrind)
+                let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");
+                let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
+                let mut acc = 0i64;
+                for _ in 0..n {
+                    kute::iter::Indices::new(std::hint::black_box(&l))
+                        .expect("small")
+                        .for_each(|v| acc = acc.wrapping_add(std::hint::black_box(v)));
+                }
+                println!("{acc}");
+                return;
+            }
             "probe" => {
                 let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");
                 let b = Duration::from_millis(200);

@@ -42,6 +42,9 @@ fn arity_tok(n: usize) -> u16 {
 /// Number of tokens and of leaves in the first subtree of `toks`.
 #[inline]
 fn span(toks: &[u16]) -> (usize, usize) {
+    if toks[0] == LEAF {
+        return (1, 1);
+    }
     let mut pending = 1usize;
     let mut i = 0;
     let mut leaves = 0;
@@ -320,7 +323,7 @@ impl<L: Copy> Builder<L> {
     }
 
     /// Start a tuple.
-    #[inline]
+    #[inline(always)]
     pub fn open(&mut self) {
         self.stack.push((self.cur, self.cur_n + 1));
         self.cur = self.toks.len();
@@ -329,7 +332,7 @@ impl<L: Copy> Builder<L> {
     }
 
     /// End the innermost tuple.
-    #[inline]
+    #[inline(always)]
     pub fn close(&mut self) {
         if let Some((p, n)) = self.stack.pop() {
             // the token of a tuple is its arity + 1
@@ -340,7 +343,7 @@ impl<L: Copy> Builder<L> {
     }
 
     /// Add a leaf.
-    #[inline]
+    #[inline(always)]
     pub fn leaf(&mut self, x: L) {
         self.cur_n += 1;
         self.toks.push(LEAF);
@@ -348,7 +351,7 @@ impl<L: Copy> Builder<L> {
     }
 
     /// Add a whole subtree as one element.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
         append(&mut self.toks, t.toks);

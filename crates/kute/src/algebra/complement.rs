@@ -118,7 +118,12 @@ pub(crate) fn complement_into(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -
         }
         modes.push(Mode::new(new_shape, last_stride));
         last_stride = min_stride.mul(shape)?;
-        f.remove(j);
+        // f.remove(j), without a memmove call for these few elements
+        let n = f.len();
+        for k in j..n - 1 {
+            f[k] = f[k + 1];
+        }
+        f.truncate(n - 1);
     }
     let new_shape = f[0].stride.div(last_stride)?;
     if new_shape.value() == 0 {

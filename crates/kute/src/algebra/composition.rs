@@ -126,19 +126,20 @@ pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[Part<
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
     coalesce_into(&mut lhs, a.leaves(), true)?;
-    compose_with(out, a, &lhs, b, verify)
+    compose_with(out, a, &lhs[..], b, verify)
 }
 
 /// [`compose_into`] with `lhs = coalesce_x(a)` already computed.
 pub(crate) fn compose_with(
     out: &mut Builder<Mode>,
     a: LayoutRef<'_>,
-    lhs: &Modes,
+    lhs: &[Mode],
     b: &[Part<'_>],
     verify: bool,
 ) -> Result<()> {
     // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
-    let mut digits: Digits = SmallVec::from_elem(0, lhs.len());
+    let mut digits_buf: Digits = SmallVec::from_elem(0, lhs.len());
+    let digits = &mut digits_buf[..];
     let mut clean = true;
     let mark = out.mark();
     let one = b.len() == 1;
@@ -147,12 +148,12 @@ pub(crate) fn compose_with(
     }
     for p in b {
         match *p {
-            Part::Tree(t) => compose_rec(out, lhs, t, &mut digits, &mut clean)?,
-            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride, &mut digits, &mut clean)?,
+            Part::Tree(t) => compose_rec(out, lhs, t, digits, &mut clean)?,
+            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride, digits, &mut clean)?,
             Part::Flat(ms) => {
                 out.open();
                 for m in ms {
-                    compose_leaf(out, lhs, m.shape, m.stride, &mut digits, &mut clean)?;
+                    compose_leaf(out, lhs, m.shape, m.stride, digits, &mut clean)?;
                 }
                 out.close();
             }
@@ -161,7 +162,7 @@ pub(crate) fn compose_with(
     if !one {
         out.close();
     }
-    if verify && lhs.len() > 1 && !(clean && digits_fit(lhs, &digits)) {
+    if verify && lhs.len() > 1 && !(clean && digits_fit(lhs, digits)) {
         let b = match b {
             [b] => b.to_layout(),
             _ => {
@@ -176,9 +177,9 @@ pub(crate) fn compose_with(
 
 fn compose_rec(
     out: &mut Builder<Mode>,
-    lhs: &Modes,
+    lhs: &[Mode],
     b: LayoutRef<'_>,
-    digits: &mut Digits,
+    digits: &mut [i64],
     clean: &mut bool,
 ) -> Result<()> {
     match b.as_leaf() {
@@ -196,10 +197,10 @@ fn compose_rec(
 
 fn compose_leaf(
     out: &mut Builder<Mode>,
-    lhs: &Modes,
+    lhs: &[Mode],
     rs: Int,
     rd: Int,
-    digits: &mut Digits,
+    digits: &mut [i64],
     clean: &mut bool,
 ) -> Result<()> {
     if rd.value() == 0 {
@@ -289,12 +290,12 @@ fn compose_leaf(
 
 /// No carries between B-leaves: at every bounded mode of `A`, the largest digits
 /// the leaves put there add up to less than its extent.
-fn digits_fit(lhs: &Modes, digits: &[i64]) -> bool {
+fn digits_fit(lhs: &[Mode], digits: &[i64]) -> bool {
     (0..lhs.len() - 1).all(|k| digits[k] < lhs[k].shape.value())
 }
 
 /// `Â(x)`: `x` split over the flat modes, the last one unbounded.
-fn eval_ext(lhs: &Modes, mut x: i64) -> Option<i64> {
+fn eval_ext(lhs: &[Mode], mut x: i64) -> Option<i64> {
     let n = lhs.len();
     let mut acc: i64 = 0;
     for m in &lhs[..n - 1] {
@@ -344,7 +345,7 @@ impl Odometer {
     }
 }
 
-fn verify_pointwise(a: &Layout, lhs: &Modes, b: &Layout, r: &Layout) -> Result<()> {
+fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<()> {
     let size = b.size()?.value();
     if size > BRUTE_FORCE_LIMIT {
         return Err(Error::inadmissible(

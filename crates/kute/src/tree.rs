@@ -384,7 +384,7 @@ impl<L: Copy> Builder<L> {
     }
 
     /// The finished tree. Exactly one root element must have been added.
-    #[inline]
+    #[inline(always)]
     pub fn finish(self) -> Tree<L> {
         debug_assert!(self.stack.is_empty());
         Tree { toks: self.toks, leaves: self.leaves }

@@ -138,7 +138,8 @@ pub(crate) fn compose_with(
     verify: bool,
 ) -> Result<()> {
     // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
-    let mut digits_buf: Digits = SmallVec::from_elem(0, lhs.len());
+    let mut digits_buf: Digits = SmallVec::new();
+    digits_buf.resize(lhs.len(), 0);
     let digits = &mut digits_buf[..];
     let mut clean = true;
     let mark = out.mark();

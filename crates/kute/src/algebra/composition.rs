@@ -126,13 +126,14 @@ pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[Part<
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
     coalesce_into(&mut lhs, a.leaves(), true)?;
-    compose_with(out, a, &lhs[..], b, verify)
+    compose_with(out, Part::Tree(a), &lhs[..], b, verify)
 }
 
-/// [`compose_into`] with `lhs = coalesce_x(a)` already computed.
+/// [`compose_into`] with `lhs = coalesce_x(a)` already computed (`a` is only
+/// read by the point-by-point proof).
 pub(crate) fn compose_with(
     out: &mut Builder<Mode>,
-    a: LayoutRef<'_>,
+    a: Part<'_>,
     lhs: &[Mode],
     b: &[Part<'_>],
     verify: bool,
@@ -171,7 +172,7 @@ pub(crate) fn compose_with(
                 Layout::concat_unchecked(parts.iter())
             }
         };
-        verify_pointwise(&Layout::from_ref(a), lhs, &b, &Layout::from_ref(out.since(mark)))?;
+        verify_pointwise(&a.to_layout(), lhs, &b, &Layout::from_ref(out.since(mark)))?;
     }
     Ok(())
 }

@@ -45,7 +45,7 @@ fn divide_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, veri
     complement_into(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
     let parts = [Part::Tree(b), Part::Flat(&rest)];
     if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
-        compose_with(out, a, &ca, &parts, verify)
+        compose_with(out, Part::Tree(a), &ca, &parts, verify)
     } else {
         compose_into(out, a, &parts, verify)
     }

@@ -7,7 +7,7 @@
 
 use super::coalesce::Modes;
 use super::complement::{complement_into, Cot};
-use super::composition::{compose_into, Part};
+use super::composition::{compose_into, compose_with, Part};
 use super::divide::{by_mode_into, unzip_into, Unzip};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
@@ -25,7 +25,12 @@ fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
     let m = size.mul(cosize_of(b.leaves())?)?;
     let mut comp = Modes::new();
     complement_into(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
-    compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[Part::Tree(b)], false)
+    if comp.last().is_some_and(|m| m.shape.value() != 1) {
+        // the complement is coalesced, and coalesce_x leaves it as it is
+        compose_with(out, Part::Flat(&comp), &comp, &[Part::Tree(b)], false)
+    } else {
+        compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[Part::Tree(b)], false)
+    }
 }
 
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)` into `out`.

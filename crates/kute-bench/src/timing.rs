@@ -38,6 +38,35 @@ pub fn ns_per_call<R>(batch: Duration, mut f: impl FnMut() -> R) -> f64 {
     best
 }
 
+/// How many calls of `f` make a batch of about `batch`.
+pub fn calibrate<R>(batch: Duration, mut f: impl FnMut() -> R) -> u64 {
+    let mut n: u64 = 1;
+    loop {
+        let t = Instant::now();
+        for _ in 0..n {
+            let r = f();
+            black_box(&r);
+        }
+        let e = t.elapsed();
+        if e >= batch / 5 || n >= 1 << 40 {
+            let per_call = e.as_secs_f64() / n as f64;
+            return ((batch.as_secs_f64() / per_call.max(1e-12)) as u64).max(1);
+        }
+        n *= 2;
+    }
+}
+
+/// Nanoseconds per call of `f` over one batch of `n` calls.
+#[inline(never)]
+pub fn one_batch<R>(n: u64, mut f: impl FnMut() -> R) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        let r = f();
+        black_box(&r);
+    }
+    t.elapsed().as_secs_f64() * 1e9 / n as f64
+}
+
 /// Geometric mean of positive numbers (`None` for none).
 pub fn geomean(xs: impl IntoIterator<Item = f64>) -> Option<f64> {
     let (mut s, mut n) = (0.0, 0usize);

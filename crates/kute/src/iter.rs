@@ -51,19 +51,29 @@ impl Indices {
     /// An iterator over the whole domain of `layout`. Errors if an index would overflow.
     #[inline]
     pub fn new(layout: &Layout) -> Result<Indices> {
-        let size = layout.size()?.value();
         let leaves = layout.leaves();
-        let positive = leaves.iter().all(|m| m.shape.value() > 0);
-        // The largest |index| is bounded by the sum of |(s-1)·d|.
-        let mut total: i64 = 0;
+        let mut positive = true;
+        // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
+        let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
         for m in leaves {
-            let w = (m.shape.value().max(1) - 1)
-                .checked_mul(m.stride.value())
-                .ok_or_else(|| overflow("the extent of", layout))?;
-            total = total
-                .checked_add(w.checked_abs().unwrap_or(i64::MAX))
-                .ok_or_else(|| overflow("the indices of", layout))?;
+            let (s, d) = (m.shape.value(), m.stride.value());
+            positive &= s > 0;
+            size = size.and_then(|p| p.checked_mul(s));
+            // (Layout::size's error, if any, comes first)
+            let Some(w) = (s.max(1) - 1).checked_mul(d) else {
+                layout.size()?;
+                return Err(overflow("the extent of", layout));
+            };
+            let Some(t) = total.checked_add(w.checked_abs().unwrap_or(i64::MAX)) else {
+                layout.size()?;
+                return Err(overflow("the indices of", layout));
+            };
+            total = t;
         }
+        let size = match size {
+            Some(s) => s,
+            None => layout.size()?.value(), // overflow: Layout::size's error
+        };
         let mut it = Indices {
             s0: 1,
             d0: 0,

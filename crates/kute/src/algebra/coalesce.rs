@@ -51,7 +51,14 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
         front = Mode::new(Int::ONE, Int::ZERO);
     }
     out.push(front);
-    out.reverse();
+    // out.reverse(), with plain copies (the slice method swaps through a generic chunked loop)
+    let v = &mut out[..];
+    let n = v.len();
+    for i in 0..n / 2 {
+        let (x, y) = (v[i], v[n - 1 - i]);
+        v[i] = y;
+        v[n - 1 - i] = x;
+    }
     Ok(())
 }
 

@@ -22,7 +22,33 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Int {
     value: i64,
-    is_static: bool,
+    // a full word (no padding bytes, so copies are whole words) with a niche
+    // (so `Result<Int>` still fits in two registers)
+    flag: Flag,
+}
+
+/// The static flag as a whole word.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+#[repr(u64)]
+enum Flag {
+    #[default]
+    Dynamic = 0,
+    Static = 1,
+}
+
+impl Flag {
+    #[inline(always)]
+    const fn of(b: bool) -> Flag {
+        if b {
+            Flag::Static
+        } else {
+            Flag::Dynamic
+        }
+    }
+    #[inline(always)]
+    const fn get(self) -> bool {
+        matches!(self, Flag::Static)
+    }
 }
 
 // The arithmetic is checked and returns `Result`, so it cannot be `std::ops`.
@@ -35,17 +61,17 @@ impl Int {
 
     /// A static integer (CuTe `Int<v>`).
     pub const fn new_static(value: i64) -> Int {
-        Int { value, is_static: true }
+        Int { value, flag: Flag::Static }
     }
 
     /// A dynamic integer (CuTe `int`).
     pub const fn new_dynamic(value: i64) -> Int {
-        Int { value, is_static: false }
+        Int { value, flag: Flag::Dynamic }
     }
 
     /// An integer with the given flag.
     pub const fn new(value: i64, is_static: bool) -> Int {
-        Int { value, is_static }
+        Int { value, flag: Flag::of(is_static) }
     }
 
     /// The value.
@@ -57,7 +83,7 @@ impl Int {
     /// Whether the integer is static.
     #[inline]
     pub const fn is_static(self) -> bool {
-        self.is_static
+        self.flag.get()
     }
 
     /// The same value, marked dynamic.
@@ -67,7 +93,7 @@ impl Int {
 
     #[inline]
     fn with(self, other: Int, value: i64) -> Int {
-        Int { value, is_static: self.is_static & other.is_static }
+        Int { value, flag: Flag::of(self.is_static() & other.is_static()) }
     }
 
     /// Checked sum.
@@ -94,8 +120,8 @@ impl Int {
         match self.value.checked_mul(o.value) {
             Some(v) => {
                 let mut r = self.with(o, v);
-                if (self.is_static && self.value == 0) || (o.is_static && o.value == 0) {
-                    r.is_static = true;
+                if (self.is_static() && self.value == 0) || (o.is_static() && o.value == 0) {
+                    r.flag = Flag::Static;
                 }
                 Ok(r)
             }
@@ -143,7 +169,7 @@ impl Int {
     #[inline]
     pub fn abs(self) -> Result<Int> {
         match self.value.checked_abs() {
-            Some(v) => Ok(Int { value: v, is_static: self.is_static }),
+            Some(v) => Ok(Int { value: v, flag: self.flag }),
             None => Err(overflow1("abs", self)),
         }
     }
@@ -152,7 +178,7 @@ impl Int {
     #[inline]
     pub fn neg(self) -> Result<Int> {
         match self.value.checked_neg() {
-            Some(v) => Ok(Int { value: v, is_static: self.is_static }),
+            Some(v) => Ok(Int { value: v, flag: self.flag }),
             None => Err(overflow1("-", self)),
         }
     }
@@ -160,7 +186,7 @@ impl Int {
     /// -1, 0 or 1.
     #[inline]
     pub fn signum(self) -> Int {
-        Int { value: self.value.signum(), is_static: self.is_static }
+        Int { value: self.value.signum(), flag: self.flag }
     }
 
     /// Greatest common divisor of the absolute values.
@@ -238,7 +264,7 @@ fn div_error(a: Int, op: &'static str, b: Int) -> Error {
 
 impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_static {
+        if self.is_static() {
             write!(f, "_{}", self.value)
         } else {
             write!(f, "{}", self.value)
@@ -267,3 +293,6 @@ impl fmt::Display for Bool {
         f.write_str(if self.value { "true" } else { "false" })
     }
 }
+
+// `Result<Int>` must come back in two registers (the flag's niche holds the tag).
+const _: () = assert!(std::mem::size_of::<Int>() == 16 && std::mem::size_of::<Result<Int>>() == 16);

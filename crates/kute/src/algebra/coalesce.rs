@@ -19,19 +19,54 @@ pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
 }
 
 /// [`coalesce_flat`] into `out` (which must be empty).
+///
+/// Two passes over the modes: the first counts the merged modes (the same
+/// decisions with wrapping arithmetic, no stores), the second computes them with
+/// checked arithmetic and writes each straight into its final slot. Reversing
+/// modes just pushed would load whole modes that were stored field by field, which
+/// stalls store-to-load forwarding (it cost more than the whole merge).
 #[inline]
 pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -> Result<()> {
     debug_assert!(out.is_empty());
-    // reversed while merging: out.last() is the front
     let r = leaves.len();
     if r == 0 {
         out.push(Mode::new(Int::ONE, Int::ZERO));
         return Ok(());
     }
     let last = leaves[r - 1];
-    let mut scalar = true;
-    let mut front =
+    let first_front =
         if fake_last && last.shape.value() == 1 { Mode::new(Int::new_static(2), last.stride) } else { last };
+    // pass 1: how many modes come out (until the first overflow, the decisions are
+    // those of pass 2; after it pass 2 stops with the error)
+    let mut n = 1usize;
+    {
+        let mut scalar = true;
+        let (mut fs, mut fd) = (first_front.shape.value(), first_front.stride.value());
+        for m in leaves[..r - 1].iter().rev() {
+            let (s, d) = (m.shape.value(), m.stride.value());
+            if s == 1 {
+                continue;
+            }
+            if scalar && fs == 1 {
+                (fs, fd) = (s, d);
+            } else if s.wrapping_mul(d) == fd {
+                fs = s.wrapping_mul(fs);
+                fd = d;
+            } else {
+                n += 1;
+                (fs, fd) = (s, d);
+                scalar = false;
+            }
+        }
+    }
+    for _ in 0..n {
+        out.push(Mode::default());
+    }
+    // pass 2: right to left (CuTe's bw_coalesce), each finished mode into its slot
+    let slots = &mut out[..];
+    let mut k = n;
+    let mut scalar = true;
+    let mut front = first_front;
     for m in leaves[..r - 1].iter().rev() {
         if m.shape.value() == 1 {
             continue;
@@ -42,7 +77,10 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
             front.shape = m.shape.mul(front.shape)?;
             front.stride = m.stride;
         } else {
-            out.push(front);
+            k = k.wrapping_sub(1);
+            if let Some(slot) = slots.get_mut(k) {
+                *slot = front;
+            }
             front = *m;
             scalar = false;
         }
@@ -50,15 +88,10 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
     if scalar && front.shape.value() == 1 {
         front = Mode::new(Int::ONE, Int::ZERO);
     }
-    out.push(front);
-    // out.reverse(), with plain copies (the slice method swaps through a generic chunked loop)
-    let v = &mut out[..];
-    let n = v.len();
-    for i in 0..n / 2 {
-        let (x, y) = (v[i], v[n - 1 - i]);
-        v[i] = y;
-        v[n - 1 - i] = x;
+    if let Some(slot) = slots.get_mut(k.wrapping_sub(1)) {
+        *slot = front;
     }
+    debug_assert_eq!(k, 1);
     Ok(())
 }
 

@@ -232,6 +232,20 @@ impl<L: Copy> Tree<L> {
         Tree { toks, leaves: SmallVec::from_slice(items) }
     }
 
+    /// A flat tree owning `items` (as [`Tree::flat`], without copying the leaves).
+    #[inline]
+    pub(crate) fn flat_owned(items: SmallVec<[L; INLINE_LEAVES]>) -> Self {
+        let n = items.len();
+        let mut toks: SmallVec<[u16; INLINE_TOKS]> = SmallVec::new();
+        if n != 1 {
+            toks.push(arity_tok(n));
+        }
+        for _ in 0..n {
+            toks.push(LEAF);
+        }
+        Tree { toks, leaves: items }
+    }
+
     /// Borrow as a [`TreeRef`].
     #[inline]
     pub fn as_ref(&self) -> TreeRef<'_, L> {

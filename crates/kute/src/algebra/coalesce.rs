@@ -120,7 +120,7 @@ pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
 pub fn coalesce(l: &Layout) -> Result<Layout> {
     let mut modes = Modes::new();
     coalesce_into(&mut modes, l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
-    Ok(Layout::from_flat(&modes))
+    Ok(Layout::from_flat_owned(modes))
 }
 
 /// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of

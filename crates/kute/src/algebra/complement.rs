@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
     let mut out = Modes::new();
     complement_into(&mut out, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())).map_err(|e| e.in_op("complement"))?;
-    Ok(Layout::from_flat(&out))
+    Ok(Layout::from_flat_owned(out))
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.
@@ -41,7 +41,7 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 pub fn complement_self(a: &Layout) -> Result<Layout> {
     let mut out = Modes::new();
     complement_into(&mut out, a.as_tree_ref(), Cot::Cosize).map_err(|e| e.in_op("complement"))?;
-    Ok(Layout::from_flat(&out))
+    Ok(Layout::from_flat_owned(out))
 }
 
 /// The cotarget of a complement.

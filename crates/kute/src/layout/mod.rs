@@ -176,6 +176,12 @@ impl Layout {
         Layout { tree: Tree::flat(modes) }
     }
 
+    /// [`Layout::from_flat`] taking the modes by value (no copy of the leaves).
+    #[inline]
+    pub(crate) fn from_flat_owned(modes: smallvec::SmallVec<[Mode; crate::tree::INLINE_LEAVES]>) -> Layout {
+        Layout { tree: Tree::flat_owned(modes) }
+    }
+
     // ----- accessors --------------------------------------------------------
 
     /// The shape.

@@ -1033,3 +1033,18 @@ proptest! {
         }
     }
 }
+
+/// Display -> FromStr for deep layouts: the library builds layouts up to
+/// `kute::tree::MAX_DEPTH` (64) levels deep, but the expression parser counts two
+/// levels per parenthesis, so a layout 32 levels deep prints fine and does not parse
+/// back ("parse: nesting deeper than 64 levels").
+#[test]
+#[ignore = "kute bug: layouts 32..=64 levels deep (valid, MAX_DEPTH = 64) print but do not parse back"]
+fn display_fromstr_round_trip_deep() {
+    let mut l = lay("_2:_1");
+    while l.depth() < kute::tree::MAX_DEPTH {
+        l = Layout::concat([&l]).unwrap();
+        let back = l.to_string().parse::<Layout>();
+        assert_eq!(back.as_ref(), Ok(&l), "depth {}", l.depth());
+    }
+}

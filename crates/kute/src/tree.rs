@@ -15,7 +15,7 @@ pub const INLINE_LEAVES: usize = 16;
 const INLINE_TOKS: usize = 40;
 
 /// Deepest nesting accepted (prevents stack exhaustion in recursive algorithms).
-pub const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 32;
 
 const LEAF: u16 = 0;
 

@@ -1034,12 +1034,9 @@ proptest! {
     }
 }
 
-/// Display -> FromStr for deep layouts: the library builds layouts up to
-/// `kute::tree::MAX_DEPTH` (64) levels deep, but the expression parser counts two
-/// levels per parenthesis, so a layout 32 levels deep prints fine and does not parse
-/// back ("parse: nesting deeper than 64 levels").
+/// Display -> FromStr for deep layouts: every layout the library builds, up to
+/// `kute::tree::MAX_DEPTH` levels deep, prints as text that parses back to it.
 #[test]
-#[ignore = "kute bug: layouts 32..=64 levels deep (valid, MAX_DEPTH = 64) print but do not parse back"]
 fn display_fromstr_round_trip_deep() {
     let mut l = lay("_2:_1");
     while l.depth() < kute::tree::MAX_DEPTH {

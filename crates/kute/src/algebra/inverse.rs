@@ -103,7 +103,7 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
         if d.value() == 0 {
             continue;
         }
-        if q.value() == 0 || d.value() % q.value() != 0 {
+        if q.value() == 0 || d.value().wrapping_rem(q.value()) != 0 {
             return Err(Error::inadmissible(
                 "left_inverse",
                 format!(

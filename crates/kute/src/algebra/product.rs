@@ -233,7 +233,7 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
         let bs = int_tuple::product_each(padded.shape().as_ref())?;
         let ts = int_tuple::product_each(target.as_ref())?;
         for (x, y) in ts.leaves().iter().zip(bs.leaves()) {
-            if y.value() == 0 || x.value() % y.value() != 0 {
+            if y.value() == 0 || x.value().wrapping_rem(y.value()) != 0 {
                 return Err(Error::inadmissible(
                     "tile_to_shape",
                     format!("the block shape {bs} does not divide the target shape {ts}"),
@@ -306,7 +306,7 @@ pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
     let tree = l
         .tree
         .try_map(|m| {
-            if m.stride.value().abs() == 1 {
+            if m.stride.value().unsigned_abs() == 1 {
                 Ok(crate::layout::Mode::new(m.shape.mul(n)?, m.stride))
             } else {
                 Ok(crate::layout::Mode::new(m.shape, m.stride.mul(n)?))

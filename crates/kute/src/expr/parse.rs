@@ -158,7 +158,8 @@ impl Lexer {
     }
 }
 
-const MAX_NESTING: usize = 64;
+/// Deepest syntax accepted: room for a layout of `MAX_DEPTH` levels inside a few calls.
+const MAX_NESTING: usize = crate::tree::MAX_DEPTH + 8;
 
 struct Parser<'s> {
     toks: Vec<(Tok, usize, usize)>,
@@ -213,34 +214,38 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// value := postfix (':' postfix)?
+    /// value := postfix (':' primary ('(' args ')')*)?
     fn value(&mut self) -> Result<Expr> {
-        self.enter()?;
         let start = self.here().0;
         let v = self.postfix()?;
-        let v = if self.peek() == Some(&Tok::P(':')) {
-            self.pos += 1;
-            let stride = self.primary()?;
-            let mut l = Expr { span: (start, self.prev_end()), kind: ExprKind::Layout(Box::new(v), Box::new(stride)) };
-            while self.peek() == Some(&Tok::P('(')) {
-                let args = self.args('(', ')')?;
-                l = Expr { span: (start, self.prev_end()), kind: ExprKind::Apply(Box::new(l), args) };
-            }
-            l
-        } else {
-            v
-        };
-        self.depth -= 1;
-        Ok(v)
+        if self.peek() != Some(&Tok::P(':')) {
+            return Ok(v);
+        }
+        self.pos += 1;
+        let stride = self.primary()?;
+        let mut l = Expr { span: (start, self.prev_end()), kind: ExprKind::Layout(Box::new(v), Box::new(stride)) };
+        self.applications(start, &mut l)?;
+        Ok(l)
+    }
+
+    /// A chain of applications `v(..)(..)`: each link nests the syntax tree one
+    /// level deeper, so it counts against the nesting limit.
+    fn applications(&mut self, start: usize, v: &mut Expr) -> Result<()> {
+        let base = self.depth;
+        while self.peek() == Some(&Tok::P('(')) {
+            self.enter()?;
+            let args = self.args('(', ')')?;
+            let f = std::mem::replace(v, Expr { span: (0, 0), kind: ExprKind::Underscore });
+            *v = Expr { span: (start, self.prev_end()), kind: ExprKind::Apply(Box::new(f), args) };
+        }
+        self.depth = base;
+        Ok(())
     }
 
     fn postfix(&mut self) -> Result<Expr> {
         let start = self.here().0;
         let mut v = self.primary()?;
-        while self.peek() == Some(&Tok::P('(')) {
-            let args = self.args('(', ')')?;
-            v = Expr { span: (start, self.prev_end()), kind: ExprKind::Apply(Box::new(v), args) };
-        }
+        self.applications(start, &mut v)?;
         Ok(v)
     }
 

@@ -91,7 +91,7 @@ pub fn weakly_compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool>
             if x.value() == 0 {
                 return Ok(false);
             }
-            return Ok(s.value() % x.value() == 0);
+            return Ok(s.value().wrapping_rem(x.value()) == 0);
         }
         if b.is_leaf() || a.rank() != b.rank() {
             return Ok(false);
@@ -146,7 +146,7 @@ pub fn product_each(t: IntTupleRef<'_>) -> Result<IntTuple> {
 
 fn shape_div_int(a: Int, b: Int) -> Result<Int> {
     let (x, y) = (a.value(), b.value());
-    if y == 0 || (x % y != 0 && (x == 0 || y % x != 0)) {
+    if y == 0 || (x.wrapping_rem(y) != 0 && (x == 0 || y.wrapping_rem(x) != 0)) {
         return Err(Error::inadmissible(
             "shape_div",
             format!("{a} and {b} fail the divisibility condition (one must divide the other)"),

@@ -11,6 +11,17 @@ use crate::int_tuple::IntTuple;
 use crate::tree::{Builder, Tree, TreeRef};
 use std::fmt::Display;
 
+/// Largest rank a padding operation may ask for (keeps `append<N>` with a huge
+/// `N` from exhausting memory).
+pub const MAX_RANK: usize = 1 << 16;
+
+fn check_rank(op: &'static str, n: usize) -> Result<()> {
+    if n > MAX_RANK {
+        return Err(Error::limit(op, format!("rank {n} exceeds kute's limit of {MAX_RANK} modes")));
+    }
+    Ok(())
+}
+
 fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) -> Error {
     Error::mismatch(op, format!("index {i} out of range for {what} of rank {rank}"))
 }
@@ -81,6 +92,7 @@ pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 /// assert_eq!(modes::prepend_to(t.as_ref(), 2, one.as_ref()).unwrap().to_string(), "(_1,2)");
 /// ```
 pub fn append_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    check_rank("append", n)?;
     let r = t.rank();
     if n == r {
         return Ok(t.to_tree());
@@ -112,6 +124,7 @@ pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 /// `prepend<N>(t, x)`.
 /// See [`append_to`].
 pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    check_rank("prepend", n)?;
     let r = t.rank();
     if n == r {
         return Ok(t.to_tree());

@@ -142,6 +142,7 @@ fn boolean(b: Bool) -> Value {
 }
 
 /// A tuple-or-layout argument, for the structural functions that work on both.
+#[allow(clippy::large_enum_variant)] // short-lived, one per call
 enum Structured {
     Tuple(IntTuple),
     Layout(Layout),

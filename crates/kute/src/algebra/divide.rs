@@ -184,8 +184,93 @@ pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
     Ok(Layout { tree: out.finish() })
 }
 
+/// Most modes a by-mode tiler may have for [`divide_unzip_direct`].
+const DIRECT_MODES: usize = 4;
+
+/// The regrouped divide by a by-mode tiler of 1 to [`DIRECT_MODES`] layouts or
+/// integers, written straight into its final order: the tiles `A_i ∘ B_i`, then
+/// the rests `A_i ∘ complement(B_i, shape(coalesce(A_i)))` and `A`'s extra modes.
+/// Each piece is computed exactly as [`divide_into`] computes it (the regroupings
+/// do not verify, so the compositions are independent), without building the
+/// `(tile, rest)` divide and walking it again. `None`: the tiler is of another
+/// kind, or some step failed (the general path then gives the exact error).
+fn divide_unzip_direct(a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<Layout> {
+    let k = ts.len();
+    if k == 0 || k > DIRECT_MODES || k > a.rank() {
+        return None;
+    }
+    // the tiles as layouts (an integer n stands for make_layout(n))
+    let mut ints = [Mode::default(); DIRECT_MODES];
+    for (i, ti) in ts.iter().enumerate() {
+        match ti {
+            Tiler::Layout(_) => {}
+            Tiler::Int(n) => {
+                let l = Tiler::int_layout(*n);
+                ints[i] = l.leaves()[0];
+            }
+            _ => return None,
+        }
+    }
+    const LEAF_TOKS: [u16; 1] = [0];
+    let tile = |i: usize| -> LayoutRef<'_> {
+        match &ts[i] {
+            Tiler::Layout(b) => b.as_tree_ref(),
+            _ => LayoutRef { toks: &LEAF_TOKS, leaves: std::slice::from_ref(&ints[i]) },
+        }
+    };
+    // per mode: the composition's left operand (coalesce_x(A_i)) and the rest's modes
+    let mut lhs: [Modes; DIRECT_MODES] = Default::default();
+    let mut rest: [Modes; DIRECT_MODES] = Default::default();
+    let mut modes = a.modes();
+    let mut ams: [Option<LayoutRef<'_>>; DIRECT_MODES] = [None; DIRECT_MODES];
+    for i in 0..k {
+        let ai = modes.next()?;
+        ams[i] = Some(ai);
+        coalesce_into(&mut lhs[i], ai.leaves(), false).ok()?;
+        complement_into(&mut rest[i], tile(i), Cot::Shapes(&lhs[i])).ok()?;
+        if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
+            lhs[i].clear();
+            coalesce_into(&mut lhs[i], ai.leaves(), true).ok()?;
+        }
+    }
+    let mut out = Builder::new();
+    out.open();
+    // the tiles: a tuple, or spliced (flat_*) when there is more than one
+    let open = !(how == Unzip::Flat && k > 1);
+    if open {
+        out.open();
+    }
+    for i in 0..k {
+        compose_with(&mut out, Part::Tree(ams[i]?), &lhs[i], &[Part::Tree(tile(i))], false).ok()?;
+    }
+    if open {
+        out.close();
+    }
+    // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
+    let open = !(how != Unzip::Zipped && a.rank() > 1);
+    if open {
+        out.open();
+    }
+    for i in 0..k {
+        compose_with(&mut out, Part::Tree(ams[i]?), &lhs[i], &[Part::Flat(&rest[i])], false).ok()?;
+    }
+    for m in modes {
+        out.push(m);
+    }
+    if open {
+        out.close();
+    }
+    out.close();
+    Some(Layout { tree: out.finish() })
+}
+
 /// The unchecked divide regrouped: the shared body of the zipped, tiled and flat divides.
 fn divide_unzip(a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<Layout> {
+    if let Tiler::Tuple(ts) = t {
+        if let Some(l) = divide_unzip_direct(a.as_tree_ref(), ts, how) {
+            return Ok(l);
+        }
+    }
     let go = || {
         let mut d = Builder::new();
         divide_tiler_into(&mut d, a.as_tree_ref(), t, false)?;

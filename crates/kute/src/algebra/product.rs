@@ -5,7 +5,7 @@
 //! inner `complement(A) ∘ B` is not the true composite: CuTe's reference answers
 //! pin that behaviour down (see [`doc::differences`](crate::doc::differences)).
 
-use super::coalesce::Modes;
+use super::coalesce::{coalesce_into, Modes};
 use super::complement::{complement_into, Cot};
 use super::composition::{compose_into, compose_with, Part};
 use super::divide::{by_mode_into, unzip_into, Unzip};
@@ -16,8 +16,9 @@ use crate::int_tuple::{self, IntTuple};
 use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
 use crate::tree::{check_depth, Builder, Tree};
 
-/// `complement(A, size(A)·cosize(B)) ∘ B` into `out`.
-fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+/// `complement(A, size(A)·cosize(B))`.
+#[inline(always)]
+fn product_comp(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<Modes> {
     let mut size = Int::ONE;
     for m in a.leaves() {
         size = size.mul(m.shape).map_err(|e| e.in_op("size"))?;
@@ -25,6 +26,12 @@ fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
     let m = size.mul(cosize_of(b.leaves())?)?;
     let mut comp = Modes::new();
     complement_into(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
+    Ok(comp)
+}
+
+/// `complement(A, size(A)·cosize(B)) ∘ B` into `out`.
+fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+    let comp = product_comp(a, b)?;
     if comp.last().is_some_and(|m| m.shape.value() != 1) {
         // the complement is coalesced, and coalesce_x leaves it as it is
         compose_with(out, Part::Flat(&comp), &comp, &[Part::Tree(b)], false)
@@ -172,6 +179,35 @@ fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
     let (mut abuf, mut bbuf) = (Builder::new(), Builder::new());
     let pa = padded(a, r, &mut abuf)?;
     let pb = padded(b, r, &mut bbuf)?;
+    if !pa.is_leaf() && !pb.is_leaf() {
+        // `rest = comp ∘ pb` is a tuple with one element per mode of pb (the
+        // composition follows pb's structure, and the products do not verify, so
+        // each element is composed on its own): compose each straight into its
+        // zipped pair instead of building `rest` and copying it
+        let comp = product_comp(pa, pb)?;
+        let mut lhs_buf = Modes::new();
+        let lhs: &[Mode] = if comp.last().is_some_and(|m| m.shape.value() != 1) {
+            &comp
+        } else {
+            coalesce_into(&mut lhs_buf, &comp, true)?;
+            &lhs_buf
+        };
+        let mark = out.mark();
+        out.open();
+        for (aj, bj) in pa.children().zip(pb.children()) {
+            out.open();
+            if !raked {
+                out.push(aj);
+            }
+            compose_with(out, Part::Flat(&comp), lhs, &[Part::Tree(bj)], false)?;
+            if raked {
+                out.push(aj);
+            }
+            out.close();
+        }
+        out.close();
+        return check_depth(out.since(mark), "zip");
+    }
     let mut rest = Builder::new();
     product_rest_into(&mut rest, pa, pb)?;
     let rest = rest.since((0, 0));

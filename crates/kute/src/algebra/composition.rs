@@ -74,13 +74,7 @@ fn compose_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler) -> R
             Ok(())
         }
         Tiler::Tuple(ts) => {
-            if ts.len() > a.rank() {
-                let a = Layout::from_ref(a);
-                return Err(Error::mismatch(
-                    "composition",
-                    format!("the tiler {t} has {} modes but the layout {a} has rank {}", ts.len(), a.rank()),
-                ));
-            }
+            t.check_rank(a, "composition")?;
             out.open();
             for (m, ti) in a.modes().zip(ts) {
                 compose_tiler_into(out, m, ti)?;

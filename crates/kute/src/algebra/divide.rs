@@ -77,17 +77,7 @@ where
             Ok(())
         }
         Tiler::Tuple(ts) => {
-            if ts.len() > a.rank() {
-                let a = Layout::from_ref(a);
-                return Err(Error::mismatch(
-                    op,
-                    format!(
-                        "too many modes in the tiler: {t} has {} but the layout {a} has rank {}",
-                        ts.len(),
-                        a.rank()
-                    ),
-                ));
-            }
+            t.check_rank(a, op)?;
             out.open();
             for (i, m) in a.modes().enumerate() {
                 match ts.get(i) {

@@ -56,6 +56,24 @@ impl fmt::Display for Tiler {
 }
 
 impl Tiler {
+    /// A by-mode tiler may not have more modes than the layout it applies to.
+    pub(crate) fn check_rank(&self, a: crate::layout::LayoutRef<'_>, op: &'static str) -> crate::error::Result<()> {
+        if let Tiler::Tuple(ts) = self {
+            if ts.len() > a.rank() {
+                let a = Layout::from_ref(a);
+                return Err(crate::error::Error::mismatch(
+                    op,
+                    format!(
+                        "too many modes in the tiler: {self} has {} but the layout {a} has rank {}",
+                        ts.len(),
+                        a.rank()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The layout an integer tiler stands for in divides and products (`make_layout(n)`).
     pub(crate) fn int_layout(n: crate::int::Int) -> Layout {
         let d = if n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };

@@ -92,19 +92,30 @@ pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 /// assert_eq!(modes::prepend_to(t.as_ref(), 2, one.as_ref()).unwrap().to_string(), "(_1,2)");
 /// ```
 pub fn append_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
-    check_rank("append", n)?;
+    pad_to(t, n, x, "append")
+}
+
+/// Pad `t` to rank `n` with copies of `x`, after its modes (`append`) or before them (`prepend`).
+fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static str) -> Result<Tree<L>> {
+    check_rank(op, n)?;
     let r = t.rank();
     if n == r {
         return Ok(t.to_tree());
     }
     if n < r {
-        return Err(Error::mismatch("append", format!("cannot append to rank {n}: operand already has rank {r}")));
+        return Err(Error::mismatch(op, format!("cannot {op} to rank {n}: operand already has rank {r}")));
     }
+    let front = op == "prepend";
     let mut b = Builder::new();
     b.open();
-    b.push_modes(t);
+    if !front {
+        b.push_modes(t);
+    }
     for _ in r..n {
         b.push(x);
+    }
+    if front {
+        b.push_modes(t);
     }
     b.close();
     Ok(b.finish())
@@ -124,22 +135,7 @@ pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 /// `prepend<N>(t, x)`.
 /// See [`append_to`].
 pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
-    check_rank("prepend", n)?;
-    let r = t.rank();
-    if n == r {
-        return Ok(t.to_tree());
-    }
-    if n < r {
-        return Err(Error::mismatch("prepend", format!("cannot prepend to rank {n}: operand already has rank {r}")));
-    }
-    let mut b = Builder::new();
-    b.open();
-    for _ in r..n {
-        b.push(x);
-    }
-    b.push_modes(t);
-    b.close();
-    Ok(b.finish())
+    pad_to(t, n, x, "prepend")
 }
 
 /// `replace<N>(t, x)`: mode `n` replaced by `x` (on an integer only `n == 0`, giving `x`).

@@ -12,17 +12,8 @@ fn layout(s: &str) -> Layout {
     s.parse::<Layout>().unwrap().to_dynamic()
 }
 
-fn dynamic_tiler(t: &Tiler) -> Tiler {
-    match t {
-        Tiler::Layout(l) => Tiler::Layout(l.to_dynamic()),
-        Tiler::Int(n) => Tiler::Int(n.to_dynamic()),
-        Tiler::Underscore => Tiler::Underscore,
-        Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(dynamic_tiler).collect()),
-    }
-}
-
 fn tiler(s: &str) -> Tiler {
-    dynamic_tiler(&kute::expr::parse_tiler(s).unwrap())
+    kute::expr::parse_tiler(s).unwrap().to_dynamic()
 }
 
 fn w1(c: &mut Criterion) {

@@ -55,17 +55,8 @@ fn layout(s: &str) -> Layout {
     s.parse::<Layout>().unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
 }
 
-fn dynamic_tiler(t: &Tiler) -> Tiler {
-    match t {
-        Tiler::Layout(l) => Tiler::Layout(l.to_dynamic()),
-        Tiler::Int(n) => Tiler::Int(n.to_dynamic()),
-        Tiler::Underscore => Tiler::Underscore,
-        Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(dynamic_tiler).collect()),
-    }
-}
-
 fn tiler(s: &str) -> Tiler {
-    dynamic_tiler(&kute::expr::parse_tiler(s).unwrap_or_else(|e| panic!("{s}: {e}")))
+    kute::expr::parse_tiler(s).unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
 }
 
 fn int_tuple(s: &str) -> IntTuple {

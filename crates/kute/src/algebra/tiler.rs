@@ -56,6 +56,21 @@ impl fmt::Display for Tiler {
 }
 
 impl Tiler {
+    /// The same tiler with every integer dynamic (as [`Layout::to_dynamic`]).
+    ///
+    /// ```
+    /// let t = kute::expr::parse_tiler("<_4:_1,_>").unwrap();
+    /// assert_eq!(t.to_dynamic().to_string(), "(4:1,_)");
+    /// ```
+    pub fn to_dynamic(&self) -> Tiler {
+        match self {
+            Tiler::Layout(l) => Tiler::Layout(l.to_dynamic()),
+            Tiler::Int(n) => Tiler::Int(n.to_dynamic()),
+            Tiler::Underscore => Tiler::Underscore,
+            Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(Tiler::to_dynamic).collect()),
+        }
+    }
+
     /// A by-mode tiler may not have more modes than the layout it applies to.
     pub(crate) fn check_rank(&self, a: crate::layout::LayoutRef<'_>, op: &'static str) -> crate::error::Result<()> {
         if let Tiler::Tuple(ts) = self {

@@ -200,24 +200,26 @@ impl<L: Copy> Tree<L> {
         I: IntoIterator<Item = TreeRef<'b, L>>,
         L: 'b,
     {
-        let mut b = Builder::new();
+        let mut b_tree = Tree::empty();
+        let mut b = Builder::new(&mut b_tree);
         b.open();
         for it in items {
             b.push(it);
         }
         b.close();
-        b.finish()
+        b_tree
     }
 
     /// A tuple of leaves.
     pub fn tuple_of_leaves(items: impl IntoIterator<Item = L>) -> Self {
-        let mut b = Builder::new();
+        let mut b_tree = Tree::empty();
+        let mut b = Builder::new(&mut b_tree);
         b.open();
         for x in items {
             b.leaf(x);
         }
         b.close();
-        b.finish()
+        b_tree
     }
 
     /// A flat tree: the leaf itself for one element, else the tuple of the elements.
@@ -232,18 +234,25 @@ impl<L: Copy> Tree<L> {
         Tree { toks, leaves: SmallVec::from_slice(items) }
     }
 
-    /// A flat tree owning `items` (as [`Tree::flat`], without copying the leaves).
+    /// Tokens of a flat tree over the current leaves (a leaf for one, a tuple otherwise).
     #[inline]
-    pub(crate) fn flat_owned(items: SmallVec<[L; INLINE_LEAVES]>) -> Self {
-        let n = items.len();
-        let mut toks: SmallVec<[u16; INLINE_TOKS]> = SmallVec::new();
+    pub(crate) fn set_flat_toks(&mut self) {
+        let n = self.leaves.len();
+        self.toks.clear();
         if n != 1 {
-            toks.push(arity_tok(n));
+            self.toks.push(arity_tok(n));
         }
         for _ in 0..n {
-            toks.push(LEAF);
+            self.toks.push(LEAF);
         }
-        Tree { toks, leaves: items }
+    }
+
+    /// Make this the flat tree of `items`, reusing the storage.
+    #[inline]
+    pub(crate) fn set_flat(&mut self, items: &[L]) {
+        self.leaves.clear();
+        append(&mut self.leaves, items);
+        self.set_flat_toks();
     }
 
     /// Borrow as a [`TreeRef`].
@@ -311,10 +320,29 @@ impl<L: Copy> Tree<L> {
     }
 }
 
-/// Builds trees element by element: `open`, `leaf`/`push`, `close`.
-pub struct Builder<L: Copy> {
-    toks: SmallVec<[u16; INLINE_TOKS]>,
-    leaves: SmallVec<[L; INLINE_LEAVES]>,
+/// Builds a tree element by element (`open`, `leaf`/`push`, `close`), writing
+/// straight into a borrowed [`Tree`].
+///
+/// Building in place matters for speed: a tree holds up to 16 leaves inline
+/// (hundreds of bytes), and moving one right after writing it costs more than
+/// most algebra operations (the copy's wide loads wait for the narrow stores).
+///
+/// ```
+/// use kute::tree::{Builder, Tree};
+/// let t: Tree<i32> = Tree::build(|b| {
+///     b.open();
+///     b.leaf(1);
+///     b.open();
+///     b.leaf(2);
+///     b.leaf(3);
+///     b.close();
+///     b.close();
+/// });
+/// assert_eq!(t.leaves(), &[1, 2, 3]);
+/// assert_eq!(t.rank(), 2);
+/// ```
+pub struct Builder<'t, L: Copy> {
+    tree: &'t mut Tree<L>,
     /// the enclosing tuples' (token position, children so far)
     stack: SmallVec<[(usize, usize); 16]>,
     /// the innermost open tuple's token position (`usize::MAX` at the top level)
@@ -323,26 +351,47 @@ pub struct Builder<L: Copy> {
     cur_n: usize,
 }
 
-impl<L: Copy> Default for Builder<L> {
-    fn default() -> Self {
-        Self::new()
+impl<L: Copy> Tree<L> {
+    /// A tree with no elements yet: the target of a [`Builder`] (not a valid
+    /// tree until one element is added).
+    #[inline]
+    pub(crate) fn empty() -> Self {
+        Tree { toks: SmallVec::new(), leaves: SmallVec::new() }
+    }
+
+    /// The tree built by `f`, which must add exactly one root element.
+    #[inline]
+    pub fn build(f: impl FnOnce(&mut Builder<'_, L>)) -> Self {
+        let mut t = Tree::empty();
+        f(&mut Builder::new(&mut t));
+        t
+    }
+
+    /// [`Tree::build`] for a builder that may fail.
+    #[inline]
+    pub fn try_build(f: impl FnOnce(&mut Builder<'_, L>) -> Result<()>) -> Result<Self> {
+        let mut t = Tree::empty();
+        f(&mut Builder::new(&mut t))?;
+        Ok(t)
     }
 }
 
-impl<L: Copy> Builder<L> {
-    /// An empty builder.
+impl<'t, L: Copy> Builder<'t, L> {
+    /// A builder writing into `tree`, which it empties first.
     #[inline]
-    pub fn new() -> Self {
-        Builder { toks: SmallVec::new(), leaves: SmallVec::new(), stack: SmallVec::new(), cur: usize::MAX, cur_n: 0 }
+    pub fn new(tree: &'t mut Tree<L>) -> Self {
+        tree.toks.clear();
+        tree.leaves.clear();
+        Builder { tree, stack: SmallVec::new(), cur: usize::MAX, cur_n: 0 }
     }
 
     /// Start a tuple.
     #[inline(always)]
     pub fn open(&mut self) {
         self.stack.push((self.cur, self.cur_n + 1));
-        self.cur = self.toks.len();
+        self.cur = self.tree.toks.len();
         self.cur_n = 0;
-        self.toks.push(1);
+        self.tree.toks.push(1);
     }
 
     /// End the innermost tuple.
@@ -350,7 +399,7 @@ impl<L: Copy> Builder<L> {
     pub fn close(&mut self) {
         if let Some((p, n)) = self.stack.pop() {
             // the token of a tuple is its arity + 1
-            self.toks[self.cur] = (self.cur_n + 1) as u16;
+            self.tree.toks[self.cur] = arity_tok(self.cur_n);
             self.cur = p;
             self.cur_n = n;
         }
@@ -360,16 +409,27 @@ impl<L: Copy> Builder<L> {
     #[inline(always)]
     pub fn leaf(&mut self, x: L) {
         self.cur_n += 1;
-        self.toks.push(LEAF);
-        self.leaves.push(x);
+        self.tree.toks.push(LEAF);
+        self.tree.leaves.push(x);
     }
 
     /// Add a whole subtree as one element.
     #[inline(always)]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
-        append(&mut self.toks, t.toks);
-        append(&mut self.leaves, t.leaves);
+        append(&mut self.tree.toks, t.toks);
+        append(&mut self.tree.leaves, t.leaves);
+    }
+
+    /// Add a subtree as one element with each leaf replaced by `f(leaf)`.
+    #[inline]
+    pub(crate) fn push_mapped<E>(&mut self, t: TreeRef<'_, L>, mut f: impl FnMut(L) -> Result<L, E>) -> Result<(), E> {
+        self.cur_n += 1;
+        append(&mut self.tree.toks, t.toks);
+        for &x in t.leaves {
+            self.tree.leaves.push(f(x)?);
+        }
+        Ok(())
     }
 
     /// Add each mode of `t` as an element (a leaf adds itself).
@@ -380,28 +440,21 @@ impl<L: Copy> Builder<L> {
         } else {
             // the children are the subtree's tokens after its own, in order
             self.cur_n += t.rank();
-            append(&mut self.toks, &t.toks[1..]);
-            append(&mut self.leaves, t.leaves);
+            append(&mut self.tree.toks, &t.toks[1..]);
+            append(&mut self.tree.leaves, t.leaves);
         }
     }
 
     /// Where the next element will start (for [`Builder::since`]).
     #[inline]
     pub(crate) fn mark(&self) -> (usize, usize) {
-        (self.toks.len(), self.leaves.len())
+        (self.tree.toks.len(), self.tree.leaves.len())
     }
 
     /// The element added since `mark` (exactly one must have been added).
     #[inline]
     pub(crate) fn since(&self, mark: (usize, usize)) -> TreeRef<'_, L> {
-        TreeRef { toks: &self.toks[mark.0..], leaves: &self.leaves[mark.1..] }
-    }
-
-    /// The finished tree. Exactly one root element must have been added.
-    #[inline(always)]
-    pub fn finish(self) -> Tree<L> {
-        debug_assert!(self.stack.is_empty());
-        Tree { toks: self.toks, leaves: self.leaves }
+        TreeRef { toks: &self.tree.toks[mark.0..], leaves: &self.tree.leaves[mark.1..] }
     }
 }
 
@@ -415,7 +468,8 @@ fn append<T: Copy, const N: usize>(v: &mut SmallVec<[T; N]>, xs: &[T]) {
 
 /// Reject trees nested too deeply for the recursive algorithms.
 pub(crate) fn check_depth<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> {
-    if t.depth() > MAX_DEPTH {
+    // each level of nesting takes at least one token: short trees need no walk
+    if t.toks.len() > MAX_DEPTH && t.depth() > MAX_DEPTH {
         return Err(Error::limit(op, format!("nesting deeper than {MAX_DEPTH} levels")));
     }
     Ok(())
@@ -427,18 +481,18 @@ mod tests {
 
     fn sample() -> Tree<i32> {
         // (1,(2,3),(),4)
-        let mut b = Builder::new();
-        b.open();
-        b.leaf(1);
-        b.open();
-        b.leaf(2);
-        b.leaf(3);
-        b.close();
-        b.open();
-        b.close();
-        b.leaf(4);
-        b.close();
-        b.finish()
+        Tree::build(|b| {
+            b.open();
+            b.leaf(1);
+            b.open();
+            b.leaf(2);
+            b.leaf(3);
+            b.close();
+            b.open();
+            b.close();
+            b.leaf(4);
+            b.close();
+        })
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(crate) type Modes = SmallVec<[Mode; 16]>;
 /// stride of the trailing mode survives (CuTe's `coalesce_x`).
 pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
     let mut out = Modes::new();
-    coalesce_into(&mut out, leaves, fake_last)?;
+    coalesce_modes(&mut out, leaves, fake_last)?;
     Ok(out)
 }
 
@@ -26,11 +26,17 @@ pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
 /// modes just pushed would load whole modes that were stored field by field, which
 /// stalls store-to-load forwarding (it cost more than the whole merge).
 #[inline]
-pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -> Result<()> {
+pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) -> Result<()> {
     debug_assert!(out.is_empty());
     let r = leaves.len();
     if r == 0 {
         out.push(Mode::new(Int::ONE, Int::ZERO));
+        return Ok(());
+    }
+    if r == 1 && !fake_last {
+        // one mode stays as it is, except that extent 1 becomes _1:_0
+        let m = leaves[0];
+        out.push(if m.shape.value() == 1 { Mode::new(Int::ONE, Int::ZERO) } else { m });
         return Ok(());
     }
     let last = leaves[r - 1];
@@ -99,11 +105,11 @@ pub(crate) fn coalesce_into(out: &mut Modes, leaves: &[Mode], fake_last: bool) -
 #[inline]
 pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
     if leaves.iter().all(|m| m.stride.value() != 0) {
-        return coalesce_into(out, leaves, false).map_err(|e| e.in_op("coalesce"));
+        return coalesce_modes(out, leaves, false).map_err(|e| e.in_op("coalesce"));
     }
     let mut zeroed = Modes::new();
     zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { *m }));
-    coalesce_into(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
+    coalesce_modes(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
 }
 
 /// CuTe `coalesce(L)`: the flat layout of fewest modes with the same function on
@@ -118,9 +124,22 @@ pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
 /// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub fn coalesce(l: &Layout) -> Result<Layout> {
-    let mut modes = Modes::new();
-    coalesce_into(&mut modes, l.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
-    Ok(Layout::from_flat_owned(modes))
+    Layout::from_into(|out| coalesce_into(out, l))
+}
+
+/// [`coalesce`] written into `out` (whatever it held): the fastest form, since
+/// the result is built in place instead of being moved (see
+/// [`doc::performance`](crate::doc::performance)). On error `out` is `_1:_0`.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_2,(_1,_6)):(_1,(_6,_2))".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::coalesce_into(&mut out, &l).unwrap();
+/// assert_eq!(out.to_string(), "_12:_1");
+/// ```
+pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
+    out.flat_in(|m| coalesce_modes(m, l.leaves(), false)).map_err(|e| e.in_op("coalesce"))
 }
 
 /// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of

@@ -1,6 +1,6 @@
 //! `complement(A, M)`: the layout that fills the gaps of `A` up to `M`.
 
-use super::coalesce::{coalesce_into, filter_into, Modes};
+use super::coalesce::{coalesce_modes, filter_into, Modes};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{product, IntTuple, IntTupleRef};
@@ -26,9 +26,23 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
 pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
-    let mut out = Modes::new();
-    complement_into(&mut out, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())).map_err(|e| e.in_op("complement"))?;
-    Ok(Layout::from_flat_owned(out))
+    Layout::from_into(|out| complement_into(out, a, cotarget))
+}
+
+/// [`complement`] written into `out` (the fastest form: no move of the result).
+/// On error `out` is `_1:_0`.
+///
+/// ```
+/// use kute::{Layout, IntTuple};
+/// let a: Layout = "(2,2):(4,1)".parse().unwrap();
+/// let m: IntTuple = "24".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::complement_into(&mut out, &a, &m).unwrap();
+/// assert_eq!(out.to_string(), "(2,3):(2,8)");
+/// ```
+pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
+    out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
+        .map_err(|e| e.in_op("complement"))
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.
@@ -39,9 +53,9 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// assert_eq!(kute::complement_self(&a).unwrap().to_string(), "_3:_2");
 /// ```
 pub fn complement_self(a: &Layout) -> Result<Layout> {
-    let mut out = Modes::new();
-    complement_into(&mut out, a.as_tree_ref(), Cot::Cosize).map_err(|e| e.in_op("complement"))?;
-    Ok(Layout::from_flat_owned(out))
+    Layout::from_into(|out| {
+        out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Cosize)).map_err(|e| e.in_op("complement"))
+    })
 }
 
 /// The cotarget of a complement.
@@ -74,7 +88,12 @@ fn ceil_div_leaves(out: &mut SmallVec<[Int; 16]>, cot: IntTupleRef<'_>, d: Int) 
 }
 
 /// The filtered `A`'s complement up to `cot`, coalesced, into `out` (empty).
-pub(crate) fn complement_into(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+    if let [m] = a.leaves() {
+        if let Some(r) = complement_one(out, *m, cot) {
+            return r;
+        }
+    }
     let mut f = Modes::new();
     filter_into(&mut f, a.leaves())?;
     let cot = match cot {
@@ -157,7 +176,34 @@ pub(crate) fn complement_into(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -
             cur = cur.mul(s).map_err(|e| e.in_op("compact_col_major"))?;
         }
     }
-    coalesce_into(out, &modes, false)
+    coalesce_modes(out, &modes, false)
+}
+
+/// The general algorithm below for one leaf `s:d` with `s > 1`, `d > 0` and an
+/// integer cotarget `n`, the same steps without its buffers: the filtered
+/// layout is the leaf itself, the gap below it is `d:_1`, the rest is
+/// `ceil_div(n, s·d)` at stride `s·d` (stride `_0` when it is 1), then coalesced.
+/// `None` for any other operand.
+#[inline]
+fn complement_one(out: &mut Modes, m: Mode, cot: Cot<'_>) -> Option<Result<()>> {
+    if m.shape.value() <= 1 || m.stride.value() <= 0 {
+        return None;
+    }
+    let n = match cot {
+        Cot::Tree(t) => t.as_leaf()?,
+        Cot::Leaf(n) => n,
+        Cot::Shapes([s]) => s.shape,
+        _ => return None,
+    };
+    let mut go = || {
+        // (the general path divides the stride by _1: the same value and flag)
+        let gap = Mode::new(m.stride, Int::ONE);
+        let new_stride = m.stride.mul(m.shape)?;
+        let x = n.ceil_div(new_stride).map_err(|e| e.in_op("ceil_div"))?;
+        let rest = Mode::new(x, if x.value() == 1 { Int::ZERO } else { new_stride });
+        coalesce_modes(out, &[gap, rest], false)
+    };
+    Some(go())
 }
 
 #[cold]

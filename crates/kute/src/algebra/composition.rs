@@ -8,12 +8,12 @@
 //! inconclusive, by evaluating both sides point by point; a wrong result is an
 //! error, never an answer.
 
-use super::coalesce::{coalesce_into, Modes};
+use super::coalesce::{coalesce_modes, Modes};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
-use crate::tree::Builder;
+use crate::tree::{Builder, Tree};
 use smallvec::SmallVec;
 
 /// Per mode of the coalesced `A`: the sum of the largest digits the B-leaves put there.
@@ -40,10 +40,23 @@ const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
 /// assert!(kute::composition(&a, &b).is_err());
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
-    let mut out = Builder::new();
-    compose_into(&mut out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true)
-        .map_err(|e| e.in_op("composition"))?;
-    Ok(Layout { tree: out.finish() })
+    Layout::from_into(|out| composition_into(out, a, b))
+}
+
+/// [`composition`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(20,2):(16,4)".parse().unwrap();
+/// let b: Layout = "(4,5):(1,4)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::composition_into(&mut out, &a, &b).unwrap();
+/// assert_eq!(out.to_string(), "(4,5):(16,64)");
+/// ```
+pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    out.build_in(|out| compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true))
+        .map_err(|e| e.in_op("composition"))
 }
 
 /// CuTe `composition(A, tiler)`: a layout tiler composes as a layout, `_` leaves
@@ -60,12 +73,25 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
 pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let mut out = Builder::new();
-    compose_tiler_into(&mut out, a.as_tree_ref(), t).map_err(|e| e.in_op("composition"))?;
-    Ok(Layout { tree: out.finish() })
+    Layout::from_into(|out| composition_tiler_into(out, a, t))
 }
 
-fn compose_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {
+/// [`composition_tiler`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(12,(4,8)):(59,(13,1))".parse().unwrap();
+/// let t: Tiler = kute::expr::parse_tiler("<3:4,8:2>").unwrap();
+/// let mut out = Layout::default();
+/// kute::composition_tiler_into(&mut out, &a, &t).unwrap();
+/// assert_eq!(out.to_string(), "(3,(2,4)):(236,(26,1))");
+/// ```
+pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    out.build_in(|out| compose_tiler_into(out, a.as_tree_ref(), t)).map_err(|e| e.in_op("composition"))
+}
+
+fn compose_tiler_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {
     match t {
         Tiler::Layout(b) => compose_into(out, a, &[Part::Tree(b.as_tree_ref())], true),
         Tiler::Int(n) => compose_into(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
@@ -91,9 +117,10 @@ pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// CuTe's algorithm; with `verify`, also prove the result is the true composite.
 pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
-    let mut out = Builder::new();
+    let mut out_tree = Tree::empty();
+    let mut out = Builder::new(&mut out_tree);
     compose_into(&mut out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
-    Ok(Layout { tree: out.finish() })
+    Ok(Layout { tree: out_tree })
 }
 
 /// A right operand (or part of one) of [`compose_into`]: a borrowed layout, or
@@ -116,26 +143,36 @@ impl Part<'_> {
 /// `A ∘ B` written into `out` as one element, where `B` is `b[0]` if `b` has one
 /// element and the tuple of the elements of `b` otherwise. With `verify`, also
 /// prove the result is the true composite.
-pub(crate) fn compose_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: &[Part<'_>], verify: bool) -> Result<()> {
+pub(crate) fn compose_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: &[Part<'_>], verify: bool) -> Result<()> {
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
-    coalesce_into(&mut lhs, a.leaves(), true)?;
+    coalesce_modes(&mut lhs, a.leaves(), true)?;
     compose_with(out, Part::Tree(a), &lhs[..], b, verify)
 }
 
 /// [`compose_into`] with `lhs = coalesce_x(a)` already computed (`a` is only
 /// read by the point-by-point proof).
 pub(crate) fn compose_with(
-    out: &mut Builder<Mode>,
+    out: &mut Builder<'_, Mode>,
     a: Part<'_>,
     lhs: &[Mode],
     b: &[Part<'_>],
     verify: bool,
 ) -> Result<()> {
+    if let [l0] = lhs {
+        return compose_one(out, l0.stride, b);
+    }
     // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
-    let mut digits_buf: Digits = SmallVec::new();
-    digits_buf.resize(lhs.len(), 0);
-    let digits = &mut digits_buf[..];
+    // (a plain array up to 16 modes: zeroing it is cheaper than growing a SmallVec)
+    let mut digits_arr = [0i64; 16];
+    let mut digits_vec: Digits = SmallVec::new();
+    let digits: &mut [i64] = match digits_arr.get_mut(..lhs.len()) {
+        Some(d) => d,
+        None => {
+            digits_vec.resize(lhs.len(), 0);
+            &mut digits_vec[..]
+        }
+    };
     let mut clean = true;
     let mark = out.mark();
     let one = b.len() == 1;
@@ -171,8 +208,43 @@ pub(crate) fn compose_with(
     Ok(())
 }
 
+/// [`compose_with`] for a left operand that coalesces to one mode of stride
+/// `d`: every leaf `s:r` of `B` becomes `s:r·d` (`s:r` when `r` is 0), the
+/// structure of `B` is kept, and there is nothing to prove (no carries).
+#[inline]
+fn compose_one(out: &mut Builder<'_, Mode>, d: Int, b: &[Part<'_>]) -> Result<()> {
+    let f = |m: Mode| -> Result<Mode> {
+        if m.stride.value() == 0 {
+            Ok(m)
+        } else {
+            Ok(Mode::new(m.shape, m.stride.mul(d)?))
+        }
+    };
+    let one = b.len() == 1;
+    if !one {
+        out.open();
+    }
+    for p in b {
+        match *p {
+            Part::Tree(t) => out.push_mapped(t, f)?,
+            Part::Flat([m]) => out.leaf(f(*m)?),
+            Part::Flat(ms) => {
+                out.open();
+                for m in ms {
+                    out.leaf(f(*m)?);
+                }
+                out.close();
+            }
+        }
+    }
+    if !one {
+        out.close();
+    }
+    Ok(())
+}
+
 fn compose_rec(
-    out: &mut Builder<Mode>,
+    out: &mut Builder<'_, Mode>,
     lhs: &[Mode],
     b: LayoutRef<'_>,
     digits: &mut [i64],
@@ -192,7 +264,7 @@ fn compose_rec(
 }
 
 fn compose_leaf(
-    out: &mut Builder<Mode>,
+    out: &mut Builder<'_, Mode>,
     lhs: &[Mode],
     rs: Int,
     rd: Int,

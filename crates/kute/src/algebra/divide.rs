@@ -8,13 +8,13 @@
 //! [`doc::differences`](crate::doc::differences)); check a tiler with
 //! `logical_divide` first when in doubt.
 
-use super::coalesce::{coalesce_into, Modes};
-use super::complement::{complement_into, Cot};
+use super::coalesce::{coalesce_modes, Modes};
+use super::complement::{complement_modes, Cot};
 use super::composition::{compose_into, compose_with, Part};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, LayoutRef, Mode};
-use crate::tree::Builder;
+use crate::tree::{Builder, Tree};
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
 /// `A ∘ (B, complement(B, shape(coalesce(A))))`, a rank-2 `(tile, rest)` layout.
@@ -30,19 +30,32 @@ use crate::tree::Builder;
 /// assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
 pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let mut out = Builder::new();
-    divide_tiler_into(&mut out, a.as_tree_ref(), t, true).map_err(|e| e.in_op("logical_divide"))?;
-    Ok(Layout { tree: out.finish() })
+    Layout::from_into(|out| logical_divide_into(out, a, t))
+}
+
+/// [`logical_divide`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "24:2".parse().unwrap();
+/// let b: Layout = "4:2".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::logical_divide_into(&mut out, &a, &b.into()).unwrap();
+/// assert_eq!(out.to_string(), "(4,(2,3)):(4,(2,16))");
+/// ```
+pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    out.build_in(|out| divide_tiler_into(out, a.as_tree_ref(), t, true)).map_err(|e| e.in_op("logical_divide"))
 }
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` into `out`.
-fn divide_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
+fn divide_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
     // coalesce(A) gives the cotarget; coalesce_x(A) is the composition's left
     // operand: the same unless A's last extent is 1
     let mut ca = Modes::new();
-    coalesce_into(&mut ca, a.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
+    coalesce_modes(&mut ca, a.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
     let mut rest = Modes::new();
-    complement_into(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
+    complement_modes(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
     let parts = [Part::Tree(b), Part::Flat(&rest)];
     if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
         compose_with(out, Part::Tree(a), &ca, &parts, verify)
@@ -53,21 +66,21 @@ fn divide_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, veri
 
 /// The divide by a tiler, into `out`; `verify` proves the compositions (the
 /// regroupings return CuTe's answer as is, see the module docs).
-fn divide_tiler_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, t: &Tiler, verify: bool) -> Result<()> {
+fn divide_tiler_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, t: &Tiler, verify: bool) -> Result<()> {
     by_mode_into(out, a, t, "logical_divide", &|out, a, b| divide_into(out, a, b, verify))
 }
 
 /// Apply `f` by mode along a tiler (CuTe's `transform_layout(A, tiler, f)`),
 /// writing into `out`: extra modes of `A` are kept.
 pub(crate) fn by_mode_into<F>(
-    out: &mut Builder<Mode>,
+    out: &mut Builder<'_, Mode>,
     a: LayoutRef<'_>,
     t: &Tiler,
     op: &'static str,
     f: &F,
 ) -> Result<()>
 where
-    F: Fn(&mut Builder<Mode>, LayoutRef<'_>, LayoutRef<'_>) -> Result<()>,
+    F: Fn(&mut Builder<'_, Mode>, LayoutRef<'_>, LayoutRef<'_>) -> Result<()>,
 {
     match t {
         Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
@@ -105,7 +118,7 @@ pub(crate) enum Unzip {
 /// CuTe's `tile_unzip(L, tiler)`, then for `Tiled`/`Flat` the splicing of the
 /// rests (and tiles) into the top level (`Z(_, repeat<R1>(_))`), into `out`. A
 /// part of rank 1 is kept whole, since `repeat<1>(_)` is `_` itself.
-pub(crate) fn unzip_into(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, how: Unzip) -> Result<()> {
+pub(crate) fn unzip_into(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, how: Unzip) -> Result<()> {
     out.open();
     emit_part(out, l, t, 0, how == Unzip::Flat)?;
     emit_part(out, l, t, 1, how != Unzip::Zipped)?;
@@ -115,7 +128,7 @@ pub(crate) fn unzip_into(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, h
 
 /// Part `which` (0: tiles, 1: rests) of `tile_unzip(l, t)`; with `splice`, its
 /// modes one by one when it has more than one.
-fn emit_part(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, which: usize, splice: bool) -> Result<()> {
+fn emit_part(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, which: usize, splice: bool) -> Result<()> {
     match t {
         Tiler::Tuple(ts) => {
             if l.is_leaf() || l.rank() < ts.len() {
@@ -169,9 +182,10 @@ fn emit_part(out: &mut Builder<Mode>, l: LayoutRef<'_>, t: &Tiler, which: usize,
 /// assert_eq!(kute::tile_unzip(&l, &t).unwrap().to_string(), "((_2,_4),(_3,_5,_6)):((_1,_6),(_2,_24,_120))");
 /// ```
 pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
-    let mut out = Builder::new();
+    let mut out_tree = Tree::empty();
+    let mut out = Builder::new(&mut out_tree);
     unzip_into(&mut out, l.as_tree_ref(), t, Unzip::Zipped).map_err(|e| e.in_op("tile_unzip"))?;
-    Ok(Layout { tree: out.finish() })
+    Ok(Layout { tree: out_tree })
 }
 
 /// Most modes a by-mode tiler may have for [`divide_unzip_direct`].
@@ -184,7 +198,7 @@ const DIRECT_MODES: usize = 4;
 /// do not verify, so the compositions are independent), without building the
 /// `(tile, rest)` divide and walking it again. `None`: the tiler is of another
 /// kind, or some step failed (the general path then gives the exact error).
-fn divide_unzip_direct(a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<Layout> {
+fn divide_unzip_direct(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<()> {
     let k = ts.len();
     if k == 0 || k > DIRECT_MODES || k > a.rank() {
         return None;
@@ -216,14 +230,14 @@ fn divide_unzip_direct(a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<Lay
     for i in 0..k {
         let ai = modes.next()?;
         ams[i] = Some(ai);
-        coalesce_into(&mut lhs[i], ai.leaves(), false).ok()?;
-        complement_into(&mut rest[i], tile(i), Cot::Shapes(&lhs[i])).ok()?;
+        coalesce_modes(&mut lhs[i], ai.leaves(), false).ok()?;
+        complement_modes(&mut rest[i], tile(i), Cot::Shapes(&lhs[i])).ok()?;
         if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
             lhs[i].clear();
-            coalesce_into(&mut lhs[i], ai.leaves(), true).ok()?;
+            coalesce_modes(&mut lhs[i], ai.leaves(), true).ok()?;
         }
     }
-    let mut out = Builder::new();
+    let mut out = Builder::new(&mut dst.tree);
     out.open();
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
     let open = !(how == Unzip::Flat && k > 1);
@@ -251,24 +265,23 @@ fn divide_unzip_direct(a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<Lay
         out.close();
     }
     out.close();
-    Some(Layout { tree: out.finish() })
+    Some(())
 }
 
-/// The unchecked divide regrouped: the shared body of the zipped, tiled and flat divides.
-fn divide_unzip(a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<Layout> {
+/// The unchecked divide regrouped: the shared body of the zipped, tiled and flat
+/// divides, into `out` (`_1:_0` after an error).
+fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<()> {
     if let Tiler::Tuple(ts) = t {
-        if let Some(l) = divide_unzip_direct(a.as_tree_ref(), ts, how) {
-            return Ok(l);
+        if divide_unzip_direct(out, a.as_tree_ref(), ts, how).is_some() {
+            return Ok(());
         }
     }
-    let go = || {
-        let mut d = Builder::new();
-        divide_tiler_into(&mut d, a.as_tree_ref(), t, false)?;
-        let mut out = Builder::new();
-        unzip_into(&mut out, d.since((0, 0)), t, how).map_err(|e| e.in_op("tile_unzip"))?;
-        Ok(Layout { tree: out.finish() })
-    };
-    go().map_err(|e: Error| e.in_op(op))
+    let r = Tree::try_build(|d| divide_tiler_into(d, a.as_tree_ref(), t, false))
+        .and_then(|d| out.build_in(|out| unzip_into(out, d.as_ref(), t, how)).map_err(|e| e.in_op("tile_unzip")));
+    r.map_err(|e: Error| {
+        out.reset();
+        e.in_op(op)
+    })
 }
 
 /// CuTe `zipped_divide(A, tiler)`: `((tiles...), (rests..., extra modes...))`.
@@ -280,7 +293,13 @@ fn divide_unzip(a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<L
 /// assert_eq!(kute::zipped_divide(&a, &t).unwrap().to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
 /// ```
 pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    divide_unzip(a, t, Unzip::Zipped, "zipped_divide")
+    Layout::from_into(|out| zipped_divide_into(out, a, t))
+}
+
+/// [`zipped_divide`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    divide_unzip(out, a, t, Unzip::Zipped, "zipped_divide")
 }
 
 /// CuTe `tiled_divide(A, tiler)`: `((tiles...), rest0, rest1, ...)`.
@@ -292,7 +311,13 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::tiled_divide(&a, &t).unwrap().to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
 /// ```
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    divide_unzip(a, t, Unzip::Tiled, "tiled_divide")
+    Layout::from_into(|out| tiled_divide_into(out, a, t))
+}
+
+/// [`tiled_divide`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    divide_unzip(out, a, t, Unzip::Tiled, "tiled_divide")
 }
 
 /// CuTe `flat_divide(A, tiler)`: `(tile0, tile1, ..., rest0, rest1, ...)`.
@@ -304,5 +329,11 @@ pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::flat_divide(&a, &t).unwrap().to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
 /// ```
 pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    divide_unzip(a, t, Unzip::Flat, "flat_divide")
+    Layout::from_into(|out| flat_divide_into(out, a, t))
+}
+
+/// [`flat_divide`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    divide_unzip(out, a, t, Unzip::Flat, "flat_divide")
 }

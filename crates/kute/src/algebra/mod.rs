@@ -5,6 +5,11 @@
 //! are static, so run-time (dynamic) layouts get the same values as static ones.
 //! Where CuTe would `static_assert`, or would return a layout that is not the
 //! true composite, kute returns an [`Error`](crate::Error).
+//!
+//! The hot operations also come as `*_into(&mut out, ...)`, writing the result
+//! into a layout the caller owns (and may reuse): the fastest form, since a
+//! result returned by value is moved once more (see
+//! [`doc::performance`](crate::doc::performance)).
 
 mod coalesce;
 mod complement;
@@ -14,13 +19,19 @@ mod inverse;
 mod product;
 mod tiler;
 
-pub use coalesce::{coalesce, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros};
-pub use complement::{complement, complement_self};
-pub use composition::{composition, composition_tiler};
-pub use divide::{flat_divide, logical_divide, tile_unzip, tiled_divide, zipped_divide};
+pub use coalesce::{
+    coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros,
+};
+pub use complement::{complement, complement_into, complement_self};
+pub use composition::{composition, composition_into, composition_tiler, composition_tiler_into};
+pub use divide::{
+    flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip, tiled_divide, tiled_divide_into,
+    zipped_divide, zipped_divide_into,
+};
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use product::{
-    blocked_product, downcast, flat_product, logical_product, raked_product, tile_to_shape, tiled_product, upcast,
-    zipped_product,
+    blocked_product, blocked_product_into, downcast, flat_product, flat_product_into, logical_product,
+    logical_product_into, raked_product, raked_product_into, tile_to_shape, tiled_product, tiled_product_into, upcast,
+    zipped_product, zipped_product_into,
 };
 pub use tiler::Tiler;

@@ -5,8 +5,8 @@
 //! inner `complement(A) ∘ B` is not the true composite: CuTe's reference answers
 //! pin that behaviour down (see [`doc::differences`](crate::doc::differences)).
 
-use super::coalesce::{coalesce_into, Modes};
-use super::complement::{complement_into, Cot};
+use super::coalesce::{coalesce_modes, Modes};
+use super::complement::{complement_modes, Cot};
 use super::composition::{compose_into, compose_with, Part};
 use super::divide::{by_mode_into, unzip_into, Unzip};
 use super::tiler::Tiler;
@@ -25,12 +25,12 @@ fn product_comp(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<Modes> {
     }
     let m = size.mul(cosize_of(b.leaves())?)?;
     let mut comp = Modes::new();
-    complement_into(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
+    complement_modes(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
     Ok(comp)
 }
 
 /// `complement(A, size(A)·cosize(B)) ∘ B` into `out`.
-fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+fn product_rest_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
     let comp = product_comp(a, b)?;
     if comp.last().is_some_and(|m| m.shape.value() != 1) {
         // the complement is coalesced, and coalesce_x leaves it as it is
@@ -41,7 +41,7 @@ fn product_rest_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
 }
 
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)` into `out`.
-fn product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
+fn product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
     out.open();
     out.push(a);
     product_rest_into(out, a, b)?;
@@ -49,17 +49,17 @@ fn product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> 
     Ok(())
 }
 
-/// The product by a tiler, regrouped (or not, for `None`).
-fn product_tiler(a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) -> Result<Layout> {
-    let go = || {
-        let mut p = Builder::new();
-        by_mode_into(&mut p, a.as_tree_ref(), t, op, &product_into)?;
-        let Some(how) = how else { return Ok(Layout { tree: p.finish() }) };
-        let mut out = Builder::new();
-        unzip_into(&mut out, p.since((0, 0)), t, how).map_err(|e| e.in_op("tile_unzip"))?;
-        Ok(Layout { tree: out.finish() })
+/// The product by a tiler, regrouped (or not, for `None`), into `out` (`_1:_0` after an error).
+fn product_tiler(out: &mut Layout, a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) -> Result<()> {
+    let r = match how {
+        None => out.build_in(|p| by_mode_into(p, a.as_tree_ref(), t, op, &product_into)),
+        Some(how) => Tree::try_build(|p| by_mode_into(p, a.as_tree_ref(), t, op, &product_into))
+            .and_then(|p| out.build_in(|out| unzip_into(out, p.as_ref(), t, how)).map_err(|e| e.in_op("tile_unzip"))),
     };
-    go().map_err(|e: Error| e.in_op(op))
+    r.map_err(|e: Error| {
+        out.reset();
+        e.in_op(op)
+    })
 }
 
 /// CuTe `logical_product(A, B)` for a layout `B`:
@@ -76,7 +76,13 @@ fn product_tiler(a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) ->
 /// assert_eq!(kute::logical_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    product_tiler(a, t, None, "logical_product")
+    Layout::from_into(|out| logical_product_into(out, a, t))
+}
+
+/// [`logical_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    product_tiler(out, a, t, None, "logical_product")
 }
 
 /// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
@@ -88,7 +94,13 @@ pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::zipped_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    product_tiler(a, t, Some(Unzip::Zipped), "zipped_product")
+    Layout::from_into(|out| zipped_product_into(out, a, t))
+}
+
+/// [`zipped_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    product_tiler(out, a, t, Some(Unzip::Zipped), "zipped_product")
 }
 
 /// CuTe `tiled_product(A, tiler)`: `((blocks...), p0, p1, ...)`.
@@ -100,7 +112,13 @@ pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::tiled_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    product_tiler(a, t, Some(Unzip::Tiled), "tiled_product")
+    Layout::from_into(|out| tiled_product_into(out, a, t))
+}
+
+/// [`tiled_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    product_tiler(out, a, t, Some(Unzip::Tiled), "tiled_product")
 }
 
 /// CuTe `flat_product(A, tiler)`: `(b0, b1, ..., p0, p1, ...)`.
@@ -112,18 +130,18 @@ pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::flat_product(&a, &b.into()).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    product_tiler(a, t, Some(Unzip::Flat), "flat_product")
+    Layout::from_into(|out| flat_product_into(out, a, t))
 }
 
-fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
-    let mut out = Builder::new();
-    rank_product_into(&mut out, a.as_tree_ref(), b.as_tree_ref(), raked)?;
-    Ok(Layout { tree: out.finish() })
+/// [`flat_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn flat_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    product_tiler(out, a, t, Some(Unzip::Flat), "flat_product")
 }
 
 /// `t` padded to rank `r` with `_1:_0` (CuTe `append<R>(t, Layout<_1,_0>{})`),
 /// built in `buf` only when padding is needed.
-fn padded<'a>(t: LayoutRef<'a>, r: usize, buf: &'a mut Builder<Mode>) -> Result<LayoutRef<'a>> {
+fn padded<'a>(t: LayoutRef<'a>, r: usize, buf: &'a mut Builder<'_, Mode>) -> Result<LayoutRef<'a>> {
     let rank = t.rank();
     if rank == r {
         check_depth(t, "append")?;
@@ -145,7 +163,7 @@ fn padded<'a>(t: LayoutRef<'a>, r: usize, buf: &'a mut Builder<Mode>) -> Result<
 }
 
 /// CuTe's `zip` of the pair `(x, y)`, into `out`.
-fn zip_pair_into(out: &mut Builder<Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>) -> Result<()> {
+fn zip_pair_into(out: &mut Builder<'_, Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>) -> Result<()> {
     let mark = out.mark();
     if x.is_leaf() {
         // the first element is not a tuple: zip gives ((x, y))
@@ -174,9 +192,10 @@ fn zip_pair_into(out: &mut Builder<Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>) ->
 
 /// The padded operands' product `(A, rest)`, then zipped: `zip(A, rest)` or
 /// `zip(rest, A)` when `raked`.
-fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, raked: bool) -> Result<()> {
+fn rank_product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, raked: bool) -> Result<()> {
     let r = a.rank().max(b.rank());
-    let (mut abuf, mut bbuf) = (Builder::new(), Builder::new());
+    let (mut abuf_tree, mut bbuf_tree) = (Tree::empty(), Tree::empty());
+    let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
     let pa = padded(a, r, &mut abuf)?;
     let pb = padded(b, r, &mut bbuf)?;
     if !pa.is_leaf() && !pb.is_leaf() {
@@ -189,7 +208,7 @@ fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
         let lhs: &[Mode] = if comp.last().is_some_and(|m| m.shape.value() != 1) {
             &comp
         } else {
-            coalesce_into(&mut lhs_buf, &comp, true)?;
+            coalesce_modes(&mut lhs_buf, &comp, true)?;
             &lhs_buf
         };
         let mark = out.mark();
@@ -208,7 +227,8 @@ fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
         out.close();
         return check_depth(out.since(mark), "zip");
     }
-    let mut rest = Builder::new();
+    let mut rest_tree = Tree::empty();
+    let mut rest = Builder::new(&mut rest_tree);
     product_rest_into(&mut rest, pa, pb)?;
     let rest = rest.since((0, 0));
     if raked {
@@ -227,7 +247,14 @@ fn rank_product_into(out: &mut Builder<Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>
 /// assert_eq!(kute::blocked_product(&a, &b).unwrap().to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 /// ```
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    rank_product(a, b, false).map_err(|e| e.in_op("blocked_product"))
+    Layout::from_into(|out| blocked_product_into(out, a, b))
+}
+
+/// [`blocked_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), false))
+        .map_err(|e| e.in_op("blocked_product"))
 }
 
 /// CuTe `raked_product(A, B)`: as [`blocked_product`] with the parts of each mode
@@ -240,7 +267,14 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::raked_product(&a, &b).unwrap().to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
 /// ```
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    rank_product(a, b, true).map_err(|e| e.in_op("raked_product"))
+    Layout::from_into(|out| raked_product_into(out, a, b))
+}
+
+/// [`raked_product`] written into `out` (the fastest form: no move of the
+/// result). On error `out` is `_1:_0`.
+pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), true))
+        .map_err(|e| e.in_op("raked_product"))
 }
 
 /// CuTe `tile_to_shape(block, target, order)`: repeat `block` (blocked product)
@@ -281,7 +315,7 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
             None => Layout::from_shape(&ps)?,
             Some(o) => Layout::ordered(&ps, o)?,
         };
-        rank_product(&padded, &grid, false)
+        blocked_product(&padded, &grid)
     };
     go().map_err(|e| e.in_op("tile_to_shape"))
 }

@@ -2,6 +2,7 @@
 //!
 //! - [`cute_for_cpp_users`]: CuTe C++ calls and their kute equivalents.
 //! - [`differences`]: where kute deliberately differs from CuTe C++.
+//! - [`performance`]: how to call kute when speed matters.
 
 pub mod cute_for_cpp_users {
     //! # CuTe for C++ users
@@ -40,4 +41,38 @@ pub mod differences {
     //!   dynamic strides and `right_inverse`/`left_inverse` of dynamic layouts work
     //!   (CuTe C++ refuses them or returns `_1:_0`).
     //! - **Overflow is an error**, never undefined behaviour.
+}
+
+pub mod performance {
+    //! # Performance
+    //!
+    //! - **Reuse an output layout.** Every hot operation has an `*_into` form,
+    //!   e.g. [`composition_into`](crate::composition_into)`(&mut out, &a, &b)`,
+    //!   that writes the result into a [`Layout`](crate::Layout) you own.
+    //!   A layout keeps up to 16 leaves inline (no heap allocation), so it is a
+    //!   few hundred bytes; returning one by value moves it once more, and a copy
+    //!   made right after the result was written waits for those writes to
+    //!   reach the cache (a store-forwarding stall). That move costs about as
+    //!   much as a small operation itself; the `*_into` forms avoid it. After an
+    //!   error the output holds `_1:_0`.
+    //!
+    //!   ```
+    //!   use kute::{Layout, Tiler};
+    //!   let a: Layout = "(8,8):(8,1)".parse().unwrap();
+    //!   let t: Tiler = kute::expr::parse_tiler("<4:1,2:1>").unwrap();
+    //!   let mut out = Layout::default();
+    //!   for _ in 0..3 {
+    //!       kute::logical_divide_into(&mut out, &a, &t).unwrap();
+    //!   }
+    //!   assert_eq!(out.to_string(), "((4,2),(2,4)):((8,32),(1,2))");
+    //!   ```
+    //! - **Evaluate through an [`Evaluator`](crate::layout::eval::Evaluator)**
+    //!   (precomputed fast division) or traverse with
+    //!   [`Indices`](crate::iter::Indices) instead of calling
+    //!   [`Layout::eval`](crate::Layout::eval) in a loop.
+    //! - **Parse once.** Parsing dominates any single operation; keep layouts
+    //!   and tilers as values.
+    //!
+    //! `BENCHMARKS.md` in the repository has the measurements, side by side with
+    //! CuTe C++ and pycute (`cargo run --release -p kute-bench -- compare`).
 }

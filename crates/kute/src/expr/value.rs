@@ -75,7 +75,8 @@ impl Value {
     /// Build a tuple value from elements, choosing the most specific kind.
     pub(crate) fn tuple(items: Vec<Value>) -> Value {
         if items.iter().all(|v| matches!(v, Value::IntTuple(_))) {
-            let mut b = Builder::new();
+            let mut b_tree = Tree::empty();
+            let mut b = Builder::new(&mut b_tree);
             b.open();
             for v in &items {
                 if let Value::IntTuple(t) = v {
@@ -83,10 +84,11 @@ impl Value {
                 }
             }
             b.close();
-            return Value::IntTuple(b.finish());
+            return Value::IntTuple(b_tree);
         }
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Underscore | Value::Coord(_))) {
-            let mut b = Builder::new();
+            let mut b_tree = Tree::empty();
+            let mut b = Builder::new(&mut b_tree);
             b.open();
             for v in &items {
                 match v {
@@ -96,7 +98,7 @@ impl Value {
                 }
             }
             b.close();
-            return Value::Coord(b.finish());
+            return Value::Coord(b_tree);
         }
         Value::Tuple(items)
     }

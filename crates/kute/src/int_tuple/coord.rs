@@ -3,7 +3,7 @@
 use super::{product, IntTuple, IntTupleRef};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::tree::Builder;
+use crate::tree::{Builder, Tree};
 
 /// CuTe `idx2crd(idx, shape)`: the natural (hierarchical) coordinate of `idx`,
 /// colexicographic. The last mode at each level is not reduced, so indices past
@@ -16,12 +16,13 @@ use crate::tree::Builder;
 /// assert_eq!(idx2crd(i.as_ref(), s.as_ref()).unwrap().to_string(), "(2,(0,3))");
 /// ```
 pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
-    let mut out = Builder::new();
+    let mut out_tree = Tree::empty();
+    let mut out = Builder::new(&mut out_tree);
     idx2crd_into(&mut out, idx, shape).map_err(|e| e.in_op("idx2crd"))?;
-    Ok(out.finish())
+    Ok(out_tree)
 }
 
-fn idx2crd_into(out: &mut Builder<Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
+fn idx2crd_into(out: &mut Builder<'_, Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
     match idx.as_leaf() {
         None => {
             if shape.is_leaf() || shape.rank() != idx.rank() {
@@ -38,7 +39,7 @@ fn idx2crd_into(out: &mut Builder<Int>, idx: IntTupleRef<'_>, shape: IntTupleRef
     Ok(())
 }
 
-fn split_index(out: &mut Builder<Int>, mut i: Int, shape: IntTupleRef<'_>) -> Result<()> {
+fn split_index(out: &mut Builder<'_, Int>, mut i: Int, shape: IntTupleRef<'_>) -> Result<()> {
     if shape.is_leaf() {
         out.leaf(i);
         return Ok(());
@@ -139,13 +140,14 @@ pub fn crd2crd(coord: IntTupleRef<'_>, src: IntTupleRef<'_>, dst: IntTupleRef<'_
         if coord.rank() != src.rank() || src.rank() != dst.rank() {
             return Err(Error::mismatch("crd2crd", format!("ranks of {coord}, {src} and {dst} differ")));
         }
-        let mut b = Builder::new();
+        let mut b_tree = Tree::empty();
+        let mut b = Builder::new(&mut b_tree);
         b.open();
         for ((c, s), d) in coord.children().zip(src.children()).zip(dst.children()) {
             b.push(crd2crd(c, s, d)?.as_ref());
         }
         b.close();
-        return Ok(b.finish());
+        return Ok(b_tree);
     }
     let i = crd2idx_compact(coord, src).map_err(|e| e.in_op("crd2crd"))?;
     idx2crd(IntTuple::leaf(i).as_ref(), dst)

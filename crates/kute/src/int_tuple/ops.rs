@@ -135,13 +135,14 @@ pub fn inner_product(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Int> {
 /// assert_eq!(product_each(t.as_ref()).unwrap().to_string(), "(_2,12)");
 /// ```
 pub fn product_each(t: IntTupleRef<'_>) -> Result<IntTuple> {
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for m in t.modes() {
         b.leaf(product(m.leaves())?);
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 fn shape_div_int(a: Int, b: Int) -> Result<Int> {
@@ -191,13 +192,14 @@ fn div_like(
     f: fn(Int, Int) -> Result<Int>,
     equal_rank: bool,
 ) -> Result<IntTuple> {
-    let mut out = Builder::new();
+    let mut out_tree = Tree::empty();
+    let mut out = Builder::new(&mut out_tree);
     div_into(&mut out, a, b, f, equal_rank)?;
-    Ok(out.finish())
+    Ok(out_tree)
 }
 
 fn div_into(
-    out: &mut Builder<Int>,
+    out: &mut Builder<'_, Int>,
     a: IntTupleRef<'_>,
     b: IntTupleRef<'_>,
     f: fn(Int, Int) -> Result<Int>,
@@ -248,7 +250,7 @@ fn div_into(
 /// assert_eq!(elem_scale(a0.as_ref(), b.as_ref()).unwrap().to_string(), "(4,9)");
 /// ```
 pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
-    fn go(out: &mut Builder<Int>, a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<()> {
+    fn go(out: &mut Builder<'_, Int>, a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<()> {
         if let Some(x) = a.as_leaf() {
             out.leaf(x.mul(product(b.leaves())?)?);
             return Ok(());
@@ -263,7 +265,8 @@ pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
         out.close();
         Ok(())
     }
-    let mut out = Builder::new();
+    let mut out_tree = Tree::empty();
+    let mut out = Builder::new(&mut out_tree);
     go(&mut out, a, b).map_err(|e| e.in_op("elem_scale"))?;
-    Ok(out.finish())
+    Ok(out_tree)
 }

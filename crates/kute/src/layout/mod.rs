@@ -57,6 +57,18 @@ pub struct Layout {
     pub(crate) tree: Tree<Mode>,
 }
 
+/// `_1:_0`, CuTe's default `Layout<_1,_0>`; also a ready output argument for
+/// the `*_into` operations.
+///
+/// ```
+/// assert_eq!(kute::Layout::default().to_string(), "_1:_0");
+/// ```
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout { tree: Tree::leaf(Mode::new(Int::ONE, Int::ZERO)) }
+    }
+}
+
 /// A borrowed layout (a sub-layout of a [`Layout`]).
 pub(crate) type LayoutRef<'a> = TreeRef<'a, Mode>;
 
@@ -176,10 +188,46 @@ impl Layout {
         Layout { tree: Tree::flat(modes) }
     }
 
-    /// [`Layout::from_flat`] taking the modes by value (no copy of the leaves).
+    /// The layout `_1:_0`, the value an output argument holds after an error.
     #[inline]
-    pub(crate) fn from_flat_owned(modes: smallvec::SmallVec<[Mode; crate::tree::INLINE_LEAVES]>) -> Layout {
-        Layout { tree: Tree::flat_owned(modes) }
+    pub(crate) fn reset(&mut self) {
+        self.tree.set_flat(&[Mode::new(Int::ONE, Int::ZERO)]);
+    }
+
+    /// Build into `self`'s storage with `f` (no move of the result: see
+    /// [`Builder`](crate::tree::Builder)). On error `self` is `_1:_0`.
+    #[inline]
+    pub(crate) fn build_in(&mut self, f: impl FnOnce(&mut crate::tree::Builder<'_, Mode>) -> Result<()>) -> Result<()> {
+        let r = f(&mut crate::tree::Builder::new(&mut self.tree));
+        if r.is_err() {
+            self.reset();
+        }
+        r
+    }
+
+    /// Write flat modes into `self`'s storage with `f`, which pushes them onto
+    /// the (emptied) leaves; one mode gives an integral layout. On error `self` is `_1:_0`.
+    #[inline]
+    pub(crate) fn flat_in(
+        &mut self,
+        f: impl FnOnce(&mut smallvec::SmallVec<[Mode; crate::tree::INLINE_LEAVES]>) -> Result<()>,
+    ) -> Result<()> {
+        self.tree.leaves.clear();
+        let r = f(&mut self.tree.leaves);
+        if r.is_err() {
+            self.reset();
+        } else {
+            self.tree.set_flat_toks();
+        }
+        r
+    }
+
+    /// The by-value form of an `*_into` operation: one move of the result.
+    #[inline]
+    pub(crate) fn from_into(f: impl FnOnce(&mut Layout) -> Result<()>) -> Result<Layout> {
+        let mut out = Layout { tree: Tree::empty() };
+        f(&mut out)?;
+        Ok(out)
     }
 
     // ----- accessors --------------------------------------------------------

@@ -34,14 +34,15 @@ fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) ->
 /// assert_eq!(modes::take(t.as_ref(), 1, 3).unwrap().to_string(), "(3,5)");
 /// ```
 pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for &i in idx {
         let m = t.mode(i).ok_or_else(|| out_of_range("select", "operand", i, t.rank()))?;
         b.push(m);
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 /// `take<B,E>(t)`: modes `[B, E)` as a tuple.
@@ -57,13 +58,14 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
     if end > t.rank() {
         return Err(Error::mismatch("take", format!("range [{begin},{end}) out of bounds for rank {}", t.rank())));
     }
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for m in t.modes().skip(begin).take(end - begin) {
         b.push(m);
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 /// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
@@ -75,12 +77,13 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
 /// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((4,5),2,3)");
 /// ```
 pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     b.push_modes(t);
     b.push(x);
     b.close();
-    b.finish()
+    b_tree
 }
 
 /// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
@@ -106,7 +109,8 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
         return Err(Error::mismatch(op, format!("cannot {op} to rank {n}: operand already has rank {r}")));
     }
     let front = op == "prepend";
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     if !front {
         b.push_modes(t);
@@ -118,18 +122,19 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
         b.push_modes(t);
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 /// `prepend(t, x)`.
 /// See [`append`].
 pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     b.push(x);
     b.push_modes(t);
     b.close();
-    b.finish()
+    b_tree
 }
 
 /// `prepend<N>(t, x)`.
@@ -155,13 +160,14 @@ pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Resul
     if n >= t.rank() {
         return Err(out_of_range("replace", "operand", n, t.rank()));
     }
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for (i, m) in t.children().enumerate() {
         b.push(if i == n { x } else { m });
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 /// `group<B,E>(t)`: modes `[B, E)` grouped into one mode (`B == E` changes nothing).
@@ -176,7 +182,8 @@ pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tre
     if begin > end || end > r {
         return Err(Error::mismatch("group", format!("range [{begin},{end}) invalid for rank {r}")));
     }
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for (i, m) in t.modes().enumerate() {
         if i == begin && begin < end {
@@ -188,7 +195,7 @@ pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tre
         }
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 /// `unflatten(flat, profile)`: refold the leaves of `flat` into the structure of `profile`.
@@ -236,7 +243,8 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
             return Err(Error::mismatch("zip", "mismatched ranks among the zipped modes"));
         }
     }
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for j in 0..r {
         b.open();
@@ -246,7 +254,7 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
         b.close();
     }
     b.close();
-    Ok(b.finish())
+    Ok(b_tree)
 }
 
 impl Layout {

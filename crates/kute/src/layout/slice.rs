@@ -42,7 +42,7 @@ fn mismatch(c: TreeRef<'_, Crd>, l: LayoutRef<'_>) -> Error {
     Error::mismatch("slice", format!("coordinate {c} does not match the layout {}", Layout::from_ref(l)))
 }
 
-fn lift(out: &mut Builder<Mode>, c: TreeRef<'_, Crd>, l: LayoutRef<'_>, keep_underscore: bool) -> Result<()> {
+fn lift(out: &mut Builder<'_, Mode>, c: TreeRef<'_, Crd>, l: LayoutRef<'_>, keep_underscore: bool) -> Result<()> {
     match c.as_leaf() {
         Some(Crd::Underscore) => {
             if keep_underscore {
@@ -81,13 +81,14 @@ fn slice_or_dice(c: &Coord, l: &Layout, keep_underscore: bool) -> Result<Layout>
     if lr.is_leaf() || lr.rank() != cr.rank() {
         return Err(mismatch(cr, lr));
     }
-    let mut b = Builder::new();
+    let mut b_tree = Tree::empty();
+    let mut b = Builder::new(&mut b_tree);
     b.open();
     for (a, m) in cr.children().zip(lr.children()) {
         lift(&mut b, a, m, keep_underscore)?;
     }
     b.close();
-    Ok(Layout { tree: b.finish() })
+    Ok(Layout { tree: b_tree })
 }
 
 impl Layout {

@@ -62,13 +62,17 @@ fn w1_section(batch: Duration, with_refs: bool) -> W1Summary {
         Err(e) => println!("pycute:   unavailable: {e}"),
     }
     println!();
+    println!("kute:     the *_into form (result written into a reused output layout; the by-value form, which");
+    println!("          moves the result once more, in the next column for comparison)");
+    println!();
     println!(
-        "{:<54} {:>9} {:>9} {:>11} {:>10} {:>12}",
-        "operation (kute expression)", "kute", "CuTe C++", "pycute", "kute/C++", "pycute/kute"
+        "{:<54} {:>9} {:>9} {:>9} {:>11} {:>10} {:>12}",
+        "operation (kute expression)", "kute", "by value", "CuTe C++", "pycute", "kute/C++", "pycute/kute"
     );
     let mut ratios_cpp = Vec::new();
     let mut speedups_py = Vec::new();
-    for (row, (kns, _)) in w1::ROWS.iter().zip(&kute) {
+    for (row, k) in w1::ROWS.iter().zip(&kute) {
+        let kns = k.into_ns;
         let c = cpp.as_ref().ok().and_then(|m| m.get(row.cpp)).map(|x| x.0);
         let p = py.as_ref().ok().and_then(|m| row.py.and_then(|n| m.get(n))).map(|x| x.0);
         let rc = c.map(|c| kns / c);
@@ -84,9 +88,10 @@ fn w1_section(batch: Duration, with_refs: bool) -> W1Summary {
             (Some(_), s) => fmt_opt(s, 0),
         };
         println!(
-            "{:<54} {:>9.2} {:>9} {:>11} {:>10} {:>12}",
+            "{:<54} {:>9.2} {:>9.2} {:>9} {:>11} {:>10} {:>12}",
             row.expr,
             kns,
+            k.by_value_ns,
             fmt_opt(c, 2),
             p_txt,
             fmt_opt(rc, 2),
@@ -96,22 +101,28 @@ fn w1_section(batch: Duration, with_refs: bool) -> W1Summary {
     let g_cpp = geomean(ratios_cpp.iter().copied());
     let g_py = geomean(speedups_py.iter().copied());
     let min_py = speedups_py.iter().copied().reduce(f64::min);
-    let g_k = geomean(kute.iter().map(|x| x.0));
+    let g_k = geomean(kute.iter().map(|x| x.into_ns));
+    let g_v = geomean(kute.iter().map(|x| x.by_value_ns));
     let g_c = cpp.as_ref().ok().and_then(|m| geomean(w1::ROWS.iter().filter_map(|r| m.get(r.cpp).map(|x| x.0))));
     println!(
-        "{:<54} {:>9.2} {:>9} {:>11} {:>10} {:>12}",
+        "{:<54} {:>9.2} {:>9.2} {:>9} {:>11} {:>10} {:>12}",
         "geometric mean",
         g_k.unwrap_or(f64::NAN),
+        g_v.unwrap_or(f64::NAN),
         fmt_opt(g_c, 2),
         "",
         fmt_opt(g_cpp, 2),
         fmt_opt(g_py, 0)
     );
     println!("min pycute/kute: {}", fmt_opt(min_py, 0));
+    if let (Some(v), Some(c)) = (g_v, g_c) {
+        println!("by value: geomean kute/C++ {:.2}", v / c);
+    }
 
     println!();
     println!("-- results side by side (CuTe C++'s run-time path simplifies less; same functions) --");
-    for (row, (_, r)) in w1::ROWS.iter().zip(&kute) {
+    for (row, k) in w1::ROWS.iter().zip(&kute) {
+        let r = &k.result;
         println!("{}", row.expr);
         println!("    kute     {r}");
         match &cpp {

@@ -103,9 +103,69 @@ impl Operands {
         }
     }
 
-    /// ns/op of row `i`: a loop specialised for that operation (no dynamic
-    /// dispatch inside the timed loop), operands and results through `black_box`.
+    /// ns/op of row `i` with the `*_into` form (the result written into an
+    /// output layout reused across calls, kute's fastest API): a loop specialised
+    /// for that operation (no dynamic dispatch inside the timed loop), operands,
+    /// output and status through `black_box`.
     pub fn time(&self, i: usize, batch: Duration) -> f64 {
+        let o = self;
+        let mut out = Layout::default();
+        macro_rules! t {
+            ($f:path, $a:expr) => {
+                ns_per_call(batch, || {
+                    let r = $f(&mut out, black_box(&$a));
+                    black_box(&out);
+                    r
+                })
+            };
+            ($f:path, $a:expr, $b:expr) => {
+                ns_per_call(batch, || {
+                    let r = $f(&mut out, black_box(&$a), black_box(&$b));
+                    black_box(&out);
+                    r
+                })
+            };
+        }
+        match i {
+            0 => t!(kute::composition_into, o.comp.0, o.comp.1),
+            1 => t!(kute::logical_divide_into, o.ldiv.0, o.ldiv.1),
+            2 => t!(kute::complement_into, o.compl.0, o.compl.1),
+            3 => t!(kute::logical_product_into, o.lprod.0, o.lprod.1),
+            4 => t!(kute::zipped_divide_into, o.zdiv.0, o.zdiv.1),
+            5 => t!(kute::coalesce_into, o.coal),
+            6 => t!(kute::tiled_divide_into, o.tdiv.0, o.tdiv.1),
+            7 => t!(kute::blocked_product_into, o.bprod.0, o.bprod.1),
+            8 => t!(kute::raked_product_into, o.rprod.0, o.rprod.1),
+            9 => t!(kute::composition_tiler_into, o.comp_bymode.0, o.comp_bymode.1),
+            10 => t!(kute::logical_divide_into, o.ldiv_bymode.0, o.ldiv_bymode.1),
+            _ => panic!("W1 has 11 rows"),
+        }
+    }
+
+    /// Row `i` with the `*_into` form, once (its result as text).
+    pub fn run_into(&self, i: usize) -> kute::Result<Layout> {
+        let o = self;
+        let mut out = Layout::default();
+        match i {
+            0 => kute::composition_into(&mut out, &o.comp.0, &o.comp.1),
+            1 => kute::logical_divide_into(&mut out, &o.ldiv.0, &o.ldiv.1),
+            2 => kute::complement_into(&mut out, &o.compl.0, &o.compl.1),
+            3 => kute::logical_product_into(&mut out, &o.lprod.0, &o.lprod.1),
+            4 => kute::zipped_divide_into(&mut out, &o.zdiv.0, &o.zdiv.1),
+            5 => kute::coalesce_into(&mut out, &o.coal),
+            6 => kute::tiled_divide_into(&mut out, &o.tdiv.0, &o.tdiv.1),
+            7 => kute::blocked_product_into(&mut out, &o.bprod.0, &o.bprod.1),
+            8 => kute::raked_product_into(&mut out, &o.rprod.0, &o.rprod.1),
+            9 => kute::composition_tiler_into(&mut out, &o.comp_bymode.0, &o.comp_bymode.1),
+            10 => kute::logical_divide_into(&mut out, &o.ldiv_bymode.0, &o.ldiv_bymode.1),
+            _ => panic!("W1 has 11 rows"),
+        }
+        .map(|()| out)
+    }
+
+    /// ns/op of row `i` with the by-value API (`-> Result<Layout>`), the result
+    /// through `black_box(&result)` (as CuTe C++'s `keep`).
+    pub fn time_by_value(&self, i: usize, batch: Duration) -> f64 {
         let o = self;
         macro_rules! t {
             ($f:path, $a:expr) => {
@@ -148,16 +208,30 @@ impl Default for Operands {
     }
 }
 
-/// kute's results and ns/op for every row; also checks that the library calls
-/// agree with the expression language on the same text.
-pub fn run_kute(batch: Duration) -> Vec<(f64, String)> {
+/// One row of kute's W1 timings.
+pub struct KuteRow {
+    /// ns/op of the `*_into` form (kute's fastest API).
+    pub into_ns: f64,
+    /// ns/op of the by-value form.
+    pub by_value_ns: f64,
+    /// The result.
+    pub result: String,
+}
+
+/// kute's results and ns/op for every row; also checks that the `*_into` form,
+/// the by-value form and the expression language agree on the same text.
+pub fn run_kute(batch: Duration) -> Vec<KuteRow> {
     let ops = Operands::new();
     let mut out = Vec::new();
     for (i, row) in ROWS.iter().enumerate() {
         let r = ops.run(i).unwrap_or_else(|e| panic!("{}: {e}", row.expr)).to_string();
         let via_expr = kute::expr::eval(row.expr).map(|v| v.to_string()).unwrap_or_else(|e| e.to_string());
         assert_eq!(r, via_expr, "library call and expression disagree on {}", row.expr);
-        out.push((ops.time(i, batch), r));
+        let via_into = ops.run_into(i).map(|l| l.to_string()).unwrap_or_else(|e| e.to_string());
+        assert_eq!(r, via_into, "by-value and *_into forms disagree on {}", row.expr);
+        let into_ns = ops.time(i, batch);
+        let by_value_ns = ops.time_by_value(i, batch);
+        out.push(KuteRow { into_ns, by_value_ns, result: r });
     }
     out
 }

@@ -405,6 +405,20 @@ impl<'t, L: Copy> Builder<'t, L> {
         }
     }
 
+    /// End the innermost tuple, whose only element is a leaf, replacing the
+    /// tuple by that leaf.
+    #[inline]
+    pub(crate) fn close_unwrapping_leaf(&mut self) {
+        debug_assert!(self.cur_n == 1 && self.tree.toks.last() == Some(&LEAF) && self.cur + 2 == self.tree.toks.len());
+        if let Some((p, n)) = self.stack.pop() {
+            // [.., tuple, leaf] -> [.., leaf]
+            self.tree.toks.pop();
+            self.tree.toks[self.cur] = LEAF;
+            self.cur = p;
+            self.cur_n = n;
+        }
+    }
+
     /// Add a leaf.
     #[inline(always)]
     pub fn leaf(&mut self, x: L) {

@@ -100,6 +100,12 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
         Cot::Cosize => Cot::Leaf(cosize_of(&f)?),
         c => c,
     };
+    if let [m] = f[..] {
+        // e.g. a layout that coalesces to one mode
+        if let Some(r) = complement_one(out, m, cot) {
+            return r;
+        }
+    }
     if f.len() == 1 && f[0].stride.value() == 0 {
         // Only _1:_0 survives filtering with a zero stride: compact over the cotarget.
         // CuTe: make_layout(coalesce(cotarget)); by value, all extents merge.
@@ -150,7 +156,13 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
     }
     modes.push(Mode::new(new_shape, last_stride));
     let new_stride = f[0].stride.mul(f[0].shape)?;
-    // rest = ceil_div(cot, new_stride) with compact column-major strides from new_stride
+    push_rest(&mut modes, cot, new_stride)?;
+    coalesce_modes(out, &modes, false)
+}
+
+/// The modes of the rest: `ceil_div(cot, new_stride)` with compact
+/// column-major strides from `new_stride` (stride `_0` for an extent 1).
+fn push_rest(modes: &mut SmallVec<[Mode; 32]>, cot: Cot<'_>, new_stride: Int) -> Result<()> {
     let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
     match cot {
         Cot::Tree(t) => ceil_div_leaves(&mut rest, t, new_stride),
@@ -164,7 +176,7 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
             }
             Ok(())
         })(),
-        Cot::Cosize => unreachable!("replaced above"),
+        Cot::Cosize => unreachable!("replaced by the caller"),
     }
     .map_err(|e| e.in_op("ceil_div"))?;
     let mut cur = new_stride;
@@ -176,11 +188,12 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
             cur = cur.mul(s).map_err(|e| e.in_op("compact_col_major"))?;
         }
     }
-    coalesce_modes(out, &modes, false)
+    Ok(())
 }
 
 /// The general algorithm below for one leaf `s:d` with `s > 1`, `d > 0` and an
-/// integer cotarget `n`, the same steps without its buffers: the filtered
+/// integer cotarget `n` (or any cotarget but `Cosize`), the same steps without
+/// most of its buffers: the filtered
 /// layout is the leaf itself, the gap below it is `d:_1`, the rest is
 /// `ceil_div(n, s·d)` at stride `s·d` (stride `_0` when it is 1), then coalesced.
 /// `None` for any other operand.
@@ -190,18 +203,29 @@ fn complement_one(out: &mut Modes, m: Mode, cot: Cot<'_>) -> Option<Result<()>> 
         return None;
     }
     let n = match cot {
-        Cot::Tree(t) => t.as_leaf()?,
-        Cot::Leaf(n) => n,
-        Cot::Shapes([s]) => s.shape,
-        _ => return None,
+        Cot::Tree(t) => t.as_leaf(),
+        Cot::Leaf(n) => Some(n),
+        Cot::Shapes([s]) => Some(s.shape),
+        Cot::Shapes(_) => None,
+        Cot::Cosize => return None,
     };
     let mut go = || {
         // (the general path divides the stride by _1: the same value and flag)
         let gap = Mode::new(m.stride, Int::ONE);
         let new_stride = m.stride.mul(m.shape)?;
-        let x = n.ceil_div(new_stride).map_err(|e| e.in_op("ceil_div"))?;
-        let rest = Mode::new(x, if x.value() == 1 { Int::ZERO } else { new_stride });
-        coalesce_modes(out, &[gap, rest], false)
+        match n {
+            Some(n) => {
+                let x = n.ceil_div(new_stride).map_err(|e| e.in_op("ceil_div"))?;
+                let rest = Mode::new(x, if x.value() == 1 { Int::ZERO } else { new_stride });
+                coalesce_modes(out, &[gap, rest], false)
+            }
+            None => {
+                let mut modes: SmallVec<[Mode; 32]> = SmallVec::new();
+                modes.push(gap);
+                push_rest(&mut modes, cot, new_stride)?;
+                coalesce_modes(out, &modes, false)
+            }
+        }
     };
     Some(go())
 }

@@ -283,7 +283,10 @@ fn compose_leaf(
     if rd.value() < 0 {
         *clean = false;
     }
-    let mut res: SmallVec<[Mode; 16]> = SmallVec::new();
+    // the modes go straight into `out`, inside a tuple that is dropped at the end
+    // if it has a single element (CuTe returns that element itself)
+    out.open();
+    let mut count = 0usize;
     let (mut rest_s, mut rest_d) = (rs, rd);
     for (i, cur) in lhs[..n - 1].iter().enumerate() {
         let cs = cur.shape;
@@ -328,29 +331,18 @@ fn compose_leaf(
         }
         // the largest digit value this B-leaf puts into mode i
         digits[i] = digits[i].saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
-        res.push(Mode::new(new_s, rest_d.mul(cur.stride)?));
+        out.leaf(Mode::new(new_s, rest_d.mul(cur.stride)?));
+        count += 1;
         rest_s = rest_s.div(new_s)?;
         rest_d = next_d;
     }
-    let last = lhs[n - 1].stride;
-    if res.is_empty() {
-        out.leaf(Mode::new(rest_s, rest_d.mul(last)?));
-    } else if rest_s.value() == 1 {
-        if res.len() == 1 {
-            out.leaf(res[0]);
-        } else {
-            out.open();
-            for m in &res {
-                out.leaf(*m);
-            }
-            out.close();
-        }
+    if count == 0 || rest_s.value() != 1 {
+        out.leaf(Mode::new(rest_s, rest_d.mul(lhs[n - 1].stride)?));
+        count += 1;
+    }
+    if count == 1 {
+        out.close_unwrapping_leaf();
     } else {
-        out.open();
-        for m in &res {
-            out.leaf(*m);
-        }
-        out.leaf(Mode::new(rest_s, rest_d.mul(last)?));
         out.close();
     }
     Ok(())

@@ -42,6 +42,25 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
     let last = leaves[r - 1];
     let first_front =
         if fake_last && last.shape.value() == 1 { Mode::new(Int::new_static(2), last.stride) } else { last };
+    if r == 2 {
+        // the two passes below for two modes, without the counting pass
+        let m = leaves[0];
+        let mut front = first_front;
+        if m.shape.value() != 1 {
+            if front.shape.value() == 1 {
+                front = m;
+            } else if m.shape.mul(m.stride)?.value() == front.stride.value() {
+                front.shape = m.shape.mul(front.shape)?;
+                front.stride = m.stride;
+            } else {
+                out.push(m);
+                out.push(front);
+                return Ok(());
+            }
+        }
+        out.push(if front.shape.value() == 1 { Mode::new(Int::ONE, Int::ZERO) } else { front });
+        return Ok(());
+    }
     // pass 1: how many modes come out (until the first overflow, the decisions are
     // those of pass 2; after it pass 2 stops with the error)
     let mut n = 1usize;

@@ -96,6 +96,24 @@ impl Op {
             Op::Coalesce(a) => kute::coalesce(a),
         }
     }
+
+    /// The `*_into` form, into `out`.
+    fn run_into(&self, out: &mut Layout) -> kute::Result<()> {
+        match self {
+            Op::Composition(a, b) => kute::composition_into(out, a, b),
+            Op::CompositionTiler(a, t) => kute::composition_tiler_into(out, a, t),
+            Op::LogicalDivide(a, t) => kute::logical_divide_into(out, a, t),
+            Op::ZippedDivide(a, t) => kute::zipped_divide_into(out, a, t),
+            Op::TiledDivide(a, t) => kute::tiled_divide_into(out, a, t),
+            Op::FlatDivide(a, t) => kute::flat_divide_into(out, a, t),
+            Op::Complement(a, c) => kute::complement_into(out, a, c),
+            Op::LogicalProduct(a, t) => kute::logical_product_into(out, a, t),
+            Op::ZippedProduct(a, t) => kute::zipped_product_into(out, a, t),
+            Op::BlockedProduct(a, b) => kute::blocked_product_into(out, a, b),
+            Op::RakedProduct(a, b) => kute::raked_product_into(out, a, b),
+            Op::Coalesce(a) => kute::coalesce_into(out, a),
+        }
+    }
 }
 
 /// Run every operation (its operands already built) and report those that allocate.
@@ -111,6 +129,17 @@ fn check(cases: Vec<(&str, Op)>) {
         assert!(r.leaves().len() <= 16, "{name}: the result {r} has more than 16 leaves");
         if n != 0 {
             bad.push(format!("{name} -> {r}: {n} allocation(s)"));
+        }
+        // the *_into form, into an output that already holds a layout
+        let mut out = Layout::default();
+        let (n, r) = allocations_in(|| {
+            let r = black_box(op).run_into(&mut out);
+            black_box(&out);
+            r
+        });
+        r.unwrap_or_else(|e| panic!("{name} (into): {e}"));
+        if n != 0 {
+            bad.push(format!("{name} (into) -> {out}: {n} allocation(s)"));
         }
     }
     assert!(bad.is_empty(), "heap allocations on the success path:\n{}", bad.join("\n"));

@@ -66,6 +66,27 @@ pub struct Operands {
     ldiv_bymode: (Layout, Tiler),
 }
 
+/// `$m!(by-value fn, *_into fn, operands...)` for W1 row `$i` of the operands
+/// `$o`: one monomorphic arm per row, so timed loops have no dynamic dispatch.
+macro_rules! for_row {
+    ($o:expr, $i:expr, $m:ident) => {
+        match $i {
+            0 => $m!(kute::composition, kute::composition_into, $o.comp.0, $o.comp.1),
+            1 => $m!(kute::logical_divide, kute::logical_divide_into, $o.ldiv.0, $o.ldiv.1),
+            2 => $m!(kute::complement, kute::complement_into, $o.compl.0, $o.compl.1),
+            3 => $m!(kute::logical_product, kute::logical_product_into, $o.lprod.0, $o.lprod.1),
+            4 => $m!(kute::zipped_divide, kute::zipped_divide_into, $o.zdiv.0, $o.zdiv.1),
+            5 => $m!(kute::coalesce, kute::coalesce_into, $o.coal),
+            6 => $m!(kute::tiled_divide, kute::tiled_divide_into, $o.tdiv.0, $o.tdiv.1),
+            7 => $m!(kute::blocked_product, kute::blocked_product_into, $o.bprod.0, $o.bprod.1),
+            8 => $m!(kute::raked_product, kute::raked_product_into, $o.rprod.0, $o.rprod.1),
+            9 => $m!(kute::composition_tiler, kute::composition_tiler_into, $o.comp_bymode.0, $o.comp_bymode.1),
+            10 => $m!(kute::logical_divide, kute::logical_divide_into, $o.ldiv_bymode.0, $o.ldiv_bymode.1),
+            _ => panic!("W1 has 11 rows"),
+        }
+    };
+}
+
 impl Operands {
     /// Build every operand (this is the part the timing excludes).
     pub fn new() -> Operands {
@@ -86,21 +107,23 @@ impl Operands {
 
     /// Row `i` of W1 evaluated once with the library API.
     pub fn run(&self, i: usize) -> kute::Result<Layout> {
-        let o = self;
-        match i {
-            0 => kute::composition(&o.comp.0, &o.comp.1),
-            1 => kute::logical_divide(&o.ldiv.0, &o.ldiv.1),
-            2 => kute::complement(&o.compl.0, &o.compl.1),
-            3 => kute::logical_product(&o.lprod.0, &o.lprod.1),
-            4 => kute::zipped_divide(&o.zdiv.0, &o.zdiv.1),
-            5 => kute::coalesce(&o.coal),
-            6 => kute::tiled_divide(&o.tdiv.0, &o.tdiv.1),
-            7 => kute::blocked_product(&o.bprod.0, &o.bprod.1),
-            8 => kute::raked_product(&o.rprod.0, &o.rprod.1),
-            9 => kute::composition_tiler(&o.comp_bymode.0, &o.comp_bymode.1),
-            10 => kute::logical_divide(&o.ldiv_bymode.0, &o.ldiv_bymode.1),
-            _ => panic!("W1 has 11 rows"),
+        macro_rules! call {
+            ($f:path, $fi:path, $($a:expr),+) => {
+                $f($(&$a),+)
+            };
         }
+        for_row!(self, i, call)
+    }
+
+    /// Row `i` with the `*_into` form, once.
+    pub fn run_into(&self, i: usize) -> kute::Result<Layout> {
+        let mut out = Layout::default();
+        macro_rules! call {
+            ($f:path, $fi:path, $($a:expr),+) => {
+                $fi(&mut out, $(&$a),+)
+            };
+        }
+        for_row!(self, i, call).map(|()| out)
     }
 
     /// ns/op of row `i` with the `*_into` form (the result written into an
@@ -108,87 +131,28 @@ impl Operands {
     /// for that operation (no dynamic dispatch inside the timed loop), operands,
     /// output and status through `black_box`.
     pub fn time(&self, i: usize, batch: Duration) -> f64 {
-        let o = self;
         let mut out = Layout::default();
         macro_rules! t {
-            ($f:path, $a:expr) => {
+            ($f:path, $fi:path, $($a:expr),+) => {
                 ns_per_call(batch, || {
-                    let r = $f(&mut out, black_box(&$a));
-                    black_box(&out);
-                    r
-                })
-            };
-            ($f:path, $a:expr, $b:expr) => {
-                ns_per_call(batch, || {
-                    let r = $f(&mut out, black_box(&$a), black_box(&$b));
+                    let r = $fi(&mut out, $(black_box(&$a)),+);
                     black_box(&out);
                     r
                 })
             };
         }
-        match i {
-            0 => t!(kute::composition_into, o.comp.0, o.comp.1),
-            1 => t!(kute::logical_divide_into, o.ldiv.0, o.ldiv.1),
-            2 => t!(kute::complement_into, o.compl.0, o.compl.1),
-            3 => t!(kute::logical_product_into, o.lprod.0, o.lprod.1),
-            4 => t!(kute::zipped_divide_into, o.zdiv.0, o.zdiv.1),
-            5 => t!(kute::coalesce_into, o.coal),
-            6 => t!(kute::tiled_divide_into, o.tdiv.0, o.tdiv.1),
-            7 => t!(kute::blocked_product_into, o.bprod.0, o.bprod.1),
-            8 => t!(kute::raked_product_into, o.rprod.0, o.rprod.1),
-            9 => t!(kute::composition_tiler_into, o.comp_bymode.0, o.comp_bymode.1),
-            10 => t!(kute::logical_divide_into, o.ldiv_bymode.0, o.ldiv_bymode.1),
-            _ => panic!("W1 has 11 rows"),
-        }
-    }
-
-    /// Row `i` with the `*_into` form, once (its result as text).
-    pub fn run_into(&self, i: usize) -> kute::Result<Layout> {
-        let o = self;
-        let mut out = Layout::default();
-        match i {
-            0 => kute::composition_into(&mut out, &o.comp.0, &o.comp.1),
-            1 => kute::logical_divide_into(&mut out, &o.ldiv.0, &o.ldiv.1),
-            2 => kute::complement_into(&mut out, &o.compl.0, &o.compl.1),
-            3 => kute::logical_product_into(&mut out, &o.lprod.0, &o.lprod.1),
-            4 => kute::zipped_divide_into(&mut out, &o.zdiv.0, &o.zdiv.1),
-            5 => kute::coalesce_into(&mut out, &o.coal),
-            6 => kute::tiled_divide_into(&mut out, &o.tdiv.0, &o.tdiv.1),
-            7 => kute::blocked_product_into(&mut out, &o.bprod.0, &o.bprod.1),
-            8 => kute::raked_product_into(&mut out, &o.rprod.0, &o.rprod.1),
-            9 => kute::composition_tiler_into(&mut out, &o.comp_bymode.0, &o.comp_bymode.1),
-            10 => kute::logical_divide_into(&mut out, &o.ldiv_bymode.0, &o.ldiv_bymode.1),
-            _ => panic!("W1 has 11 rows"),
-        }
-        .map(|()| out)
+        for_row!(self, i, t)
     }
 
     /// ns/op of row `i` with the by-value API (`-> Result<Layout>`), the result
     /// through `black_box(&result)` (as CuTe C++'s `keep`).
     pub fn time_by_value(&self, i: usize, batch: Duration) -> f64 {
-        let o = self;
         macro_rules! t {
-            ($f:path, $a:expr) => {
-                ns_per_call(batch, || $f(black_box(&$a)))
-            };
-            ($f:path, $a:expr, $b:expr) => {
-                ns_per_call(batch, || $f(black_box(&$a), black_box(&$b)))
+            ($f:path, $fi:path, $($a:expr),+) => {
+                ns_per_call(batch, || $f($(black_box(&$a)),+))
             };
         }
-        match i {
-            0 => t!(kute::composition, o.comp.0, o.comp.1),
-            1 => t!(kute::logical_divide, o.ldiv.0, o.ldiv.1),
-            2 => t!(kute::complement, o.compl.0, o.compl.1),
-            3 => t!(kute::logical_product, o.lprod.0, o.lprod.1),
-            4 => t!(kute::zipped_divide, o.zdiv.0, o.zdiv.1),
-            5 => t!(kute::coalesce, o.coal),
-            6 => t!(kute::tiled_divide, o.tdiv.0, o.tdiv.1),
-            7 => t!(kute::blocked_product, o.bprod.0, o.bprod.1),
-            8 => t!(kute::raked_product, o.rprod.0, o.rprod.1),
-            9 => t!(kute::composition_tiler, o.comp_bymode.0, o.comp_bymode.1),
-            10 => t!(kute::logical_divide, o.ldiv_bymode.0, o.ldiv_bymode.1),
-            _ => panic!("W1 has 11 rows"),
-        }
+        for_row!(self, i, t)
     }
 }
 

@@ -21,7 +21,7 @@ use crate::tree::{Builder, Tree};
 /// A tile that does not divide `A` rounds the rest mode up (the domain grows),
 /// exactly as CuTe.
 ///
-/// Pre: those of [`complement`] and [`composition`](crate::composition).
+/// Pre: those of [`complement`](crate::complement) and [`composition`](crate::composition).
 ///
 /// ```
 /// use kute::Layout;

@@ -66,7 +66,7 @@ fn product_tiler(out: &mut Layout, a: &Layout, t: &Tiler, how: Option<Unzip>, op
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, rank 2. A by-mode tiler applies
 /// mode by mode, keeping `A`'s extra modes.
 ///
-/// Pre: those of [`complement`] and [`composition`](crate::composition).
+/// Pre: those of [`complement`](crate::complement) and [`composition`](crate::composition).
 /// Post: mode 0 of the result is `A`.
 ///
 /// ```

@@ -200,26 +200,24 @@ impl<L: Copy> Tree<L> {
         I: IntoIterator<Item = TreeRef<'b, L>>,
         L: 'b,
     {
-        let mut b_tree = Tree::empty();
-        let mut b = Builder::new(&mut b_tree);
-        b.open();
-        for it in items {
-            b.push(it);
-        }
-        b.close();
-        b_tree
+        Tree::build(|b| {
+            b.open();
+            for it in items {
+                b.push(it);
+            }
+            b.close();
+        })
     }
 
     /// A tuple of leaves.
     pub fn tuple_of_leaves(items: impl IntoIterator<Item = L>) -> Self {
-        let mut b_tree = Tree::empty();
-        let mut b = Builder::new(&mut b_tree);
-        b.open();
-        for x in items {
-            b.leaf(x);
-        }
-        b.close();
-        b_tree
+        Tree::build(|b| {
+            b.open();
+            for x in items {
+                b.leaf(x);
+            }
+            b.close();
+        })
     }
 
     /// A flat tree: the leaf itself for one element, else the tuple of the elements.
@@ -245,14 +243,6 @@ impl<L: Copy> Tree<L> {
         for _ in 0..n {
             self.toks.push(LEAF);
         }
-    }
-
-    /// Make this the flat tree of `items`, reusing the storage.
-    #[inline]
-    pub(crate) fn set_flat(&mut self, items: &[L]) {
-        self.leaves.clear();
-        append(&mut self.leaves, items);
-        self.set_flat_toks();
     }
 
     /// Borrow as a [`TreeRef`].

@@ -117,10 +117,12 @@ pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// CuTe's algorithm; with `verify`, also prove the result is the true composite.
 pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
-    let mut out_tree = Tree::empty();
-    let mut out = Builder::new(&mut out_tree);
-    compose_into(&mut out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
-    Ok(Layout { tree: out_tree })
+    Ok(Layout {
+        tree: Tree::try_build(|out| {
+            compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
+            Ok(())
+        })?,
+    })
 }
 
 /// A right operand (or part of one) of [`compose_into`]: a borrowed layout, or

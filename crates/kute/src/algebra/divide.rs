@@ -182,10 +182,12 @@ fn emit_part(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, which: us
 /// assert_eq!(kute::tile_unzip(&l, &t).unwrap().to_string(), "((_2,_4),(_3,_5,_6)):((_1,_6),(_2,_24,_120))");
 /// ```
 pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
-    let mut out_tree = Tree::empty();
-    let mut out = Builder::new(&mut out_tree);
-    unzip_into(&mut out, l.as_tree_ref(), t, Unzip::Zipped).map_err(|e| e.in_op("tile_unzip"))?;
-    Ok(Layout { tree: out_tree })
+    Ok(Layout {
+        tree: Tree::try_build(|out| {
+            unzip_into(out, l.as_tree_ref(), t, Unzip::Zipped).map_err(|e| e.in_op("tile_unzip"))?;
+            Ok(())
+        })?,
+    })
 }
 
 /// Most modes a by-mode tiler may have for [`divide_unzip_direct`].

@@ -227,10 +227,8 @@ fn rank_product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
         out.close();
         return check_depth(out.since(mark), "zip");
     }
-    let mut rest_tree = Tree::empty();
-    let mut rest = Builder::new(&mut rest_tree);
-    product_rest_into(&mut rest, pa, pb)?;
-    let rest = rest.since((0, 0));
+    let rest_tree = Tree::try_build(|rest| product_rest_into(rest, pa, pb))?;
+    let rest = rest_tree.as_ref();
     if raked {
         zip_pair_into(out, rest, pa)
     } else {

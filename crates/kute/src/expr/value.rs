@@ -6,7 +6,7 @@ use crate::int::{Bool, Int};
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::{Layout, Major};
-use crate::tree::{Builder, Tree};
+use crate::tree::Tree;
 use std::fmt;
 
 /// The result of evaluating an expression.
@@ -75,30 +75,28 @@ impl Value {
     /// Build a tuple value from elements, choosing the most specific kind.
     pub(crate) fn tuple(items: Vec<Value>) -> Value {
         if items.iter().all(|v| matches!(v, Value::IntTuple(_))) {
-            let mut b_tree = Tree::empty();
-            let mut b = Builder::new(&mut b_tree);
-            b.open();
-            for v in &items {
-                if let Value::IntTuple(t) = v {
-                    b.push(t.as_ref());
+            return Value::IntTuple(Tree::build(|b| {
+                b.open();
+                for v in &items {
+                    if let Value::IntTuple(t) = v {
+                        b.push(t.as_ref());
+                    }
                 }
-            }
-            b.close();
-            return Value::IntTuple(b_tree);
+                b.close();
+            }));
         }
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Underscore | Value::Coord(_))) {
-            let mut b_tree = Tree::empty();
-            let mut b = Builder::new(&mut b_tree);
-            b.open();
-            for v in &items {
-                match v {
-                    Value::IntTuple(t) => b.push(t.map(Crd::Int).as_ref()),
-                    Value::Coord(c) => b.push(c.as_ref()),
-                    _ => b.leaf(Crd::Underscore),
+            return Value::Coord(Tree::build(|b| {
+                b.open();
+                for v in &items {
+                    match v {
+                        Value::IntTuple(t) => b.push(t.map(Crd::Int).as_ref()),
+                        Value::Coord(c) => b.push(c.as_ref()),
+                        _ => b.leaf(Crd::Underscore),
+                    }
                 }
-            }
-            b.close();
-            return Value::Coord(b_tree);
+                b.close();
+            }));
         }
         Value::Tuple(items)
     }

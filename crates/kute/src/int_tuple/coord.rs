@@ -16,10 +16,10 @@ use crate::tree::{Builder, Tree};
 /// assert_eq!(idx2crd(i.as_ref(), s.as_ref()).unwrap().to_string(), "(2,(0,3))");
 /// ```
 pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
-    let mut out_tree = Tree::empty();
-    let mut out = Builder::new(&mut out_tree);
-    idx2crd_into(&mut out, idx, shape).map_err(|e| e.in_op("idx2crd"))?;
-    Ok(out_tree)
+    Tree::try_build(|out| {
+        idx2crd_into(out, idx, shape).map_err(|e| e.in_op("idx2crd"))?;
+        Ok(())
+    })
 }
 
 fn idx2crd_into(out: &mut Builder<'_, Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
@@ -140,14 +140,14 @@ pub fn crd2crd(coord: IntTupleRef<'_>, src: IntTupleRef<'_>, dst: IntTupleRef<'_
         if coord.rank() != src.rank() || src.rank() != dst.rank() {
             return Err(Error::mismatch("crd2crd", format!("ranks of {coord}, {src} and {dst} differ")));
         }
-        let mut b_tree = Tree::empty();
-        let mut b = Builder::new(&mut b_tree);
-        b.open();
-        for ((c, s), d) in coord.children().zip(src.children()).zip(dst.children()) {
-            b.push(crd2crd(c, s, d)?.as_ref());
-        }
-        b.close();
-        return Ok(b_tree);
+        return Tree::try_build(|b| {
+            b.open();
+            for ((c, s), d) in coord.children().zip(src.children()).zip(dst.children()) {
+                b.push(crd2crd(c, s, d)?.as_ref());
+            }
+            b.close();
+            Ok(())
+        });
     }
     let i = crd2idx_compact(coord, src).map_err(|e| e.in_op("crd2crd"))?;
     idx2crd(IntTuple::leaf(i).as_ref(), dst)

@@ -135,14 +135,14 @@ pub fn inner_product(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Int> {
 /// assert_eq!(product_each(t.as_ref()).unwrap().to_string(), "(_2,12)");
 /// ```
 pub fn product_each(t: IntTupleRef<'_>) -> Result<IntTuple> {
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for m in t.modes() {
-        b.leaf(product(m.leaves())?);
-    }
-    b.close();
-    Ok(b_tree)
+    Tree::try_build(|b| {
+        b.open();
+        for m in t.modes() {
+            b.leaf(product(m.leaves())?);
+        }
+        b.close();
+        Ok(())
+    })
 }
 
 fn shape_div_int(a: Int, b: Int) -> Result<Int> {
@@ -192,10 +192,10 @@ fn div_like(
     f: fn(Int, Int) -> Result<Int>,
     equal_rank: bool,
 ) -> Result<IntTuple> {
-    let mut out_tree = Tree::empty();
-    let mut out = Builder::new(&mut out_tree);
-    div_into(&mut out, a, b, f, equal_rank)?;
-    Ok(out_tree)
+    Tree::try_build(|out| {
+        div_into(out, a, b, f, equal_rank)?;
+        Ok(())
+    })
 }
 
 fn div_into(
@@ -265,8 +265,8 @@ pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
         out.close();
         Ok(())
     }
-    let mut out_tree = Tree::empty();
-    let mut out = Builder::new(&mut out_tree);
-    go(&mut out, a, b).map_err(|e| e.in_op("elem_scale"))?;
-    Ok(out_tree)
+    Tree::try_build(|out| {
+        go(out, a, b).map_err(|e| e.in_op("elem_scale"))?;
+        Ok(())
+    })
 }

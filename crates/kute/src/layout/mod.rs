@@ -191,7 +191,7 @@ impl Layout {
     /// The layout `_1:_0`, the value an output argument holds after an error.
     #[inline]
     pub(crate) fn reset(&mut self) {
-        self.tree.set_flat(&[Mode::new(Int::ONE, Int::ZERO)]);
+        *self = Layout::default();
     }
 
     /// Build into `self`'s storage with `f` (no move of the result: see

@@ -8,7 +8,7 @@
 use super::Layout;
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
-use crate::tree::{Builder, Tree, TreeRef};
+use crate::tree::{Tree, TreeRef};
 use std::fmt::Display;
 
 /// Largest rank a padding operation may ask for (keeps `append<N>` with a huge
@@ -34,15 +34,15 @@ fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) ->
 /// assert_eq!(modes::take(t.as_ref(), 1, 3).unwrap().to_string(), "(3,5)");
 /// ```
 pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for &i in idx {
-        let m = t.mode(i).ok_or_else(|| out_of_range("select", "operand", i, t.rank()))?;
-        b.push(m);
-    }
-    b.close();
-    Ok(b_tree)
+    Tree::try_build(|b| {
+        b.open();
+        for &i in idx {
+            let m = t.mode(i).ok_or_else(|| out_of_range("select", "operand", i, t.rank()))?;
+            b.push(m);
+        }
+        b.close();
+        Ok(())
+    })
 }
 
 /// `take<B,E>(t)`: modes `[B, E)` as a tuple.
@@ -58,14 +58,14 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
     if end > t.rank() {
         return Err(Error::mismatch("take", format!("range [{begin},{end}) out of bounds for rank {}", t.rank())));
     }
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for m in t.modes().skip(begin).take(end - begin) {
-        b.push(m);
-    }
-    b.close();
-    Ok(b_tree)
+    Tree::try_build(|b| {
+        b.open();
+        for m in t.modes().skip(begin).take(end - begin) {
+            b.push(m);
+        }
+        b.close();
+        Ok(())
+    })
 }
 
 /// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
@@ -77,13 +77,12 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
 /// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((4,5),2,3)");
 /// ```
 pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    b.push_modes(t);
-    b.push(x);
-    b.close();
-    b_tree
+    Tree::build(|b| {
+        b.open();
+        b.push_modes(t);
+        b.push(x);
+        b.close();
+    })
 }
 
 /// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
@@ -109,32 +108,31 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
         return Err(Error::mismatch(op, format!("cannot {op} to rank {n}: operand already has rank {r}")));
     }
     let front = op == "prepend";
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    if !front {
-        b.push_modes(t);
-    }
-    for _ in r..n {
-        b.push(x);
-    }
-    if front {
-        b.push_modes(t);
-    }
-    b.close();
-    Ok(b_tree)
+    Tree::try_build(|b| {
+        b.open();
+        if !front {
+            b.push_modes(t);
+        }
+        for _ in r..n {
+            b.push(x);
+        }
+        if front {
+            b.push_modes(t);
+        }
+        b.close();
+        Ok(())
+    })
 }
 
 /// `prepend(t, x)`.
 /// See [`append`].
 pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    b.push(x);
-    b.push_modes(t);
-    b.close();
-    b_tree
+    Tree::build(|b| {
+        b.open();
+        b.push(x);
+        b.push_modes(t);
+        b.close();
+    })
 }
 
 /// `prepend<N>(t, x)`.
@@ -160,14 +158,14 @@ pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Resul
     if n >= t.rank() {
         return Err(out_of_range("replace", "operand", n, t.rank()));
     }
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for (i, m) in t.children().enumerate() {
-        b.push(if i == n { x } else { m });
-    }
-    b.close();
-    Ok(b_tree)
+    Tree::try_build(|b| {
+        b.open();
+        for (i, m) in t.children().enumerate() {
+            b.push(if i == n { x } else { m });
+        }
+        b.close();
+        Ok(())
+    })
 }
 
 /// `group<B,E>(t)`: modes `[B, E)` grouped into one mode (`B == E` changes nothing).
@@ -182,20 +180,20 @@ pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tre
     if begin > end || end > r {
         return Err(Error::mismatch("group", format!("range [{begin},{end}) invalid for rank {r}")));
     }
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for (i, m) in t.modes().enumerate() {
-        if i == begin && begin < end {
-            b.open();
+    Tree::try_build(|b| {
+        b.open();
+        for (i, m) in t.modes().enumerate() {
+            if i == begin && begin < end {
+                b.open();
+            }
+            b.push(m);
+            if i + 1 == end && begin < end {
+                b.close();
+            }
         }
-        b.push(m);
-        if i + 1 == end && begin < end {
-            b.close();
-        }
-    }
-    b.close();
-    Ok(b_tree)
+        b.close();
+        Ok(())
+    })
 }
 
 /// `unflatten(flat, profile)`: refold the leaves of `flat` into the structure of `profile`.
@@ -243,18 +241,18 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
             return Err(Error::mismatch("zip", "mismatched ranks among the zipped modes"));
         }
     }
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for j in 0..r {
+    Tree::try_build(|b| {
         b.open();
-        for c in t.children() {
-            b.push(c.mode(j).expect("rank checked"));
+        for j in 0..r {
+            b.open();
+            for c in t.children() {
+                b.push(c.mode(j).expect("rank checked"));
+            }
+            b.close();
         }
         b.close();
-    }
-    b.close();
-    Ok(b_tree)
+        Ok(())
+    })
 }
 
 impl Layout {

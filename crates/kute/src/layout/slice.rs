@@ -81,14 +81,16 @@ fn slice_or_dice(c: &Coord, l: &Layout, keep_underscore: bool) -> Result<Layout>
     if lr.is_leaf() || lr.rank() != cr.rank() {
         return Err(mismatch(cr, lr));
     }
-    let mut b_tree = Tree::empty();
-    let mut b = Builder::new(&mut b_tree);
-    b.open();
-    for (a, m) in cr.children().zip(lr.children()) {
-        lift(&mut b, a, m, keep_underscore)?;
-    }
-    b.close();
-    Ok(Layout { tree: b_tree })
+    Ok(Layout {
+        tree: Tree::try_build(|b| {
+            b.open();
+            for (a, m) in cr.children().zip(lr.children()) {
+                lift(b, a, m, keep_underscore)?;
+            }
+            b.close();
+            Ok(())
+        })?,
+    })
 }
 
 impl Layout {

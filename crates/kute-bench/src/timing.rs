@@ -8,34 +8,9 @@ pub const BATCHES: usize = 5;
 
 /// Nanoseconds per call of `f`, best of [`BATCHES`] batches of about `batch` each.
 /// The result of every call goes through `black_box` (by reference, as CuTe C++'s `keep`).
-#[inline(never)]
 pub fn ns_per_call<R>(batch: Duration, mut f: impl FnMut() -> R) -> f64 {
-    // Calibrate: double the count until one batch takes at least a fifth of the budget.
-    let mut n: u64 = 1;
-    let per_call = loop {
-        let t = Instant::now();
-        for _ in 0..n {
-            let r = f();
-            black_box(&r);
-        }
-        let e = t.elapsed();
-        if e >= batch / 5 || n >= 1 << 40 {
-            break e.as_secs_f64() / n as f64;
-        }
-        n *= 2;
-    };
-    let n = ((batch.as_secs_f64() / per_call.max(1e-12)) as u64).max(1);
-    let mut best = f64::INFINITY;
-    for _ in 0..BATCHES {
-        let t = Instant::now();
-        for _ in 0..n {
-            let r = f();
-            black_box(&r);
-        }
-        let ns = t.elapsed().as_secs_f64() * 1e9 / n as f64;
-        best = best.min(ns);
-    }
-    best
+    let n = calibrate(batch, &mut f);
+    (0..BATCHES).map(|_| one_batch(n, &mut f)).fold(f64::INFINITY, f64::min)
 }
 
 /// How many calls of `f` make a batch of about `batch`.

@@ -89,6 +89,8 @@ fn ceil_div_leaves(out: &mut SmallVec<[Int; 16]>, cot: IntTupleRef<'_>, d: Int) 
 
 /// The filtered `A`'s complement up to `cot`, coalesced, into `out` (empty).
 pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+    // a single leaf (the usual tiler) skips the filtering pass; after it, a
+    // layout that filters down to one mode takes the same path
     if let [m] = a.leaves() {
         if let Some(r) = complement_one(out, *m, cot) {
             return r;
@@ -101,7 +103,6 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
         c => c,
     };
     if let [m] = f[..] {
-        // e.g. a layout that coalesces to one mode
         if let Some(r) = complement_one(out, m, cot) {
             return r;
         }

@@ -213,6 +213,9 @@ pub(crate) fn compose_with(
 /// [`compose_with`] for a left operand that coalesces to one mode of stride
 /// `d`: every leaf `s:r` of `B` becomes `s:r·d` (`s:r` when `r` is 0), the
 /// structure of `B` is kept, and there is nothing to prove (no carries).
+///
+/// (It repeats [`compose_with`]'s walk over the parts on purpose: one walker
+/// taking a callback for both was 5–18% slower on the divides and products.)
 #[inline]
 fn compose_one(out: &mut Builder<'_, Mode>, d: Int, b: &[Part<'_>]) -> Result<()> {
     let f = |m: Mode| -> Result<Mode> {

@@ -278,7 +278,19 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
             return Ok(());
         }
     }
-    let r = Tree::try_build(|d| divide_tiler_into(d, a.as_tree_ref(), t, false))
+    unzip_built(out, t, how, op, |d| divide_tiler_into(d, a.as_tree_ref(), t, false))
+}
+
+/// The tree `f` builds, regrouped along `t` (`tile_unzip`, then the splicing of
+/// `how`) into `out`; on error `out` is `_1:_0` and the error is placed in `op`.
+pub(crate) fn unzip_built(
+    out: &mut Layout,
+    t: &Tiler,
+    how: Unzip,
+    op: &'static str,
+    f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>,
+) -> Result<()> {
+    let r = Tree::try_build(f)
         .and_then(|d| out.build_in(|out| unzip_into(out, d.as_ref(), t, how)).map_err(|e| e.in_op("tile_unzip")));
     r.map_err(|e: Error| {
         out.reset();

@@ -8,7 +8,7 @@
 use super::coalesce::{coalesce_modes, Modes};
 use super::complement::{complement_modes, Cot};
 use super::composition::{compose_into, compose_with, Part};
-use super::divide::{by_mode_into, unzip_into, Unzip};
+use super::divide::{by_mode_into, unzip_built, Unzip};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -51,15 +51,12 @@ fn product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>)
 
 /// The product by a tiler, regrouped (or not, for `None`), into `out` (`_1:_0` after an error).
 fn product_tiler(out: &mut Layout, a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) -> Result<()> {
-    let r = match how {
-        None => out.build_in(|p| by_mode_into(p, a.as_tree_ref(), t, op, &product_into)),
-        Some(how) => Tree::try_build(|p| by_mode_into(p, a.as_tree_ref(), t, op, &product_into))
-            .and_then(|p| out.build_in(|out| unzip_into(out, p.as_ref(), t, how)).map_err(|e| e.in_op("tile_unzip"))),
-    };
-    r.map_err(|e: Error| {
-        out.reset();
-        e.in_op(op)
-    })
+    let product = |p: &mut Builder<'_, Mode>| by_mode_into(p, a.as_tree_ref(), t, op, &product_into);
+    match how {
+        // (build_in leaves `_1:_0` after an error)
+        None => out.build_in(product).map_err(|e| e.in_op(op)),
+        Some(how) => unzip_built(out, t, how, op, product),
+    }
 }
 
 /// CuTe `logical_product(A, B)` for a layout `B`:

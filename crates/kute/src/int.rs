@@ -91,7 +91,7 @@ impl Int {
         Int::new_dynamic(self.value)
     }
 
-    #[inline]
+    #[inline(always)]
     fn with(self, other: Int, value: i64) -> Int {
         Int { value, flag: Flag::of(self.is_static() & other.is_static()) }
     }
@@ -99,58 +99,80 @@ impl Int {
     /// Checked sum.
     #[inline]
     pub fn add(self, o: Int) -> Result<Int> {
-        match self.value.checked_add(o.value) {
-            Some(v) => Ok(self.with(o, v)),
-            None => Err(overflow2(self, "+", o)),
-        }
+        self.add_opt(o).ok_or_else(|| overflow2(self, "+", o))
     }
 
     /// Checked difference.
     #[inline]
     pub fn sub(self, o: Int) -> Result<Int> {
-        match self.value.checked_sub(o.value) {
-            Some(v) => Ok(self.with(o, v)),
-            None => Err(overflow2(self, "-", o)),
-        }
+        self.sub_opt(o).ok_or_else(|| overflow2(self, "-", o))
     }
 
     /// Checked product. A static zero times anything is static zero, as in CuTe.
     #[inline]
     pub fn mul(self, o: Int) -> Result<Int> {
-        match self.value.checked_mul(o.value) {
-            Some(v) => {
-                let mut r = self.with(o, v);
-                if (self.is_static() && self.value == 0) || (o.is_static() && o.value == 0) {
-                    r.flag = Flag::Static;
-                }
-                Ok(r)
-            }
-            None => Err(overflow2(self, "*", o)),
-        }
+        self.mul_opt(o).ok_or_else(|| overflow2(self, "*", o))
     }
 
     /// Checked quotient, truncating toward zero (C++ semantics).
     #[inline]
     pub fn div(self, o: Int) -> Result<Int> {
-        match quotient(self.value, o.value) {
-            Some(v) => Ok(self.with(o, v)),
-            None => Err(div_error(self, "/", o)),
-        }
+        self.div_opt(o).ok_or_else(|| div_error(self, "/", o))
     }
 
     /// Checked remainder with the sign of the dividend (C++ semantics).
     #[inline]
     pub fn rem(self, o: Int) -> Result<Int> {
-        match remainder(self.value, o.value) {
-            Some(v) => Ok(self.with(o, v)),
-            None => Err(div_error(self, "%", o)),
-        }
+        self.rem_opt(o).ok_or_else(|| div_error(self, "%", o))
     }
 
     /// CuTe's `ceil_div(a, b) = (a + b - 1) / b`, literally (also for non-positive inputs).
     #[inline]
     pub fn ceil_div(self, o: Int) -> Result<Int> {
         self.add(o)?.sub(Int::ONE)?.div(o)
+    }
+
+    // The cores of the checked operations: `None` where they fail. They hold
+    // the flag rules, and the fast paths use them directly (no error values).
+
+    #[inline(always)]
+    pub(crate) fn add_opt(self, o: Int) -> Option<Int> {
+        Some(self.with(o, self.value.checked_add(o.value)?))
+    }
+
+    #[inline(always)]
+    pub(crate) fn sub_opt(self, o: Int) -> Option<Int> {
+        Some(self.with(o, self.value.checked_sub(o.value)?))
+    }
+
+    #[inline(always)]
+    pub(crate) fn mul_opt(self, o: Int) -> Option<Int> {
+        let mut r = self.with(o, self.value.checked_mul(o.value)?);
+        if (self.is_static() && self.value == 0) || (o.is_static() && o.value == 0) {
+            r.flag = Flag::Static;
+        }
+        Some(r)
+    }
+
+    #[inline(always)]
+    pub(crate) fn div_opt(self, o: Int) -> Option<Int> {
+        Some(self.with(o, quotient(self.value, o.value)?))
+    }
+
+    #[inline(always)]
+    pub(crate) fn rem_opt(self, o: Int) -> Option<Int> {
+        Some(self.with(o, remainder(self.value, o.value)?))
+    }
+
+    /// [`Int::ceil_div`]'s core: `(self + o - _1) / o`, each step checked.
+    #[inline(always)]
+    pub(crate) fn ceil_div_opt(self, o: Int) -> Option<Int> {
+        self.add_opt(o)?.sub_opt(Int::ONE)?.div_opt(o)
+    }
+
+    #[inline(always)]
+    pub(crate) fn abs_opt(self) -> Option<Int> {
+        Some(Int { value: self.value.checked_abs()?, flag: self.flag })
     }
 
     /// The smaller value; the flag follows both operands.
@@ -168,10 +190,7 @@ impl Int {
     /// Checked absolute value.
     #[inline]
     pub fn abs(self) -> Result<Int> {
-        match self.value.checked_abs() {
-            Some(v) => Ok(Int { value: v, flag: self.flag }),
-            None => Err(overflow1("abs", self)),
-        }
+        self.abs_opt().ok_or_else(|| overflow1("abs", self))
     }
 
     /// Checked negation.

@@ -12,12 +12,12 @@ use smallvec::SmallVec;
 
 /// Inline capacity for leaves: layouts up to this many leaves never allocate.
 pub const INLINE_LEAVES: usize = 16;
-const INLINE_TOKS: usize = 40;
+pub(crate) const INLINE_TOKS: usize = 40;
 
 /// Deepest nesting accepted (prevents stack exhaustion in recursive algorithms).
 pub const MAX_DEPTH: usize = 32;
 
-const LEAF: u16 = 0;
+pub(crate) const LEAF: u16 = 0;
 
 /// An owned hierarchical tuple whose leaves are `L`.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -35,7 +35,7 @@ pub struct TreeRef<'a, L: Copy> {
 
 /// The token of a tuple of `n` children.
 #[inline]
-fn arity_tok(n: usize) -> u16 {
+pub(crate) fn arity_tok(n: usize) -> u16 {
     u16::try_from(n + 1).expect("tuple arity exceeds u16::MAX - 1")
 }
 
@@ -233,9 +233,15 @@ impl<L: Copy> Tree<L> {
     }
 
     /// Tokens of a flat tree over the current leaves (a leaf for one, a tuple otherwise).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_flat_toks(&mut self) {
         let n = self.leaves.len();
+        self.set_flat_toks_n(n);
+    }
+
+    /// [`Tree::set_flat_toks`] for `n` leaves.
+    #[inline(always)]
+    pub(crate) fn set_flat_toks_n(&mut self, n: usize) {
         self.toks.clear();
         if n != 1 {
             self.toks.push(arity_tok(n));

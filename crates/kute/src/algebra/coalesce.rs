@@ -158,6 +158,9 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "_12:_1");
 /// ```
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
+    if super::fast::coalesce(out, l).is_some() {
+        return Ok(());
+    }
     out.flat_in(|m| coalesce_modes(m, l.leaves(), false)).map_err(|e| e.in_op("coalesce"))
 }
 

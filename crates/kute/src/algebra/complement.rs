@@ -41,6 +41,9 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(2,3):(2,8)");
 /// ```
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
+    if super::fast::complement(out, a, cotarget).is_some() {
+        return Ok(());
+    }
     out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
         .map_err(|e| e.in_op("complement"))
 }

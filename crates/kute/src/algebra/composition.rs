@@ -55,6 +55,9 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,5):(16,64)");
 /// ```
 pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    if super::fast::composition(out, a, b).is_some() {
+        return Ok(());
+    }
     out.build_in(|out| compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true))
         .map_err(|e| e.in_op("composition"))
 }
@@ -88,6 +91,9 @@ pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(3,(2,4)):(236,(26,1))");
 /// ```
 pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    if super::fast::composition_tiler(out, a, t).is_some() {
+        return Ok(());
+    }
     out.build_in(|out| compose_tiler_into(out, a.as_tree_ref(), t)).map_err(|e| e.in_op("composition"))
 }
 

@@ -45,6 +45,9 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
 pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    if super::fast::logical_divide(out, a, t).is_some() {
+        return Ok(());
+    }
     out.build_in(|out| divide_tiler_into(out, a.as_tree_ref(), t, true)).map_err(|e| e.in_op("logical_divide"))
 }
 
@@ -273,6 +276,9 @@ fn divide_unzip_direct(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Un
 /// The unchecked divide regrouped: the shared body of the zipped, tiled and flat
 /// divides, into `out` (`_1:_0` after an error).
 fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<()> {
+    if super::fast::divide_unzip(out, a, t, how).is_some() {
+        return Ok(());
+    }
     if let Tiler::Tuple(ts) = t {
         if divide_unzip_direct(out, a.as_tree_ref(), ts, how).is_some() {
             return Ok(());

@@ -15,6 +15,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+mod fast;
 mod inverse;
 mod product;
 mod tiler;

@@ -1,0 +1,718 @@
+//! Fast paths of the hot operations, for small operands.
+//!
+//! Each function here runs the general algorithm of its operation (in the
+//! sibling modules) step for step, with the same checked [`Int`] operations, so
+//! it gives the same values and the same static flags; but it works over
+//! fixed-capacity stack buffers and writes straight into the output tree: no
+//! growable vectors, no tree builder, no error values on the way. That is most
+//! of the cost of the general path on the small layouts kernel generators use.
+//!
+//! It covers operands of at most [`CAP`] leaves with positive extents (and, for
+//! the complement, positive strides). For anything else, and whenever a step
+//! fails (an error, an overflow, a composition that needs the point-by-point
+//! proof), a function returns `None` and its caller runs the general path, which
+//! gives the answer or the exact error, starting over on the output.
+//!
+//! Coalescing here goes left to right where CuTe's `bw_coalesce` goes right to
+//! left. The result is the same: the runs are the same (two neighbours, size-1
+//! modes skipped, merge when `s·d` of the left one is the right one's stride), a
+//! run's stride is its first mode's either way, and its extent is a product of
+//! extents `>= 2`, whose value, static flag and overflow do not depend on the
+//! order. The `s·d` products computed here are those the general path computes.
+//!
+//! The tests at the end check that both paths agree on random operands.
+
+use super::divide::Unzip;
+use super::tiler::Tiler;
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::{Layout, LayoutRef, Mode};
+use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
+use arrayvec::ArrayVec;
+use smallvec::SmallVec;
+
+#[cfg(test)]
+thread_local! {
+    /// Set by the tests to run the general path alone.
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the fast paths run (always, outside the tests).
+#[inline(always)]
+fn on() -> bool {
+    #[cfg(test)]
+    {
+        !OFF.with(|c| c.get())
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
+}
+
+/// Most leaves an operand (or a coalesced or complemented intermediate) may
+/// have on the fast path.
+pub(crate) const CAP: usize = 8;
+
+/// Flat modes on the stack.
+type Flat = ArrayVec<Mode, CAP>;
+
+/// `_1:_0`.
+const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
+
+/// The token stream of a single leaf.
+const LEAF_TOKS: [u16; 1] = [LEAF];
+
+/// Writes tokens and leaves straight into a layout's tree (emptied first).
+struct Out<'t> {
+    toks: &'t mut SmallVec<[u16; INLINE_TOKS]>,
+    leaves: &'t mut SmallVec<[Mode; INLINE_LEAVES]>,
+}
+
+impl<'t> Out<'t> {
+    #[inline(always)]
+    fn new(l: &'t mut Layout) -> Self {
+        let t = &mut l.tree;
+        t.toks.clear();
+        t.leaves.clear();
+        Out { toks: &mut t.toks, leaves: &mut t.leaves }
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, m: Mode) {
+        self.toks.push(LEAF);
+        self.leaves.push(m);
+    }
+
+    /// Start a tuple; [`Out::close`] gives it its arity.
+    #[inline(always)]
+    fn open(&mut self) -> usize {
+        let p = self.toks.len();
+        self.toks.push(1);
+        p
+    }
+
+    #[inline(always)]
+    fn close(&mut self, p: usize, arity: usize) {
+        self.toks[p] = arity_tok(arity);
+    }
+
+    /// A whole subtree as one element.
+    #[inline(always)]
+    fn push(&mut self, t: LayoutRef<'_>) {
+        for &x in t.toks {
+            self.toks.push(x);
+        }
+        for &m in t.leaves {
+            self.leaves.push(m);
+        }
+    }
+}
+
+/// Left-to-right coalescing (see the module docs): modes go in one by one,
+/// finished modes go out through `emit`.
+#[derive(Clone, Copy)]
+struct Coalescer {
+    /// the run being merged
+    run: Mode,
+    /// its last mode as given
+    last: Mode,
+    /// whether a run has started
+    open: bool,
+}
+
+impl Coalescer {
+    const NEW: Coalescer = Coalescer { run: UNIT, last: UNIT, open: false };
+
+    #[inline(always)]
+    fn push(&mut self, m: Mode, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
+        let s = m.shape.value();
+        if s == 1 {
+            return Some(());
+        }
+        if s < 1 {
+            return None;
+        }
+        if self.open {
+            if self.last.shape.mul_opt(self.last.stride)?.value() == m.stride.value() {
+                self.run.shape = self.run.shape.mul_opt(m.shape)?;
+                self.last = m;
+                return Some(());
+            }
+            emit(self.run)?;
+        }
+        *self = Coalescer { run: m, last: m, open: true };
+        Some(())
+    }
+
+    /// The last run, or `_1:_0` if every extent was 1.
+    #[inline(always)]
+    fn finish(self, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
+        emit(if self.open { self.run } else { UNIT })
+    }
+}
+
+/// CuTe's `coalesce` of flat modes into `dst`.
+#[inline(always)]
+fn coalesce_flat(dst: &mut Flat, leaves: &[Mode]) -> Option<()> {
+    let mut c = Coalescer::NEW;
+    let mut emit = |m| dst.try_push(m).ok();
+    for &m in leaves {
+        c.push(m, &mut emit)?;
+    }
+    c.finish(&mut emit)
+}
+
+/// [`crate::coalesce_into`]'s fast path.
+pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    let leaves = l.leaves();
+    if leaves.len() > CAP {
+        return None;
+    }
+    out.tree.leaves.clear();
+    let dst = &mut out.tree.leaves;
+    let mut emit = |m| {
+        dst.push(m);
+        Some(())
+    };
+    let mut c = Coalescer::NEW;
+    for &m in leaves {
+        c.push(m, &mut emit)?;
+    }
+    c.finish(&mut emit)?;
+    out.tree.set_flat_toks();
+    Some(())
+}
+
+/// The cotarget of a complement on the fast path.
+#[derive(Clone, Copy)]
+enum Cot<'a> {
+    /// An integer.
+    Int(Int),
+    /// The extents of flat modes (the coalesced left operand of a divide).
+    Shapes(&'a [Mode]),
+}
+
+/// CuTe's `complement(A, cot)` of `A`'s leaves, coalesced, through `emit`
+/// (the steps of `complement_modes` and `push_rest`).
+#[inline(always)]
+fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
+    if a.len() > CAP {
+        return None;
+    }
+    // filter(A): zero strides drop out, then coalesce
+    let mut f = Flat::new();
+    {
+        let mut c = Coalescer::NEW;
+        let mut put = |m| f.try_push(m).ok();
+        for &m in a {
+            if m.stride.value() != 0 {
+                c.push(m, &mut put)?;
+            }
+        }
+        if !c.open {
+            // only `_1:_0` is left: the general path's special case
+            return None;
+        }
+        c.finish(&mut put)?;
+    }
+    if f.iter().any(|m| m.stride.value() <= 0) {
+        return None;
+    }
+    // the gaps of A in increasing stride order, then the rest, coalesced on the fly
+    let mut c = Coalescer::NEW;
+    let mut last_stride = Int::ONE;
+    while f.len() > 1 {
+        // the first index of the smallest stride
+        let mut j = 0;
+        for k in 1..f.len() {
+            if f[k].stride.value() < f[j].stride.value() {
+                j = k;
+            }
+        }
+        let Mode { shape, stride: min_stride } = f[j];
+        let new_shape = min_stride.div_opt(last_stride)?;
+        if new_shape.value() == 0 {
+            return None;
+        }
+        c.push(Mode::new(new_shape, last_stride), emit)?;
+        last_stride = min_stride.mul_opt(shape)?;
+        let n = f.len();
+        for k in j..n - 1 {
+            f[k] = f[k + 1];
+        }
+        f.truncate(n - 1);
+    }
+    let m0 = f[0];
+    let new_shape = m0.stride.div_opt(last_stride)?;
+    if new_shape.value() == 0 {
+        return None;
+    }
+    c.push(Mode::new(new_shape, last_stride), emit)?;
+    let new_stride = m0.stride.mul_opt(m0.shape)?;
+    // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
+    let mut rest: ArrayVec<Int, CAP> = ArrayVec::new();
+    match cot {
+        Cot::Int(n) => rest.push(n.ceil_div_opt(new_stride)?),
+        Cot::Shapes([m]) => rest.push(m.shape.ceil_div_opt(new_stride)?),
+        Cot::Shapes(s) => {
+            let mut r = new_stride;
+            for m in s {
+                rest.try_push(m.shape.ceil_div_opt(r)?).ok()?;
+                r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
+            }
+        }
+    }
+    let mut cur = new_stride;
+    for &s in &rest {
+        if s.value() == 1 {
+            c.push(Mode::new(s, Int::ZERO), emit)?;
+        } else {
+            c.push(Mode::new(s, cur), emit)?;
+            cur = cur.mul_opt(s)?;
+        }
+    }
+    c.finish(emit)
+}
+
+/// [`crate::complement_into`]'s fast path.
+pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    let n = cot.as_ref().as_leaf()?;
+    out.tree.leaves.clear();
+    let dst = &mut out.tree.leaves;
+    complement_each(a.leaves(), Cot::Int(n), &mut |m| {
+        dst.push(m);
+        Some(())
+    })?;
+    out.tree.set_flat_toks();
+    Some(())
+}
+
+/// A right operand of a composition (or part of one): a layout, or flat modes
+/// (one: that integral layout; several: the tuple of them).
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Tree(LayoutRef<'a>),
+    Flat(&'a [Mode]),
+}
+
+/// `s:r` composed with a one-mode left operand of stride `d`.
+#[inline(always)]
+fn scale(m: Mode, d: Int) -> Option<Mode> {
+    if m.stride.value() == 0 {
+        Some(m)
+    } else {
+        Some(Mode::new(m.shape, m.stride.mul_opt(d)?))
+    }
+}
+
+/// The state of a composition with a left operand of several modes.
+struct Compose<'l> {
+    lhs: &'l [Mode],
+    /// per mode of `lhs`: the sum of the largest digits the B-leaves put there
+    digits: [i64; CAP],
+    /// no B-leaf left an inexact digit decomposition
+    clean: bool,
+}
+
+impl Compose<'_> {
+    /// One B-leaf `rs:rd` (the steps of `composition::compose_leaf`).
+    #[inline]
+    fn leaf(&mut self, out: &mut Out<'_>, rs: Int, rd: Int) -> Option<()> {
+        if rd.value() == 0 {
+            out.leaf(Mode::new(rs, rd));
+            return Some(());
+        }
+        let lhs = self.lhs;
+        let n = lhs.len();
+        if rd.value() < 0 {
+            self.clean = false;
+        }
+        let p = out.open();
+        let mut count = 0usize;
+        let (mut rest_s, mut rest_d) = (rs, rd);
+        for (i, cur) in lhs[..n - 1].iter().enumerate() {
+            let cs = cur.shape;
+            if cs.value() <= 0 {
+                return None;
+            }
+            if !(rest_d.value() < cs.value() || rest_d.rem_opt(cs)?.value() == 0) {
+                return None;
+            }
+            let ad = rest_d.abs_opt()?;
+            let next_s = cs.ceil_div_opt(ad)?;
+            let next_d = ad.ceil_div_opt(cs)?.mul_opt(rest_d.signum())?;
+            if next_s.value() == 1 || rest_s.value() == 1 {
+                rest_d = next_d;
+                continue;
+            }
+            let new_s = next_s.min(rest_s);
+            if rest_s.rem_opt(new_s)?.value() != 0 {
+                return None;
+            }
+            if rest_s.value() > next_s.value() && cs.value() % ad.value() != 0 {
+                self.clean = false;
+            }
+            let d = self.digits.get_mut(i)?;
+            *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+            out.leaf(Mode::new(new_s, rest_d.mul_opt(cur.stride)?));
+            count += 1;
+            rest_s = rest_s.div_opt(new_s)?;
+            rest_d = next_d;
+        }
+        if count == 0 || rest_s.value() != 1 {
+            out.leaf(Mode::new(rest_s, rest_d.mul_opt(lhs[n - 1].stride)?));
+            count += 1;
+        }
+        if count == 1 {
+            // a tuple of one leaf is that leaf: [.., tuple, leaf] -> [.., leaf]
+            out.toks.pop();
+            out.toks[p] = LEAF;
+        } else {
+            out.close(p, count);
+        }
+        Some(())
+    }
+
+    /// A B-layout: its tuples kept, each leaf composed.
+    #[inline]
+    fn tree(&mut self, out: &mut Out<'_>, b: LayoutRef<'_>) -> Option<()> {
+        let mut leaves = b.leaves.iter();
+        for &t in b.toks {
+            if t == LEAF {
+                let m = leaves.next()?;
+                self.leaf(out, m.shape, m.stride)?;
+            } else {
+                out.toks.push(t);
+            }
+        }
+        Some(())
+    }
+
+    /// No carries between B-leaves (`composition::digits_fit`).
+    fn digits_fit(&self) -> bool {
+        let n = self.lhs.len();
+        self.lhs[..n - 1].iter().zip(&self.digits).all(|(m, &d)| d < m.shape.value())
+    }
+}
+
+/// `lhs ∘ B` as one element of `out`, where `lhs` is a coalesced left operand
+/// and `B` is `parts[0]` or the tuple of the parts (`composition::compose_with`).
+/// With `verify`, `None` unless the cheap test proves the result is the composite.
+#[inline(always)]
+fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bool) -> Option<()> {
+    let one = parts.len() == 1;
+    let p = if one { 0 } else { out.open() };
+    if let [l0] = lhs {
+        // one mode: every stride is scaled, the structure is B's
+        let d = l0.stride;
+        for part in parts {
+            match *part {
+                Part::Tree(t) => {
+                    for &x in t.toks {
+                        out.toks.push(x);
+                    }
+                    for &m in t.leaves {
+                        out.leaves.push(scale(m, d)?);
+                    }
+                }
+                Part::Flat([m]) => out.leaf(scale(*m, d)?),
+                Part::Flat(ms) => {
+                    let q = out.open();
+                    for &m in ms {
+                        out.leaf(scale(m, d)?);
+                    }
+                    out.close(q, ms.len());
+                }
+            }
+        }
+    } else {
+        if lhs.len() > CAP {
+            return None;
+        }
+        let mut c = Compose { lhs, digits: [0; CAP], clean: true };
+        for part in parts {
+            match *part {
+                Part::Tree(t) => c.tree(out, t)?,
+                Part::Flat([m]) => c.leaf(out, m.shape, m.stride)?,
+                Part::Flat(ms) => {
+                    let q = out.open();
+                    for &m in ms {
+                        c.leaf(out, m.shape, m.stride)?;
+                    }
+                    out.close(q, ms.len());
+                }
+            }
+        }
+        if verify && !(c.clean && c.digits_fit()) {
+            return None;
+        }
+    }
+    if !one {
+        out.close(p, parts.len());
+    }
+    Some(())
+}
+
+/// `coalesce_x(A)`, CuTe's left operand of a composition, when `A`'s last
+/// extent is not 1 (then it is `coalesce(A)`).
+#[inline(always)]
+fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
+    if a.leaves.last()?.shape.value() == 1 {
+        return None;
+    }
+    coalesce_flat(dst, a.leaves)
+}
+
+/// `A ∘ B` as one element of `out`, verified.
+#[inline(always)]
+fn compose(out: &mut Out<'_>, a: LayoutRef<'_>, b: Part<'_>) -> Option<()> {
+    let mut lhs = Flat::new();
+    lhs_of(&mut lhs, a)?;
+    compose_parts(out, &lhs, &[b], true)
+}
+
+/// [`crate::composition_into`]'s fast path.
+pub(crate) fn composition(out: &mut Layout, a: &Layout, b: &Layout) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    compose(&mut Out::new(out), a.as_tree_ref(), Part::Tree(b.as_tree_ref()))
+}
+
+/// [`crate::composition_tiler_into`]'s fast path.
+pub(crate) fn composition_tiler(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    compose_tiler(&mut Out::new(out), a.as_tree_ref(), t)
+}
+
+fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
+    match t {
+        Tiler::Layout(b) => compose(out, a, Part::Tree(b.as_tree_ref())),
+        Tiler::Int(n) => compose(out, a, Part::Flat(&[Mode::new(*n, Int::ONE)])),
+        Tiler::Underscore => {
+            out.push(a);
+            Some(())
+        }
+        Tiler::Tuple(ts) => {
+            if ts.len() > a.rank() {
+                return None;
+            }
+            let p = out.open();
+            for (m, ti) in a.modes().zip(ts) {
+                compose_tiler(out, m, ti)?;
+            }
+            out.close(p, ts.len());
+            Some(())
+        }
+    }
+}
+
+/// `make_layout(n)`: `n:_1`, or `_1:_0` for `n = 1` (`Tiler::int_layout`).
+#[inline(always)]
+fn int_mode(n: Int) -> Mode {
+    Mode::new(n, if n.value() == 1 { Int::ZERO } else { Int::ONE })
+}
+
+/// A one-leaf layout borrowed from a mode.
+#[inline(always)]
+fn leaf_ref(m: &Mode) -> LayoutRef<'_> {
+    LayoutRef { toks: &LEAF_TOKS, leaves: std::slice::from_ref(m) }
+}
+
+/// `coalesce_x(A)` and `complement(B, shape(coalesce(A)))`: the left operand and
+/// the rest of a divide.
+#[inline(always)]
+fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
+    lhs_of(lhs, a)?;
+    complement_each(b.leaves, Cot::Shapes(lhs), &mut |m| rest.try_push(m).ok())
+}
+
+/// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
+fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
+    let (mut lhs, mut rest) = (Flat::new(), Flat::new());
+    divide_parts(&mut lhs, &mut rest, a, b)?;
+    compose_parts(out, &lhs, &[Part::Tree(b), Part::Flat(&rest)], verify)
+}
+
+/// `f` applied by mode along a tiler (`divide::by_mode_into`).
+fn by_mode(
+    out: &mut Out<'_>,
+    a: LayoutRef<'_>,
+    t: &Tiler,
+    f: &impl Fn(&mut Out<'_>, LayoutRef<'_>, LayoutRef<'_>) -> Option<()>,
+) -> Option<()> {
+    match t {
+        Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
+        Tiler::Int(n) => f(out, a, leaf_ref(&int_mode(*n))),
+        Tiler::Underscore => {
+            out.push(a);
+            Some(())
+        }
+        Tiler::Tuple(ts) => {
+            if ts.len() > a.rank() {
+                return None;
+            }
+            let p = out.open();
+            let mut k = 0;
+            for (i, m) in a.modes().enumerate() {
+                match ts.get(i) {
+                    Some(ti) => by_mode(out, m, ti, f)?,
+                    None => out.push(m),
+                }
+                k += 1;
+            }
+            out.close(p, k);
+            Some(())
+        }
+    }
+}
+
+/// [`crate::logical_divide_into`]'s fast path.
+pub(crate) fn logical_divide(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &|out, a, b| divide(out, a, b, true))
+}
+
+/// Most modes of a by-mode tiler on the regrouped divides' fast path.
+const UNZIP_MODES: usize = 4;
+
+/// The zipped, tiled and flat divides' fast path for a by-mode tiler of
+/// layouts and integers (`divide::divide_unzip_direct`): the tiles `A_i ∘ B_i`,
+/// then the rests and `A`'s extra modes, written in their final order.
+pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    let Tiler::Tuple(ts) = t else { return None };
+    let a = a.as_tree_ref();
+    let k = ts.len();
+    if k == 0 || k > UNZIP_MODES || k > a.rank() {
+        return None;
+    }
+    let mut ints = [UNIT; UNZIP_MODES];
+    for (i, ti) in ts.iter().enumerate() {
+        match ti {
+            Tiler::Layout(_) => {}
+            Tiler::Int(n) => ints[i] = int_mode(*n),
+            _ => return None,
+        }
+    }
+    let tile = |i: usize| match &ts[i] {
+        Tiler::Layout(b) => b.as_tree_ref(),
+        _ => leaf_ref(&ints[i]),
+    };
+    let mut lhs: [Flat; UNZIP_MODES] = Default::default();
+    let mut rest: [Flat; UNZIP_MODES] = Default::default();
+    let mut modes = a.modes();
+    for (i, (lhs, rest)) in lhs.iter_mut().zip(&mut rest).take(k).enumerate() {
+        divide_parts(lhs, rest, modes.next()?, tile(i))?;
+    }
+    let mut out = Out::new(dst);
+    let top = out.open();
+    // the tiles: a tuple, or spliced (flat_*) when there is more than one
+    let splice = how == Unzip::Flat && k > 1;
+    let p = if splice { 0 } else { out.open() };
+    for i in 0..k {
+        compose_parts(&mut out, &lhs[i], &[Part::Tree(tile(i))], false)?;
+    }
+    let mut arity = if splice { k } else { 1 };
+    if !splice {
+        out.close(p, k);
+    }
+    // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
+    let splice = how != Unzip::Zipped && a.rank() > 1;
+    let p = if splice { 0 } else { out.open() };
+    for i in 0..k {
+        compose_parts(&mut out, &lhs[i], &[Part::Flat(&rest[i])], false)?;
+    }
+    for m in modes {
+        out.push(m);
+    }
+    arity += if splice { a.rank() } else { 1 };
+    if !splice {
+        out.close(p, a.rank());
+    }
+    out.close(top, arity);
+    Some(())
+}
+
+/// `complement(A, size(A)·cosize(B))` (`product::product_comp`).
+#[inline(always)]
+fn product_comp(comp: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
+    let mut size = Int::ONE;
+    for m in a.leaves {
+        size = size.mul_opt(m.shape)?;
+    }
+    let mut cosize = Int::ONE;
+    for m in b.leaves {
+        cosize = cosize.add_opt(m.shape.sub_opt(Int::ONE)?.mul_opt(m.stride.abs_opt()?)?)?;
+    }
+    let n = size.mul_opt(cosize)?;
+    complement_each(a.leaves, Cot::Int(n), &mut |m| comp.try_push(m).ok())?;
+    // the composition's left operand is coalesce_x(comp): comp itself unless its last extent is 1
+    if comp.last()?.shape.value() == 1 {
+        return None;
+    }
+    Some(())
+}
+
+/// [`crate::logical_product_into`]'s fast path.
+pub(crate) fn logical_product(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &|out, a, b| {
+        let mut comp = Flat::new();
+        product_comp(&mut comp, a, b)?;
+        let p = out.open();
+        out.push(a);
+        compose_parts(out, &comp, &[Part::Tree(b)], false)?;
+        out.close(p, 2);
+        Some(())
+    })
+}
+
+/// The blocked and raked products' fast path for two tuples of the same rank
+/// (`product::rank_product_into`): mode `j` is `(A_j, (A* ∘ B)_j)`, or swapped.
+pub(crate) fn rank_product(dst: &mut Layout, a: &Layout, b: &Layout, raked: bool) -> Option<()> {
+    if !on() {
+        return None;
+    }
+    let (a, b) = (a.as_tree_ref(), b.as_tree_ref());
+    // (short token streams: no depth check can fail)
+    if a.is_leaf() || b.is_leaf() || a.rank() != b.rank() || a.toks.len() > 16 || b.toks.len() > 16 {
+        return None;
+    }
+    let mut comp = Flat::new();
+    product_comp(&mut comp, a, b)?;
+    let mut out = Out::new(dst);
+    let top = out.open();
+    for (aj, bj) in a.children().zip(b.children()) {
+        let p = out.open();
+        if !raked {
+            out.push(aj);
+        }
+        compose_parts(&mut out, &comp, &[Part::Tree(bj)], false)?;
+        if raked {
+            out.push(aj);
+        }
+        out.close(p, 2);
+    }
+    out.close(top, a.rank());
+    Some(())
+}
+
+#[cfg(test)]
+#[path = "fast_tests.rs"]
+mod tests;

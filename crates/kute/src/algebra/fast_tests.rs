@@ -1,0 +1,221 @@
+//! The fast paths against the general path: on random operands (static and
+//! dynamic integers, nested and flat, admissible and not), every public
+//! operation gives the same answer with and without its fast path: the same
+//! layout (static flags included), or the same error.
+
+use super::OFF;
+use crate::{IntTuple, Layout, Result, Tiler};
+
+/// xorshift64*
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+    /// An integer, `_` prefixed when static.
+    fn int(&mut self, v: i64, static_p: f64) -> String {
+        if self.chance(static_p) {
+            format!("_{v}")
+        } else {
+            v.to_string()
+        }
+    }
+}
+
+/// A random layout: up to `max_leaves` leaves in up to 3 top-level modes, often
+/// nested; strides mostly compact with gaps (so that compositions are often
+/// admissible), sometimes arbitrary, zero or negative.
+fn layout(g: &mut Gen, max_leaves: u64) -> String {
+    let n = 1 + g.below(max_leaves) as usize;
+    let st = [0.0, 0.5, 1.0][g.below(3) as usize];
+    let mut shapes = Vec::new();
+    let mut strides = Vec::new();
+    let mut next = 1 + g.below(3) as i64;
+    for _ in 0..n {
+        let s = match g.below(10) {
+            0 => 1,
+            1 => 0,
+            _ => 2 + g.below(7) as i64,
+        };
+        let d = match g.below(12) {
+            0 => 0,
+            1 => -(1 + g.below(8) as i64),
+            2 | 3 => 1 + g.below(40) as i64,
+            _ => {
+                let d = next;
+                next = next.saturating_mul(s.max(1)).saturating_mul(1 + g.below(2) as i64);
+                d
+            }
+        };
+        shapes.push(g.int(s, st));
+        strides.push(g.int(d, st));
+    }
+    if g.chance(0.3) {
+        // scramble the order (strides no longer increasing)
+        for i in (1..n).rev() {
+            let j = g.below(i as u64 + 1) as usize;
+            shapes.swap(i, j);
+            strides.swap(i, j);
+        }
+    }
+    // group the leaves into modes, some nested
+    let mut s_parts = Vec::new();
+    let mut d_parts = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let k = (1 + g.below(3) as usize).min(n - i);
+        if k == 1 && g.chance(0.7) {
+            s_parts.push(shapes[i].clone());
+            d_parts.push(strides[i].clone());
+        } else {
+            s_parts.push(format!("({})", shapes[i..i + k].join(",")));
+            d_parts.push(format!("({})", strides[i..i + k].join(",")));
+        }
+        i += k;
+    }
+    if s_parts.len() == 1 && g.chance(0.6) {
+        format!("{}:{}", s_parts[0], d_parts[0])
+    } else {
+        format!("({}):({})", s_parts.join(","), d_parts.join(","))
+    }
+}
+
+fn parse(s: &str) -> Layout {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// A random tiler: a layout, an integer, or a by-mode tuple of those and `_`.
+fn tiler(g: &mut Gen) -> Tiler {
+    let part = |g: &mut Gen| match g.below(5) {
+        0 => "_".to_string(),
+        1 => {
+            let v = 1 + g.below(8) as i64;
+            g.int(v, 0.5)
+        }
+        _ => layout(g, 2),
+    };
+    let src = match g.below(4) {
+        0 => layout(g, 3),
+        1 => {
+            let v = 1 + g.below(12) as i64;
+            g.int(v, 0.5)
+        }
+        _ => {
+            let k = 1 + g.below(3);
+            let parts: Vec<String> = (0..k).map(|_| part(g)).collect();
+            format!("<{}>", parts.join(","))
+        }
+    };
+    crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"))
+}
+
+/// Run `f` with the fast paths on and off; the answers must be identical.
+/// Returns whether the answer is a layout.
+fn same(what: &str, f: impl Fn(&mut Layout) -> Result<()>) -> bool {
+    let (mut fast, mut general) = (Layout::default(), Layout::default());
+    let r1 = f(&mut fast);
+    OFF.with(|c| c.set(true));
+    let r2 = f(&mut general);
+    OFF.with(|c| c.set(false));
+    match (&r1, &r2) {
+        (Ok(()), Ok(())) => assert_eq!(fast.to_string(), general.to_string(), "{what}"),
+        (Err(e1), Err(e2)) => {
+            assert_eq!(e1.to_string(), e2.to_string(), "{what}");
+            assert_eq!(fast.to_string(), "_1:_0", "{what}: output after an error");
+        }
+        _ => panic!("{what}: fast path {r1:?} {fast}, general path {r2:?} {general}"),
+    }
+    r1.is_ok()
+}
+
+#[test]
+fn fast_paths_agree_with_the_general_path() {
+    let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+    // per operation: answers that are layouts, and of those the ones the fast path gave
+    let mut ok = [0usize; 11];
+    let mut taken = [0usize; 11];
+    for _ in 0..40_000 {
+        let a = parse(&layout(&mut g, 6));
+        let b = parse(&layout(&mut g, 4));
+        let t = tiler(&mut g);
+        let v = 1 + g.below(300) as i64;
+        let cot: IntTuple = g.int(v, 0.5).parse().unwrap();
+        let mut probe = Layout::default();
+        let mut check = |i: usize, what: String, f: &dyn Fn(&mut Layout) -> Result<()>, fast: Option<()>| {
+            if same(&what, f) {
+                ok[i] += 1;
+                taken[i] += usize::from(fast.is_some());
+            }
+        };
+        let w = |op: &str, x: &dyn std::fmt::Display| format!("{op}({a}, {x})");
+        check(0, format!("coalesce({a})"), &|o| crate::coalesce_into(o, &a), super::coalesce(&mut probe, &a));
+        check(
+            1,
+            w("complement", &cot),
+            &|o| crate::complement_into(o, &a, &cot),
+            super::complement(&mut probe, &a, &cot),
+        );
+        check(2, w("composition", &b), &|o| crate::composition_into(o, &a, &b), super::composition(&mut probe, &a, &b));
+        check(
+            3,
+            w("composition", &t),
+            &|o| crate::composition_tiler_into(o, &a, &t),
+            super::composition_tiler(&mut probe, &a, &t),
+        );
+        check(
+            4,
+            w("logical_divide", &t),
+            &|o| crate::logical_divide_into(o, &a, &t),
+            super::logical_divide(&mut probe, &a, &t),
+        );
+        for (i, how, op) in [
+            (5, super::Unzip::Zipped, "zipped_divide"),
+            (6, super::Unzip::Tiled, "tiled_divide"),
+            (7, super::Unzip::Flat, "flat_divide"),
+        ] {
+            let f = |o: &mut Layout| match how {
+                super::Unzip::Zipped => crate::zipped_divide_into(o, &a, &t),
+                super::Unzip::Tiled => crate::tiled_divide_into(o, &a, &t),
+                super::Unzip::Flat => crate::flat_divide_into(o, &a, &t),
+            };
+            check(i, w(op, &t), &f, super::divide_unzip(&mut probe, &a, &t, how));
+        }
+        check(
+            8,
+            w("logical_product", &t),
+            &|o| crate::logical_product_into(o, &a, &t),
+            super::logical_product(&mut probe, &a, &t),
+        );
+        check(
+            9,
+            w("blocked_product", &b),
+            &|o| crate::blocked_product_into(o, &a, &b),
+            super::rank_product(&mut probe, &a, &b, false),
+        );
+        check(
+            10,
+            w("raked_product", &b),
+            &|o| crate::raked_product_into(o, &a, &b),
+            super::rank_product(&mut probe, &a, &b, true),
+        );
+    }
+    // the comparison means something only if both paths ran often
+    for i in 0..11 {
+        assert!(
+            taken[i] * 5 >= ok[i] && ok[i] > taken[i] + 50,
+            "op {i}: {} of {} answers on the fast path",
+            taken[i],
+            ok[i]
+        );
+    }
+}

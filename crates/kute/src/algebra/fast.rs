@@ -623,8 +623,8 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
     let splice = how == Unzip::Flat && k > 1;
     let p = if splice { 0 } else { out.open() };
-    for i in 0..k {
-        compose_parts(&mut out, &lhs[i], &[Part::Tree(tile(i))], false)?;
+    for (i, lhs) in lhs[..k].iter().enumerate() {
+        compose_parts(&mut out, lhs, &[Part::Tree(tile(i))], false)?;
     }
     let mut arity = if splice { k } else { 1 };
     if !splice {
@@ -633,8 +633,8 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
     let splice = how != Unzip::Zipped && a.rank() > 1;
     let p = if splice { 0 } else { out.open() };
-    for i in 0..k {
-        compose_parts(&mut out, &lhs[i], &[Part::Flat(&rest[i])], false)?;
+    for (lhs, rest) in lhs[..k].iter().zip(&rest) {
+        compose_parts(&mut out, lhs, &[Part::Flat(rest)], false)?;
     }
     for m in modes {
         out.push(m);

@@ -538,9 +538,46 @@ fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
 fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
+    if let (Some(am), Some(bm)) = (a.as_leaf(), b.as_leaf()) {
+        if am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0 {
+            return divide_leaf(out, am, bm);
+        }
+    }
     let (mut lhs, mut rest) = (Flat::new(), Flat::new());
     divide_parts(&mut lhs, &mut rest, a, b)?;
     compose_parts(out, &lhs, &[Part::Tree(b), Part::Flat(&rest)], verify)
+}
+
+/// [`divide`] of a leaf `A = s:d` (`s >= 2`) by a leaf `B = t:e` (`t >= 2`,
+/// `e > 0`), the same steps folded: `A` is its own coalesced form, so every
+/// stride is scaled by `d`; `complement(B, s)` is the gap `e:_1` (dropped when
+/// `e` is 1), then the rest `ceil_div(s, t·e)` at stride `t·e` (dropped when it
+/// is 1, `_1:_0` when both are); the two never merge, since `e·1 < t·e`.
+#[inline(always)]
+fn divide_leaf(out: &mut Out<'_>, am: Mode, bm: Mode) -> Option<()> {
+    let d = am.stride;
+    let new_stride = bm.stride.mul_opt(bm.shape)?;
+    let x = am.shape.ceil_div_opt(new_stride)?;
+    if x.value() < 1 {
+        return None;
+    }
+    // (the general path's gap extent is e / _1: e itself, flag included)
+    let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride, Int::ONE));
+    let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
+    let p = out.open();
+    out.leaf(scale(bm, d)?);
+    match (gap, rest) {
+        (Some(g), Some(r)) => {
+            let q = out.open();
+            out.leaf(scale(g, d)?);
+            out.leaf(scale(r, d)?);
+            out.close(q, 2);
+        }
+        (Some(m), None) | (None, Some(m)) => out.leaf(scale(m, d)?),
+        (None, None) => out.leaf(UNIT),
+    }
+    out.close(p, 2);
+    Some(())
 }
 
 /// `f` applied by mode along a tiler (`divide::by_mode_into`).

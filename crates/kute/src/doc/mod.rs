@@ -72,6 +72,14 @@ pub mod performance {
     //!   [`Layout::eval`](crate::Layout::eval) in a loop.
     //! - **Parse once.** Parsing dominates any single operation; keep layouts
     //!   and tilers as values.
+    //! - **Small operands take a fast path.** Operands of up to 8 leaves with
+    //!   positive extents (the usual tiles, tilers and thread layouts) go
+    //!   through a leaner implementation of the same algorithm: stack buffers,
+    //!   the result written in place, no error values built on the way. Its
+    //!   answers are the general path's, static flags included (a test compares
+    //!   the two on random operands); anything it does not cover, and every
+    //!   error, is handled by the general path, so error messages do not depend
+    //!   on it.
     //!
     //! `BENCHMARKS.md` in the repository has the measurements, side by side with
     //! CuTe C++ and pycute (`cargo run --release -p kute-bench -- compare`).

@@ -133,26 +133,14 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
     let mut modes: SmallVec<[Mode; 32]> = SmallVec::new();
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
-        // the first index of the smallest stride
-        let mut j = 0;
-        for k in 1..f.len() {
-            if f[k].stride.value() < f[j].stride.value() {
-                j = k;
-            }
-        }
-        let Mode { shape, stride: min_stride } = f[j];
+        let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
+        f.pop();
         let new_shape = min_stride.div(last_stride)?;
         if new_shape.value() == 0 {
             return Err(non_injective(a));
         }
         modes.push(Mode::new(new_shape, last_stride));
         last_stride = min_stride.mul(shape)?;
-        // f.remove(j), without a memmove call for these few elements
-        let n = f.len();
-        for k in j..n - 1 {
-            f[k] = f[k + 1];
-        }
-        f.truncate(n - 1);
     }
     let new_shape = f[0].stride.div(last_stride)?;
     if new_shape.value() == 0 {
@@ -162,6 +150,26 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
     let new_stride = f[0].stride.mul(f[0].shape)?;
     push_rest(&mut modes, cot, new_stride)?;
     coalesce_modes(out, &modes, false)
+}
+
+/// The first mode of smallest stride in `f` (not empty), the next one in the
+/// complement's sorted order; the modes after it move one place left, so the
+/// caller drops `f`'s last element. Shared by the general and the fast path.
+#[inline(always)]
+pub(crate) fn take_min_stride(f: &mut [Mode]) -> Mode {
+    let n = f.len();
+    let mut j = 0;
+    for k in 1..n {
+        if f[k].stride.value() < f[j].stride.value() {
+            j = k;
+        }
+    }
+    let m = f[j];
+    // remove(j) without a memmove call for these few elements
+    for k in j..n - 1 {
+        f[k] = f[k + 1];
+    }
+    m
 }
 
 /// The modes of the rest: `ceil_div(cot, new_stride)` with compact

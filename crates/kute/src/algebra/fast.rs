@@ -22,6 +22,7 @@
 //!
 //! The tests at the end check that both paths agree on random operands.
 
+use super::complement::take_min_stride;
 use super::divide::Unzip;
 use super::tiler::Tiler;
 use crate::int::Int;
@@ -226,25 +227,14 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl FnMut(Mode) -> Opti
     let mut c = Coalescer::NEW;
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
-        // the first index of the smallest stride
-        let mut j = 0;
-        for k in 1..f.len() {
-            if f[k].stride.value() < f[j].stride.value() {
-                j = k;
-            }
-        }
-        let Mode { shape, stride: min_stride } = f[j];
+        let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
+        f.pop();
         let new_shape = min_stride.div_opt(last_stride)?;
         if new_shape.value() == 0 {
             return None;
         }
         c.push(Mode::new(new_shape, last_stride), emit)?;
         last_stride = min_stride.mul_opt(shape)?;
-        let n = f.len();
-        for k in j..n - 1 {
-            f[k] = f[k + 1];
-        }
-        f.truncate(n - 1);
     }
     let m0 = f[0];
     let new_shape = m0.stride.div_opt(last_stride)?;

@@ -13,7 +13,7 @@ use super::complement::{complement_modes, Cot};
 use super::composition::{compose_into, compose_with, Part};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
-use crate::layout::{Layout, LayoutRef, Mode};
+use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
 use crate::tree::{Builder, Tree};
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
@@ -213,18 +213,14 @@ fn divide_unzip_direct(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Un
     for (i, ti) in ts.iter().enumerate() {
         match ti {
             Tiler::Layout(_) => {}
-            Tiler::Int(n) => {
-                let l = Tiler::int_layout(*n);
-                ints[i] = l.leaves()[0];
-            }
+            Tiler::Int(n) => ints[i] = Tiler::int_mode(*n),
             _ => return None,
         }
     }
-    const LEAF_TOKS: [u16; 1] = [0];
     let tile = |i: usize| -> LayoutRef<'_> {
         match &ts[i] {
             Tiler::Layout(b) => b.as_tree_ref(),
-            _ => LayoutRef { toks: &LEAF_TOKS, leaves: std::slice::from_ref(&ints[i]) },
+            _ => leaf_ref(&ints[i]),
         }
     };
     // per mode: the composition's left operand (coalesce_x(A_i)) and the rest's modes

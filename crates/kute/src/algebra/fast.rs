@@ -27,7 +27,7 @@ use super::divide::Unzip;
 use super::tiler::Tiler;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::{Layout, LayoutRef, Mode};
+use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
 use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
 use arrayvec::ArrayVec;
 use smallvec::SmallVec;
@@ -60,9 +60,6 @@ type Flat = ArrayVec<Mode, CAP>;
 
 /// `_1:_0`.
 const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
-
-/// The token stream of a single leaf.
-const LEAF_TOKS: [u16; 1] = [LEAF];
 
 /// Writes tokens and leaves straight into a layout's tree (emptied first).
 struct Out<'t> {
@@ -506,18 +503,6 @@ fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
     }
 }
 
-/// `make_layout(n)`: `n:_1`, or `_1:_0` for `n = 1` (`Tiler::int_layout`).
-#[inline(always)]
-fn int_mode(n: Int) -> Mode {
-    Mode::new(n, if n.value() == 1 { Int::ZERO } else { Int::ONE })
-}
-
-/// A one-leaf layout borrowed from a mode.
-#[inline(always)]
-fn leaf_ref(m: &Mode) -> LayoutRef<'_> {
-    LayoutRef { toks: &LEAF_TOKS, leaves: std::slice::from_ref(m) }
-}
-
 /// `coalesce_x(A)` and `complement(B, shape(coalesce(A)))`: the left operand and
 /// the rest of a divide.
 #[inline(always)]
@@ -579,7 +564,7 @@ fn by_mode(
 ) -> Option<()> {
     match t {
         Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
-        Tiler::Int(n) => f(out, a, leaf_ref(&int_mode(*n))),
+        Tiler::Int(n) => f(out, a, leaf_ref(&Tiler::int_mode(*n))),
         Tiler::Underscore => {
             out.push(a);
             Some(())
@@ -631,7 +616,7 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     for (i, ti) in ts.iter().enumerate() {
         match ti {
             Tiler::Layout(_) => {}
-            Tiler::Int(n) => ints[i] = int_mode(*n),
+            Tiler::Int(n) => ints[i] = Tiler::int_mode(*n),
             _ => return None,
         }
     }

@@ -72,6 +72,13 @@ impl Default for Layout {
 /// A borrowed layout (a sub-layout of a [`Layout`]).
 pub(crate) type LayoutRef<'a> = TreeRef<'a, Mode>;
 
+/// A one-leaf layout borrowed from a mode.
+#[inline(always)]
+pub(crate) fn leaf_ref(m: &Mode) -> LayoutRef<'_> {
+    const LEAF_TOKS: [u16; 1] = [crate::tree::LEAF];
+    TreeRef { toks: &LEAF_TOKS, leaves: std::slice::from_ref(m) }
+}
+
 impl Layout {
     // ----- construction -----------------------------------------------------
 

@@ -6,7 +6,7 @@ use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, Mode};
 use smallvec::SmallVec;
 
-pub(crate) type Modes = SmallVec<[Mode; 16]>;
+pub(crate) type Modes = crate::tree::Leaves<Mode>;
 
 /// Merge flat modes right to left (CuTe's `bw_coalesce`), deciding by value.
 ///

@@ -28,9 +28,8 @@ use super::tiler::Tiler;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
-use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
+use crate::tree::{arity_tok, Leaves, Toks, LEAF};
 use arrayvec::ArrayVec;
-use smallvec::SmallVec;
 
 #[cfg(test)]
 thread_local! {
@@ -63,8 +62,8 @@ const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
 
 /// Writes tokens and leaves straight into a layout's tree (emptied first).
 struct Out<'t> {
-    toks: &'t mut SmallVec<[u16; INLINE_TOKS]>,
-    leaves: &'t mut SmallVec<[Mode; INLINE_LEAVES]>,
+    toks: &'t mut Toks,
+    leaves: &'t mut Leaves<Mode>,
 }
 
 impl<'t> Out<'t> {
@@ -107,6 +106,29 @@ impl<'t> Out<'t> {
     }
 }
 
+/// Where finished modes go: a stack buffer (`None` when it is full) or an
+/// output's leaves. A trait with always-inlined methods rather than a closure:
+/// a closure call that is not inlined takes its 32-byte mode through memory,
+/// and reading it back right after it was written stalls.
+trait Sink {
+    fn put(&mut self, m: Mode) -> Option<()>;
+}
+
+impl Sink for Flat {
+    #[inline(always)]
+    fn put(&mut self, m: Mode) -> Option<()> {
+        self.try_push(m).ok()
+    }
+}
+
+impl Sink for Leaves<Mode> {
+    #[inline(always)]
+    fn put(&mut self, m: Mode) -> Option<()> {
+        self.push(m);
+        Some(())
+    }
+}
+
 /// Left-to-right coalescing (see the module docs): modes go in one by one,
 /// finished modes go out through `emit`.
 #[derive(Clone, Copy)]
@@ -123,7 +145,7 @@ impl Coalescer {
     const NEW: Coalescer = Coalescer { run: UNIT, last: UNIT, open: false };
 
     #[inline(always)]
-    fn push(&mut self, m: Mode, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
+    fn push(&mut self, m: Mode, emit: &mut impl Sink) -> Option<()> {
         let s = m.shape.value();
         if s == 1 {
             return Some(());
@@ -137,7 +159,7 @@ impl Coalescer {
                 self.last = m;
                 return Some(());
             }
-            emit(self.run)?;
+            emit.put(self.run)?;
         }
         *self = Coalescer { run: m, last: m, open: true };
         Some(())
@@ -145,8 +167,8 @@ impl Coalescer {
 
     /// The last run, or `_1:_0` if every extent was 1.
     #[inline(always)]
-    fn finish(self, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
-        emit(if self.open { self.run } else { UNIT })
+    fn finish(self, emit: &mut impl Sink) -> Option<()> {
+        emit.put(if self.open { self.run } else { UNIT })
     }
 }
 
@@ -154,11 +176,10 @@ impl Coalescer {
 #[inline(always)]
 fn coalesce_flat(dst: &mut Flat, leaves: &[Mode]) -> Option<()> {
     let mut c = Coalescer::NEW;
-    let mut emit = |m| dst.try_push(m).ok();
     for &m in leaves {
-        c.push(m, &mut emit)?;
+        c.push(m, dst)?;
     }
-    c.finish(&mut emit)
+    c.finish(dst)
 }
 
 /// [`crate::coalesce_into`]'s fast path.
@@ -172,15 +193,11 @@ pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
     }
     out.tree.leaves.clear();
     let dst = &mut out.tree.leaves;
-    let mut emit = |m| {
-        dst.push(m);
-        Some(())
-    };
     let mut c = Coalescer::NEW;
     for &m in leaves {
-        c.push(m, &mut emit)?;
+        c.push(m, dst)?;
     }
-    c.finish(&mut emit)?;
+    c.finish(dst)?;
     out.tree.set_flat_toks();
     Some(())
 }
@@ -197,7 +214,7 @@ enum Cot<'a> {
 /// CuTe's `complement(A, cot)` of `A`'s leaves, coalesced, through `emit`
 /// (the steps of `complement_modes` and `push_rest`).
 #[inline(always)]
-fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl FnMut(Mode) -> Option<()>) -> Option<()> {
+fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()> {
     if a.len() > CAP {
         return None;
     }
@@ -205,17 +222,16 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl FnMut(Mode) -> Opti
     let mut f = Flat::new();
     {
         let mut c = Coalescer::NEW;
-        let mut put = |m| f.try_push(m).ok();
         for &m in a {
             if m.stride.value() != 0 {
-                c.push(m, &mut put)?;
+                c.push(m, &mut f)?;
             }
         }
         if !c.open {
             // only `_1:_0` is left: the general path's special case
             return None;
         }
-        c.finish(&mut put)?;
+        c.finish(&mut f)?;
     }
     if f.iter().any(|m| m.stride.value() <= 0) {
         return None;
@@ -272,11 +288,7 @@ pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option
     }
     let n = cot.as_ref().as_leaf()?;
     out.tree.leaves.clear();
-    let dst = &mut out.tree.leaves;
-    complement_each(a.leaves(), Cot::Int(n), &mut |m| {
-        dst.push(m);
-        Some(())
-    })?;
+    complement_each(a.leaves(), Cot::Int(n), &mut out.tree.leaves)?;
     out.tree.set_flat_toks();
     Some(())
 }
@@ -508,7 +520,7 @@ fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
 #[inline(always)]
 fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
     lhs_of(lhs, a)?;
-    complement_each(b.leaves, Cot::Shapes(lhs), &mut |m| rest.try_push(m).ok())
+    complement_each(b.leaves, Cot::Shapes(lhs), rest)
 }
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
@@ -671,7 +683,7 @@ fn product_comp(comp: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<(
         cosize = cosize.add_opt(m.shape.sub_opt(Int::ONE)?.mul_opt(m.stride.abs_opt()?)?)?;
     }
     let n = size.mul_opt(cosize)?;
-    complement_each(a.leaves, Cot::Int(n), &mut |m| comp.try_push(m).ok())?;
+    complement_each(a.leaves, Cot::Int(n), comp)?;
     // the composition's left operand is coalesce_x(comp): comp itself unless its last extent is 1
     if comp.last()?.shape.value() == 1 {
         return None;

@@ -215,10 +215,7 @@ impl Layout {
     /// Write flat modes into `self`'s storage with `f`, which pushes them onto
     /// the (emptied) leaves; one mode gives an integral layout. On error `self` is `_1:_0`.
     #[inline]
-    pub(crate) fn flat_in(
-        &mut self,
-        f: impl FnOnce(&mut smallvec::SmallVec<[Mode; crate::tree::INLINE_LEAVES]>) -> Result<()>,
-    ) -> Result<()> {
+    pub(crate) fn flat_in(&mut self, f: impl FnOnce(&mut crate::tree::Leaves<Mode>) -> Result<()>) -> Result<()> {
         self.tree.leaves.clear();
         let r = f(&mut self.tree.leaves);
         if r.is_err() {

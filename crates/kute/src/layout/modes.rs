@@ -8,7 +8,7 @@
 use super::Layout;
 use crate::error::{Error, Result};
 use crate::int_tuple::IntTuple;
-use crate::tree::{Tree, TreeRef};
+use crate::tree::{Buf, Tree, TreeRef};
 use std::fmt::Display;
 
 /// Largest rank a padding operation may ask for (keeps `append<N>` with a huge
@@ -214,7 +214,7 @@ pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>
             ),
         ));
     }
-    Ok(Tree { toks: profile.toks.into(), leaves: flat.leaves().into() })
+    Ok(Tree { toks: Buf::from_slice(profile.toks), leaves: Buf::from_slice(flat.leaves()) })
 }
 
 /// `zip(t)`: transpose `((a0,a1),(b0,b1))` into `((a0,b0),(a1,b1))`. If the first

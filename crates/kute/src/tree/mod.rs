@@ -10,6 +10,14 @@
 use crate::error::{Error, Result};
 use smallvec::SmallVec;
 
+mod buf;
+pub(crate) use buf::Buf;
+
+/// Storage of a tree's tokens.
+pub(crate) type Toks = Buf<u16, INLINE_TOKS>;
+/// Storage of a tree's leaves.
+pub(crate) type Leaves<L> = Buf<L, INLINE_LEAVES>;
+
 /// Inline capacity for leaves: layouts up to this many leaves never allocate.
 pub const INLINE_LEAVES: usize = 16;
 pub(crate) const INLINE_TOKS: usize = 40;
@@ -22,8 +30,8 @@ pub(crate) const LEAF: u16 = 0;
 /// An owned hierarchical tuple whose leaves are `L`.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tree<L: Copy> {
-    pub(crate) toks: SmallVec<[u16; INLINE_TOKS]>,
-    pub(crate) leaves: SmallVec<[L; INLINE_LEAVES]>,
+    pub(crate) toks: Toks,
+    pub(crate) leaves: Leaves<L>,
 }
 
 /// A borrowed subtree.
@@ -174,7 +182,7 @@ impl<'a, L: Copy> TreeRef<'a, L> {
 
     /// An owned copy.
     pub fn to_tree(self) -> Tree<L> {
-        Tree { toks: SmallVec::from_slice(self.toks), leaves: SmallVec::from_slice(self.leaves) }
+        Tree { toks: Buf::from_slice(self.toks), leaves: Buf::from_slice(self.leaves) }
     }
 
     /// Same structure (profile) as `other`.
@@ -187,9 +195,9 @@ impl<L: Copy> Tree<L> {
     /// A single leaf.
     #[inline]
     pub fn leaf(x: L) -> Self {
-        let mut toks = SmallVec::new();
+        let mut toks = Buf::new();
         toks.push(LEAF);
-        let mut leaves = SmallVec::new();
+        let mut leaves = Buf::new();
         leaves.push(x);
         Tree { toks, leaves }
     }
@@ -224,12 +232,12 @@ impl<L: Copy> Tree<L> {
     #[inline]
     pub(crate) fn flat(items: &[L]) -> Self {
         let n = items.len();
-        let mut toks: SmallVec<[u16; INLINE_TOKS]> = SmallVec::new();
+        let mut toks = Toks::new();
         if n != 1 {
             toks.push(arity_tok(n));
         }
         toks.resize(toks.len() + n, LEAF);
-        Tree { toks, leaves: SmallVec::from_slice(items) }
+        Tree { toks, leaves: Buf::from_slice(items) }
     }
 
     /// Tokens of a flat tree over the current leaves (a leaf for one, a tuple otherwise).
@@ -293,7 +301,7 @@ impl<L: Copy> Tree<L> {
 
     /// The same structure with every leaf mapped by a fallible function.
     pub fn try_map<M: Copy>(&self, mut f: impl FnMut(L) -> Result<M>) -> Result<Tree<M>> {
-        let mut leaves = SmallVec::with_capacity(self.leaves.len());
+        let mut leaves = Buf::new();
         for &x in &self.leaves {
             leaves.push(f(x)?);
         }
@@ -302,7 +310,7 @@ impl<L: Copy> Tree<L> {
 
     /// A structure-preserving copy with new leaves (same count).
     pub(crate) fn with_leaves<M: Copy>(&self, leaves: impl IntoIterator<Item = M>) -> Tree<M> {
-        let leaves: SmallVec<[M; INLINE_LEAVES]> = leaves.into_iter().collect();
+        let leaves: Leaves<M> = leaves.into_iter().collect();
         debug_assert_eq!(leaves.len(), self.leaves.len());
         Tree { toks: self.toks.clone(), leaves }
     }
@@ -352,7 +360,7 @@ impl<L: Copy> Tree<L> {
     /// tree until one element is added).
     #[inline]
     pub(crate) fn empty() -> Self {
-        Tree { toks: SmallVec::new(), leaves: SmallVec::new() }
+        Tree { toks: Buf::new(), leaves: Buf::new() }
     }
 
     /// The tree built by `f`, which must add exactly one root element.
@@ -470,7 +478,7 @@ impl<'t, L: Copy> Builder<'t, L> {
 
 /// `v.extend_from_slice(xs)` for the short slices of tree building (no memmove calls).
 #[inline(always)]
-fn append<T: Copy, const N: usize>(v: &mut SmallVec<[T; N]>, xs: &[T]) {
+fn append<T: Copy, const N: usize>(v: &mut Buf<T, N>, xs: &[T]) {
     for &x in xs {
         v.push(x);
     }

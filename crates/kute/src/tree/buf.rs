@@ -1,0 +1,215 @@
+//! [`Buf`]: the storage of a tree's tokens and leaves — a fixed inline array
+//! with a heap vector beyond it.
+//!
+//! Why not `SmallVec`: its `push` decides between inline and heap storage
+//! through the capacity field and is too large to inline, and in the algebra's
+//! fast paths that call was a third of the time of a whole operation. Here the
+//! common case (room left inline) is a compare, a store and an increment, and
+//! everything else is a cold out-of-line call.
+
+use arrayvec::ArrayVec;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+
+/// A vector of `Copy` elements holding up to `N` of them without allocating.
+///
+/// Invariant: the elements are in `spill` when it is non-empty (the buffer
+/// outgrew `N` at some point), in `inline` otherwise. Whichever is not in use
+/// is empty.
+#[derive(Clone, Default)]
+pub(crate) struct Buf<T: Copy, const N: usize> {
+    inline: ArrayVec<T, N>,
+    spill: Vec<T>,
+}
+
+impl<T: Copy, const N: usize> Buf<T, N> {
+    /// An empty buffer (no allocation).
+    #[inline(always)]
+    pub(crate) const fn new() -> Self {
+        Buf { inline: ArrayVec::new_const(), spill: Vec::new() }
+    }
+
+    /// A buffer holding a copy of `xs`.
+    #[inline]
+    pub(crate) fn from_slice(xs: &[T]) -> Self {
+        let mut b = Buf::new();
+        b.extend_from_slice(xs);
+        b
+    }
+
+    /// Append `x`.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, x: T) {
+        if self.spill.is_empty() {
+            if !self.inline.is_full() {
+                // `is_full` was just checked: this cannot fail
+                let _ = self.inline.try_push(x);
+                return;
+            }
+            self.spill_inline();
+        }
+        // (`x` is written in place on both paths; the cold call does not take
+        // it, so it never goes through a stack copy)
+        self.spill.push(x);
+    }
+
+    /// Move the (full) inline elements to the heap.
+    #[cold]
+    #[inline(never)]
+    fn spill_inline(&mut self) {
+        self.spill.reserve(2 * N + 1);
+        self.spill.extend_from_slice(&self.inline);
+        self.inline.clear();
+    }
+
+    /// Append every element of `xs`.
+    #[inline]
+    pub(crate) fn extend_from_slice(&mut self, xs: &[T]) {
+        for &x in xs {
+            self.push(x);
+        }
+    }
+
+    /// Remove and return the last element.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<T> {
+        if self.spill.is_empty() {
+            self.inline.pop()
+        } else {
+            self.spill.pop()
+        }
+    }
+
+    /// Remove every element (a heap buffer keeps its capacity).
+    #[inline(always)]
+    pub(crate) fn clear(&mut self) {
+        self.inline.clear();
+        if !self.spill.is_empty() {
+            self.spill.clear();
+        }
+    }
+
+    /// Keep the first `n` elements.
+    #[inline]
+    pub(crate) fn truncate(&mut self, n: usize) {
+        if self.spill.is_empty() {
+            self.inline.truncate(n);
+        } else {
+            self.spill.truncate(n);
+        }
+    }
+
+    /// Grow to (or shrink to) `n` elements, new ones equal to `x`.
+    #[inline]
+    pub(crate) fn resize(&mut self, n: usize, x: T) {
+        self.truncate(n);
+        while self.len() < n {
+            self.push(x);
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> Deref for Buf<T, N> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        if self.spill.is_empty() {
+            &self.inline
+        } else {
+            &self.spill
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> DerefMut for Buf<T, N> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.spill.is_empty() {
+            &mut self.inline
+        } else {
+            &mut self.spill
+        }
+    }
+}
+
+impl<T: Copy + PartialEq, const N: usize> PartialEq for Buf<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Copy + Eq, const N: usize> Eq for Buf<T, N> {}
+
+impl<T: Copy + Hash, const N: usize> Hash for Buf<T, N> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (**self).hash(state);
+    }
+}
+
+impl<T: Copy + std::fmt::Debug, const N: usize> std::fmt::Debug for Buf<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl<T: Copy, const N: usize> FromIterator<T> for Buf<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut b = Buf::new();
+        b.extend(iter);
+        b
+    }
+}
+
+impl<T: Copy, const N: usize> Extend<T> for Buf<T, N> {
+    #[inline]
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        for x in iter {
+            self.push(x);
+        }
+    }
+}
+
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a Buf<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buf;
+
+    #[test]
+    fn spills_and_comes_back() {
+        let mut b: Buf<u32, 4> = Buf::new();
+        let mut model = Vec::new();
+        for round in 0..3u32 {
+            for i in 0..10 {
+                b.push(i + round);
+                model.push(i + round);
+                assert_eq!(&*b, &model[..]);
+            }
+            assert_eq!(b.pop(), model.pop());
+            b.truncate(2);
+            model.truncate(2);
+            assert_eq!(&*b, &model[..]);
+            b.resize(6, 7);
+            model.resize(6, 7);
+            assert_eq!(&*b, &model[..]);
+            b[1] = 99;
+            model[1] = 99;
+            assert_eq!(&*b, &model[..]);
+            assert_eq!(b.clone(), Buf::from_slice(&model));
+            b.clear();
+            model.clear();
+            assert!(b.is_empty());
+        }
+        while b.pop().is_some() {}
+        for i in 0..3 {
+            b.push(i);
+        }
+        assert_eq!(&*b, &[0, 1, 2]);
+    }
+}

@@ -157,11 +157,12 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// kute::coalesce_into(&mut out, &l).unwrap();
 /// assert_eq!(out.to_string(), "_12:_1");
 /// ```
+#[inline]
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
     if super::fast::coalesce(out, l).is_some() {
         return Ok(());
     }
-    out.flat_in(|m| coalesce_modes(m, l.leaves(), false)).map_err(|e| e.in_op("coalesce"))
+    super::general(|| out.flat_in(|m| coalesce_modes(m, l.leaves(), false)).map_err(|e| e.in_op("coalesce")))
 }
 
 /// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of

@@ -40,12 +40,15 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// kute::complement_into(&mut out, &a, &m).unwrap();
 /// assert_eq!(out.to_string(), "(2,3):(2,8)");
 /// ```
+#[inline]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
     if super::fast::complement(out, a, cotarget).is_some() {
         return Ok(());
     }
-    out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
-        .map_err(|e| e.in_op("complement"))
+    super::general(|| {
+        out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
+            .map_err(|e| e.in_op("complement"))
+    })
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.

@@ -54,12 +54,15 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// kute::composition_into(&mut out, &a, &b).unwrap();
 /// assert_eq!(out.to_string(), "(4,5):(16,64)");
 /// ```
+#[inline]
 pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
     if super::fast::composition(out, a, b).is_some() {
         return Ok(());
     }
-    out.build_in(|out| compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true))
-        .map_err(|e| e.in_op("composition"))
+    super::general(|| {
+        out.build_in(|out| compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true))
+            .map_err(|e| e.in_op("composition"))
+    })
 }
 
 /// CuTe `composition(A, tiler)`: a layout tiler composes as a layout, `_` leaves
@@ -90,11 +93,14 @@ pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// kute::composition_tiler_into(&mut out, &a, &t).unwrap();
 /// assert_eq!(out.to_string(), "(3,(2,4)):(236,(26,1))");
 /// ```
+#[inline]
 pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     if super::fast::composition_tiler(out, a, t).is_some() {
         return Ok(());
     }
-    out.build_in(|out| compose_tiler_into(out, a.as_tree_ref(), t)).map_err(|e| e.in_op("composition"))
+    super::general(|| {
+        out.build_in(|out| compose_tiler_into(out, a.as_tree_ref(), t)).map_err(|e| e.in_op("composition"))
+    })
 }
 
 fn compose_tiler_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {

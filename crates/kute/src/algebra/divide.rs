@@ -44,11 +44,14 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// kute::logical_divide_into(&mut out, &a, &b.into()).unwrap();
 /// assert_eq!(out.to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
+#[inline]
 pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     if super::fast::logical_divide(out, a, t).is_some() {
         return Ok(());
     }
-    out.build_in(|out| divide_tiler_into(out, a.as_tree_ref(), t, true)).map_err(|e| e.in_op("logical_divide"))
+    super::general(|| {
+        out.build_in(|out| divide_tiler_into(out, a.as_tree_ref(), t, true)).map_err(|e| e.in_op("logical_divide"))
+    })
 }
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` into `out`.
@@ -271,16 +274,19 @@ fn divide_unzip_direct(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Un
 
 /// The unchecked divide regrouped: the shared body of the zipped, tiled and flat
 /// divides, into `out` (`_1:_0` after an error).
+#[inline(always)]
 fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<()> {
     if super::fast::divide_unzip(out, a, t, how).is_some() {
         return Ok(());
     }
-    if let Tiler::Tuple(ts) = t {
-        if divide_unzip_direct(out, a.as_tree_ref(), ts, how).is_some() {
-            return Ok(());
+    super::general(|| {
+        if let Tiler::Tuple(ts) = t {
+            if divide_unzip_direct(out, a.as_tree_ref(), ts, how).is_some() {
+                return Ok(());
+            }
         }
-    }
-    unzip_built(out, t, how, op, |d| divide_tiler_into(d, a.as_tree_ref(), t, false))
+        unzip_built(out, t, how, op, |d| divide_tiler_into(d, a.as_tree_ref(), t, false))
+    })
 }
 
 /// The tree `f` builds, regrouped along `t` (`tile_unzip`, then the splicing of
@@ -314,6 +320,7 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// [`zipped_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Zipped, "zipped_divide")
 }
@@ -332,6 +339,7 @@ pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// [`tiled_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Tiled, "tiled_divide")
 }
@@ -350,6 +358,7 @@ pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// [`flat_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Flat, "flat_divide")
 }

@@ -28,7 +28,7 @@ use super::tiler::Tiler;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
-use crate::tree::{arity_tok, Leaves, Toks, LEAF};
+use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
 use arrayvec::ArrayVec;
 
 #[cfg(test)]
@@ -60,33 +60,38 @@ type Flat = ArrayVec<Mode, CAP>;
 /// `_1:_0`.
 const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
 
-/// Writes tokens and leaves straight into a layout's tree (emptied first).
+/// Writes tokens and leaves straight into a layout's tree (emptied first),
+/// within its inline storage: every write is `None` once that is full (the
+/// general path then builds the large result).
 struct Out<'t> {
-    toks: &'t mut Toks,
-    leaves: &'t mut Leaves<Mode>,
+    toks: &'t mut ArrayVec<u16, INLINE_TOKS>,
+    leaves: &'t mut ArrayVec<Mode, INLINE_LEAVES>,
 }
 
 impl<'t> Out<'t> {
     #[inline(always)]
     fn new(l: &'t mut Layout) -> Self {
         let t = &mut l.tree;
-        t.toks.clear();
-        t.leaves.clear();
-        Out { toks: &mut t.toks, leaves: &mut t.leaves }
+        Out { toks: t.toks.cleared_inline(), leaves: t.leaves.cleared_inline() }
     }
 
     #[inline(always)]
-    fn leaf(&mut self, m: Mode) {
-        self.toks.push(LEAF);
-        self.leaves.push(m);
+    fn tok(&mut self, t: u16) -> Option<()> {
+        self.toks.try_push(t).ok()
+    }
+
+    #[inline(always)]
+    fn leaf(&mut self, m: Mode) -> Option<()> {
+        self.tok(LEAF)?;
+        self.leaves.put(m)
     }
 
     /// Start a tuple; [`Out::close`] gives it its arity.
     #[inline(always)]
-    fn open(&mut self) -> usize {
+    fn open(&mut self) -> Option<usize> {
         let p = self.toks.len();
-        self.toks.push(1);
-        p
+        self.tok(1)?;
+        Some(p)
     }
 
     #[inline(always)]
@@ -96,36 +101,29 @@ impl<'t> Out<'t> {
 
     /// A whole subtree as one element.
     #[inline(always)]
-    fn push(&mut self, t: LayoutRef<'_>) {
+    fn push(&mut self, t: LayoutRef<'_>) -> Option<()> {
         for &x in t.toks {
-            self.toks.push(x);
+            self.tok(x)?;
         }
         for &m in t.leaves {
-            self.leaves.push(m);
+            self.leaves.put(m)?;
         }
+        Some(())
     }
 }
 
-/// Where finished modes go: a stack buffer (`None` when it is full) or an
-/// output's leaves. A trait with always-inlined methods rather than a closure:
+/// Where finished modes go: a stack buffer or an output's inline leaves
+/// (`None` when it is full). A trait with always-inlined methods rather than a closure:
 /// a closure call that is not inlined takes its 32-byte mode through memory,
 /// and reading it back right after it was written stalls.
 trait Sink {
     fn put(&mut self, m: Mode) -> Option<()>;
 }
 
-impl Sink for Flat {
+impl<const N: usize> Sink for ArrayVec<Mode, N> {
     #[inline(always)]
     fn put(&mut self, m: Mode) -> Option<()> {
         self.try_push(m).ok()
-    }
-}
-
-impl Sink for Leaves<Mode> {
-    #[inline(always)]
-    fn put(&mut self, m: Mode) -> Option<()> {
-        self.push(m);
-        Some(())
     }
 }
 
@@ -183,6 +181,7 @@ fn coalesce_flat(dst: &mut Flat, leaves: &[Mode]) -> Option<()> {
 }
 
 /// [`crate::coalesce_into`]'s fast path.
+#[inline]
 pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
     if !on() {
         return None;
@@ -191,8 +190,7 @@ pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
     if leaves.len() > CAP {
         return None;
     }
-    out.tree.leaves.clear();
-    let dst = &mut out.tree.leaves;
+    let dst = out.tree.leaves.cleared_inline();
     let mut c = Coalescer::NEW;
     for &m in leaves {
         c.push(m, dst)?;
@@ -282,13 +280,13 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
 }
 
 /// [`crate::complement_into`]'s fast path.
+#[inline]
 pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option<()> {
     if !on() {
         return None;
     }
     let n = cot.as_ref().as_leaf()?;
-    out.tree.leaves.clear();
-    complement_each(a.leaves(), Cot::Int(n), &mut out.tree.leaves)?;
+    complement_each(a.leaves(), Cot::Int(n), out.tree.leaves.cleared_inline())?;
     out.tree.set_flat_toks();
     Some(())
 }
@@ -325,7 +323,7 @@ impl Compose<'_> {
     #[inline]
     fn leaf(&mut self, out: &mut Out<'_>, rs: Int, rd: Int) -> Option<()> {
         if rd.value() == 0 {
-            out.leaf(Mode::new(rs, rd));
+            out.leaf(Mode::new(rs, rd))?;
             return Some(());
         }
         let lhs = self.lhs;
@@ -333,7 +331,7 @@ impl Compose<'_> {
         if rd.value() < 0 {
             self.clean = false;
         }
-        let p = out.open();
+        let p = out.open()?;
         let mut count = 0usize;
         let (mut rest_s, mut rest_d) = (rs, rd);
         for (i, cur) in lhs[..n - 1].iter().enumerate() {
@@ -360,13 +358,13 @@ impl Compose<'_> {
             }
             let d = self.digits.get_mut(i)?;
             *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
-            out.leaf(Mode::new(new_s, rest_d.mul_opt(cur.stride)?));
+            out.leaf(Mode::new(new_s, rest_d.mul_opt(cur.stride)?))?;
             count += 1;
             rest_s = rest_s.div_opt(new_s)?;
             rest_d = next_d;
         }
         if count == 0 || rest_s.value() != 1 {
-            out.leaf(Mode::new(rest_s, rest_d.mul_opt(lhs[n - 1].stride)?));
+            out.leaf(Mode::new(rest_s, rest_d.mul_opt(lhs[n - 1].stride)?))?;
             count += 1;
         }
         if count == 1 {
@@ -388,7 +386,7 @@ impl Compose<'_> {
                 let m = leaves.next()?;
                 self.leaf(out, m.shape, m.stride)?;
             } else {
-                out.toks.push(t);
+                out.tok(t)?;
             }
         }
         Some(())
@@ -407,7 +405,7 @@ impl Compose<'_> {
 #[inline(always)]
 fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bool) -> Option<()> {
     let one = parts.len() == 1;
-    let p = if one { 0 } else { out.open() };
+    let p = if one { 0 } else { out.open()? };
     if let [l0] = lhs {
         // one mode: every stride is scaled, the structure is B's
         let d = l0.stride;
@@ -415,17 +413,17 @@ fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bo
             match *part {
                 Part::Tree(t) => {
                     for &x in t.toks {
-                        out.toks.push(x);
+                        out.tok(x)?;
                     }
                     for &m in t.leaves {
-                        out.leaves.push(scale(m, d)?);
+                        out.leaves.put(scale(m, d)?)?;
                     }
                 }
-                Part::Flat([m]) => out.leaf(scale(*m, d)?),
+                Part::Flat([m]) => out.leaf(scale(*m, d)?)?,
                 Part::Flat(ms) => {
-                    let q = out.open();
+                    let q = out.open()?;
                     for &m in ms {
-                        out.leaf(scale(m, d)?);
+                        out.leaf(scale(m, d)?)?;
                     }
                     out.close(q, ms.len());
                 }
@@ -441,7 +439,7 @@ fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bo
                 Part::Tree(t) => c.tree(out, t)?,
                 Part::Flat([m]) => c.leaf(out, m.shape, m.stride)?,
                 Part::Flat(ms) => {
-                    let q = out.open();
+                    let q = out.open()?;
                     for &m in ms {
                         c.leaf(out, m.shape, m.stride)?;
                     }
@@ -498,14 +496,14 @@ fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
         Tiler::Layout(b) => compose(out, a, Part::Tree(b.as_tree_ref())),
         Tiler::Int(n) => compose(out, a, Part::Flat(&[Mode::new(*n, Int::ONE)])),
         Tiler::Underscore => {
-            out.push(a);
+            out.push(a)?;
             Some(())
         }
         Tiler::Tuple(ts) => {
             if ts.len() > a.rank() {
                 return None;
             }
-            let p = out.open();
+            let p = out.open()?;
             for (m, ti) in a.modes().zip(ts) {
                 compose_tiler(out, m, ti)?;
             }
@@ -551,17 +549,17 @@ fn divide_leaf(out: &mut Out<'_>, am: Mode, bm: Mode) -> Option<()> {
     // (the general path's gap extent is e / _1: e itself, flag included)
     let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride, Int::ONE));
     let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
-    let p = out.open();
-    out.leaf(scale(bm, d)?);
+    let p = out.open()?;
+    out.leaf(scale(bm, d)?)?;
     match (gap, rest) {
         (Some(g), Some(r)) => {
-            let q = out.open();
-            out.leaf(scale(g, d)?);
-            out.leaf(scale(r, d)?);
+            let q = out.open()?;
+            out.leaf(scale(g, d)?)?;
+            out.leaf(scale(r, d)?)?;
             out.close(q, 2);
         }
-        (Some(m), None) | (None, Some(m)) => out.leaf(scale(m, d)?),
-        (None, None) => out.leaf(UNIT),
+        (Some(m), None) | (None, Some(m)) => out.leaf(scale(m, d)?)?,
+        (None, None) => out.leaf(UNIT)?,
     }
     out.close(p, 2);
     Some(())
@@ -578,19 +576,19 @@ fn by_mode(
         Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
         Tiler::Int(n) => f(out, a, leaf_ref(&Tiler::int_mode(*n))),
         Tiler::Underscore => {
-            out.push(a);
+            out.push(a)?;
             Some(())
         }
         Tiler::Tuple(ts) => {
             if ts.len() > a.rank() {
                 return None;
             }
-            let p = out.open();
+            let p = out.open()?;
             let mut k = 0;
             for (i, m) in a.modes().enumerate() {
                 match ts.get(i) {
                     Some(ti) => by_mode(out, m, ti, f)?,
-                    None => out.push(m),
+                    None => out.push(m)?,
                 }
                 k += 1;
             }
@@ -643,10 +641,10 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
         divide_parts(lhs, rest, modes.next()?, tile(i))?;
     }
     let mut out = Out::new(dst);
-    let top = out.open();
+    let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
     let splice = how == Unzip::Flat && k > 1;
-    let p = if splice { 0 } else { out.open() };
+    let p = if splice { 0 } else { out.open()? };
     for (i, lhs) in lhs[..k].iter().enumerate() {
         compose_parts(&mut out, lhs, &[Part::Tree(tile(i))], false)?;
     }
@@ -656,12 +654,12 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     }
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
     let splice = how != Unzip::Zipped && a.rank() > 1;
-    let p = if splice { 0 } else { out.open() };
+    let p = if splice { 0 } else { out.open()? };
     for (lhs, rest) in lhs[..k].iter().zip(&rest) {
         compose_parts(&mut out, lhs, &[Part::Flat(rest)], false)?;
     }
     for m in modes {
-        out.push(m);
+        out.push(m)?;
     }
     arity += if splice { a.rank() } else { 1 };
     if !splice {
@@ -699,8 +697,8 @@ pub(crate) fn logical_product(out: &mut Layout, a: &Layout, t: &Tiler) -> Option
     by_mode(&mut Out::new(out), a.as_tree_ref(), t, &|out, a, b| {
         let mut comp = Flat::new();
         product_comp(&mut comp, a, b)?;
-        let p = out.open();
-        out.push(a);
+        let p = out.open()?;
+        out.push(a)?;
         compose_parts(out, &comp, &[Part::Tree(b)], false)?;
         out.close(p, 2);
         Some(())
@@ -721,15 +719,15 @@ pub(crate) fn rank_product(dst: &mut Layout, a: &Layout, b: &Layout, raked: bool
     let mut comp = Flat::new();
     product_comp(&mut comp, a, b)?;
     let mut out = Out::new(dst);
-    let top = out.open();
+    let top = out.open()?;
     for (aj, bj) in a.children().zip(b.children()) {
-        let p = out.open();
+        let p = out.open()?;
         if !raked {
-            out.push(aj);
+            out.push(aj)?;
         }
         compose_parts(&mut out, &comp, &[Part::Tree(bj)], false)?;
         if raked {
-            out.push(aj);
+            out.push(aj)?;
         }
         out.close(p, 2);
     }

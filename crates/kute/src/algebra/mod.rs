@@ -20,6 +20,13 @@ mod inverse;
 mod product;
 mod tiler;
 
+/// Runs an operation's general path out of line, so that an `*_into` function
+/// (try the fast path, else this) is small enough to inline into its caller.
+#[inline(never)]
+fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
+    f()
+}
+
 pub use coalesce::{
     coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros,
 };

@@ -78,11 +78,12 @@ pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// [`logical_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     if super::fast::logical_product(out, a, t).is_some() {
         return Ok(());
     }
-    product_tiler(out, a, t, None, "logical_product")
+    super::general(|| product_tiler(out, a, t, None, "logical_product"))
 }
 
 /// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
@@ -250,12 +251,15 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// [`blocked_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
     if super::fast::rank_product(out, a, b, false).is_some() {
         return Ok(());
     }
-    out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), false))
-        .map_err(|e| e.in_op("blocked_product"))
+    super::general(|| {
+        out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), false))
+            .map_err(|e| e.in_op("blocked_product"))
+    })
 }
 
 /// CuTe `raked_product(A, B)`: as [`blocked_product`] with the parts of each mode
@@ -273,12 +277,15 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// [`raked_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+#[inline]
 pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
     if super::fast::rank_product(out, a, b, true).is_some() {
         return Ok(());
     }
-    out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), true))
-        .map_err(|e| e.in_op("raked_product"))
+    super::general(|| {
+        out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), true))
+            .map_err(|e| e.in_op("raked_product"))
+    })
 }
 
 /// CuTe `tile_to_shape(block, target, order)`: repeat `block` (blocked product)

@@ -29,6 +29,14 @@ impl<T: Copy, const N: usize> Buf<T, N> {
         Buf { inline: ArrayVec::new_const(), spill: Vec::new() }
     }
 
+    /// Empty the buffer and hand out its inline storage, to fill with up to
+    /// `N` elements (the fast paths write there directly).
+    #[inline(always)]
+    pub(crate) fn cleared_inline(&mut self) -> &mut ArrayVec<T, N> {
+        self.clear();
+        &mut self.inline
+    }
+
     /// A buffer holding a copy of `xs`.
     #[inline]
     pub(crate) fn from_slice(xs: &[T]) -> Self {

@@ -523,79 +523,117 @@ fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
 fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
-    if let (Some(am), Some(bm)) = (a.as_leaf(), b.as_leaf()) {
-        if am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0 {
-            return divide_leaf(out, am, bm);
-        }
+    if let Some(d) = LeafDiv::of(a, b) {
+        let p = out.open()?;
+        out.leaf(d.tile)?;
+        d.write_rest(out)?;
+        out.close(p, 2);
+        return Some(());
     }
     let (mut lhs, mut rest) = (Flat::new(), Flat::new());
     divide_parts(&mut lhs, &mut rest, a, b)?;
     compose_parts(out, &lhs, &[Part::Tree(b), Part::Flat(&rest)], verify)
 }
 
-/// [`divide`] of a leaf `A = s:d` (`s >= 2`) by a leaf `B = t:e` (`t >= 2`,
-/// `e > 0`), the same steps folded: `A` is its own coalesced form, so every
+/// A leaf `A = s:d` (`s >= 2`) divided by a leaf `B = t:e` (`t >= 2`, `e > 0`):
+/// the steps of [`divide`] folded. `A` is its own coalesced form, so every
 /// stride is scaled by `d`; `complement(B, s)` is the gap `e:_1` (dropped when
 /// `e` is 1), then the rest `ceil_div(s, t·e)` at stride `t·e` (dropped when it
 /// is 1, `_1:_0` when both are); the two never merge, since `e·1 < t·e`.
-#[inline(always)]
-fn divide_leaf(out: &mut Out<'_>, am: Mode, bm: Mode) -> Option<()> {
-    let d = am.stride;
-    let new_stride = bm.stride.mul_opt(bm.shape)?;
-    let x = am.shape.ceil_div_opt(new_stride)?;
-    if x.value() < 1 {
-        return None;
-    }
-    // (the general path's gap extent is e / _1: e itself, flag included)
-    let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride, Int::ONE));
-    let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
-    let p = out.open()?;
-    out.leaf(scale(bm, d)?)?;
-    match (gap, rest) {
-        (Some(g), Some(r)) => {
-            let q = out.open()?;
-            out.leaf(scale(g, d)?)?;
-            out.leaf(scale(r, d)?)?;
-            out.close(q, 2);
-        }
-        (Some(m), None) | (None, Some(m)) => out.leaf(scale(m, d)?)?,
-        (None, None) => out.leaf(UNIT)?,
-    }
-    out.close(p, 2);
-    Some(())
+#[derive(Clone, Copy)]
+struct LeafDiv {
+    /// `A ∘ B`
+    tile: Mode,
+    /// `A ∘ complement(B, s)`: one mode, or a tuple of two
+    rest: [Mode; 2],
+    two: bool,
 }
 
-/// `f` applied by mode along a tiler (`divide::by_mode_into`).
+impl LeafDiv {
+    #[inline(always)]
+    fn of(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<LeafDiv> {
+        let (am, bm) = (a.as_leaf()?, b.as_leaf()?);
+        if !(am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0) {
+            return None;
+        }
+        let d = am.stride;
+        let new_stride = bm.stride.mul_opt(bm.shape)?;
+        let x = am.shape.ceil_div_opt(new_stride)?;
+        if x.value() < 1 {
+            return None;
+        }
+        // (the general path's gap extent is e / _1: e itself, flag included)
+        let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride, Int::ONE));
+        let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
+        let tile = scale(bm, d)?;
+        Some(match (gap, rest) {
+            (Some(g), Some(r)) => LeafDiv { tile, rest: [scale(g, d)?, scale(r, d)?], two: true },
+            (Some(m), None) | (None, Some(m)) => LeafDiv { tile, rest: [scale(m, d)?, UNIT], two: false },
+            (None, None) => LeafDiv { tile, rest: [UNIT, UNIT], two: false },
+        })
+    }
+
+    /// The rest as one element of `out`.
+    #[inline(always)]
+    fn write_rest(&self, out: &mut Out<'_>) -> Option<()> {
+        if self.two {
+            let q = out.open()?;
+            out.leaf(self.rest[0])?;
+            out.leaf(self.rest[1])?;
+            out.close(q, 2);
+            Some(())
+        } else {
+            out.leaf(self.rest[0])
+        }
+    }
+}
+
+/// An operation of two layouts applied by [`by_mode`]: a trait with an
+/// always-inlined method rather than a closure, so that the operands stay in
+/// registers (a 32-byte [`LayoutRef`] passed to a call goes through memory, and
+/// copying it right after it was stored stalls).
+trait ModeOp {
+    fn apply(&self, out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()>;
+}
+
+/// `f` applied by mode along a tiler (`divide::by_mode_into`); inlined for the
+/// same reason as [`ModeOp`].
+#[inline(always)]
 fn by_mode(
     out: &mut Out<'_>,
     a: LayoutRef<'_>,
     t: &Tiler,
-    f: &impl Fn(&mut Out<'_>, LayoutRef<'_>, LayoutRef<'_>) -> Option<()>,
+    f: &impl ModeOp,
 ) -> Option<()> {
     match t {
-        Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
-        Tiler::Int(n) => f(out, a, leaf_ref(&Tiler::int_mode(*n))),
-        Tiler::Underscore => {
-            out.push(a)?;
-            Some(())
-        }
-        Tiler::Tuple(ts) => {
-            if ts.len() > a.rank() {
-                return None;
-            }
-            let p = out.open()?;
-            let mut k = 0;
-            for (i, m) in a.modes().enumerate() {
-                match ts.get(i) {
-                    Some(ti) => by_mode(out, m, ti, f)?,
-                    None => out.push(m)?,
-                }
-                k += 1;
-            }
-            out.close(p, k);
-            Some(())
-        }
+        Tiler::Layout(b) => f.apply(out, a, b.as_tree_ref()),
+        Tiler::Int(n) => f.apply(out, a, leaf_ref(&Tiler::int_mode(*n))),
+        Tiler::Underscore => out.push(a),
+        Tiler::Tuple(ts) => by_mode_tuple(out, a, ts, f),
     }
+}
+
+/// [`by_mode`] for a tuple tiler.
+fn by_mode_tuple(
+    out: &mut Out<'_>,
+    a: LayoutRef<'_>,
+    ts: &[Tiler],
+    f: &impl ModeOp,
+) -> Option<()> {
+    if ts.len() > a.rank() {
+        return None;
+    }
+    let p = out.open()?;
+    let mut k = 0;
+    for (i, m) in a.modes().enumerate() {
+        match ts.get(i) {
+            Some(ti) => by_mode(out, m, ti, f)?,
+            None => out.push(m)?,
+        }
+        k += 1;
+    }
+    out.close(p, k);
+    Some(())
 }
 
 /// [`crate::logical_divide_into`]'s fast path.
@@ -603,7 +641,17 @@ pub(crate) fn logical_divide(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<
     if !on() {
         return None;
     }
-    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &|out, a, b| divide(out, a, b, true))
+    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &LogicalDivide)
+}
+
+/// [`divide`], verified.
+struct LogicalDivide;
+
+impl ModeOp for LogicalDivide {
+    #[inline(always)]
+    fn apply(&self, out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
+        divide(out, a, b, true)
+    }
 }
 
 /// Most modes of a by-mode tiler on the regrouped divides' fast path.
@@ -634,19 +682,29 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
         Tiler::Layout(b) => b.as_tree_ref(),
         _ => leaf_ref(&ints[i]),
     };
+    // per mode: folded (a leaf by a leaf), or the left operand and the complement;
+    // each tile is written as soon as it is known (read back later, a mode
+    // just stored would stall the load)
+    let mut folded: [Option<LeafDiv>; UNZIP_MODES] = [None; UNZIP_MODES];
     let mut lhs: [Flat; UNZIP_MODES] = Default::default();
     let mut rest: [Flat; UNZIP_MODES] = Default::default();
     let mut modes = a.modes();
-    for (i, (lhs, rest)) in lhs.iter_mut().zip(&mut rest).take(k).enumerate() {
-        divide_parts(lhs, rest, modes.next()?, tile(i))?;
-    }
     let mut out = Out::new(dst);
     let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
     let splice = how == Unzip::Flat && k > 1;
     let p = if splice { 0 } else { out.open()? };
-    for (i, lhs) in lhs[..k].iter().enumerate() {
-        compose_parts(&mut out, lhs, &[Part::Tree(tile(i))], false)?;
+    for i in 0..k {
+        let (ai, bi) = (modes.next()?, tile(i));
+        let f = LeafDiv::of(ai, bi);
+        match &f {
+            Some(d) => out.leaf(d.tile)?,
+            None => {
+                divide_parts(&mut lhs[i], &mut rest[i], ai, bi)?;
+                compose_parts(&mut out, &lhs[i], &[Part::Tree(bi)], false)?;
+            }
+        }
+        folded[i] = f;
     }
     let mut arity = if splice { k } else { 1 };
     if !splice {
@@ -655,8 +713,11 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
     let splice = how != Unzip::Zipped && a.rank() > 1;
     let p = if splice { 0 } else { out.open()? };
-    for (lhs, rest) in lhs[..k].iter().zip(&rest) {
-        compose_parts(&mut out, lhs, &[Part::Flat(rest)], false)?;
+    for i in 0..k {
+        match &folded[i] {
+            Some(d) => d.write_rest(&mut out)?,
+            None => compose_parts(&mut out, &lhs[i], &[Part::Flat(&rest[i])], false)?,
+        }
     }
     for m in modes {
         out.push(m)?;
@@ -694,7 +755,15 @@ pub(crate) fn logical_product(out: &mut Layout, a: &Layout, t: &Tiler) -> Option
     if !on() {
         return None;
     }
-    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &|out, a, b| {
+    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &LogicalProduct)
+}
+
+/// `(A, complement(A, size(A)·cosize(B)) ∘ B)`.
+struct LogicalProduct;
+
+impl ModeOp for LogicalProduct {
+    #[inline(always)]
+    fn apply(&self, out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
         let mut comp = Flat::new();
         product_comp(&mut comp, a, b)?;
         let p = out.open()?;
@@ -702,7 +771,7 @@ pub(crate) fn logical_product(out: &mut Layout, a: &Layout, t: &Tiler) -> Option
         compose_parts(out, &comp, &[Part::Tree(b)], false)?;
         out.close(p, 2);
         Some(())
-    })
+    }
 }
 
 /// The blocked and raked products' fast path for two tuples of the same rank

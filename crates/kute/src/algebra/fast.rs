@@ -491,26 +491,28 @@ pub(crate) fn composition_tiler(out: &mut Layout, a: &Layout, t: &Tiler) -> Opti
     compose_tiler(&mut Out::new(out), a.as_tree_ref(), t)
 }
 
+/// `A ∘ T` by mode; inlined as [`by_mode`] is.
+#[inline(always)]
 fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
     match t {
         Tiler::Layout(b) => compose(out, a, Part::Tree(b.as_tree_ref())),
         Tiler::Int(n) => compose(out, a, Part::Flat(&[Mode::new(*n, Int::ONE)])),
-        Tiler::Underscore => {
-            out.push(a)?;
-            Some(())
-        }
-        Tiler::Tuple(ts) => {
-            if ts.len() > a.rank() {
-                return None;
-            }
-            let p = out.open()?;
-            for (m, ti) in a.modes().zip(ts) {
-                compose_tiler(out, m, ti)?;
-            }
-            out.close(p, ts.len());
-            Some(())
-        }
+        Tiler::Underscore => out.push(a),
+        Tiler::Tuple(ts) => compose_tuple(out, a, ts),
     }
+}
+
+/// [`compose_tiler`] for a tuple tiler: `A`'s modes beyond it are dropped.
+fn compose_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if ts.len() > a.rank() {
+        return None;
+    }
+    let p = out.open()?;
+    for (m, ti) in a.modes().zip(ts) {
+        compose_tiler(out, m, ti)?;
+    }
+    out.close(p, ts.len());
+    Some(())
 }
 
 /// `coalesce_x(A)` and `complement(B, shape(coalesce(A)))`: the left operand and
@@ -599,12 +601,7 @@ trait ModeOp {
 /// `f` applied by mode along a tiler (`divide::by_mode_into`); inlined for the
 /// same reason as [`ModeOp`].
 #[inline(always)]
-fn by_mode(
-    out: &mut Out<'_>,
-    a: LayoutRef<'_>,
-    t: &Tiler,
-    f: &impl ModeOp,
-) -> Option<()> {
+fn by_mode(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler, f: &impl ModeOp) -> Option<()> {
     match t {
         Tiler::Layout(b) => f.apply(out, a, b.as_tree_ref()),
         Tiler::Int(n) => f.apply(out, a, leaf_ref(&Tiler::int_mode(*n))),
@@ -614,12 +611,7 @@ fn by_mode(
 }
 
 /// [`by_mode`] for a tuple tiler.
-fn by_mode_tuple(
-    out: &mut Out<'_>,
-    a: LayoutRef<'_>,
-    ts: &[Tiler],
-    f: &impl ModeOp,
-) -> Option<()> {
+fn by_mode_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler], f: &impl ModeOp) -> Option<()> {
     if ts.len() > a.rank() {
         return None;
     }

@@ -52,9 +52,22 @@ pub enum Major {
 /// assert_eq!(l.eval(5).unwrap(), 6);            // 5 -> (1,(0,1)) -> 4 + 2
 /// assert_eq!(l.to_string(), "(2,(2,2)):(4,(1,2))");
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Layout {
     pub(crate) tree: Tree<Mode>,
+}
+
+// By hand, for `clone_from`: the derived one would build a copy and move it in.
+impl Clone for Layout {
+    #[inline]
+    fn clone(&self) -> Self {
+        Layout { tree: self.tree.clone() }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.tree.clone_from(&source.tree);
+    }
 }
 
 /// `_1:_0`, CuTe's default `Layout<_1,_0>`; also a ready output argument for

@@ -28,10 +28,27 @@ pub const MAX_DEPTH: usize = 32;
 pub(crate) const LEAF: u16 = 0;
 
 /// An owned hierarchical tuple whose leaves are `L`.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Tree<L: Copy> {
     pub(crate) toks: Toks,
     pub(crate) leaves: Leaves<L>,
+}
+
+// By hand: built in place (a tree is hundreds of bytes, and a derived clone
+// moves each part once more), and `clone_from` reuses the storage.
+impl<L: Copy> Clone for Tree<L> {
+    #[inline]
+    fn clone(&self) -> Self {
+        let mut t = Tree::empty();
+        t.clone_from(self);
+        t
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.toks.clone_from(&source.toks);
+        self.leaves.clone_from(&source.leaves);
+    }
 }
 
 /// A borrowed subtree.

@@ -70,12 +70,17 @@ pub mod performance {
     //!   (precomputed fast division) or traverse with
     //!   [`Indices`](crate::iter::Indices) instead of calling
     //!   [`Layout::eval`](crate::Layout::eval) in a loop.
+    //! - **Reuse layouts with `clone_from`.** `out.clone_from(&l)` copies into
+    //!   `out`'s storage; `l.clone()` builds a new layout (hundreds of bytes,
+    //!   moved once more on return).
     //! - **Parse once.** Parsing dominates any single operation; keep layouts
     //!   and tilers as values.
     //! - **Small operands take a fast path.** Operands of up to 8 leaves with
     //!   positive extents (the usual tiles, tilers and thread layouts) go
     //!   through a leaner implementation of the same algorithm: stack buffers,
-    //!   the result written in place, no error values built on the way. Its
+    //!   the result written straight into the output's inline storage (a result
+    //!   of more than 16 leaves goes to the general path), no error values built
+    //!   on the way. Its
     //!   answers are the general path's, static flags included (a test compares
     //!   the two on random operands); anything it does not cover, and every
     //!   error, is handled by the general path, so error messages do not depend

@@ -452,15 +452,15 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline(always)]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
-        append(&mut self.tree.toks, t.toks);
-        append(&mut self.tree.leaves, t.leaves);
+        self.tree.toks.extend_from_slice(t.toks);
+        self.tree.leaves.extend_from_slice(t.leaves);
     }
 
     /// Add a subtree as one element with each leaf replaced by `f(leaf)`.
     #[inline]
     pub(crate) fn push_mapped<E>(&mut self, t: TreeRef<'_, L>, mut f: impl FnMut(L) -> Result<L, E>) -> Result<(), E> {
         self.cur_n += 1;
-        append(&mut self.tree.toks, t.toks);
+        self.tree.toks.extend_from_slice(t.toks);
         for &x in t.leaves {
             self.tree.leaves.push(f(x)?);
         }
@@ -475,8 +475,8 @@ impl<'t, L: Copy> Builder<'t, L> {
         } else {
             // the children are the subtree's tokens after its own, in order
             self.cur_n += t.rank();
-            append(&mut self.tree.toks, &t.toks[1..]);
-            append(&mut self.tree.leaves, t.leaves);
+            self.tree.toks.extend_from_slice(&t.toks[1..]);
+            self.tree.leaves.extend_from_slice(t.leaves);
         }
     }
 
@@ -490,14 +490,6 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline]
     pub(crate) fn since(&self, mark: (usize, usize)) -> TreeRef<'_, L> {
         TreeRef { toks: &self.tree.toks[mark.0..], leaves: &self.tree.leaves[mark.1..] }
-    }
-}
-
-/// `v.extend_from_slice(xs)` for the short slices of tree building (no memmove calls).
-#[inline(always)]
-fn append<T: Copy, const N: usize>(v: &mut Buf<T, N>, xs: &[T]) {
-    for &x in xs {
-        v.push(x);
     }
 }
 

@@ -525,6 +525,7 @@ fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<
 }
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
+#[inline(always)]
 fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
     if let Some(d) = LeafDiv::of(a, b) {
         let p = out.open()?;
@@ -533,6 +534,13 @@ fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -
         out.close(p, 2);
         return Some(());
     }
+    divide_modes(out, a, b, verify)
+}
+
+/// [`divide`] beyond a leaf by a leaf; out of line, so that the leaf case
+/// does not set up its stack buffers.
+#[inline(never)]
+fn divide_modes(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
     let (mut lhs, mut rest) = (Flat::new(), Flat::new());
     divide_parts(&mut lhs, &mut rest, a, b)?;
     compose_parts(out, &lhs, &[Part::Tree(b), Part::Flat(&rest)], verify)
@@ -555,7 +563,11 @@ struct LeafDiv {
 impl LeafDiv {
     #[inline(always)]
     fn of(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<LeafDiv> {
-        let (am, bm) = (a.as_leaf()?, b.as_leaf()?);
+        LeafDiv::of_modes(a.as_leaf()?, b.as_leaf()?)
+    }
+
+    #[inline(always)]
+    fn of_modes(am: Mode, bm: Mode) -> Option<LeafDiv> {
         if !(am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0) {
             return None;
         }
@@ -665,6 +677,63 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     if k == 0 || k > UNZIP_MODES || k > a.rank() {
         return None;
     }
+    // a tuple of leaves divided by leaves (every tile folds): a small function
+    // does it all (one tuple token and the leaves: A is flat)
+    if a.toks.len() == a.leaves.len() + 1 {
+        let mut folded = ArrayVec::<LeafDiv, UNZIP_MODES>::new();
+        for (ti, &am) in ts.iter().zip(a.leaves) {
+            let bm = match ti {
+                Tiler::Layout(b) => b.as_tree_ref().as_leaf(),
+                Tiler::Int(n) => Some(Tiler::int_mode(*n)),
+                _ => return None,
+            };
+            match bm.and_then(|bm| LeafDiv::of_modes(am, bm)) {
+                Some(d) => folded.push(d),
+                None => break,
+            }
+        }
+        if folded.len() == k {
+            return divide_unzip_folded(&mut Out::new(dst), &folded, &a.leaves[k..], how);
+        }
+    }
+    divide_unzip_modes(dst, a, ts, how)
+}
+
+/// [`divide_unzip`] of a flat `A` whose first modes fold: the tiles, then the
+/// rests and `A`'s `extra` modes.
+#[inline(always)]
+fn divide_unzip_folded(out: &mut Out<'_>, folded: &[LeafDiv], extra: &[Mode], how: Unzip) -> Option<()> {
+    let (k, rank) = (folded.len(), folded.len() + extra.len());
+    let top = out.open()?;
+    let splice = how == Unzip::Flat && k > 1;
+    let p = if splice { 0 } else { out.open()? };
+    for d in folded {
+        out.leaf(d.tile)?;
+    }
+    let mut arity = if splice { k } else { 1 };
+    if !splice {
+        out.close(p, k);
+    }
+    let splice = how != Unzip::Zipped && rank > 1;
+    let p = if splice { 0 } else { out.open()? };
+    for d in folded {
+        d.write_rest(out)?;
+    }
+    for &m in extra {
+        out.leaf(m)?;
+    }
+    arity += if splice { rank } else { 1 };
+    if !splice {
+        out.close(p, rank);
+    }
+    out.close(top, arity);
+    Some(())
+}
+
+/// [`divide_unzip`] when some tile does not fold.
+#[inline(never)]
+fn divide_unzip_modes(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<()> {
+    let k = ts.len();
     let mut ints = [UNIT; UNZIP_MODES];
     for (i, ti) in ts.iter().enumerate() {
         match ti {

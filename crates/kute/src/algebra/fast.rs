@@ -131,6 +131,19 @@ impl<const N: usize> Sink for ArrayVec<Mode, N> {
     }
 }
 
+/// The tokens of `n` flat leaves (a leaf for one, a tuple otherwise), written
+/// into a tree's inline tokens.
+#[inline(always)]
+fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
+    if n != 1 {
+        toks.try_push(arity_tok(n)).ok()?;
+    }
+    for _ in 0..n {
+        toks.try_push(LEAF).ok()?;
+    }
+    Some(())
+}
+
 /// Left-to-right coalescing (see the module docs): modes go in one by one,
 /// finished modes go out through `emit`.
 #[derive(Clone, Copy)]
@@ -194,9 +207,9 @@ pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
     if leaves.len() > CAP {
         return None;
     }
-    coalesce_flat(out.tree.leaves.cleared_inline(), leaves)?;
-    out.tree.set_flat_toks();
-    Some(())
+    let dst = out.tree.leaves.cleared_inline();
+    coalesce_flat(dst, leaves)?;
+    flat_toks(out.tree.toks.cleared_inline(), dst.len())
 }
 
 /// The cotarget of a complement on the fast path.
@@ -285,9 +298,9 @@ pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option
         return None;
     }
     let n = cot.as_ref().as_leaf()?;
-    complement_each(a.leaves(), Cot::Int(n), out.tree.leaves.cleared_inline())?;
-    out.tree.set_flat_toks();
-    Some(())
+    let dst = out.tree.leaves.cleared_inline();
+    complement_each(a.leaves(), Cot::Int(n), dst)?;
+    flat_toks(out.tree.toks.cleared_inline(), dst.len())
 }
 
 /// A right operand of a composition (or part of one): a layout, or flat modes

@@ -482,6 +482,12 @@ fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
 /// `A ∘ B` as one element of `out`, verified.
 #[inline(always)]
 fn compose(out: &mut Out<'_>, a: LayoutRef<'_>, b: Part<'_>) -> Option<()> {
+    if let Some(am) = a.as_leaf() {
+        // a leaf of extent >= 2 is its own coalesced form
+        if am.shape.value() >= 2 {
+            return compose_parts(out, &[am], &[b], true);
+        }
+    }
     let mut lhs = Flat::new();
     lhs_of(&mut lhs, a)?;
     compose_parts(out, &lhs, &[b], true)
@@ -660,7 +666,32 @@ pub(crate) fn logical_divide(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<
     if !on() {
         return None;
     }
-    by_mode(&mut Out::new(out), a.as_tree_ref(), t, &LogicalDivide)
+    let a = a.as_tree_ref();
+    if let Tiler::Tuple(ts) = t {
+        let mut folded = ArrayVec::new();
+        if fold_flat(&mut folded, a, ts).is_some() {
+            return logical_divide_folded(&mut Out::new(out), &folded, &a.leaves[ts.len()..]);
+        }
+    }
+    by_mode(&mut Out::new(out), a, t, &LogicalDivide)
+}
+
+/// [`logical_divide`] of a flat `A` whose first modes fold: `((tile, rest),
+/// .., extra modes)`.
+#[inline(always)]
+fn logical_divide_folded(out: &mut Out<'_>, folded: &[LeafDiv], extra: &[Mode]) -> Option<()> {
+    let top = out.open()?;
+    for d in folded {
+        let p = out.open()?;
+        out.leaf(d.tile)?;
+        d.write_rest(out)?;
+        out.close(p, 2);
+    }
+    for &m in extra {
+        out.leaf(m)?;
+    }
+    out.close(top, folded.len() + extra.len());
+    Some(())
 }
 
 /// [`divide`], verified.
@@ -690,26 +721,31 @@ pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) 
     if k == 0 || k > UNZIP_MODES || k > a.rank() {
         return None;
     }
-    // a tuple of leaves divided by leaves (every tile folds): a small function
-    // does it all (one tuple token and the leaves: A is flat)
-    if a.toks.len() == a.leaves.len() + 1 {
-        let mut folded = ArrayVec::<LeafDiv, UNZIP_MODES>::new();
-        for (ti, &am) in ts.iter().zip(a.leaves) {
-            let bm = match ti {
-                Tiler::Layout(b) => b.as_tree_ref().as_leaf(),
-                Tiler::Int(n) => Some(Tiler::int_mode(*n)),
-                _ => return None,
-            };
-            match bm.and_then(|bm| LeafDiv::of_modes(am, bm)) {
-                Some(d) => folded.push(d),
-                None => break,
-            }
-        }
-        if folded.len() == k {
-            return divide_unzip_folded(&mut Out::new(dst), &folded, &a.leaves[k..], how);
-        }
+    let mut folded = ArrayVec::new();
+    if fold_flat(&mut folded, a, ts).is_some() {
+        return divide_unzip_folded(&mut Out::new(dst), &folded, &a.leaves[k..], how);
     }
     divide_unzip_modes(dst, a, ts, how)
+}
+
+/// For a tuple of leaves `A` (one tuple token and the leaves) and a by-mode
+/// tiler of at most [`UNZIP_MODES`] leaves and integers, `A`'s first modes
+/// divided by the tiles into `folded`, when every one folds ([`LeafDiv`]);
+/// `None` otherwise. (Filled in place: returned, the array would be copied.)
+#[inline(always)]
+fn fold_flat(folded: &mut ArrayVec<LeafDiv, UNZIP_MODES>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if a.toks.len() != a.leaves.len() + 1 || ts.len() > a.leaves.len() {
+        return None;
+    }
+    for (ti, &am) in ts.iter().zip(a.leaves) {
+        let bm = match ti {
+            Tiler::Layout(b) => b.as_tree_ref().as_leaf()?,
+            Tiler::Int(n) => Tiler::int_mode(*n),
+            _ => return None,
+        };
+        folded.try_push(LeafDiv::of_modes(am, bm)?).ok()?;
+    }
+    Some(())
 }
 
 /// [`divide_unzip`] of a flat `A` whose first modes fold: the tiles, then the

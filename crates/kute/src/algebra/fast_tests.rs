@@ -219,3 +219,54 @@ fn fast_paths_agree_with_the_general_path() {
         );
     }
 }
+
+/// The small paths for a flat layout divided by leaves (every tile a leaf by a
+/// leaf) and for a leaf composed with anything: operands drawn to hit them
+/// (and their edges: extent 1, stride 0 or negative, a tile larger than its mode).
+#[test]
+fn flat_and_leaf_paths_agree_with_the_general_path() {
+    let mut g = Gen(0x2545_f491_4f6c_dd1d);
+    let mut folded = 0;
+    for _ in 0..20_000 {
+        let rank = 1 + g.below(4) as usize;
+        let st = [0.0, 0.5, 1.0][g.below(3) as usize];
+        let mut leaf = |g: &mut Gen| {
+            let s = [1, 2, 3, 4, 6, 8, 12, 32][g.below(8) as usize];
+            let d = [0, 1, 2, 4, 8, 128, -2][g.below(7) as usize];
+            (g.int(s, st), g.int(d, st))
+        };
+        let modes: Vec<(String, String)> = (0..rank).map(|_| leaf(&mut g)).collect();
+        let a = parse(&format!(
+            "({}):({})",
+            modes.iter().map(|m| m.0.as_str()).collect::<Vec<_>>().join(","),
+            modes.iter().map(|m| m.1.as_str()).collect::<Vec<_>>().join(",")
+        ));
+        let k = 1 + g.below(rank as u64) as usize;
+        let tiles: Vec<String> = (0..k)
+            .map(|_| {
+                let (s, d) = leaf(&mut g);
+                if g.chance(0.3) {
+                    s
+                } else {
+                    format!("{s}:{d}")
+                }
+            })
+            .collect();
+        let src = format!("<{}>", tiles.join(","));
+        let t = crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let w = |op: &str| format!("{op}({a}, {src})");
+        if same(&w("logical_divide"), |o| crate::logical_divide_into(o, &a, &t)) {
+            folded += 1;
+        }
+        same(&w("zipped_divide"), |o| crate::zipped_divide_into(o, &a, &t));
+        same(&w("tiled_divide"), |o| crate::tiled_divide_into(o, &a, &t));
+        same(&w("flat_divide"), |o| crate::flat_divide_into(o, &a, &t));
+        // a leaf on the left of a composition
+        let (s, d) = leaf(&mut g);
+        let l = parse(&format!("{s}:{d}"));
+        let b = parse(&layout(&mut g, 3));
+        same(&format!("composition({l}, {b})"), |o| crate::composition_into(o, &l, &b));
+        same(&format!("composition({l}, {src})"), |o| crate::composition_tiler_into(o, &l, &t));
+    }
+    assert!(folded > 5_000, "{folded} divides gave a layout");
+}

@@ -230,7 +230,7 @@ fn flat_and_leaf_paths_agree_with_the_general_path() {
     for _ in 0..20_000 {
         let rank = 1 + g.below(4) as usize;
         let st = [0.0, 0.5, 1.0][g.below(3) as usize];
-        let mut leaf = |g: &mut Gen| {
+        let leaf = |g: &mut Gen| {
             let s = [1, 2, 3, 4, 6, 8, 12, 32][g.below(8) as usize];
             let d = [0, 1, 2, 4, 8, 128, -2][g.below(7) as usize];
             (g.int(s, st), g.int(d, st))

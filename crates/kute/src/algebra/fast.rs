@@ -547,11 +547,7 @@ fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<
 #[inline(always)]
 fn divide(out: &mut Out<'_>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Option<()> {
     if let Some(d) = LeafDiv::of(a, b) {
-        let p = out.open()?;
-        out.leaf(d.tile)?;
-        d.write_rest(out)?;
-        out.close(p, 2);
-        return Some(());
+        return d.write(out);
     }
     divide_modes(out, a, b, verify)
 }
@@ -620,6 +616,16 @@ impl LeafDiv {
             out.leaf(self.rest[0])
         }
     }
+
+    /// `(tile, rest)` as one element of `out`.
+    #[inline(always)]
+    fn write(&self, out: &mut Out<'_>) -> Option<()> {
+        let p = out.open()?;
+        out.leaf(self.tile)?;
+        self.write_rest(out)?;
+        out.close(p, 2);
+        Some(())
+    }
 }
 
 /// An operation of two layouts applied by [`by_mode`]: a trait with an
@@ -682,10 +688,7 @@ pub(crate) fn logical_divide(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<
 fn logical_divide_folded(out: &mut Out<'_>, folded: &[LeafDiv], extra: &[Mode]) -> Option<()> {
     let top = out.open()?;
     for d in folded {
-        let p = out.open()?;
-        out.leaf(d.tile)?;
-        d.write_rest(out)?;
-        out.close(p, 2);
+        d.write(out)?;
     }
     for &m in extra {
         out.leaf(m)?;

@@ -225,29 +225,92 @@ enum Cot<'a> {
 /// (the steps of `complement_modes` and `push_rest`).
 #[inline(always)]
 fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()> {
+    let mut c = Coalescer::NEW;
+    // the last mode of filter(A) in stride order, and the stride where its gap starts
+    let (m0, last_stride) = match *a {
+        [x] if plain(x) => (x, Int::ONE),
+        [x, y] if plain(x) && plain(y) => {
+            if x.shape.value().checked_mul(x.stride.value())? == y.stride.value() {
+                // filter(A) merges them into one mode
+                (Mode::new(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE)
+            } else {
+                let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
+                // the first gap: lo.stride / _1, which is lo.stride (value and flag)
+                c.push(Mode::new(lo.stride, Int::ONE), emit)?;
+                (hi, lo.stride.mul_opt(lo.shape)?)
+            }
+        }
+        _ => complement_gaps(a, &mut c, emit)?,
+    };
+    let new_shape = m0.stride.div_opt(last_stride)?;
+    if new_shape.value() == 0 {
+        return None;
+    }
+    c.push(Mode::new(new_shape, last_stride), emit)?;
+    let new_stride = m0.stride.mul_opt(m0.shape)?;
+    // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
+    let mut cur = new_stride;
+    match cot {
+        Cot::Int(n) => rest_mode(&mut c, emit, n.ceil_div_opt(new_stride)?, &mut cur)?,
+        Cot::Shapes([m]) => rest_mode(&mut c, emit, m.shape.ceil_div_opt(new_stride)?, &mut cur)?,
+        Cot::Shapes(s) => {
+            let mut r = new_stride;
+            for m in s {
+                rest_mode(&mut c, emit, m.shape.ceil_div_opt(r)?, &mut cur)?;
+                r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
+            }
+        }
+    }
+    c.finish(emit)
+}
+
+/// A mode that filter(A) keeps: extent above 1, positive stride (one or two
+/// such modes are complemented without the general loop).
+#[inline(always)]
+fn plain(m: Mode) -> bool {
+    m.shape.value() > 1 && m.stride.value() > 0
+}
+
+/// One mode of a complement's rest, extent `s`: `s:cur` (then `cur·s`), or
+/// `s:_0` for an extent 1.
+#[inline(always)]
+fn rest_mode(c: &mut Coalescer, emit: &mut impl Sink, s: Int, cur: &mut Int) -> Option<()> {
+    if s.value() == 1 {
+        c.push(Mode::new(s, Int::ZERO), emit)
+    } else {
+        c.push(Mode::new(s, *cur), emit)?;
+        *cur = cur.mul_opt(s)?;
+        Some(())
+    }
+}
+
+/// The general part of [`complement_each`]: filter(A) (zero strides out,
+/// coalesced), every gap but the last one's through `c`; gives the last mode in
+/// stride order and the stride where its gap starts.
+#[inline(always)]
+fn complement_gaps(a: &[Mode], c: &mut Coalescer, emit: &mut impl Sink) -> Option<(Mode, Int)> {
     if a.len() > CAP {
         return None;
     }
     // filter(A): zero strides drop out, then coalesce
     let mut f = Flat::new();
     {
-        let mut c = Coalescer::NEW;
+        let mut fc = Coalescer::NEW;
         for &m in a {
             if m.stride.value() != 0 {
-                c.push(m, &mut f)?;
+                fc.push(m, &mut f)?;
             }
         }
-        if !c.open {
+        if !fc.open {
             // only `_1:_0` is left: the general path's special case
             return None;
         }
-        c.finish(&mut f)?;
+        fc.finish(&mut f)?;
     }
     if f.iter().any(|m| m.stride.value() <= 0) {
         return None;
     }
-    // the gaps of A in increasing stride order, then the rest, coalesced on the fly
-    let mut c = Coalescer::NEW;
+    // the gaps of A in increasing stride order
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
         let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
@@ -259,36 +322,7 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
         c.push(Mode::new(new_shape, last_stride), emit)?;
         last_stride = min_stride.mul_opt(shape)?;
     }
-    let m0 = f[0];
-    let new_shape = m0.stride.div_opt(last_stride)?;
-    if new_shape.value() == 0 {
-        return None;
-    }
-    c.push(Mode::new(new_shape, last_stride), emit)?;
-    let new_stride = m0.stride.mul_opt(m0.shape)?;
-    // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
-    let mut rest: ArrayVec<Int, CAP> = ArrayVec::new();
-    match cot {
-        Cot::Int(n) => rest.push(n.ceil_div_opt(new_stride)?),
-        Cot::Shapes([m]) => rest.push(m.shape.ceil_div_opt(new_stride)?),
-        Cot::Shapes(s) => {
-            let mut r = new_stride;
-            for m in s {
-                rest.try_push(m.shape.ceil_div_opt(r)?).ok()?;
-                r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
-            }
-        }
-    }
-    let mut cur = new_stride;
-    for &s in &rest {
-        if s.value() == 1 {
-            c.push(Mode::new(s, Int::ZERO), emit)?;
-        } else {
-            c.push(Mode::new(s, cur), emit)?;
-            cur = cur.mul_opt(s)?;
-        }
-    }
-    c.finish(emit)
+    Some((f[0], last_stride))
 }
 
 /// [`crate::complement_into`]'s fast path.

@@ -91,8 +91,9 @@ impl Int {
         Int::new_dynamic(self.value)
     }
 
+    /// `value`, static when both `self` and `other` are.
     #[inline(always)]
-    fn with(self, other: Int, value: i64) -> Int {
+    pub(crate) fn with(self, other: Int, value: i64) -> Int {
         Int { value, flag: Flag::of(self.is_static() & other.is_static()) }
     }
 

@@ -385,12 +385,30 @@ impl Compose<'_> {
             if cs.value() <= 0 {
                 return None;
             }
-            if !(rest_d.value() < cs.value() || rest_d.rem_opt(cs)?.value() == 0) {
-                return None;
+            let (ad, next_s, next_d);
+            if rest_d.value() > 0 {
+                // the same values and flags as below, in fewer steps: both
+                // ceil_divs are of positive numbers (their sum must not overflow)
+                cs.value().checked_add(rest_d.value())?;
+                if rest_d.value() >= cs.value() {
+                    // cs divides rest_d: this mode is stepped over (next_s = 1)
+                    if rest_d.rem_opt(cs)?.value() != 0 {
+                        return None;
+                    }
+                    rest_d = rest_d.div_opt(cs)?;
+                    continue;
+                }
+                ad = rest_d;
+                next_s = cs.sub_opt(Int::ONE)?.div_opt(ad)?.add_opt(Int::ONE)?;
+                next_d = Int::ONE.with(ad, 1).with(cs, 1);
+            } else {
+                if !(rest_d.value() < cs.value() || rest_d.rem_opt(cs)?.value() == 0) {
+                    return None;
+                }
+                ad = rest_d.abs_opt()?;
+                next_s = cs.ceil_div_opt(ad)?;
+                next_d = ad.ceil_div_opt(cs)?.mul_opt(rest_d.signum())?;
             }
-            let ad = rest_d.abs_opt()?;
-            let next_s = cs.ceil_div_opt(ad)?;
-            let next_d = ad.ceil_div_opt(cs)?.mul_opt(rest_d.signum())?;
             if next_s.value() == 1 || rest_s.value() == 1 {
                 rest_d = next_d;
                 continue;

@@ -270,3 +270,45 @@ fn flat_and_leaf_paths_agree_with_the_general_path() {
     }
     assert!(folded > 5_000, "{folded} divides gave a layout");
 }
+
+/// Operands near `i64::MAX` (and the small values they combine with): where a
+/// fast path skips a step of the general algorithm, it must still decline
+/// exactly where that step would overflow.
+#[test]
+fn extreme_values_agree_with_the_general_path() {
+    const M: i64 = i64::MAX;
+    let values = [1, 2, 3, 4, 1 << 31, 1 << 62, (1 << 62) + 2, M / 3, M - 1, M, -(M - 1)];
+    let mut g = Gen(0x6a09_e667_f3bc_c909);
+    let mut layouts = 0;
+    for _ in 0..20_000 {
+        let mut draw = |g: &mut Gen, max: u64| {
+            let n = 1 + g.below(max) as usize;
+            let st = [0.0, 1.0][g.below(2) as usize];
+            let mut sh = Vec::new();
+            let mut sd = Vec::new();
+            for _ in 0..n {
+                let s = values[g.below(values.len() as u64 - 1) as usize].max(1);
+                let d = values[g.below(values.len() as u64) as usize];
+                sh.push(g.int(s, st));
+                sd.push(g.int(d, st));
+            }
+            parse(&format!("({}):({})", sh.join(","), sd.join(",")))
+        };
+        let a = draw(&mut g, 3);
+        let b = draw(&mut g, 2);
+        let v = values[g.below(values.len() as u64 - 1) as usize].max(1);
+        let cot: IntTuple = v.to_string().parse().unwrap();
+        let t = Tiler::Layout(b.clone());
+        let w = |op: &str, x: &dyn std::fmt::Display| format!("{op}({a}, {x})");
+        let mut ok = same(&format!("coalesce({a})"), |o| crate::coalesce_into(o, &a));
+        ok |= same(&w("complement", &cot), |o| crate::complement_into(o, &a, &cot));
+        ok |= same(&w("composition", &b), |o| crate::composition_into(o, &a, &b));
+        ok |= same(&w("logical_divide", &b), |o| crate::logical_divide_into(o, &a, &t));
+        ok |= same(&w("zipped_divide", &b), |o| crate::zipped_divide_into(o, &a, &t));
+        ok |= same(&w("logical_product", &b), |o| crate::logical_product_into(o, &a, &t));
+        ok |= same(&w("blocked_product", &b), |o| crate::blocked_product_into(o, &a, &b));
+        ok |= same(&w("raked_product", &b), |o| crate::raked_product_into(o, &a, &b));
+        layouts += usize::from(ok);
+    }
+    assert!(layouts > 1_000, "{layouts} operand pairs gave a layout");
+}

@@ -281,7 +281,7 @@ fn extreme_values_agree_with_the_general_path() {
     let mut g = Gen(0x6a09_e667_f3bc_c909);
     let mut layouts = 0;
     for _ in 0..20_000 {
-        let mut draw = |g: &mut Gen, max: u64| {
+        let draw = |g: &mut Gen, max: u64| {
             let n = 1 + g.below(max) as usize;
             let st = [0.0, 1.0][g.below(2) as usize];
             let mut sh = Vec::new();

@@ -101,7 +101,8 @@ impl<'a, L: Copy> Iterator for Children<'a, L> {
             return None;
         }
         self.left -= 1;
-        let (nt, nl) = span(self.toks);
+        // the last child is the rest: a `TreeRef` holds exactly one tree
+        let (nt, nl) = if self.left == 0 { (self.toks.len(), self.leaves.len()) } else { span(self.toks) };
         let r = TreeRef { toks: &self.toks[..nt], leaves: &self.leaves[..nl] };
         self.toks = &self.toks[nt..];
         self.leaves = &self.leaves[nl..];

@@ -48,12 +48,23 @@ pub struct Indices {
 }
 
 impl Indices {
-    /// An iterator over the whole domain of `layout`. Errors if an index would overflow.
+    /// An iterator over the whole domain of `layout`. Errors if an index would
+    /// overflow, or if an extent is negative (a zero extent: no indices).
     // (always inlined: built in the caller's frame, the iterator is not moved
     // through a 200-byte copy before a traversal)
     #[inline(always)]
     pub fn new(layout: &Layout) -> Result<Indices> {
         let leaves = layout.leaves();
+        // up to three modes of small extents and strides: nothing can overflow,
+        // and each mode is a digit of the loop nest
+        match *leaves {
+            [a] if small(a) => return Ok(Indices::nest([digit(a), (1, 0), (1, 0)])),
+            [a, b] if small(a) && small(b) => return Ok(Indices::nest([digit(a), digit(b), (1, 0)])),
+            [a, b, c] if small(a) && small(b) && small(c) => {
+                return Ok(Indices::nest([digit(a), digit(b), digit(c)]));
+            }
+            _ => {}
+        }
         let mut positive = true;
         // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
         let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
@@ -61,47 +72,91 @@ impl Indices {
             let (s, d) = (m.shape.value(), m.stride.value());
             positive &= s > 0;
             size = size.and_then(|p| p.checked_mul(s));
-            // (Layout::size's error, if any, comes first)
             let Some(w) = (s.max(1) - 1).checked_mul(d) else {
-                layout.size()?;
                 return Err(overflow("the extent of", layout));
             };
             let Some(t) = total.checked_add(w.checked_abs().unwrap_or(i64::MAX)) else {
-                layout.size()?;
                 return Err(overflow("the indices of", layout));
             };
             total = t;
         }
-        let size = match size {
-            Some(s) => s,
-            None => layout.size()?.value(), // overflow: Layout::size's error
+        let Some(size) = size else {
+            return Err(overflow("the size of", layout));
         };
-        let mut it = Indices {
-            s0: 1,
-            d0: 0,
+        if !positive {
+            return Indices::not_positive(layout);
+        }
+        // modes of extent 1 never move (every extent is positive): skip them
+        let mut digits = [(1i64, 0i64); 3];
+        let mut outer = SmallVec::new();
+        let mut k = 0;
+        for m in leaves {
+            let (s, d) = (m.shape.value(), m.stride.value());
+            if s == 1 {
+                continue;
+            }
+            if k < 3 {
+                digits[k] = (s, d);
+            } else {
+                outer.push(Outer { shape: s, stride: d, coord: 0 });
+            }
+            k += 1;
+        }
+        // built in one expression, in place
+        let [(s0, d0), (s1, d1), (s2, d2)] = digits;
+        Ok(Indices {
+            s0,
+            d0,
             c0: 0,
-            s1: 1,
-            d1: 0,
+            s1,
+            d1,
             c1: 0,
-            s2: 1,
-            d2: 0,
+            s2,
+            d2,
+            c2: 0,
+            outer,
+            index: 0,
+            remaining: size as u64,
+            blocks: true,
+        })
+    }
+
+    /// The iterator over three digits `(extent, stride)`, extents positive,
+    /// whose indices and size cannot overflow.
+    #[inline(always)]
+    fn nest(digits: [(i64, i64); 3]) -> Indices {
+        let [(s0, d0), (s1, d1), (s2, d2)] = digits;
+        Indices {
+            s0,
+            d0,
+            c0: 0,
+            s1,
+            d1,
+            c1: 0,
+            s2,
+            d2,
             c2: 0,
             outer: SmallVec::new(),
             index: 0,
-            remaining: size.max(0) as u64,
-            blocks: positive,
-        };
-        // with positive extents, modes of extent 1 never move: skip them
-        for (k, m) in leaves.iter().filter(|m| !(positive && m.shape.value() == 1)).enumerate() {
-            let Mode { shape, stride } = *m;
-            let (s, d) = (shape.value(), stride.value());
-            match k {
-                0 => (it.s0, it.d0) = (s, d),
-                1 => (it.s1, it.d1) = (s, d),
-                2 => (it.s2, it.d2) = (s, d),
-                _ => it.outer.push(Outer { shape: s, stride: d, coord: 0 }),
-            }
+            remaining: (s0 * s1 * s2) as u64,
+            blocks: true,
         }
+    }
+
+    /// [`Indices::new`] for a layout with an extent `<= 0`: a zero extent
+    /// leaves nothing to visit; a negative one is refused, since an odometer
+    /// cannot count down to it in `L(i)`'s order.
+    #[cold]
+    #[inline(never)]
+    fn not_positive(layout: &Layout) -> Result<Indices> {
+        if layout.leaves().iter().any(|m| m.shape.value() < 0) {
+            return Err(Error::inadmissible(
+                "iterate",
+                format!("{layout} has a negative extent; indices are defined for extents >= 0"),
+            ));
+        }
+        let mut it = Indices::nest([(1, 0); 3]);
+        it.remaining = 0;
         Ok(it)
     }
 
@@ -173,9 +228,30 @@ impl Indices {
     }
 }
 
+/// A mode of extent in `[2, 2^20)` and stride in `(-2^20, 2^20)`: three of them
+/// have fewer than `2^60` indices, all of them below `2^42` in magnitude.
+#[inline(always)]
+fn small(m: Mode) -> bool {
+    const B: i64 = 1 << 20;
+    let (s, d) = (m.shape.value(), m.stride.value());
+    (s.wrapping_sub(2) as u64) < (B - 2) as u64 && (d.wrapping_add(B - 1) as u64) < (2 * B - 1) as u64
+}
+
+/// A mode as a digit `(extent, stride)`.
+#[inline(always)]
+fn digit(m: Mode) -> (i64, i64) {
+    (m.shape.value(), m.stride.value())
+}
+
+/// The error of [`Indices::new`]: `Layout::size`'s, if the size overflows,
+/// else an overflow of `what`.
 #[cold]
+#[inline(never)]
 fn overflow(what: &str, layout: &Layout) -> Error {
-    Error::overflow(format_args!("{what} {layout}")).in_op("iterate")
+    match layout.size() {
+        Err(e) => e,
+        Ok(_) => Error::overflow(format_args!("{what} {layout}")).in_op("iterate"),
+    }
 }
 
 impl Iterator for Indices {
@@ -256,6 +332,10 @@ mod tests {
             "():()",
             "5:0",
             "(3,0):(1,3)",
+            // the three-mode path's bounds (strides of magnitude 2^20 - 1 in, 2^20 out)
+            "(2,3):(-1048575,1048575)",
+            "(2,3,2):(-1048576,1048576,1)",
+            "(3,1,2):(1,5,3)",
         ] {
             let l: Layout = s.parse().unwrap();
             let want = reference(&l);
@@ -271,6 +351,20 @@ mod tests {
                 it.for_each(|i| v.push(i));
                 assert_eq!(v, want, "take({skip}) then fold on {s}");
             }
+        }
+    }
+
+    #[test]
+    fn zero_extents_are_empty_and_negative_ones_refused() {
+        for s in ["(3,0):(1,3)", "(0,2):(1,1)", "((2,0),3):((1,2),4)"] {
+            let l: Layout = s.parse().unwrap();
+            assert_eq!(Indices::new(&l).unwrap().count(), 0, "{s}");
+        }
+        for s in ["(-2,-3):(1,2)", "-4:1", "(2,(3,-1)):(1,(2,6))"] {
+            let l: Layout = s.parse().unwrap();
+            let e = Indices::new(&l).unwrap_err();
+            assert_eq!(e.kind(), crate::ErrorKind::Inadmissible, "{s}");
+            assert!(e.to_string().contains("negative extent"), "{s}: {e}");
         }
     }
 }

@@ -581,10 +581,35 @@ fn compose_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()
     }
     let p = out.open()?;
     for (m, ti) in a.modes().zip(ts) {
-        compose_tiler(out, m, ti)?;
+        // a leaf tile (an integer `n` is `n:_1`) takes the small path
+        match ti {
+            Tiler::Layout(b) if b.tree.is_leaf() => compose_by_leaf(out, m, b.leaves()[0])?,
+            Tiler::Int(n) => compose_by_leaf(out, m, Mode::new(*n, Int::ONE))?,
+            _ => compose_tiler(out, m, ti)?,
+        }
     }
     out.close(p, ts.len());
     Some(())
+}
+
+/// [`compose`] of `A` with a leaf `B = bm`: a leaf, or one composed leaf
+/// (`compose_parts` for that one part, without its walk over `B`).
+#[inline(always)]
+fn compose_by_leaf(out: &mut Out<'_>, a: LayoutRef<'_>, bm: Mode) -> Option<()> {
+    if let Some(am) = a.as_leaf() {
+        // a leaf of extent >= 2 is its own coalesced form
+        if am.shape.value() >= 2 {
+            return out.leaf(scale(bm, am.stride)?);
+        }
+    }
+    let mut lhs = Flat::new();
+    lhs_of(&mut lhs, a)?;
+    if let [l0] = lhs[..] {
+        return out.leaf(scale(bm, l0.stride)?);
+    }
+    let mut c = Compose { lhs: &lhs, digits: [0; CAP], clean: true };
+    c.leaf(out, bm.shape, bm.stride)?;
+    (c.clean && c.digits_fit()).then_some(())
 }
 
 /// `coalesce_x(A)` and `complement(B, shape(coalesce(A)))`: the left operand and

@@ -135,6 +135,16 @@ impl<const N: usize> Sink for ArrayVec<Mode, N> {
 /// into a tree's inline tokens.
 #[inline(always)]
 fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
+    // (the first arities as constant slices: no loop; `toks` is empty)
+    const T2: [u16; 3] = [3, LEAF, LEAF];
+    const T3: [u16; 4] = [4, LEAF, LEAF, LEAF];
+    debug_assert!(toks.is_empty() && arity_tok(2) == T2[0] && arity_tok(3) == T3[0]);
+    match n {
+        1 => return toks.try_push(LEAF).ok(),
+        2 => return toks.try_extend_from_slice(&T2).ok(),
+        3 => return toks.try_extend_from_slice(&T3).ok(),
+        _ => {}
+    }
     if n != 1 {
         toks.try_push(arity_tok(n)).ok()?;
     }

@@ -201,8 +201,23 @@ impl Coalescer {
 #[inline(always)]
 fn coalesce_flat(dst: &mut impl Sink, leaves: &[Mode]) -> Option<()> {
     let mut c = Coalescer::NEW;
-    for &m in leaves {
-        c.push(m, dst)?;
+    // (up to three leaves unrolled: no loop control between the merges)
+    match *leaves {
+        [x] => c.push(x, dst)?,
+        [x, y] => {
+            c.push(x, dst)?;
+            c.push(y, dst)?;
+        }
+        [x, y, z] => {
+            c.push(x, dst)?;
+            c.push(y, dst)?;
+            c.push(z, dst)?;
+        }
+        _ => {
+            for &m in leaves {
+                c.push(m, dst)?;
+            }
+        }
     }
     c.finish(dst)
 }
@@ -376,7 +391,7 @@ struct Compose<'l> {
 
 impl Compose<'_> {
     /// One B-leaf `rs:rd` (the steps of `composition::compose_leaf`).
-    #[inline]
+    #[inline(always)]
     fn leaf(&mut self, out: &mut Out<'_>, rs: Int, rd: Int) -> Option<()> {
         if rd.value() == 0 {
             out.leaf(Mode::new(rs, rd))?;

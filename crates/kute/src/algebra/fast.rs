@@ -250,22 +250,40 @@ enum Cot<'a> {
 /// (the steps of `complement_modes` and `push_rest`).
 #[inline(always)]
 fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()> {
-    let mut c = Coalescer::NEW;
-    // the last mode of filter(A) in stride order, and the stride where its gap starts
-    let (m0, last_stride) = match *a {
-        [x] if plain(x) => (x, Int::ONE),
+    // one or two modes that filter(A) keeps as they are (or merges into one):
+    // the first gap (if any), the last mode in stride order, and the stride
+    // where its gap starts; no sorting loop
+    let front = match *a {
+        [x] if plain(x) => Some((None, x, Int::ONE)),
         [x, y] if plain(x) && plain(y) => {
             if x.shape.value().checked_mul(x.stride.value())? == y.stride.value() {
                 // filter(A) merges them into one mode
-                (Mode::new(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE)
+                Some((None, Mode::new(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE))
             } else {
                 let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
                 // the first gap: lo.stride / _1, which is lo.stride (value and flag)
-                c.push(Mode::new(lo.stride, Int::ONE), emit)?;
-                (hi, lo.stride.mul_opt(lo.shape)?)
+                Some((Some(Mode::new(lo.stride, Int::ONE)), hi, lo.stride.mul_opt(lo.shape)?))
             }
         }
-        _ => complement_gaps(a, &mut c, emit)?,
+        _ => None,
+    };
+    let one_rest = match cot {
+        Cot::Int(n) => Some(n),
+        Cot::Shapes([m]) => Some(m.shape),
+        Cot::Shapes(_) => None,
+    };
+    if let (Some((first, m0, last)), Some(n)) = (front, one_rest) {
+        return complement_apart(first, m0, last, n, emit);
+    }
+    let mut c = Coalescer::NEW;
+    let (m0, last_stride) = match front {
+        Some((first, m0, last)) => {
+            if let Some(g) = first {
+                c.push(g, emit)?;
+            }
+            (m0, last)
+        }
+        None => complement_gaps(a, &mut c, emit)?,
     };
     let new_shape = m0.stride.div_opt(last_stride)?;
     if new_shape.value() == 0 {
@@ -287,6 +305,44 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
         }
     }
     c.finish(emit)
+}
+
+/// The end of [`complement_each`] for the modes of its small front and a
+/// single rest: the gaps and the rest go out as they are, extents 1 dropped.
+/// None of them can merge with the next: every extent of filter(A) is at least
+/// 2, so each gap ends strictly below the next mode's stride (`lo.stride <
+/// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
+#[inline(always)]
+fn complement_apart(first: Option<Mode>, m0: Mode, last: Int, n: Int, emit: &mut impl Sink) -> Option<()> {
+    let mut any = false;
+    if let Some(g) = first {
+        if g.shape.value() != 1 {
+            emit.put(g)?;
+            any = true;
+        }
+    }
+    let q = m0.stride.div_opt(last)?;
+    if q.value() == 0 {
+        return None;
+    }
+    if q.value() != 1 {
+        emit.put(Mode::new(q, last))?;
+        any = true;
+    }
+    let new_stride = m0.stride.mul_opt(m0.shape)?;
+    let r = n.ceil_div_opt(new_stride)?;
+    match r.value() {
+        ..=0 => return None,
+        1 => {}
+        _ => {
+            emit.put(Mode::new(r, new_stride))?;
+            any = true;
+        }
+    }
+    if !any {
+        emit.put(UNIT)?;
+    }
+    Some(())
 }
 
 /// A mode that filter(A) keeps: extent above 1, positive stride (one or two

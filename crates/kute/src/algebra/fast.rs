@@ -449,12 +449,23 @@ impl Compose<'_> {
     /// One B-leaf `rs:rd` (the steps of `composition::compose_leaf`).
     #[inline(always)]
     fn leaf(&mut self, out: &mut Out<'_>, rs: Int, rd: Int) -> Option<()> {
+        // a two-mode left operand (the commonest) with its loop unrolled
+        if self.lhs.len() == 2 {
+            self.leaf_of::<2>(out, rs, rd)
+        } else {
+            self.leaf_of::<0>(out, rs, rd)
+        }
+    }
+
+    /// [`Compose::leaf`] for a left operand of `N` modes (`N = 0`: any number).
+    #[inline(always)]
+    fn leaf_of<const N: usize>(&mut self, out: &mut Out<'_>, rs: Int, rd: Int) -> Option<()> {
         if rd.value() == 0 {
             out.leaf(Mode::new(rs, rd))?;
             return Some(());
         }
         let lhs = self.lhs;
-        let n = lhs.len();
+        let n = if N == 0 { lhs.len() } else { N };
         if rd.value() < 0 {
             self.clean = false;
         }

@@ -102,9 +102,16 @@ impl Indices {
             }
             k += 1;
         }
-        // built in one expression, in place
+        Ok(Indices::from_digits(digits, outer, size))
+    }
+
+    /// The iterator over the digits `(extent, stride)` (three, then `outer`),
+    /// every extent positive, `size` their product; built in one expression,
+    /// in place.
+    #[inline(always)]
+    fn from_digits(digits: [(i64, i64); 3], outer: SmallVec<[Outer; 4]>, size: i64) -> Indices {
         let [(s0, d0), (s1, d1), (s2, d2)] = digits;
-        Ok(Indices {
+        Indices {
             s0,
             d0,
             c0: 0,
@@ -118,29 +125,14 @@ impl Indices {
             index: 0,
             remaining: size as u64,
             blocks: true,
-        })
+        }
     }
 
-    /// The iterator over three digits `(extent, stride)`, extents positive,
-    /// whose indices and size cannot overflow.
+    /// Up to three small digits (see [`small`]): nothing to check.
     #[inline(always)]
     fn nest(digits: [(i64, i64); 3]) -> Indices {
-        let [(s0, d0), (s1, d1), (s2, d2)] = digits;
-        Indices {
-            s0,
-            d0,
-            c0: 0,
-            s1,
-            d1,
-            c1: 0,
-            s2,
-            d2,
-            c2: 0,
-            outer: SmallVec::new(),
-            index: 0,
-            remaining: (s0 * s1 * s2) as u64,
-            blocks: true,
-        }
+        let size = digits[0].0 * digits[1].0 * digits[2].0;
+        Indices::from_digits(digits, SmallVec::new(), size)
     }
 
     /// [`Indices::new`] for a layout with an extent `<= 0`: a zero extent
@@ -155,9 +147,7 @@ impl Indices {
                 format!("{layout} has a negative extent; indices are defined for extents >= 0"),
             ));
         }
-        let mut it = Indices::nest([(1, 0); 3]);
-        it.remaining = 0;
-        Ok(it)
+        Ok(Indices::from_digits([(1, 0); 3], SmallVec::new(), 0))
     }
 
     /// Step the odometer past the current position (digit 0 first).

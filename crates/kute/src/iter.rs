@@ -111,21 +111,7 @@ impl Indices {
     #[inline(always)]
     fn from_digits(digits: [(i64, i64); 3], outer: SmallVec<[Outer; 4]>, size: i64) -> Indices {
         let [(s0, d0), (s1, d1), (s2, d2)] = digits;
-        Indices {
-            s0,
-            d0,
-            c0: 0,
-            s1,
-            d1,
-            c1: 0,
-            s2,
-            d2,
-            c2: 0,
-            outer,
-            index: 0,
-            remaining: size as u64,
-            blocks: true,
-        }
+        Indices { s0, d0, c0: 0, s1, d1, c1: 0, s2, d2, c2: 0, outer, index: 0, remaining: size as u64, blocks: true }
     }
 
     /// Up to three small digits (see [`small`]): nothing to check.

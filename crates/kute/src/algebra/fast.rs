@@ -623,6 +623,23 @@ fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
     coalesce_flat(dst, a.leaves)
 }
 
+/// [`lhs_of`], without the copy where `A`'s leaves are their own coalesced
+/// form: two leaves of extents `>= 2` that do not merge.
+#[inline(always)]
+fn lhs_ref<'a>(buf: &'a mut Flat, a: LayoutRef<'a>) -> Option<&'a [Mode]> {
+    if let [x, y] = *a.leaves {
+        // (an overflowing product: the coalescer would decline too)
+        if x.shape.value() >= 2
+            && y.shape.value() >= 2
+            && x.shape.value().checked_mul(x.stride.value())? != y.stride.value()
+        {
+            return Some(a.leaves);
+        }
+    }
+    lhs_of(buf, a)?;
+    Some(buf)
+}
+
 /// `A ∘ B` as one element of `out`, verified.
 #[inline(always)]
 fn compose(out: &mut Out<'_>, a: LayoutRef<'_>, b: Part<'_>) -> Option<()> {
@@ -632,9 +649,9 @@ fn compose(out: &mut Out<'_>, a: LayoutRef<'_>, b: Part<'_>) -> Option<()> {
             return compose_parts(out, &[am], &[b], true);
         }
     }
-    let mut lhs = Flat::new();
-    lhs_of(&mut lhs, a)?;
-    compose_parts(out, &lhs, &[b], true)
+    let mut buf = Flat::new();
+    let lhs = lhs_ref(&mut buf, a)?;
+    compose_parts(out, lhs, &[b], true)
 }
 
 /// [`crate::composition_into`]'s fast path.
@@ -694,12 +711,12 @@ fn compose_by_leaf(out: &mut Out<'_>, a: LayoutRef<'_>, bm: Mode) -> Option<()> 
             return out.leaf(scale(bm, am.stride)?);
         }
     }
-    let mut lhs = Flat::new();
-    lhs_of(&mut lhs, a)?;
-    if let [l0] = lhs[..] {
+    let mut buf = Flat::new();
+    let lhs = lhs_ref(&mut buf, a)?;
+    if let [l0] = *lhs {
         return out.leaf(scale(bm, l0.stride)?);
     }
-    let mut c = Compose { lhs: &lhs, digits: [0; CAP], clean: true };
+    let mut c = Compose { lhs, digits: [0; CAP], clean: true };
     c.leaf(out, bm.shape, bm.stride)?;
     (c.clean && c.digits_fit()).then_some(())
 }

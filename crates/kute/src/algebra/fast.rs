@@ -669,7 +669,44 @@ pub(crate) fn composition_tiler(out: &mut Layout, a: &Layout, t: &Tiler) -> Opti
     if !on() {
         return None;
     }
+    if let Tiler::Tuple(ts) = t {
+        if compose_leaf_tiles(&mut Out::new(out), a.as_tree_ref(), ts).is_some() {
+            return Some(());
+        }
+    }
     compose_tiler(&mut Out::new(out), a.as_tree_ref(), t)
+}
+
+/// [`compose_tuple`] for the commonest case, walking `A`'s tokens directly:
+/// every tile a leaf or an integer, every mode of `A` it meets a leaf or a
+/// pair of leaves. `None` for anything else (and wherever `compose_tuple`
+/// would decline); the caller then starts over on the general fast path.
+#[inline(always)]
+fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if a.is_leaf() || ts.len() > a.rank() {
+        return None;
+    }
+    let p = out.open()?;
+    let (mut tok, mut leaf) = (1, 0);
+    for ti in ts {
+        let bm = match ti {
+            Tiler::Layout(b) if b.tree.is_leaf() => b.leaves()[0],
+            Tiler::Int(n) => Mode::new(*n, Int::ONE),
+            _ => return None,
+        };
+        // (a pair's tuple token is arity_tok(2) == 3)
+        let k = match *a.toks.get(tok..)? {
+            [LEAF, ..] => 1,
+            [3, LEAF, LEAF, ..] => 2,
+            _ => return None,
+        };
+        let m = LayoutRef { toks: &a.toks[tok..tok + k + usize::from(k == 2)], leaves: a.leaves.get(leaf..leaf + k)? };
+        compose_by_leaf(out, m, bm)?;
+        tok += k + usize::from(k == 2);
+        leaf += k;
+    }
+    out.close(p, ts.len());
+    Some(())
 }
 
 /// `A ∘ T` by mode; inlined as [`by_mode`] is.

@@ -312,3 +312,49 @@ fn extreme_values_agree_with_the_general_path() {
     }
     assert!(layouts > 1_000, "{layouts} operand pairs gave a layout");
 }
+
+/// By-mode compositions with leaf and integer tiles (the token-walking small
+/// path) on left operands whose modes are leaves, pairs, and the shapes it must
+/// leave to the general fast path: a one-mode tuple, nested pairs, triples.
+#[test]
+fn leaf_tiles_agree_with_the_general_path() {
+    let mut g = Gen(0xbb67_ae85_84ca_a73b);
+    let shapes = ["{}", "({})", "({},{})", "({},({},{}))", "(({},{}),{})", "({},{},{})"];
+    let mut layouts = 0;
+    for _ in 0..20_000 {
+        let st = [0.0, 0.5, 1.0][g.below(3) as usize];
+        let rank = 1 + g.below(3) as usize;
+        let (mut sh, mut sd) = (Vec::new(), Vec::new());
+        for _ in 0..rank {
+            let pat = shapes[g.below(shapes.len() as u64) as usize];
+            let (mut s, mut d) = (pat.to_string(), pat.to_string());
+            while s.contains("{}") {
+                let e = [1, 2, 3, 4, 6, 8, 12][g.below(7) as usize];
+                let st_ = [0, 1, 2, 4, 13, 59, -2][g.below(7) as usize];
+                s = s.replacen("{}", &g.int(e, st), 1);
+                d = d.replacen("{}", &g.int(st_, st), 1);
+            }
+            sh.push(s);
+            sd.push(d);
+        }
+        let a = parse(&format!("({}):({})", sh.join(","), sd.join(",")));
+        let k = 1 + g.below(rank as u64) as usize;
+        let tiles: Vec<String> = (0..k)
+            .map(|_| {
+                let s = [1, 2, 3, 4, 8][g.below(5) as usize];
+                let d = [0, 1, 2, 4][g.below(4) as usize];
+                if g.chance(0.3) {
+                    g.int(s, st)
+                } else {
+                    format!("{}:{}", g.int(s, st), g.int(d, st))
+                }
+            })
+            .collect();
+        let src = format!("<{}>", tiles.join(","));
+        let t = crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        if same(&format!("composition({a}, {src})"), |o| crate::composition_tiler_into(o, &a, &t)) {
+            layouts += 1;
+        }
+    }
+    assert!(layouts > 2_000, "{layouts} compositions gave a layout");
+}

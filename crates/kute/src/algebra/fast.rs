@@ -689,11 +689,7 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
     let p = out.open()?;
     let (mut tok, mut leaf) = (1, 0);
     for ti in ts {
-        let bm = match ti {
-            Tiler::Layout(b) if b.tree.is_leaf() => b.leaves()[0],
-            Tiler::Int(n) => Mode::new(*n, Int::ONE),
-            _ => return None,
-        };
+        let bm = leaf_tile(ti)?;
         // (a pair's tuple token is arity_tok(2) == 3)
         let k = match *a.toks.get(tok..)? {
             [LEAF, ..] => 1,
@@ -727,15 +723,25 @@ fn compose_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()
     }
     let p = out.open()?;
     for (m, ti) in a.modes().zip(ts) {
-        // a leaf tile (an integer `n` is `n:_1`) takes the small path
-        match ti {
-            Tiler::Layout(b) if b.tree.is_leaf() => compose_by_leaf(out, m, b.leaves()[0])?,
-            Tiler::Int(n) => compose_by_leaf(out, m, Mode::new(*n, Int::ONE))?,
-            _ => compose_tiler(out, m, ti)?,
+        // a leaf tile takes the small path
+        match leaf_tile(ti) {
+            Some(bm) => compose_by_leaf(out, m, bm)?,
+            None => compose_tiler(out, m, ti)?,
         }
     }
     out.close(p, ts.len());
     Some(())
+}
+
+/// A tile of a by-mode composition that is one mode: a leaf layout, or an
+/// integer `n` (the layout `n:_1`).
+#[inline(always)]
+fn leaf_tile(t: &Tiler) -> Option<Mode> {
+    match t {
+        Tiler::Layout(b) if b.tree.is_leaf() => Some(b.leaves()[0]),
+        Tiler::Int(n) => Some(Mode::new(*n, Int::ONE)),
+        _ => None,
+    }
 }
 
 /// [`compose`] of `A` with a leaf `B = bm`: a leaf, or one composed leaf

@@ -145,9 +145,7 @@ fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
         3 => return toks.try_extend_from_slice(&T3).ok(),
         _ => {}
     }
-    if n != 1 {
-        toks.try_push(arity_tok(n)).ok()?;
-    }
+    toks.try_push(arity_tok(n)).ok()?;
     for _ in 0..n {
         toks.try_push(LEAF).ok()?;
     }
@@ -179,7 +177,7 @@ impl Coalescer {
             return None;
         }
         if self.open {
-            if self.last.shape.mul_opt(self.last.stride)?.value() == m.stride.value() {
+            if merges(self.last, m)? {
                 self.run.shape = self.run.shape.mul_opt(m.shape)?;
                 self.last = m;
                 return Some(());
@@ -195,6 +193,13 @@ impl Coalescer {
     fn finish(self, emit: &mut impl Sink) -> Option<()> {
         emit.put(if self.open { self.run } else { UNIT })
     }
+}
+
+/// Whether `y` continues `x` in a coalesce (`x.shape·x.stride == y.stride`);
+/// `None` if that product overflows (every coalescing path then declines).
+#[inline(always)]
+fn merges(x: Mode, y: Mode) -> Option<bool> {
+    Some(x.shape.value().checked_mul(x.stride.value())? == y.stride.value())
 }
 
 /// CuTe's `coalesce` of flat modes into `dst`.
@@ -256,7 +261,7 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
     let front = match *a {
         [x] if plain(x) => Some((None, x, Int::ONE)),
         [x, y] if plain(x) && plain(y) => {
-            if x.shape.value().checked_mul(x.stride.value())? == y.stride.value() {
+            if merges(x, y)? {
                 // filter(A) merges them into one mode
                 Some((None, Mode::new(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE))
             } else {
@@ -285,26 +290,32 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
         }
         None => complement_gaps(a, &mut c, emit)?,
     };
-    let new_shape = m0.stride.div_opt(last_stride)?;
-    if new_shape.value() == 0 {
-        return None;
-    }
-    c.push(Mode::new(new_shape, last_stride), emit)?;
-    let new_stride = m0.stride.mul_opt(m0.shape)?;
+    let (gap, new_stride) = last_gap(m0, last_stride)?;
+    c.push(gap, emit)?;
     // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
     let mut cur = new_stride;
-    match cot {
-        Cot::Int(n) => rest_mode(&mut c, emit, n.ceil_div_opt(new_stride)?, &mut cur)?,
-        Cot::Shapes([m]) => rest_mode(&mut c, emit, m.shape.ceil_div_opt(new_stride)?, &mut cur)?,
-        Cot::Shapes(s) => {
-            let mut r = new_stride;
-            for m in s {
-                rest_mode(&mut c, emit, m.shape.ceil_div_opt(r)?, &mut cur)?;
-                r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
-            }
+    if let Some(n) = one_rest {
+        rest_mode(&mut c, emit, n.ceil_div_opt(new_stride)?, &mut cur)?;
+    } else if let Cot::Shapes(s) = cot {
+        let mut r = new_stride;
+        for m in s {
+            rest_mode(&mut c, emit, m.shape.ceil_div_opt(r)?, &mut cur)?;
+            r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
         }
     }
     c.finish(emit)
+}
+
+/// The gap before the last mode `m0` of filter(A) in stride order, which
+/// starts at `last`: `(m0.stride / last):last` (`None` for a zero extent: A is
+/// not injective), and the stride where the rest starts, `m0.stride·m0.shape`.
+#[inline(always)]
+fn last_gap(m0: Mode, last: Int) -> Option<(Mode, Int)> {
+    let q = m0.stride.div_opt(last)?;
+    if q.value() == 0 {
+        return None;
+    }
+    Some((Mode::new(q, last), m0.stride.mul_opt(m0.shape)?))
 }
 
 /// The end of [`complement_each`] for the modes of its small front and a
@@ -321,15 +332,11 @@ fn complement_apart(first: Option<Mode>, m0: Mode, last: Int, n: Int, emit: &mut
             any = true;
         }
     }
-    let q = m0.stride.div_opt(last)?;
-    if q.value() == 0 {
-        return None;
-    }
-    if q.value() != 1 {
-        emit.put(Mode::new(q, last))?;
+    let (gap, new_stride) = last_gap(m0, last)?;
+    if gap.shape.value() != 1 {
+        emit.put(gap)?;
         any = true;
     }
-    let new_stride = m0.stride.mul_opt(m0.shape)?;
     let r = n.ceil_div_opt(new_stride)?;
     match r.value() {
         ..=0 => return None,
@@ -492,7 +499,7 @@ impl Compose<'_> {
                 }
                 ad = rest_d;
                 next_s = cs.sub_opt(Int::ONE)?.div_opt(ad)?.add_opt(Int::ONE)?;
-                next_d = Int::ONE.with(ad, 1).with(cs, 1);
+                next_d = ad.with(cs, 1);
             } else {
                 if !(rest_d.value() < cs.value() || rest_d.rem_opt(cs)?.value() == 0) {
                     return None;
@@ -628,11 +635,7 @@ fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
 #[inline(always)]
 fn lhs_ref<'a>(buf: &'a mut Flat, a: LayoutRef<'a>) -> Option<&'a [Mode]> {
     if let [x, y] = *a.leaves {
-        // (an overflowing product: the coalescer would decline too)
-        if x.shape.value() >= 2
-            && y.shape.value() >= 2
-            && x.shape.value().checked_mul(x.stride.value())? != y.stride.value()
-        {
+        if x.shape.value() >= 2 && y.shape.value() >= 2 && !merges(x, y)? {
             return Some(a.leaves);
         }
     }
@@ -690,16 +693,16 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
     let (mut tok, mut leaf) = (1, 0);
     for ti in ts {
         let bm = leaf_tile(ti)?;
-        // (a pair's tuple token is arity_tok(2) == 3)
-        let k = match *a.toks.get(tok..)? {
-            [LEAF, ..] => 1,
-            [3, LEAF, LEAF, ..] => 2,
+        // the mode's tokens and leaves (a pair's tuple token is arity_tok(2) == 3)
+        let (nt, nl) = match *a.toks.get(tok..)? {
+            [LEAF, ..] => (1, 1),
+            [3, LEAF, LEAF, ..] => (3, 2),
             _ => return None,
         };
-        let m = LayoutRef { toks: &a.toks[tok..tok + k + usize::from(k == 2)], leaves: a.leaves.get(leaf..leaf + k)? };
-        compose_by_leaf(out, m, bm)?;
-        tok += k + usize::from(k == 2);
-        leaf += k;
+        let m = LayoutRef { toks: &a.toks[tok..tok + nt], leaves: a.leaves.get(leaf..leaf + nl)? };
+        compose(out, m, Part::Flat(std::slice::from_ref(&bm)))?;
+        tok += nt;
+        leaf += nl;
     }
     out.close(p, ts.len());
     Some(())
@@ -709,8 +712,9 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
 #[inline(always)]
 fn compose_tiler(out: &mut Out<'_>, a: LayoutRef<'_>, t: &Tiler) -> Option<()> {
     match t {
-        Tiler::Layout(b) => compose(out, a, Part::Tree(b.as_tree_ref())),
-        Tiler::Int(n) => compose(out, a, Part::Flat(&[Mode::new(*n, Int::ONE)])),
+        Tiler::Layout(b) if !b.tree.is_leaf() => compose(out, a, Part::Tree(b.as_tree_ref())),
+        // a leaf layout or an integer is one flat part: no walk over a tree
+        Tiler::Layout(_) | Tiler::Int(_) => compose(out, a, Part::Flat(std::slice::from_ref(&leaf_tile(t)?))),
         Tiler::Underscore => out.push(a),
         Tiler::Tuple(ts) => compose_tuple(out, a, ts),
     }
@@ -723,11 +727,7 @@ fn compose_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()
     }
     let p = out.open()?;
     for (m, ti) in a.modes().zip(ts) {
-        // a leaf tile takes the small path
-        match leaf_tile(ti) {
-            Some(bm) => compose_by_leaf(out, m, bm)?,
-            None => compose_tiler(out, m, ti)?,
-        }
+        compose_tiler(out, m, ti)?;
     }
     out.close(p, ts.len());
     Some(())
@@ -742,26 +742,6 @@ fn leaf_tile(t: &Tiler) -> Option<Mode> {
         Tiler::Int(n) => Some(Mode::new(*n, Int::ONE)),
         _ => None,
     }
-}
-
-/// [`compose`] of `A` with a leaf `B = bm`: a leaf, or one composed leaf
-/// (`compose_parts` for that one part, without its walk over `B`).
-#[inline(always)]
-fn compose_by_leaf(out: &mut Out<'_>, a: LayoutRef<'_>, bm: Mode) -> Option<()> {
-    if let Some(am) = a.as_leaf() {
-        // a leaf of extent >= 2 is its own coalesced form
-        if am.shape.value() >= 2 {
-            return out.leaf(scale(bm, am.stride)?);
-        }
-    }
-    let mut buf = Flat::new();
-    let lhs = lhs_ref(&mut buf, a)?;
-    if let [l0] = *lhs {
-        return out.leaf(scale(bm, l0.stride)?);
-    }
-    let mut c = Compose { lhs, digits: [0; CAP], clean: true };
-    c.leaf(out, bm.shape, bm.stride)?;
-    (c.clean && c.digits_fit()).then_some(())
 }
 
 /// `coalesce_x(A)` and `complement(B, shape(coalesce(A)))`: the left operand and

@@ -43,8 +43,9 @@ pub struct Indices {
     /// the next index to yield
     index: i64,
     remaining: u64,
-    /// all extents positive: `fold` may run whole blocks of the first three digits as loop nests
-    blocks: bool,
+    // (every extent is positive: `new` refuses negative ones and leaves nothing
+    // to visit for a zero one, so `fold` may always run whole blocks of the
+    // first three digits as loop nests)
 }
 
 impl Indices {
@@ -69,7 +70,7 @@ impl Indices {
         // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
         let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
         for m in leaves {
-            let (s, d) = (m.shape.value(), m.stride.value());
+            let (s, d) = digit(*m);
             positive &= s > 0;
             size = size.and_then(|p| p.checked_mul(s));
             let Some(w) = (s.max(1) - 1).checked_mul(d) else {
@@ -91,7 +92,7 @@ impl Indices {
         let mut outer = SmallVec::new();
         let mut k = 0;
         for m in leaves {
-            let (s, d) = (m.shape.value(), m.stride.value());
+            let (s, d) = digit(*m);
             if s == 1 {
                 continue;
             }
@@ -111,7 +112,7 @@ impl Indices {
     #[inline(always)]
     fn from_digits(digits: [(i64, i64); 3], outer: SmallVec<[Outer; 4]>, size: i64) -> Indices {
         let [(s0, d0), (s1, d1), (s2, d2)] = digits;
-        Indices { s0, d0, c0: 0, s1, d1, c1: 0, s2, d2, c2: 0, outer, index: 0, remaining: size as u64, blocks: true }
+        Indices { s0, d0, c0: 0, s1, d1, c1: 0, s2, d2, c2: 0, outer, index: 0, remaining: size as u64 }
     }
 
     /// Up to three small digits (see [`small`]): nothing to check.
@@ -209,7 +210,7 @@ impl Indices {
 #[inline(always)]
 fn small(m: Mode) -> bool {
     const B: i64 = 1 << 20;
-    let (s, d) = (m.shape.value(), m.stride.value());
+    let (s, d) = digit(m);
     (s.wrapping_sub(2) as u64) < (B - 2) as u64 && (d.wrapping_add(B - 1) as u64) < (2 * B - 1) as u64
 }
 
@@ -246,38 +247,36 @@ impl Iterator for Indices {
     #[inline]
     fn fold<B, F: FnMut(B, i64) -> B>(mut self, init: B, mut f: F) -> B {
         let mut acc = init;
-        if self.blocks {
-            // step to the start of a block (the first three digits at 0)
-            while self.remaining > 0 && (self.c0 | self.c1 | self.c2) != 0 {
-                acc = f(acc, self.index);
-                self.step();
-            }
-            let (s0, d0, s1, d1, s2, d2) = (self.s0 as u64, self.d0, self.s1 as u64, self.d1, self.s2 as u64, self.d2);
-            // a product of extents of the domain: fits, since the size does
-            let block = s0 * s1 * s2;
-            while self.remaining >= block {
-                let mut b2 = self.index;
-                for _ in 0..s2 {
-                    let mut b1 = b2;
-                    for _ in 0..s1 {
-                        // digit 0 two steps at a time: half the loop branches
-                        let mut v = b1;
-                        for _ in 0..s0 / 2 {
-                            acc = f(acc, v);
-                            acc = f(acc, v.wrapping_add(d0));
-                            v = v.wrapping_add(d0).wrapping_add(d0);
-                        }
-                        if s0 % 2 == 1 {
-                            acc = f(acc, v);
-                        }
-                        b1 = b1.wrapping_add(d1);
+        // step to the start of a block (the first three digits at 0)
+        while self.remaining > 0 && (self.c0 | self.c1 | self.c2) != 0 {
+            acc = f(acc, self.index);
+            self.step();
+        }
+        let (s0, d0, s1, d1, s2, d2) = (self.s0 as u64, self.d0, self.s1 as u64, self.d1, self.s2 as u64, self.d2);
+        // a product of extents of the domain: fits, since the size does
+        let block = s0 * s1 * s2;
+        while self.remaining >= block {
+            let mut b2 = self.index;
+            for _ in 0..s2 {
+                let mut b1 = b2;
+                for _ in 0..s1 {
+                    // digit 0 two steps at a time: half the loop branches
+                    let mut v = b1;
+                    for _ in 0..s0 / 2 {
+                        acc = f(acc, v);
+                        acc = f(acc, v.wrapping_add(d0));
+                        v = v.wrapping_add(d0).wrapping_add(d0);
                     }
-                    b2 = b2.wrapping_add(d2);
+                    if s0 % 2 == 1 {
+                        acc = f(acc, v);
+                    }
+                    b1 = b1.wrapping_add(d1);
                 }
-                self.remaining -= block;
-                if self.remaining > 0 {
-                    self.carry_outer();
-                }
+                b2 = b2.wrapping_add(d2);
+            }
+            self.remaining -= block;
+            if self.remaining > 0 {
+                self.carry_outer();
             }
         }
         while self.remaining > 0 {

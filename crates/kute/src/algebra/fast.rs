@@ -448,6 +448,10 @@ struct Compose<'l> {
     lhs: &'l [Mode],
     /// per mode of `lhs`: the sum of the largest digits the B-leaves put there
     digits: [i64; CAP],
+    /// whether `digits` is kept: not for a single B-leaf, whose digits always
+    /// fit (the largest it puts into mode `i` is `(new_s - 1)·ad` with
+    /// `new_s <= ceil(cs / ad)`, which is less than `cs`)
+    track: bool,
     /// no B-leaf left an inexact digit decomposition
     clean: bool,
 }
@@ -516,11 +520,15 @@ impl Compose<'_> {
             if rest_s.rem_opt(new_s)?.value() != 0 {
                 return None;
             }
-            if rest_s.value() > next_s.value() && cs.value() % ad.value() != 0 {
+            // (`cs % ad != 0` without a division: next_s = ceil(cs / ad), so
+            // next_s·ad is in [cs, cs + ad); if it wraps it is negative, not cs)
+            if rest_s.value() > next_s.value() && next_s.value().wrapping_mul(ad.value()) != cs.value() {
                 self.clean = false;
             }
-            let d = self.digits.get_mut(i)?;
-            *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+            if self.track {
+                let d = self.digits.get_mut(i)?;
+                *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+            }
             out.leaf(Mode::new(new_s, rest_d.mul_opt(cur.stride)?))?;
             count += 1;
             rest_s = rest_s.div_opt(new_s)?;
@@ -596,7 +604,7 @@ fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bo
         if lhs.len() > CAP {
             return None;
         }
-        let mut c = Compose { lhs, digits: [0; CAP], clean: true };
+        let mut c = Compose { lhs, digits: [0; CAP], track: true, clean: true };
         for part in parts {
             match *part {
                 Part::Tree(t) => c.tree(out, t)?,
@@ -693,16 +701,34 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
     let (mut tok, mut leaf) = (1, 0);
     for ti in ts {
         let bm = leaf_tile(ti)?;
-        // the mode's tokens and leaves (a pair's tuple token is arity_tok(2) == 3)
-        let (nt, nl) = match *a.toks.get(tok..)? {
-            [LEAF, ..] => (1, 1),
-            [3, LEAF, LEAF, ..] => (3, 2),
+        // (a pair's tuple token is arity_tok(2) == 3; the cases are those of
+        // `compose` for one B-leaf, where the left operand is its own coalesced form)
+        match *a.toks.get(tok..)? {
+            [LEAF, ..] => {
+                let am = *a.leaves.get(leaf)?;
+                if am.shape.value() < 2 {
+                    return None;
+                }
+                out.leaf(scale(bm, am.stride)?)?;
+                tok += 1;
+                leaf += 1;
+            }
+            [3, LEAF, LEAF, ..] => {
+                let pair = a.leaves.get(leaf..leaf + 2)?;
+                if pair[0].shape.value() < 2 || pair[1].shape.value() < 2 || merges(pair[0], pair[1])? {
+                    return None;
+                }
+                // one B-leaf: its digits always fit, only `clean` is left to check
+                let mut c = Compose { lhs: pair, digits: [0; CAP], track: false, clean: true };
+                c.leaf_of::<2>(out, bm.shape, bm.stride)?;
+                if !c.clean {
+                    return None;
+                }
+                tok += 3;
+                leaf += 2;
+            }
             _ => return None,
-        };
-        let m = LayoutRef { toks: &a.toks[tok..tok + nt], leaves: a.leaves.get(leaf..leaf + nl)? };
-        compose(out, m, Part::Flat(std::slice::from_ref(&bm)))?;
-        tok += nt;
-        leaf += nl;
+        }
     }
     out.close(p, ts.len());
     Some(())

@@ -342,7 +342,7 @@ fn leaf_tiles_agree_with_the_general_path() {
         let tiles: Vec<String> = (0..k)
             .map(|_| {
                 let s = [1, 2, 3, 4, 8][g.below(5) as usize];
-                let d = [0, 1, 2, 4][g.below(4) as usize];
+                let d = [0, 1, 2, 4, -1, 3][g.below(6) as usize];
                 if g.chance(0.3) {
                     g.int(s, st)
                 } else {

@@ -49,6 +49,15 @@ impl Flag {
     const fn get(self) -> bool {
         matches!(self, Flag::Static)
     }
+    /// Static when both are: the words' bitwise and (one instruction, where
+    /// going through `bool`s took a test and a set per operand).
+    #[inline(always)]
+    const fn and(self, o: Flag) -> Flag {
+        match self as u64 & o as u64 {
+            0 => Flag::Dynamic,
+            _ => Flag::Static,
+        }
+    }
 }
 
 // The arithmetic is checked and returns `Result`, so it cannot be `std::ops`.
@@ -94,7 +103,7 @@ impl Int {
     /// `value`, static when both `self` and `other` are.
     #[inline(always)]
     pub(crate) fn with(self, other: Int, value: i64) -> Int {
-        Int { value, flag: Flag::of(self.is_static() & other.is_static()) }
+        Int { value, flag: self.flag.and(other.flag) }
     }
 
     /// Checked sum.

@@ -40,6 +40,13 @@ impl<T: Copy, const N: usize> Buf<T, N> {
         &mut self.inline
     }
 
+    /// The inline elements: all of them when the buffer never spilled, none
+    /// otherwise (then they are on the heap). One load, no test of the spill.
+    #[inline(always)]
+    pub(crate) fn inline_part(&self) -> &[T] {
+        &self.inline
+    }
+
     /// A buffer holding a copy of `xs`.
     #[inline]
     pub(crate) fn from_slice(xs: &[T]) -> Self {

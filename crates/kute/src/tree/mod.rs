@@ -289,6 +289,17 @@ impl<L: Copy> Tree<L> {
         self.toks[0] == LEAF
     }
 
+    /// The leaf value, if this is a leaf. (A leaf is one token and one value,
+    /// always inline: a spilled buffer has an empty inline part, so reading
+    /// the inline parts alone decides it, without testing for a spill.)
+    #[inline(always)]
+    pub(crate) fn as_leaf(&self) -> Option<L> {
+        match (self.toks.inline_part(), self.leaves.inline_part()) {
+            ([LEAF], [x]) => Some(*x),
+            _ => None,
+        }
+    }
+
     /// All leaves, left to right.
     #[inline]
     pub fn leaves(&self) -> &[L] {

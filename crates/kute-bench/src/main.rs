@@ -47,7 +47,10 @@ fn w1_section(batch: Duration, with_refs: bool) -> W1Summary {
     eprintln!("timing kute's W1 ...");
     let kute = w1::run_kute(batch);
 
-    println!("== W1: the layout algebra, all integers dynamic, ns/op (best of {} batches) ==", timing::BATCHES);
+    println!(
+        "== W1: the layout algebra, all integers dynamic, ns/op (best of {} interleaved batches) ==",
+        timing::BATCHES
+    );
     if let Some(d) = &bench {
         println!("references: {}", d.display());
     }
@@ -183,7 +186,7 @@ fn main() {
             "profile" => {
                 // profile ROW: run one W1 row for about 3 s (for `perf record`)
                 let i: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
-                let ns = w1::Operands::new().time(i, Duration::from_millis(600));
+                let ns = w1::Operands::new().time(i, w1::Form::Into, Duration::from_millis(600));
                 println!("{}: {ns:.2} ns/op", w1::ROWS[i].expr);
                 return;
             }

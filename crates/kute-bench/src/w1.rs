@@ -1,7 +1,7 @@
 //! Workload W1 (shared/bench/README.md): 11 algebra operations, every integer
 //! dynamic, operands built before the timed region.
 
-use crate::timing::ns_per_call;
+use crate::timing::{calibrate, one_batch, BATCHES};
 use kute::{Layout, Tiler};
 use std::hint::black_box;
 use std::time::Duration;
@@ -126,33 +126,73 @@ impl Operands {
         for_row!(self, i, call).map(|()| out)
     }
 
-    /// ns/op of row `i` with the `*_into` form (the result written into an
-    /// output layout reused across calls, kute's fastest API): a loop specialised
-    /// for that operation (no dynamic dispatch inside the timed loop), operands,
-    /// output and status through `black_box`.
-    pub fn time(&self, i: usize, batch: Duration) -> f64 {
-        let mut out = Layout::default();
-        macro_rules! t {
-            ($f:path, $fi:path, $($a:expr),+) => {
-                ns_per_call(batch, || {
-                    let r = $fi(&mut out, $(black_box(&$a)),+);
-                    black_box(&out);
-                    r
-                })
-            };
+    /// One timing step of row `i` in `form`: [`Step::Calibrate`] gives the
+    /// number of calls in a batch, [`Step::Batch`] the ns/op of one batch. Each
+    /// row has its own monomorphic loop (no dynamic dispatch inside the timed
+    /// loop); operands, output and status go through `black_box`.
+    ///
+    /// - [`Form::Into`]: the `*_into` form, the result written into an output
+    ///   layout reused across the calls of a batch (kute's fastest API);
+    /// - [`Form::ByValue`]: `-> Result<Layout>`, the result through
+    ///   `black_box(&result)` (as CuTe C++'s `keep`).
+    pub fn step(&self, i: usize, form: Form, step: Step) -> f64 {
+        match form {
+            Form::Into => {
+                let mut out = Layout::default();
+                macro_rules! t {
+                    ($f:path, $fi:path, $($a:expr),+) => {
+                        step.run(|| {
+                            let r = $fi(&mut out, $(black_box(&$a)),+);
+                            black_box(&out);
+                            r
+                        })
+                    };
+                }
+                for_row!(self, i, t)
+            }
+            Form::ByValue => {
+                macro_rules! t {
+                    ($f:path, $fi:path, $($a:expr),+) => {
+                        step.run(|| $f($(black_box(&$a)),+))
+                    };
+                }
+                for_row!(self, i, t)
+            }
         }
-        for_row!(self, i, t)
     }
 
-    /// ns/op of row `i` with the by-value API (`-> Result<Layout>`), the result
-    /// through `black_box(&result)` (as CuTe C++'s `keep`).
-    pub fn time_by_value(&self, i: usize, batch: Duration) -> f64 {
-        macro_rules! t {
-            ($f:path, $fi:path, $($a:expr),+) => {
-                ns_per_call(batch, || $f($(black_box(&$a)),+))
-            };
+    /// ns/op of row `i` in `form` on its own: best of [`BATCHES`] batches of
+    /// about `batch` each.
+    pub fn time(&self, i: usize, form: Form, batch: Duration) -> f64 {
+        let n = self.step(i, form, Step::Calibrate(batch)) as u64;
+        (0..BATCHES).map(|_| self.step(i, form, Step::Batch(n))).fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Which API a W1 timing calls.
+#[derive(Clone, Copy, Debug)]
+pub enum Form {
+    /// The `*_into` form.
+    Into,
+    /// The by-value form.
+    ByValue,
+}
+
+/// One step of a timing (see [`Operands::step`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// Count the calls that take about this long (returned as `f64`).
+    Calibrate(Duration),
+    /// Time one batch of this many calls: ns per call.
+    Batch(u64),
+}
+
+impl Step {
+    fn run<R>(self, f: impl FnMut() -> R) -> f64 {
+        match self {
+            Step::Calibrate(batch) => calibrate(batch, f) as f64,
+            Step::Batch(n) => one_batch(n, f),
         }
-        for_row!(self, i, t)
     }
 }
 
@@ -186,16 +226,26 @@ pub struct KuteRow {
 /// the by-value form and the expression language agree on the same text.
 pub fn run_kute(batch: Duration) -> Vec<KuteRow> {
     let ops = Operands::new();
-    let mut out = Vec::new();
+    let forms = [Form::Into, Form::ByValue];
+    let mut rows = Vec::new();
     for (i, row) in ROWS.iter().enumerate() {
         let r = ops.run(i).unwrap_or_else(|e| panic!("{}: {e}", row.expr)).to_string();
         let via_expr = kute::expr::eval(row.expr).map(|v| v.to_string()).unwrap_or_else(|e| e.to_string());
         assert_eq!(r, via_expr, "library call and expression disagree on {}", row.expr);
         let via_into = ops.run_into(i).map(|l| l.to_string()).unwrap_or_else(|e| e.to_string());
         assert_eq!(r, via_into, "by-value and *_into forms disagree on {}", row.expr);
-        let into_ns = ops.time(i, batch);
-        let by_value_ns = ops.time_by_value(i, batch);
-        out.push(KuteRow { into_ns, by_value_ns, result: r });
+        let n = forms.map(|f| ops.step(i, f, Step::Calibrate(batch)) as u64);
+        rows.push((n, [f64::INFINITY; 2], r));
     }
-    out
+    // the batches are interleaved: round after round, one batch of every row
+    // and form, each keeping its best; a busy spell of the machine then costs
+    // one batch of several rows, not every batch of one row
+    for _ in 0..BATCHES {
+        for (i, (n, best, _)) in rows.iter_mut().enumerate() {
+            for (k, form) in forms.into_iter().enumerate() {
+                best[k] = best[k].min(ops.step(i, form, Step::Batch(n[k])));
+            }
+        }
+    }
+    rows.into_iter().map(|(_, [into_ns, by_value_ns], result)| KuteRow { into_ns, by_value_ns, result }).collect()
 }

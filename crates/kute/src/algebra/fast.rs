@@ -421,7 +421,7 @@ pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option
     if !on() {
         return None;
     }
-    let n = cot.as_leaf()?;
+    let n = cot.inline_leaf()?;
     let dst = out.tree.leaves.cleared_inline();
     complement_each(a.leaves(), Cot::Int(n), dst)?;
     flat_toks(out.tree.toks.cleared_inline(), dst.len())

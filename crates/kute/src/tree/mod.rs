@@ -289,11 +289,14 @@ impl<L: Copy> Tree<L> {
         self.toks[0] == LEAF
     }
 
-    /// The leaf value, if this is a leaf. (A leaf is one token and one value,
-    /// always inline: a spilled buffer has an empty inline part, so reading
-    /// the inline parts alone decides it, without testing for a spill.)
+    /// The leaf value, if this is a leaf held inline; `None` for anything else.
+    ///
+    /// For choosing a fast path only: it reads the inline parts alone, with no
+    /// test for a spill (a spilled buffer's inline part is empty). A leaf is
+    /// always inline except where a spilled tree was truncated to one, and
+    /// then this declines (the caller takes its general path), never misreads.
     #[inline(always)]
-    pub(crate) fn as_leaf(&self) -> Option<L> {
+    pub(crate) fn inline_leaf(&self) -> Option<L> {
         match (self.toks.inline_part(), self.leaves.inline_part()) {
             ([LEAF], [x]) => Some(*x),
             _ => None,
@@ -532,6 +535,33 @@ mod tests {
             b.leaf(4);
             b.close();
         })
+    }
+
+    #[test]
+    fn inline_leaf_is_a_leaf_held_inline() {
+        assert_eq!(Tree::leaf(5).inline_leaf(), Some(5));
+        assert_eq!(sample().inline_leaf(), None);
+        // a one-element tuple is not a leaf
+        let one = Tree::build(|b| {
+            b.open();
+            b.leaf(7);
+            b.close();
+        });
+        assert_eq!(one.inline_leaf(), None);
+        let mut wide = Tree::build(|b| {
+            b.open();
+            for i in 0..100 {
+                b.leaf(i);
+            }
+            b.close();
+        });
+        assert_eq!(wide.inline_leaf(), None);
+        // a leaf left in spilled buffers is declined, not misread
+        wide.toks.truncate(1);
+        wide.toks[0] = LEAF;
+        wide.leaves.truncate(1);
+        assert!(wide.is_leaf());
+        assert_eq!(wide.inline_leaf(), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
-//! [`algebra`], [`print`] (tables, LaTeX, SVG), [`expr`] (the expression
+//! [`algebra`], [`mod@print`] (tables, LaTeX, SVG), [`expr`] (the expression
 //! language) and [`doc`] (guides).
 
 #![warn(missing_docs)]

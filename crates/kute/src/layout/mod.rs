@@ -2,7 +2,7 @@
 //! indices.
 //!
 //! This module has the vocabulary type and its construction, evaluation and
-//! accessors; [`modes`] manipulates layouts like tuples and [`slice`] slices them.
+//! accessors; [`modes`] manipulates layouts like tuples and [`mod@slice`] slices them.
 
 pub mod eval;
 pub mod modes;

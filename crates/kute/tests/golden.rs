@@ -17,6 +17,8 @@
 //! Every row was re-run through the oracle: CuTe's answers as written agree with the
 //! transcription (`cute.py eval --as-written`).
 
+mod common;
+
 const GOLDEN: &str = "\
 # A.1 coalesce (coalesce.cpp)
 coalesce(_1:_0)	_1:_0
@@ -548,38 +550,10 @@ fn true_composite(src: &str) -> Option<Vec<i64>> {
         _ => return None,
     };
     // Â: A coalesced CuTe-style (a trailing extent-1 mode keeps its stride), last mode unbounded
-    let leaves: Vec<(i64, i64)> = a.leaves().iter().map(|m| (m.shape.value(), m.stride.value())).collect();
-    let (ls, ld) = *leaves.last()?;
-    let mut modes: Vec<(i64, i64)> = vec![if ls == 1 { (2, ld) } else { (ls, ld) }];
-    for &(s, d) in leaves[..leaves.len() - 1].iter().rev() {
-        let single = modes.len() == 1;
-        let f = modes.last_mut().unwrap();
-        if s == 1 {
-            continue;
-        }
-        if single && f.0 == 1 {
-            *f = (s, d);
-        } else if s * d == f.1 {
-            f.0 *= s;
-            f.1 = d;
-        } else {
-            modes.push((s, d));
-        }
-    }
-    modes.reverse();
-    let ahat = |mut x: i64| {
-        let mut acc = 0;
-        for (k, &(s, d)) in modes.iter().enumerate() {
-            if k + 1 == modes.len() {
-                acc += x * d;
-            } else {
-                acc += (x % s) * d;
-                x /= s;
-            }
-        }
-        acc
-    };
-    Some(b.values().ok()?.into_iter().map(ahat).collect())
+    let leaves = common::modes_of(&a);
+    leaves.last()?;
+    let modes = common::coalesce_modes(&leaves, true);
+    Some(b.values().ok()?.into_iter().map(|x| common::eval_modes(&modes, x)).collect())
 }
 
 /// Cases generated from the law generators and answered by CuTe's C++ (oracle):

@@ -55,6 +55,8 @@ impl Indices {
     // through a 200-byte copy before a traversal)
     #[inline(always)]
     pub fn new(layout: &Layout) -> Result<Indices> {
+        // the values of basis strides are coordinates, not indices
+        layout.int_strides("iterate")?;
         let leaves = layout.leaves();
         // up to three modes of small extents and strides: nothing can overflow,
         // and each mode is a digit of the loop nest

@@ -33,6 +33,7 @@ pub mod int_tuple;
 pub mod iter;
 pub mod layout;
 pub mod print;
+pub mod stride;
 pub mod tree;
 
 pub use algebra::*;
@@ -41,3 +42,4 @@ pub use int::{Bool, Int};
 pub use int_tuple::IntTuple;
 pub use layout::slice::{Coord, Crd};
 pub use layout::{Layout, Major, Mode};
+pub use stride::Stride;

@@ -41,7 +41,7 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
     }
     let last = leaves[r - 1];
     let first_front =
-        if fake_last && last.shape.value() == 1 { Mode::new(Int::new_static(2), last.stride) } else { last };
+        if fake_last && last.shape.value() == 1 { Mode::with_stride(Int::new_static(2), last.stride) } else { last };
     if r == 2 {
         // the two passes below for two modes, without the counting pass
         let m = leaves[0];
@@ -49,7 +49,7 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
         if m.shape.value() != 1 {
             if front.shape.value() == 1 {
                 front = m;
-            } else if m.shape.mul(m.stride)?.value() == front.stride.value() {
+            } else if m.stride.scale(m.shape)?.same(front.stride) {
                 front.shape = m.shape.mul(front.shape)?;
                 front.stride = m.stride;
             } else {
@@ -67,6 +67,7 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
     {
         let mut scalar = true;
         let (mut fs, mut fd) = (first_front.shape.value(), first_front.stride.value());
+        let mut fdir = first_front.stride;
         for m in leaves[..r - 1].iter().rev() {
             let (s, d) = (m.shape.value(), m.stride.value());
             if s == 1 {
@@ -74,12 +75,14 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
             }
             if scalar && fs == 1 {
                 (fs, fd) = (s, d);
-            } else if s.wrapping_mul(d) == fd {
+                fdir = m.stride;
+            } else if s.wrapping_mul(d) == fd && m.stride.same_direction(fdir) {
                 fs = s.wrapping_mul(fs);
                 fd = d;
             } else {
                 n += 1;
                 (fs, fd) = (s, d);
+                fdir = m.stride;
                 scalar = false;
             }
         }
@@ -98,7 +101,7 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
         }
         if scalar && front.shape.value() == 1 {
             front = *m;
-        } else if m.shape.mul(m.stride)?.value() == front.stride.value() {
+        } else if m.stride.scale(m.shape)?.same(front.stride) {
             front.shape = m.shape.mul(front.shape)?;
             front.stride = m.stride;
         } else {
@@ -127,7 +130,7 @@ pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
         return coalesce_modes(out, leaves, false).map_err(|e| e.in_op("coalesce"));
     }
     let mut zeroed = Modes::new();
-    zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { *m }));
+    zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::with_stride(Int::ONE, m.stride) } else { *m }));
     coalesce_modes(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
 }
 
@@ -211,7 +214,7 @@ pub(crate) fn by_profile(
 /// assert_eq!(kute::filter_zeros(&l).to_string(), "(_1,_3,_1):(_0,_1,_0)");
 /// ```
 pub fn filter_zeros(l: &Layout) -> Layout {
-    let tree = l.tree.map(|m| if m.stride.value() == 0 { Mode::new(Int::ONE, m.stride) } else { m });
+    let tree = l.tree.map(|m| if m.stride.is_int_zero() { Mode::with_stride(Int::ONE, m.stride) } else { m });
     Layout { tree }
 }
 

@@ -95,6 +95,10 @@ fn ceil_div_leaves(out: &mut SmallVec<[Int; 16]>, cot: IntTupleRef<'_>, d: Int) 
 
 /// The filtered `A`'s complement up to `cot`, coalesced, into `out` (empty).
 pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+    // CuTe has no complement of basis strides (their images are coordinates)
+    for m in a.leaves() {
+        m.stride.int_in("complement")?;
+    }
     // a single leaf (the usual tiler) skips the filtering pass; after it, a
     // layout that filters down to one mode takes the same path
     if let [m] = a.leaves() {
@@ -137,6 +141,7 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
         let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
+        let min_stride = min_stride.scale_int();
         f.pop();
         let new_shape = min_stride.div(last_stride)?;
         if new_shape.value() == 0 {
@@ -145,12 +150,12 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
         modes.push(Mode::new(new_shape, last_stride));
         last_stride = min_stride.mul(shape)?;
     }
-    let new_shape = f[0].stride.div(last_stride)?;
+    let new_shape = f[0].stride.scale_int().div(last_stride)?;
     if new_shape.value() == 0 {
         return Err(non_injective(a));
     }
     modes.push(Mode::new(new_shape, last_stride));
-    let new_stride = f[0].stride.mul(f[0].shape)?;
+    let new_stride = f[0].stride.scale_int().mul(f[0].shape)?;
     push_rest(&mut modes, cot, new_stride)?;
     coalesce_modes(out, &modes, false)
 }
@@ -226,8 +231,8 @@ fn complement_one(out: &mut Modes, m: Mode, cot: Cot<'_>) -> Option<Result<()>> 
     };
     let mut go = || {
         // (the general path divides the stride by _1: the same value and flag)
-        let gap = Mode::new(m.stride, Int::ONE);
-        let new_stride = m.stride.mul(m.shape)?;
+        let gap = Mode::new(m.stride.scale_int(), Int::ONE);
+        let new_stride = m.stride.scale_int().mul(m.shape)?;
         match n {
             Some(n) => {
                 let x = n.ceil_div(new_stride).map_err(|e| e.in_op("ceil_div"))?;

@@ -13,6 +13,7 @@ use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
+use crate::stride::Stride;
 use crate::tree::{Builder, Tree};
 use smallvec::SmallVec;
 
@@ -158,6 +159,11 @@ impl Part<'_> {
 /// element and the tuple of the elements of `b` otherwise. With `verify`, also
 /// prove the result is the true composite.
 pub(crate) fn compose_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: &[Part<'_>], verify: bool) -> Result<()> {
+    if let [Part::Tree(bt)] = b {
+        if !bt.leaves().iter().all(|m| m.stride.is_int()) {
+            return compose_basis_rhs(out, a, *bt, verify);
+        }
+    }
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
     let mut lhs = Modes::new();
     coalesce_modes(&mut lhs, a.leaves(), true)?;
@@ -196,11 +202,11 @@ pub(crate) fn compose_with(
     for p in b {
         match *p {
             Part::Tree(t) => compose_rec(out, lhs, t, digits, &mut clean)?,
-            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride, digits, &mut clean)?,
+            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, &mut clean)?,
             Part::Flat(ms) => {
                 out.open();
                 for m in ms {
-                    compose_leaf(out, lhs, m.shape, m.stride, digits, &mut clean)?;
+                    compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, &mut clean)?;
                 }
                 out.close();
             }
@@ -229,12 +235,12 @@ pub(crate) fn compose_with(
 /// (It repeats [`compose_with`]'s walk over the parts on purpose: one walker
 /// taking a callback for both was 5–18% slower on the divides and products.)
 #[inline]
-fn compose_one(out: &mut Builder<'_, Mode>, d: Int, b: &[Part<'_>]) -> Result<()> {
+fn compose_one(out: &mut Builder<'_, Mode>, d: Stride, b: &[Part<'_>]) -> Result<()> {
     let f = |m: Mode| -> Result<Mode> {
         if m.stride.value() == 0 {
             Ok(m)
         } else {
-            Ok(Mode::new(m.shape, m.stride.mul(d)?))
+            Ok(Mode::with_stride(m.shape, d.scale(m.stride.scale_int())?))
         }
     };
     let one = b.len() == 1;
@@ -276,7 +282,7 @@ fn compose_rec(
             out.close();
             Ok(())
         }
-        Some(m) => compose_leaf(out, lhs, m.shape, m.stride, digits, clean),
+        Some(m) => compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, clean),
     }
 }
 
@@ -294,7 +300,7 @@ fn compose_leaf(
     }
     let n = lhs.len();
     if n == 1 {
-        out.leaf(Mode::new(rs, rd.mul(lhs[0].stride)?));
+        out.leaf(Mode::with_stride(rs, lhs[0].stride.scale(rd)?));
         return Ok(());
     }
     if rd.value() < 0 {
@@ -348,13 +354,13 @@ fn compose_leaf(
         }
         // the largest digit value this B-leaf puts into mode i
         digits[i] = digits[i].saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
-        out.leaf(Mode::new(new_s, rest_d.mul(cur.stride)?));
+        out.leaf(Mode::with_stride(new_s, cur.stride.scale(rest_d)?));
         count += 1;
         rest_s = rest_s.div(new_s)?;
         rest_d = next_d;
     }
     if count == 0 || rest_s.value() != 1 {
-        out.leaf(Mode::new(rest_s, rest_d.mul(lhs[n - 1].stride)?));
+        out.leaf(Mode::with_stride(rest_s, lhs[n - 1].stride.scale(rest_d)?));
         count += 1;
     }
     if count == 1 {
@@ -422,7 +428,37 @@ impl Odometer {
     }
 }
 
+/// Proves `R(i) == Â(B(i))` point by point. With basis strides in `A`, the
+/// integer check runs once per basis direction of `A` (the components of `R`
+/// and `Â` in that direction), which together are the whole comparison.
 fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<()> {
+    if lhs.iter().all(|m| m.stride.is_int()) {
+        return verify_ints(a, lhs, b, r);
+    }
+    let mut dirs: SmallVec<[Stride; 8]> = SmallVec::new();
+    for m in lhs {
+        if !dirs.iter().any(|d| d.same_direction(m.stride)) {
+            dirs.push(m.stride);
+        }
+    }
+    for dir in dirs {
+        let proj = |m: Mode| {
+            let d = if m.stride.same_direction(dir) { m.stride.scale_int() } else { Int::ZERO };
+            Mode::new(m.shape, d)
+        };
+        let lhs_p: Modes = lhs.iter().map(|&m| proj(m)).collect();
+        let r_p = Layout { tree: r.tree.map(proj) };
+        if verify_ints(a, &lhs_p, b, &r_p).is_err() {
+            return Err(Error::inadmissible(
+                "composition",
+                format!("no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, which differs from A(B(i)) in the direction of {dir}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<()> {
     let size = b.size()?.value();
     if size > BRUTE_FORCE_LIMIT {
         return Err(Error::inadmissible(
@@ -444,6 +480,150 @@ fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<
                 format!(
                     "no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, whose value at {i} is {y}, but A(B({i})) = A({x}) = {want}"
                 ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The basis strides of a right operand name the modes of `A` they select
+/// (CuTe's `coprofile`): each path ends at a terminal; a path that goes through
+/// another's terminal is an integer added to a tuple, which has no meaning.
+#[derive(Clone)]
+enum Profile {
+    Unset,
+    Leaf,
+    Tuple(Vec<Profile>),
+}
+
+impl Profile {
+    fn insert(&mut self, path: &[usize]) -> bool {
+        match (path.split_first(), &mut *self) {
+            (None, Profile::Unset | Profile::Leaf) => {
+                *self = Profile::Leaf;
+                true
+            }
+            (None, Profile::Tuple(_)) | (Some(_), Profile::Leaf) => false,
+            (Some((&i, rest)), Profile::Unset) => {
+                let mut v = vec![Profile::Unset; i + 1];
+                let ok = v[i].insert(rest);
+                *self = Profile::Tuple(v);
+                ok
+            }
+            (Some((&i, rest)), Profile::Tuple(v)) => {
+                if v.len() <= i {
+                    v.resize(i + 1, Profile::Unset);
+                }
+                v[i].insert(rest)
+            }
+        }
+    }
+}
+
+/// `A ∘ B` for a right operand with basis strides (CuTe's `composition_impl`
+/// with a `ScaledBasis` stride): each leaf `s:v@p` of `B` composes `s:v` with
+/// mode `p` of `A`, coalesced (`coalesce_x` at the terminals of `B`'s
+/// coprofile); a zero stride stays `s:0`. With `verify`, the result is proven
+/// to be the composite as for integer strides.
+fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
+    let mut profile = Profile::Unset;
+    let mut has_int = None;
+    for m in b.leaves() {
+        if m.stride.is_int() {
+            if m.stride.value() != 0 {
+                has_int = Some(m.stride);
+            }
+        } else if !profile.insert(&m.stride.path()) {
+            return Err(Error::inadmissible(
+                "composition",
+                format!("the basis strides of the right operand {} do not name modes consistently: one path ends where another continues", Layout::from_ref(b)),
+            ));
+        }
+    }
+    if let Some(d) = has_int {
+        return Err(Error::inadmissible(
+            "composition",
+            format!("the right operand {} mixes the integer stride {d} with basis strides", Layout::from_ref(b)),
+        ));
+    }
+    // per distinct basis path: the coalesced mode of A it selects, and the digits of the proof
+    struct Sub {
+        path: crate::stride::BasisPath,
+        lhs: Modes,
+        digits: Vec<i64>,
+    }
+    let mut subs: Vec<Sub> = Vec::new();
+    let mut clean = true;
+    let mark = out.mark();
+    fn rec(
+        out: &mut Builder<'_, Mode>,
+        a: LayoutRef<'_>,
+        b: LayoutRef<'_>,
+        subs: &mut Vec<Sub>,
+        clean: &mut bool,
+    ) -> Result<()> {
+        let Some(m) = b.as_leaf() else {
+            out.open();
+            for c in b.children() {
+                rec(out, a, c, subs, clean)?;
+            }
+            out.close();
+            return Ok(());
+        };
+        let path = m.stride.path();
+        let k = match subs.iter().position(|s| s.path == path) {
+            Some(k) => k,
+            None => {
+                let mut sub = a;
+                for &i in &path {
+                    sub = sub.mode(i).ok_or_else(|| {
+                        Error::mismatch(
+                            "composition",
+                            format!("the stride {} selects a mode that the left operand {} does not have", m.stride, Layout::from_ref(a)),
+                        )
+                    })?;
+                }
+                let mut lhs = Modes::new();
+                coalesce_modes(&mut lhs, sub.leaves(), true)?;
+                let digits = vec![0; lhs.len()];
+                subs.push(Sub { path, lhs, digits });
+                subs.len() - 1
+            }
+        };
+        if m.stride.value() == 0 {
+            out.leaf(Mode::new(m.shape, m.stride.scale_int()));
+            return Ok(());
+        }
+        let sub = &mut subs[k];
+        compose_leaf(out, &sub.lhs, m.shape, m.stride.scale_int(), &mut sub.digits, clean)
+    }
+    rec(out, a, b, &mut subs, &mut clean)?;
+    let proven = clean && subs.iter().all(|s| s.lhs.len() <= 1 || digits_fit(&s.lhs, &s.digits));
+    if verify && !proven {
+        verify_points(a, b, out.since(mark))?;
+    }
+    Ok(())
+}
+
+/// `R(i) == A(B(i))` for every `i` in `B`'s domain, evaluated as coordinates
+/// (the proof for right operands with basis strides).
+fn verify_points(a: LayoutRef<'_>, b: LayoutRef<'_>, r: LayoutRef<'_>) -> Result<()> {
+    let (a, b, r) = (Layout::from_ref(a), Layout::from_ref(b), Layout::from_ref(r));
+    let size = b.size()?.value();
+    if size > BRUTE_FORCE_LIMIT {
+        return Err(Error::inadmissible(
+            "composition",
+            format!("cannot prove that the result is the composite {a} o {b}: its domain ({size} elements) is too large to check"),
+        ));
+    }
+    for i in 0..size {
+        let x = b.eval_point(Int::new_dynamic(i))?;
+        let want = a.eval_at(&x)?;
+        let got = r.eval_point(Int::new_dynamic(i))?;
+        if !want.same_values(&got) {
+            return Err(Error::inadmissible(
+                "composition",
+                format!("no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, whose value at {i} is {got}, but A(B({i})) = A({x}) = {want}"),
             ));
         }
     }

@@ -28,6 +28,7 @@ use super::tiler::Tiler;
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
+use crate::stride::Stride;
 use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
 use arrayvec::ArrayVec;
 
@@ -55,6 +56,23 @@ fn on() -> bool {
 // 11% slower; the small ones are inlined: complement `#[inline]`, coalesce
 // `#[inline(always)]` (left to the compiler it was a call, whose register saves
 // and restores were a seventh of a three-leaf coalesce).
+
+/// Whether every stride is an integer: the fast paths take basis strides only
+/// on the left of a composition (where they are only scaled and compared);
+/// anywhere else the general path answers (or refuses, as CuTe).
+#[inline(always)]
+fn ints(l: &[Mode]) -> bool {
+    l.iter().all(|m| m.stride.is_int())
+}
+
+/// [`ints`] for every layout of a tiler.
+fn tiler_ints(t: &Tiler) -> bool {
+    match t {
+        Tiler::Layout(l) => ints(l.leaves()),
+        Tiler::Tuple(ts) => ts.iter().all(tiler_ints),
+        Tiler::Int(_) | Tiler::Underscore => true,
+    }
+}
 
 /// Most leaves an operand (or a coalesced or complemented intermediate) may
 /// have on the fast path.
@@ -201,7 +219,7 @@ impl Coalescer {
 /// `None` if that product overflows (every coalescing path then declines).
 #[inline(always)]
 fn merges(x: Mode, y: Mode) -> Option<bool> {
-    Some(x.shape.value().checked_mul(x.stride.value())? == y.stride.value())
+    Some(x.shape.value().checked_mul(x.stride.value())? == y.stride.value() && x.stride.same_direction(y.stride))
 }
 
 /// CuTe's `coalesce` of flat modes into `dst`.
@@ -265,11 +283,11 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
         [x, y] if plain(x) && plain(y) => {
             if merges(x, y)? {
                 // filter(A) merges them into one mode
-                Some((None, Mode::new(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE))
+                Some((None, Mode::with_stride(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE))
             } else {
                 let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
                 // the first gap: lo.stride / _1, which is lo.stride (value and flag)
-                Some((Some(Mode::new(lo.stride, Int::ONE)), hi, lo.stride.mul_opt(lo.shape)?))
+                Some((Some(Mode::new(lo.stride.scale_int(), Int::ONE)), hi, lo.stride.scale_int().mul_opt(lo.shape)?))
             }
         }
         _ => None,
@@ -313,11 +331,11 @@ fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()>
 /// not injective), and the stride where the rest starts, `m0.stride·m0.shape`.
 #[inline(always)]
 fn last_gap(m0: Mode, last: Int) -> Option<(Mode, Int)> {
-    let q = m0.stride.div_opt(last)?;
+    let q = m0.stride.scale_int().div_opt(last)?;
     if q.value() == 0 {
         return None;
     }
-    Some((Mode::new(q, last), m0.stride.mul_opt(m0.shape)?))
+    Some((Mode::new(q, last), m0.stride.scale_int().mul_opt(m0.shape)?))
 }
 
 /// The end of [`complement_each`] for the modes of its small front and a
@@ -404,6 +422,7 @@ fn complement_gaps(a: &[Mode], c: &mut Coalescer, emit: &mut impl Sink) -> Optio
     let mut last_stride = Int::ONE;
     while f.len() > 1 {
         let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
+        let min_stride = min_stride.scale_int();
         f.pop();
         let new_shape = min_stride.div_opt(last_stride)?;
         if new_shape.value() == 0 {
@@ -422,6 +441,9 @@ pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option
         return None;
     }
     let n = cot.inline_leaf()?;
+    if !ints(a.leaves()) {
+        return None;
+    }
     let dst = out.tree.leaves.cleared_inline();
     complement_each(a.leaves(), Cot::Int(n), dst)?;
     flat_toks(out.tree.toks.cleared_inline(), dst.len())
@@ -437,11 +459,11 @@ enum Part<'a> {
 
 /// `s:r` composed with a one-mode left operand of stride `d`.
 #[inline(always)]
-fn scale(m: Mode, d: Int) -> Option<Mode> {
+fn scale(m: Mode, d: Stride) -> Option<Mode> {
     if m.stride.value() == 0 {
         Some(m)
     } else {
-        Some(Mode::new(m.shape, m.stride.mul_opt(d)?))
+        Some(Mode::with_stride(m.shape, d.scale_opt(m.stride.scale_int())?))
     }
 }
 
@@ -531,13 +553,13 @@ impl Compose<'_> {
                 let d = self.digits.get_mut(i)?;
                 *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
             }
-            out.leaf(Mode::new(new_s, rest_d.mul_opt(cur.stride)?))?;
+            out.leaf(Mode::with_stride(new_s, cur.stride.scale_opt(rest_d)?))?;
             count += 1;
             rest_s = rest_s.div_opt(new_s)?;
             rest_d = next_d;
         }
         if count == 0 || rest_s.value() != 1 {
-            out.leaf(Mode::new(rest_s, rest_d.mul_opt(lhs[n - 1].stride)?))?;
+            out.leaf(Mode::with_stride(rest_s, lhs[n - 1].stride.scale_opt(rest_d)?))?;
             count += 1;
         }
         if count == 1 {
@@ -557,7 +579,7 @@ impl Compose<'_> {
         for &t in b.toks {
             if t == LEAF {
                 let m = leaves.next()?;
-                self.leaf(out, m.shape, m.stride)?;
+                self.leaf(out, m.shape, m.stride.scale_int())?;
             } else {
                 out.tok(t)?;
             }
@@ -610,11 +632,11 @@ fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bo
         for part in parts {
             match *part {
                 Part::Tree(t) => c.tree(out, t)?,
-                Part::Flat([m]) => c.leaf(out, m.shape, m.stride)?,
+                Part::Flat([m]) => c.leaf(out, m.shape, m.stride.scale_int())?,
                 Part::Flat(ms) => {
                     let q = out.open()?;
                     for &m in ms {
-                        c.leaf(out, m.shape, m.stride)?;
+                        c.leaf(out, m.shape, m.stride.scale_int())?;
                     }
                     out.close(q, ms.len());
                 }
@@ -673,13 +695,16 @@ pub(crate) fn composition(out: &mut Layout, a: &Layout, b: &Layout) -> Option<()
     if !on() {
         return None;
     }
+    if !ints(b.leaves()) {
+        return None;
+    }
     compose(&mut Out::new(out), a.as_tree_ref(), Part::Tree(b.as_tree_ref()))
 }
 
 /// [`crate::composition_tiler_into`]'s fast path.
 #[inline(never)]
 pub(crate) fn composition_tiler(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
-    if !on() {
+    if !on() || !tiler_ints(t) {
         return None;
     }
     if let Tiler::Tuple(ts) = t {
@@ -722,7 +747,7 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
                 }
                 // one B-leaf: its digits always fit, only `clean` is left to check
                 let mut c = Compose { lhs: pair, digits: [0; CAP], track: false, clean: true };
-                c.leaf_of::<2>(out, bm.shape, bm.stride)?;
+                c.leaf_of::<2>(out, bm.shape, bm.stride.scale_int())?;
                 if !c.clean {
                     return None;
                 }
@@ -824,13 +849,13 @@ impl LeafDiv {
             return None;
         }
         let d = am.stride;
-        let new_stride = bm.stride.mul_opt(bm.shape)?;
+        let new_stride = bm.stride.scale_int().mul_opt(bm.shape)?;
         let x = am.shape.ceil_div_opt(new_stride)?;
         if x.value() < 1 {
             return None;
         }
         // (the general path's gap extent is e / _1: e itself, flag included)
-        let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride, Int::ONE));
+        let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride.scale_int(), Int::ONE));
         let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
         let tile = scale(bm, d)?;
         Some(match (gap, rest) {
@@ -906,7 +931,7 @@ fn by_mode_tuple(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler], f: &impl Mod
 /// [`crate::logical_divide_into`]'s fast path.
 #[inline(never)]
 pub(crate) fn logical_divide(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
-    if !on() {
+    if !on() || !tiler_ints(t) {
         return None;
     }
     let a = a.as_tree_ref();
@@ -952,7 +977,7 @@ const UNZIP_MODES: usize = 4;
 /// then the rests and `A`'s extra modes, written in their final order.
 #[inline(never)]
 pub(crate) fn divide_unzip(dst: &mut Layout, a: &Layout, t: &Tiler, how: Unzip) -> Option<()> {
-    if !on() {
+    if !on() || !tiler_ints(t) {
         return None;
     }
     let Tiler::Tuple(ts) = t else { return None };
@@ -1092,7 +1117,7 @@ fn product_comp(comp: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<(
     }
     let mut cosize = Int::ONE;
     for m in b.leaves {
-        cosize = cosize.add_opt(m.shape.sub_opt(Int::ONE)?.mul_opt(m.stride.abs_opt()?)?)?;
+        cosize = cosize.add_opt(m.shape.sub_opt(Int::ONE)?.mul_opt(m.stride.scale_int().abs_opt()?)?)?;
     }
     let n = size.mul_opt(cosize)?;
     complement_each(a.leaves, Cot::Int(n), comp)?;
@@ -1106,7 +1131,7 @@ fn product_comp(comp: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<(
 /// [`crate::logical_product_into`]'s fast path.
 #[inline(never)]
 pub(crate) fn logical_product(out: &mut Layout, a: &Layout, t: &Tiler) -> Option<()> {
-    if !on() {
+    if !on() || !ints(a.leaves()) || !tiler_ints(t) {
         return None;
     }
     by_mode(&mut Out::new(out), a.as_tree_ref(), t, &LogicalProduct)
@@ -1132,7 +1157,7 @@ impl ModeOp for LogicalProduct {
 /// (`product::rank_product_into`): mode `j` is `(A_j, (A* ∘ B)_j)`, or swapped.
 #[inline(never)]
 pub(crate) fn rank_product(dst: &mut Layout, a: &Layout, b: &Layout, raked: bool) -> Option<()> {
-    if !on() {
+    if !on() || !ints(a.leaves()) || !ints(b.leaves()) {
         return None;
     }
     let (a, b) = (a.as_tree_ref(), b.as_tree_ref());

@@ -29,10 +29,11 @@ struct Flat {
     pre: SmallVec<[Int; 17]>,
 }
 
-fn flat_coalesced(l: &Layout) -> Result<Flat> {
+fn flat_coalesced(l: &Layout, op: &'static str) -> Result<Flat> {
+    l.int_strides(op)?;
     let c = coalesce_flat(l.leaves(), false)?;
     let shape: SmallVec<[Int; 16]> = c.iter().map(|m| m.shape).collect();
-    let stride: SmallVec<[Int; 16]> = c.iter().map(|m| m.stride).collect();
+    let stride: SmallVec<[Int; 16]> = c.iter().map(|m| m.stride.scale_int()).collect();
     let mut pre: SmallVec<[Int; 17]> = SmallVec::new();
     pre.push(Int::ONE);
     for &s in &shape {
@@ -60,7 +61,7 @@ pub fn right_inverse(l: &Layout) -> Result<Layout> {
 }
 
 fn right_inverse_impl(l: &Layout) -> Result<Layout> {
-    let f = flat_coalesced(l)?;
+    let f = flat_coalesced(l, "right_inverse")?;
     let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
     let order = exchange_sort_by_key(&keys);
     let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
@@ -91,7 +92,7 @@ pub fn left_inverse(l: &Layout) -> Result<Layout> {
 }
 
 fn left_inverse_impl(l: &Layout) -> Result<Layout> {
-    let f = flat_coalesced(l)?;
+    let f = flat_coalesced(l, "left_inverse")?;
     let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
     let order = exchange_sort_by_key(&keys);
     let mut shapes: SmallVec<[Int; 16]> = SmallVec::new();
@@ -125,6 +126,7 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
 }
 
 fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {
+    a.int_strides("max_common_layout")?;
     let inv_b = right_inverse(b)?;
     let c = coalesce(&compose_layout(a, &inv_b)?)?;
     Ok((inv_b, c))
@@ -183,6 +185,7 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
 /// assert_eq!(kute::nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
 pub fn nullspace(l: &Layout) -> Result<Layout> {
+    l.int_strides("nullspace")?;
     let leaves = l.leaves();
     let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
     let mut cur = Int::ONE;

@@ -344,10 +344,11 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// ```
 pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
     let n = Int::new_static(n);
+    l.int_strides("upcast")?;
     let tree = l
         .tree
         .try_map(|m| {
-            let d = m.stride;
+            let d = m.stride.scale_int();
             if d.value() == 0 {
                 return Ok(m);
             }
@@ -378,6 +379,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 /// ```
 pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
     let n = Int::new_static(n);
+    l.int_strides("downcast")?;
     if !l.leaves().iter().any(|m| m.stride.value() == 1) {
         return Err(Error::inadmissible(
             "downcast",
@@ -388,9 +390,9 @@ pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
         .tree
         .try_map(|m| {
             if m.stride.value().unsigned_abs() == 1 {
-                Ok(crate::layout::Mode::new(m.shape.mul(n)?, m.stride))
+                Ok(crate::layout::Mode::with_stride(m.shape.mul(n)?, m.stride))
             } else {
-                Ok(crate::layout::Mode::new(m.shape, m.stride.mul(n)?))
+                Ok(crate::layout::Mode::with_stride(m.shape, m.stride.scale(n)?))
             }
         })
         .map_err(|e| e.in_op("downcast"))?;

@@ -92,7 +92,7 @@ impl Tiler {
     /// The layout an integer tiler stands for in divides and products (`make_layout(n)`).
     pub(crate) fn int_layout(n: crate::int::Int) -> Layout {
         let m = Tiler::int_mode(n);
-        Layout::leaf(m.shape, m.stride)
+        Layout { tree: crate::tree::Tree::leaf(m) }
     }
 
     /// [`Tiler::int_layout`]'s one mode: `n:_1`, or `_1:_0` for `n = 1`.

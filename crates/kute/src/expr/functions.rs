@@ -205,7 +205,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             no_targs(name)?;
             arity(name, args, 1, 64)?;
             if let Value::Layout(_) = a(0) {
-                let ls = args.iter().map(|v| v.as_layout("make_layout's argument")).collect::<Result<Vec<_>>>()?;
+                let ls = args.iter().map(|v| v.to_layout("make_layout's argument")).collect::<Result<Vec<_>>>()?;
                 return Ok(lay(Layout::concat(ls.iter())?));
             }
             arity(name, args, 1, 2)?;
@@ -231,7 +231,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             match a(0) {
                 Value::Layout(l) => {
                     let m = l.mode_at(&p)?;
-                    Ok(Value::IntTuple(if name == "shape" { m.shape() } else { m.stride() }))
+                    Ok(if name == "shape" { Value::IntTuple(m.shape()) } else { Value::from_strides(m.stride()) })
                 }
                 Value::IntTuple(t) if name == "shape" => Ok(Value::IntTuple(sub_tuple(t, &p, "shape")?)),
                 other => Err(type_error("the operand", "a layout", other)),
@@ -360,7 +360,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             no_targs(name)?;
             arity(name, args, 1, 2)?;
             if args.len() == 2 {
-                return Ok(lay(a(0).as_layout("zip's operand")?.zip_with(&a(1).as_layout("zip's operand")?)?));
+                return Ok(lay(a(0).to_layout("zip's operand")?.zip_with(&a(1).to_layout("zip's operand")?)?));
             }
             Ok(match structured(a(0), "the operand")? {
                 Structured::Layout(l) => lay(l.zip()?),
@@ -370,7 +370,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "tile_unzip" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
-            Ok(lay(algebra::tile_unzip(&a(0).as_layout("the layout")?, &a(1).as_tiler("the tiler")?)?))
+            Ok(lay(algebra::tile_unzip(&a(0).to_layout("the layout")?, &a(1).as_tiler("the tiler")?)?))
         }
         "product" => {
             no_targs(name)?;
@@ -473,7 +473,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             match a(0) {
                 Value::IntTuple(s) if args.len() == 1 => Ok(Value::IntTuple(algebra::coalesce_shape(s)?)),
                 v => {
-                    let l = v.as_layout("the operand")?;
+                    let l = v.to_layout("the operand")?;
                     match args.get(1) {
                         None => Ok(lay(algebra::coalesce(&l)?)),
                         Some(p) => Ok(lay(algebra::coalesce_profile(&l, &p.as_int_tuple("the profile")?)?)),
@@ -484,7 +484,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "filter_zeros" | "filter" => {
             no_targs(name)?;
             arity(name, args, 1, 2)?;
-            let l = a(0).as_layout("the operand")?;
+            let l = a(0).to_layout("the operand")?;
             let f: &dyn Fn(&Layout) -> Result<Layout> =
                 if name == "filter" { &algebra::filter } else { &|l: &Layout| Ok(algebra::filter_zeros(l)) };
             match args.get(1) {
@@ -495,7 +495,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "composition" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
-            let l = a(0).as_layout("the left operand")?;
+            let l = a(0).to_layout("the left operand")?;
             match a(1) {
                 Value::Layout(b) => Ok(lay(algebra::composition(&l, b)?)),
                 t => Ok(lay(algebra::composition_tiler(&l, &t.as_tiler("the right operand")?)?)),
@@ -504,7 +504,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "complement" => {
             no_targs(name)?;
             arity(name, args, 1, 2)?;
-            let l = a(0).as_layout("the operand")?;
+            let l = a(0).to_layout("the operand")?;
             match args.get(1) {
                 None => Ok(lay(algebra::complement_self(&l)?)),
                 Some(m) => Ok(lay(algebra::complement(&l, &m.as_int_tuple("the cotarget")?)?)),
@@ -516,7 +516,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             if let Value::Underscore = a(0) {
                 return Ok(Value::Underscore);
             }
-            let l = a(0).as_layout("the operand")?;
+            let l = a(0).to_layout("the operand")?;
             Ok(lay(match name {
                 "right_inverse" => algebra::right_inverse(&l)?,
                 "left_inverse" => algebra::left_inverse(&l)?,
@@ -527,7 +527,7 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         | "tiled_product" | "flat_product" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
-            let l = a(0).as_layout("the left operand")?;
+            let l = a(0).to_layout("the left operand")?;
             let t = a(1).as_tiler("the tiler")?;
             Ok(lay(match name {
                 "logical_divide" => algebra::logical_divide(&l, &t)?,
@@ -543,8 +543,8 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "blocked_product" | "raked_product" | "max_common_layout" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
-            let x = a(0).as_layout("the left operand")?;
-            let y = a(1).as_layout("the right operand")?;
+            let x = a(0).to_layout("the left operand")?;
+            let y = a(1).to_layout("the right operand")?;
             Ok(lay(match name {
                 "blocked_product" => algebra::blocked_product(&x, &y)?,
                 "raked_product" => algebra::raked_product(&x, &y)?,
@@ -555,14 +555,14 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
             Ok(int(algebra::max_common_vector(
-                &a(0).as_layout("the left operand")?,
-                &a(1).as_layout("the right operand")?,
+                &a(0).to_layout("the left operand")?,
+                &a(1).to_layout("the right operand")?,
             )?))
         }
         "tile_to_shape" => {
             no_targs(name)?;
             arity(name, args, 2, 3)?;
-            let l = a(0).as_layout("the block")?;
+            let l = a(0).to_layout("the block")?;
             let s = a(1).as_int_tuple("the target shape")?;
             let o = match args.get(2) {
                 None | Some(Value::Major(Major::Left)) => None,
@@ -577,20 +577,20 @@ pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
         "upcast" | "downcast" => {
             targ_count(name, targs, 1, 1)?;
             arity(name, args, 1, 1)?;
-            let l = a(0).as_layout("the operand")?;
+            let l = a(0).to_layout("the operand")?;
             Ok(lay(if name == "upcast" { algebra::upcast(&l, targs[0])? } else { algebra::downcast(&l, targs[0])? }))
         }
         "slice" | "dice" | "slice_and_offset" => {
             no_targs(name)?;
             arity(name, args, 2, 2)?;
             let c = a(0).as_coord("the coordinate")?;
-            let l = a(1).as_layout("the layout")?;
+            let l = a(1).to_layout("the layout")?;
             Ok(match name {
                 "slice" => lay(l.slice(&c)?),
                 "dice" => lay(l.dice(&c)?),
                 _ => {
                     let (s, off) = l.slice_and_offset(&c)?;
-                    Value::Tuple(vec![lay(s), int(off)])
+                    Value::Tuple(vec![lay(s), Value::from_point(off)])
                 }
             })
         }

@@ -80,8 +80,8 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         }
         ExprKind::Layout(s, d) => {
             let s = sub(s)?.as_int_tuple("a layout's shape")?;
-            let d = sub(d)?.as_int_tuple("a layout's stride")?;
-            Ok(Value::Layout(Layout::new(&s, &d)?))
+            let d = sub(d)?.as_stride_tuple("a layout's stride")?;
+            Ok(Value::Layout(Layout::with_strides(&s, &d)?))
         }
         ExprKind::Name(n) => match n.as_str() {
             "LayoutLeft" | "GenColMajor" => Ok(Value::Major(Major::Left)),

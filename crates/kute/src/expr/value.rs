@@ -5,7 +5,9 @@ use crate::error::{Error, Result};
 use crate::int::{Bool, Int};
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::{Coord, Crd};
+use crate::layout::point::Point;
 use crate::layout::{Layout, Major};
+use crate::stride::{Stride, StrideTuple};
 use crate::tree::Tree;
 use std::fmt;
 
@@ -29,6 +31,9 @@ pub enum Value {
     Major(Major),
     /// A tuple of mixed values (e.g. the result of `slice_and_offset`).
     Tuple(Vec<Value>),
+    /// A stride with basis elements (`_1@0`), or a tuple of strides of which at
+    /// least one is a basis element (the stride of a coordinate layout).
+    Strides(StrideTuple),
 }
 
 impl fmt::Display for Value {
@@ -42,6 +47,7 @@ impl fmt::Display for Value {
             Value::Coord(c) => write!(f, "{c}"),
             Value::Major(Major::Left) => f.write_str("LayoutLeft{}"),
             Value::Major(Major::Right) => f.write_str("LayoutRight{}"),
+            Value::Strides(t) => write!(f, "{t}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -69,6 +75,8 @@ impl Value {
             Value::Coord(_) => "a coordinate",
             Value::Major(_) => "a stride order tag",
             Value::Tuple(_) => "a tuple",
+            Value::Strides(t) if t.is_leaf() => "a basis stride",
+            Value::Strides(_) => "a stride tuple",
         }
     }
 
@@ -80,6 +88,19 @@ impl Value {
                 for v in &items {
                     if let Value::IntTuple(t) = v {
                         b.push(t.as_ref());
+                    }
+                }
+                b.close();
+            }));
+        }
+        if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Strides(_))) {
+            return Value::Strides(Tree::build(|b| {
+                b.open();
+                for v in &items {
+                    match v {
+                        Value::IntTuple(t) => b.push(t.map(Stride::of).as_ref()),
+                        Value::Strides(t) => b.push(t.as_ref()),
+                        _ => {}
                     }
                 }
                 b.close();
@@ -117,7 +138,45 @@ impl Value {
         }
     }
 
-    pub(crate) fn as_layout(&self, what: &str) -> Result<Layout> {
+    /// Strides: an integer tuple, or a tuple with basis elements.
+    pub(crate) fn as_stride_tuple(&self, what: &str) -> Result<StrideTuple> {
+        match self {
+            Value::IntTuple(t) => Ok(t.map(Stride::of)),
+            Value::Strides(t) => Ok(t.clone()),
+            other => Err(type_error(what, "an integer, a basis stride or a tuple of them", other)),
+        }
+    }
+
+    /// A stride tuple as a value: an integer tuple when it has no basis element.
+    pub(crate) fn from_strides(t: StrideTuple) -> Value {
+        if t.leaves().iter().all(|s| s.is_int()) {
+            Value::IntTuple(t.map(|s| s.scale_int()))
+        } else {
+            Value::Strides(t)
+        }
+    }
+
+    /// The value of a layout at a point: an integer, a basis element or a coordinate tuple.
+    pub(crate) fn from_point(p: Point) -> Value {
+        match p {
+            Point::Scalar(s) => Value::from_strides(Tree::leaf(s)),
+            Point::Tuple(t) => Value::IntTuple(t),
+        }
+    }
+
+    /// The layout, if this is one.
+    /// ```
+    /// let v = kute::expr::eval("(2,3):(1,2)").unwrap();
+    /// assert_eq!(v.as_layout().unwrap().to_string(), "(2,3):(1,2)");
+    /// ```
+    pub fn as_layout(&self) -> Option<&Layout> {
+        match self {
+            Value::Layout(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn to_layout(&self, what: &str) -> Result<Layout> {
         match self {
             Value::Layout(l) => Ok(l.clone()),
             Value::IntTuple(t) if t.is_leaf() => Ok(Layout::leaf(t.leaves()[0], Int::ONE)),

@@ -181,6 +181,7 @@ impl Evaluator {
     /// in `i64`; layouts too large for the fast path (size `>= 2^62`) or with
     /// non-positive extents are evaluated with [`Layout::eval`].
     pub fn new(layout: &Layout) -> Result<Evaluator> {
+        layout.int_strides("evaluate")?;
         let size = layout.size()?.value();
         let coalesced = crate::algebra::coalesce(layout).map_err(|e| e.in_op("evaluator"))?;
         let cm = coalesced.leaves();

@@ -6,11 +6,13 @@
 
 pub mod eval;
 pub mod modes;
+pub mod point;
 pub mod slice;
 
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
+use crate::stride::{Stride, StrideTuple};
 use crate::tree::{Tree, TreeRef};
 use std::fmt;
 
@@ -19,14 +21,20 @@ use std::fmt;
 pub struct Mode {
     /// The extent.
     pub shape: Int,
-    /// The stride.
-    pub stride: Int,
+    /// The stride: an integer, or an integer scaled onto a basis direction.
+    pub stride: Stride,
 }
 
 impl Mode {
-    /// A mode from its extent and stride.
+    /// A mode from its extent and integer stride.
     #[inline]
     pub const fn new(shape: Int, stride: Int) -> Mode {
+        Mode { shape, stride: Stride::of(stride) }
+    }
+
+    /// A mode from its extent and any stride.
+    #[inline]
+    pub const fn with_stride(shape: Int, stride: Stride) -> Mode {
         Mode { shape, stride }
     }
 }
@@ -110,6 +118,39 @@ impl Layout {
         }
         let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::new(s, d));
         Ok(Layout { tree: shape.with_leaves(leaves) })
+    }
+
+    /// The layout `shape:stride` for strides of any kind (integers and basis
+    /// elements). Errors unless the two are congruent.
+    ///
+    /// ```
+    /// use kute::{Int, IntTuple, Layout, Stride, tree::Tree};
+    /// let s: IntTuple = "(4,6)".parse().unwrap();
+    /// let d = Tree::tuple_of_leaves([Stride::basis(Int::ONE, &[0]).unwrap(), Stride::basis(Int::new_static(2), &[1]).unwrap()]);
+    /// assert_eq!(Layout::with_strides(&s, &d).unwrap().to_string(), "(4,6):(_1@0,_2@1)");
+    /// ```
+    pub fn with_strides(shape: &IntTuple, stride: &StrideTuple) -> Result<Layout> {
+        crate::tree::check_depth(shape.as_ref(), "make_layout")?;
+        if !shape.as_ref().congruent(stride.as_ref()) {
+            return Err(Error::mismatch("make_layout", format!("stride {stride} is not congruent with shape {shape}")));
+        }
+        let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::with_stride(s, d));
+        Ok(Layout { tree: shape.with_leaves(leaves) })
+    }
+
+    /// CuTe `make_identity_layout(shape)`: the layout mapping each coordinate of
+    /// `shape` to itself, `shape:make_basis_like(shape)`.
+    ///
+    /// ```
+    /// use kute::{Int, IntTuple, Layout};
+    /// let s: IntTuple = "(_8,_12)".parse().unwrap();
+    /// let i = Layout::identity(&s).unwrap();
+    /// assert_eq!(i.to_string(), "(_8,_12):(_1@0,_1@1)");
+    /// assert_eq!(i.eval_point(Int::new_static(37)).unwrap().to_string(), "(_5,_4)");
+    /// ```
+    pub fn identity(shape: &IntTuple) -> Result<Layout> {
+        let stride = crate::stride::make_basis_like(shape)?;
+        Layout::with_strides(shape, &stride).map_err(|e| e.in_op("make_identity_layout"))
     }
 
     /// A rank-1 layout `shape:stride` of integers.
@@ -259,9 +300,30 @@ impl Layout {
         self.tree.map(|m| m.shape)
     }
 
-    /// The stride.
-    pub fn stride(&self) -> IntTuple {
+    /// The stride: integers, or basis strides for a coordinate layout.
+    pub fn stride(&self) -> StrideTuple {
         self.tree.map(|m| m.stride)
+    }
+
+    /// The stride as integers; errors (naming `op`) for a layout with basis strides.
+    pub(crate) fn int_stride(&self, op: &'static str) -> Result<IntTuple> {
+        self.tree.try_map(|m| m.stride.int_in(op))
+    }
+
+    /// Errors (naming `op`) unless every stride is an integer.
+    #[inline]
+    pub(crate) fn int_strides(&self, op: &'static str) -> Result<()> {
+        int_strides(self.leaves(), op)
+    }
+
+    /// Whether every stride is an integer (no basis strides).
+    /// ```
+    /// let l: kute::Layout = "(2,3):(1,2)".parse().unwrap();
+    /// assert!(l.has_int_strides());
+    /// ```
+    #[inline]
+    pub fn has_int_strides(&self) -> bool {
+        self.leaves().iter().all(|m| m.stride.is_int())
     }
 
     /// The leaves (extent and stride pairs), left to right.
@@ -390,11 +452,12 @@ impl Layout {
         let mut acc = Int::ZERO;
         let op = |e: Error| e.in_op("evaluate");
         for m in &leaves[..n.saturating_sub(1)] {
-            acc = acc.add(c.rem(m.shape).map_err(op)?.mul(m.stride).map_err(op)?).map_err(op)?;
+            let d = m.stride.int_in("evaluate")?;
+            acc = acc.add(c.rem(m.shape).map_err(op)?.mul(d).map_err(op)?).map_err(op)?;
             c = c.div(m.shape).map_err(op)?;
         }
         if let Some(m) = leaves.last() {
-            acc = acc.add(c.mul(m.stride).map_err(op)?).map_err(op)?;
+            acc = acc.add(c.mul(m.stride.int_in("evaluate")?).map_err(op)?).map_err(op)?;
         }
         if i.is_static() && i.value() == 0 {
             // CuTe short-circuits a static _0 coordinate to _0.
@@ -413,7 +476,7 @@ impl Layout {
     /// ```
     pub fn eval_coord(&self, coord: &IntTuple) -> Result<Int> {
         let shape = self.shape();
-        let stride = self.stride();
+        let stride = self.int_stride("evaluate")?;
         int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref()).map_err(|e| e.in_op("evaluate"))
     }
 
@@ -449,8 +512,17 @@ impl Layout {
 
     /// The same layout with every integer dynamic.
     pub fn to_dynamic(&self) -> Layout {
-        Layout { tree: self.tree.map(|m| Mode::new(m.shape.to_dynamic(), m.stride.to_dynamic())) }
+        Layout { tree: self.tree.map(|m| Mode::with_stride(m.shape.to_dynamic(), m.stride.to_dynamic())) }
     }
+}
+
+/// Errors (naming `op`) unless every stride of `leaves` is an integer.
+#[inline]
+pub(crate) fn int_strides(leaves: &[Mode], op: &'static str) -> Result<()> {
+    for m in leaves {
+        m.stride.int_in(op)?;
+    }
+    Ok(())
 }
 
 /// [`Layout::cosize`] of flat leaves.
@@ -458,7 +530,7 @@ impl Layout {
 pub(crate) fn cosize_of(leaves: &[Mode]) -> Result<Int> {
     let mut c = Int::ONE;
     for m in leaves {
-        let t = m.shape.sub(Int::ONE)?.mul(m.stride.abs()?)?;
+        let t = m.shape.sub(Int::ONE)?.mul(m.stride.int_in("cosize")?.abs()?)?;
         c = c.add(t).map_err(|e| e.in_op("cosize"))?;
     }
     Ok(c)

@@ -4,6 +4,7 @@
 //! the others. Nested results are flattened one level, exactly as CuTe does:
 //! `L(_,5)` keeps mode 0 as a rank-1 tuple, `L((_,_),5)` gives its two sub-modes.
 
+use super::point::Point;
 use super::{Layout, LayoutRef, Mode};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -118,19 +119,39 @@ impl Layout {
         slice_or_dice(c, self, false)
     }
 
-    /// CuTe `slice_and_offset(c, L)`: the slice and the index of `c` with `_` read as 0.
+    /// CuTe `slice_and_offset(c, L)`: the slice and the value at `c` with `_`
+    /// read as 0 (an index, or a coordinate for basis strides).
     ///
     /// ```
     /// use kute::{Layout, Coord};
     /// let l: Layout = "((_3,2),(2,_5,_2)):((4,1),(_2,13,100))".parse().unwrap();
     /// let c: Coord = kute::expr::parse_coord("((2,_),(_,3,_))").unwrap();
     /// let (s, off) = l.slice_and_offset(&c).unwrap();
-    /// assert_eq!((s.to_string(), off.value()), ("(2,2,_2):(1,_2,100)".to_string(), 47));
+    /// assert_eq!((s.to_string(), off.to_string()), ("(2,2,_2):(1,_2,100)".to_string(), "47".to_string()));
     /// ```
-    pub fn slice_and_offset(&self, c: &Coord) -> Result<(Layout, Int)> {
+    pub fn slice_and_offset(&self, c: &Coord) -> Result<(Layout, Point)> {
         let s = self.slice(c)?;
-        let off = self.offset_of(c)?;
+        let off = self.offset_point(c)?;
         Ok((s, off))
+    }
+
+    /// The value at a coordinate whose `_` entries count as 0: an index, or a
+    /// coordinate for basis strides.
+    /// ```
+    /// let l = kute::expr::eval("make_identity_layout((_8,_12))").unwrap().as_layout().unwrap().clone();
+    /// let c = kute::expr::parse_coord("(_,3)").unwrap();
+    /// assert_eq!(l.offset_point(&c).unwrap().to_string(), "(_0,3)");
+    /// ```
+    pub fn offset_point(&self, c: &Coord) -> Result<Point> {
+        if self.has_int_strides() {
+            return Ok(Point::Scalar(self.offset_of(c)?.into()));
+        }
+        // `_` counts as a static 0
+        let ints = c.map(|x| match x {
+            Crd::Int(i) => i,
+            Crd::Underscore => Int::ZERO,
+        });
+        self.eval_coord_point(&ints).map_err(|e| e.in_op("slice_and_offset"))
     }
 
     /// The index of a coordinate whose `_` entries count as 0.

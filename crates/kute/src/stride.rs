@@ -1,0 +1,308 @@
+//! Strides: integers, and integers scaled onto a basis direction (CuTe's
+//! `ScaledBasis`, the strides of coordinate layouts such as
+//! `make_identity_layout`).
+//!
+//! A [`Stride`] is `value · E<i0,i1,...>`: an [`Int`] scale and a basis path,
+//! the mode indices of the codomain it points into, outermost first (CuTe's
+//! template arguments). The empty path is the plain integer stride (CuTe's
+//! `E<>` is `_1`), so an integer layout is the special case of a layout whose
+//! every path is empty, and the algebra is written once for both: it scales
+//! strides by integers, compares them and adds them (evaluation), which is
+//! all a basis stride needs. Operations that need integer strides
+//! (complement, the inverses, the products) say so and refuse basis strides,
+//! as CuTe does.
+//!
+//! CuTe prints a basis stride as its scale followed by the path innermost
+//! first: `E<1,0>{}` (mode 0 of mode 1) prints `_1@0@1`.
+//!
+//! A stride is two words, as an [`Int`] is: the value, and a word holding the
+//! static flag and the path (up to [`MAX_BASIS_DEPTH`] indices below 256). An
+//! integer stride has the same two words as the `Int` it holds, so reading it
+//! back is a comparison.
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use std::fmt;
+
+/// Deepest basis path a stride may have (`E<i0,...,i6>`).
+pub const MAX_BASIS_DEPTH: usize = 7;
+
+/// Largest mode index in a basis path.
+pub const MAX_BASIS_INDEX: usize = 255;
+
+const STATIC_BIT: u64 = 1;
+const LEN_SHIFT: u32 = 1;
+const LEN_MASK: u64 = 0b1110;
+const PATH_SHIFT: u32 = 8;
+
+/// A stride: an integer, or an integer scaled onto a basis direction of the
+/// codomain (CuTe's `ScaledBasis<T, Ns...>`).
+///
+/// ```
+/// use kute::{Int, Stride};
+/// let e = Stride::basis(Int::new_static(3), &[1, 0]).unwrap();
+/// assert_eq!(e.to_string(), "_3@0@1");
+/// assert_eq!(e.path().as_slice(), &[1, 0]);
+/// assert_eq!(e.scale(Int::new_static(2)).unwrap().to_string(), "_6@0@1");
+/// let d = Stride::from(Int::new_dynamic(4));
+/// assert_eq!((d.to_string(), d.as_int()), ("4".to_string(), Some(Int::new_dynamic(4))));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Stride {
+    value: i64,
+    /// bit 0: static; bits 1-3: path length; bits 8..: the path, 8 bits an index, outermost first
+    meta: u64,
+}
+
+/// A tuple of strides (the stride of a layout).
+pub type StrideTuple = crate::tree::Tree<Stride>;
+
+/// A basis path, outermost index first (CuTe's `E<...>` template arguments).
+pub type BasisPath = arrayvec::ArrayVec<usize, MAX_BASIS_DEPTH>;
+
+impl From<Int> for Stride {
+    #[inline(always)]
+    fn from(x: Int) -> Stride {
+        Stride::of(x)
+    }
+}
+
+// The arithmetic is checked and returns `Result`, so it cannot be `std::ops`.
+impl Stride {
+    /// Static zero, `_0`.
+    pub const ZERO: Stride = Stride { value: 0, meta: STATIC_BIT };
+    /// Static one, `_1`.
+    pub const ONE: Stride = Stride { value: 1, meta: STATIC_BIT };
+
+    /// The integer stride `x`.
+    #[inline(always)]
+    pub const fn of(x: Int) -> Stride {
+        Stride { value: x.value(), meta: x.is_static() as u64 }
+    }
+
+    /// `value · E<path...>`, the path outermost first; the empty path is the
+    /// integer `value`.
+    ///
+    /// Errors ([`Limit`](crate::ErrorKind::Limit)) for a path deeper than
+    /// [`MAX_BASIS_DEPTH`] or an index above [`MAX_BASIS_INDEX`].
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert_eq!(Stride::basis(Int::ONE, &[2, 0, 1]).unwrap().to_string(), "_1@1@0@2");
+    /// assert_eq!(Stride::basis(Int::new_dynamic(3), &[]).unwrap().to_string(), "3");
+    /// assert!(Stride::basis(Int::ONE, &[256]).is_err());
+    /// ```
+    pub fn basis(value: Int, path: &[usize]) -> Result<Stride> {
+        if path.len() > MAX_BASIS_DEPTH || path.iter().any(|&i| i > MAX_BASIS_INDEX) {
+            return Err(Error::limit(
+                "E",
+                format!(
+                    "basis path {path:?} exceeds kute's limits ({MAX_BASIS_DEPTH} levels, indices up to {MAX_BASIS_INDEX})"
+                ),
+            ));
+        }
+        let mut meta = (value.is_static() as u64) | ((path.len() as u64) << LEN_SHIFT);
+        for (k, &i) in path.iter().enumerate() {
+            meta |= (i as u64) << (PATH_SHIFT + 8 * k as u32);
+        }
+        Ok(Stride { value: value.value(), meta })
+    }
+
+    /// The scale: the integer itself for an integer stride, `v` for `v@...`.
+    #[inline(always)]
+    pub const fn value(self) -> i64 {
+        self.value
+    }
+
+    /// The scale as an [`Int`] (with its static flag).
+    #[inline(always)]
+    pub const fn scale_int(self) -> Int {
+        Int::new(self.value, self.meta & STATIC_BIT != 0)
+    }
+
+    /// Whether the scale is static.
+    #[inline(always)]
+    pub const fn is_static(self) -> bool {
+        self.meta & STATIC_BIT != 0
+    }
+
+    /// Whether this is a plain integer stride (an empty basis path).
+    #[inline(always)]
+    pub const fn is_int(self) -> bool {
+        self.meta <= STATIC_BIT
+    }
+
+    /// The integer, for an integer stride; `None` for a basis stride.
+    #[inline(always)]
+    pub const fn as_int(self) -> Option<Int> {
+        if self.is_int() {
+            Some(self.scale_int())
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is the integer 0 (a basis stride with scale 0, `_0@1`, is
+    /// not: it still names a mode of the codomain).
+    #[inline(always)]
+    pub const fn is_int_zero(self) -> bool {
+        self.value == 0 && self.is_int()
+    }
+
+    /// The length of the basis path (0 for an integer).
+    #[inline]
+    pub const fn depth(self) -> usize {
+        ((self.meta & LEN_MASK) >> LEN_SHIFT) as usize
+    }
+
+    /// The basis path, outermost index first (empty for an integer).
+    pub fn path(self) -> BasisPath {
+        (0..self.depth()).map(|k| ((self.meta >> (PATH_SHIFT + 8 * k as u32)) & 0xff) as usize).collect()
+    }
+
+    /// The same basis direction with another scale.
+    #[inline(always)]
+    pub const fn with_value(self, x: Int) -> Stride {
+        Stride { value: x.value(), meta: (self.meta & !STATIC_BIT) | x.is_static() as u64 }
+    }
+
+    /// Same value and same basis direction (the static flags may differ).
+    #[inline(always)]
+    pub const fn same(self, o: Stride) -> bool {
+        self.value == o.value && (self.meta | STATIC_BIT) == (o.meta | STATIC_BIT)
+    }
+
+    /// Same basis direction (any scale).
+    #[inline(always)]
+    pub const fn same_direction(self, o: Stride) -> bool {
+        (self.meta | STATIC_BIT) == (o.meta | STATIC_BIT)
+    }
+
+    /// `k · self`: the scale multiplied, the direction kept. As for [`Int::mul`],
+    /// a static zero factor gives a static zero scale.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::ONE, &[1]).unwrap();
+    /// assert_eq!(e.scale(Int::ZERO).unwrap().to_string(), "_0@1");
+    /// assert!(Stride::from(Int::new_static(i64::MAX)).scale(Int::new_static(2)).is_err());
+    /// ```
+    #[inline(always)]
+    pub fn scale(self, k: Int) -> Result<Stride> {
+        Ok(self.with_value(self.scale_int().mul(k)?))
+    }
+
+    /// [`Stride::scale`], `None` on overflow.
+    #[inline(always)]
+    pub(crate) fn scale_opt(self, k: Int) -> Option<Stride> {
+        Some(self.with_value(self.scale_int().mul_opt(k)?))
+    }
+
+    /// The same stride with a dynamic scale.
+    pub const fn to_dynamic(self) -> Stride {
+        Stride { value: self.value, meta: self.meta & !STATIC_BIT }
+    }
+
+    /// The integer, or an error naming `op` for a basis stride.
+    #[inline]
+    pub(crate) fn int_in(self, op: &'static str) -> Result<Int> {
+        match self.as_int() {
+            Some(x) => Ok(x),
+            None => Err(Error::inadmissible(op, format!("the stride {self} is a basis stride; {op} needs integer strides"))),
+        }
+    }
+}
+
+impl fmt::Display for Stride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.scale_int())?;
+        for i in self.path().iter().rev() {
+            write!(f, "@{i}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Stride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// CuTe `make_basis_like(shape)`: the basis element of every leaf of
+/// `shape`, its path the leaf's position (an integer shape gives `E<>`, `_1`).
+///
+/// Errors ([`Limit`](crate::ErrorKind::Limit)) beyond kute's basis paths
+/// ([`MAX_BASIS_DEPTH`] levels, indices up to [`MAX_BASIS_INDEX`]).
+///
+/// ```
+/// let s: kute::IntTuple = "(_4,(_2,_3))".parse().unwrap();
+/// assert_eq!(kute::stride::make_basis_like(&s).unwrap().to_string(), "(_1@0,(_1@0@1,_1@1@1))");
+/// ```
+pub fn make_basis_like(shape: &crate::IntTuple) -> Result<StrideTuple> {
+    fn go(
+        b: &mut crate::tree::Builder<'_, Stride>,
+        t: crate::int_tuple::IntTupleRef<'_>,
+        path: &mut Vec<usize>,
+    ) -> Result<()> {
+        if t.is_leaf() {
+            b.leaf(Stride::basis(Int::ONE, path)?);
+            return Ok(());
+        }
+        b.open();
+        for (i, c) in t.children().enumerate() {
+            path.push(i);
+            go(b, c, path)?;
+            path.pop();
+        }
+        b.close();
+        Ok(())
+    }
+    crate::tree::Tree::try_build(|b| go(b, shape.as_ref(), &mut Vec::new())).map_err(|e| e.in_op("make_basis_like"))
+}
+
+impl fmt::Display for StrideTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::int_tuple::write_tree(f, self.as_ref(), &|f, s: Stride| write!(f, "{s}"))
+    }
+}
+
+impl fmt::Debug for StrideTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Stride>() == 16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_round_trip_and_print_innermost_first() {
+        for path in [&[][..], &[0], &[3], &[1, 0], &[2, 0, 1], &[255, 0, 7, 1, 2, 3, 4]] {
+            let s = Stride::basis(Int::new_static(5), path).unwrap();
+            assert_eq!(s.path().as_slice(), path);
+            assert_eq!(s.depth(), path.len());
+            let printed: String = path.iter().rev().map(|i| format!("@{i}")).collect();
+            assert_eq!(s.to_string(), format!("_5{printed}"));
+            assert_eq!(s.is_int(), path.is_empty());
+        }
+        assert!(Stride::basis(Int::ONE, &[0; 8]).is_err());
+    }
+
+    #[test]
+    fn integers_are_their_int() {
+        for x in [Int::new_static(-3), Int::new_dynamic(7), Int::ZERO] {
+            let s = Stride::from(x);
+            assert_eq!(s.as_int(), Some(x));
+            assert_eq!(s.to_string(), x.to_string());
+        }
+        let e = Stride::basis(Int::ONE, &[0]).unwrap();
+        assert_eq!(e.as_int(), None);
+        assert!(!e.same(Stride::ONE));
+        assert!(e.same(e.to_dynamic()));
+        assert!(!e.same(Stride::basis(Int::ONE, &[1]).unwrap()));
+    }
+}

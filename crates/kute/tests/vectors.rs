@@ -18,6 +18,8 @@ fn all_static(e: &Expr) -> bool {
         ExprKind::Layout(a, b) => all_static(a) && all_static(b),
         ExprKind::Call { args, .. } => args.iter().all(all_static),
         ExprKind::Apply(f, args) => all_static(f) && args.iter().all(all_static),
+        ExprKind::Basis { is_static, .. } => *is_static,
+        _ => false,
     }
 }
 

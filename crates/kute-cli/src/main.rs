@@ -251,11 +251,20 @@ fn picture(src: &str, kind: &'static str, output: Option<PathBuf>) -> anyhow::Re
     Ok(true)
 }
 
+/// A function's summary, naming its aliases (listed nowhere else).
+pub(crate) fn summary(f: &kute::expr::FunctionInfo) -> String {
+    if f.aliases.is_empty() {
+        f.summary.to_string()
+    } else {
+        format!("{} (also {})", f.summary, f.aliases.join(", "))
+    }
+}
+
 /// `kute functions`.
 fn functions() -> anyhow::Result<bool> {
     let mut out = BufWriter::new(io::stdout().lock());
     for f in kute::expr::FUNCTIONS {
-        writeln!(out, "{:<20} {}", f.name, f.summary)?;
+        writeln!(out, "{:<20} {}", f.name, summary(f))?;
         writeln!(out, "{:<20} {}", "", f.signature)?;
     }
     out.flush()?;

@@ -167,9 +167,9 @@ fn usage(err: &mut impl Write, form: &str) -> io::Result<bool> {
 fn help(topic: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
     let funcs = kute::expr::FUNCTIONS;
     if !topic.is_empty() {
-        return match funcs.iter().find(|f| f.name == topic) {
+        return match kute::expr::lookup(topic) {
             Some(f) => {
-                writeln!(out, "{}: {}\n  {}", f.name, f.summary, f.signature)?;
+                writeln!(out, "{}: {}\n  {}", f.name, crate::summary(f), f.signature)?;
                 Ok(true)
             }
             None => {
@@ -181,7 +181,7 @@ fn help(topic: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<b
     writeln!(out, "{HELP}\n\nFunctions (:help NAME shows the call forms):")?;
     let w = funcs.iter().map(|f| f.name.len()).max().unwrap_or(0);
     for f in funcs {
-        writeln!(out, "  {:<w$}  {}", f.name, f.summary)?;
+        writeln!(out, "  {:<w$}  {}", f.name, crate::summary(f))?;
     }
     Ok(true)
 }
@@ -209,7 +209,9 @@ impl Completer for KuteHelper {
         } else {
             kute::expr::FUNCTIONS
                 .iter()
-                .map(|f| f.name)
+                .flat_map(|f| f.names())
+                // the registry's names are 'static, the session's are not: one item type
+                .map(|n| -> &str { n })
                 .chain(self.names.iter().map(String::as_str))
                 .filter(|n| n.starts_with(word))
                 .map(pair)
@@ -259,6 +261,10 @@ mod tests {
         }
         let (out, _, _) = run_lines(&[":help composition"]);
         assert!(out.contains("composition(A, B)"), "{out}");
+        // an alias finds its function, and the listing names it
+        let (out, _, oks) = run_lines(&[":help make_stride"]);
+        assert_eq!(oks, [true]);
+        assert!(out.starts_with("make_shape: a tuple (also make_stride, "), "{out}");
     }
 
     #[test]
@@ -286,6 +292,9 @@ mod tests {
         let (start, c) = h.complete("size(til", 8, &ctx).unwrap();
         assert_eq!(start, 5);
         assert!(c.iter().any(|p| p.display == "tileA") && c.iter().any(|p| p.display == "tile_to_shape"));
+        // aliases complete too
+        let (_, c) = h.complete("make_st", 7, &ctx).unwrap();
+        assert_eq!(c.iter().map(|p| p.display.as_str()).collect::<Vec<_>>(), ["make_step", "make_stride"]);
         let (_, c) = h.complete(":ta", 3, &ctx).unwrap();
         assert_eq!(c[0].display, ":table");
     }

@@ -431,6 +431,39 @@ fn functions_lists_every_function() {
     }
 }
 
+#[test]
+fn functions_lists_the_registry() {
+    let o = kute(&["functions"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let reg = kute::expr::FUNCTIONS;
+    assert_eq!(lines.len(), 2 * reg.len(), "{out}");
+    for (pair, f) in lines.chunks(2).zip(reg) {
+        // "NAME  summary (also ALIASES)" then "      signature"
+        let (name, summary) = pair[0].split_once(' ').unwrap();
+        assert_eq!(name, f.name);
+        let summary = summary.trim_start();
+        assert!(summary.starts_with(f.summary), "{}", pair[0]);
+        let also = summary[f.summary.len()..].trim_start();
+        let aliases: Vec<&str> = match also.strip_prefix("(also ").and_then(|a| a.strip_suffix(')')) {
+            Some(a) => a.split(", ").collect(),
+            None => {
+                assert_eq!(also, "", "{}", pair[0]);
+                Vec::new()
+            }
+        };
+        assert_eq!(aliases, f.aliases, "{}", pair[0]);
+        assert!(pair[1].starts_with(' '), "{}", pair[1]);
+        assert_eq!(pair[1].trim_start(), f.signature);
+        // each name listed is callable: a wrong count is a count error, not an unknown function
+        for n in f.names() {
+            let e = kute::expr::eval(&format!("{n}<0,0>(_1,_1,_1,_1)")).unwrap_err().to_string();
+            assert!(!e.contains("unknown function"), "{n}: {e}");
+        }
+    }
+}
+
 // ----- interactive session (through a pipe) ---------------------------------
 
 #[test]

@@ -18,8 +18,9 @@
 //! ```
 //!
 //! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
-//! [`algebra`], [`mod@print`] (tables, LaTeX, SVG), [`expr`] (the expression
-//! language) and [`doc`] (guides).
+//! [`algebra`], [`mod@print`] (tables, LaTeX, SVG), [`syntax`] (the notation:
+//! parser and literals, what `str::parse` reads), [`expr`] (the expression
+//! language's evaluator) and [`doc`] (guides).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -34,6 +35,7 @@ pub mod iter;
 pub mod layout;
 pub mod print;
 pub mod stride;
+pub mod syntax;
 pub mod tree;
 
 pub use algebra::*;

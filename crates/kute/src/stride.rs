@@ -208,7 +208,9 @@ impl Stride {
     pub(crate) fn int_in(self, op: &'static str) -> Result<Int> {
         match self.as_int() {
             Some(x) => Ok(x),
-            None => Err(Error::inadmissible(op, format!("the stride {self} is a basis stride; {op} needs integer strides"))),
+            None => {
+                Err(Error::inadmissible(op, format!("the stride {self} is a basis stride; {op} needs integer strides")))
+            }
         }
     }
 }

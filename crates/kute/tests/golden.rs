@@ -467,6 +467,8 @@ fn all_static(src: &str) -> bool {
             Layout(a, b) => go(a) && go(b),
             Call { args, .. } => args.iter().all(go),
             Apply(f, args) => go(f) && args.iter().all(go),
+            Basis { is_static, .. } => *is_static,
+            _ => false,
         }
     }
     go(&e)

@@ -18,6 +18,8 @@ fn all_static(e: &Expr) -> bool {
         ExprKind::Layout(a, b) => all_static(a) && all_static(b),
         ExprKind::Call { args, .. } => args.iter().all(all_static),
         ExprKind::Apply(f, args) => all_static(f) && args.iter().all(all_static),
+        ExprKind::Basis { is_static, .. } => *is_static,
+        _ => false,
     }
 }
 
@@ -93,6 +95,13 @@ fn algebra_vectors() {
 #[test]
 fn extra_vectors() {
     check_file("extra_2002.tsv", include_str!("data/extra_2002.tsv"));
+}
+
+/// Coordinate layouts: ScaledBasis strides (`E<i>`, `_3@1`), identity layouts
+/// and the operations CuTe allows on them (`shared/vectors/basis.tsv`).
+#[test]
+fn basis_vectors() {
+    check_file("basis.tsv", include_str!("data/basis.tsv"));
 }
 
 #[test]

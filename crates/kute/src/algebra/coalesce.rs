@@ -130,7 +130,8 @@ pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
         return coalesce_modes(out, leaves, false).map_err(|e| e.in_op("coalesce"));
     }
     let mut zeroed = Modes::new();
-    zeroed.extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::with_stride(Int::ONE, m.stride) } else { *m }));
+    zeroed
+        .extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::with_stride(Int::ONE, m.stride) } else { *m }));
     coalesce_modes(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
 }
 

@@ -63,11 +63,30 @@ fn divide_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, 
     let mut rest = Modes::new();
     complement_modes(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
     let parts = [Part::Tree(b), Part::Flat(&rest)];
+    // A tile that does not divide a coordinate layout's modes gives partial
+    // tiles: the rest is rounded up mode by mode, and its indices count in that
+    // padded space, not in A's 1-D domain. CuTe's answer (coordinates past the
+    // shape, which predication relies on) is then the meaning, and there is no
+    // 1-D composite to prove it against.
+    let verify = verify && (ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !pads(b, &rest, &ca)?);
     if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
         compose_with(out, Part::Tree(a), &ca, &parts, verify)
     } else {
         compose_into(out, a, &parts, verify)
     }
+}
+
+/// Whether the tile and its rest cover more than the cotarget (rounded up).
+fn pads(b: LayoutRef<'_>, rest: &[Mode], ca: &[Mode]) -> Result<bool> {
+    let mut covered = crate::int::Int::ONE;
+    for m in b.leaves().iter().chain(rest) {
+        covered = covered.mul(m.shape)?;
+    }
+    let mut size = crate::int::Int::ONE;
+    for m in ca {
+        size = size.mul(m.shape)?;
+    }
+    Ok(covered.value() != size.value())
 }
 
 /// The divide by a tiler, into `out`; `verify` proves the compositions (the

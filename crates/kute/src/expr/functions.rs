@@ -1,4 +1,6 @@
-//! The functions callable from expressions, by their CuTe names.
+//! The functions callable from expressions, by their CuTe names: one registry
+//! that both the evaluator and the help screens read, so that a function
+//! cannot be callable without being listed, or listed without being callable.
 
 use super::value::{type_error, Value};
 use crate::algebra::{self, Tiler};
@@ -6,93 +8,251 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::int::{Bool, Int};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{modes, Layout, Major};
-use crate::tree::Tree;
 
-/// One callable function: its name, how it is called and what it does.
+/// How many (template) arguments a function accepts: `min..=max`.
+///
+/// ```
+/// use kute::expr::Count;
+/// assert!(Count::between(1, 2).accepts(2) && !Count::between(1, 2).accepts(3));
+/// assert!(Count::ANY.accepts(1000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The fewest.
+    pub min: usize,
+    /// The most (`usize::MAX`: no limit).
+    pub max: usize,
+}
+
+impl Count {
+    /// Any number.
+    pub const ANY: Count = Count { min: 0, max: usize::MAX };
+    /// None at all.
+    pub const NONE: Count = Count { min: 0, max: 0 };
+
+    /// Exactly `n`.
+    /// ```
+    /// assert_eq!(kute::expr::Count::exactly(2), kute::expr::Count::between(2, 2));
+    /// ```
+    pub const fn exactly(n: usize) -> Count {
+        Count { min: n, max: n }
+    }
+
+    /// From `min` to `max`, both included.
+    /// ```
+    /// assert!(kute::expr::Count::between(2, 3).accepts(3));
+    /// ```
+    pub const fn between(min: usize, max: usize) -> Count {
+        Count { min, max }
+    }
+
+    /// Whether `n` is accepted.
+    /// ```
+    /// assert!(!kute::expr::Count::NONE.accepts(1));
+    /// ```
+    pub const fn accepts(self, n: usize) -> bool {
+        self.min <= n && n <= self.max
+    }
+}
+
+/// What a function computes from its template arguments and its (evaluated)
+/// arguments, once their counts have been checked against the registry entry.
+type Impl = fn(&[i64], &[Value]) -> Result<Value>;
+
+/// One function of the expression language: its names, how it is called,
+/// what it does, and its implementation.
+///
+/// The entries are [`FUNCTIONS`]; [`call`] and every help screen read them.
 #[derive(Clone, Copy, Debug)]
 pub struct FunctionInfo {
     /// The CuTe name.
     pub name: &'static str,
+    /// Other names of the same function (`make_stride` for `make_shape`).
+    pub aliases: &'static [&'static str],
     /// Call forms.
     pub signature: &'static str,
     /// One line.
     pub summary: &'static str,
+    /// The template argument counts accepted (checked first).
+    pub targs: Count,
+    /// The argument counts accepted (see [`FunctionInfo::arg_count`]).
+    pub args: Count,
+    /// The argument counts without template arguments, where they differ.
+    plain_args: Option<Count>,
+    imp: Impl,
 }
 
-macro_rules! fns {
-    ($($name:literal, $sig:literal, $sum:literal;)*) => {
-        /// Every function of the expression language, for help screens.
-        pub const FUNCTIONS: &[FunctionInfo] = &[$(FunctionInfo { name: $name, signature: $sig, summary: $sum }),*];
+impl FunctionInfo {
+    const fn new(name: &'static str, signature: &'static str, summary: &'static str, imp: Impl) -> FunctionInfo {
+        FunctionInfo {
+            name,
+            aliases: &[],
+            signature,
+            summary,
+            targs: Count::NONE,
+            args: Count::ANY,
+            plain_args: None,
+            imp,
+        }
+    }
+    const fn aliases(self, aliases: &'static [&'static str]) -> Self {
+        FunctionInfo { aliases, ..self }
+    }
+    const fn targs(self, targs: Count) -> Self {
+        FunctionInfo { targs, ..self }
+    }
+    const fn args(self, args: Count) -> Self {
+        FunctionInfo { args, ..self }
+    }
+    const fn args_without_targs(self, c: Count) -> Self {
+        FunctionInfo { plain_args: Some(c), ..self }
+    }
+
+    /// The argument counts accepted with `targs` template arguments
+    /// (`append(X, Y)` needs both operands; `append<N>(X)` pads X).
+    /// ```
+    /// let f = kute::expr::lookup("append").unwrap();
+    /// assert_eq!(f.arg_count(0), kute::expr::Count::exactly(2));
+    /// assert_eq!(f.arg_count(1), kute::expr::Count::between(1, 2));
+    /// ```
+    pub fn arg_count(&self, targs: usize) -> Count {
+        match self.plain_args {
+            Some(c) if targs == 0 => c,
+            _ => self.args,
+        }
+    }
+
+    /// The name, then the aliases.
+    /// ```
+    /// let f = kute::expr::lookup("make_coord").unwrap();
+    /// assert_eq!(f.names().next(), Some("make_shape"));
+    /// assert!(f.names().any(|n| n == "make_coord"));
+    /// ```
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.name).chain(self.aliases.iter().copied())
+    }
+}
+
+/// The registry entry for `name` (a name or an alias).
+/// ```
+/// assert_eq!(kute::expr::lookup("make_stride").unwrap().name, "make_shape");
+/// assert!(kute::expr::lookup("frobnicate").is_none());
+/// ```
+pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
+    FUNCTIONS.iter().find(|f| f.names().any(|n| n == name))
+}
+
+/// Call a function by name (or alias) on evaluated arguments.
+///
+/// Post: an unknown name, or a count of (template) arguments the entry does
+/// not accept, is an [`UnknownName`](ErrorKind::UnknownName) error naming the
+/// function as called.
+/// ```
+/// use kute::expr::{call, eval};
+/// let l = eval("(4,6):(6,1)").unwrap();
+/// assert_eq!(call("size", &[], &[l.clone()]).unwrap().to_string(), "24");
+/// assert_eq!(call("size", &[], &[]).unwrap_err().to_string(), "evaluate: size takes 1 argument(s), got 0");
+/// assert_eq!(call("nosuch", &[], &[l]).unwrap_err().kind(), kute::ErrorKind::UnknownName);
+/// ```
+pub fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+    let Some(f) = lookup(name) else {
+        return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'")));
     };
+    if !f.targs.accepts(targs.len()) {
+        let Count { min, max } = f.targs;
+        return Err(Error::new(
+            ErrorKind::UnknownName,
+            "evaluate",
+            format!("{name} takes {min} to {max} template argument(s), got {}", targs.len()),
+        ));
+    }
+    let c = f.arg_count(targs.len());
+    arity(name, args, c.min, c.max)?;
+    (f.imp)(targs, args)
 }
 
-fns! {
-    "make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts";
-    "make_ordered_layout", "make_ordered_layout(S, order)", "compact strides with modes ordered by `order`";
-    "make_shape", "make_shape(a, b, ...)", "a tuple (also make_stride, make_coord, make_tuple)";
-    "make_tile", "make_tile(T0, T1, ...)", "a by-mode tiler, same as <T0,T1,...>";
-    "shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)";
-    "stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)";
-    "size", "size(X) | size<I...>(X)", "product of the shape (of a mode)";
-    "cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves";
-    "rank", "rank(X) | rank<I...>(X)", "number of top-level modes";
-    "depth", "depth(X) | depth<I...>(X)", "nesting depth";
-    "get", "get<I...>(X)", "a (nested) mode of a tuple or layout";
-    "layout", "layout<I...>(L)", "a (nested) mode of a layout";
-    "select", "select<I...>(X)", "the chosen modes, as a tuple";
-    "take", "take<B,E>(X)", "modes [B,E) as a tuple";
-    "append", "append(X, Y) | append<N>(X[, Y])", "add Y as the last mode / pad to rank N";
-    "prepend", "prepend(X, Y) | prepend<N>(X[, Y])", "add Y as the first mode / pad to rank N";
-    "replace", "replace<N>(X, Y)", "replace mode N by Y";
-    "group", "group<B,E>(X)", "group modes [B,E) into one";
-    "flatten", "flatten(X)", "all leaves as top-level modes";
-    "unflatten", "unflatten(X, profile)", "refold a flat X into the profile's structure";
-    "zip", "zip(L) | zip(A, B)", "transpose nested modes";
-    "tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))";
-    "product", "product(T)", "product of all leaves";
-    "product_each", "product_each(T)", "size of each mode";
-    "inner_product", "inner_product(A, B)", "sum of products of leaves";
-    "congruent", "congruent(A, B)", "same tuple structure";
-    "weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's";
-    "compatible", "compatible(A, B)", "A's integers are the sizes of B's modes";
-    "weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes";
-    "shape_div", "shape_div(A, B)", "A divided by B where one divides the other";
-    "ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)";
-    "elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes";
-    "prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T";
-    "idx2crd", "idx2crd(i, S)", "the natural coordinate of index i";
-    "crd2idx", "crd2idx(c, S[, D])", "the index of coordinate c";
-    "crd2crd", "crd2crd(c, S1, S2)", "a coordinate of S1 as a coordinate of S2";
-    "compact_col_major", "compact_col_major(S[, start])", "column-major strides";
-    "compact_row_major", "compact_row_major(S[, start])", "row-major strides";
-    "compact_order", "compact_order(S, order)", "compact strides in the given mode order";
-    "coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function";
-    "filter_zeros", "filter_zeros(L)", "stride-0 modes get extent 1";
-    "filter", "filter(L)", "coalesce without stride-0 and size-1 modes";
-    "composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>";
-    "complement", "complement(A[, M])", "the layout filling A's gaps up to M";
-    "right_inverse", "right_inverse(L)", "R with L(R(i)) = i";
-    "left_inverse", "left_inverse(L)", "R with R(L(i)) = i";
-    "logical_divide", "logical_divide(A, T)", "A o (T, complement(T)): (tile, rest)";
-    "zipped_divide", "zipped_divide(A, T)", "((tiles),(rests))";
-    "tiled_divide", "tiled_divide(A, T)", "((tiles),rest0,rest1,...)";
-    "flat_divide", "flat_divide(A, T)", "(tile0,...,rest0,...)";
-    "logical_product", "logical_product(A, B)", "(A, complement(A) o B)";
-    "zipped_product", "zipped_product(A, B)", "((blocks),(products))";
-    "tiled_product", "tiled_product(A, B)", "((blocks),p0,p1,...)";
-    "flat_product", "flat_product(A, B)", "(b0,...,p0,...)";
-    "blocked_product", "blocked_product(A, B)", "B repeats block A, mode by mode";
-    "raked_product", "raked_product(A, B)", "B interleaves copies of A, mode by mode";
-    "tile_to_shape", "tile_to_shape(A, S[, order])", "repeat A until it has shape S";
-    "max_common_layout", "max_common_layout(A, B)", "largest R with A(R(i)) = i = B(R(i))";
-    "max_common_vector", "max_common_vector(A, B)", "number of common contiguous elements";
-    "nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)";
-    "upcast", "upcast<N>(L)", "reinterpret for N-times wider elements";
-    "downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements";
-    "slice", "slice(c, L)", "the modes where c has '_' (also L(c))";
-    "dice", "dice(c, L)", "the modes where c has an integer";
-    "slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)";
+const fn n(k: usize) -> Count {
+    Count::exactly(k)
 }
+const fn range(lo: usize, hi: usize) -> Count {
+    Count::between(lo, hi)
+}
+const ANY: Count = Count::ANY;
+
+/// Every function of the expression language: what [`call`] finds, and what
+/// help screens list.
+#[rustfmt::skip]
+pub static FUNCTIONS: &[FunctionInfo] = &[
+    FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
+    FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
+    FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),
+    FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)),
+    FunctionInfo::new("make_ordered_layout", "make_ordered_layout(S, order)", "compact strides with modes ordered by `order`", make_ordered_layout).args(n(2)),
+    FunctionInfo::new("make_shape", "make_shape(a, b, ...)", "a tuple", make_tuple).aliases(&[ "make_stride", "make_coord", "make_tuple", "make_step", ]),
+    FunctionInfo::new("make_tile", "make_tile(T0, T1, ...)", "a by-mode tiler, same as <T0,T1,...>", make_tile),
+    FunctionInfo::new("shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)", shape).targs(ANY).args(n(1)),
+    FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)),
+    FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)),
+    FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)),
+    FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)),
+    FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)),
+    FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)),
+    FunctionInfo::new("layout", "layout<I...>(L)", "a (nested) mode of a layout", layout).targs(ANY).args(n(1)),
+    FunctionInfo::new("select", "select<I...>(X)", "the chosen modes, as a tuple", select).targs(ANY).args(n(1)),
+    // <B,E> is checked by the implementation, after the operand (as before the registry)
+    FunctionInfo::new("take", "take<B,E>(X)", "modes [B,E) as a tuple", take).targs(ANY).args(n(1)),
+    FunctionInfo::new("append", "append(X, Y) | append<N>(X[, Y])", "add Y as the last mode / pad to rank N", append).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
+    FunctionInfo::new("prepend", "prepend(X, Y) | prepend<N>(X[, Y])", "add Y as the first mode / pad to rank N", prepend).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
+    FunctionInfo::new("replace", "replace<N>(X, Y)", "replace mode N by Y", replace).targs(n(1)).args(n(2)),
+    FunctionInfo::new("group", "group<B,E>(X)", "group modes [B,E) into one", group).targs(ANY).args(n(1)),
+    FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)),
+    FunctionInfo::new("unflatten", "unflatten(X, profile)", "refold a flat X into the profile's structure", unflatten).args(n(2)),
+    FunctionInfo::new("zip", "zip(L) | zip(A, B)", "transpose nested modes", zip).args(range(1, 2)),
+    FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)),
+    FunctionInfo::new("product", "product(T)", "product of all leaves", product).args(n(1)),
+    FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)),
+    FunctionInfo::new("inner_product", "inner_product(A, B)", "sum of products of leaves", inner_product).args(n(2)),
+    FunctionInfo::new("congruent", "congruent(A, B)", "same tuple structure", congruent).args(n(2)),
+    FunctionInfo::new("weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's", weakly_congruent).args(n(2)),
+    FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", compatible).args(n(2)),
+    FunctionInfo::new("weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes", weakly_compatible).args(n(2)),
+    FunctionInfo::new("shape_div", "shape_div(A, B)", "A divided by B where one divides the other", shape_div).args(n(2)),
+    FunctionInfo::new("ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)", ceil_div).args(n(2)),
+    FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", elem_scale).args(n(2)),
+    FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", prefix_product).args(n(1)),
+    FunctionInfo::new("idx2crd", "idx2crd(i, S)", "the natural coordinate of index i", idx2crd).args(n(2)),
+    FunctionInfo::new("crd2idx", "crd2idx(c, S[, D])", "the index of coordinate c", crd2idx).args(range(2, 3)),
+    FunctionInfo::new("crd2crd", "crd2crd(c, S1, S2)", "a coordinate of S1 as a coordinate of S2", crd2crd).args(n(3)),
+    FunctionInfo::new("compact_col_major", "compact_col_major(S[, start])", "column-major strides", compact_col_major).aliases(&["compact_major"]).args(range(1, 2)),
+    FunctionInfo::new("compact_row_major", "compact_row_major(S[, start])", "row-major strides", compact_row_major).args(range(1, 2)),
+    FunctionInfo::new("compact_order", "compact_order(S, order)", "compact strides in the given mode order", compact_order).args(n(2)),
+    FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)),
+    FunctionInfo::new("filter_zeros", "filter_zeros(L[, profile])", "stride-0 modes get extent 1", filter_zeros).args(range(1, 2)),
+    FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)),
+    FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)),
+    FunctionInfo::new("complement", "complement(A[, M])", "the layout filling A's gaps up to M", complement).args(range(1, 2)),
+    FunctionInfo::new("right_inverse", "right_inverse(L)", "R with L(R(i)) = i", right_inverse).args(n(1)),
+    FunctionInfo::new("left_inverse", "left_inverse(L)", "R with R(L(i)) = i", left_inverse).args(n(1)),
+    FunctionInfo::new("logical_divide", "logical_divide(A, T)", "A o (T, complement(T)): (tile, rest)", logical_divide).args(n(2)),
+    FunctionInfo::new("zipped_divide", "zipped_divide(A, T)", "((tiles),(rests))", zipped_divide).args(n(2)),
+    FunctionInfo::new("tiled_divide", "tiled_divide(A, T)", "((tiles),rest0,rest1,...)", tiled_divide).args(n(2)),
+    FunctionInfo::new("flat_divide", "flat_divide(A, T)", "(tile0,...,rest0,...)", flat_divide).args(n(2)),
+    FunctionInfo::new("logical_product", "logical_product(A, B)", "(A, complement(A) o B)", logical_product).args(n(2)),
+    FunctionInfo::new("zipped_product", "zipped_product(A, B)", "((blocks),(products))", zipped_product).args(n(2)),
+    FunctionInfo::new("tiled_product", "tiled_product(A, B)", "((blocks),p0,p1,...)", tiled_product).args(n(2)),
+    FunctionInfo::new("flat_product", "flat_product(A, B)", "(b0,...,p0,...)", flat_product).args(n(2)),
+    FunctionInfo::new("blocked_product", "blocked_product(A, B)", "B repeats block A, mode by mode", blocked_product).args(n(2)),
+    FunctionInfo::new("raked_product", "raked_product(A, B)", "B interleaves copies of A, mode by mode", raked_product).args(n(2)),
+    FunctionInfo::new("tile_to_shape", "tile_to_shape(A, S[, order])", "repeat A until it has shape S", tile_to_shape).args(range(2, 3)),
+    FunctionInfo::new("max_common_layout", "max_common_layout(A, B)", "largest R with A(R(i)) = i = B(R(i))", max_common_layout).args(n(2)),
+    FunctionInfo::new("max_common_vector", "max_common_vector(A, B)", "number of common contiguous elements", max_common_vector).args(n(2)),
+    FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)),
+    FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)),
+    FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)),
+    FunctionInfo::new("slice", "slice(c, L)", "the modes where c has '_' (also L(c))", slice).args(n(2)),
+    FunctionInfo::new("dice", "dice(c, L)", "the modes where c has an integer", dice).args(n(2)),
+    FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", slice_and_offset).args(n(2)),
+];
 
 fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
     if args.len() < lo || args.len() > hi {
@@ -101,17 +261,6 @@ fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
             ErrorKind::UnknownName,
             "evaluate",
             format!("{name} takes {want} argument(s), got {}", args.len()),
-        ));
-    }
-    Ok(())
-}
-
-fn targ_count(name: &str, targs: &[i64], lo: usize, hi: usize) -> Result<()> {
-    if targs.len() < lo || targs.len() > hi {
-        return Err(Error::new(
-            ErrorKind::UnknownName,
-            "evaluate",
-            format!("{name} takes {lo} to {hi} template argument(s), got {}", targs.len()),
         ));
     }
     Ok(())
@@ -135,6 +284,10 @@ fn sint(v: usize) -> Value {
 
 fn lay(l: Layout) -> Value {
     Value::Layout(l)
+}
+
+fn tuple(t: IntTuple) -> Value {
+    Value::IntTuple(t)
 }
 
 fn boolean(b: Bool) -> Value {
@@ -187,416 +340,514 @@ enum Either<'a> {
     T(&'a IntTuple, &'a IntTuple),
 }
 
-/// Call a function by name.
-pub(super) fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
-    let a = |i: usize| &args[i];
-    let no_targs = |n: &str| targ_count(n, targs, 0, 0);
-    match name {
-        "make_shape" | "make_stride" | "make_coord" | "make_tuple" | "make_step" => {
-            no_targs(name)?;
-            Ok(Value::tuple(args.to_vec()))
-        }
-        "make_tile" => {
-            no_targs(name)?;
-            let ts = args.iter().map(|v| v.as_tiler("a tile element")).collect::<Result<_>>()?;
-            Ok(Value::Tiler(Tiler::Tuple(ts)))
-        }
-        "make_layout" => {
-            no_targs(name)?;
-            arity(name, args, 1, 64)?;
-            if let Value::Layout(_) = a(0) {
-                let ls = args.iter().map(|v| v.to_layout("make_layout's argument")).collect::<Result<Vec<_>>>()?;
-                return Ok(lay(Layout::concat(ls.iter())?));
-            }
-            arity(name, args, 1, 2)?;
-            let s = a(0).as_int_tuple("the shape")?;
-            match args.get(1) {
-                None => Ok(lay(Layout::from_shape(&s)?)),
-                Some(Value::Major(m)) => Ok(lay(Layout::from_shape_major(&s, *m)?)),
-                Some(d) => Ok(lay(Layout::new(&s, &d.as_int_tuple("the stride")?)?)),
-            }
-        }
-        "make_ordered_layout" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let s = a(0).as_int_tuple("the shape")?;
-            match a(1) {
-                Value::Major(m) => Ok(lay(Layout::from_shape_major(&s, *m)?)),
-                o => Ok(lay(Layout::ordered(&s, &o.as_int_tuple("the order")?)?)),
-            }
-        }
-        "shape" | "stride" => {
-            arity(name, args, 1, 1)?;
-            let p = path(targs, "shape")?;
-            match a(0) {
-                Value::Layout(l) => {
-                    let m = l.mode_at(&p)?;
-                    Ok(if name == "shape" { Value::IntTuple(m.shape()) } else { Value::from_strides(m.stride()) })
-                }
-                Value::IntTuple(t) if name == "shape" => Ok(Value::IntTuple(sub_tuple(t, &p, "shape")?)),
-                other => Err(type_error("the operand", "a layout", other)),
-            }
-        }
-        "size" | "cosize" | "rank" | "depth" => {
-            arity(name, args, 1, 1)?;
-            let p = path(targs, "size")?;
-            let r = match (name, structured(a(0), "the operand")?) {
-                ("cosize", Structured::Layout(l)) => int(l.mode_at(&p)?.cosize()?),
-                ("cosize", Structured::Tuple(_)) => return Err(type_error("the operand", "a layout", a(0))),
-                ("size", Structured::Layout(l)) => int(l.mode_at(&p)?.size()?),
-                ("size", Structured::Tuple(t)) => int(sub_tuple(&t, &p, "size")?.size()?),
-                ("rank", Structured::Layout(l)) => sint(l.mode_at(&p)?.rank()),
-                ("rank", Structured::Tuple(t)) => sint(sub_tuple(&t, &p, "rank")?.rank()),
-                ("depth", Structured::Layout(l)) => sint(l.mode_at(&p)?.depth()),
-                (_, Structured::Tuple(t)) => sint(sub_tuple(&t, &p, "depth")?.depth()),
-                _ => unreachable!("names matched above"),
-            };
-            Ok(r)
-        }
-        "get" | "layout" => {
-            arity(name, args, 1, 1)?;
-            let p = path(targs, "get")?;
-            match structured(a(0), "the operand")? {
-                Structured::Layout(l) => Ok(lay(l.mode_at(&p)?)),
-                Structured::Tuple(t) if name == "get" => Ok(Value::IntTuple(sub_tuple(&t, &p, "get")?)),
-                Structured::Tuple(_) => Err(type_error("the operand", "a layout", a(0))),
-            }
-        }
-        "select" | "take" | "group" => {
-            arity(name, args, 1, 1)?;
-            let p = path(targs, "select")?;
-            let op = |t: crate::tree::TreeRef<'_, _>| -> Result<_> {
-                match name {
-                    "select" => modes::select(t, &p),
-                    _ => {
-                        if p.len() != 2 {
-                            return Err(Error::new(
-                                ErrorKind::UnknownName,
-                                "evaluate",
-                                format!("{name} takes two template arguments <B,E>"),
-                            ));
-                        }
-                        if name == "take" {
-                            modes::take(t, p[0], p[1])
-                        } else {
-                            modes::group(t, p[0], p[1])
-                        }
-                    }
-                }
-            };
-            match structured(a(0), "the operand")? {
-                Structured::Layout(l) => {
-                    let tree = op(l.as_tree_ref())?;
-                    Ok(lay(Layout { tree }))
-                }
-                Structured::Tuple(t) => {
-                    let p2 = path(targs, "select")?;
-                    let r = match name {
-                        "select" => modes::select(t.as_ref(), &p2)?,
-                        "take" if p2.len() == 2 => modes::take(t.as_ref(), p2[0], p2[1])?,
-                        "group" if p2.len() == 2 => modes::group(t.as_ref(), p2[0], p2[1])?,
-                        _ => {
-                            return Err(Error::new(
-                                ErrorKind::UnknownName,
-                                "evaluate",
-                                format!("{name} takes two template arguments <B,E>"),
-                            ))
-                        }
-                    };
-                    Ok(Value::IntTuple(r))
-                }
-            }
-        }
-        "append" | "prepend" => {
-            targ_count(name, targs, 0, 1)?;
-            arity(name, args, if targs.is_empty() { 2 } else { 1 }, 2)?;
-            let x = structured(a(0), "the operand")?;
-            let y = default_x(args, 1, &x)?;
-            let n = targs.first().map(|&t| idx(t, "append")).transpose()?;
-            let front = name == "prepend";
-            Ok(match both(&x, &y, if front { "prepend" } else { "append" })? {
-                Either::L(x, y) => lay(match (n, front) {
-                    (None, false) => x.append(y)?,
-                    (None, true) => x.prepend(y)?,
-                    (Some(n), false) => x.append_to(n, y)?,
-                    (Some(n), true) => x.prepend_to(n, y)?,
-                }),
-                Either::T(x, y) => Value::IntTuple(match (n, front) {
-                    (None, false) => modes::append(x.as_ref(), y.as_ref()),
-                    (None, true) => modes::prepend(x.as_ref(), y.as_ref()),
-                    (Some(n), false) => modes::append_to(x.as_ref(), n, y.as_ref())?,
-                    (Some(n), true) => modes::prepend_to(x.as_ref(), n, y.as_ref())?,
-                }),
-            })
-        }
-        "replace" => {
-            targ_count(name, targs, 1, 1)?;
-            arity(name, args, 2, 2)?;
-            let n = idx(targs[0], "replace")?;
-            let (x, y) = (structured(a(0), "the operand")?, structured(a(1), "the replacement")?);
-            Ok(match both(&x, &y, "replace")? {
-                Either::L(x, y) => lay(x.replace(n, y)?),
-                Either::T(x, y) => Value::IntTuple(modes::replace(x.as_ref(), n, y.as_ref())?),
-            })
-        }
-        "flatten" => {
-            no_targs(name)?;
-            arity(name, args, 1, 1)?;
-            Ok(match structured(a(0), "the operand")? {
-                Structured::Layout(l) => lay(l.flatten()),
-                Structured::Tuple(t) => Value::IntTuple(t.flatten()),
-            })
-        }
-        "unflatten" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let prof = a(1).as_int_tuple("the profile")?;
-            Ok(match structured(a(0), "the operand")? {
-                Structured::Layout(l) => lay(l.unflatten(&prof)?),
-                Structured::Tuple(t) => Value::IntTuple(modes::unflatten(t.as_ref(), prof.as_ref())?),
-            })
-        }
-        "zip" => {
-            no_targs(name)?;
-            arity(name, args, 1, 2)?;
-            if args.len() == 2 {
-                return Ok(lay(a(0).to_layout("zip's operand")?.zip_with(&a(1).to_layout("zip's operand")?)?));
-            }
-            Ok(match structured(a(0), "the operand")? {
-                Structured::Layout(l) => lay(l.zip()?),
-                Structured::Tuple(t) => Value::IntTuple(modes::zip(t.as_ref())?),
-            })
-        }
-        "tile_unzip" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            Ok(lay(algebra::tile_unzip(&a(0).to_layout("the layout")?, &a(1).as_tiler("the tiler")?)?))
-        }
-        "product" => {
-            no_targs(name)?;
-            arity(name, args, 1, 1)?;
-            Ok(int(a(0).as_int_tuple("the operand")?.size()?))
-        }
-        "product_each" => {
-            no_targs(name)?;
-            arity(name, args, 1, 1)?;
-            Ok(Value::IntTuple(int_tuple::product_each(a(0).as_int_tuple("the operand")?.as_ref())?))
-        }
-        "inner_product" | "congruent" | "weakly_congruent" | "compatible" | "weakly_compatible" | "shape_div"
-        | "elem_scale" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let x = a(0).as_int_tuple("the first operand")?;
-            let y = a(1).as_int_tuple("the second operand")?;
-            let (x, y) = (x.as_ref(), y.as_ref());
-            Ok(match name {
-                "inner_product" => int(int_tuple::inner_product(x, y)?),
-                "congruent" => boolean(int_tuple::congruent(x, y)),
-                "weakly_congruent" => boolean(int_tuple::weakly_congruent(x, y)),
-                "compatible" => boolean(int_tuple::compatible(x, y)?),
-                "weakly_compatible" => boolean(int_tuple::weakly_compatible(x, y)?),
-                "shape_div" => Value::IntTuple(int_tuple::shape_div(x, y)?),
-                _ => Value::IntTuple(int_tuple::elem_scale(x, y)?),
-            })
-        }
-        "ceil_div" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let x = a(0).as_int_tuple("the dividend")?;
-            match a(1) {
-                Value::Layout(t) => {
-                    Ok(Value::IntTuple(algebra::complement(t, &x).map_err(|e| e.in_op("ceil_div"))?.shape()))
-                }
-                o => Ok(Value::IntTuple(int_tuple::ceil_div(x.as_ref(), o.as_int_tuple("the divisor")?.as_ref())?)),
-            }
-        }
-        "prefix_product" => {
-            no_targs(name)?;
-            arity(name, args, 1, 1)?;
-            Ok(Value::IntTuple(int_tuple::prefix_product(a(0).as_int_tuple("the operand")?.as_ref())?))
-        }
-        "idx2crd" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let i = a(0).as_int_tuple("the index")?;
-            let s = a(1).as_int_tuple("the shape")?;
-            Ok(Value::IntTuple(int_tuple::idx2crd(i.as_ref(), s.as_ref())?))
-        }
-        "crd2idx" => {
-            no_targs(name)?;
-            arity(name, args, 2, 3)?;
-            let c = a(0).as_int_tuple("the coordinate")?;
-            if let (Value::Layout(l), 2) = (a(1), args.len()) {
-                return Ok(int(l.eval_coord(&c)?));
-            }
-            let s = a(1).as_int_tuple("the shape")?;
-            match args.get(2) {
-                Some(d) => Ok(int(int_tuple::crd2idx(c.as_ref(), s.as_ref(), d.as_int_tuple("the stride")?.as_ref())?)),
-                None => Ok(int(int_tuple::crd2idx_compact(c.as_ref(), s.as_ref())?)),
-            }
-        }
-        "crd2crd" => {
-            no_targs(name)?;
-            arity(name, args, 3, 3)?;
-            let c = a(0).as_int_tuple("the coordinate")?;
-            let s = a(1).as_int_tuple("the source shape")?;
-            let d = a(2).as_int_tuple("the target shape")?;
-            Ok(Value::IntTuple(int_tuple::crd2crd(c.as_ref(), s.as_ref(), d.as_ref())?))
-        }
-        "compact_col_major" | "compact_row_major" | "compact_major" => {
-            no_targs(name)?;
-            arity(name, args, 1, 2)?;
-            let s = a(0).as_int_tuple("the shape")?;
-            let cur = match args.get(1) {
-                Some(v) => v.as_int("the start")?,
-                None => Int::ONE,
-            };
-            Ok(Value::IntTuple(if name == "compact_row_major" {
-                int_tuple::compact_row_major(s.as_ref(), cur)?
-            } else {
-                int_tuple::compact_col_major(s.as_ref(), cur)?
-            }))
-        }
-        "compact_order" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let s = a(0).as_int_tuple("the shape")?;
-            match a(1) {
-                Value::Major(Major::Left) => Ok(Value::IntTuple(int_tuple::compact_col_major(s.as_ref(), Int::ONE)?)),
-                Value::Major(Major::Right) => Ok(Value::IntTuple(int_tuple::compact_row_major(s.as_ref(), Int::ONE)?)),
-                o => Ok(Value::IntTuple(int_tuple::compact_order(s.as_ref(), o.as_int_tuple("the order")?.as_ref())?)),
-            }
-        }
-        "coalesce" => {
-            no_targs(name)?;
-            arity(name, args, 1, 2)?;
-            match a(0) {
-                Value::IntTuple(s) if args.len() == 1 => Ok(Value::IntTuple(algebra::coalesce_shape(s)?)),
-                v => {
-                    let l = v.to_layout("the operand")?;
-                    match args.get(1) {
-                        None => Ok(lay(algebra::coalesce(&l)?)),
-                        Some(p) => Ok(lay(algebra::coalesce_profile(&l, &p.as_int_tuple("the profile")?)?)),
-                    }
-                }
-            }
-        }
-        "filter_zeros" | "filter" => {
-            no_targs(name)?;
-            arity(name, args, 1, 2)?;
-            let l = a(0).to_layout("the operand")?;
-            let f: &dyn Fn(&Layout) -> Result<Layout> =
-                if name == "filter" { &algebra::filter } else { &|l: &Layout| Ok(algebra::filter_zeros(l)) };
-            match args.get(1) {
-                None => Ok(lay(f(&l)?)),
-                Some(p) => Ok(lay(algebra::coalesce_profile_with(&l, &p.as_int_tuple("the profile")?, name, f)?)),
-            }
-        }
-        "composition" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let l = a(0).to_layout("the left operand")?;
-            match a(1) {
-                Value::Layout(b) => Ok(lay(algebra::composition(&l, b)?)),
-                t => Ok(lay(algebra::composition_tiler(&l, &t.as_tiler("the right operand")?)?)),
-            }
-        }
-        "complement" => {
-            no_targs(name)?;
-            arity(name, args, 1, 2)?;
-            let l = a(0).to_layout("the operand")?;
-            match args.get(1) {
-                None => Ok(lay(algebra::complement_self(&l)?)),
-                Some(m) => Ok(lay(algebra::complement(&l, &m.as_int_tuple("the cotarget")?)?)),
-            }
-        }
-        "right_inverse" | "left_inverse" | "nullspace" => {
-            no_targs(name)?;
-            arity(name, args, 1, 1)?;
-            if let Value::Underscore = a(0) {
-                return Ok(Value::Underscore);
-            }
-            let l = a(0).to_layout("the operand")?;
-            Ok(lay(match name {
-                "right_inverse" => algebra::right_inverse(&l)?,
-                "left_inverse" => algebra::left_inverse(&l)?,
-                _ => algebra::nullspace(&l)?,
-            }))
-        }
-        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product" | "zipped_product"
-        | "tiled_product" | "flat_product" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let l = a(0).to_layout("the left operand")?;
-            let t = a(1).as_tiler("the tiler")?;
-            Ok(lay(match name {
-                "logical_divide" => algebra::logical_divide(&l, &t)?,
-                "zipped_divide" => algebra::zipped_divide(&l, &t)?,
-                "tiled_divide" => algebra::tiled_divide(&l, &t)?,
-                "flat_divide" => algebra::flat_divide(&l, &t)?,
-                "logical_product" => algebra::logical_product(&l, &t)?,
-                "zipped_product" => algebra::zipped_product(&l, &t)?,
-                "tiled_product" => algebra::tiled_product(&l, &t)?,
-                _ => algebra::flat_product(&l, &t)?,
-            }))
-        }
-        "blocked_product" | "raked_product" | "max_common_layout" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let x = a(0).to_layout("the left operand")?;
-            let y = a(1).to_layout("the right operand")?;
-            Ok(lay(match name {
-                "blocked_product" => algebra::blocked_product(&x, &y)?,
-                "raked_product" => algebra::raked_product(&x, &y)?,
-                _ => algebra::max_common_layout(&x, &y)?,
-            }))
-        }
-        "max_common_vector" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            Ok(int(algebra::max_common_vector(
-                &a(0).to_layout("the left operand")?,
-                &a(1).to_layout("the right operand")?,
-            )?))
-        }
-        "tile_to_shape" => {
-            no_targs(name)?;
-            arity(name, args, 2, 3)?;
-            let l = a(0).to_layout("the block")?;
-            let s = a(1).as_int_tuple("the target shape")?;
-            let o = match args.get(2) {
-                None | Some(Value::Major(Major::Left)) => None,
-                Some(Value::Major(Major::Right)) => {
-                    let n = s.rank() as i64;
-                    Some(IntTuple::tuple_of_leaves((0..n).rev().map(Int::new_static)))
-                }
-                Some(v) => Some(v.as_int_tuple("the order")?),
-            };
-            Ok(lay(algebra::tile_to_shape(&l, &s, o.as_ref())?))
-        }
-        "upcast" | "downcast" => {
-            targ_count(name, targs, 1, 1)?;
-            arity(name, args, 1, 1)?;
-            let l = a(0).to_layout("the operand")?;
-            Ok(lay(if name == "upcast" { algebra::upcast(&l, targs[0])? } else { algebra::downcast(&l, targs[0])? }))
-        }
-        "slice" | "dice" | "slice_and_offset" => {
-            no_targs(name)?;
-            arity(name, args, 2, 2)?;
-            let c = a(0).as_coord("the coordinate")?;
-            let l = a(1).to_layout("the layout")?;
-            Ok(match name {
-                "slice" => lay(l.slice(&c)?),
-                "dice" => lay(l.dice(&c)?),
-                _ => {
-                    let (s, off) = l.slice_and_offset(&c)?;
-                    Value::Tuple(vec![lay(s), Value::from_point(off)])
-                }
-            })
-        }
-        _ => Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'"))),
+// ----- construction ----------------------------------------------------------
+
+fn make_tuple(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(Value::tuple(a.to_vec()))
+}
+
+fn make_tile(_: &[i64], a: &[Value]) -> Result<Value> {
+    let ts = a.iter().map(|v| v.as_tiler("a tile element")).collect::<Result<_>>()?;
+    Ok(Value::Tiler(Tiler::Tuple(ts)))
+}
+
+fn make_identity_layout(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(Layout::identity(&a[0].as_int_tuple("the shape")?)?))
+}
+
+fn make_basis_like(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(Value::from_strides(crate::stride::make_basis_like(&a[0].as_int_tuple("the shape")?)?))
+}
+
+/// `E<I...>{}` reaches the registry only through `expr::call` (the evaluator
+/// reads the literal itself).
+fn basis_e(t: &[i64], _: &[Value]) -> Result<Value> {
+    let p = path(t, "E")?;
+    Ok(Value::from_strides(crate::tree::Tree::leaf(crate::stride::Stride::basis(Int::ONE, &p)?)))
+}
+
+fn make_layout(_: &[i64], a: &[Value]) -> Result<Value> {
+    if let Value::Layout(_) = &a[0] {
+        let ls = a.iter().map(|v| v.to_layout("make_layout's argument")).collect::<Result<Vec<_>>>()?;
+        return Ok(lay(Layout::concat(ls.iter())?));
+    }
+    // layouts concatenate in any number; a shape takes one stride or order at most
+    arity("make_layout", a, 1, 2)?;
+    let s = a[0].as_int_tuple("the shape")?;
+    match a.get(1) {
+        None => Ok(lay(Layout::from_shape(&s)?)),
+        Some(Value::Major(m)) => Ok(lay(Layout::from_shape_major(&s, *m)?)),
+        Some(d) => Ok(lay(Layout::with_strides(&s, &d.as_stride_tuple("the stride")?)?)),
     }
 }
 
-#[allow(dead_code)]
-fn _unused(_: Tree<Int>) {}
+fn make_ordered_layout(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = a[0].as_int_tuple("the shape")?;
+    match &a[1] {
+        Value::Major(m) => Ok(lay(Layout::from_shape_major(&s, *m)?)),
+        o => Ok(lay(Layout::ordered(&s, &o.as_int_tuple("the order")?)?)),
+    }
+}
+
+// ----- modes and measures ----------------------------------------------------
+
+fn shape(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "shape")?;
+    match &a[0] {
+        Value::Layout(l) => Ok(tuple(l.mode_at(&p)?.shape())),
+        Value::IntTuple(t) => Ok(tuple(sub_tuple(t, &p, "shape")?)),
+        other => Err(type_error("the operand", "a layout", other)),
+    }
+}
+
+fn stride(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "shape")?;
+    match &a[0] {
+        Value::Layout(l) => Ok(Value::from_strides(l.mode_at(&p)?.stride())),
+        other => Err(type_error("the operand", "a layout", other)),
+    }
+}
+
+fn size(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "size")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => int(l.mode_at(&p)?.size()?),
+        Structured::Tuple(t) => int(sub_tuple(&t, &p, "size")?.size()?),
+    })
+}
+
+fn cosize(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "size")?;
+    match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => Ok(int(l.mode_at(&p)?.cosize()?)),
+        Structured::Tuple(_) => Err(type_error("the operand", "a layout", &a[0])),
+    }
+}
+
+fn rank(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "size")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => sint(l.mode_at(&p)?.rank()),
+        Structured::Tuple(t) => sint(sub_tuple(&t, &p, "rank")?.rank()),
+    })
+}
+
+fn depth(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "size")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => sint(l.mode_at(&p)?.depth()),
+        Structured::Tuple(t) => sint(sub_tuple(&t, &p, "depth")?.depth()),
+    })
+}
+
+fn get(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "get")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => lay(l.mode_at(&p)?),
+        Structured::Tuple(t) => tuple(sub_tuple(&t, &p, "get")?),
+    })
+}
+
+fn layout(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "get")?;
+    match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => Ok(lay(l.mode_at(&p)?)),
+        Structured::Tuple(_) => Err(type_error("the operand", "a layout", &a[0])),
+    }
+}
+
+fn select(t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "select")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => lay(Layout { tree: modes::select(l.as_tree_ref(), &p)? }),
+        Structured::Tuple(t) => tuple(modes::select(t.as_ref(), &p)?),
+    })
+}
+
+/// `take<B,E>` or `group<B,E>`: the operand is checked before the template arguments.
+fn begin_end(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
+    let p = path(t, "select")?;
+    let x = structured(&a[0], "the operand")?;
+    let &[b, e] = p.as_slice() else {
+        return Err(Error::new(
+            ErrorKind::UnknownName,
+            "evaluate",
+            format!("{name} takes two template arguments <B,E>"),
+        ));
+    };
+    let is_take = name == "take";
+    Ok(match x {
+        Structured::Layout(l) => {
+            let l = l.as_tree_ref();
+            lay(Layout { tree: if is_take { modes::take(l, b, e)? } else { modes::group(l, b, e)? } })
+        }
+        Structured::Tuple(t) => {
+            let t = t.as_ref();
+            tuple(if is_take { modes::take(t, b, e)? } else { modes::group(t, b, e)? })
+        }
+    })
+}
+
+fn take(t: &[i64], a: &[Value]) -> Result<Value> {
+    begin_end("take", t, a)
+}
+
+fn group(t: &[i64], a: &[Value]) -> Result<Value> {
+    begin_end("group", t, a)
+}
+
+/// `append`/`prepend`, with `append<N>` padding to rank N.
+fn pend(front: bool, t: &[i64], a: &[Value]) -> Result<Value> {
+    let x = structured(&a[0], "the operand")?;
+    let y = default_x(a, 1, &x)?;
+    let n = t.first().map(|&t| idx(t, "append")).transpose()?;
+    Ok(match both(&x, &y, if front { "prepend" } else { "append" })? {
+        Either::L(x, y) => lay(match (n, front) {
+            (None, false) => x.append(y)?,
+            (None, true) => x.prepend(y)?,
+            (Some(n), false) => x.append_to(n, y)?,
+            (Some(n), true) => x.prepend_to(n, y)?,
+        }),
+        Either::T(x, y) => tuple(match (n, front) {
+            (None, false) => modes::append(x.as_ref(), y.as_ref()),
+            (None, true) => modes::prepend(x.as_ref(), y.as_ref()),
+            (Some(n), false) => modes::append_to(x.as_ref(), n, y.as_ref())?,
+            (Some(n), true) => modes::prepend_to(x.as_ref(), n, y.as_ref())?,
+        }),
+    })
+}
+
+fn append(t: &[i64], a: &[Value]) -> Result<Value> {
+    pend(false, t, a)
+}
+
+fn prepend(t: &[i64], a: &[Value]) -> Result<Value> {
+    pend(true, t, a)
+}
+
+fn replace(t: &[i64], a: &[Value]) -> Result<Value> {
+    let n = idx(t[0], "replace")?;
+    let (x, y) = (structured(&a[0], "the operand")?, structured(&a[1], "the replacement")?);
+    Ok(match both(&x, &y, "replace")? {
+        Either::L(x, y) => lay(x.replace(n, y)?),
+        Either::T(x, y) => tuple(modes::replace(x.as_ref(), n, y.as_ref())?),
+    })
+}
+
+fn flatten(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => lay(l.flatten()),
+        Structured::Tuple(t) => tuple(t.flatten()),
+    })
+}
+
+fn unflatten(_: &[i64], a: &[Value]) -> Result<Value> {
+    let prof = a[1].as_int_tuple("the profile")?;
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => lay(l.unflatten(&prof)?),
+        Structured::Tuple(t) => tuple(modes::unflatten(t.as_ref(), prof.as_ref())?),
+    })
+}
+
+fn zip(_: &[i64], a: &[Value]) -> Result<Value> {
+    if a.len() == 2 {
+        return Ok(lay(a[0].to_layout("zip's operand")?.zip_with(&a[1].to_layout("zip's operand")?)?));
+    }
+    Ok(match structured(&a[0], "the operand")? {
+        Structured::Layout(l) => lay(l.zip()?),
+        Structured::Tuple(t) => tuple(modes::zip(t.as_ref())?),
+    })
+}
+
+fn tile_unzip(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(algebra::tile_unzip(&a[0].to_layout("the layout")?, &a[1].as_tiler("the tiler")?)?))
+}
+
+// ----- integer tuples --------------------------------------------------------
+
+fn product(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(int(a[0].as_int_tuple("the operand")?.size()?))
+}
+
+fn product_each(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(tuple(int_tuple::product_each(a[0].as_int_tuple("the operand")?.as_ref())?))
+}
+
+/// The two integer-tuple operands of a binary tuple function.
+fn pair(
+    a: &[Value],
+    f: impl FnOnce(crate::tree::TreeRef<'_, Int>, crate::tree::TreeRef<'_, Int>) -> Result<Value>,
+) -> Result<Value> {
+    let x = a[0].as_int_tuple("the first operand")?;
+    let y = a[1].as_int_tuple("the second operand")?;
+    f(x.as_ref(), y.as_ref())
+}
+
+fn inner_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(int(int_tuple::inner_product(x, y)?)))
+}
+
+fn congruent(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::congruent(x, y))))
+}
+
+fn weakly_congruent(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::weakly_congruent(x, y))))
+}
+
+fn compatible(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::compatible(x, y)?)))
+}
+
+fn weakly_compatible(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::weakly_compatible(x, y)?)))
+}
+
+fn shape_div(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(tuple(int_tuple::shape_div(x, y)?)))
+}
+
+fn elem_scale(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(tuple(int_tuple::elem_scale(x, y)?)))
+}
+
+fn ceil_div(_: &[i64], a: &[Value]) -> Result<Value> {
+    let x = a[0].as_int_tuple("the dividend")?;
+    match &a[1] {
+        Value::Layout(t) => Ok(tuple(algebra::complement(t, &x).map_err(|e| e.in_op("ceil_div"))?.shape())),
+        o => Ok(tuple(int_tuple::ceil_div(x.as_ref(), o.as_int_tuple("the divisor")?.as_ref())?)),
+    }
+}
+
+fn prefix_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(tuple(int_tuple::prefix_product(a[0].as_int_tuple("the operand")?.as_ref())?))
+}
+
+fn idx2crd(_: &[i64], a: &[Value]) -> Result<Value> {
+    let i = a[0].as_int_tuple("the index")?;
+    let s = a[1].as_int_tuple("the shape")?;
+    Ok(tuple(int_tuple::idx2crd(i.as_ref(), s.as_ref())?))
+}
+
+fn crd2idx(_: &[i64], a: &[Value]) -> Result<Value> {
+    let c = a[0].as_int_tuple("the coordinate")?;
+    if let (Value::Layout(l), 2) = (&a[1], a.len()) {
+        return Ok(int(l.eval_coord(&c)?));
+    }
+    let s = a[1].as_int_tuple("the shape")?;
+    match a.get(2) {
+        Some(d) => Ok(int(int_tuple::crd2idx(c.as_ref(), s.as_ref(), d.as_int_tuple("the stride")?.as_ref())?)),
+        None => Ok(int(int_tuple::crd2idx_compact(c.as_ref(), s.as_ref())?)),
+    }
+}
+
+fn crd2crd(_: &[i64], a: &[Value]) -> Result<Value> {
+    let c = a[0].as_int_tuple("the coordinate")?;
+    let s = a[1].as_int_tuple("the source shape")?;
+    let d = a[2].as_int_tuple("the target shape")?;
+    Ok(tuple(int_tuple::crd2crd(c.as_ref(), s.as_ref(), d.as_ref())?))
+}
+
+/// The shape and the start (default 1) of the compact stride functions.
+fn shape_start(a: &[Value]) -> Result<(IntTuple, Int)> {
+    let s = a[0].as_int_tuple("the shape")?;
+    let cur = match a.get(1) {
+        Some(v) => v.as_int("the start")?,
+        None => Int::ONE,
+    };
+    Ok((s, cur))
+}
+
+fn compact_col_major(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (s, cur) = shape_start(a)?;
+    Ok(tuple(int_tuple::compact_col_major(s.as_ref(), cur)?))
+}
+
+fn compact_row_major(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (s, cur) = shape_start(a)?;
+    Ok(tuple(int_tuple::compact_row_major(s.as_ref(), cur)?))
+}
+
+fn compact_order(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = a[0].as_int_tuple("the shape")?;
+    match &a[1] {
+        Value::Major(Major::Left) => Ok(tuple(int_tuple::compact_col_major(s.as_ref(), Int::ONE)?)),
+        Value::Major(Major::Right) => Ok(tuple(int_tuple::compact_row_major(s.as_ref(), Int::ONE)?)),
+        o => Ok(tuple(int_tuple::compact_order(s.as_ref(), o.as_int_tuple("the order")?.as_ref())?)),
+    }
+}
+
+// ----- the algebra -----------------------------------------------------------
+
+fn coalesce(_: &[i64], a: &[Value]) -> Result<Value> {
+    match &a[0] {
+        Value::IntTuple(s) if a.len() == 1 => Ok(tuple(algebra::coalesce_shape(s)?)),
+        v => {
+            let l = v.to_layout("the operand")?;
+            match a.get(1) {
+                None => Ok(lay(algebra::coalesce(&l)?)),
+                Some(p) => Ok(lay(algebra::coalesce_profile(&l, &p.as_int_tuple("the profile")?)?)),
+            }
+        }
+    }
+}
+
+/// `filter` or `filter_zeros`, of the whole layout or mode by mode of a profile.
+fn filter_with(name: &'static str, a: &[Value], f: &dyn Fn(&Layout) -> Result<Layout>) -> Result<Value> {
+    let l = a[0].to_layout("the operand")?;
+    match a.get(1) {
+        None => Ok(lay(f(&l)?)),
+        Some(p) => Ok(lay(algebra::coalesce_profile_with(&l, &p.as_int_tuple("the profile")?, name, f)?)),
+    }
+}
+
+fn filter_zeros(_: &[i64], a: &[Value]) -> Result<Value> {
+    filter_with("filter_zeros", a, &|l: &Layout| Ok(algebra::filter_zeros(l)))
+}
+
+fn filter(_: &[i64], a: &[Value]) -> Result<Value> {
+    filter_with("filter", a, &algebra::filter)
+}
+
+fn composition(_: &[i64], a: &[Value]) -> Result<Value> {
+    let l = a[0].to_layout("the left operand")?;
+    match &a[1] {
+        Value::Layout(b) => Ok(lay(algebra::composition(&l, b)?)),
+        t => Ok(lay(algebra::composition_tiler(&l, &t.as_tiler("the right operand")?)?)),
+    }
+}
+
+fn complement(_: &[i64], a: &[Value]) -> Result<Value> {
+    let l = a[0].to_layout("the operand")?;
+    match a.get(1) {
+        None => Ok(lay(algebra::complement_self(&l)?)),
+        Some(m) => Ok(lay(algebra::complement(&l, &m.as_int_tuple("the cotarget")?)?)),
+    }
+}
+
+/// A function of one layout; of `_` it is `_` (CuTe's inverses pass `_` through).
+fn unary(a: &[Value], f: fn(&Layout) -> Result<Layout>) -> Result<Value> {
+    if let Value::Underscore = &a[0] {
+        return Ok(Value::Underscore);
+    }
+    Ok(lay(f(&a[0].to_layout("the operand")?)?))
+}
+
+fn right_inverse(_: &[i64], a: &[Value]) -> Result<Value> {
+    unary(a, algebra::right_inverse)
+}
+
+fn left_inverse(_: &[i64], a: &[Value]) -> Result<Value> {
+    unary(a, algebra::left_inverse)
+}
+
+fn nullspace(_: &[i64], a: &[Value]) -> Result<Value> {
+    unary(a, algebra::nullspace)
+}
+
+/// A divide or product of a layout by a tiler.
+fn by_tiler(a: &[Value], f: fn(&Layout, &Tiler) -> Result<Layout>) -> Result<Value> {
+    let l = a[0].to_layout("the left operand")?;
+    let t = a[1].as_tiler("the tiler")?;
+    Ok(lay(f(&l, &t)?))
+}
+
+fn logical_divide(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::logical_divide)
+}
+
+fn zipped_divide(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::zipped_divide)
+}
+
+fn tiled_divide(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::tiled_divide)
+}
+
+fn flat_divide(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::flat_divide)
+}
+
+fn logical_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::logical_product)
+}
+
+fn zipped_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::zipped_product)
+}
+
+fn tiled_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::tiled_product)
+}
+
+fn flat_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    by_tiler(a, algebra::flat_product)
+}
+
+/// Two layout operands.
+fn layouts(a: &[Value]) -> Result<(Layout, Layout)> {
+    Ok((a[0].to_layout("the left operand")?, a[1].to_layout("the right operand")?))
+}
+
+fn blocked_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = layouts(a)?;
+    Ok(lay(algebra::blocked_product(&x, &y)?))
+}
+
+fn raked_product(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = layouts(a)?;
+    Ok(lay(algebra::raked_product(&x, &y)?))
+}
+
+fn max_common_layout(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = layouts(a)?;
+    Ok(lay(algebra::max_common_layout(&x, &y)?))
+}
+
+fn max_common_vector(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = layouts(a)?;
+    Ok(int(algebra::max_common_vector(&x, &y)?))
+}
+
+fn tile_to_shape(_: &[i64], a: &[Value]) -> Result<Value> {
+    let l = a[0].to_layout("the block")?;
+    let s = a[1].as_int_tuple("the target shape")?;
+    let o = match a.get(2) {
+        None | Some(Value::Major(Major::Left)) => None,
+        Some(Value::Major(Major::Right)) => {
+            let n = s.rank() as i64;
+            Some(IntTuple::tuple_of_leaves((0..n).rev().map(Int::new_static)))
+        }
+        Some(v) => Some(v.as_int_tuple("the order")?),
+    };
+    Ok(lay(algebra::tile_to_shape(&l, &s, o.as_ref())?))
+}
+
+fn upcast(t: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(algebra::upcast(&a[0].to_layout("the operand")?, t[0])?))
+}
+
+fn downcast(t: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(algebra::downcast(&a[0].to_layout("the operand")?, t[0])?))
+}
+
+/// The coordinate and the layout of the slicing functions.
+fn coord_layout(a: &[Value]) -> Result<(crate::layout::slice::Coord, Layout)> {
+    Ok((a[0].as_coord("the coordinate")?, a[1].to_layout("the layout")?))
+}
+
+fn slice(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (c, l) = coord_layout(a)?;
+    Ok(lay(l.slice(&c)?))
+}
+
+fn dice(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (c, l) = coord_layout(a)?;
+    Ok(lay(l.dice(&c)?))
+}
+
+fn slice_and_offset(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (c, l) = coord_layout(a)?;
+    let (s, off) = l.slice_and_offset(&c)?;
+    Ok(Value::Tuple(vec![lay(s), Value::from_point(off)]))
+}

@@ -1,4 +1,8 @@
-//! The expression language shared by every front end.
+//! The expression language shared by every front end: the evaluator.
+//!
+//! Its syntax is [`crate::syntax`]'s (parsed by [`parse`], re-exported here);
+//! this module gives names, calls and applications their meaning. The
+//! functions it calls are the entries of one registry, [`FUNCTIONS`].
 //!
 //! Integers `8` (dynamic) and `_8` or `Int<8>{}` (static); tuples `(a,(b,c))`
 //! (`(8)` is a rank-1 tuple); layouts `shape:stride`; tilers `<A,_,(2,2)>`;
@@ -14,11 +18,10 @@
 //! ```
 
 mod functions;
-mod parse;
 mod value;
 
-pub use functions::{FunctionInfo, FUNCTIONS};
-pub use parse::{parse, split_binding, Expr, ExprKind};
+pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
+pub use functions::{call, lookup, Count, FunctionInfo, FUNCTIONS};
 pub use value::Value;
 
 use crate::algebra::Tiler;
@@ -71,6 +74,14 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
     let sub = |x: &Expr| eval_node(x, env, depth + 1).map_err(|err| err.with_span(x.span.0, x.span.1));
     match &e.kind {
         ExprKind::Int { value, is_static } => Ok(Value::IntTuple(IntTuple::leaf(Int::new(*value, *is_static)))),
+        ExprKind::Basis { .. } => {
+            let s = crate::syntax::basis_stride(e).expect("a basis literal")?;
+            Ok(Value::from_strides(crate::tree::Tree::leaf(s)))
+        }
+        ExprKind::Call { .. } if crate::syntax::basis_stride(e).is_some() => {
+            let s = crate::syntax::basis_stride(e).expect("a basis type")?;
+            Ok(Value::from_strides(crate::tree::Tree::leaf(s)))
+        }
         ExprKind::Underscore => Ok(Value::Underscore),
         ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(sub).collect::<Result<_>>()?)),
         ExprKind::Tile(items) => {
@@ -117,17 +128,23 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec()) };
     match coord {
-        Value::IntTuple(c) if c.is_leaf() => Ok(Value::IntTuple(IntTuple::leaf(l.eval_int(c.leaves()[0])?))),
-        Value::IntTuple(c) => Ok(Value::IntTuple(IntTuple::leaf(l.eval_coord(&c)?))),
+        Value::IntTuple(c) if c.is_leaf() && l.has_int_strides() => {
+            Ok(Value::IntTuple(IntTuple::leaf(l.eval_int(c.leaves()[0])?)))
+        }
+        Value::IntTuple(c) if l.has_int_strides() => Ok(Value::IntTuple(IntTuple::leaf(l.eval_coord(&c)?))),
+        Value::IntTuple(c) if c.is_leaf() => Ok(Value::from_point(l.eval_point(c.leaves()[0])?)),
+        Value::IntTuple(c) => Ok(Value::from_point(l.eval_coord_point(&c)?)),
         Value::Coord(_) | Value::Underscore => Ok(Value::Layout(l.slice(&coord.as_coord("the coordinate")?)?)),
         other => Err(value::type_error("the coordinate", "integers and '_'", &other)),
     }
 }
 
-/// Parse a layout in CuTe notation (`shape:stride`, or a bare shape, which gets
-/// compact column-major strides).
+/// Evaluate an expression whose value is a layout (a bare shape gets compact
+/// column-major strides). Unlike `str::parse::<Layout>`, which reads literals
+/// only, the text may contain calls.
 /// ```
 /// assert_eq!(kute::expr::parse_layout("(2,3)").unwrap().to_string(), "(2,3):(_1,2)");
+/// assert_eq!(kute::expr::parse_layout("make_layout((2,3),LayoutRight{})").unwrap().to_string(), "(2,3):(3,_1)");
 /// ```
 pub fn parse_layout(src: &str) -> Result<Layout> {
     match eval(src)? {
@@ -137,15 +154,18 @@ pub fn parse_layout(src: &str) -> Result<Layout> {
     }
 }
 
-/// Parse an integer tuple in CuTe notation.
+/// Evaluate an expression whose value is an integer tuple (of a layout: its
+/// shape). Unlike `str::parse::<IntTuple>`, which reads literals only, the
+/// text may contain calls.
 /// ```
 /// assert_eq!(kute::expr::parse_int_tuple("(2,(3))").unwrap().to_string(), "(2,(3))");
+/// assert_eq!(kute::expr::parse_int_tuple("size((2,3))").unwrap().to_string(), "6");
 /// ```
 pub fn parse_int_tuple(src: &str) -> Result<IntTuple> {
     eval(src)?.as_int_tuple("the text")
 }
 
-/// Parse a coordinate, which may contain `_`.
+/// Evaluate an expression whose value is a coordinate, which may contain `_`.
 /// ```
 /// assert_eq!(kute::expr::parse_coord("(_,(1,_))").unwrap().to_string(), "(_,(1,_))");
 /// ```
@@ -153,9 +173,12 @@ pub fn parse_coord(src: &str) -> Result<Coord> {
     eval(src)?.as_coord("the text")
 }
 
-/// Parse a tiler: a layout, `_`, a shape, or `<...>`.
+/// Evaluate an expression whose value is a tiler: a layout, `_`, a shape, or
+/// `<...>`. Unlike `str::parse::<Tiler>`, which reads literals only, the text
+/// may contain calls.
 /// ```
 /// assert_eq!(kute::expr::parse_tiler("<4:1,_>").unwrap().to_string(), "(4:1,_)");
+/// assert_eq!(kute::expr::parse_tiler("<make_layout(4),_>").unwrap().to_string(), "(4:_1,_)");
 /// ```
 pub fn parse_tiler(src: &str) -> Result<Tiler> {
     eval(src)?.as_tiler("the text")

@@ -1,7 +1,8 @@
-//! Tokenizer and recursive-descent parser for kute expressions.
+//! Tokenizer and recursive-descent parser: text to [`Expr`].
 //!
 //! The grammar is small (CuTe's printed notation plus calls), so it is parsed
-//! by hand: every error carries the byte span it points at.
+//! by hand: every error carries the byte span it points at. Nothing here knows
+//! what a layout is; meaning is given by [`super::literal`] or the evaluator.
 
 use crate::error::{Error, Result};
 
@@ -15,7 +16,10 @@ pub struct Expr {
 }
 
 /// The kinds of syntax nodes.
+///
+/// Non-exhaustive: new literal kinds may be added (match with a `_` arm).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ExprKind {
     /// An integer literal: `8` (dynamic), `_8` or `Int<8>{}` (static).
     Int {
@@ -23,6 +27,17 @@ pub enum ExprKind {
         value: i64,
         /// Written static?
         is_static: bool,
+    },
+    /// A scaled basis element (a stride of CuTe's coordinate layouts):
+    /// `3@1`, `_3@1`, `-1@0`, `_2@0@1`. Written without spaces around `@`.
+    Basis {
+        /// The scale.
+        value: i64,
+        /// Scale written static (`_3@1`)?
+        is_static: bool,
+        /// The `@` indices in the order written, innermost first as CuTe
+        /// prints them: `_2@0@1` has path `[0, 1]`.
+        path: Vec<u32>,
     },
     /// `_`.
     Underscore,
@@ -32,7 +47,8 @@ pub enum ExprKind {
     Tile(Vec<Expr>),
     /// `shape:stride`.
     Layout(Box<Expr>, Box<Expr>),
-    /// `name<targs...>(args...)`.
+    /// `name<targs...>(args...)`, or `name<targs...>{}` (a value-initialised
+    /// CuTe type such as `E<1,0>{}`, which has no arguments).
     Call {
         /// Function name.
         name: String,
@@ -50,6 +66,10 @@ pub enum ExprKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Int(i64, bool),
+    /// A scaled basis literal: scale, static mark, `@` path.
+    Basis(i64, bool, Vec<u32>),
+    /// `{}` after a template argument list (`E<1,0>{}`).
+    Braces,
     Under,
     Ident(String),
     P(char),
@@ -104,6 +124,12 @@ impl Lexer {
                 if i + 1 < b.len() && b[i] == b'{' && b[i + 1] == b'}' && is_static {
                     i += 2;
                 }
+                if i < b.len() && b[i] == b'@' {
+                    let (path, end) = Self::basis_path(src, i)?;
+                    i = end;
+                    out.push((Tok::Basis(v, is_static, path), start, i));
+                    continue;
+                }
                 if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
                     return Err(Error::parse("unexpected character after a number", i, i + 1));
                 }
@@ -146,6 +172,11 @@ impl Lexer {
                 out.push((Tok::Ident(src[start..i].trim_end_matches("{}").to_string()), start, i));
                 continue;
             }
+            if c == b'{' && i + 1 < b.len() && b[i + 1] == b'}' {
+                out.push((Tok::Braces, start, i + 2));
+                i += 2;
+                continue;
+            }
             if matches!(c, b'(' | b')' | b',' | b':' | b'<' | b'>' | b'=') {
                 out.push((Tok::P(c as char), start, i + 1));
                 i += 1;
@@ -155,6 +186,33 @@ impl Lexer {
             return Err(Error::parse(format!("unexpected character '{ch}'"), i, i + ch.len_utf8()));
         }
         Ok(out)
+    }
+
+    /// The `@i@j...` path of a basis literal starting at `src[at] == '@'`,
+    /// and the end of the literal.
+    fn basis_path(src: &str, mut at: usize) -> Result<(Vec<u32>, usize)> {
+        let b = src.as_bytes();
+        let mut path = Vec::new();
+        while at < b.len() && b[at] == b'@' {
+            let digits = at + 1;
+            let mut j = digits;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j == digits {
+                return Err(Error::parse("expected a mode index after '@'", at, (at + 2).min(b.len()).max(at + 1)));
+            }
+            let text = &src[digits..j];
+            let i: u32 = text
+                .parse()
+                .map_err(|_| Error::parse(format!("mode index {text} does not fit in 32 bits"), digits, j))?;
+            path.push(i);
+            at = j;
+        }
+        if at < b.len() && (b[at].is_ascii_alphabetic() || b[at] == b'_') {
+            return Err(Error::parse("unexpected character after a scaled basis", at, at + 1));
+        }
+        Ok((path, at))
     }
 }
 
@@ -199,6 +257,11 @@ impl Parser<'_> {
             None => "the end of the expression".to_string(),
             Some(Tok::P(p)) => format!("'{p}'"),
             Some(Tok::Int(v, st)) => format!("'{}{v}'", if *st { "_" } else { "" }),
+            Some(Tok::Basis(v, st, path)) => {
+                let at: String = path.iter().map(|i| format!("@{i}")).collect();
+                format!("'{}{v}{at}'", if *st { "_" } else { "" })
+            }
+            Some(Tok::Braces) => "'{}'".to_string(),
             Some(Tok::Under) => "'_'".to_string(),
             Some(Tok::Ident(n)) => format!("'{n}'"),
         };
@@ -290,9 +353,20 @@ impl Parser<'_> {
                 self.pos += 1;
                 Ok(Expr { span: (s, e), kind: ExprKind::Int { value, is_static } })
             }
+            Some(Tok::Basis(value, is_static, path)) => {
+                self.pos += 1;
+                Ok(Expr { span: (s, e), kind: ExprKind::Basis { value, is_static, path } })
+            }
             Some(Tok::Ident(name)) => {
                 self.pos += 1;
                 let mut targs = Vec::new();
+                // `E<>{}`: an empty template argument list names a type
+                let empty_targs = self.peek() == Some(&Tok::P('<'))
+                    && self.peek_at(1) == Some(&Tok::P('>'))
+                    && self.peek_at(2) == Some(&Tok::Braces);
+                if empty_targs {
+                    self.pos += 2;
+                }
                 if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..))) {
                     self.pos += 1;
                     loop {
@@ -317,6 +391,10 @@ impl Parser<'_> {
                 if self.peek() == Some(&Tok::P('(')) {
                     let args = self.args('(', ')')?;
                     Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Call { name, targs, args } })
+                } else if self.peek() == Some(&Tok::Braces) && (empty_targs || !targs.is_empty()) {
+                    // a value-initialised type, `E<1,0>{}`: a call without arguments
+                    self.pos += 1;
+                    Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Call { name, targs, args: Vec::new() } })
                 } else if !targs.is_empty() {
                     let (a, b) = self.here();
                     Err(Error::parse(format!("expected '(' after {name}<...>"), a, b))
@@ -325,6 +403,7 @@ impl Parser<'_> {
                 }
             }
             Some(Tok::P(c)) => Err(Error::parse(format!("unexpected '{c}'"), s, e)),
+            Some(Tok::Braces) => Err(Error::parse("unexpected '{}'", s, e)),
             None => Err(Error::parse("unexpected end of expression", s, e)),
         };
         self.depth -= 1;
@@ -335,9 +414,9 @@ impl Parser<'_> {
 /// Parse one expression.
 ///
 /// ```
-/// let e = kute::expr::parse("logical_divide(24:2, 4:2)").unwrap();
+/// let e = kute::syntax::parse("logical_divide(24:2, 4:2)").unwrap();
 /// assert_eq!(e.span, (0, 25));
-/// assert!(kute::expr::parse("(2,3").is_err());
+/// assert!(kute::syntax::parse("(2,3").is_err());
 /// ```
 pub fn parse(src: &str) -> Result<Expr> {
     let toks = Lexer::lex(src)?;
@@ -355,8 +434,8 @@ pub fn parse(src: &str) -> Result<Expr> {
 
 /// Split `name = expr` (a binding) from a plain expression.
 /// ```
-/// assert_eq!(kute::expr::split_binding("A = (4,6):(6,1)"), Some(("A", " (4,6):(6,1)")));
-/// assert_eq!(kute::expr::split_binding("size(A)"), None);
+/// assert_eq!(kute::syntax::split_binding("A = (4,6):(6,1)"), Some(("A", " (4,6):(6,1)")));
+/// assert_eq!(kute::syntax::split_binding("size(A)"), None);
 /// ```
 pub fn split_binding(src: &str) -> Option<(&str, &str)> {
     let eq = src.find('=')?;

@@ -1,0 +1,78 @@
+//! The syntax of kute's notation: text to a syntax tree, and literals to values.
+//!
+//! Two layers, each depending only on those below it:
+//!
+//! - [`parse`] turns text into an [`Expr`] (integers `8`, `_8`, `Int<8>{}`;
+//!   scaled bases `_3@1`; tuples; `shape:stride`; tilers `<...>`; `_`; names;
+//!   calls; applications). It knows nothing of layouts or of the algebra.
+//! - [`literal`] turns the literal part of that syntax into an
+//!   [`IntTuple`](crate::IntTuple), a [`Layout`](crate::Layout) or a
+//!   [`Tiler`](crate::Tiler), without evaluating anything: this is what
+//!   `str::parse` (`FromStr`) uses. A call such as `size((2,3))` is an error
+//!   there; the evaluator, [`crate::expr`], gives calls their meaning.
+//!
+//! ```
+//! use kute::syntax::{parse, ExprKind};
+//! let e = parse("size((2,3))").unwrap();
+//! assert!(matches!(e.kind, ExprKind::Call { ref name, .. } if name == "size"));
+//! assert!("size((2,3))".parse::<kute::IntTuple>().is_err());
+//! ```
+
+pub mod literal;
+mod parse;
+
+pub use parse::{parse, split_binding, Expr, ExprKind};
+
+use crate::error::{Error, ErrorKind};
+
+/// The stride of a scaled basis literal (`_3@1`, `E<1,0>{}`): `None` for any
+/// other expression. The `@` indices are written innermost first, the
+/// template arguments of `E` outermost first.
+pub(crate) fn basis_stride(e: &Expr) -> Option<crate::error::Result<crate::stride::Stride>> {
+    use crate::int::Int;
+    use crate::stride::Stride;
+    let at = |r: crate::error::Result<Stride>| r.map_err(|err| err.with_span(e.span.0, e.span.1));
+    match &e.kind {
+        ExprKind::Basis { value, is_static, path } => {
+            let p: Vec<usize> = path.iter().rev().map(|&i| i as usize).collect();
+            Some(at(Stride::basis(Int::new(*value, *is_static), &p)))
+        }
+        ExprKind::Call { name, targs, args } if name == "E" && args.is_empty() => {
+            let mut p = Vec::with_capacity(targs.len());
+            for &t in targs {
+                match usize::try_from(t) {
+                    Ok(i) => p.push(i),
+                    Err(_) => {
+                        return Some(Err(Error::new(ErrorKind::Type, "E", format!("basis index {t} is negative"))
+                            .with_span(e.span.0, e.span.1)))
+                    }
+                }
+            }
+            Some(at(Stride::basis(Int::ONE, &p)))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The code lines (not comments) of a source file that name a module of the crate.
+    fn uses(src: &str) -> Vec<&str> {
+        src.lines().map(str::trim).filter(|l| !l.starts_with("//") && l.contains("crate::")).collect()
+    }
+
+    #[test]
+    fn the_parser_knows_no_values() {
+        for l in uses(include_str!("parse.rs")) {
+            assert!(l.starts_with("use crate::error::") || l.contains("crate::tree::MAX_DEPTH"), "parse.rs: {l}");
+        }
+    }
+
+    #[test]
+    fn literals_evaluate_nothing() {
+        for l in uses(include_str!("literal.rs")) {
+            assert!(!l.contains("crate::expr"), "literal.rs: {l}");
+            assert!(!l.contains("algebra") || l == "use crate::algebra::Tiler;", "literal.rs: {l}");
+        }
+    }
+}

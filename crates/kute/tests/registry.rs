@@ -1,0 +1,190 @@
+//! The function registry: every listed function is callable, every callable
+//! name is listed, and count errors come from the entries.
+
+use kute::expr::{self, call, lookup, Count, Value, FUNCTIONS};
+use kute::ErrorKind;
+use std::collections::BTreeSet;
+
+/// Every name the evaluator answered to before the registry (its old `match`),
+/// written out independently of the registry.
+const CALLABLE: &[&str] = &[
+    "make_shape",
+    "make_stride",
+    "make_coord",
+    "make_tuple",
+    "make_step",
+    "make_tile",
+    "make_layout",
+    "make_identity_layout",
+    "make_basis_like",
+    "E",
+    "make_ordered_layout",
+    "shape",
+    "stride",
+    "size",
+    "cosize",
+    "rank",
+    "depth",
+    "get",
+    "layout",
+    "select",
+    "take",
+    "group",
+    "append",
+    "prepend",
+    "replace",
+    "flatten",
+    "unflatten",
+    "zip",
+    "tile_unzip",
+    "product",
+    "product_each",
+    "inner_product",
+    "congruent",
+    "weakly_congruent",
+    "compatible",
+    "weakly_compatible",
+    "shape_div",
+    "elem_scale",
+    "ceil_div",
+    "prefix_product",
+    "idx2crd",
+    "crd2idx",
+    "crd2crd",
+    "compact_col_major",
+    "compact_row_major",
+    "compact_major",
+    "compact_order",
+    "coalesce",
+    "filter_zeros",
+    "filter",
+    "composition",
+    "complement",
+    "right_inverse",
+    "left_inverse",
+    "nullspace",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+    "max_common_layout",
+    "max_common_vector",
+    "tile_to_shape",
+    "upcast",
+    "downcast",
+    "slice",
+    "dice",
+    "slice_and_offset",
+];
+
+fn all_names() -> Vec<&'static str> {
+    FUNCTIONS.iter().flat_map(|f| f.names()).collect()
+}
+
+#[test]
+fn the_registry_holds_exactly_the_callable_names() {
+    let names = all_names();
+    let set: BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(set.len(), names.len(), "a name is registered twice");
+    assert_eq!(set, CALLABLE.iter().copied().collect::<BTreeSet<_>>());
+}
+
+#[test]
+fn every_registered_name_is_callable() {
+    let arg = || expr::eval("(2,3):(1,2)").unwrap();
+    for f in FUNCTIONS {
+        for name in f.names() {
+            assert!(std::ptr::eq(lookup(name).unwrap(), f), "{name}");
+            // a count the entry refuses: the count error, never "unknown function"
+            let (targs, args, want) = if f.targs.max != usize::MAX {
+                let k = f.targs.max + 1;
+                let want =
+                    format!("evaluate: {name} takes {} to {} template argument(s), got {k}", f.targs.min, f.targs.max);
+                (vec![0; k], vec![arg()], want)
+            } else {
+                let c = f.arg_count(f.targs.min);
+                assert_ne!(c.max, usize::MAX, "{name} accepts any count of everything");
+                let k = c.max + 1;
+                let want = if c.min == c.max {
+                    format!("evaluate: {name} takes {} argument(s), got {k}", c.min)
+                } else {
+                    format!("evaluate: {name} takes {} to {} argument(s), got {k}", c.min, c.max)
+                };
+                (vec![0; f.targs.min], vec![arg(); k], want)
+            };
+            let e = call(name, &targs, &args).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::UnknownName, "{name}: {e}");
+            assert_eq!(e.to_string(), want);
+            // and through the text of an expression, the same error
+            let targ_text =
+                if targs.is_empty() { String::new() } else { format!("<{}>", vec!["0"; targs.len()].join(",")) };
+            let src = format!("{name}{targ_text}({})", vec!["(2,3):(1,2)"; args.len()].join(","));
+            assert_eq!(expr::eval(&src).unwrap_err().to_string(), want, "{src}");
+        }
+    }
+    let e = call("frobnicate", &[], &[]).unwrap_err();
+    assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::UnknownName, "evaluate: unknown function 'frobnicate'"));
+}
+
+#[test]
+fn every_registered_name_answers_a_call() {
+    // one call each that CuTe answers (values from CuTe's documentation and semantics)
+    let cases: &[(&str, &str)] = &[
+        ("make_shape(2,_3)", "(2,_3)"),
+        ("make_stride(2,_3)", "(2,_3)"),
+        ("make_coord(2,_3)", "(2,_3)"),
+        ("make_tuple(2,_3)", "(2,_3)"),
+        ("make_step(2,_3)", "(2,_3)"),
+        ("compact_major((2,3))", "(_1,2)"),
+        ("compact_col_major((2,3))", "(_1,2)"),
+        ("compact_row_major((2,3))", "(3,_1)"),
+        ("make_layout((_2,4),LayoutRight{})", "(_2,4):(4,_1)"),
+        ("append<3>((2,3))", "(2,3,_1)"),
+        ("take<1,3>((_2,_3,_5,_7):(_1,_2,_6,_30))", "(_3,_5):(_2,_6)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(expr::eval(src).unwrap().to_string(), *want, "{src}");
+    }
+}
+
+#[test]
+fn count_errors_are_unchanged() {
+    // messages of the evaluator before the registry, byte for byte
+    let cases: &[(&str, &str)] = &[
+        ("append((2,3))", "evaluate: append takes 2 argument(s), got 1"),
+        ("append((2,3),4,5)", "evaluate: append takes 2 argument(s), got 3"),
+        ("append<2>((2,3),4,5)", "evaluate: append takes 1 to 2 argument(s), got 3"),
+        ("append<1,2>((2,3))", "evaluate: append takes 0 to 1 template argument(s), got 2"),
+        ("make_layout((2,3),(1,2),(3,4))", "evaluate: make_layout takes 1 to 2 argument(s), got 3"),
+        ("make_layout<1>(2)", "evaluate: make_layout takes 0 to 0 template argument(s), got 1"),
+        ("take<1>((2,3,4))", "evaluate: take takes two template arguments <B,E>"),
+        ("group<0,1,2>((2,3,4))", "evaluate: group takes two template arguments <B,E>"),
+        ("upcast(4:1)", "evaluate: upcast takes 1 to 1 template argument(s), got 0"),
+        ("size(1,2)", "evaluate: size takes 1 argument(s), got 2"),
+        ("make_stride<1>(2)", "evaluate: make_stride takes 0 to 0 template argument(s), got 1"),
+        ("nosuch(2)", "evaluate: unknown function 'nosuch'"),
+    ];
+    for (src, want) in cases {
+        let e = expr::eval(src).unwrap_err();
+        assert_eq!(e.to_string(), *want, "{src}");
+        assert_eq!(e.kind(), ErrorKind::UnknownName, "{src}");
+    }
+}
+
+#[test]
+fn counts() {
+    assert!(Count::ANY.accepts(0) && Count::ANY.accepts(usize::MAX));
+    assert!(!Count::between(1, 2).accepts(0));
+    let append = lookup("append").unwrap();
+    assert_eq!((append.arg_count(0), append.arg_count(1)), (Count::exactly(2), Count::between(1, 2)));
+    assert_eq!(lookup("size").unwrap().arg_count(0), Count::exactly(1));
+    // a value the registry's call produces is the evaluator's
+    let v: Value = call("make_tile", &[], &[expr::eval("2").unwrap(), expr::eval("_").unwrap()]).unwrap();
+    assert_eq!(v, expr::eval("<2,_>").unwrap());
+}

@@ -1,0 +1,207 @@
+//! The syntax layers: literals through `FromStr` (no evaluation), calls
+//! rejected there, and the scaled basis syntax.
+
+use kute::expr::{self, ExprKind};
+use kute::syntax::{self, literal};
+use kute::{ErrorKind, Int, IntTuple, Layout, Tiler};
+
+fn s(v: i64) -> IntTuple {
+    IntTuple::leaf(Int::new_static(v))
+}
+fn d(v: i64) -> IntTuple {
+    IntTuple::leaf(Int::new_dynamic(v))
+}
+fn tup(items: &[IntTuple]) -> IntTuple {
+    IntTuple::tuple(items.iter().map(|t| t.as_ref()))
+}
+
+#[test]
+fn int_tuple_literals() {
+    let cases: Vec<(&str, IntTuple)> = vec![
+        ("8", d(8)),
+        ("_8", s(8)),
+        ("Int<8>{}", s(8)),
+        ("Int< -3 >{}", s(-3)),
+        ("_8{}", s(8)),
+        ("-3", d(-3)),
+        ("_-1", s(-1)),
+        ("()", tup(&[])),
+        ("(8)", tup(&[d(8)])),
+        (" ( 2 , _3 ) ", tup(&[d(2), s(3)])),
+        ("(2,(_3,Int<4>{}),((5)))", tup(&[d(2), tup(&[s(3), s(4)]), tup(&[tup(&[d(5)])])])),
+    ];
+    for (src, want) in cases {
+        let got: IntTuple = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got, want, "{src}");
+        // static marks are part of equality only through the flag: check it leaf by leaf
+        let flags: Vec<bool> = got.leaves().iter().map(|x| x.is_static()).collect();
+        let want_flags: Vec<bool> = want.leaves().iter().map(|x| x.is_static()).collect();
+        assert_eq!(flags, want_flags, "{src}");
+    }
+}
+
+#[test]
+fn layout_literals() {
+    let sd = |a: IntTuple, b: IntTuple| Layout::new(&a, &b).unwrap();
+    let cases: Vec<(&str, Layout)> = vec![
+        ("8:2", sd(d(8), d(2))),
+        ("_8:_1", sd(s(8), s(1))),
+        ("(2,(2,2)):(4,(2,1))", sd(tup(&[d(2), tup(&[d(2), d(2)])]), tup(&[d(4), tup(&[d(2), d(1)])]))),
+        ("(Int<2>{},4):(_12,_1)", sd(tup(&[s(2), d(4)]), tup(&[s(12), s(1)]))),
+        // a bare shape: compact column-major strides, the first static 1
+        ("(_2,4)", sd(tup(&[s(2), d(4)]), tup(&[s(1), s(2)]))),
+        ("(2,(3,4))", sd(tup(&[d(2), tup(&[d(3), d(4)])]), tup(&[s(1), tup(&[d(2), d(6)])]))),
+        ("8", sd(d(8), s(1))),
+    ];
+    for (src, want) in cases {
+        let got: Layout = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got, want, "{src}");
+        assert_eq!(got.to_string(), want.to_string(), "{src}");
+    }
+}
+
+#[test]
+fn calls_are_not_literals() {
+    // (text, span of the call)
+    for (src, span) in [("size((2,3))", (0, 11)), ("(2,size(3))", (3, 10)), ("make_layout(4)", (0, 14))] {
+        let e = src.parse::<IntTuple>().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Parse, "{src}: {e}");
+        assert_eq!(e.span(), Some(span), "{src}: {e}");
+        assert!(e.to_string().contains("a literal cannot contain the call"), "{src}: {e}");
+        let e = src.parse::<Layout>().unwrap_err();
+        assert_eq!((e.kind(), e.span()), (ErrorKind::Parse, Some(span)), "{src}: {e}");
+        let e = src.parse::<Tiler>().unwrap_err();
+        assert_eq!((e.kind(), e.span()), (ErrorKind::Parse, Some(span)), "{src}: {e}");
+    }
+    assert_eq!(
+        "size((2,3))".parse::<IntTuple>().unwrap_err().to_string(),
+        "parse: a literal cannot contain the call 'size'"
+    );
+    // the evaluator still evaluates the same text
+    assert_eq!(expr::eval("size((2,3))").unwrap().to_string(), "6");
+    assert_eq!(expr::parse_int_tuple("size((2,3))").unwrap(), d(6));
+    let kind = |r: Result<(), kute::Error>| r.unwrap_err().kind();
+    for src in ["(2,3):(1,2)(1)", "A", "(4,LayoutLeft{})", "(2,3):size(4)"] {
+        assert_eq!(kind(src.parse::<Layout>().map(drop)), ErrorKind::Parse, "{src}");
+        assert_eq!(kind(src.parse::<Tiler>().map(drop)), ErrorKind::Parse, "{src}");
+    }
+    // a tiler is the wrong kind of literal for a layout before its call is looked at
+    let src = "<_4:_1,logical_divide(4:1,2)>";
+    assert_eq!(kind(src.parse::<Tiler>().map(drop)), ErrorKind::Parse, "{src}");
+    assert_eq!(kind(src.parse::<Layout>().map(drop)), ErrorKind::Type, "{src}");
+    assert!("(2,3".parse::<Layout>().is_err());
+    assert!("(2,3) x".parse::<IntTuple>().is_err());
+}
+
+#[test]
+fn literals_of_the_wrong_kind() {
+    let e = "(2,_)".parse::<IntTuple>().unwrap_err();
+    assert_eq!((e.kind(), e.span()), (ErrorKind::Type, Some((3, 4))), "{e}");
+    let e = "<2,3>".parse::<Layout>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Type, "{e}");
+    let e = "(2,3):(1,2)".parse::<IntTuple>().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Type, "{e}");
+    let e = "(2,3):(1,<2>)".parse::<Layout>().unwrap_err();
+    assert_eq!((e.kind(), e.span()), (ErrorKind::Type, Some((9, 12))), "{e}");
+    // a stride that is not congruent: the layout's own error, pointing at the layout
+    let e = "(2,3):(1,2,3)".parse::<Layout>().unwrap_err();
+    assert_eq!((e.kind(), e.span()), (ErrorKind::Mismatch, Some((0, 13))), "{e}");
+}
+
+#[test]
+fn tiler_literals_agree_with_the_evaluator() {
+    let forms = [
+        "4:2",
+        "(_4,_8):(_1,_4)",
+        "(2,3)",
+        "((2,3),_4)",
+        "()",
+        "(5)",
+        "8",
+        "_8",
+        "Int<8>{}",
+        "_",
+        "<_4:_1,_>",
+        "<2,<3,_>>",
+        "<(2,2),4:2>",
+        "<<<_2>>,_>",
+        "(2:1,_)",
+        "(_,3)",
+        "(<2,3>,4:1)",
+        "<Int<4>{},(2,_),((3,4):(1,3),_)>",
+    ];
+    for src in forms {
+        let lit: Tiler = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
+        let ev = expr::parse_tiler(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(lit, ev, "{src}");
+    }
+    // and against tilers built by hand
+    let i = |v| Tiler::Int(Int::new_dynamic(v));
+    assert_eq!("(2,3)".parse::<Tiler>().unwrap(), Tiler::Tuple(vec![i(2), i(3)]));
+    assert_eq!("<2,_>".parse::<Tiler>().unwrap(), Tiler::Tuple(vec![i(2), Tiler::Underscore]));
+    assert_eq!("_".parse::<Tiler>().unwrap(), Tiler::Underscore);
+    assert_eq!("4:2".parse::<Tiler>().unwrap(), Tiler::Layout("4:2".parse().unwrap()));
+    assert_eq!(
+        "<(2,<3>)>".parse::<Tiler>().unwrap(),
+        Tiler::Tuple(vec![Tiler::Tuple(vec![i(2), Tiler::Tuple(vec![i(3)])])])
+    );
+    assert_eq!("<>".parse::<Tiler>().unwrap_err().kind(), ErrorKind::Parse);
+}
+
+fn kind(src: &str) -> ExprKind {
+    syntax::parse(src).unwrap_or_else(|e| panic!("{src}: {e}")).kind
+}
+
+fn basis(value: i64, is_static: bool, path: &[u32]) -> ExprKind {
+    ExprKind::Basis { value, is_static, path: path.to_vec() }
+}
+
+#[test]
+fn scaled_basis_syntax() {
+    assert_eq!(kind("_3@1"), basis(3, true, &[1]));
+    assert_eq!(kind("3@1"), basis(3, false, &[1]));
+    assert_eq!(kind("_2@0@1"), basis(2, true, &[0, 1]));
+    assert_eq!(kind("-1@0"), basis(-1, false, &[0]));
+    assert_eq!(kind("_-1@12"), basis(-1, true, &[12]));
+    assert_eq!(syntax::parse(" _2@0@1 ").unwrap().span, (1, 7));
+    // as strides of a layout
+    let ExprKind::Layout(_, stride) = kind("(4,2):(_1@0,_1@1)") else { panic!("not a layout") };
+    let ExprKind::Tuple(items) = stride.kind else { panic!("not a tuple") };
+    assert_eq!(items.iter().map(|x| x.kind.clone()).collect::<Vec<_>>(), [basis(1, true, &[0]), basis(1, true, &[1])]);
+    assert_eq!(items[1].span, (12, 16));
+    // E<...>{}: a value-initialised type, a call without arguments
+    let call = |targs: &[i64]| ExprKind::Call { name: "E".into(), targs: targs.to_vec(), args: vec![] };
+    assert_eq!(kind("E<>{}"), call(&[]));
+    assert_eq!(kind("E<1,0>{}"), call(&[1, 0]));
+    assert_eq!(kind("E<0>{}"), call(&[0]));
+    assert_eq!(syntax::parse("(E<1,0>{},2)").unwrap().span, (0, 12));
+    // malformed
+    for bad in ["3@", "3@x", "_3@1x", "3 @1", "3@-1", "3@99999999999", "E<1>{", "{}", "E<>"] {
+        let e = syntax::parse(bad).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Parse, "{bad}: {e}");
+    }
+}
+
+#[test]
+fn scaled_bases_are_not_values_yet() {
+    for src in ["_3@1", "(4,2):(_1@0,_1@1)", "E<1,0>{}", "size(E<>{})", "(4,2):(E<0>{},E<1>{})"] {
+        let e = expr::eval(src).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{src}: {e}");
+        assert!(e.message().contains("scaled basis strides are not supported yet"), "{src}: {e}");
+        assert!(e.span().is_some(), "{src}");
+    }
+    for src in ["(4,2):(_1@0,_1@1)", "(4,2):(E<0>{},E<1>{})"] {
+        let e = src.parse::<Layout>().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{src}: {e}");
+        assert!(e.message().contains("scaled basis strides are not supported yet"), "{src}: {e}");
+        assert_eq!(e.span(), Some((7, if src.contains('@') { 11 } else { 13 })), "{src}: {e}");
+    }
+    assert!(literal::tiler(&syntax::parse("<_1@0>").unwrap()).is_err());
+}
+
+#[test]
+fn the_old_paths_still_parse() {
+    // `kute::expr::parse` is the syntax layer's parser
+    assert_eq!(expr::parse("take<1,3>(L)").unwrap(), syntax::parse("take<1,3>(L)").unwrap());
+    assert_eq!(expr::split_binding("A = 4:1"), Some(("A", " 4:1")));
+}

@@ -1,8 +1,13 @@
 //! Layout evaluation: per element, (a) `L(i)` at every 1-D coordinate with
 //! kute's fastest random-access API ([`kute::layout::eval::Evaluator`]), (b) a
 //! sequential traversal with [`kute::iter::Indices`], (c) a hand-written loop
-//! nest over the same flat shape and strides. All three consume every index the
-//! same way: `acc = acc.wrapping_add(black_box(index))`.
+//! nest over the same flat shape and strides, (d) a hand-written evaluation of
+//! every `L(i)` on its own (the `i % s * d`, `i / s` chain over the flat leaves,
+//! extents and strides read at run time). All four consume every index the same
+//! way: `acc = acc.wrapping_add(black_box(index))`.
+//!
+//! (c) is the sequential bound, which no random-access evaluation can match on
+//! deep layouts; (d) is the random-access baseline that (a) is held to.
 
 use crate::timing::{calibrate, one_batch};
 use kute::iter::Indices;
@@ -101,6 +106,27 @@ fn loop_nest(s: &[i64], d: &[i64]) -> i64 {
     }
 }
 
+/// (d): every `L(i)` on its own, written as a programmer would without knowing
+/// the layout at compile time: one generic loop over the flat leaves, `%` and
+/// `/` by the run-time extents (the caller passes the slices through
+/// `black_box`, so nothing is constant-folded), the last leaf not divided.
+fn div_chain(s: &[i64], d: &[i64], size: i64) -> i64 {
+    let n = s.len().min(d.len());
+    let mut acc = 0;
+    let Some(last) = n.checked_sub(1) else { return acc };
+    for i in 0..size {
+        let mut c = i;
+        let mut idx = 0;
+        for (&sk, &dk) in s[..last].iter().zip(&d[..last]) {
+            idx += c % sk * dk;
+            c /= sk;
+        }
+        idx += c * d[last];
+        sink(&mut acc, idx);
+    }
+    acc
+}
+
 /// (a): every 1-D coordinate through the evaluator, each evaluated on its own
 /// (no incremental update between coordinates).
 fn eval_all(e: &kute::layout::eval::Evaluator, size: i64) -> i64 {
@@ -118,8 +144,8 @@ fn traverse(l: &Layout) -> i64 {
 
 /// Worst ratios over the layouts.
 pub struct Summary {
-    /// max (a)/(c)
-    pub worst_a: Option<f64>,
+    /// max (a)/(d)
+    pub worst_ad: Option<f64>,
     /// max (b)/(c)
     pub worst_b: Option<f64>,
 }
@@ -128,37 +154,42 @@ pub struct Summary {
 pub fn section(batch: Duration) -> Summary {
     eprintln!("timing layout evaluation ...");
     println!(
-        "== Layout evaluation, ns/element (best of {} interleaved batches): (a) Evaluator::for_each_in(0..size) (L(i) for every i, each on its own), (b) Indices traversal, (c) hand-written loop nest ==",
+        "== Layout evaluation, ns/element (best of {} interleaved batches): (a) Evaluator::for_each_in(0..size) (L(i) for every i, each on its own), (b) Indices traversal, (c) hand-written loop nest, (d) hand-written L(i) for every i, each on its own (i % s * d, i / s over the flat leaves, run-time extents) ==",
         crate::timing::BATCHES
     );
-    println!("every index is consumed as acc = acc.wrapping_add(black_box(index)); the three sums are checked equal");
+    println!("every index is consumed as acc = acc.wrapping_add(black_box(index)); the four sums are checked equal");
     println!();
-    println!("{:<46} {:>6} {:>8} {:>8} {:>8} {:>7} {:>7}", "layout", "elems", "(a)", "(b)", "(c)", "a/c", "b/c");
-    let (mut worst_a, mut worst_b) = (0.0f64, 0.0f64);
+    println!(
+        "{:<46} {:>6} {:>8} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7}",
+        "layout", "elems", "(a)", "(b)", "(c)", "(d)", "a/c", "a/d", "b/c"
+    );
+    let (mut worst_ad, mut worst_b) = (0.0f64, 0.0f64);
     for src in LAYOUTS {
         let l: Layout = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
         let size = l.size().expect("size").value();
         let s: Vec<i64> = l.leaves().iter().map(|m| m.shape.value()).collect();
         let d: Vec<i64> = l.leaves().iter().map(|m| m.stride.value()).collect();
         let e = l.evaluator().expect("evaluator");
-        let (ra, rb, rc) = (eval_all(&e, size), traverse(&l), loop_nest(&s, &d));
-        assert!(ra == rc && rb == rc, "{src}: sums differ: (a) {ra}, (b) {rb}, (c) {rc}");
+        let (ra, rb, rc, rd) = (eval_all(&e, size), traverse(&l), loop_nest(&s, &d), div_chain(&s, &d, size));
+        assert!(ra == rc && rb == rc && rd == rc, "{src}: sums differ: (a) {ra}, (b) {rb}, (c) {rc}, (d) {rd}");
         let per = size as f64;
-        // (a), (b), (c) take turns, batch by batch, so that a busy spell of the
-        // machine hits all three; each keeps its best batch
+        // (a), (b), (c), (d) take turns, batch by batch, so that a busy spell of
+        // the machine hits all four; each keeps its best batch
         let na = calibrate(batch, || eval_all(black_box(&e), black_box(size)));
         let nb = calibrate(batch, || traverse(black_box(&l)));
         let nc = calibrate(batch, || loop_nest(black_box(&s), black_box(&d)));
-        let (mut ta, mut tb, mut tc) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let nd = calibrate(batch, || div_chain(black_box(&s), black_box(&d), black_box(size)));
+        let (mut ta, mut tb, mut tc, mut td) = (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
         for _ in 0..crate::timing::BATCHES {
             ta = ta.min(one_batch(na, || eval_all(black_box(&e), black_box(size))) / per);
             tb = tb.min(one_batch(nb, || traverse(black_box(&l))) / per);
             tc = tc.min(one_batch(nc, || loop_nest(black_box(&s), black_box(&d))) / per);
+            td = td.min(one_batch(nd, || div_chain(black_box(&s), black_box(&d), black_box(size))) / per);
         }
-        let (a_c, b_c) = (ta / tc, tb / tc);
-        worst_a = worst_a.max(a_c);
+        let (a_c, a_d, b_c) = (ta / tc, ta / td, tb / tc);
+        worst_ad = worst_ad.max(a_d);
         worst_b = worst_b.max(b_c);
-        println!("{src:<46} {size:>6} {ta:>8.3} {tb:>8.3} {tc:>8.3} {a_c:>7.2} {b_c:>7.2}");
+        println!("{src:<46} {size:>6} {ta:>8.3} {tb:>8.3} {tc:>8.3} {td:>8.3} {a_c:>7.2} {a_d:>7.2} {b_c:>7.2}");
     }
-    Summary { worst_a: Some(worst_a), worst_b: Some(worst_b) }
+    Summary { worst_ad: Some(worst_ad), worst_b: Some(worst_b) }
 }

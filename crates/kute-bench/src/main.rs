@@ -207,10 +207,10 @@ fn main() {
             let e = eval::section(batch);
             println!();
             println!(
-                "summary: geomean kute/cute-cpp {}; min pycute/kute {}; eval worst a/c {}; traversal worst b/c {}",
+                "summary: geomean kute/cute-cpp {}; min pycute/kute {}; eval worst a/d {}; traversal worst b/c {}",
                 fmt_opt(w.geomean_cpp, 2),
                 fmt_opt(w.min_pycute, 0),
-                fmt_opt(e.worst_a, 2),
+                fmt_opt(e.worst_ad, 2),
                 fmt_opt(e.worst_b, 2)
             );
         }

@@ -1,7 +1,9 @@
 //! Layout evaluation, per layout: `Evaluator::for_each` over every 1-D
 //! coordinate, `Evaluator::eval` per call, `Layout::eval` per call, the
-//! `Indices` traversal, and a hand-written loop nest over the same flat shape
-//! and strides. Every index is consumed as `acc = acc.wrapping_add(black_box(i))`.
+//! `Indices` traversal, a hand-written loop nest over the same flat shape
+//! and strides, and a hand-written evaluation of every `L(i)` on its own (the
+//! `i % s * d`, `i / s` chain over the flat leaves, extents read at run time).
+//! Every index is consumed as `acc = acc.wrapping_add(black_box(i))`.
 //!
 //! `cargo bench -p kute --bench eval`; `cargo run --release -p kute-bench -- compare`
 //! prints the ratios.
@@ -37,6 +39,23 @@ fn loop_nest(s: &[i64], d: &[i64], base: i64, acc: &mut i64) {
                 loop_nest(&s[..n - 1], &d[..n - 1], base + i * d[n - 1], acc);
             }
         }
+    }
+}
+
+/// Every `L(i)` on its own, as a programmer would write it for run-time extents
+/// and strides: `%` and `/` by each leaf's extent, the last leaf not divided.
+fn div_chain(s: &[i64], d: &[i64], size: i64, acc: &mut i64) {
+    let n = s.len().min(d.len());
+    let Some(last) = n.checked_sub(1) else { return };
+    for i in 0..size {
+        let mut c = i;
+        let mut idx = 0;
+        for (&sk, &dk) in s[..last].iter().zip(&d[..last]) {
+            idx += c % sk * dk;
+            c /= sk;
+        }
+        idx += c * d[last];
+        sink(acc, idx);
     }
 }
 
@@ -85,6 +104,13 @@ fn eval(c: &mut Criterion) {
             b.iter(|| {
                 let mut acc = 0;
                 loop_nest(black_box(&s), black_box(&d), 0, &mut acc);
+                acc
+            })
+        });
+        g.bench_function("div chain", |b| {
+            b.iter(|| {
+                let mut acc = 0;
+                div_chain(black_box(&s), black_box(&d), black_box(size), &mut acc);
                 acc
             })
         });

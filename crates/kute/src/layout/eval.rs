@@ -135,13 +135,18 @@ enum Plan {
 
 /// A layout prepared for fast evaluation of `L(i)` at many 1-D coordinates.
 ///
-/// Inside the domain (`0 <= i < size(L)`) it evaluates the coalesced layout
-/// (the same function there), split into mixed-radix digits: consecutive modes
-/// whose extents multiply to at most 256 share one digit, looked up in a
-/// precomputed table; the digits are separated with one [`FastDivmod`] (or a
-/// shift and a mask for powers of two) each. No overflow is possible there (the
-/// bound is checked once, at construction). Outside the domain it falls back
-/// to [`Layout::eval`], so the answers are always those of `Layout::eval`.
+/// Every answer is exactly [`Layout::eval`]'s (value or error). The fast path
+/// covers the coordinates `0 <= i < size(L)` of a layout with positive
+/// extents, `size(L) < 2^62` and `sum (s-1)|d| <= i64::MAX` over its leaves
+/// (so that no index there, nor any partial sum, overflows; checked once, at
+/// construction). There it evaluates the coalesced layout (the same function
+/// on the domain), split into mixed-radix digits: consecutive modes whose
+/// extents multiply to at most 256 share one digit, looked up in a precomputed
+/// table; the digits are separated with one [`FastDivmod`] (multiply-high and
+/// shift, exact below `2^62`) or a shift and a mask for powers of two each, and
+/// the last digit is not divided. Every other coordinate (negative, past the
+/// size), and every coordinate of a layout outside those bounds, goes to
+/// [`Layout::eval`], checked.
 ///
 /// ```
 /// use kute::Layout;
@@ -159,12 +164,21 @@ pub struct Evaluator {
     layout: Layout,
 }
 
-/// The table of a group of flat modes (product of extents `<= TABLE`), colexicographic.
-fn table_of(modes: &[super::Mode]) -> Table {
+/// A flat leaf's extent and stride as plain integers: the one place this file
+/// reads a [`Mode`](super::Mode), so that a change of its field types touches
+/// nothing else here.
+#[inline]
+fn leaf(m: &super::Mode) -> (i64, i64) {
+    (m.shape.value(), m.stride.value())
+}
+
+/// The table of a group of flat modes `(extent, stride)` (product of extents
+/// `<= TABLE`), colexicographic.
+fn table_of(modes: &[(u64, i64)]) -> Table {
     let mut t: Table = Box::new([0; TABLE]);
     let mut n = 1usize;
-    for m in modes {
-        let (s, d) = (m.shape.value() as usize, m.stride.value());
+    for &(s, d) in modes {
+        let s = s as usize;
         // t[j + n*k] = t[j] + k*d, filled from the top so t[j] is read before it is overwritten
         for k in (0..s).rev() {
             for j in 0..n {
@@ -176,53 +190,87 @@ fn table_of(modes: &[super::Mode]) -> Table {
     t
 }
 
+/// Whether the fast path may evaluate `layout` in `0 <= i < size`: positive
+/// extents, `0 < size < 2^62` (the range of [`FastDivmod`]) and the largest
+/// `|L(i)|` there, bounded by `sum (s-1)|d|`, an `i64`. Under this bound every
+/// partial sum of the evaluation fits, so the fast path's unchecked arithmetic
+/// is exact and [`Layout::eval`] succeeds on the whole domain.
+fn fast_path_fits(layout: &Layout, size: i64) -> bool {
+    let mut bound: i64 = 0;
+    for m in layout.leaves() {
+        let (s, d) = leaf(m);
+        let w = if s > 0 { (s - 1).checked_mul(d).and_then(i64::checked_abs) } else { None };
+        match w.and_then(|w| bound.checked_add(w)) {
+            Some(b) => bound = b,
+            None => return false,
+        }
+    }
+    size > 0 && (size as u64) < FastDivmod::LIMIT
+}
+
 impl Evaluator {
-    /// Prepare `layout` for evaluation. Never fails for layouts whose size fits
-    /// in `i64`; layouts too large for the fast path (size `>= 2^62`) or with
-    /// non-positive extents are evaluated with [`Layout::eval`].
+    /// Prepare `layout` for evaluation. Fails only when the size does not fit
+    /// in `i64` (as [`Layout::size`]). Layouts outside the fast path (size `0`
+    /// or `>= 2^62`, a non-positive extent, or indices whose magnitude could
+    /// exceed `i64`) are evaluated with [`Layout::eval`] everywhere.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(4,1152921504606846976):(1,4)".parse().unwrap(); // size 2^62
+    /// let e = l.evaluator().unwrap(); // beyond the fast path; still exact
+    /// assert_eq!(e.eval(3 << 40).unwrap(), 3 << 40);
+    /// assert!("(4611686018427387904,2):(1,1)".parse::<Layout>().unwrap().evaluator().is_err()); // size 2^63
+    /// ```
     pub fn new(layout: &Layout) -> Result<Evaluator> {
         layout.int_strides("evaluate")?;
         let size = layout.size()?.value();
-        let coalesced = crate::algebra::coalesce(layout).map_err(|e| e.in_op("evaluator"))?;
-        let cm = coalesced.leaves();
-        // Largest |index| in the domain: sum of (s-1)|d| must fit for the
-        // unchecked arithmetic of the fast path.
-        let mut bound: Option<i64> = Some(0);
-        for m in layout.leaves() {
-            let w = (m.shape.value().max(1) - 1).checked_mul(m.stride.value()).and_then(i64::checked_abs);
-            bound = bound.and_then(|b| b.checked_add(w?));
+        let slow = || Evaluator { size: 0, plan: Plan::Slow, layout: layout.clone() };
+        if !fast_path_fits(layout, size) {
+            return Ok(slow());
         }
-        let positive = layout.leaves().iter().all(|m| m.shape.value() > 0);
-        let fast = positive && size > 0 && (size as u64) < FastDivmod::LIMIT && bound.is_some();
-        let slow = Evaluator { size: 0, plan: Plan::Slow, layout: layout.clone() };
-        if !fast {
-            return Ok(slow);
+        // Coalescing keeps the function on the domain and merges the leaves
+        // that need no division between them. It cannot overflow under the
+        // bound above; should it fail anyway, the slow path is still exact.
+        let Ok(coalesced) = crate::algebra::coalesce(layout) else { return Ok(slow()) };
+        // extents are positive and multiply to `size` (< 2^62), so no product
+        // of some of them below overflows
+        let cm: SmallVec<[(u64, i64); 8]> = coalesced
+            .leaves()
+            .iter()
+            .map(|m| {
+                let (s, d) = leaf(m);
+                (s as u64, d)
+            })
+            .collect();
+        if cm.iter().try_fold(1u64, |p, m| p.checked_mul(m.0)) != Some(size as u64) {
+            return Ok(slow());
         }
         // Group the coalesced modes into digits.
         let k = cm.len();
         let mut digits: SmallVec<[Digit; 4]> = SmallVec::new();
         let mut start = 0;
         let last = loop {
-            let rest: u64 = cm[start..].iter().map(|m| m.shape.value() as u64).product();
+            let rest: u64 = cm[start..].iter().map(|m| m.0).product();
             if rest as usize <= TABLE {
                 // the rest of the domain fits one table (the last mode is bounded in the domain)
                 break Contrib { table: Some(table_of(&cm[start..])), stride: 0 };
             }
             if start == k - 1 {
-                break Contrib { table: None, stride: cm[k - 1].stride.value() };
+                // the last digit needs no division: its quotient is below its extent
+                break Contrib { table: None, stride: cm[k - 1].1 };
             }
             let mut end = start + 1;
-            let mut b = cm[start].shape.value() as u64;
-            while end < k - 1 && b * cm[end].shape.value() as u64 <= TABLE as u64 {
-                b *= cm[end].shape.value() as u64;
+            let mut b = cm[start].0;
+            while end < k - 1 && b * cm[end].0 <= TABLE as u64 {
+                b *= cm[end].0;
                 end += 1;
             }
             let contrib = if b as usize <= TABLE {
                 Contrib { table: Some(table_of(&cm[start..end])), stride: 0 }
             } else {
-                Contrib { table: None, stride: cm[start].stride.value() }
+                Contrib { table: None, stride: cm[start].1 }
             };
-            let Some(div) = Div::new(b) else { return Ok(slow) };
+            let Some(div) = Div::new(b) else { return Ok(slow()) };
             digits.push(Digit { div, contrib });
             start = end;
         };

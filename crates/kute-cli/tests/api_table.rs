@@ -98,3 +98,14 @@ fn printing() {
     assert!(kute::print::latex(&a).unwrap().starts_with("% Layout: (2,(2,2)):(4,(2,1))\n"));
     assert!(kute::print::svg(&a).unwrap().starts_with("<svg "));
 }
+
+#[test]
+fn coordinate_layouts() {
+    let s = tup("(8,12)");
+    let id = Layout::identity(&s).unwrap();
+    assert_eq!(id.to_string(), ev("make_identity_layout((8,12))"));
+    let e = kute::Stride::basis(Int::new_static(3), &[1]).unwrap();
+    assert_eq!(e.to_string(), ev("_3@1"));
+    assert_eq!(kute::Stride::basis(Int::ONE, &[1, 0]).unwrap().to_string(), ev("E<1,0>{}"));
+    assert_eq!(id.eval_point(Int::new_dynamic(37)).unwrap().to_string(), ev("make_identity_layout((8,12))(37)"));
+}

@@ -433,7 +433,7 @@ impl Odometer {
 /// and `Â` in that direction), which together are the whole comparison.
 fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<()> {
     if lhs.iter().all(|m| m.stride.is_int()) {
-        return verify_ints(a, lhs, b, r, i64::MAX);
+        return verify_ints(a, lhs, b, r, None);
     }
     // A coordinate layout has no values past its domain: where B reaches
     // beyond A's size (a tile that does not divide A), CuTe's answer holds
@@ -453,7 +453,7 @@ fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<
         };
         let lhs_p: Modes = lhs.iter().map(|&m| proj(m)).collect();
         let r_p = Layout { tree: r.tree.map(proj) };
-        if verify_ints(a, &lhs_p, b, &r_p, domain).is_err() {
+        if verify_ints(a, &lhs_p, b, &r_p, Some(domain)).is_err() {
             return Err(Error::inadmissible(
                 "composition",
                 format!("no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, which differs from A(B(i)) in the direction of {dir}"),
@@ -463,7 +463,8 @@ fn verify_pointwise(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout) -> Result<
     Ok(())
 }
 
-fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout, domain: i64) -> Result<()> {
+/// `domain`: compare only where `B(i)` lies in `[0, domain)` (coordinate layouts).
+fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout, domain: Option<i64>) -> Result<()> {
     let size = b.size()?.value();
     if size > BRUTE_FORCE_LIMIT {
         return Err(Error::inadmissible(
@@ -478,7 +479,7 @@ fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout, domain: i64) ->
     for i in 0..size.min(r.size()?.value()) {
         let (x, y) = (bi.next_index(), ri.next_index());
         let (Some(x), Some(y)) = (x, y) else { break };
-        if !(0..domain).contains(&x) {
+        if domain.is_some_and(|n| !(0..n).contains(&x)) {
             continue;
         }
         let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("evaluating {a} at {x}")))?;

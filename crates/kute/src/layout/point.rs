@@ -25,7 +25,7 @@ use std::fmt;
 /// let l: Layout = kute::expr::eval("make_identity_layout((_8,_12))").unwrap().as_layout().unwrap().clone();
 /// assert_eq!(l.eval_point(Int::new_static(37)).unwrap().to_string(), "(_5,_4)");
 /// let i: Layout = "(_4,_6):(_6,_1)".parse().unwrap();
-/// assert_eq!(i.eval_point(Int::new_static(7)).unwrap(), Point::Scalar(Int::new_static(10).into()));
+/// assert_eq!(i.eval_point(Int::new_static(7)).unwrap(), Point::Scalar(Int::new_static(19).into()));
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Point {

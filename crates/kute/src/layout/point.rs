@@ -27,6 +27,8 @@ use std::fmt;
 /// let i: Layout = "(_4,_6):(_6,_1)".parse().unwrap();
 /// assert_eq!(i.eval_point(Int::new_static(7)).unwrap(), Point::Scalar(Int::new_static(19).into()));
 /// ```
+// short-lived results, like `Layout` values (an inline tree)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Point {
     /// An integer, or a single scaled basis element.

@@ -33,6 +33,7 @@ pub mod int;
 pub mod int_tuple;
 pub mod iter;
 pub mod layout;
+mod policy;
 pub mod print;
 pub mod stride;
 pub mod syntax;

@@ -1,138 +1,137 @@
 //! `coalesce`, `filter_zeros` and `filter`.
 
+use super::out::{flat_toks, Sink, CAP, UNIT};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, Mode};
+use crate::policy::{Checked, Decline, Fast, Policy};
 use smallvec::SmallVec;
 
 pub(crate) type Modes = crate::tree::Leaves<Mode>;
 
-/// Merge flat modes right to left (CuTe's `bw_coalesce`), deciding by value.
+/// Coalescing, left to right: modes go in one by one, finished modes go out
+/// through a [`Sink`].
 ///
-/// `fake_last`: start from a size-2 stand-in when the last extent is 1, so the
-/// stride of the trailing mode survives (CuTe's `coalesce_x`).
+/// CuTe's `bw_coalesce` goes right to left; the result is the same: the runs
+/// are the same (two neighbours, size-1 modes skipped, merge when `s·d` of the
+/// left one is the right one's stride, in the same basis direction), a run's
+/// stride is its first mode's either way, and its extent is a product of
+/// extents whose value and static flag do not depend on the order (nor, for
+/// extents other than 0, whether it overflows). The `s·d` products computed
+/// are CuTe's.
+#[derive(Clone, Copy)]
+pub(crate) struct Coalescer {
+    /// the run being merged
+    run: Mode,
+    /// its last mode as given
+    last: Mode,
+    /// whether a run has started
+    open: bool,
+}
+
+impl Coalescer {
+    pub(crate) const NEW: Coalescer = Coalescer { run: UNIT, last: UNIT, open: false };
+
+    /// Whether some mode of extent other than 1 went in.
+    #[inline(always)]
+    pub(crate) fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// The next mode. (Under [`Fast`], extents below 1 decline: with a zero
+    /// extent the order of the products decides whether one overflows.)
+    #[inline(always)]
+    pub(crate) fn push<P: Policy>(&mut self, m: Mode, emit: &mut impl Sink<P>) -> Result<(), P::Err> {
+        let s = m.shape.value();
+        if s == 1 {
+            return Ok(());
+        }
+        if s < 1 && !P::CHECKED {
+            return Err(P::decline());
+        }
+        if self.open {
+            if merges::<P>(self.last, m)? {
+                self.run.shape = P::mul(self.run.shape, m.shape)?;
+                self.last = m;
+                return Ok(());
+            }
+            emit.put(self.run)?;
+        }
+        *self = Coalescer { run: m, last: m, open: true };
+        Ok(())
+    }
+
+    /// The last run, or `_1:_0` if every extent was 1.
+    #[inline(always)]
+    pub(crate) fn finish<P: Policy>(self, emit: &mut impl Sink<P>) -> Result<(), P::Err> {
+        emit.put(if self.open { self.run } else { UNIT })
+    }
+}
+
+/// Whether `y` continues `x` in a coalesce: `x.shape·x.stride == y.stride`
+/// (value and basis direction).
+#[inline(always)]
+pub(crate) fn merges<P: Policy>(x: Mode, y: Mode) -> Result<bool, P::Err> {
+    Ok(P::scale(x.stride, x.shape)?.same(y.stride))
+}
+
+/// CuTe's `coalesce` of flat modes into `dst`.
+///
+/// `fake_last`: a last extent 1 counts as `_2` (CuTe's `coalesce_x`, the left
+/// operand of a composition: its last mode's stride survives and its extent,
+/// unbounded there, does not matter).
+#[inline(always)]
+pub(crate) fn coalesce_leaves<P: Policy>(
+    dst: &mut impl Sink<P>,
+    leaves: &[Mode],
+    fake_last: bool,
+) -> Result<(), P::Err> {
+    let mut c = Coalescer::NEW;
+    if fake_last {
+        if let Some((&last, init)) = leaves.split_last() {
+            if last.shape.value() == 1 {
+                for &m in init {
+                    c.push(m, dst)?;
+                }
+                c.push(Mode::with_stride(Int::new_static(2), last.stride), dst)?;
+                return c.finish(dst);
+            }
+        }
+    }
+    // (up to three leaves unrolled: no loop control between the merges)
+    match *leaves {
+        [x] => c.push(x, dst)?,
+        [x, y] => {
+            c.push(x, dst)?;
+            c.push(y, dst)?;
+        }
+        [x, y, z] => {
+            c.push(x, dst)?;
+            c.push(y, dst)?;
+            c.push(z, dst)?;
+        }
+        _ => {
+            for &m in leaves {
+                c.push(m, dst)?;
+            }
+        }
+    }
+    c.finish(dst)
+}
+
+/// [`coalesce_leaves`], checked, into a new buffer.
 pub(crate) fn coalesce_flat(leaves: &[Mode], fake_last: bool) -> Result<Modes> {
     let mut out = Modes::new();
     coalesce_modes(&mut out, leaves, fake_last)?;
     Ok(out)
 }
 
-/// [`coalesce_flat`] into `out` (which must be empty).
-///
-/// Two passes over the modes: the first counts the merged modes (the same
-/// decisions with wrapping arithmetic, no stores), the second computes them with
-/// checked arithmetic and writes each straight into its final slot. Reversing
-/// modes just pushed would load whole modes that were stored field by field, which
-/// stalls store-to-load forwarding (it cost more than the whole merge).
+/// [`coalesce_leaves`], checked, into `out` (which must be empty).
 #[inline]
 pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) -> Result<()> {
     debug_assert!(out.is_empty());
-    let r = leaves.len();
-    if r == 0 {
-        out.push(Mode::new(Int::ONE, Int::ZERO));
-        return Ok(());
-    }
-    if r == 1 && !fake_last {
-        // one mode stays as it is, except that extent 1 becomes _1:_0
-        let m = leaves[0];
-        out.push(if m.shape.value() == 1 { Mode::new(Int::ONE, Int::ZERO) } else { m });
-        return Ok(());
-    }
-    let last = leaves[r - 1];
-    let first_front =
-        if fake_last && last.shape.value() == 1 { Mode::with_stride(Int::new_static(2), last.stride) } else { last };
-    if r == 2 {
-        // the two passes below for two modes, without the counting pass
-        let m = leaves[0];
-        let mut front = first_front;
-        if m.shape.value() != 1 {
-            if front.shape.value() == 1 {
-                front = m;
-            } else if m.stride.scale(m.shape)?.same(front.stride) {
-                front.shape = m.shape.mul(front.shape)?;
-                front.stride = m.stride;
-            } else {
-                out.push(m);
-                out.push(front);
-                return Ok(());
-            }
-        }
-        out.push(if front.shape.value() == 1 { Mode::new(Int::ONE, Int::ZERO) } else { front });
-        return Ok(());
-    }
-    // pass 1: how many modes come out (until the first overflow, the decisions are
-    // those of pass 2; after it pass 2 stops with the error)
-    let mut n = 1usize;
-    {
-        let mut scalar = true;
-        let (mut fs, mut fd) = (first_front.shape.value(), first_front.stride.value());
-        let mut fdir = first_front.stride;
-        for m in leaves[..r - 1].iter().rev() {
-            let (s, d) = (m.shape.value(), m.stride.value());
-            if s == 1 {
-                continue;
-            }
-            if scalar && fs == 1 {
-                (fs, fd) = (s, d);
-                fdir = m.stride;
-            } else if s.wrapping_mul(d) == fd && m.stride.same_direction(fdir) {
-                fs = s.wrapping_mul(fs);
-                fd = d;
-            } else {
-                n += 1;
-                (fs, fd) = (s, d);
-                fdir = m.stride;
-                scalar = false;
-            }
-        }
-    }
-    for _ in 0..n {
-        out.push(Mode::default());
-    }
-    // pass 2: right to left (CuTe's bw_coalesce), each finished mode into its slot
-    let slots = &mut out[..];
-    let mut k = n;
-    let mut scalar = true;
-    let mut front = first_front;
-    for m in leaves[..r - 1].iter().rev() {
-        if m.shape.value() == 1 {
-            continue;
-        }
-        if scalar && front.shape.value() == 1 {
-            front = *m;
-        } else if m.stride.scale(m.shape)?.same(front.stride) {
-            front.shape = m.shape.mul(front.shape)?;
-            front.stride = m.stride;
-        } else {
-            k = k.wrapping_sub(1);
-            if let Some(slot) = slots.get_mut(k) {
-                *slot = front;
-            }
-            front = *m;
-            scalar = false;
-        }
-    }
-    if scalar && front.shape.value() == 1 {
-        front = Mode::new(Int::ONE, Int::ZERO);
-    }
-    if let Some(slot) = slots.get_mut(k.wrapping_sub(1)) {
-        *slot = front;
-    }
-    debug_assert_eq!(k, 1);
-    Ok(())
-}
-
-/// CuTe `filter(L)` into `out` (empty): `coalesce(filter_zeros(L))` of the leaves.
-#[inline]
-pub(crate) fn filter_into(out: &mut Modes, leaves: &[Mode]) -> Result<()> {
-    if leaves.iter().all(|m| m.stride.value() != 0) {
-        return coalesce_modes(out, leaves, false).map_err(|e| e.in_op("coalesce"));
-    }
-    let mut zeroed = Modes::new();
-    zeroed
-        .extend(leaves.iter().map(|m| if m.stride.value() == 0 { Mode::with_stride(Int::ONE, m.stride) } else { *m }));
-    coalesce_modes(out, &zeroed, false).map_err(|e| e.in_op("coalesce"))
+    coalesce_leaves::<Checked>(out, leaves, fake_last)
 }
 
 /// CuTe `coalesce(L)`: the flat layout of fewest modes with the same function on
@@ -163,10 +162,25 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
-    if super::fast::coalesce(out, l).is_some() {
+    let leaves = l.leaves();
+    if Fast::enabled() && coalesce_fast(out, l).is_ok() {
         return Ok(());
     }
-    super::general(|| out.flat_in(|m| coalesce_modes(m, l.leaves(), false)).map_err(|e| e.in_op("coalesce")))
+    super::general(|| out.flat_in(|m| coalesce_modes(m, leaves, false)).map_err(|e| e.in_op("coalesce")))
+}
+
+/// [`coalesce_into`] under [`Fast`]: a small layout is coalesced into the
+/// output's inline storage, with no error values; the checked run answers
+/// what this declines.
+#[inline(always)]
+pub(crate) fn coalesce_fast(out: &mut Layout, l: &Layout) -> Result<(), Decline> {
+    let leaves = l.leaves();
+    if leaves.len() > CAP {
+        return Err(Decline);
+    }
+    let dst = out.tree.leaves.cleared_inline();
+    coalesce_leaves::<Fast>(dst, leaves, false)?;
+    flat_toks(out.tree.toks.cleared_inline(), dst.len()).ok_or(Decline)
 }
 
 /// CuTe `coalesce(L, profile)`: coalesce each mode of `L` at the terminals of

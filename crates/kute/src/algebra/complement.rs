@@ -1,10 +1,12 @@
 //! `complement(A, M)`: the layout that fills the gaps of `A` up to `M`.
 
-use super::coalesce::{coalesce_modes, filter_into, Modes};
+use super::coalesce::{merges, Coalescer, Modes};
+use super::out::{flat_toks, Sink, CAP, UNIT};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{product, IntTuple, IntTupleRef};
 use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
+use crate::policy::{Checked, Decline, Fast, Policy};
 use smallvec::SmallVec;
 
 /// CuTe `complement(A, cotarget)`: an ordered layout `R` whose image avoids `A`'s
@@ -42,13 +44,27 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
-    if super::fast::complement(out, a, cotarget).is_some() {
+    if Fast::enabled() && complement_fast(out, a, cotarget).is_ok() {
         return Ok(());
     }
     super::general(|| {
         out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
             .map_err(|e| e.in_op("complement"))
     })
+}
+
+/// [`complement_into`] under [`Fast`]: an integer cotarget and a small
+/// result, written into the output's inline storage with no error values; the
+/// checked run answers what this declines.
+#[inline]
+pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<(), Decline> {
+    let n = cotarget.inline_leaf().ok_or(Decline)?;
+    if a.leaves().len() > CAP {
+        return Err(Decline);
+    }
+    let dst = out.tree.leaves.cleared_inline();
+    complement_leaves::<Fast>(dst, a.as_tree_ref(), Cot::Leaf(n))?;
+    flat_toks(out.tree.toks.cleared_inline(), dst.len()).ok_or(Decline)
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.
@@ -95,74 +111,226 @@ fn ceil_div_leaves(out: &mut SmallVec<[Int; 16]>, cot: IntTupleRef<'_>, d: Int) 
 
 /// The filtered `A`'s complement up to `cot`, coalesced, into `out` (empty).
 pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<()> {
+    complement_leaves::<Checked>(out, a, cot)
+}
+
+/// CuTe's `complement(A, cot)`, coalesced, through `emit`: the gaps of the
+/// filtered `A` in increasing stride order, then the rest up to the cotarget
+/// (`ceil_div(cot, s·d)` of the last mode `s:d`, compact from `s·d`, stride
+/// `_0` for an extent 1).
+pub(crate) fn complement_leaves<P: Policy>(
+    emit: &mut impl Sink<P>,
+    a: LayoutRef<'_>,
+    cot: Cot<'_>,
+) -> Result<(), P::Err> {
+    let leaves = a.leaves();
     // CuTe has no complement of basis strides (their images are coordinates)
-    for m in a.leaves() {
-        m.stride.int_in("complement")?;
-    }
-    // a single leaf (the usual tiler) skips the filtering pass; after it, a
-    // layout that filters down to one mode takes the same path
-    if let [m] = a.leaves() {
-        if let Some(r) = complement_one(out, *m, cot) {
-            return r;
+    for m in leaves {
+        if let Err(e) = m.stride.int_in("complement") {
+            return Err(P::fail(|| e));
         }
     }
-    let mut f = Modes::new();
-    filter_into(&mut f, a.leaves())?;
-    let cot = match cot {
-        Cot::Cosize => Cot::Leaf(cosize_of(&f)?),
-        c => c,
+    // an integer cotarget: the rest is one mode
+    let one_rest = match cot {
+        Cot::Leaf(n) => Some(n),
+        Cot::Shapes([m]) => Some(m.shape),
+        Cot::Tree(t) => t.as_leaf(),
+        Cot::Shapes(_) | Cot::Cosize => None,
     };
-    if let [m] = f[..] {
-        if let Some(r) = complement_one(out, m, cot) {
-            return r;
-        }
-    }
-    if f.len() == 1 && f[0].stride.value() == 0 {
-        // Only _1:_0 survives filtering with a zero stride: compact over the cotarget.
-        // CuTe: make_layout(coalesce(cotarget)); by value, all extents merge.
-        let n = match cot {
-            Cot::Tree(t) => product(t.leaves())?,
-            Cot::Leaf(n) => n,
-            Cot::Shapes(s) => {
-                let mut p = Int::ONE;
-                for m in s {
-                    p = p.mul(m.shape)?;
-                }
-                p
+    // early branch: one or two modes that filter(A) keeps as they are (or
+    // merges into one) give the first gap (if any), the last mode in stride
+    // order and the stride where its gap starts, with no sorting loop
+    let front = match *leaves {
+        _ if matches!(cot, Cot::Cosize) => None,
+        [x] if plain(x) => Some((None, x, Int::ONE)),
+        [x, y] if plain(x) && plain(y) => {
+            if merges::<P>(x, y)? {
+                Some((None, Mode::new(P::mul(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
+            } else {
+                let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
+                // the first gap: lo.stride / _1, which is lo.stride (value and flag)
+                let lo_d = lo.stride.scale_int();
+                Some((Some(Mode::new(lo_d, Int::ONE)), hi, P::mul(lo_d, lo.shape)?))
             }
-            Cot::Cosize => unreachable!("replaced above"),
-        };
-        let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
-        out.push(Mode::new(n, d));
-        return Ok(());
-    }
-    // the gaps of A, then the rest up to the cotarget: up to twice as many as A's leaves
-    let mut modes: SmallVec<[Mode; 32]> = SmallVec::new();
-    let mut last_stride = Int::ONE;
-    while f.len() > 1 {
-        let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
-        let min_stride = min_stride.scale_int();
-        f.pop();
-        let new_shape = min_stride.div(last_stride)?;
-        if new_shape.value() == 0 {
-            return Err(non_injective(a));
         }
-        modes.push(Mode::new(new_shape, last_stride));
-        last_stride = min_stride.mul(shape)?;
+        _ => None,
+    };
+    if let (Some((first, m0, last)), Some(n)) = (front, one_rest) {
+        return complement_apart(first, m0, last, n, emit, a);
     }
-    let new_shape = f[0].stride.scale_int().div(last_stride)?;
-    if new_shape.value() == 0 {
-        return Err(non_injective(a));
+    let mut c = Coalescer::NEW;
+    let (m0, last_stride, cot) = match front {
+        Some((first, m0, last)) => {
+            if let Some(g) = first {
+                c.push(g, emit)?;
+            }
+            (m0, last, cot)
+        }
+        None => {
+            // filter(A): zero strides drop out, then coalesce
+            let mut f = Modes::new();
+            let mut fc = Coalescer::NEW;
+            for &m in leaves {
+                if m.stride.value() != 0 {
+                    fc.push::<P>(m, &mut f).map_err(|e| P::in_op(e, "coalesce"))?;
+                }
+            }
+            let cot = match cot {
+                Cot::Cosize => {
+                    let mut probe = f.clone();
+                    fc.finish::<P>(&mut probe)?;
+                    Cot::Leaf(P::lift(cosize_of(&probe))?)
+                }
+                c => c,
+            };
+            if !fc.is_open() {
+                // only _1:_0 survives filtering: compact over the cotarget.
+                // CuTe: make_layout(coalesce(cotarget)); by value, all extents merge.
+                let n = match cot {
+                    Cot::Tree(t) => P::lift(product(t.leaves()))?,
+                    Cot::Leaf(n) => n,
+                    Cot::Shapes(s) => {
+                        let mut p = Int::ONE;
+                        for m in s {
+                            p = P::mul(p, m.shape)?;
+                        }
+                        p
+                    }
+                    Cot::Cosize => Int::ONE,
+                };
+                let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
+                return emit.put(Mode::new(n, d));
+            }
+            fc.finish::<P>(&mut f).map_err(|e| P::in_op(e, "coalesce"))?;
+            if !P::CHECKED && f.iter().any(|m| m.stride.value() <= 0) {
+                return Err(P::decline());
+            }
+            // the gaps of A in increasing stride order, all but the last one's
+            let mut last_stride = Int::ONE;
+            while f.len() > 1 {
+                let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
+                let min_stride = min_stride.scale_int();
+                f.pop();
+                let new_shape = P::div(min_stride, last_stride)?;
+                if new_shape.value() == 0 {
+                    return Err(P::fail(|| non_injective(a)));
+                }
+                c.push(Mode::new(new_shape, last_stride), emit)?;
+                last_stride = P::mul(min_stride, shape)?;
+            }
+            (f[0], last_stride, cot)
+        }
+    };
+    let (gap, new_stride) = last_gap::<P>(m0, last_stride, a)?;
+    c.push(gap, emit)?;
+    // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
+    let mut cur = new_stride;
+    let ceil_div = |n: Int, d: Int| P::ceil_div(n, d).map_err(|e| P::in_op(e, "ceil_div"));
+    match cot {
+        Cot::Leaf(n) | Cot::Shapes(&[Mode { shape: n, .. }]) => {
+            rest_mode(&mut c, emit, ceil_div(n, new_stride)?, &mut cur)?
+        }
+        Cot::Shapes(s) => {
+            let mut r = new_stride;
+            let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
+            for m in s {
+                rest.push(ceil_div(m.shape, r)?);
+                r = ceil_div(r, m.shape)?;
+            }
+            for x in rest {
+                rest_mode(&mut c, emit, x, &mut cur)?;
+            }
+        }
+        Cot::Tree(t) => {
+            let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
+            P::lift(ceil_div_leaves(&mut rest, t, new_stride).map_err(|e| e.in_op("ceil_div")))?;
+            for x in rest {
+                rest_mode(&mut c, emit, x, &mut cur)?;
+            }
+        }
+        Cot::Cosize => return Err(P::decline()),
     }
-    modes.push(Mode::new(new_shape, last_stride));
-    let new_stride = f[0].stride.scale_int().mul(f[0].shape)?;
-    push_rest(&mut modes, cot, new_stride)?;
-    coalesce_modes(out, &modes, false)
+    c.finish(emit)
+}
+
+/// The gap before the last mode `m0` of filter(A) in stride order, which
+/// starts at `last`: `(m0.stride / last):last` (an extent 0 means `A` is not
+/// injective), and the stride where the rest starts, `m0.stride·m0.shape`.
+#[inline(always)]
+fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, Int), P::Err> {
+    let d = m0.stride.scale_int();
+    let q = P::div(d, last)?;
+    if q.value() == 0 {
+        return Err(P::fail(|| non_injective(a)));
+    }
+    Ok((Mode::new(q, last), P::mul(d, m0.shape)?))
+}
+
+/// The end of [`complement_leaves`] for the modes of its small front and a
+/// single rest: the gaps and the rest go out as they are, extents 1 dropped.
+/// None of them can merge with the next: every extent of filter(A) is at least
+/// 2, so each gap ends strictly below the next mode's stride (`lo.stride <
+/// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
+#[inline(always)]
+fn complement_apart<P: Policy>(
+    first: Option<Mode>,
+    m0: Mode,
+    last: Int,
+    n: Int,
+    emit: &mut impl Sink<P>,
+    a: LayoutRef<'_>,
+) -> Result<(), P::Err> {
+    let mut any = false;
+    if let Some(g) = first {
+        if g.shape.value() != 1 {
+            emit.put(g)?;
+            any = true;
+        }
+    }
+    let (gap, new_stride) = last_gap::<P>(m0, last, a)?;
+    if gap.shape.value() != 1 {
+        emit.put(gap)?;
+        any = true;
+    }
+    let r = P::ceil_div(n, new_stride).map_err(|e| P::in_op(e, "ceil_div"))?;
+    match r.value() {
+        // (an extent below 1 is kept as it is, as coalesce keeps it)
+        ..=0 if !P::CHECKED => return Err(P::decline()),
+        1 => {}
+        _ => {
+            emit.put(Mode::new(r, new_stride))?;
+            any = true;
+        }
+    }
+    if !any {
+        emit.put(UNIT)?;
+    }
+    Ok(())
+}
+
+/// A mode that filter(A) keeps: extent above 1, positive stride (one or two
+/// such modes are complemented without the general loop).
+#[inline(always)]
+fn plain(m: Mode) -> bool {
+    m.shape.value() > 1 && m.stride.value() > 0
+}
+
+/// One mode of a complement's rest, extent `s`: `s:cur` (then `cur·s`), or
+/// `s:_0` for an extent 1.
+#[inline(always)]
+fn rest_mode<P: Policy>(c: &mut Coalescer, emit: &mut impl Sink<P>, s: Int, cur: &mut Int) -> Result<(), P::Err> {
+    if s.value() == 1 {
+        c.push(Mode::new(s, Int::ZERO), emit)
+    } else {
+        c.push(Mode::new(s, *cur), emit)?;
+        *cur = P::mul(*cur, s).map_err(|e| P::in_op(e, "compact_col_major"))?;
+        Ok(())
+    }
 }
 
 /// The first mode of smallest stride in `f` (not empty), the next one in the
 /// complement's sorted order; the modes after it move one place left, so the
-/// caller drops `f`'s last element. Shared by the general and the fast path.
+/// caller drops `f`'s last element.
 #[inline(always)]
 pub(crate) fn take_min_stride(f: &mut [Mode]) -> Mode {
     let n = f.len();
@@ -178,76 +346,6 @@ pub(crate) fn take_min_stride(f: &mut [Mode]) -> Mode {
         f[k] = f[k + 1];
     }
     m
-}
-
-/// The modes of the rest: `ceil_div(cot, new_stride)` with compact
-/// column-major strides from `new_stride` (stride `_0` for an extent 1).
-fn push_rest(modes: &mut SmallVec<[Mode; 32]>, cot: Cot<'_>, new_stride: Int) -> Result<()> {
-    let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
-    match cot {
-        Cot::Tree(t) => ceil_div_leaves(&mut rest, t, new_stride),
-        Cot::Leaf(n) => n.ceil_div(new_stride).map(|x| rest.push(x)),
-        Cot::Shapes([m]) => m.shape.ceil_div(new_stride).map(|x| rest.push(x)),
-        Cot::Shapes(s) => (|| {
-            let mut r = new_stride;
-            for m in s {
-                rest.push(m.shape.ceil_div(r)?);
-                r = r.ceil_div(Int::ONE.mul(m.shape)?)?;
-            }
-            Ok(())
-        })(),
-        Cot::Cosize => unreachable!("replaced by the caller"),
-    }
-    .map_err(|e| e.in_op("ceil_div"))?;
-    let mut cur = new_stride;
-    for &s in &rest {
-        if s.value() == 1 {
-            modes.push(Mode::new(s, Int::ZERO));
-        } else {
-            modes.push(Mode::new(s, cur));
-            cur = cur.mul(s).map_err(|e| e.in_op("compact_col_major"))?;
-        }
-    }
-    Ok(())
-}
-
-/// The general algorithm below for one leaf `s:d` with `s > 1`, `d > 0` and an
-/// integer cotarget `n` (or any cotarget but `Cosize`), the same steps without
-/// most of its buffers: the filtered
-/// layout is the leaf itself, the gap below it is `d:_1`, the rest is
-/// `ceil_div(n, s·d)` at stride `s·d` (stride `_0` when it is 1), then coalesced.
-/// `None` for any other operand.
-#[inline]
-fn complement_one(out: &mut Modes, m: Mode, cot: Cot<'_>) -> Option<Result<()>> {
-    if m.shape.value() <= 1 || m.stride.value() <= 0 {
-        return None;
-    }
-    let n = match cot {
-        Cot::Tree(t) => t.as_leaf(),
-        Cot::Leaf(n) => Some(n),
-        Cot::Shapes([s]) => Some(s.shape),
-        Cot::Shapes(_) => None,
-        Cot::Cosize => return None,
-    };
-    let mut go = || {
-        // (the general path divides the stride by _1: the same value and flag)
-        let gap = Mode::new(m.stride.scale_int(), Int::ONE);
-        let new_stride = m.stride.scale_int().mul(m.shape)?;
-        match n {
-            Some(n) => {
-                let x = n.ceil_div(new_stride).map_err(|e| e.in_op("ceil_div"))?;
-                let rest = Mode::new(x, if x.value() == 1 { Int::ZERO } else { new_stride });
-                coalesce_modes(out, &[gap, rest], false)
-            }
-            None => {
-                let mut modes: SmallVec<[Mode; 32]> = SmallVec::new();
-                modes.push(gap);
-                push_rest(&mut modes, cot, new_stride)?;
-                coalesce_modes(out, &modes, false)
-            }
-        }
-    };
-    Some(go())
 }
 
 #[cold]

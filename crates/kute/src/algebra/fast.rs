@@ -22,33 +22,22 @@
 //!
 //! The tests at the end check that both paths agree on random operands.
 
-use super::complement::take_min_stride;
+use super::coalesce::{coalesce_leaves, merges};
+use super::complement::{complement_leaves, Cot};
 use super::divide::Unzip;
+use super::out::{Flat, Out, CAP, UNIT};
 use super::tiler::Tiler;
 use crate::int::Int;
-use crate::int_tuple::IntTuple;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
+use crate::policy::Fast;
 use crate::stride::Stride;
-use crate::tree::{arity_tok, INLINE_LEAVES, INLINE_TOKS, LEAF};
+use crate::tree::LEAF;
 use arrayvec::ArrayVec;
-
-#[cfg(test)]
-thread_local! {
-    /// Set by the tests to run the general path alone.
-    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
 
 /// Whether the fast paths run (always, outside the tests).
 #[inline(always)]
 fn on() -> bool {
-    #[cfg(test)]
-    {
-        !OFF.with(|c| c.get())
-    }
-    #[cfg(not(test))]
-    {
-        true
-    }
+    Fast::enabled()
 }
 
 // The entry points of the large fast paths are `#[inline(never)]`: inlined
@@ -72,381 +61,6 @@ fn tiler_ints(t: &Tiler) -> bool {
         Tiler::Tuple(ts) => ts.iter().all(tiler_ints),
         Tiler::Int(_) | Tiler::Underscore => true,
     }
-}
-
-/// Most leaves an operand (or a coalesced or complemented intermediate) may
-/// have on the fast path.
-pub(crate) const CAP: usize = 8;
-
-/// Flat modes on the stack.
-type Flat = ArrayVec<Mode, CAP>;
-
-/// `_1:_0`.
-const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
-
-/// Writes tokens and leaves straight into a layout's tree (emptied first),
-/// within its inline storage: every write is `None` once that is full (the
-/// general path then builds the large result).
-struct Out<'t> {
-    toks: &'t mut ArrayVec<u16, INLINE_TOKS>,
-    leaves: &'t mut ArrayVec<Mode, INLINE_LEAVES>,
-}
-
-impl<'t> Out<'t> {
-    #[inline(always)]
-    fn new(l: &'t mut Layout) -> Self {
-        let t = &mut l.tree;
-        Out { toks: t.toks.cleared_inline(), leaves: t.leaves.cleared_inline() }
-    }
-
-    #[inline(always)]
-    fn tok(&mut self, t: u16) -> Option<()> {
-        self.toks.try_push(t).ok()
-    }
-
-    #[inline(always)]
-    fn leaf(&mut self, m: Mode) -> Option<()> {
-        self.tok(LEAF)?;
-        self.leaves.put(m)
-    }
-
-    /// Start a tuple; [`Out::close`] gives it its arity.
-    #[inline(always)]
-    fn open(&mut self) -> Option<usize> {
-        let p = self.toks.len();
-        self.tok(1)?;
-        Some(p)
-    }
-
-    #[inline(always)]
-    fn close(&mut self, p: usize, arity: usize) {
-        self.toks[p] = arity_tok(arity);
-    }
-
-    /// A whole subtree as one element.
-    #[inline(always)]
-    fn push(&mut self, t: LayoutRef<'_>) -> Option<()> {
-        for &x in t.toks {
-            self.tok(x)?;
-        }
-        for &m in t.leaves {
-            self.leaves.put(m)?;
-        }
-        Some(())
-    }
-}
-
-/// Where finished modes go: a stack buffer or an output's inline leaves
-/// (`None` when it is full). A trait with always-inlined methods rather than a closure:
-/// a closure call that is not inlined takes its 32-byte mode through memory,
-/// and reading it back right after it was written stalls.
-trait Sink {
-    fn put(&mut self, m: Mode) -> Option<()>;
-}
-
-impl<const N: usize> Sink for ArrayVec<Mode, N> {
-    #[inline(always)]
-    fn put(&mut self, m: Mode) -> Option<()> {
-        self.try_push(m).ok()
-    }
-}
-
-/// The tokens of `n` flat leaves (a leaf for one, a tuple otherwise), written
-/// into a tree's inline tokens.
-#[inline(always)]
-fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
-    // (the first arities as constant slices: no loop; `toks` is empty)
-    const T2: [u16; 3] = [3, LEAF, LEAF];
-    const T3: [u16; 4] = [4, LEAF, LEAF, LEAF];
-    debug_assert!(toks.is_empty() && arity_tok(2) == T2[0] && arity_tok(3) == T3[0]);
-    match n {
-        1 => return toks.try_push(LEAF).ok(),
-        2 => return toks.try_extend_from_slice(&T2).ok(),
-        3 => return toks.try_extend_from_slice(&T3).ok(),
-        _ => {}
-    }
-    toks.try_push(arity_tok(n)).ok()?;
-    for _ in 0..n {
-        toks.try_push(LEAF).ok()?;
-    }
-    Some(())
-}
-
-/// Left-to-right coalescing (see the module docs): modes go in one by one,
-/// finished modes go out through `emit`.
-#[derive(Clone, Copy)]
-struct Coalescer {
-    /// the run being merged
-    run: Mode,
-    /// its last mode as given
-    last: Mode,
-    /// whether a run has started
-    open: bool,
-}
-
-impl Coalescer {
-    const NEW: Coalescer = Coalescer { run: UNIT, last: UNIT, open: false };
-
-    #[inline(always)]
-    fn push(&mut self, m: Mode, emit: &mut impl Sink) -> Option<()> {
-        let s = m.shape.value();
-        if s == 1 {
-            return Some(());
-        }
-        if s < 1 {
-            return None;
-        }
-        if self.open {
-            if merges(self.last, m)? {
-                self.run.shape = self.run.shape.mul_opt(m.shape)?;
-                self.last = m;
-                return Some(());
-            }
-            emit.put(self.run)?;
-        }
-        *self = Coalescer { run: m, last: m, open: true };
-        Some(())
-    }
-
-    /// The last run, or `_1:_0` if every extent was 1.
-    #[inline(always)]
-    fn finish(self, emit: &mut impl Sink) -> Option<()> {
-        emit.put(if self.open { self.run } else { UNIT })
-    }
-}
-
-/// Whether `y` continues `x` in a coalesce (`x.shape·x.stride == y.stride`);
-/// `None` if that product overflows (every coalescing path then declines).
-#[inline(always)]
-fn merges(x: Mode, y: Mode) -> Option<bool> {
-    Some(x.shape.value().checked_mul(x.stride.value())? == y.stride.value() && x.stride.same_direction(y.stride))
-}
-
-/// CuTe's `coalesce` of flat modes into `dst`.
-#[inline(always)]
-fn coalesce_flat(dst: &mut impl Sink, leaves: &[Mode]) -> Option<()> {
-    let mut c = Coalescer::NEW;
-    // (up to three leaves unrolled: no loop control between the merges)
-    match *leaves {
-        [x] => c.push(x, dst)?,
-        [x, y] => {
-            c.push(x, dst)?;
-            c.push(y, dst)?;
-        }
-        [x, y, z] => {
-            c.push(x, dst)?;
-            c.push(y, dst)?;
-            c.push(z, dst)?;
-        }
-        _ => {
-            for &m in leaves {
-                c.push(m, dst)?;
-            }
-        }
-    }
-    c.finish(dst)
-}
-
-/// [`crate::coalesce_into`]'s fast path.
-#[inline(always)]
-pub(crate) fn coalesce(out: &mut Layout, l: &Layout) -> Option<()> {
-    if !on() {
-        return None;
-    }
-    let leaves = l.leaves();
-    if leaves.len() > CAP {
-        return None;
-    }
-    let dst = out.tree.leaves.cleared_inline();
-    coalesce_flat(dst, leaves)?;
-    flat_toks(out.tree.toks.cleared_inline(), dst.len())
-}
-
-/// The cotarget of a complement on the fast path.
-#[derive(Clone, Copy)]
-enum Cot<'a> {
-    /// An integer.
-    Int(Int),
-    /// The extents of flat modes (the coalesced left operand of a divide).
-    Shapes(&'a [Mode]),
-}
-
-/// CuTe's `complement(A, cot)` of `A`'s leaves, coalesced, through `emit`
-/// (the steps of `complement_modes` and `push_rest`).
-#[inline(always)]
-fn complement_each(a: &[Mode], cot: Cot<'_>, emit: &mut impl Sink) -> Option<()> {
-    // one or two modes that filter(A) keeps as they are (or merges into one):
-    // the first gap (if any), the last mode in stride order, and the stride
-    // where its gap starts; no sorting loop
-    let front = match *a {
-        [x] if plain(x) => Some((None, x, Int::ONE)),
-        [x, y] if plain(x) && plain(y) => {
-            if merges(x, y)? {
-                // filter(A) merges them into one mode
-                Some((None, Mode::with_stride(x.shape.mul_opt(y.shape)?, x.stride), Int::ONE))
-            } else {
-                let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
-                // the first gap: lo.stride / _1, which is lo.stride (value and flag)
-                Some((Some(Mode::new(lo.stride.scale_int(), Int::ONE)), hi, lo.stride.scale_int().mul_opt(lo.shape)?))
-            }
-        }
-        _ => None,
-    };
-    let one_rest = match cot {
-        Cot::Int(n) => Some(n),
-        Cot::Shapes([m]) => Some(m.shape),
-        Cot::Shapes(_) => None,
-    };
-    if let (Some((first, m0, last)), Some(n)) = (front, one_rest) {
-        return complement_apart(first, m0, last, n, emit);
-    }
-    let mut c = Coalescer::NEW;
-    let (m0, last_stride) = match front {
-        Some((first, m0, last)) => {
-            if let Some(g) = first {
-                c.push(g, emit)?;
-            }
-            (m0, last)
-        }
-        None => complement_gaps(a, &mut c, emit)?,
-    };
-    let (gap, new_stride) = last_gap(m0, last_stride)?;
-    c.push(gap, emit)?;
-    // the rest: ceil_div(cot, new_stride), compact from new_stride (_0 for an extent 1)
-    let mut cur = new_stride;
-    if let Some(n) = one_rest {
-        rest_mode(&mut c, emit, n.ceil_div_opt(new_stride)?, &mut cur)?;
-    } else if let Cot::Shapes(s) = cot {
-        let mut r = new_stride;
-        for m in s {
-            rest_mode(&mut c, emit, m.shape.ceil_div_opt(r)?, &mut cur)?;
-            r = r.ceil_div_opt(Int::ONE.mul_opt(m.shape)?)?;
-        }
-    }
-    c.finish(emit)
-}
-
-/// The gap before the last mode `m0` of filter(A) in stride order, which
-/// starts at `last`: `(m0.stride / last):last` (`None` for a zero extent: A is
-/// not injective), and the stride where the rest starts, `m0.stride·m0.shape`.
-#[inline(always)]
-fn last_gap(m0: Mode, last: Int) -> Option<(Mode, Int)> {
-    let q = m0.stride.scale_int().div_opt(last)?;
-    if q.value() == 0 {
-        return None;
-    }
-    Some((Mode::new(q, last), m0.stride.scale_int().mul_opt(m0.shape)?))
-}
-
-/// The end of [`complement_each`] for the modes of its small front and a
-/// single rest: the gaps and the rest go out as they are, extents 1 dropped.
-/// None of them can merge with the next: every extent of filter(A) is at least
-/// 2, so each gap ends strictly below the next mode's stride (`lo.stride <
-/// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
-#[inline(always)]
-fn complement_apart(first: Option<Mode>, m0: Mode, last: Int, n: Int, emit: &mut impl Sink) -> Option<()> {
-    let mut any = false;
-    if let Some(g) = first {
-        if g.shape.value() != 1 {
-            emit.put(g)?;
-            any = true;
-        }
-    }
-    let (gap, new_stride) = last_gap(m0, last)?;
-    if gap.shape.value() != 1 {
-        emit.put(gap)?;
-        any = true;
-    }
-    let r = n.ceil_div_opt(new_stride)?;
-    match r.value() {
-        ..=0 => return None,
-        1 => {}
-        _ => {
-            emit.put(Mode::new(r, new_stride))?;
-            any = true;
-        }
-    }
-    if !any {
-        emit.put(UNIT)?;
-    }
-    Some(())
-}
-
-/// A mode that filter(A) keeps: extent above 1, positive stride (one or two
-/// such modes are complemented without the general loop).
-#[inline(always)]
-fn plain(m: Mode) -> bool {
-    m.shape.value() > 1 && m.stride.value() > 0
-}
-
-/// One mode of a complement's rest, extent `s`: `s:cur` (then `cur·s`), or
-/// `s:_0` for an extent 1.
-#[inline(always)]
-fn rest_mode(c: &mut Coalescer, emit: &mut impl Sink, s: Int, cur: &mut Int) -> Option<()> {
-    if s.value() == 1 {
-        c.push(Mode::new(s, Int::ZERO), emit)
-    } else {
-        c.push(Mode::new(s, *cur), emit)?;
-        *cur = cur.mul_opt(s)?;
-        Some(())
-    }
-}
-
-/// The general part of [`complement_each`]: filter(A) (zero strides out,
-/// coalesced), every gap but the last one's through `c`; gives the last mode in
-/// stride order and the stride where its gap starts.
-#[inline(always)]
-fn complement_gaps(a: &[Mode], c: &mut Coalescer, emit: &mut impl Sink) -> Option<(Mode, Int)> {
-    if a.len() > CAP {
-        return None;
-    }
-    // filter(A): zero strides drop out, then coalesce
-    let mut f = Flat::new();
-    {
-        let mut fc = Coalescer::NEW;
-        for &m in a {
-            if m.stride.value() != 0 {
-                fc.push(m, &mut f)?;
-            }
-        }
-        if !fc.open {
-            // only `_1:_0` is left: the general path's special case
-            return None;
-        }
-        fc.finish(&mut f)?;
-    }
-    if f.iter().any(|m| m.stride.value() <= 0) {
-        return None;
-    }
-    // the gaps of A in increasing stride order
-    let mut last_stride = Int::ONE;
-    while f.len() > 1 {
-        let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
-        let min_stride = min_stride.scale_int();
-        f.pop();
-        let new_shape = min_stride.div_opt(last_stride)?;
-        if new_shape.value() == 0 {
-            return None;
-        }
-        c.push(Mode::new(new_shape, last_stride), emit)?;
-        last_stride = min_stride.mul_opt(shape)?;
-    }
-    Some((f[0], last_stride))
-}
-
-/// [`crate::complement_into`]'s fast path.
-#[inline]
-pub(crate) fn complement(out: &mut Layout, a: &Layout, cot: &IntTuple) -> Option<()> {
-    if !on() {
-        return None;
-    }
-    let n = cot.inline_leaf()?;
-    if !ints(a.leaves()) {
-        return None;
-    }
-    let dst = out.tree.leaves.cleared_inline();
-    complement_each(a.leaves(), Cot::Int(n), dst)?;
-    flat_toks(out.tree.toks.cleared_inline(), dst.len())
 }
 
 /// A right operand of a composition (or part of one): a layout, or flat modes
@@ -611,7 +225,7 @@ fn compose_parts(out: &mut Out<'_>, lhs: &[Mode], parts: &[Part<'_>], verify: bo
                         out.tok(x)?;
                     }
                     for &m in t.leaves {
-                        out.leaves.put(scale(m, d)?)?;
+                        out.leaves.try_push(scale(m, d)?).ok()?;
                     }
                 }
                 Part::Flat([m]) => out.leaf(scale(*m, d)?)?,
@@ -659,7 +273,7 @@ fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
     if a.leaves.last()?.shape.value() == 1 {
         return None;
     }
-    coalesce_flat(dst, a.leaves)
+    coalesce_leaves::<Fast>(dst, a.leaves, false).ok()
 }
 
 /// [`lhs_of`], without the copy where `A`'s leaves are their own coalesced
@@ -667,7 +281,7 @@ fn lhs_of(dst: &mut Flat, a: LayoutRef<'_>) -> Option<()> {
 #[inline(always)]
 fn lhs_ref<'a>(buf: &'a mut Flat, a: LayoutRef<'a>) -> Option<&'a [Mode]> {
     if let [x, y] = *a.leaves {
-        if x.shape.value() >= 2 && y.shape.value() >= 2 && !merges(x, y)? {
+        if x.shape.value() >= 2 && y.shape.value() >= 2 && !merges::<Fast>(x, y).ok()? {
             return Some(a.leaves);
         }
     }
@@ -742,7 +356,7 @@ fn compose_leaf_tiles(out: &mut Out<'_>, a: LayoutRef<'_>, ts: &[Tiler]) -> Opti
             }
             [3, LEAF, LEAF, ..] => {
                 let pair = a.leaves.get(leaf..leaf + 2)?;
-                if pair[0].shape.value() < 2 || pair[1].shape.value() < 2 || merges(pair[0], pair[1])? {
+                if pair[0].shape.value() < 2 || pair[1].shape.value() < 2 || merges::<Fast>(pair[0], pair[1]).ok()? {
                     return None;
                 }
                 // one B-leaf: its digits always fit, only `clean` is left to check
@@ -802,7 +416,7 @@ fn leaf_tile(t: &Tiler) -> Option<Mode> {
 #[inline(always)]
 fn divide_parts(lhs: &mut Flat, rest: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<()> {
     lhs_of(lhs, a)?;
-    complement_each(b.leaves, Cot::Shapes(lhs), rest)
+    complement_leaves::<Fast>(rest, b, Cot::Shapes(lhs)).ok()
 }
 
 /// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`.
@@ -1120,7 +734,7 @@ fn product_comp(comp: &mut Flat, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<(
         cosize = cosize.add_opt(m.shape.sub_opt(Int::ONE)?.mul_opt(m.stride.scale_int().abs_opt()?)?)?;
     }
     let n = size.mul_opt(cosize)?;
-    complement_each(a.leaves, Cot::Int(n), comp)?;
+    complement_leaves::<Fast>(comp, a, Cot::Leaf(n)).ok()?;
     // the composition's left operand is coalesce_x(comp): comp itself unless its last extent is 1
     if comp.last()?.shape.value() == 1 {
         return None;

@@ -17,6 +17,7 @@ mod composition;
 mod divide;
 mod fast;
 mod inverse;
+mod out;
 mod product;
 mod tiler;
 

@@ -1,0 +1,170 @@
+//! How an algebra operation fails: the one implementation of each operation
+//! runs under one of two policies.
+//!
+//! - [`Checked`]: every failure is an [`Error`] naming the operation, the operand
+//!   and the condition (what the caller gets).
+//! - [`Fast`]: every failure is [`Decline`], a zero-sized value, so that the
+//!   success path carries no error data and builds no message; the operation's
+//!   entry point then runs the same code under [`Checked`], which gives the
+//!   answer or the exact error. Under `Fast`, an operation also declines what it
+//!   would rather not do in a small fixed buffer (an output that does not fit
+//!   inline, an operand shape its early branches do not expect).
+//!
+//! The checked integer arithmetic of the algebra goes through the policy
+//! ([`Policy::mul`] and friends): the same [`Int`] values and static flags
+//! under both, an error only where it is kept.
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::stride::Stride;
+
+/// The failure of an operation under [`Fast`]: nothing to report, the checked
+/// run will say what went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Decline;
+
+/// How failures are represented (see the module docs).
+pub(crate) trait Policy {
+    /// The failure value: [`Decline`] or [`Error`].
+    type Err;
+    /// Whether failures are errors to report ([`Checked`]); a constant, so a
+    /// branch on it costs nothing.
+    const CHECKED: bool;
+
+    /// A failure, with the error `e` builds (called only under [`Checked`]).
+    fn fail(e: impl FnOnce() -> Error) -> Self::Err;
+
+    /// Names the operation of a failure unless an inner step named itself.
+    fn in_op(e: Self::Err, op: &'static str) -> Self::Err;
+
+    /// A failure under [`Fast`] for what only the checked run handles; under
+    /// [`Checked`] callers never take the branch that produces it.
+    #[inline(always)]
+    fn decline() -> Self::Err {
+        Self::fail(|| Error::limit("algebra", "a fast-path restriction reached the checked path"))
+    }
+
+    /// `x`, or the failure that `checked` reports (the same step, with its error).
+    #[inline(always)]
+    fn ok<T, U>(x: Option<T>, checked: impl FnOnce() -> Result<U>) -> Result<T, Self::Err> {
+        match x {
+            Some(v) => Ok(v),
+            None => Err(Self::fail(|| match checked() {
+                Err(e) => e,
+                Ok(_) => Error::overflow("an intermediate step"),
+            })),
+        }
+    }
+
+    /// A checked result under this policy.
+    #[inline(always)]
+    fn lift<T>(r: Result<T>) -> Result<T, Self::Err> {
+        r.map_err(|e| Self::fail(|| e))
+    }
+
+    /// Checked `a + b`.
+    #[inline(always)]
+    fn add(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.add_opt(b), || a.add(b))
+    }
+
+    /// Checked `a - b`.
+    #[inline(always)]
+    fn sub(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.sub_opt(b), || a.sub(b))
+    }
+
+    /// Checked `a · b`.
+    #[inline(always)]
+    fn mul(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.mul_opt(b), || a.mul(b))
+    }
+
+    /// Checked `a / b` (truncating).
+    #[inline(always)]
+    fn div(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.div_opt(b), || a.div(b))
+    }
+
+    /// Checked `a % b`.
+    #[inline(always)]
+    fn rem(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.rem_opt(b), || a.rem(b))
+    }
+
+    /// Checked `ceil_div(a, b)`.
+    #[inline(always)]
+    fn ceil_div(a: Int, b: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.ceil_div_opt(b), || a.ceil_div(b))
+    }
+
+    /// Checked `|a|`.
+    #[inline(always)]
+    fn abs(a: Int) -> Result<Int, Self::Err> {
+        Self::ok(a.abs_opt(), || a.abs())
+    }
+
+    /// Checked `k · d`.
+    #[inline(always)]
+    fn scale(d: Stride, k: Int) -> Result<Stride, Self::Err> {
+        Self::ok(d.scale_opt(k), || d.scale(k))
+    }
+}
+
+/// Failures are [`Decline`]: the fast run of an operation.
+pub(crate) struct Fast;
+
+/// Failures are [`Error`]s: the run whose answer or error the caller gets.
+pub(crate) struct Checked;
+
+impl Policy for Fast {
+    type Err = Decline;
+    const CHECKED: bool = false;
+
+    #[inline(always)]
+    fn fail(_: impl FnOnce() -> Error) -> Decline {
+        Decline
+    }
+
+    #[inline(always)]
+    fn in_op(e: Decline, _: &'static str) -> Decline {
+        e
+    }
+}
+
+impl Policy for Checked {
+    type Err = Error;
+    const CHECKED: bool = true;
+
+    #[inline(always)]
+    fn fail(e: impl FnOnce() -> Error) -> Error {
+        e()
+    }
+
+    #[inline(always)]
+    fn in_op(e: Error, op: &'static str) -> Error {
+        e.in_op(op)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by the tests to run the checked path alone.
+    pub(crate) static FAST_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl Fast {
+    /// Whether the fast run is tried first (always, outside the tests that
+    /// compare it with the checked run).
+    #[inline(always)]
+    pub(crate) fn enabled() -> bool {
+        #[cfg(test)]
+        {
+            !FAST_OFF.with(|c| c.get())
+        }
+        #[cfg(not(test))]
+        {
+            true
+        }
+    }
+}

@@ -16,7 +16,11 @@
 
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::layout::Mode;
 use crate::stride::Stride;
+use crate::tree::Buf;
+use arrayvec::ArrayVec;
+use std::ops::DerefMut;
 
 /// The failure of an operation under [`Fast`]: nothing to report, the checked
 /// run will say what went wrong.
@@ -24,9 +28,12 @@ use crate::stride::Stride;
 pub(crate) struct Decline;
 
 /// How failures are represented (see the module docs).
-pub(crate) trait Policy {
+pub(crate) trait Policy: Sized {
     /// The failure value: [`Decline`] or [`Error`].
     type Err;
+    /// A scratch buffer of flat modes: fixed on the stack under [`Fast`]
+    /// (full is a decline), growable under [`Checked`].
+    type Modes: ModeBuf + Sink<Self>;
     /// Whether failures are errors to report ([`Checked`]); a constant, so a
     /// branch on it costs nothing.
     const CHECKED: bool;
@@ -49,11 +56,17 @@ pub(crate) trait Policy {
     fn ok<T, U>(x: Option<T>, checked: impl FnOnce() -> Result<U>) -> Result<T, Self::Err> {
         match x {
             Some(v) => Ok(v),
-            None => Err(Self::fail(|| match checked() {
-                Err(e) => e,
-                Ok(_) => Error::overflow("an intermediate step"),
-            })),
+            None => Err(Self::failure_of(checked)),
         }
+    }
+
+    /// The failure that `checked` (a step that failed) reports.
+    #[inline(always)]
+    fn failure_of<U>(checked: impl FnOnce() -> Result<U>) -> Self::Err {
+        Self::fail(|| match checked() {
+            Err(e) => e,
+            Ok(_) => Error::overflow("an intermediate step"),
+        })
     }
 
     /// A checked result under this policy.
@@ -119,6 +132,7 @@ pub(crate) struct Checked;
 
 impl Policy for Fast {
     type Err = Decline;
+    type Modes = ArrayVec<Mode, 8>;
     const CHECKED: bool = false;
 
     #[inline(always)]
@@ -134,6 +148,7 @@ impl Policy for Fast {
 
 impl Policy for Checked {
     type Err = Error;
+    type Modes = Buf<Mode, 16>;
     const CHECKED: bool = true;
 
     #[inline(always)]
@@ -147,13 +162,77 @@ impl Policy for Checked {
     }
 }
 
+/// Where finished modes go: a stack buffer, an output's inline leaves (a
+/// failure once full), or a growable buffer. A trait with always-inlined
+/// methods rather than a closure: a closure call that is not inlined takes its
+/// 32-byte mode through memory, and reading it back right after it was written
+/// stalls.
+pub(crate) trait Sink<P: Policy> {
+    /// Append `m`.
+    fn put(&mut self, m: Mode) -> Result<(), P::Err>;
+}
+
+impl<P: Policy, const N: usize> Sink<P> for ArrayVec<Mode, N> {
+    #[inline(always)]
+    fn put(&mut self, m: Mode) -> Result<(), P::Err> {
+        self.try_push(m).map_err(|_| P::decline())
+    }
+}
+
+impl<P: Policy, const N: usize> Sink<P> for Buf<Mode, N> {
+    #[inline(always)]
+    fn put(&mut self, m: Mode) -> Result<(), P::Err> {
+        self.push(m);
+        Ok(())
+    }
+}
+
+/// A scratch buffer of flat modes ([`Policy::Modes`]).
+pub(crate) trait ModeBuf: Default + Clone + DerefMut<Target = [Mode]> {
+    /// Empty it.
+    fn clear(&mut self);
+    /// Drop the last mode.
+    fn pop(&mut self);
+}
+
+impl<const N: usize> ModeBuf for ArrayVec<Mode, N> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        ArrayVec::clear(self);
+    }
+    #[inline(always)]
+    fn pop(&mut self) {
+        ArrayVec::pop(self);
+    }
+}
+
+impl<const N: usize> ModeBuf for Buf<Mode, N> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        Buf::clear(self);
+    }
+    #[inline(always)]
+    fn pop(&mut self) {
+        Buf::pop(self);
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// Set by the tests to run the checked path alone.
     pub(crate) static FAST_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many operations the fast run answered (the tests check both runs are exercised).
+    pub(crate) static FAST_ANSWERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl Fast {
+    /// Counts a fast answer (in the tests; nothing otherwise).
+    #[inline(always)]
+    pub(crate) fn answered() {
+        #[cfg(test)]
+        FAST_ANSWERS.with(|c| c.set(c.get() + 1));
+    }
+
     /// Whether the fast run is tried first (always, outside the tests that
     /// compare it with the checked run).
     #[inline(always)]

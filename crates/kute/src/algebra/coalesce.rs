@@ -73,7 +73,11 @@ impl Coalescer {
 /// (value and basis direction).
 #[inline(always)]
 pub(crate) fn merges<P: Policy>(x: Mode, y: Mode) -> Result<bool, P::Err> {
-    Ok(P::scale(x.stride, x.shape)?.same(y.stride))
+    // (the product's value alone: no static flag is needed to compare)
+    match x.shape.value().checked_mul(x.stride.value()) {
+        Some(v) => Ok(v == y.stride.value() && x.stride.same_direction(y.stride)),
+        None => Err(P::failure_of(|| x.stride.scale(x.shape))),
+    }
 }
 
 /// CuTe's `coalesce` of flat modes into `dst`.
@@ -164,6 +168,7 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
     let leaves = l.leaves();
     if Fast::enabled() && coalesce_fast(out, l).is_ok() {
+        Fast::answered();
         return Ok(());
     }
     super::general(|| out.flat_in(|m| coalesce_modes(m, leaves, false)).map_err(|e| e.in_op("coalesce")))

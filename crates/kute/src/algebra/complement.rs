@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{product, IntTuple, IntTupleRef};
 use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
-use crate::policy::{Checked, Decline, Fast, Policy};
+use crate::policy::{Checked, Decline, Fast, ModeBuf, Policy};
 use smallvec::SmallVec;
 
 /// CuTe `complement(A, cotarget)`: an ordered layout `R` whose image avoids `A`'s
@@ -45,6 +45,7 @@ pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
 #[inline]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
     if Fast::enabled() && complement_fast(out, a, cotarget).is_ok() {
+        Fast::answered();
         return Ok(());
     }
     super::general(|| {
@@ -118,6 +119,7 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
 /// filtered `A` in increasing stride order, then the rest up to the cotarget
 /// (`ceil_div(cot, s·d)` of the last mode `s:d`, compact from `s·d`, stride
 /// `_0` for an extent 1).
+#[inline(always)]
 pub(crate) fn complement_leaves<P: Policy>(
     emit: &mut impl Sink<P>,
     a: LayoutRef<'_>,
@@ -126,9 +128,7 @@ pub(crate) fn complement_leaves<P: Policy>(
     let leaves = a.leaves();
     // CuTe has no complement of basis strides (their images are coordinates)
     for m in leaves {
-        if let Err(e) = m.stride.int_in("complement") {
-            return Err(P::fail(|| e));
-        }
+        P::lift(m.stride.int_in("complement"))?;
     }
     // an integer cotarget: the rest is one mode
     let one_rest = match cot {
@@ -168,7 +168,7 @@ pub(crate) fn complement_leaves<P: Policy>(
         }
         None => {
             // filter(A): zero strides drop out, then coalesce
-            let mut f = Modes::new();
+            let mut f = P::Modes::default();
             let mut fc = Coalescer::NEW;
             for &m in leaves {
                 if m.stride.value() != 0 {
@@ -232,13 +232,9 @@ pub(crate) fn complement_leaves<P: Policy>(
         }
         Cot::Shapes(s) => {
             let mut r = new_stride;
-            let mut rest: SmallVec<[Int; 16]> = SmallVec::new();
             for m in s {
-                rest.push(ceil_div(m.shape, r)?);
+                rest_mode(&mut c, emit, ceil_div(m.shape, r)?, &mut cur)?;
                 r = ceil_div(r, m.shape)?;
-            }
-            for x in rest {
-                rest_mode(&mut c, emit, x, &mut cur)?;
             }
         }
         Cot::Tree(t) => {

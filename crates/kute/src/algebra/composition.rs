@@ -8,17 +8,16 @@
 //! inconclusive, by evaluating both sides point by point; a wrong result is an
 //! error, never an answer.
 
-use super::coalesce::{coalesce_modes, Modes};
+use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
+use super::out::{run, Emit, Grow, Op, CAP};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
+use crate::policy::{Checked, Policy};
 use crate::stride::Stride;
-use crate::tree::{Builder, Tree};
+use crate::tree::{Builder, Tree, LEAF};
 use smallvec::SmallVec;
-
-/// Per mode of the coalesced `A`: the sum of the largest digits the B-leaves put there.
-type Digits = SmallVec<[i64; 16]>;
 
 /// Largest domain checked point by point when the fast admissibility test is inconclusive.
 const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
@@ -57,13 +56,20 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    if super::fast::composition(out, a, b).is_some() {
-        return Ok(());
+    run(out, &Composition(a, b))
+}
+
+/// `A ∘ B` for two layouts.
+struct Composition<'a>(&'a Layout, &'a Layout);
+
+impl Op for Composition<'_> {
+    fn name(&self) -> &'static str {
+        "composition"
     }
-    super::general(|| {
-        out.build_in(|out| compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], true))
-            .map_err(|e| e.in_op("composition"))
-    })
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        compose(out, self.0.as_tree_ref(), &[Part::Tree(self.1.as_tree_ref())], true)
+    }
 }
 
 /// CuTe `composition(A, tiler)`: a layout tiler composes as a layout, `_` leaves
@@ -96,32 +102,110 @@ pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    if super::fast::composition_tiler(out, a, t).is_some() {
-        return Ok(());
-    }
-    super::general(|| {
-        out.build_in(|out| compose_tiler_into(out, a.as_tree_ref(), t)).map_err(|e| e.in_op("composition"))
-    })
+    run(out, &CompositionTiler(a, t))
 }
 
-fn compose_tiler_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, t: &Tiler) -> Result<()> {
-    match t {
-        Tiler::Layout(b) => compose_into(out, a, &[Part::Tree(b.as_tree_ref())], true),
-        Tiler::Int(n) => compose_into(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
-        Tiler::Underscore => {
-            out.push(a);
-            Ok(())
-        }
-        Tiler::Tuple(ts) => {
-            t.check_rank(a, "composition")?;
-            out.open();
-            for (m, ti) in a.modes().zip(ts) {
-                compose_tiler_into(out, m, ti)?;
+/// `A ∘ T` for a tiler.
+struct CompositionTiler<'a>(&'a Layout, &'a Tiler);
+
+impl Op for CompositionTiler<'_> {
+    fn name(&self) -> &'static str {
+        "composition"
+    }
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, t) = (self.0.as_tree_ref(), self.1);
+        if let Tiler::Tuple(ts) = t {
+            // early branch: leaf tiles over modes that are leaves or pairs of leaves
+            let mark = out.mark();
+            if compose_leaf_tiles(out, a, ts).is_some() {
+                return Ok(());
             }
-            out.close();
+            out.truncate(mark);
+        }
+        compose_tiler(out, a, t)
+    }
+}
+
+/// `A ∘ T` as one element of `out`.
+#[inline(always)]
+fn compose_tiler<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler) -> Result<(), P::Err> {
+    match t {
+        Tiler::Layout(b) => match leaf_tile(t) {
+            // a leaf layout or an integer is one flat part: no walk over a tree
+            Some(m) => compose(out, a, &[Part::Flat(std::slice::from_ref(&m))], true),
+            None => compose(out, a, &[Part::Tree(b.as_tree_ref())], true),
+        },
+        Tiler::Int(n) => compose(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
+        Tiler::Underscore => out.push(a),
+        Tiler::Tuple(ts) => {
+            P::lift(t.check_rank(a, "composition"))?;
+            let p = out.open()?;
+            for (m, ti) in a.modes().zip(ts) {
+                compose_tiler(out, m, ti)?;
+            }
+            out.close(p, ts.len());
             Ok(())
         }
     }
+}
+
+/// A tile of a by-mode composition that is one mode with an integer stride: a
+/// leaf layout, or an integer `n` (the layout `n:_1`).
+#[inline(always)]
+fn leaf_tile(t: &Tiler) -> Option<Mode> {
+    match t {
+        Tiler::Layout(b) if b.tree.is_leaf() && b.leaves()[0].stride.is_int() => Some(b.leaves()[0]),
+        Tiler::Int(n) => Some(Mode::new(*n, Int::ONE)),
+        _ => None,
+    }
+}
+
+/// [`compose_tiler`] of a tuple tiler for the commonest case, walking `A`'s
+/// tokens directly: every tile a leaf or an integer, every mode of `A` it
+/// meets a leaf or a pair of leaves that is its own coalesced form, and the
+/// composition provably exact. `None` for anything else (the caller then
+/// starts over).
+#[inline(always)]
+fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if a.is_leaf() || ts.len() > a.rank() {
+        return None;
+    }
+    let p = out.open().ok()?;
+    let (mut tok, mut leaf) = (1, 0);
+    for ti in ts {
+        let bm = leaf_tile(ti)?;
+        // (a pair's tuple token is arity_tok(2) == 3; the cases are those of
+        // `compose` for one B-leaf, where the left operand is its own coalesced form)
+        match *a.toks.get(tok..)? {
+            [LEAF, ..] => {
+                let am = *a.leaves.get(leaf)?;
+                if am.shape.value() < 2 {
+                    return None;
+                }
+                out.leaf(scale::<P>(bm, am.stride).ok()?).ok()?;
+                tok += 1;
+                leaf += 1;
+            }
+            [3, LEAF, LEAF, ..] => {
+                let pair = a.leaves.get(leaf..leaf + 2)?;
+                if pair[0].shape.value() < 2 || pair[1].shape.value() < 2 || merges::<P>(pair[0], pair[1]).ok()? {
+                    return None;
+                }
+                // one B-leaf: its digits always fit, only `clean` is left to check
+                let mut c = Compose { lhs: pair, digits: &mut [], clean: true };
+                c.leaf_of::<P, E, 2>(out, bm.shape, bm.stride.scale_int()).ok()?;
+                if !c.clean {
+                    return None;
+                }
+                tok += 3;
+                leaf += 2;
+            }
+            _ => return None,
+        }
+    }
+    out.close(p, ts.len());
+    Some(())
 }
 
 pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
@@ -130,15 +214,12 @@ pub(crate) fn compose_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// CuTe's algorithm; with `verify`, also prove the result is the true composite.
 pub(crate) fn compose_checked(a: &Layout, b: &Layout, verify: bool) -> Result<Layout> {
-    Ok(Layout {
-        tree: Tree::try_build(|out| {
-            compose_into(out, a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
-            Ok(())
-        })?,
-    })
+    let mut tree = Tree::empty();
+    compose::<Checked, _>(&mut Grow::new(&mut tree), a.as_tree_ref(), &[Part::Tree(b.as_tree_ref())], verify)?;
+    Ok(Layout { tree })
 }
 
-/// A right operand (or part of one) of [`compose_into`]: a borrowed layout, or
+/// A right operand (or part of one) of [`compose`]: a borrowed layout, or
 /// flat modes (one mode: that integral layout; several: the tuple of them).
 #[derive(Clone, Copy)]
 pub(crate) enum Part<'a> {
@@ -158,223 +239,314 @@ impl Part<'_> {
 /// `A ∘ B` written into `out` as one element, where `B` is `b[0]` if `b` has one
 /// element and the tuple of the elements of `b` otherwise. With `verify`, also
 /// prove the result is the true composite.
-pub(crate) fn compose_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: &[Part<'_>], verify: bool) -> Result<()> {
+#[inline(always)]
+pub(crate) fn compose<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    b: &[Part<'_>],
+    verify: bool,
+) -> Result<(), P::Err> {
     if let [Part::Tree(bt)] = b {
         if !bt.leaves().iter().all(|m| m.stride.is_int()) {
-            return compose_basis_rhs(out, a, *bt, verify);
+            if !P::CHECKED {
+                return Err(P::decline());
+            }
+            return P::lift(with_grow(out, |g| compose_basis_rhs(g, a, *bt, verify)));
+        }
+    }
+    if let Some(am) = a.as_leaf() {
+        // early branch: a leaf of extent >= 2 is its own coalesced form
+        if am.shape.value() >= 2 {
+            return compose_parts(out, Part::Tree(a), &[am], b, verify);
+        }
+    }
+    if let [x, y] = *a.leaves {
+        // early branch: two leaves of extents >= 2 that do not merge are their own coalesced form
+        if x.shape.value() >= 2 && y.shape.value() >= 2 && !merges::<P>(x, y)? {
+            return compose_parts(out, Part::Tree(a), a.leaves, b, verify);
         }
     }
     // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
-    let mut lhs = Modes::new();
-    coalesce_modes(&mut lhs, a.leaves(), true)?;
-    compose_with(out, Part::Tree(a), &lhs[..], b, verify)
+    let mut lhs = P::Modes::default();
+    coalesce_leaves::<P>(&mut lhs, a.leaves(), true)?;
+    compose_parts(out, Part::Tree(a), &lhs, b, verify)
 }
 
-/// [`compose_into`] with `lhs = coalesce_x(a)` already computed (`a` is only
-/// read by the point-by-point proof).
-pub(crate) fn compose_with(
-    out: &mut Builder<'_, Mode>,
+/// Runs `f`, which writes one element with a growable builder, into `out`
+/// (the checked run's rare cases that are written with a [`Builder`]).
+fn with_grow<P: Policy, E: Emit<P>>(out: &mut E, f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>) -> Result<()> {
+    let tree = Tree::try_build(f)?;
+    out.push(tree.as_ref()).map_err(|_| Error::limit("composition", "the result does not fit its output"))
+}
+
+/// `s:r` composed with a one-mode left operand of stride `d`: `s:r·d` (`s:r`
+/// when `r` is 0).
+#[inline(always)]
+fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
+    if m.stride.value() == 0 {
+        Ok(m)
+    } else {
+        Ok(Mode::with_stride(m.shape, P::scale(d, m.stride.scale_int())?))
+    }
+}
+
+/// `lhs ∘ B` as one element of `out`, where `lhs` is `coalesce_x(A)` and `B`
+/// is `b[0]` or the tuple of the parts (`a` is only read by the point-by-point
+/// proof). With `verify`, the result is proven to be the true composite:
+/// by the digit test, else point by point (under [`Fast`](crate::policy::Fast), declined).
+#[inline(always)]
+pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
+    out: &mut E,
     a: Part<'_>,
     lhs: &[Mode],
     b: &[Part<'_>],
     verify: bool,
-) -> Result<()> {
-    if let [l0] = lhs {
-        return compose_one(out, l0.stride, b);
-    }
-    // for the correctness proof: per mode of A, the sum of the largest digits the B-leaves put there
-    // (a plain array up to 16 modes: zeroing it is cheaper than growing a SmallVec)
-    let mut digits_arr = [0i64; 16];
-    let mut digits_vec: Digits = SmallVec::new();
-    let digits: &mut [i64] = match digits_arr.get_mut(..lhs.len()) {
-        Some(d) => d,
-        None => {
-            digits_vec.resize(lhs.len(), 0);
-            &mut digits_vec[..]
-        }
-    };
-    let mut clean = true;
+) -> Result<(), P::Err> {
     let mark = out.mark();
     let one = b.len() == 1;
-    if !one {
-        out.open();
-    }
-    for p in b {
-        match *p {
-            Part::Tree(t) => compose_rec(out, lhs, t, digits, &mut clean)?,
-            Part::Flat([m]) => compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, &mut clean)?,
-            Part::Flat(ms) => {
-                out.open();
-                for m in ms {
-                    compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, &mut clean)?;
+    let p = if one { 0 } else { out.open()? };
+    if let [l0] = lhs {
+        // one mode: every stride is scaled, the structure is B's, nothing to prove (no carries)
+        let d = l0.stride;
+        for part in b {
+            match *part {
+                Part::Tree(t) => {
+                    for &x in t.toks {
+                        out.tok(x)?;
+                    }
+                    for &m in t.leaves {
+                        out.mode(scale::<P>(m, d)?)?;
+                    }
                 }
-                out.close();
+                Part::Flat([m]) => out.leaf(scale::<P>(*m, d)?)?,
+                Part::Flat(ms) => {
+                    let q = out.open()?;
+                    for &m in ms {
+                        out.leaf(scale::<P>(m, d)?)?;
+                    }
+                    out.close(q, ms.len());
+                }
             }
         }
-    }
-    if !one {
-        out.close();
-    }
-    if verify && lhs.len() > 1 && !(clean && digits_fit(lhs, digits)) {
-        let b = match b {
-            [b] => b.to_layout(),
-            _ => {
-                let parts: SmallVec<[Layout; 2]> = b.iter().map(|p| p.to_layout()).collect();
-                Layout::concat_unchecked(parts.iter())
+    } else {
+        if lhs.len() > CAP && !P::CHECKED {
+            return Err(P::decline());
+        }
+        // per mode of A: the sum of the largest digits the B-leaves put there
+        // (a plain array up to 16 modes: zeroing it is cheaper than growing a
+        // vector)
+        let mut arr = [0i64; 16];
+        let mut vec = Vec::new();
+        let digits: &mut [i64] = match arr.get_mut(..lhs.len()) {
+            Some(d) => d,
+            None => {
+                vec.resize(lhs.len(), 0);
+                &mut vec[..]
             }
         };
-        verify_pointwise(&a.to_layout(), lhs, &b, &Layout::from_ref(out.since(mark)))?;
-    }
-    Ok(())
-}
-
-/// [`compose_with`] for a left operand that coalesces to one mode of stride
-/// `d`: every leaf `s:r` of `B` becomes `s:r·d` (`s:r` when `r` is 0), the
-/// structure of `B` is kept, and there is nothing to prove (no carries).
-///
-/// (It repeats [`compose_with`]'s walk over the parts on purpose: one walker
-/// taking a callback for both was 5–18% slower on the divides and products.)
-#[inline]
-fn compose_one(out: &mut Builder<'_, Mode>, d: Stride, b: &[Part<'_>]) -> Result<()> {
-    let f = |m: Mode| -> Result<Mode> {
-        if m.stride.value() == 0 {
-            Ok(m)
-        } else {
-            Ok(Mode::with_stride(m.shape, d.scale(m.stride.scale_int())?))
-        }
-    };
-    let one = b.len() == 1;
-    if !one {
-        out.open();
-    }
-    for p in b {
-        match *p {
-            Part::Tree(t) => out.push_mapped(t, f)?,
-            Part::Flat([m]) => out.leaf(f(*m)?),
-            Part::Flat(ms) => {
-                out.open();
-                for m in ms {
-                    out.leaf(f(*m)?);
+        let mut c = Compose { lhs, digits, clean: true };
+        for part in b {
+            match *part {
+                Part::Tree(t) => c.tree(out, t)?,
+                Part::Flat([m]) => c.leaf(out, m.shape, m.stride.scale_int())?,
+                Part::Flat(ms) => {
+                    let q = out.open()?;
+                    for &m in ms {
+                        c.leaf(out, m.shape, m.stride.scale_int())?;
+                    }
+                    out.close(q, ms.len());
                 }
-                out.close();
             }
+        }
+        if verify && !(c.clean && c.digits_fit()) {
+            if !P::CHECKED {
+                return Err(P::decline());
+            }
+            if !one {
+                out.close(p, b.len());
+            }
+            let bl = match b {
+                [b] => b.to_layout(),
+                _ => {
+                    let parts: SmallVec<[Layout; 2]> = b.iter().map(|p| p.to_layout()).collect();
+                    Layout::concat_unchecked(parts.iter())
+                }
+            };
+            return P::lift(verify_pointwise(&a.to_layout(), lhs, &bl, &Layout::from_ref(out.since(mark))));
         }
     }
     if !one {
-        out.close();
+        out.close(p, b.len());
     }
     Ok(())
 }
 
-fn compose_rec(
-    out: &mut Builder<'_, Mode>,
-    lhs: &[Mode],
-    b: LayoutRef<'_>,
-    digits: &mut [i64],
-    clean: &mut bool,
-) -> Result<()> {
-    match b.as_leaf() {
-        None => {
-            out.open();
-            for c in b.children() {
-                compose_rec(out, lhs, c, digits, clean)?;
+/// The state of a composition with a left operand of several modes.
+struct Compose<'l> {
+    lhs: &'l [Mode],
+    /// per mode of `lhs`: the sum of the largest digits the B-leaves put
+    /// there; empty when not kept (a single B-leaf, whose digits always fit:
+    /// the largest it puts into mode `i` is `(new_s - 1)·ad` with
+    /// `new_s <= ceil(cs / ad)`, which is less than `cs`)
+    digits: &'l mut [i64],
+    /// no B-leaf left an inexact digit decomposition
+    clean: bool,
+}
+
+impl Compose<'_> {
+    /// One B-leaf `rs:rd`.
+    #[inline(always)]
+    fn leaf<P: Policy, E: Emit<P>>(&mut self, out: &mut E, rs: Int, rd: Int) -> Result<(), P::Err> {
+        // a two-mode left operand (the commonest) with its loop unrolled
+        if self.lhs.len() == 2 {
+            self.leaf_of::<P, E, 2>(out, rs, rd)
+        } else {
+            self.leaf_of::<P, E, 0>(out, rs, rd)
+        }
+    }
+
+    /// [`Compose::leaf`] for a left operand of `N` modes (`N = 0`: any number):
+    /// CuTe's `composition_impl` for one leaf, deciding every branch by value.
+    #[inline(always)]
+    fn leaf_of<P: Policy, E: Emit<P>, const N: usize>(&mut self, out: &mut E, rs: Int, rd: Int) -> Result<(), P::Err> {
+        if rd.value() == 0 {
+            return out.leaf(Mode::new(rs, rd));
+        }
+        let lhs = self.lhs;
+        let n = if N == 0 { lhs.len() } else { N };
+        if n == 1 {
+            return out.leaf(Mode::with_stride(rs, P::scale(lhs[0].stride, rd)?));
+        }
+        if rd.value() < 0 {
+            self.clean = false;
+        }
+        // the modes go straight into `out`, inside a tuple that becomes its
+        // element if it has only one (CuTe returns that element itself)
+        let p = out.open()?;
+        let mut count = 0usize;
+        let (mut rest_s, mut rest_d) = (rs, rd);
+        for (i, cur) in lhs[..n - 1].iter().enumerate() {
+            let cs = cur.shape;
+            if cs.value() == 0 {
+                return Err(P::fail(|| {
+                    Error::inadmissible("composition", format!("the left operand has an extent 0 mode ({cur:?})"))
+                }));
             }
-            out.close();
-            Ok(())
+            if cs.value() < 0 && !P::CHECKED {
+                return Err(P::decline());
+            }
+            let (ad, next_s, next_d);
+            if rest_d.value() > 0 && cs.value() > 0 && cs.value().checked_add(rest_d.value()).is_some() {
+                // the values and flags of the steps below, in fewer steps: both
+                // ceil_divs are of positive numbers (whose sum does not overflow)
+                if rest_d.value() >= cs.value() {
+                    // cs divides rest_d: this mode is stepped over (next_s = 1)
+                    if P::rem(rest_d, cs)?.value() != 0 {
+                        return Err(P::fail(|| stride_divisibility(rest_d, cs, i)));
+                    }
+                    rest_d = P::div(rest_d, cs)?;
+                    continue;
+                }
+                ad = rest_d;
+                next_s = P::add(P::div(P::sub(cs, Int::ONE)?, ad)?, Int::ONE)?;
+                next_d = ad.with(cs, 1);
+            } else {
+                if !(rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0) {
+                    return Err(P::fail(|| stride_divisibility(rest_d, cs, i)));
+                }
+                ad = P::abs(rest_d)?;
+                next_s = P::ceil_div(cs, ad)?;
+                next_d = P::mul(P::ceil_div(ad, cs)?, rest_d.signum())?;
+            }
+            if next_s.value() == 1 || rest_s.value() == 1 {
+                rest_d = next_d;
+                continue;
+            }
+            let new_s = next_s.min(rest_s);
+            if P::rem(rest_s, new_s)?.value() != 0 {
+                return Err(P::fail(|| {
+                    Error::inadmissible(
+                        "composition",
+                        format!(
+                            "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the left operand's mode {i} of extent {})",
+                            rest_s.value(),
+                            new_s.value(),
+                            cs.value()
+                        ),
+                    )
+                }));
+            }
+            // Exact digit decomposition? (CuTe accepts a non-dividing stride; it
+            // is only right if this B-leaf ends inside this mode.)
+            // (`cs % ad != 0` without a division for cs > 0: next_s = ceil(cs / ad),
+            // so next_s·ad is in [cs, cs + ad), which the ceil_div computed)
+            if rest_s.value() > next_s.value()
+                && if cs.value() > 0 {
+                    next_s.value().wrapping_mul(ad.value()) != cs.value()
+                } else {
+                    cs.value().checked_rem(ad.value()).is_none_or(|r| r != 0)
+                }
+            {
+                self.clean = false;
+            }
+            // the largest digit value this B-leaf puts into mode i
+            if let Some(d) = self.digits.get_mut(i) {
+                *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+            }
+            out.leaf(Mode::with_stride(new_s, P::scale(cur.stride, rest_d)?))?;
+            count += 1;
+            rest_s = P::div(rest_s, new_s)?;
+            rest_d = next_d;
         }
-        Some(m) => compose_leaf(out, lhs, m.shape, m.stride.scale_int(), digits, clean),
+        if count == 0 || rest_s.value() != 1 {
+            out.leaf(Mode::with_stride(rest_s, P::scale(lhs[n - 1].stride, rest_d)?))?;
+            count += 1;
+        }
+        if count == 1 {
+            out.close_single(p);
+        } else {
+            out.close(p, count);
+        }
+        Ok(())
+    }
+
+    /// A B-layout: its tuples kept, each leaf composed.
+    #[inline]
+    fn tree<P: Policy, E: Emit<P>>(&mut self, out: &mut E, b: LayoutRef<'_>) -> Result<(), P::Err> {
+        let mut leaves = b.leaves.iter();
+        for &t in b.toks {
+            if t == LEAF {
+                let Some(m) = leaves.next() else { return Err(P::decline()) };
+                self.leaf(out, m.shape, m.stride.scale_int())?;
+            } else {
+                out.tok(t)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// No carries between B-leaves ([`digits_fit`]).
+    fn digits_fit(&self) -> bool {
+        digits_fit(self.lhs, self.digits)
     }
 }
 
-fn compose_leaf(
-    out: &mut Builder<'_, Mode>,
-    lhs: &[Mode],
-    rs: Int,
-    rd: Int,
-    digits: &mut [i64],
-    clean: &mut bool,
-) -> Result<()> {
-    if rd.value() == 0 {
-        out.leaf(Mode::new(rs, rd));
-        return Ok(());
-    }
-    let n = lhs.len();
-    if n == 1 {
-        out.leaf(Mode::with_stride(rs, lhs[0].stride.scale(rd)?));
-        return Ok(());
-    }
-    if rd.value() < 0 {
-        *clean = false;
-    }
-    // the modes go straight into `out`, inside a tuple that is dropped at the end
-    // if it has a single element (CuTe returns that element itself)
-    out.open();
-    let mut count = 0usize;
-    let (mut rest_s, mut rest_d) = (rs, rd);
-    for (i, cur) in lhs[..n - 1].iter().enumerate() {
-        let cs = cur.shape;
-        if cs.value() == 0 {
-            return Err(Error::inadmissible("composition", format!("the left operand has an extent 0 mode ({cur:?})")));
-        }
-        // (for a positive extent, rest_d < cs decides without the remainder, which cannot fail)
-        let fits = cs.value() > 0 && rest_d.value() < cs.value();
-        if !(fits || rest_d.rem(cs)?.value() == 0 || rest_d.value() < cs.value()) {
-            return Err(Error::inadmissible(
-                "composition",
-                format!(
-                    "stride divisibility condition fails: the right operand's stride {} (in units of the left operand's mode {i}) neither is a multiple of nor is less than its extent {}",
-                    rest_d.value(),
-                    cs.value()
-                ),
-            ));
-        }
-        let ad = rest_d.abs()?;
-        let next_s = cs.ceil_div(ad)?;
-        let next_d = ad.ceil_div(cs)?.mul(rest_d.signum())?;
-        if next_s.value() == 1 || rest_s.value() == 1 {
-            rest_d = next_d;
-            continue;
-        }
-        let new_s = next_s.min(rest_s);
-        if rest_s.rem(new_s)?.value() != 0 {
-            return Err(Error::inadmissible(
-                "composition",
-                format!(
-                    "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the left operand's mode {i} of extent {})",
-                    rest_s.value(),
-                    new_s.value(),
-                    cs.value()
-                ),
-            ));
-        }
-        // Exact digit decomposition? (CuTe accepts a non-dividing stride; it is
-        // only right if this B-leaf ends inside this mode.)
-        if rest_s.value() > next_s.value() && cs.value() % ad.value() != 0 {
-            *clean = false;
-        }
-        // the largest digit value this B-leaf puts into mode i
-        digits[i] = digits[i].saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
-        out.leaf(Mode::with_stride(new_s, cur.stride.scale(rest_d)?));
-        count += 1;
-        rest_s = rest_s.div(new_s)?;
-        rest_d = next_d;
-    }
-    if count == 0 || rest_s.value() != 1 {
-        out.leaf(Mode::with_stride(rest_s, lhs[n - 1].stride.scale(rest_d)?));
-        count += 1;
-    }
-    if count == 1 {
-        out.close_unwrapping_leaf();
-    } else {
-        out.close();
-    }
-    Ok(())
+#[cold]
+fn stride_divisibility(rest_d: Int, cs: Int, i: usize) -> Error {
+    Error::inadmissible(
+        "composition",
+        format!(
+            "stride divisibility condition fails: the right operand's stride {} (in units of the left operand's mode {i}) neither is a multiple of nor is less than its extent {}",
+            rest_d.value(),
+            cs.value()
+        ),
+    )
 }
 
 /// No carries between B-leaves: at every bounded mode of `A`, the largest digits
 /// the leaves put there add up to less than its extent.
 fn digits_fit(lhs: &[Mode], digits: &[i64]) -> bool {
-    (0..lhs.len() - 1).all(|k| digits[k] < lhs[k].shape.value())
+    lhs[..lhs.len() - 1].iter().zip(digits).all(|(m, &d)| d < m.shape.value())
 }
 
 /// `Â(x)`: `x` split over the flat modes, the last one unbounded.
@@ -560,6 +732,8 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
         path: crate::stride::BasisPath,
         lhs: Modes,
         digits: Vec<i64>,
+        /// the composed leaf, before it is copied into `out`
+        tmp: Tree<Mode>,
     }
     let mut subs: Vec<Sub> = Vec::new();
     let mut clean = true;
@@ -599,7 +773,7 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
                 let mut lhs = Modes::new();
                 coalesce_modes(&mut lhs, sub.leaves(), true)?;
                 let digits = vec![0; lhs.len()];
-                subs.push(Sub { path, lhs, digits });
+                subs.push(Sub { path, lhs, digits, tmp: Tree::empty() });
                 subs.len() - 1
             }
         };
@@ -608,7 +782,12 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
             return Ok(());
         }
         let sub = &mut subs[k];
-        compose_leaf(out, &sub.lhs, m.shape, m.stride.scale_int(), &mut sub.digits, clean)
+        let mut c = Compose { lhs: &sub.lhs, digits: &mut sub.digits, clean: true };
+        let mut g = Grow::new(&mut sub.tmp);
+        c.leaf::<Checked, _>(&mut g, m.shape, m.stride.scale_int())?;
+        *clean &= c.clean;
+        out.push(sub.tmp.as_ref());
+        Ok(())
     }
     rec(out, a, b, &mut subs, &mut clean)?;
     let proven = clean && subs.iter().all(|s| s.lhs.len() <= 1 || digits_fit(&s.lhs, &s.digits));

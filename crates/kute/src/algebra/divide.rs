@@ -8,13 +8,17 @@
 //! [`doc::differences`](crate::doc::differences)); check a tiler with
 //! `logical_divide` first when in doubt.
 
-use super::coalesce::{coalesce_modes, Modes};
-use super::complement::{complement_modes, Cot};
-use super::composition::{compose_into, compose_with, Part};
+use super::coalesce::coalesce_leaves;
+use super::complement::{complement_leaves, Cot};
+use super::composition::{compose, compose_parts, Part};
+use super::out::{run, Emit, Grow, Op, UNIT};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
+use crate::int::Int;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
+use crate::policy::{ModeBuf, Policy};
 use crate::tree::{Builder, Tree};
+use arrayvec::ArrayVec;
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
 /// `A ∘ (B, complement(B, shape(coalesce(A))))`, a rank-2 `(tile, rest)` layout.
@@ -46,34 +50,248 @@ pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    if super::fast::logical_divide(out, a, t).is_some() {
-        return Ok(());
-    }
-    super::general(|| {
-        out.build_in(|out| divide_tiler_into(out, a.as_tree_ref(), t, true)).map_err(|e| e.in_op("logical_divide"))
-    })
+    run(out, &LogicalDivideBy(a, t))
 }
 
-/// `A ∘ (B, complement(B, shape(coalesce(A))))` into `out`.
-fn divide_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<()> {
+/// `logical_divide(A, T)`.
+struct LogicalDivideBy<'a>(&'a Layout, &'a Tiler);
+
+impl Op for LogicalDivideBy<'_> {
+    fn name(&self) -> &'static str {
+        "logical_divide"
+    }
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, t) = (self.0.as_tree_ref(), self.1);
+        if let Tiler::Tuple(ts) = t {
+            // early branch: the first modes of a flat A, each a leaf divided by a leaf
+            let mut folded = ArrayVec::new();
+            if fold_flat(&mut folded, a, ts).is_some() {
+                return logical_divide_folded(out, &folded, &a.leaves[ts.len()..]);
+            }
+        }
+        by_mode(out, a, t, &Divide { verify: true })
+    }
+}
+
+/// [`logical_divide`] of a flat `A` whose first modes fold: `((tile, rest),
+/// .., extra modes)`.
+#[inline(always)]
+fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, folded: &[LeafDiv], extra: &[Mode]) -> Result<(), P::Err> {
+    let top = out.open()?;
+    for d in folded {
+        d.write(out)?;
+    }
+    for &m in extra {
+        out.leaf(m)?;
+    }
+    out.close(top, folded.len() + extra.len());
+    Ok(())
+}
+
+/// An operation of two layouts applied by [`by_mode`]: a trait with an
+/// always-inlined method rather than a closure, so that the operands stay in
+/// registers (a 32-byte [`LayoutRef`] passed to a call goes through memory, and
+/// copying it right after it was stored stalls).
+pub(crate) trait ModeOp {
+    /// The operation's name, for a tiler of too many modes.
+    fn name(&self) -> &'static str;
+    /// `a` with `b`, as one element of `out`.
+    fn apply<P: Policy, E: Emit<P>>(&self, out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err>;
+}
+
+/// `f` applied by mode along a tiler (CuTe's `transform_layout(A, tiler, f)`),
+/// as one element of `out`: extra modes of `A` are kept.
+#[inline(always)]
+pub(crate) fn by_mode<P: Policy, E: Emit<P>, F: ModeOp>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    t: &Tiler,
+    f: &F,
+) -> Result<(), P::Err> {
+    match t {
+        Tiler::Layout(b) => f.apply(out, a, b.as_tree_ref()),
+        Tiler::Int(n) => f.apply(out, a, leaf_ref(&Tiler::int_mode(*n))),
+        Tiler::Underscore => out.push(a),
+        Tiler::Tuple(ts) => by_mode_tuple(out, a, t, ts, f),
+    }
+}
+
+/// [`by_mode`] for a tuple tiler.
+fn by_mode_tuple<P: Policy, E: Emit<P>, F: ModeOp>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    t: &Tiler,
+    ts: &[Tiler],
+    f: &F,
+) -> Result<(), P::Err> {
+    P::lift(t.check_rank(a, f.name()))?;
+    let p = out.open()?;
+    let mut k = 0;
+    for (i, m) in a.modes().enumerate() {
+        match ts.get(i) {
+            Some(ti) => by_mode(out, m, ti, f)?,
+            None => out.push(m)?,
+        }
+        k += 1;
+    }
+    out.close(p, k);
+    Ok(())
+}
+
+/// The divide of one mode: `A ∘ (B, complement(B, shape(coalesce(A))))`.
+pub(crate) struct Divide {
+    /// prove the composition (the regroupings return CuTe's answer as is)
+    pub(crate) verify: bool,
+}
+
+impl ModeOp for Divide {
+    fn name(&self) -> &'static str {
+        "logical_divide"
+    }
+    #[inline(always)]
+    fn apply<P: Policy, E: Emit<P>>(&self, out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
+        if let Some(d) = LeafDiv::of(a, b) {
+            return d.write(out);
+        }
+        divide(out, a, b, self.verify)
+    }
+}
+
+/// `A ∘ (B, complement(B, shape(coalesce(A))))` as one element of `out`,
+/// beyond a leaf by a leaf ([`LeafDiv`]); out of line, so that the leaf case
+/// does not set up its buffers.
+#[inline(never)]
+fn divide<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<(), P::Err> {
     // coalesce(A) gives the cotarget; coalesce_x(A) is the composition's left
     // operand: the same unless A's last extent is 1
-    let mut ca = Modes::new();
-    coalesce_modes(&mut ca, a.leaves(), false).map_err(|e| e.in_op("coalesce"))?;
-    let mut rest = Modes::new();
-    complement_modes(&mut rest, b, Cot::Shapes(&ca)).map_err(|e| e.in_op("complement"))?;
+    let (mut ca, mut rest) = (P::Modes::default(), P::Modes::default());
+    divide_parts::<P>(&mut ca, &mut rest, a, b)?;
     let parts = [Part::Tree(b), Part::Flat(&rest)];
     // A tile that does not divide a coordinate layout's modes gives partial
     // tiles: the rest is rounded up mode by mode, and its indices count in that
     // padded space, not in A's 1-D domain. CuTe's answer (coordinates past the
     // shape, which predication relies on) is then the meaning, and there is no
     // 1-D composite to prove it against.
-    let verify = verify && (ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !pads(b, &rest, &ca)?);
+    let verify = verify && (ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !P::lift(pads(b, &rest, &ca))?);
     if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
-        compose_with(out, Part::Tree(a), &ca, &parts, verify)
+        compose_parts(out, Part::Tree(a), &ca, &parts, verify)
     } else {
-        compose_into(out, a, &parts, verify)
+        compose(out, a, &parts, verify)
     }
+}
+
+/// `coalesce(A)` into `ca` and `complement(B, shape(coalesce(A)))` into
+/// `rest`: the pieces of a divide.
+#[inline(always)]
+fn divide_parts<P: Policy>(
+    ca: &mut P::Modes,
+    rest: &mut P::Modes,
+    a: LayoutRef<'_>,
+    b: LayoutRef<'_>,
+) -> Result<(), P::Err> {
+    coalesce_leaves::<P>(ca, a.leaves(), false).map_err(|e| P::in_op(e, "coalesce"))?;
+    complement_leaves::<P>(rest, b, Cot::Shapes(ca)).map_err(|e| P::in_op(e, "complement"))
+}
+
+/// A leaf `A = s:d` (`s >= 2`) divided by a leaf `B = t:e` (`t >= 2`, `e > 0`
+/// an integer): the steps of [`divide`] folded. `A` is its own coalesced form,
+/// so every stride is scaled by `d`; `complement(B, s)` is the gap `e:_1`
+/// (dropped when `e` is 1), then the rest `ceil_div(s, t·e)` at stride `t·e`
+/// (dropped when it is 1, `_1:_0` when both are); the two never merge, since
+/// `e·1 < t·e`. Always exact: no proof needed.
+#[derive(Clone, Copy)]
+struct LeafDiv {
+    /// `A ∘ B`
+    tile: Mode,
+    /// `A ∘ complement(B, s)`: one mode, or a tuple of two
+    rest: [Mode; 2],
+    two: bool,
+}
+
+impl LeafDiv {
+    #[inline(always)]
+    fn of(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<LeafDiv> {
+        LeafDiv::of_modes(a.as_leaf()?, b.as_leaf()?)
+    }
+
+    /// `None` where it does not apply or a step overflows (the general steps
+    /// then give the answer or the error).
+    #[inline(always)]
+    fn of_modes(am: Mode, bm: Mode) -> Option<LeafDiv> {
+        if !(am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0 && bm.stride.is_int()) {
+            return None;
+        }
+        let d = am.stride;
+        let new_stride = bm.stride.scale_int().mul_opt(bm.shape)?;
+        let x = am.shape.ceil_div_opt(new_stride)?;
+        if x.value() < 1 {
+            return None;
+        }
+        let scale = |m: Mode| -> Option<Mode> {
+            if m.stride.value() == 0 {
+                Some(m)
+            } else {
+                Some(Mode::with_stride(m.shape, d.scale_opt(m.stride.scale_int())?))
+            }
+        };
+        // (the general steps' gap extent is e / _1: e itself, flag included)
+        let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride.scale_int(), Int::ONE));
+        let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
+        let tile = scale(bm)?;
+        Some(match (gap, rest) {
+            (Some(g), Some(r)) => LeafDiv { tile, rest: [scale(g)?, scale(r)?], two: true },
+            (Some(m), None) | (None, Some(m)) => LeafDiv { tile, rest: [scale(m)?, UNIT], two: false },
+            (None, None) => LeafDiv { tile, rest: [UNIT, UNIT], two: false },
+        })
+    }
+
+    /// The rest as one element of `out`.
+    #[inline(always)]
+    fn write_rest<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        if self.two {
+            let q = out.open()?;
+            out.leaf(self.rest[0])?;
+            out.leaf(self.rest[1])?;
+            out.close(q, 2);
+            Ok(())
+        } else {
+            out.leaf(self.rest[0])
+        }
+    }
+
+    /// `(tile, rest)` as one element of `out`.
+    #[inline(always)]
+    fn write<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let p = out.open()?;
+        out.leaf(self.tile)?;
+        self.write_rest(out)?;
+        out.close(p, 2);
+        Ok(())
+    }
+}
+
+/// Most modes of a by-mode tiler on the regrouped divides' direct path.
+const UNZIP_MODES: usize = 4;
+
+/// For a tuple of leaves `A` (one tuple token and the leaves) and a by-mode
+/// tiler of at most [`UNZIP_MODES`] leaves and integers, `A`'s first modes
+/// divided by the tiles into `folded`, when every one folds ([`LeafDiv`]);
+/// `None` otherwise. (Filled in place: returned, the array would be copied.)
+#[inline(always)]
+fn fold_flat(folded: &mut ArrayVec<LeafDiv, UNZIP_MODES>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if a.toks.len() != a.leaves.len() + 1 || ts.len() > a.leaves.len() {
+        return None;
+    }
+    for (ti, &am) in ts.iter().zip(a.leaves) {
+        let bm = match ti {
+            Tiler::Layout(b) => b.as_tree_ref().as_leaf()?,
+            Tiler::Int(n) => Tiler::int_mode(*n),
+            _ => return None,
+        };
+        folded.try_push(LeafDiv::of_modes(am, bm)?).ok()?;
+    }
+    Some(())
 }
 
 /// Whether the tile and its rest cover more than the cotarget (rounded up).
@@ -87,46 +305,6 @@ fn pads(b: LayoutRef<'_>, rest: &[Mode], ca: &[Mode]) -> Result<bool> {
         size = size.mul(m.shape)?;
     }
     Ok(covered.value() != size.value())
-}
-
-/// The divide by a tiler, into `out`; `verify` proves the compositions (the
-/// regroupings return CuTe's answer as is, see the module docs).
-fn divide_tiler_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, t: &Tiler, verify: bool) -> Result<()> {
-    by_mode_into(out, a, t, "logical_divide", &|out, a, b| divide_into(out, a, b, verify))
-}
-
-/// Apply `f` by mode along a tiler (CuTe's `transform_layout(A, tiler, f)`),
-/// writing into `out`: extra modes of `A` are kept.
-pub(crate) fn by_mode_into<F>(
-    out: &mut Builder<'_, Mode>,
-    a: LayoutRef<'_>,
-    t: &Tiler,
-    op: &'static str,
-    f: &F,
-) -> Result<()>
-where
-    F: Fn(&mut Builder<'_, Mode>, LayoutRef<'_>, LayoutRef<'_>) -> Result<()>,
-{
-    match t {
-        Tiler::Layout(b) => f(out, a, b.as_tree_ref()),
-        Tiler::Int(n) => f(out, a, Tiler::int_layout(*n).as_tree_ref()),
-        Tiler::Underscore => {
-            out.push(a);
-            Ok(())
-        }
-        Tiler::Tuple(ts) => {
-            t.check_rank(a, op)?;
-            out.open();
-            for (i, m) in a.modes().enumerate() {
-                match ts.get(i) {
-                    Some(ti) => by_mode_into(out, m, ti, op, f)?,
-                    None => out.push(m),
-                }
-            }
-            out.close();
-            Ok(())
-        }
-    }
 }
 
 /// How [`unzip_into`] lays out the tiles and the rests.
@@ -215,114 +393,170 @@ pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
     })
 }
 
-/// Most modes a by-mode tiler may have for [`divide_unzip_direct`].
-const DIRECT_MODES: usize = 4;
+/// The zipped, tiled and flat divides: the divide (unverified), regrouped.
+struct DivideUnzip<'a>(&'a Layout, &'a Tiler, Unzip, &'static str);
 
-/// The regrouped divide by a by-mode tiler of 1 to [`DIRECT_MODES`] layouts or
-/// integers, written straight into its final order: the tiles `A_i ∘ B_i`, then
-/// the rests `A_i ∘ complement(B_i, shape(coalesce(A_i)))` and `A`'s extra modes.
-/// Each piece is computed exactly as [`divide_into`] computes it (the regroupings
-/// do not verify, so the compositions are independent), without building the
-/// `(tile, rest)` divide and walking it again. `None`: the tiler is of another
-/// kind, or some step failed (the general path then gives the exact error).
-fn divide_unzip_direct(dst: &mut Layout, a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<()> {
-    let k = ts.len();
-    if k == 0 || k > DIRECT_MODES || k > a.rank() {
-        return None;
+impl Op for DivideUnzip<'_> {
+    fn name(&self) -> &'static str {
+        self.3
     }
-    // the tiles as layouts (an integer n stands for make_layout(n))
-    let mut ints = [Mode::default(); DIRECT_MODES];
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, t, how) = (self.0.as_tree_ref(), self.1, self.2);
+        if !P::CHECKED {
+            // early branch: a by-mode tiler of a few layouts and integers, each
+            // piece written straight into its final place
+            let Tiler::Tuple(ts) = t else { return Err(P::decline()) };
+            if ts.is_empty() {
+                return Err(P::decline());
+            }
+            let mut folded = ArrayVec::new();
+            if fold_flat(&mut folded, a, ts).is_some() {
+                return divide_unzip_folded(out, &folded, &a.leaves[ts.len()..], how);
+            }
+            return divide_unzip_modes(out, a, ts, how);
+        }
+        let mut d = Tree::empty();
+        by_mode::<P, _, _>(&mut Grow::new(&mut d), a, t, &Divide { verify: false })?;
+        P::lift(with_builder(out, |b| unzip_into(b, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip"))))
+    }
+}
+
+/// Runs `f`, which writes one element with a [`Builder`], into `out`.
+pub(crate) fn with_builder<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>,
+) -> Result<()> {
+    let tree = Tree::try_build(f)?;
+    out.push(tree.as_ref()).map_err(|_| Error::limit("tile_unzip", "the result does not fit its output"))
+}
+
+/// [`DivideUnzip`] of a flat `A` whose first modes fold: the tiles, then the
+/// rests and `A`'s `extra` modes.
+#[inline(always)]
+fn divide_unzip_folded<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    folded: &[LeafDiv],
+    extra: &[Mode],
+    how: Unzip,
+) -> Result<(), P::Err> {
+    let (k, rank) = (folded.len(), folded.len() + extra.len());
+    let top = out.open()?;
+    let splice = how == Unzip::Flat && k > 1;
+    let p = if splice { 0 } else { out.open()? };
+    for d in folded {
+        out.leaf(d.tile)?;
+    }
+    let mut arity = if splice { k } else { 1 };
+    if !splice {
+        out.close(p, k);
+    }
+    let splice = how != Unzip::Zipped && rank > 1;
+    let p = if splice { 0 } else { out.open()? };
+    for d in folded {
+        d.write_rest(out)?;
+    }
+    for &m in extra {
+        out.leaf(m)?;
+    }
+    arity += if splice { rank } else { 1 };
+    if !splice {
+        out.close(p, rank);
+    }
+    out.close(top, arity);
+    Ok(())
+}
+
+/// [`DivideUnzip`] by a by-mode tiler of 1 to [`UNZIP_MODES`] layouts or
+/// integers, written straight into its final order: the tiles `A_i ∘ B_i`,
+/// then the rests `A_i ∘ complement(B_i, shape(coalesce(A_i)))` and `A`'s
+/// extra modes. Each piece is computed as [`divide`] computes it (the
+/// regroupings do not verify, so the compositions are independent), without
+/// building the `(tile, rest)` divide and walking it again.
+#[inline(never)]
+fn divide_unzip_modes<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    ts: &[Tiler],
+    how: Unzip,
+) -> Result<(), P::Err> {
+    let k = ts.len();
+    if k == 0 || k > UNZIP_MODES || k > a.rank() {
+        return Err(P::decline());
+    }
+    let mut ints = [UNIT; UNZIP_MODES];
     for (i, ti) in ts.iter().enumerate() {
         match ti {
             Tiler::Layout(_) => {}
             Tiler::Int(n) => ints[i] = Tiler::int_mode(*n),
-            _ => return None,
+            _ => return Err(P::decline()),
         }
     }
-    let tile = |i: usize| -> LayoutRef<'_> {
-        match &ts[i] {
-            Tiler::Layout(b) => b.as_tree_ref(),
-            _ => leaf_ref(&ints[i]),
-        }
+    let tile = |i: usize| match &ts[i] {
+        Tiler::Layout(b) => b.as_tree_ref(),
+        _ => leaf_ref(&ints[i]),
     };
-    // per mode: the composition's left operand (coalesce_x(A_i)) and the rest's modes
-    let mut lhs: [Modes; DIRECT_MODES] = Default::default();
-    let mut rest: [Modes; DIRECT_MODES] = Default::default();
+    // per mode: folded (a leaf by a leaf), or the left operand and the complement;
+    // each tile is written as soon as it is known (read back later, a mode
+    // just stored would stall the load)
+    let mut folded: [Option<LeafDiv>; UNZIP_MODES] = [None; UNZIP_MODES];
+    let mut lhs: [P::Modes; UNZIP_MODES] = Default::default();
+    let mut rest: [P::Modes; UNZIP_MODES] = Default::default();
+    let mut ams: [Option<LayoutRef<'_>>; UNZIP_MODES] = [None; UNZIP_MODES];
     let mut modes = a.modes();
-    let mut ams: [Option<LayoutRef<'_>>; DIRECT_MODES] = [None; DIRECT_MODES];
-    for i in 0..k {
-        let ai = modes.next()?;
-        ams[i] = Some(ai);
-        coalesce_modes(&mut lhs[i], ai.leaves(), false).ok()?;
-        complement_modes(&mut rest[i], tile(i), Cot::Shapes(&lhs[i])).ok()?;
-        if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
-            lhs[i].clear();
-            coalesce_modes(&mut lhs[i], ai.leaves(), true).ok()?;
-        }
-    }
-    let mut out = Builder::new(&mut dst.tree);
-    out.open();
+    let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
-    let open = !(how == Unzip::Flat && k > 1);
-    if open {
-        out.open();
-    }
+    let splice = how == Unzip::Flat && k > 1;
+    let p = if splice { 0 } else { out.open()? };
     for i in 0..k {
-        compose_with(&mut out, Part::Tree(ams[i]?), &lhs[i], &[Part::Tree(tile(i))], false).ok()?;
+        let Some(ai) = modes.next() else { return Err(P::decline()) };
+        let bi = tile(i);
+        ams[i] = Some(ai);
+        let f = LeafDiv::of(ai, bi);
+        match &f {
+            Some(d) => out.leaf(d.tile)?,
+            None => {
+                divide_parts::<P>(&mut lhs[i], &mut rest[i], ai, bi)?;
+                if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
+                    // coalesce_x(A_i): the composition's left operand
+                    lhs[i].clear();
+                    coalesce_leaves::<P>(&mut lhs[i], ai.leaves(), true)?;
+                }
+                compose_parts(out, Part::Tree(ai), &lhs[i], &[Part::Tree(bi)], false)?;
+            }
+        }
+        folded[i] = f;
     }
-    if open {
-        out.close();
+    let mut arity = if splice { k } else { 1 };
+    if !splice {
+        out.close(p, k);
     }
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
-    let open = !(how != Unzip::Zipped && a.rank() > 1);
-    if open {
-        out.open();
-    }
+    let splice = how != Unzip::Zipped && a.rank() > 1;
+    let p = if splice { 0 } else { out.open()? };
     for i in 0..k {
-        compose_with(&mut out, Part::Tree(ams[i]?), &lhs[i], &[Part::Flat(&rest[i])], false).ok()?;
+        match (&folded[i], ams[i]) {
+            (Some(d), _) => d.write_rest(out)?,
+            (None, Some(ai)) => compose_parts(out, Part::Tree(ai), &lhs[i], &[Part::Flat(&rest[i])], false)?,
+            (None, None) => return Err(P::decline()),
+        }
     }
     for m in modes {
-        out.push(m);
+        out.push(m)?;
     }
-    if open {
-        out.close();
+    arity += if splice { a.rank() } else { 1 };
+    if !splice {
+        out.close(p, a.rank());
     }
-    out.close();
-    Some(())
+    out.close(top, arity);
+    Ok(())
 }
 
 /// The unchecked divide regrouped: the shared body of the zipped, tiled and flat
 /// divides, into `out` (`_1:_0` after an error).
 #[inline(always)]
 fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'static str) -> Result<()> {
-    if super::fast::divide_unzip(out, a, t, how).is_some() {
-        return Ok(());
-    }
-    super::general(|| {
-        if let Tiler::Tuple(ts) = t {
-            if divide_unzip_direct(out, a.as_tree_ref(), ts, how).is_some() {
-                return Ok(());
-            }
-        }
-        unzip_built(out, t, how, op, |d| divide_tiler_into(d, a.as_tree_ref(), t, false))
-    })
-}
-
-/// The tree `f` builds, regrouped along `t` (`tile_unzip`, then the splicing of
-/// `how`) into `out`; on error `out` is `_1:_0` and the error is placed in `op`.
-pub(crate) fn unzip_built(
-    out: &mut Layout,
-    t: &Tiler,
-    how: Unzip,
-    op: &'static str,
-    f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>,
-) -> Result<()> {
-    let r = Tree::try_build(f)
-        .and_then(|d| out.build_in(|out| unzip_into(out, d.as_ref(), t, how)).map_err(|e| e.in_op("tile_unzip")));
-    r.map_err(|e: Error| {
-        out.reset();
-        e.in_op(op)
-    })
+    run(out, &DivideUnzip(a, t, how, op))
 }
 
 /// CuTe `zipped_divide(A, tiler)`: `((tiles...), (rests..., extra modes...))`.

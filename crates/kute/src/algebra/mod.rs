@@ -10,19 +10,27 @@
 //! into a layout the caller owns (and may reuse): the fastest form, since a
 //! result returned by value is moved once more (see
 //! [`doc::performance`](crate::doc::performance)).
+//!
+//! One file per operation, each written once: its special cases are early
+//! branches, and it runs under a policy (the crate-private `policy` module)
+//! that decides how it fails: a fast run whose failures are a zero-sized
+//! value, then, for whatever that declines, a checked run whose failures are
+//! errors. `out` holds where results are written.
 
 mod coalesce;
 mod complement;
 mod composition;
 mod divide;
-mod fast;
 mod inverse;
 mod out;
 mod product;
 mod tiler;
 
-/// Runs an operation's general path out of line, so that an `*_into` function
-/// (try the fast path, else this) is small enough to inline into its caller.
+#[cfg(test)]
+mod tests;
+
+/// Runs an operation's checked run out of line, so that an `*_into` function
+/// (try the fast run, else this) is small enough to inline into its caller.
 #[inline(never)]
 fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
     f()

@@ -1,25 +1,88 @@
 //! Where the algebra writes its results: straight into a layout's inline
 //! storage ([`Out`], [`flat_toks`]), or into any [`Sink`] of flat modes.
 
+use crate::error::Result;
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
-use crate::policy::Policy;
-use crate::tree::{arity_tok, Buf, INLINE_LEAVES, INLINE_TOKS, LEAF};
+pub(crate) use crate::policy::Sink;
+use crate::policy::{Checked, Decline, Fast, Policy};
+use crate::tree::{arity_tok, Tree, TreeRef, INLINE_LEAVES, INLINE_TOKS, LEAF};
 use arrayvec::ArrayVec;
 
 /// Most leaves an operand (or a coalesced or complemented intermediate) may
 /// have on the fast path.
 pub(crate) const CAP: usize = 8;
 
-/// Flat modes on the stack.
-pub(crate) type Flat = ArrayVec<Mode, CAP>;
-
 /// `_1:_0`.
 pub(crate) const UNIT: Mode = Mode::new(Int::ONE, Int::ZERO);
 
-/// Writes tokens and leaves straight into a layout's tree (emptied first),
-/// within its inline storage: every write is `None` once that is full (the
-/// general path then builds the large result).
+/// Where an operation writes its result tree, token by token: [`Out`] (a
+/// layout's inline storage, a failure once full) or [`Grow`] (its growable
+/// storage). Tuples are written as a token holding the arity, set when the
+/// tuple is closed.
+pub(crate) trait Emit<P: Policy> {
+    /// A raw token (copying a tree's structure).
+    fn tok(&mut self, t: u16) -> Result<(), P::Err>;
+    /// A leaf's mode, its token written separately.
+    fn mode(&mut self, m: Mode) -> Result<(), P::Err>;
+    /// The number of tokens so far.
+    fn toks_len(&self) -> usize;
+    /// Overwrite the token at `p`.
+    fn set_tok(&mut self, p: usize, t: u16);
+    /// Drop the last token.
+    fn pop_tok(&mut self);
+    /// Where the next element starts (tokens, leaves), for [`Emit::since`].
+    fn mark(&self) -> (usize, usize);
+    /// The element written since `mark`.
+    fn since(&self, mark: (usize, usize)) -> LayoutRef<'_>;
+    /// Drop what was written since `mark`.
+    fn truncate(&mut self, mark: (usize, usize));
+
+    /// A leaf.
+    #[inline(always)]
+    fn leaf(&mut self, m: Mode) -> Result<(), P::Err> {
+        self.tok(LEAF)?;
+        self.mode(m)
+    }
+
+    /// Start a tuple; [`Emit::close`] gives it its arity.
+    #[inline(always)]
+    fn open(&mut self) -> Result<usize, P::Err> {
+        let p = self.toks_len();
+        self.tok(1)?;
+        Ok(p)
+    }
+
+    /// End the tuple started at `p`, of `arity` elements.
+    #[inline(always)]
+    fn close(&mut self, p: usize, arity: usize) {
+        self.set_tok(p, arity_tok(arity));
+    }
+
+    /// End the tuple started at `p`, whose only element is a leaf: the tuple
+    /// becomes that leaf (`[.., tuple, leaf]` -> `[.., leaf]`).
+    #[inline(always)]
+    fn close_single(&mut self, p: usize) {
+        self.pop_tok();
+        self.set_tok(p, LEAF);
+    }
+
+    /// A whole subtree as one element.
+    #[inline(always)]
+    fn push(&mut self, t: LayoutRef<'_>) -> Result<(), P::Err> {
+        for &x in t.toks {
+            self.tok(x)?;
+        }
+        for &m in t.leaves {
+            self.mode(m)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes straight into a layout's tree (emptied first), within its inline
+/// storage: a write fails once that is full (the checked run then builds the
+/// large result).
 pub(crate) struct Out<'t> {
     pub(crate) toks: &'t mut ArrayVec<u16, INLINE_TOKS>,
     pub(crate) leaves: &'t mut ArrayVec<Mode, INLINE_LEAVES>,
@@ -31,67 +94,131 @@ impl<'t> Out<'t> {
         let t = &mut l.tree;
         Out { toks: t.toks.cleared_inline(), leaves: t.leaves.cleared_inline() }
     }
+}
 
+impl<P: Policy> Emit<P> for Out<'_> {
     #[inline(always)]
-    pub(crate) fn tok(&mut self, t: u16) -> Option<()> {
-        self.toks.try_push(t).ok()
+    fn tok(&mut self, t: u16) -> Result<(), P::Err> {
+        self.toks.try_push(t).map_err(|_| P::decline())
     }
-
     #[inline(always)]
-    pub(crate) fn leaf(&mut self, m: Mode) -> Option<()> {
-        self.tok(LEAF)?;
-        self.leaves.try_push(m).ok()
+    fn mode(&mut self, m: Mode) -> Result<(), P::Err> {
+        self.leaves.try_push(m).map_err(|_| P::decline())
     }
-
-    /// Start a tuple; [`Out::close`] gives it its arity.
     #[inline(always)]
-    pub(crate) fn open(&mut self) -> Option<usize> {
-        let p = self.toks.len();
-        self.tok(1)?;
-        Some(p)
+    fn toks_len(&self) -> usize {
+        self.toks.len()
     }
-
     #[inline(always)]
-    pub(crate) fn close(&mut self, p: usize, arity: usize) {
-        self.toks[p] = arity_tok(arity);
+    fn set_tok(&mut self, p: usize, t: u16) {
+        self.toks[p] = t;
     }
-
-    /// A whole subtree as one element.
     #[inline(always)]
-    pub(crate) fn push(&mut self, t: LayoutRef<'_>) -> Option<()> {
-        for &x in t.toks {
-            self.tok(x)?;
-        }
-        for &m in t.leaves {
-            self.leaves.try_push(m).ok()?;
-        }
-        Some(())
+    fn pop_tok(&mut self) {
+        self.toks.pop();
+    }
+    #[inline(always)]
+    fn mark(&self) -> (usize, usize) {
+        (self.toks.len(), self.leaves.len())
+    }
+    #[inline(always)]
+    fn since(&self, mark: (usize, usize)) -> LayoutRef<'_> {
+        TreeRef { toks: &self.toks[mark.0..], leaves: &self.leaves[mark.1..] }
+    }
+    #[inline(always)]
+    fn truncate(&mut self, mark: (usize, usize)) {
+        self.toks.truncate(mark.0);
+        self.leaves.truncate(mark.1);
     }
 }
 
-/// Where finished modes go: a stack buffer, an output's inline leaves (a
-/// failure once full), or a growable buffer. A trait with always-inlined
-/// methods rather than a closure: a closure call that is not inlined takes its
-/// 32-byte mode through memory, and reading it back right after it was written
-/// stalls.
-pub(crate) trait Sink<P: Policy> {
-    /// Append `m`.
-    fn put(&mut self, m: Mode) -> Result<(), P::Err>;
+/// Writes into a layout's tree (emptied first), growing it as needed.
+pub(crate) struct Grow<'t> {
+    tree: &'t mut Tree<Mode>,
 }
 
-impl<P: Policy, const N: usize> Sink<P> for ArrayVec<Mode, N> {
-    #[inline(always)]
-    fn put(&mut self, m: Mode) -> Result<(), P::Err> {
-        self.try_push(m).map_err(|_| P::decline())
+impl<'t> Grow<'t> {
+    #[inline]
+    pub(crate) fn new(tree: &'t mut Tree<Mode>) -> Self {
+        tree.toks.clear();
+        tree.leaves.clear();
+        Grow { tree }
     }
 }
 
-impl<P: Policy, const N: usize> Sink<P> for Buf<Mode, N> {
+impl<P: Policy> Emit<P> for Grow<'_> {
     #[inline(always)]
-    fn put(&mut self, m: Mode) -> Result<(), P::Err> {
-        self.push(m);
+    fn tok(&mut self, t: u16) -> Result<(), P::Err> {
+        self.tree.toks.push(t);
         Ok(())
     }
+    #[inline(always)]
+    fn mode(&mut self, m: Mode) -> Result<(), P::Err> {
+        self.tree.leaves.push(m);
+        Ok(())
+    }
+    #[inline(always)]
+    fn toks_len(&self) -> usize {
+        self.tree.toks.len()
+    }
+    #[inline(always)]
+    fn set_tok(&mut self, p: usize, t: u16) {
+        self.tree.toks[p] = t;
+    }
+    #[inline(always)]
+    fn pop_tok(&mut self) {
+        self.tree.toks.pop();
+    }
+    #[inline(always)]
+    fn mark(&self) -> (usize, usize) {
+        (self.tree.toks.len(), self.tree.leaves.len())
+    }
+    #[inline(always)]
+    fn since(&self, mark: (usize, usize)) -> LayoutRef<'_> {
+        TreeRef { toks: &self.tree.toks[mark.0..], leaves: &self.tree.leaves[mark.1..] }
+    }
+    #[inline(always)]
+    fn truncate(&mut self, mark: (usize, usize)) {
+        self.tree.toks.truncate(mark.0);
+        self.tree.leaves.truncate(mark.1);
+    }
+}
+
+/// An operation that writes one tree, written once for both policies.
+pub(crate) trait Op {
+    /// The operation's name, for its errors.
+    fn name(&self) -> &'static str;
+    /// Write the result into `out`.
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err>;
+}
+
+/// `op` into `out`: first under [`Fast`] into the inline storage (no error
+/// values, no growable buffers); if that declines, under [`Checked`], whose
+/// answer or error the caller gets. On error `out` is `_1:_0`.
+#[inline(always)]
+pub(crate) fn run(out: &mut Layout, op: &impl Op) -> Result<()> {
+    if Fast::enabled() && run_fast(out, op).is_ok() {
+        Fast::answered();
+        return Ok(());
+    }
+    run_checked(out, op)
+}
+
+/// [`run`] under [`Fast`] only. (Out of line: inlined into the `*_into`
+/// callers, and so into the user's code, the large bodies were slower.)
+#[inline(never)]
+pub(crate) fn run_fast(out: &mut Layout, op: &impl Op) -> Result<(), Decline> {
+    op.run::<Fast, _>(&mut Out::new(out))
+}
+
+/// [`run`] under [`Checked`] only.
+#[inline(never)]
+pub(crate) fn run_checked(out: &mut Layout, op: &impl Op) -> Result<()> {
+    let r = op.run::<Checked, _>(&mut Grow::new(&mut out.tree));
+    if r.is_err() {
+        out.reset();
+    }
+    r.map_err(|e| e.in_op(op.name()))
 }
 
 /// The tokens of `n` flat leaves (a leaf for one, a tuple otherwise), written

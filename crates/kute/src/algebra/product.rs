@@ -5,57 +5,84 @@
 //! inner `complement(A) ∘ B` is not the true composite: CuTe's reference answers
 //! pin that behaviour down (see [`doc::differences`](crate::doc::differences)).
 
-use super::coalesce::{coalesce_modes, Modes};
-use super::complement::{complement_modes, Cot};
-use super::composition::{compose_into, compose_with, Part};
-use super::divide::{by_mode_into, unzip_built, Unzip};
+use super::coalesce::coalesce_leaves;
+use super::complement::{complement_leaves, Cot};
+use super::composition::{compose_parts, Part};
+use super::divide::{by_mode, unzip_into, with_builder, ModeOp, Unzip};
+use super::out::{run, Emit, Grow, Op};
 use super::tiler::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
-use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
+use crate::layout::{Layout, LayoutRef, Mode};
+use crate::policy::Policy;
 use crate::tree::{check_depth, Builder, Tree};
 
-/// `complement(A, size(A)·cosize(B))`.
+/// `complement(A, size(A)·cosize(B))` into `comp`.
 #[inline(always)]
-fn product_comp(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<Modes> {
+fn product_comp<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
     let mut size = Int::ONE;
     for m in a.leaves() {
-        size = size.mul(m.shape).map_err(|e| e.in_op("size"))?;
+        size = P::mul(size, m.shape).map_err(|e| P::in_op(e, "size"))?;
     }
-    let m = size.mul(cosize_of(b.leaves())?)?;
-    let mut comp = Modes::new();
-    complement_modes(&mut comp, a, Cot::Leaf(m)).map_err(|e| e.in_op("complement"))?;
-    Ok(comp)
+    let mut cosize = Int::ONE;
+    for m in b.leaves() {
+        let d = P::lift(m.stride.int_in("cosize"))?;
+        let t = P::mul(P::sub(m.shape, Int::ONE)?, P::abs(d)?)?;
+        cosize = P::add(cosize, t).map_err(|e| P::in_op(e, "cosize"))?;
+    }
+    let n = P::mul(size, cosize)?;
+    complement_leaves::<P>(comp, a, Cot::Leaf(n)).map_err(|e| P::in_op(e, "complement"))
 }
 
-/// `complement(A, size(A)·cosize(B)) ∘ B` into `out`.
-fn product_rest_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
-    let comp = product_comp(a, b)?;
+/// `comp ∘ B` as one element of `out` (`comp` a complement, coalesced).
+#[inline(always)]
+fn product_rest<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<'_>) -> Result<(), P::Err> {
     if comp.last().is_some_and(|m| m.shape.value() != 1) {
-        // the complement is coalesced, and coalesce_x leaves it as it is
-        compose_with(out, Part::Flat(&comp), &comp, &[Part::Tree(b)], false)
-    } else {
-        compose_into(out, Layout::from_flat(&comp).as_tree_ref(), &[Part::Tree(b)], false)
+        // coalesce_x leaves the coalesced complement as it is
+        return compose_parts(out, Part::Flat(comp), comp, &[Part::Tree(b)], false);
+    }
+    let mut lhs = P::Modes::default();
+    coalesce_leaves::<P>(&mut lhs, comp, true)?;
+    compose_parts(out, Part::Flat(comp), &lhs, &[Part::Tree(b)], false)
+}
+
+/// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, for the product named.
+struct LogicalProduct(&'static str);
+
+impl ModeOp for LogicalProduct {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+    #[inline(always)]
+    fn apply<P: Policy, E: Emit<P>>(&self, out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
+        let mut comp = P::Modes::default();
+        product_comp::<P>(&mut comp, a, b)?;
+        let p = out.open()?;
+        out.push(a)?;
+        product_rest(out, &comp, b)?;
+        out.close(p, 2);
+        Ok(())
     }
 }
 
-/// `(A, complement(A, size(A)·cosize(B)) ∘ B)` into `out`.
-fn product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<()> {
-    out.open();
-    out.push(a);
-    product_rest_into(out, a, b)?;
-    out.close();
-    Ok(())
-}
+/// The product by a tiler, regrouped (or not, for `None`).
+struct ProductBy<'a>(&'a Layout, &'a Tiler, Option<Unzip>, &'static str);
 
-/// The product by a tiler, regrouped (or not, for `None`), into `out` (`_1:_0` after an error).
-fn product_tiler(out: &mut Layout, a: &Layout, t: &Tiler, how: Option<Unzip>, op: &'static str) -> Result<()> {
-    let product = |p: &mut Builder<'_, Mode>| by_mode_into(p, a.as_tree_ref(), t, op, &product_into);
-    match how {
-        // (build_in leaves `_1:_0` after an error)
-        None => out.build_in(product).map_err(|e| e.in_op(op)),
-        Some(how) => unzip_built(out, t, how, op, product),
+impl Op for ProductBy<'_> {
+    fn name(&self) -> &'static str {
+        self.3
+    }
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, t) = (self.0.as_tree_ref(), self.1);
+        let Some(how) = self.2 else { return by_mode(out, a, t, &LogicalProduct(self.3)) };
+        if !P::CHECKED {
+            return Err(P::decline());
+        }
+        let mut d = Tree::empty();
+        by_mode::<P, _, _>(&mut Grow::new(&mut d), a, t, &LogicalProduct(self.3))?;
+        P::lift(with_builder(out, |o| unzip_into(o, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip"))))
     }
 }
 
@@ -80,10 +107,7 @@ pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// result). On error `out` is `_1:_0`.
 #[inline]
 pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    if super::fast::logical_product(out, a, t).is_some() {
-        return Ok(());
-    }
-    super::general(|| product_tiler(out, a, t, None, "logical_product"))
+    run(out, &ProductBy(a, t, None, "logical_product"))
 }
 
 /// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
@@ -101,7 +125,7 @@ pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// [`zipped_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
 pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    product_tiler(out, a, t, Some(Unzip::Zipped), "zipped_product")
+    run(out, &ProductBy(a, t, Some(Unzip::Zipped), "zipped_product"))
 }
 
 /// CuTe `tiled_product(A, tiler)`: `((blocks...), p0, p1, ...)`.
@@ -119,7 +143,7 @@ pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// [`tiled_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
 pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    product_tiler(out, a, t, Some(Unzip::Tiled), "tiled_product")
+    run(out, &ProductBy(a, t, Some(Unzip::Tiled), "tiled_product"))
 }
 
 /// CuTe `flat_product(A, tiler)`: `(b0, b1, ..., p0, p1, ...)`.
@@ -137,7 +161,7 @@ pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// [`flat_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
 pub fn flat_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    product_tiler(out, a, t, Some(Unzip::Flat), "flat_product")
+    run(out, &ProductBy(a, t, Some(Unzip::Flat), "flat_product"))
 }
 
 /// `t` padded to rank `r` with `_1:_0` (CuTe `append<R>(t, Layout<_1,_0>{})`),
@@ -191,51 +215,83 @@ fn zip_pair_into(out: &mut Builder<'_, Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>
     check_depth(out.since(mark), "zip")
 }
 
-/// The padded operands' product `(A, rest)`, then zipped: `zip(A, rest)` or
-/// `zip(rest, A)` when `raked`.
-fn rank_product_into(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef<'_>, raked: bool) -> Result<()> {
-    let r = a.rank().max(b.rank());
-    let (mut abuf_tree, mut bbuf_tree) = (Tree::empty(), Tree::empty());
-    let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
-    let pa = padded(a, r, &mut abuf)?;
-    let pb = padded(b, r, &mut bbuf)?;
-    if !pa.is_leaf() && !pb.is_leaf() {
-        // `rest = comp ∘ pb` is a tuple with one element per mode of pb (the
-        // composition follows pb's structure, and the products do not verify, so
-        // each element is composed on its own): compose each straight into its
-        // zipped pair instead of building `rest` and copying it
-        let comp = product_comp(pa, pb)?;
-        let mut lhs_buf = Modes::new();
-        let lhs: &[Mode] = if comp.last().is_some_and(|m| m.shape.value() != 1) {
-            &comp
+/// The blocked (or, `raked`, the raked) product of two layouts.
+struct RankProduct<'a>(&'a Layout, &'a Layout, bool);
+
+impl Op for RankProduct<'_> {
+    fn name(&self) -> &'static str {
+        if self.2 {
+            "raked_product"
         } else {
-            coalesce_modes(&mut lhs_buf, &comp, true)?;
-            &lhs_buf
-        };
-        let mark = out.mark();
-        out.open();
-        for (aj, bj) in pa.children().zip(pb.children()) {
-            out.open();
-            if !raked {
-                out.push(aj);
-            }
-            compose_with(out, Part::Flat(&comp), lhs, &[Part::Tree(bj)], false)?;
-            if raked {
-                out.push(aj);
-            }
-            out.close();
+            "blocked_product"
         }
-        out.close();
-        return check_depth(out.since(mark), "zip");
     }
-    let rest_tree = Tree::try_build(|rest| product_rest_into(rest, pa, pb))?;
-    let rest = rest_tree.as_ref();
-    if raked {
-        zip_pair_into(out, rest, pa)
-    } else {
-        zip_pair_into(out, pa, rest)
+    #[inline(always)]
+    fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, b, raked) = (self.0.as_tree_ref(), self.1.as_tree_ref(), self.2);
+        if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
+            // early branch: nothing to pad
+            P::lift(check_depth(a, "append"))?;
+            P::lift(check_depth(b, "append"))?;
+            return rank_product_pairs(out, a, b, raked);
+        }
+        if !P::CHECKED {
+            return Err(P::decline());
+        }
+        let r = a.rank().max(b.rank());
+        let (mut abuf_tree, mut bbuf_tree) = (Tree::empty(), Tree::empty());
+        let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
+        let pa = P::lift(padded(a, r, &mut abuf))?;
+        let pb = P::lift(padded(b, r, &mut bbuf))?;
+        if !pa.is_leaf() && !pb.is_leaf() {
+            return rank_product_pairs(out, pa, pb, raked);
+        }
+        let mut rest = Tree::empty();
+        let mut comp = P::Modes::default();
+        product_comp::<P>(&mut comp, pa, pb)?;
+        product_rest::<P, _>(&mut Grow::new(&mut rest), &comp, pb)?;
+        let rest = rest.as_ref();
+        P::lift(with_builder(out, |o| if raked { zip_pair_into(o, rest, pa) } else { zip_pair_into(o, pa, rest) }))
     }
 }
+
+/// The product of two tuples of the same rank, zipped: mode `j` is
+/// `(A_j, (comp ∘ B)_j)`, or swapped when `raked`. (`comp ∘ B` follows `B`'s
+/// structure and the products do not verify, so each `B_j` is composed on its
+/// own, straight into its zipped pair.)
+#[inline(always)]
+fn rank_product_pairs<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    b: LayoutRef<'_>,
+    raked: bool,
+) -> Result<(), P::Err> {
+    let mut comp = P::Modes::default();
+    product_comp::<P>(&mut comp, a, b)?;
+    let mut lhs_buf = P::Modes::default();
+    let lhs: &[Mode] = if comp.last().is_some_and(|m| m.shape.value() != 1) {
+        &comp
+    } else {
+        coalesce_leaves::<P>(&mut lhs_buf, &comp, true)?;
+        &lhs_buf
+    };
+    let mark = out.mark();
+    let top = out.open()?;
+    for (aj, bj) in a.children().zip(b.children()) {
+        let p = out.open()?;
+        if !raked {
+            out.push(aj)?;
+        }
+        compose_parts(out, Part::Flat(&comp), lhs, &[Part::Tree(bj)], false)?;
+        if raked {
+            out.push(aj)?;
+        }
+        out.close(p, 2);
+    }
+    out.close(top, a.rank());
+    P::lift(check_depth(out.since(mark), "zip"))
+}
+
 /// CuTe `blocked_product(A, B)`: `B` repeats the block `A`; mode `i` of the result
 /// is `(A_i, (A* ∘ B)_i)`. Rank: `max(rank A, rank B)` (both padded with `_1:_0`).
 ///
@@ -253,13 +309,7 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// result). On error `out` is `_1:_0`.
 #[inline]
 pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    if super::fast::rank_product(out, a, b, false).is_some() {
-        return Ok(());
-    }
-    super::general(|| {
-        out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), false))
-            .map_err(|e| e.in_op("blocked_product"))
-    })
+    run(out, &RankProduct(a, b, false))
 }
 
 /// CuTe `raked_product(A, B)`: as [`blocked_product`] with the parts of each mode
@@ -279,13 +329,7 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// result). On error `out` is `_1:_0`.
 #[inline]
 pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    if super::fast::rank_product(out, a, b, true).is_some() {
-        return Ok(());
-    }
-    super::general(|| {
-        out.build_in(|out| rank_product_into(out, a.as_tree_ref(), b.as_tree_ref(), true))
-            .map_err(|e| e.in_op("raked_product"))
-    })
+    run(out, &RankProduct(a, b, true))
 }
 
 /// CuTe `tile_to_shape(block, target, order)`: repeat `block` (blocked product)

@@ -106,13 +106,8 @@ impl Tiler {
         Ok(())
     }
 
-    /// The layout an integer tiler stands for in divides and products (`make_layout(n)`).
-    pub(crate) fn int_layout(n: crate::int::Int) -> Layout {
-        let m = Tiler::int_mode(n);
-        Layout { tree: crate::tree::Tree::leaf(m) }
-    }
-
-    /// [`Tiler::int_layout`]'s one mode: `n:_1`, or `_1:_0` for `n = 1`.
+    /// The layout an integer tiler stands for in divides and products
+    /// (`make_layout(n)`), one mode: `n:_1`, or `_1:_0` for `n = 1`.
     #[inline(always)]
     pub(crate) fn int_mode(n: crate::int::Int) -> crate::layout::Mode {
         let d = if n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };

@@ -75,20 +75,21 @@ pub mod performance {
     //!   moved once more on return).
     //! - **Parse once.** Parsing dominates any single operation; keep layouts
     //!   and tilers as values.
-    //! - **Small operands take a fast path.** Operands of up to 8 leaves with
-    //!   positive extents (the usual tiles, tilers and thread layouts) go
-    //!   through a leaner implementation of the same algorithm: stack buffers,
-    //!   the result written straight into the output's inline storage (a result
-    //!   of more than 16 leaves goes to the general path), no error values built
-    //!   on the way. Its
-    //!   answers are the general path's, static flags included (a test compares
-    //!   the two on random operands); anything it does not cover, and every
-    //!   error, is handled by the general path, so error messages do not depend
-    //!   on it.
+    //! - **Small operands take a fast run.** Each operation is written once
+    //!   and runs under two policies: first a fast one (operands of up to 8
+    //!   leaves with positive extents, the usual tiles, tilers and thread
+    //!   layouts), whose failures are a zero-sized value, so no error message
+    //!   is built on the way and the result goes straight into the output's
+    //!   inline storage (up to 16 leaves); whatever it declines (an error, an
+    //!   overflow, a result that needs the point-by-point proof or does not
+    //!   fit) runs again under the checked policy, which gives the answer or
+    //!   the exact error. The same code gives the same answers under both,
+    //!   static flags included (a test compares the two on random operands),
+    //!   and error messages come from the checked run only.
     //! - **The commonest shapes are cheapest.** A leaf divided by a leaf, a
     //!   flat layout divided by a tuple of leaves or integers (e.g.
     //!   `zipped_divide((M,N,K):(..),<bm,bn>)`) and a leaf composed with
-    //!   anything skip even the fast path's buffers (about 10–25 ns). So do a
+    //!   anything skip even the fast run's buffers (about 10–25 ns). So do a
     //!   complement of one or two modes with an integer cotarget (about 8 ns),
     //!   a by-mode composition with leaf tiles over modes that are leaves or
     //!   pairs of leaves (about 17 ns for two tiles), and a composition whose

@@ -255,17 +255,6 @@ impl Layout {
         *self = Layout::default();
     }
 
-    /// Build into `self`'s storage with `f` (no move of the result: see
-    /// [`Builder`](crate::tree::Builder)). On error `self` is `_1:_0`.
-    #[inline]
-    pub(crate) fn build_in(&mut self, f: impl FnOnce(&mut crate::tree::Builder<'_, Mode>) -> Result<()>) -> Result<()> {
-        let r = f(&mut crate::tree::Builder::new(&mut self.tree));
-        if r.is_err() {
-            self.reset();
-        }
-        r
-    }
-
     /// Write flat modes into `self`'s storage with `f`, which pushes them onto
     /// the (emptied) leaves; one mode gives an integral layout. On error `self` is `_1:_0`.
     #[inline]

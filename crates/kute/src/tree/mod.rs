@@ -441,20 +441,6 @@ impl<'t, L: Copy> Builder<'t, L> {
         }
     }
 
-    /// End the innermost tuple, whose only element is a leaf, replacing the
-    /// tuple by that leaf.
-    #[inline]
-    pub(crate) fn close_unwrapping_leaf(&mut self) {
-        debug_assert!(self.cur_n == 1 && self.tree.toks.last() == Some(&LEAF) && self.cur + 2 == self.tree.toks.len());
-        if let Some((p, n)) = self.stack.pop() {
-            // [.., tuple, leaf] -> [.., leaf]
-            self.tree.toks.pop();
-            self.tree.toks[self.cur] = LEAF;
-            self.cur = p;
-            self.cur_n = n;
-        }
-    }
-
     /// Add a leaf.
     #[inline(always)]
     pub fn leaf(&mut self, x: L) {
@@ -469,17 +455,6 @@ impl<'t, L: Copy> Builder<'t, L> {
         self.cur_n += 1;
         self.tree.toks.extend_from_slice(t.toks);
         self.tree.leaves.extend_from_slice(t.leaves);
-    }
-
-    /// Add a subtree as one element with each leaf replaced by `f(leaf)`.
-    #[inline]
-    pub(crate) fn push_mapped<E>(&mut self, t: TreeRef<'_, L>, mut f: impl FnMut(L) -> Result<L, E>) -> Result<(), E> {
-        self.cur_n += 1;
-        self.tree.toks.extend_from_slice(t.toks);
-        for &x in t.leaves {
-            self.tree.leaves.push(f(x)?);
-        }
-        Ok(())
     }
 
     /// Add each mode of `t` as an element (a leaf adds itself).
@@ -509,9 +484,19 @@ impl<'t, L: Copy> Builder<'t, L> {
 }
 
 /// Reject trees nested too deeply for the recursive algorithms.
+#[inline(always)]
 pub(crate) fn check_depth<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> {
     // each level of nesting takes at least one token: short trees need no walk
-    if t.toks.len() > MAX_DEPTH && t.depth() > MAX_DEPTH {
+    if t.toks.len() > MAX_DEPTH {
+        return check_depth_walk(t, op);
+    }
+    Ok(())
+}
+
+/// [`check_depth`] of a tree of many tokens.
+#[inline(never)]
+fn check_depth_walk<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> {
+    if t.depth() > MAX_DEPTH {
         return Err(Error::limit(op, format!("nesting deeper than {MAX_DEPTH} levels")));
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use kute::expr::{eval, parse_tiler};
 use kute::int_tuple::idx2crd;
-use kute::{Int, IntTuple, Layout, Major};
+use kute::{HasLayout, Int, IntTuple, Layout, Major};
 
 fn lay(s: &str) -> Layout {
     s.parse().unwrap()
@@ -21,6 +21,7 @@ fn ev(s: &str) -> String {
 fn construction_and_access() {
     let (shape, stride) = (tup("(2,4)"), tup("(4,1)"));
     assert_eq!(Layout::new(&shape, &stride).unwrap().to_string(), ev("make_layout((2,4),(4,1))"));
+    assert_eq!(Layout::new((2, 4), (4, 1)).unwrap().to_string(), ev("make_layout((2,4),(4,1))"));
     assert_eq!(Layout::from_shape(&shape).unwrap().to_string(), ev("make_layout((2,4))"));
     assert_eq!(
         Layout::from_shape_major(&shape, Major::Right).unwrap().to_string(),
@@ -55,11 +56,12 @@ fn algebra() {
         kute::composition_tiler(&c, &tiler).unwrap().to_string(),
         ev("composition((_12,(_4,_8)):(_59,(_13,_1)), <_3:_4,_8:_2>)")
     );
-    assert_eq!(kute::complement(&lay("4:2"), &tup("24")).unwrap().to_string(), ev("complement(4:2, 24)"));
+    assert_eq!(kute::complement(&lay("4:2"), tup("24")).unwrap().to_string(), ev("complement(4:2, 24)"));
 
     let v = lay("24:2");
     let t = lay("4:2");
-    assert_eq!(kute::logical_divide(&v, &t.clone().into()).unwrap().to_string(), ev("logical_divide(24:2, 4:2)"));
+    assert_eq!(kute::logical_divide(&v, &t).unwrap().to_string(), ev("logical_divide(24:2, 4:2)"));
+    assert_eq!(v.logical_divide(&t).unwrap().to_string(), ev("logical_divide(24:2, 4:2)"));
     let m = lay("(_8,_8):(_8,_1)");
     let tiler = parse_tiler("<_2:_1,_4:_1>").unwrap();
     assert_eq!(
@@ -74,7 +76,7 @@ fn algebra() {
     let tile = lay("(_2,_2):(_1,_2)");
     let tiles = lay("(_3,_4):(_4,_1)");
     assert_eq!(
-        kute::logical_product(&tile, &tiles.clone().into()).unwrap().to_string(),
+        kute::logical_product(&tile, &tiles).unwrap().to_string(),
         ev("logical_product((_2,_2):(_1,_2), (_3,_4):(_4,_1))")
     );
     assert_eq!(

@@ -291,6 +291,85 @@ impl Iterator for Indices {
 
 impl ExactSizeIterator for Indices {}
 
+impl Layout {
+    /// The traversal of the whole domain in 1-D order (CuTe's `for i in
+    /// size(L): L(i)`): [`Indices`].
+    ///
+    /// Pre: the extents are not negative and every index fits `i64` (else an error).
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
+    /// assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]);
+    /// ```
+    pub fn indices(&self) -> Result<Indices> {
+        Indices::new(self)
+    }
+
+    /// Evaluate the layout over its whole domain, in 1-D order.
+    /// Errors for domains over 2^24 elements.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,2):(2,1)".parse().unwrap();
+    /// assert_eq!(l.values().unwrap(), vec![0, 2, 1, 3]);
+    /// ```
+    pub fn values(&self) -> Result<Vec<i64>> {
+        let n = self.size()?.value();
+        if !(0..=1 << 24).contains(&n) {
+            return Err(Error::limit("values", format!("domain of {self} has {n} elements")));
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        let mut it = Indices::new(self)?;
+        while let Some(v) = it.next_index() {
+            out.push(v);
+        }
+        Ok(out)
+    }
+}
+
+/// `for i in &layout`: the indices of the whole domain in 1-D order, each
+/// `Ok`; a layout that cannot be traversed (a negative extent, indices past
+/// `i64`) gives one `Err` and nothing else.
+///
+/// ```
+/// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
+/// let v: kute::Result<Vec<i64>> = (&l).into_iter().collect();
+/// assert_eq!(v.unwrap(), [0, 3, 1, 4, 2, 5]);
+/// for i in &l {
+///     assert!(i.unwrap() < 6);
+/// }
+/// ```
+impl IntoIterator for &Layout {
+    type Item = Result<i64>;
+    type IntoIter = LayoutIter;
+
+    fn into_iter(self) -> LayoutIter {
+        match Indices::new(self) {
+            Ok(it) => LayoutIter { indices: Some(it), error: None },
+            Err(e) => LayoutIter { indices: None, error: Some(e) },
+        }
+    }
+}
+
+/// The iterator of `&Layout`: [`Indices`] with its items wrapped in `Ok`, or
+/// the error that keeps the layout from being traversed.
+#[derive(Debug)]
+pub struct LayoutIter {
+    indices: Option<Indices>,
+    error: Option<Error>,
+}
+
+impl Iterator for LayoutIter {
+    type Item = Result<i64>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Result<i64>> {
+        if let Some(e) = self.error.take() {
+            return Some(Err(e));
+        }
+        self.indices.as_mut()?.next().map(Ok)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

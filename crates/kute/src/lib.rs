@@ -12,7 +12,7 @@
 //! // The library API ...
 //! let a: Layout = "(_8,_8):(_8,_1)".parse().unwrap();
 //! let b: Layout = "_4:_2".parse().unwrap();
-//! assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "(_4,(_2,_8)):(_16,(_8,_1))");
+//! assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(_4,(_2,_8)):(_16,(_8,_1))");
 //! // ... and the expression language every front end uses:
 //! assert_eq!(expr::eval("logical_divide(24:2, 4:2)").unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 //! ```
@@ -28,6 +28,7 @@
 pub mod algebra;
 pub mod doc;
 pub mod error;
+pub mod eval;
 pub mod expr;
 pub mod int;
 pub mod int_tuple;
@@ -42,7 +43,7 @@ pub mod tree;
 pub use algebra::*;
 pub use error::{Error, ErrorKind, Result};
 pub use int::{Bool, Int};
-pub use int_tuple::IntTuple;
+pub use int_tuple::{AsIntTuple, IntTuple};
 pub use layout::slice::{Coord, Crd};
-pub use layout::{Layout, Major, Mode};
+pub use layout::{Layout, LayoutView, Major, Mode};
 pub use stride::Stride;

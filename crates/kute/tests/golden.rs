@@ -546,7 +546,7 @@ fn true_composite(src: &str) -> Option<Vec<i64>> {
     let b = match name.as_str() {
         "composition" => b,
         "logical_divide" => {
-            let rest = kute::complement(&b, &kute::coalesce(&a).ok()?.shape()).ok()?;
+            let rest = kute::complement(&b, kute::coalesce(&a).ok()?.shape()).ok()?;
             kute::Layout::concat([&b, &rest]).ok()?
         }
         _ => return None,

@@ -219,8 +219,8 @@ pub(crate) fn by_profile(
     let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
     for (i, m) in l.modes().enumerate() {
         match profile.as_ref().mode(i) {
-            Some(p) => parts.push(by_profile(&m, &p.to_tree(), op, f)?),
-            None => parts.push(m),
+            Some(p) => parts.push(by_profile(&m.to_layout(), &p.to_tree(), op, f)?),
+            None => parts.push(m.to_layout()),
         }
     }
     Ok(Layout::concat_unchecked(parts.iter()))

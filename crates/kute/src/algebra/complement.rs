@@ -4,7 +4,7 @@ use super::coalesce::{merges, Coalescer, Modes};
 use super::out::{flat_toks, Sink, CAP, UNIT};
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::int_tuple::{product, IntTuple, IntTupleRef};
+use crate::int_tuple::{product, AsIntTuple, IntTuple, IntTupleRef};
 use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
 use crate::policy::{Checked, Decline, Fast, ModeBuf, Policy};
 use smallvec::SmallVec;
@@ -27,8 +27,8 @@ use smallvec::SmallVec;
 /// let m: IntTuple = "24".parse().unwrap();
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
-pub fn complement(a: &Layout, cotarget: &IntTuple) -> Result<Layout> {
-    Layout::from_into(|out| complement_into(out, a, cotarget))
+pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
+    Layout::from_into(|out| complement_into(out, a, &cotarget.as_int_tuple()))
 }
 
 /// [`complement`] written into `out` (the fastest form: no move of the result).

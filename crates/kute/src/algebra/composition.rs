@@ -10,7 +10,7 @@
 
 use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
 use super::out::{run, Emit, Grow, Op, CAP};
-use super::tiler::Tiler;
+use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
@@ -85,8 +85,8 @@ impl Op for Composition<'_> {
 /// let t: Tiler = kute::expr::parse_tiler("<_3:_4,_8:_2>").unwrap();
 /// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
-pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| composition_tiler_into(out, a, t))
+pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| composition_tiler_into(out, a, &t.as_tiler()))
 }
 
 /// [`composition_tiler`] written into `out` (the fastest form: no move of the

@@ -12,7 +12,7 @@ use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose, compose_parts, Part};
 use super::out::{run, Emit, Grow, Op, UNIT};
-use super::tiler::Tiler;
+use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
@@ -31,10 +31,10 @@ use arrayvec::ArrayVec;
 /// use kute::Layout;
 /// let a: Layout = "24:2".parse().unwrap();
 /// let b: Layout = "4:2".parse().unwrap();
-/// assert_eq!(kute::logical_divide(&a, &b.into()).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
+/// assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
-pub fn logical_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| logical_divide_into(out, a, t))
+pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| logical_divide_into(out, a, &t.as_tiler()))
 }
 
 /// [`logical_divide`] written into `out` (the fastest form: no move of the
@@ -567,8 +567,8 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
 /// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
 /// assert_eq!(kute::zipped_divide(&a, &t).unwrap().to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
 /// ```
-pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| zipped_divide_into(out, a, t))
+pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| zipped_divide_into(out, a, &t.as_tiler()))
 }
 
 /// [`zipped_divide`] written into `out` (the fastest form: no move of the
@@ -586,8 +586,8 @@ pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
 /// assert_eq!(kute::tiled_divide(&a, &t).unwrap().to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
 /// ```
-pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| tiled_divide_into(out, a, t))
+pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| tiled_divide_into(out, a, &t.as_tiler()))
 }
 
 /// [`tiled_divide`] written into `out` (the fastest form: no move of the
@@ -605,8 +605,8 @@ pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> 
 /// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
 /// assert_eq!(kute::flat_divide(&a, &t).unwrap().to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
 /// ```
-pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| flat_divide_into(out, a, t))
+pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| flat_divide_into(out, a, &t.as_tiler()))
 }
 
 /// [`flat_divide`] written into `out` (the fastest form: no move of the

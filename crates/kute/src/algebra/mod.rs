@@ -21,6 +21,7 @@ mod coalesce;
 mod complement;
 mod composition;
 mod divide;
+mod has_layout;
 mod inverse;
 mod out;
 mod product;
@@ -45,10 +46,11 @@ pub use divide::{
     flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip, tiled_divide, tiled_divide_into,
     zipped_divide, zipped_divide_into,
 };
+pub use has_layout::HasLayout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use product::{
     blocked_product, blocked_product_into, downcast, flat_product, flat_product_into, logical_product,
     logical_product_into, raked_product, raked_product_into, tile_to_shape, tiled_product, tiled_product_into, upcast,
     zipped_product, zipped_product_into,
 };
-pub use tiler::Tiler;
+pub use tiler::{AsTiler, Tiler};

@@ -10,7 +10,7 @@ use super::complement::{complement_leaves, Cot};
 use super::composition::{compose_parts, Part};
 use super::divide::{by_mode, unzip_into, with_builder, ModeOp, Unzip};
 use super::out::{run, Emit, Grow, Op};
-use super::tiler::Tiler;
+use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
@@ -97,10 +97,10 @@ impl Op for ProductBy<'_> {
 /// use kute::Layout;
 /// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
-/// assert_eq!(kute::logical_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
+/// assert_eq!(kute::logical_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
-pub fn logical_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| logical_product_into(out, a, t))
+pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| logical_product_into(out, a, &t.as_tiler()))
 }
 
 /// [`logical_product`] written into `out` (the fastest form: no move of the
@@ -116,10 +116,10 @@ pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<(
 /// use kute::Layout;
 /// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
-/// assert_eq!(kute::zipped_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
+/// assert_eq!(kute::zipped_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
-pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| zipped_product_into(out, a, t))
+pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| zipped_product_into(out, a, &t.as_tiler()))
 }
 
 /// [`zipped_product`] written into `out` (the fastest form: no move of the
@@ -134,10 +134,10 @@ pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()
 /// use kute::Layout;
 /// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
-/// assert_eq!(kute::tiled_product(&a, &b.into()).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
+/// assert_eq!(kute::tiled_product(&a, &b).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
-pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| tiled_product_into(out, a, t))
+pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| tiled_product_into(out, a, &t.as_tiler()))
 }
 
 /// [`tiled_product`] written into `out` (the fastest form: no move of the
@@ -152,10 +152,10 @@ pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// use kute::Layout;
 /// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
 /// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
-/// assert_eq!(kute::flat_product(&a, &b.into()).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
+/// assert_eq!(kute::flat_product(&a, &b).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
-pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Layout::from_into(|out| flat_product_into(out, a, t))
+pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    Layout::from_into(|out| flat_product_into(out, a, &t.as_tiler()))
 }
 
 /// [`flat_product`] written into `out` (the fastest form: no move of the

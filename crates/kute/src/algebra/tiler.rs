@@ -1,6 +1,9 @@
 //! Tilers: what divides and products accept on the right.
 
-use crate::layout::Layout;
+use crate::int::Int;
+use crate::int_tuple::{IntTuple, IntTupleRef};
+use crate::layout::{Layout, LayoutView};
+use std::borrow::Cow;
 use std::fmt;
 
 /// The right operand of composition, divides and products: a layout, `_`
@@ -31,6 +34,106 @@ impl From<Layout> for Tiler {
 impl From<&Layout> for Tiler {
     fn from(l: &Layout) -> Tiler {
         Tiler::Layout(l.clone())
+    }
+}
+
+impl From<LayoutView<'_>> for Tiler {
+    fn from(l: LayoutView<'_>) -> Tiler {
+        Tiler::Layout(l.to_layout())
+    }
+}
+
+/// A shape as a tiler: the by-mode tiler of its extents (`(4,8)` is `<4,8>`),
+/// an integer `n` as itself.
+impl From<&IntTuple> for Tiler {
+    fn from(s: &IntTuple) -> Tiler {
+        fn of(t: IntTupleRef<'_>) -> Tiler {
+            match t.as_leaf() {
+                Some(n) => Tiler::Int(n),
+                None => Tiler::Tuple(t.children().map(of).collect()),
+            }
+        }
+        of(s.as_ref())
+    }
+}
+
+impl From<Int> for Tiler {
+    fn from(n: Int) -> Tiler {
+        Tiler::Int(n)
+    }
+}
+
+/// What composition, the divides and the products accept on the right, as
+/// CuTe does: a [`Tiler`] (borrowed, no copy), a layout, a shape (the by-mode
+/// tiler of its extents) or an integer (a plain one is dynamic, as CuTe's `int`).
+///
+/// ```
+/// use kute::{IntTuple, Layout, Tiler};
+/// let a: Layout = "(8,8):(8,1)".parse().unwrap();
+/// let b: Layout = "4:2".parse().unwrap();
+/// let shape: IntTuple = "(4,2)".parse().unwrap();
+/// let t: Tiler = "<4:1,2:1>".parse().unwrap();
+/// assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(4,(2,8)):(16,(8,1))");
+/// assert_eq!(kute::logical_divide(&a, &shape).unwrap(), kute::logical_divide(&a, &t).unwrap());
+/// assert_eq!(kute::logical_divide(&a, &4).unwrap(), kute::logical_divide(&a, &Tiler::Int(kute::Int::new_dynamic(4))).unwrap());
+/// ```
+pub trait AsTiler {
+    /// The tiler, borrowed where it already is one.
+    fn as_tiler(&self) -> Cow<'_, Tiler>;
+}
+
+impl AsTiler for Tiler {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl AsTiler for Layout {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        Cow::Owned(Tiler::Layout(self.clone()))
+    }
+}
+
+impl AsTiler for LayoutView<'_> {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        Cow::Owned((*self).into())
+    }
+}
+
+impl AsTiler for IntTuple {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        Cow::Owned(self.into())
+    }
+}
+
+impl AsTiler for Int {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        Cow::Owned(Tiler::Int(*self))
+    }
+}
+
+macro_rules! plain_int {
+    ($($t:ty),*) => {$(
+        /// A dynamic integer (CuTe's `int`).
+        impl AsTiler for $t {
+            #[inline]
+            fn as_tiler(&self) -> Cow<'_, Tiler> {
+                Cow::Owned(Tiler::Int(Int::new_dynamic(i64::from(*self))))
+            }
+        }
+    )*};
+}
+plain_int!(i64, i32, u32, i16, u16, i8, u8);
+
+impl<T: AsTiler + ?Sized> AsTiler for &T {
+    #[inline]
+    fn as_tiler(&self) -> Cow<'_, Tiler> {
+        (**self).as_tiler()
     }
 }
 

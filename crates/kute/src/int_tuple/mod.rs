@@ -6,10 +6,12 @@
 //! coordinate conversions (`idx2crd`, `crd2idx`, `crd2crd`) and compact strides.
 
 mod compact;
+mod convert;
 pub(crate) mod coord;
 mod ops;
 
 pub use compact::{compact_col_major, compact_order, compact_row_major, prefix_product};
+pub use convert::AsIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use ops::{
     ceil_div, compatible, congruent, elem_scale, inner_product, product_each, shape_div, weakly_compatible,

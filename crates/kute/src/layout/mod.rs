@@ -4,14 +4,16 @@
 //! This module has the vocabulary type and its construction, evaluation and
 //! accessors; [`modes`] manipulates layouts like tuples and [`mod@slice`] slices them.
 
-pub mod eval;
 pub mod modes;
 pub mod point;
 pub mod slice;
+mod view;
+
+pub use view::LayoutView;
 
 use crate::error::{Error, Result};
 use crate::int::Int;
-use crate::int_tuple::{self, IntTuple};
+use crate::int_tuple::{self, AsIntTuple, IntTuple};
 use crate::stride::{Stride, StrideTuple};
 use crate::tree::{Tree, TreeRef};
 use std::fmt;
@@ -103,21 +105,25 @@ pub(crate) fn leaf_ref(m: &Mode) -> LayoutRef<'_> {
 impl Layout {
     // ----- construction -----------------------------------------------------
 
-    /// The layout `shape:stride`. Errors unless the two are congruent.
+    /// The layout `shape:stride` (CuTe `make_layout(shape, stride)`), from
+    /// integer tuples or anything that stands for one ([`AsIntTuple`]: plain
+    /// integers are dynamic, as CuTe's `int`).
+    ///
+    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error).
     ///
     /// ```
-    /// use kute::{Layout, IntTuple};
+    /// use kute::{Int, IntTuple, Layout};
     /// let s: IntTuple = "(2,3)".parse().unwrap();
     /// let d: IntTuple = "(3,1)".parse().unwrap();
     /// assert_eq!(Layout::new(&s, &d).unwrap().to_string(), "(2,3):(3,1)");
+    /// assert_eq!(Layout::new((4, 8), (8, 1)).unwrap().to_string(), "(4,8):(8,1)");
+    /// let _4 = Int::new_static(4);
+    /// assert_eq!(Layout::new((_4, (2, 2)), (1, (4, 8))).unwrap().to_string(), "(_4,(2,2)):(1,(4,8))");
+    /// assert!(Layout::new((4, 8), 1).is_err());
     /// ```
-    pub fn new(shape: &IntTuple, stride: &IntTuple) -> Result<Layout> {
-        crate::tree::check_depth(shape.as_ref(), "make_layout")?;
-        if !shape.as_ref().congruent(stride.as_ref()) {
-            return Err(Error::mismatch("make_layout", format!("stride {stride} is not congruent with shape {shape}")));
-        }
-        let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::new(s, d));
-        Ok(Layout { tree: shape.with_leaves(leaves) })
+    pub fn new(shape: impl AsIntTuple, stride: impl AsIntTuple) -> Result<Layout> {
+        let stride = stride.as_int_tuple().map(Stride::of);
+        Layout::with_strides(&shape.as_int_tuple(), &stride)
     }
 
     /// The layout `shape:stride` for strides of any kind (integers and basis
@@ -404,15 +410,6 @@ impl Layout {
         Ok(Layout::from_ref(r))
     }
 
-    /// The top-level modes as layouts.
-    /// ```
-    /// let l: kute::Layout = "(_2,_3):(_1,_2)".parse().unwrap();
-    /// assert_eq!(l.modes().map(|m| m.to_string()).collect::<Vec<_>>(), ["_2:_1", "_3:_2"]);
-    /// ```
-    pub fn modes(&self) -> impl Iterator<Item = Layout> + '_ {
-        self.tree.as_ref().modes().map(Layout::from_ref)
-    }
-
     // ----- evaluation -------------------------------------------------------
 
     /// The index of 1-D coordinate `i` (CuTe `L(i)`). Coordinates past the size
@@ -467,26 +464,6 @@ impl Layout {
         let shape = self.shape();
         let stride = self.int_stride("evaluate")?;
         int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref()).map_err(|e| e.in_op("evaluate"))
-    }
-
-    /// Evaluate the layout over its whole domain, in 1-D order.
-    /// Errors for domains over 2^24 elements.
-    ///
-    /// ```
-    /// let l: kute::Layout = "(2,2):(2,1)".parse().unwrap();
-    /// assert_eq!(l.values().unwrap(), vec![0, 2, 1, 3]);
-    /// ```
-    pub fn values(&self) -> Result<Vec<i64>> {
-        let n = self.size()?.value();
-        if !(0..=1 << 24).contains(&n) {
-            return Err(Error::limit("values", format!("domain of {self} has {n} elements")));
-        }
-        let mut out = Vec::with_capacity(n as usize);
-        let mut it = crate::iter::Indices::new(self)?;
-        while let Some(v) = it.next_index() {
-            out.push(v);
-        }
-        Ok(out)
     }
 
     /// Whether every integer of shape and stride is static.

@@ -2,8 +2,8 @@
 //! a division by multiplication ([`FastDivmod`], as CuTe DSL's `FastDivmod`:
 //! multiply-high and shift instead of `/` and `%`).
 
-use super::Layout;
 use crate::error::Result;
+use crate::layout::{Layout, Mode};
 use smallvec::SmallVec;
 
 /// Division of non-negative integers below 2^62 by a fixed divisor `d >= 2`:
@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 /// round-up variant), exact for every `n < 2^62`.
 ///
 /// ```
-/// use kute::layout::eval::FastDivmod;
+/// use kute::eval::FastDivmod;
 /// let f = FastDivmod::new(7).unwrap();
 /// assert_eq!(f.divmod(100), (14, 2));
 /// assert_eq!(f.quotient((1 << 62) - 1), ((1u64 << 62) - 1) / 7);
@@ -165,10 +165,10 @@ pub struct Evaluator {
 }
 
 /// A flat leaf's extent and stride as plain integers: the one place this file
-/// reads a [`Mode`](super::Mode), so that a change of its field types touches
+/// reads a [`Mode`], so that a change of its field types touches
 /// nothing else here.
 #[inline]
-fn leaf(m: &super::Mode) -> (i64, i64) {
+fn leaf(m: &Mode) -> (i64, i64) {
     (m.shape.value(), m.stride.value())
 }
 

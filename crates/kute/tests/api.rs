@@ -1,0 +1,216 @@
+//! The Rust API around the algebra: the method forms of [`HasLayout`] (on a
+//! `Layout` and on a borrowed view), the conversions ([`AsIntTuple`],
+//! [`AsTiler`]), views and traversal. Each is compared with the path it
+//! stands for (the CuTe-named free function, reached through the expression
+//! language, which `vectors.rs` checks against CuTe's answers) on every
+//! vector row of its operation, or with an independent model.
+
+use kute::expr::{self, ExprKind, Value};
+use kute::{HasLayout, IntTuple, Layout, Result, Tiler};
+
+const ALGEBRA: &str = include_str!("data/algebra.tsv");
+
+/// Per row `op(A, B)` of the vectors: the operands as values and the
+/// expression language's answer.
+fn rows(op: &str) -> Vec<(Vec<Value>, std::result::Result<String, ()>)> {
+    let env = expr::Env::new();
+    let mut out = Vec::new();
+    for line in ALGEBRA.lines() {
+        let src = line.split('\t').next().unwrap_or("");
+        let Ok(e) = expr::parse(src) else { continue };
+        let ExprKind::Call { name, args, .. } = &e.kind else { continue };
+        if name != op {
+            continue;
+        }
+        let Ok(vals) = args.iter().map(|a| expr::eval_expr(a, &env)).collect::<Result<Vec<_>>>() else { continue };
+        let want = expr::eval(src).map(|v| v.to_string()).map_err(|_| ());
+        out.push((vals, want));
+    }
+    assert!(out.len() >= 50, "{op}: only {} rows", out.len());
+    out
+}
+
+fn layout(v: &Value) -> Option<&Layout> {
+    v.as_layout()
+}
+
+/// A tiler argument: a layout, or a by-mode tiler / integer as parsed.
+fn tiler(v: &Value) -> Option<Tiler> {
+    expr::parse_tiler(&v.to_string()).ok()
+}
+
+thread_local! {
+    static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many comparisons [`same`] made since the last call.
+fn compared() -> usize {
+    COMPARED.with(|c| c.replace(0))
+}
+
+fn same(what: &str, got: Result<Layout>, want: &std::result::Result<String, ()>) {
+    COMPARED.with(|c| c.set(c.get() + 1));
+    match (got, want) {
+        (Ok(g), Ok(w)) => assert_eq!(&g.to_string(), w, "{what}"),
+        (Err(_), Err(())) => {}
+        (g, w) => panic!("{what}: method form {g:?}, free function {w:?}"),
+    }
+}
+
+#[test]
+fn method_forms_are_the_free_functions() {
+    type Method = fn(&Layout, &Layout) -> Result<Layout>;
+    let by_layout: [(&str, Method); 3] = [
+        ("composition", |a, b| a.compose(b)),
+        ("blocked_product", |a, b| a.blocked_product(b)),
+        ("raked_product", |a, b| a.raked_product(b)),
+    ];
+    for (op, f) in by_layout {
+        for (args, want) in rows(op) {
+            let (Some(a), Some(b)) = (layout(&args[0]), args.get(1).and_then(layout)) else { continue };
+            same(&format!("{op}({a}, {b})"), f(a, b), &want);
+            // on views: the same answers
+            let g = match op {
+                "composition" => a.view().compose(&b.view()),
+                "blocked_product" => a.view().blocked_product(&b.view()),
+                _ => a.view().raked_product(&b.view()),
+            };
+            same(&format!("{op}({a}, {b}) on views"), g, &want);
+        }
+        assert!(compared() >= 100, "{op}: too few rows compared");
+    }
+    type ByTiler = fn(&Layout, &Tiler) -> Result<Layout>;
+    let by_tiler: [(&str, ByTiler); 8] = [
+        ("logical_divide", |a, t| a.logical_divide(t)),
+        ("zipped_divide", |a, t| a.zipped_divide(t)),
+        ("tiled_divide", |a, t| a.tiled_divide(t)),
+        ("flat_divide", |a, t| a.flat_divide(t)),
+        ("logical_product", |a, t| a.logical_product(t)),
+        ("zipped_product", |a, t| a.zipped_product(t)),
+        ("tiled_product", |a, t| a.tiled_product(t)),
+        ("flat_product", |a, t| a.flat_product(t)),
+    ];
+    for (op, f) in by_tiler {
+        for (args, want) in rows(op) {
+            let (Some(a), Some(t)) = (layout(&args[0]), args.get(1).and_then(tiler)) else { continue };
+            same(&format!("{op}({a}, {t})"), f(a, &t), &want);
+            // a layout tiler passed as the layout itself
+            if let Some(b) = args.get(1).and_then(layout) {
+                let g = match op {
+                    "logical_divide" => a.logical_divide(b),
+                    "zipped_divide" => a.zipped_divide(b),
+                    "tiled_divide" => a.tiled_divide(b),
+                    "flat_divide" => a.flat_divide(b),
+                    "logical_product" => a.logical_product(b),
+                    "zipped_product" => a.zipped_product(b),
+                    "tiled_product" => a.tiled_product(b),
+                    _ => a.flat_product(b),
+                };
+                same(&format!("{op}({a}, {b}) with a layout argument"), g, &want);
+            }
+        }
+        assert!(compared() >= 50, "{op}: too few rows compared");
+    }
+    for (args, want) in rows("complement") {
+        let Some(a) = layout(&args[0]) else { continue };
+        let got = match args.get(1) {
+            Some(Value::IntTuple(c)) => a.complement(c),
+            Some(_) => continue,
+            None => continue,
+        };
+        same(&format!("complement({a}, ..)"), got, &want);
+    }
+    assert!(compared() >= 50, "complement: too few rows compared");
+    for (args, want) in rows("coalesce") {
+        if args.len() != 1 {
+            continue;
+        }
+        let Some(a) = layout(&args[0]) else { continue };
+        same(&format!("coalesce({a})"), a.coalesce(), &want);
+        same(&format!("coalesce({a}) on a view"), a.view().coalesce(), &want);
+    }
+    assert!(compared() >= 100, "coalesce: too few rows compared");
+}
+
+#[test]
+fn integers_and_rust_tuples_stand_for_integer_tuples() {
+    let lit = |s: &str| -> Layout { s.parse().unwrap() };
+    assert_eq!(Layout::new((4, 8), (8, 1)).unwrap(), lit("(4,8):(8,1)"));
+    assert_eq!(Layout::new(((2, 2), 8), ((1, 16), 2)).unwrap(), lit("((2,2),8):((1,16),2)"));
+    let s4 = kute::Int::new_static(4);
+    assert_eq!(Layout::new((s4, 8), (kute::Int::ONE, 4)).unwrap(), lit("(_4,8):(_1,4)"));
+    assert!(Layout::new((4, 8), (8, (1, 2))).is_err());
+    // a plain integer is a dynamic one, as CuTe's `int`
+    let b = lit("4:2");
+    let m: IntTuple = "24".parse().unwrap();
+    assert_eq!(kute::complement(&b, 24).unwrap(), kute::complement(&b, &m).unwrap());
+    let ms: IntTuple = "(6,4)".parse().unwrap();
+    assert_eq!(kute::complement(&b, (6, 4)).unwrap(), kute::complement(&b, &ms).unwrap());
+}
+
+#[test]
+fn shapes_layouts_and_integers_stand_for_tilers() {
+    let a: Layout = "(12,(4,8)):(59,(13,1))".parse().unwrap();
+    let lit = |s: &str| -> Tiler { s.parse().unwrap() };
+    // a shape is the by-mode tiler of its extents (the tiler literal reads it the same way)
+    let shape: IntTuple = "(3,(2,4))".parse().unwrap();
+    for (got, want) in [
+        (kute::logical_divide(&a, &shape), kute::logical_divide(&a, &lit("(3,(2,4))"))),
+        (kute::zipped_divide(&a, &shape), kute::zipped_divide(&a, &lit("<3,<2,4>>"))),
+        (kute::composition_tiler(&a, &shape), kute::composition_tiler(&a, &lit("<3,<2,4>>"))),
+        (kute::logical_divide(&a, &3), kute::logical_divide(&a, &lit("3"))),
+        (
+            kute::logical_product(&a, &lit("2:1")),
+            kute::logical_product(&a, &Tiler::from("2:1".parse::<Layout>().unwrap())),
+        ),
+    ] {
+        assert_eq!(got.unwrap(), want.unwrap());
+    }
+    let b: Layout = "3:4".parse().unwrap();
+    assert_eq!(kute::logical_divide(&a, &b).unwrap(), kute::logical_divide(&a, &Tiler::Layout(b.clone())).unwrap());
+    assert_eq!(kute::logical_divide(&a, &b.view()).unwrap(), kute::logical_divide(&a, &Tiler::Layout(b)).unwrap());
+}
+
+#[test]
+fn views_are_the_modes() {
+    for line in ALGEBRA.lines().take(600) {
+        let Some(want) = line.split('\t').nth(1) else { continue };
+        let Ok(l) = want.parse::<Layout>() else { continue };
+        let v = l.view();
+        assert_eq!(v.to_string(), l.to_string());
+        assert_eq!(v.to_layout(), l);
+        assert_eq!(v.rank(), l.rank());
+        assert_eq!(v.depth(), l.depth());
+        assert_eq!(v.shape(), l.shape());
+        assert_eq!(v.stride(), l.stride());
+        assert_eq!(v.size().ok(), l.size().ok());
+        assert_eq!(l.modes().len(), l.rank());
+        for (i, m) in l.modes().enumerate() {
+            assert_eq!(m.to_layout(), l.mode(i).unwrap(), "{l} mode {i}");
+            assert_eq!(Some(m), v.mode(i));
+            assert_eq!(l.mode_view(i).unwrap(), m);
+        }
+        assert!(v.mode(l.rank().max(1)).is_none() || l.rank() == 0);
+    }
+}
+
+#[test]
+fn a_layout_iterates_over_its_indices() {
+    for line in ALGEBRA.lines().take(600) {
+        let Some(want) = line.split('\t').nth(1) else { continue };
+        let Ok(l) = want.parse::<Layout>() else { continue };
+        if !l.has_int_strides() || l.size().map_or(true, |s| s.value() > 1 << 12) {
+            continue;
+        }
+        // the independent model: each L(i) on its own
+        let model: Vec<i64> = (0..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).collect();
+        let by_iter: Result<Vec<i64>> = (&l).into_iter().collect();
+        assert_eq!(by_iter.unwrap(), model, "{l}");
+        assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), model, "{l}");
+    }
+    // a layout that cannot be traversed gives one error and stops
+    let bad = Layout::new((-2, 3), (1, 2)).unwrap();
+    let items: Vec<Result<i64>> = (&bad).into_iter().collect();
+    assert_eq!(items.len(), 1);
+    assert!(items[0].is_err());
+}

@@ -161,6 +161,13 @@ fn main() {
                 w1::Operands::new().repeat(i, n);
                 return;
             }
+            "count-into" => {
+                // count-into ROW N: run one W1 row's `*_into` form N times (for valgrind)
+                let i: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
+                let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
+                w1::Operands::new().repeat_into(i, n);
+                return;
+            }
             "count-iter" => {
                 // count-iter LAYOUT N: construct and drain Indices N times (for valgrind)
                 let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");

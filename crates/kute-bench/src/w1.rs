@@ -204,6 +204,20 @@ impl Operands {
             black_box(&r);
         }
     }
+
+    /// Row `i` with the `*_into` form, `n` times into one output (for valgrind).
+    pub fn repeat_into(&self, i: usize, n: u64) {
+        let mut out = Layout::default();
+        for _ in 0..n {
+            macro_rules! call {
+                ($f:path, $fi:path, $($a:expr),+) => {
+                    $fi(black_box(&mut out), $(black_box(&$a)),+)
+                };
+            }
+            let r = for_row!(self, black_box(i), call);
+            black_box(&r);
+        }
+    }
 }
 
 impl Default for Operands {

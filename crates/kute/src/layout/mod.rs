@@ -244,6 +244,7 @@ impl Layout {
         Layout { tree: r.to_tree() }
     }
 
+    #[inline(always)]
     pub(crate) fn as_tree_ref(&self) -> LayoutRef<'_> {
         self.tree.as_ref()
     }

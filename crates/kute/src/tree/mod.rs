@@ -278,7 +278,7 @@ impl<L: Copy> Tree<L> {
     }
 
     /// Borrow as a [`TreeRef`].
-    #[inline]
+    #[inline(always)]
     pub fn as_ref(&self) -> TreeRef<'_, L> {
         TreeRef { toks: &self.toks, leaves: &self.leaves }
     }

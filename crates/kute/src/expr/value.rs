@@ -82,19 +82,9 @@ impl Value {
 
     /// Build a tuple value from elements, choosing the most specific kind.
     pub(crate) fn tuple(items: Vec<Value>) -> Value {
-        if items.iter().all(|v| matches!(v, Value::IntTuple(_))) {
-            return Value::IntTuple(Tree::build(|b| {
-                b.open();
-                for v in &items {
-                    if let Value::IntTuple(t) = v {
-                        b.push(t.as_ref());
-                    }
-                }
-                b.close();
-            }));
-        }
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Strides(_))) {
-            return Value::Strides(Tree::build(|b| {
+            // (an integer tuple when no element has a basis stride)
+            return Value::from_strides(Tree::build(|b| {
                 b.open();
                 for v in &items {
                     match v {

@@ -111,8 +111,8 @@ impl Point {
             return Ok(self);
         }
         match self {
-            Point::Scalar(a) if a.is_int() && a.is_static() && a.value() == 0 => Ok(Point::Scalar(t)),
             Point::Scalar(a) if a.is_int() && t.is_int() => Ok(Point::Scalar(a.scale_int().add(t.scale_int())?.into())),
+            // CuTe's `_0 + x` is `x`; a run-time zero plus a basis element is that element, too
             Point::Scalar(a) if a.is_int() && a.value() == 0 => Ok(Point::Scalar(t)),
             Point::Scalar(a) => {
                 if a.is_int() || t.is_int() {

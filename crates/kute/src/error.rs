@@ -62,6 +62,18 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A new error of `kind` raised by operation `op`, with a message that states
     /// the operand and the condition that failed.
+    ///
+    /// Pre: none. Post: `kind()`, `op()` and `message()` return the arguments;
+    /// `span()` is `None`; `Display` is `op: message` (only `message` when `op` is empty).
+    ///
+    /// ```
+    /// use kute::{Error, ErrorKind};
+    /// let e = Error::new(ErrorKind::Mismatch, "my_op", "ranks 2 and 3 differ");
+    /// assert_eq!(e.kind(), ErrorKind::Mismatch);
+    /// assert_eq!(e.span(), None);
+    /// assert_eq!(e.to_string(), "my_op: ranks 2 and 3 differ");
+    /// assert_eq!(Error::new(ErrorKind::Limit, "", "too big").to_string(), "too big");
+    /// ```
     pub fn new(kind: ErrorKind, op: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
         Error(Box::new(Details { kind, op: op.into(), message: message.into(), span: None }))
     }
@@ -112,21 +124,54 @@ impl Error {
     }
 
     /// The broad class of the failure.
+    ///
+    /// Pre: none. Post: the [`ErrorKind`] the error was raised with.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Layout};
+    /// let l: Layout = "(2,3):(1,2)".parse().unwrap();
+    /// assert_eq!(l.mode(5).unwrap_err().kind(), ErrorKind::Mismatch);
+    /// ```
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
     }
 
     /// The operation that failed (`"composition"`, `"parse"`, ...).
+    ///
+    /// Pre: none. Post: the operation's name; empty when no operation named itself.
+    ///
+    /// ```
+    /// let a: kute::Layout = "(6,4):(1,7)".parse().unwrap();
+    /// let b: kute::Layout = "4:4".parse().unwrap();
+    /// assert_eq!(kute::composition(&a, &b).unwrap_err().op(), "composition");
+    /// assert_eq!("(2,3".parse::<kute::Layout>().unwrap_err().op(), "parse");
+    /// ```
     pub fn op(&self) -> &str {
         &self.0.op
     }
 
     /// The condition that failed, and the operand it concerns.
+    ///
+    /// Pre: none. Post: the message alone, without the `op: ` prefix of `Display`.
+    ///
+    /// ```
+    /// let e = kute::Int::new_dynamic(7).div(kute::Int::ZERO).unwrap_err();
+    /// assert_eq!(e.message(), "division by zero in 7 / _0");
+    /// ```
     pub fn message(&self) -> &str {
         &self.0.message
     }
 
     /// Byte range in the expression text this error points at, when known.
+    ///
+    /// Pre: none. Post: `Some((start, end))`, the byte range `[start, end)` of the
+    /// parsed text, for parse and expression errors; `None` otherwise.
+    ///
+    /// ```
+    /// let e = kute::expr::eval("size(foo)").unwrap_err();
+    /// assert_eq!(e.span(), Some((5, 8)));
+    /// assert_eq!(kute::Int::new_dynamic(1).div(kute::Int::ZERO).unwrap_err().span(), None);
+    /// ```
     pub fn span(&self) -> Option<(usize, usize)> {
         self.0.span
     }

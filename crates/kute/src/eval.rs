@@ -28,6 +28,16 @@ impl FastDivmod {
     pub const LIMIT: u64 = 1 << 62;
 
     /// The divider for `d`; `None` unless `2 <= d < 2^62`.
+    ///
+    /// Pre: none. Post: `Some` iff `2 <= d < 2^62`; then `quotient(n) == n / d`
+    /// for every `n < 2^62`.
+    ///
+    /// ```
+    /// use kute::eval::FastDivmod;
+    /// assert!(FastDivmod::new(1).is_none());
+    /// assert!(FastDivmod::new(1 << 62).is_none());
+    /// assert_eq!(FastDivmod::new(10).unwrap().quotient(12345), 1234);
+    /// ```
     pub fn new(d: u64) -> Option<FastDivmod> {
         if !(2..Self::LIMIT).contains(&d) {
             return None;
@@ -42,18 +52,40 @@ impl FastDivmod {
     }
 
     /// The divisor.
+    ///
+    /// Pre: none. Post: the `d` given to [`FastDivmod::new`].
+    ///
+    /// ```
+    /// assert_eq!(kute::eval::FastDivmod::new(7).unwrap().divisor(), 7);
+    /// ```
     #[inline]
     pub fn divisor(self) -> u64 {
         self.divisor
     }
 
     /// `n / d` for `n < 2^62` (larger `n` give unspecified results).
+    ///
+    /// Pre: `n < 2^62` (else the result is unspecified; no panic).
+    /// Post: `n / d`, rounded down.
+    ///
+    /// ```
+    /// let f = kute::eval::FastDivmod::new(3).unwrap();
+    /// assert_eq!(f.quotient(10), 3);
+    /// assert_eq!(f.quotient(0), 0);
+    /// ```
     #[inline(always)]
     pub fn quotient(self, n: u64) -> u64 {
         (((n as u128) * (self.multiplier as u128)) >> 64) as u64 >> self.shift
     }
 
     /// `(n / d, n % d)` for `n < 2^62`.
+    ///
+    /// Pre: `n < 2^62` (else the result is unspecified; no panic).
+    /// Post: `(n / d, n % d)`.
+    ///
+    /// ```
+    /// assert_eq!(kute::eval::FastDivmod::new(6).unwrap().divmod(45), (7, 3));
+    /// ```
     #[inline(always)]
     pub fn divmod(self, n: u64) -> (u64, u64) {
         let q = self.quotient(n);
@@ -209,10 +241,14 @@ fn fast_path_fits(layout: &Layout, size: i64) -> bool {
 }
 
 impl Evaluator {
-    /// Prepare `layout` for evaluation. Fails only when the size does not fit
-    /// in `i64` (as [`Layout::size`]). Layouts outside the fast path (size `0`
-    /// or `>= 2^62`, a non-positive extent, or indices whose magnitude could
-    /// exceed `i64`) are evaluated with [`Layout::eval`] everywhere.
+    /// Prepare `layout` for evaluation. Fails only for basis strides, or when
+    /// the size does not fit in `i64` (as [`Layout::size`]). Layouts outside the
+    /// fast path (size `0` or `>= 2^62`, a non-positive extent, or indices whose
+    /// magnitude could exceed `i64`) are evaluated with [`Layout::eval`] everywhere.
+    ///
+    /// Pre: every stride is an integer (else an `Inadmissible` error) and the
+    /// size fits in `i64` (else an `Overflow` error).
+    /// Post: `eval(i) == layout.eval(i)` for every `i` (values and errors).
     ///
     /// ```
     /// use kute::Layout;
@@ -283,11 +319,28 @@ impl Evaluator {
     }
 
     /// The layout.
+    ///
+    /// Pre: none. Post: the layout the evaluator was built for.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(4,2):(2,1)".parse().unwrap();
+    /// assert_eq!(l.evaluator().unwrap().layout(), &l);
+    /// ```
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
     /// `L(i)`, exactly as [`Layout::eval`].
+    ///
+    /// Pre: as [`Layout::eval`] (its errors are returned).
+    /// Post: `self.layout().eval(i)`.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(4,2):(2,1)".parse().unwrap();
+    /// let e = l.evaluator().unwrap();
+    /// assert_eq!(e.eval(5).unwrap(), 3); // 5 -> (1,1) -> 2 + 1
+    /// assert_eq!(e.eval(9).unwrap(), l.eval(9).unwrap()); // past the size
+    /// ```
     #[inline(always)]
     pub fn eval(&self, i: i64) -> Result<i64> {
         if (i as u64) < self.size {
@@ -300,6 +353,10 @@ impl Evaluator {
     /// `L(i)` for every coordinate `i` of `coords`, in order, passed to `f`: the
     /// same values as [`Evaluator::eval`], with the choice of method made once for
     /// the whole loop rather than at every coordinate. Stops at the first error.
+    ///
+    /// Pre: as [`Layout::eval`] for each coordinate.
+    /// Post: `f` got `L(i)` for every `i`, in order, up to the first error, which
+    /// is returned.
     ///
     /// ```
     /// use kute::Layout;
@@ -316,6 +373,9 @@ impl Evaluator {
     /// [`Evaluator::for_each`] over a range of coordinates: each `L(i)` is still
     /// evaluated on its own, but the domain check is made once for the range and
     /// the loop is unrolled.
+    ///
+    /// Pre: as [`Evaluator::for_each`]. Post: as [`Evaluator::for_each`] over
+    /// `coords` (nothing for an empty range).
     ///
     /// ```
     /// use kute::Layout;
@@ -527,6 +587,16 @@ fn unreachable_slow() -> i64 {
 
 impl Layout {
     /// An [`Evaluator`] for many evaluations of this layout.
+    ///
+    /// Pre: as [`Evaluator::new`]. Post: `Evaluator::new(self)`.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Layout};
+    /// let l: Layout = "(3,4):(4,1)".parse().unwrap();
+    /// assert_eq!(l.evaluator().unwrap().eval(7).unwrap(), 6);
+    /// let id = kute::expr::parse_layout("make_identity_layout((2,3))").unwrap();
+    /// assert_eq!(id.evaluator().unwrap_err().kind(), ErrorKind::Inadmissible);
+    /// ```
     pub fn evaluator(&self) -> Result<Evaluator> {
         Evaluator::new(self)
     }

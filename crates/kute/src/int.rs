@@ -69,33 +69,76 @@ impl Int {
     pub const ONE: Int = Int::new_static(1);
 
     /// A static integer (CuTe `Int<v>`).
+    ///
+    /// Pre: none. Post: `value() == value` and `is_static()`.
+    ///
+    /// ```
+    /// let x = kute::Int::new_static(8);
+    /// assert_eq!((x.value(), x.is_static()), (8, true));
+    /// assert_eq!(x.to_string(), "_8");
+    /// ```
     pub const fn new_static(value: i64) -> Int {
         Int { value, flag: Flag::Static }
     }
 
     /// A dynamic integer (CuTe `int`).
+    ///
+    /// Pre: none. Post: `value() == value` and `!is_static()`.
+    ///
+    /// ```
+    /// let x = kute::Int::new_dynamic(8);
+    /// assert_eq!((x.value(), x.is_static()), (8, false));
+    /// assert_eq!(x.to_string(), "8");
+    /// ```
     pub const fn new_dynamic(value: i64) -> Int {
         Int { value, flag: Flag::Dynamic }
     }
 
     /// An integer with the given flag.
+    ///
+    /// Pre: none. Post: `value() == value` and `is_static() == is_static`.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new(3, true), Int::new_static(3));
+    /// assert_eq!(Int::new(3, false), Int::new_dynamic(3));
+    /// ```
     pub const fn new(value: i64, is_static: bool) -> Int {
         Int { value, flag: Flag::of(is_static) }
     }
 
     /// The value.
+    ///
+    /// Pre: none. Post: the `i64` value, whatever the static flag.
+    ///
+    /// ```
+    /// assert_eq!(kute::Int::new_static(-5).value(), -5);
+    /// ```
     #[inline]
     pub const fn value(self) -> i64 {
         self.value
     }
 
     /// Whether the integer is static.
+    ///
+    /// Pre: none. Post: the static flag.
+    ///
+    /// ```
+    /// assert!(kute::Int::ONE.is_static());
+    /// assert!(!kute::Int::new_dynamic(1).is_static());
+    /// ```
     #[inline]
     pub const fn is_static(self) -> bool {
         self.flag.get()
     }
 
     /// The same value, marked dynamic.
+    ///
+    /// Pre: none. Post: `value()` unchanged, `!is_static()`.
+    ///
+    /// ```
+    /// assert_eq!(kute::Int::new_static(4).to_dynamic(), kute::Int::new_dynamic(4));
+    /// ```
     pub const fn to_dynamic(self) -> Int {
         Int::new_dynamic(self.value)
     }
@@ -107,36 +150,100 @@ impl Int {
     }
 
     /// Checked sum.
+    ///
+    /// Pre: `self + o` fits in `i64` (else an `Overflow` error).
+    /// Post: the value `self + o`, static when both operands are.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(2).add(Int::new_static(3)).unwrap().to_string(), "_5");
+    /// assert_eq!(Int::new_static(2).add(Int::new_dynamic(3)).unwrap().to_string(), "5");
+    /// assert_eq!(Int::new_dynamic(i64::MAX).add(Int::ONE).unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
     #[inline]
     pub fn add(self, o: Int) -> Result<Int> {
         self.add_opt(o).ok_or_else(|| overflow2(self, "+", o))
     }
 
     /// Checked difference.
+    ///
+    /// Pre: `self - o` fits in `i64` (else an `Overflow` error).
+    /// Post: the value `self - o`, static when both operands are.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(2).sub(Int::new_static(5)).unwrap().to_string(), "_-3");
+    /// assert_eq!(Int::new_dynamic(i64::MIN).sub(Int::ONE).unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
     #[inline]
     pub fn sub(self, o: Int) -> Result<Int> {
         self.sub_opt(o).ok_or_else(|| overflow2(self, "-", o))
     }
 
     /// Checked product. A static zero times anything is static zero, as in CuTe.
+    ///
+    /// Pre: `self · o` fits in `i64` (else an `Overflow` error).
+    /// Post: the value `self · o`, static when both operands are or when either
+    /// is a static zero.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(6).mul(Int::new_dynamic(4)).unwrap().to_string(), "24");
+    /// assert_eq!(Int::ZERO.mul(Int::new_dynamic(7)).unwrap().to_string(), "_0");
+    /// assert_eq!(Int::new_dynamic(1 << 62).mul(Int::new_dynamic(2)).unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
     #[inline]
     pub fn mul(self, o: Int) -> Result<Int> {
         self.mul_opt(o).ok_or_else(|| overflow2(self, "*", o))
     }
 
     /// Checked quotient, truncating toward zero (C++ semantics).
+    ///
+    /// Pre: `o != 0` (else a `DivisionByZero` error) and not `i64::MIN / -1`
+    /// (else an `Overflow` error).
+    /// Post: the value `self / o` rounded toward zero, static when both operands are.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(7).div(Int::new_static(2)).unwrap().to_string(), "_3");
+    /// assert_eq!(Int::new_dynamic(-7).div(Int::new_static(2)).unwrap().to_string(), "-3");
+    /// assert_eq!(Int::new_dynamic(7).div(Int::ZERO).unwrap_err().kind(), ErrorKind::DivisionByZero);
+    /// ```
     #[inline]
     pub fn div(self, o: Int) -> Result<Int> {
         self.div_opt(o).ok_or_else(|| div_error(self, "/", o))
     }
 
     /// Checked remainder with the sign of the dividend (C++ semantics).
+    ///
+    /// Pre: `o != 0` (else a `DivisionByZero` error) and not `i64::MIN % -1`
+    /// (else an `Overflow` error).
+    /// Post: the value `self - o·(self / o)` (sign of `self`), static when both operands are.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(7).rem(Int::new_static(3)).unwrap().to_string(), "_1");
+    /// assert_eq!(Int::new_dynamic(-7).rem(Int::new_dynamic(3)).unwrap().to_string(), "-1");
+    /// assert_eq!(Int::new_dynamic(7).rem(Int::ZERO).unwrap_err().kind(), ErrorKind::DivisionByZero);
+    /// ```
     #[inline]
     pub fn rem(self, o: Int) -> Result<Int> {
         self.rem_opt(o).ok_or_else(|| div_error(self, "%", o))
     }
 
     /// CuTe's `ceil_div(a, b) = (a + b - 1) / b`, literally (also for non-positive inputs).
+    ///
+    /// Pre: `o != 0` (else a `DivisionByZero` error) and every step fits in
+    /// `i64` (else an `Overflow` error).
+    /// Post: `(self + o - 1) / o` truncated toward zero (the ceiling of `self / o`
+    /// for `self >= 0`, `o > 0`), static when both operands are.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(7).ceil_div(Int::new_static(2)).unwrap().to_string(), "_4");
+    /// assert_eq!(Int::new_dynamic(8).ceil_div(Int::new_static(4)).unwrap().to_string(), "2");
+    /// assert_eq!(Int::new_dynamic(8).ceil_div(Int::ZERO).unwrap_err().kind(), ErrorKind::DivisionByZero);
+    /// ```
     #[inline]
     pub fn ceil_div(self, o: Int) -> Result<Int> {
         self.add(o)?.sub(Int::ONE)?.div(o)
@@ -186,24 +293,58 @@ impl Int {
     }
 
     /// The smaller value; the flag follows both operands.
+    ///
+    /// Pre: none. Post: the smaller value, static when both operands are.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new_static(3).min(Int::new_static(5)).to_string(), "_3");
+    /// assert_eq!(Int::new_static(3).min(Int::new_dynamic(5)).to_string(), "3");
+    /// ```
     #[inline]
     pub fn min(self, o: Int) -> Int {
         self.with(o, self.value.min(o.value))
     }
 
     /// The larger value; the flag follows both operands.
+    ///
+    /// Pre: none. Post: the larger value, static when both operands are.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new_static(3).max(Int::new_static(5)).to_string(), "_5");
+    /// assert_eq!(Int::new_dynamic(3).max(Int::new_static(5)).to_string(), "5");
+    /// ```
     #[inline]
     pub fn max(self, o: Int) -> Int {
         self.with(o, self.value.max(o.value))
     }
 
     /// Checked absolute value.
+    ///
+    /// Pre: `self != i64::MIN` (else an `Overflow` error).
+    /// Post: `|self|`, with the flag of `self`.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_static(-4).abs().unwrap().to_string(), "_4");
+    /// assert_eq!(Int::new_dynamic(i64::MIN).abs().unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
     #[inline]
     pub fn abs(self) -> Result<Int> {
         self.abs_opt().ok_or_else(|| overflow1("abs", self))
     }
 
     /// Checked negation.
+    ///
+    /// Pre: `self != i64::MIN` (else an `Overflow` error).
+    /// Post: `-self`, with the flag of `self`.
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Int};
+    /// assert_eq!(Int::new_dynamic(4).neg().unwrap().to_string(), "-4");
+    /// assert_eq!(Int::new_dynamic(i64::MIN).neg().unwrap_err().kind(), ErrorKind::Overflow);
+    /// ```
     #[inline]
     pub fn neg(self) -> Result<Int> {
         match self.value.checked_neg() {
@@ -213,12 +354,30 @@ impl Int {
     }
 
     /// -1, 0 or 1.
+    ///
+    /// Pre: none. Post: the sign of the value (-1, 0 or 1), with the flag of `self`.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new_static(-9).signum(), Int::new_static(-1));
+    /// assert_eq!(Int::new_dynamic(0).signum(), Int::new_dynamic(0));
+    /// ```
     #[inline]
     pub fn signum(self) -> Int {
         Int { value: self.value.signum(), flag: self.flag }
     }
 
     /// Greatest common divisor of the absolute values.
+    ///
+    /// Pre: the result is below 2^63 (it is 2^63 only for `i64::MIN` with `0` or
+    /// `i64::MIN`, and then `i64::MAX` is returned).
+    /// Post: `gcd(|self|, |o|)` (`gcd(0, 0) == 0`), static when both operands are.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new_static(12).gcd(Int::new_static(-18)).to_string(), "_6");
+    /// assert_eq!(Int::new_dynamic(0).gcd(Int::new_static(5)).to_string(), "5");
+    /// ```
     pub fn gcd(self, o: Int) -> Int {
         let (mut a, mut b) = (self.value.unsigned_abs(), o.value.unsigned_abs());
         while b != 0 {

@@ -49,10 +49,26 @@ pub struct Indices {
 }
 
 impl Indices {
+    // `new` is always inlined: built in the caller's frame, the iterator is not
+    // moved through a 200-byte copy before a traversal.
+
     /// An iterator over the whole domain of `layout`. Errors if an index would
     /// overflow, or if an extent is negative (a zero extent: no indices).
-    // (always inlined: built in the caller's frame, the iterator is not moved
-    // through a 200-byte copy before a traversal)
+    ///
+    /// Pre: every stride is an integer and no extent is negative (else an
+    /// `Inadmissible` error); the size and `Σ |(s-1)·d|` over the leaves fit in
+    /// `i64` (else an `Overflow` error).
+    /// Post: yields `L(0), L(1), ..., L(size-1)` (nothing if an extent is 0).
+    ///
+    /// ```
+    /// use kute::{ErrorKind, Layout, iter::Indices};
+    /// let l: Layout = "(2,2):(1,4)".parse().unwrap();
+    /// assert_eq!(Indices::new(&l).unwrap().collect::<Vec<_>>(), [0, 1, 4, 5]);
+    /// let z: Layout = "(3,0):(1,3)".parse().unwrap();
+    /// assert_eq!(Indices::new(&z).unwrap().count(), 0);
+    /// let n: Layout = "-2:1".parse().unwrap();
+    /// assert_eq!(Indices::new(&n).unwrap_err().kind(), ErrorKind::Inadmissible);
+    /// ```
     #[inline(always)]
     pub fn new(layout: &Layout) -> Result<Indices> {
         // the values of basis strides are coordinates, not indices
@@ -196,6 +212,15 @@ impl Indices {
     }
 
     /// The next index, if any.
+    ///
+    /// Pre: none. Post: the next of `L(0), ..., L(size-1)`, then `None` for good.
+    ///
+    /// ```
+    /// let l: kute::Layout = "3:2".parse().unwrap();
+    /// let mut it = kute::iter::Indices::new(&l).unwrap();
+    /// assert_eq!((it.next_index(), it.next_index(), it.next_index()), (Some(0), Some(2), Some(4)));
+    /// assert_eq!(it.next_index(), None);
+    /// ```
     #[inline]
     pub fn next_index(&mut self) -> Option<i64> {
         if self.remaining == 0 {
@@ -296,6 +321,7 @@ impl Layout {
     /// size(L): L(i)`): [`Indices`].
     ///
     /// Pre: the extents are not negative and every index fits `i64` (else an error).
+    /// Post: `Indices::new(self)`, yielding `L(0), ..., L(size-1)`.
     ///
     /// ```
     /// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
@@ -307,6 +333,9 @@ impl Layout {
 
     /// Evaluate the layout over its whole domain, in 1-D order.
     /// Errors for domains over 2^24 elements.
+    ///
+    /// Pre: `0 <= size <= 2^24` (else a `Limit` error), and as [`Indices::new`].
+    /// Post: `[L(0), L(1), ..., L(size-1)]`.
     ///
     /// ```
     /// let l: kute::Layout = "(2,2):(2,1)".parse().unwrap();

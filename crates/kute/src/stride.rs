@@ -75,6 +75,14 @@ impl Stride {
     pub const ONE: Stride = Stride { value: 1, meta: STATIC_BIT };
 
     /// The integer stride `x`.
+    ///
+    /// Pre: none. Post: `as_int() == Some(x)`.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let d = Stride::of(Int::new_static(4));
+    /// assert_eq!((d.as_int(), d.to_string()), (Some(Int::new_static(4)), "_4".to_string()));
+    /// ```
     #[inline(always)]
     pub const fn of(x: Int) -> Stride {
         Stride { value: x.value(), meta: x.is_static() as u64 }
@@ -83,8 +91,9 @@ impl Stride {
     /// `value · E<path...>`, the path outermost first; the empty path is the
     /// integer `value`.
     ///
-    /// Errors ([`Limit`](crate::ErrorKind::Limit)) for a path deeper than
-    /// [`MAX_BASIS_DEPTH`] or an index above [`MAX_BASIS_INDEX`].
+    /// Pre: `path.len() <= MAX_BASIS_DEPTH` and every index `<= MAX_BASIS_INDEX`
+    /// (else a [`Limit`](crate::ErrorKind::Limit) error).
+    /// Post: `scale_int() == value` and `path() == path`.
     ///
     /// ```
     /// use kute::{Int, Stride};
@@ -109,30 +118,70 @@ impl Stride {
     }
 
     /// The scale: the integer itself for an integer stride, `v` for `v@...`.
+    ///
+    /// Pre: none. Post: the scale's value, without its flag or direction.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert_eq!(Stride::basis(Int::new_static(3), &[1]).unwrap().value(), 3);
+    /// assert_eq!(Stride::of(Int::new_dynamic(-2)).value(), -2);
+    /// ```
     #[inline(always)]
     pub const fn value(self) -> i64 {
         self.value
     }
 
     /// The scale as an [`Int`] (with its static flag).
+    ///
+    /// Pre: none. Post: the scale with its flag; the direction is dropped.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::new_static(3), &[1]).unwrap();
+    /// assert_eq!(e.scale_int(), Int::new_static(3));
+    /// ```
     #[inline(always)]
     pub const fn scale_int(self) -> Int {
         Int::new(self.value, self.meta & STATIC_BIT != 0)
     }
 
     /// Whether the scale is static.
+    ///
+    /// Pre: none. Post: the scale's static flag.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert!(Stride::ONE.is_static());
+    /// assert!(!Stride::of(Int::new_dynamic(1)).is_static());
+    /// ```
     #[inline(always)]
     pub const fn is_static(self) -> bool {
         self.meta & STATIC_BIT != 0
     }
 
     /// Whether this is a plain integer stride (an empty basis path).
+    ///
+    /// Pre: none. Post: `true` iff `path()` is empty.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert!(Stride::of(Int::new_dynamic(5)).is_int());
+    /// assert!(!Stride::basis(Int::ONE, &[0]).unwrap().is_int());
+    /// ```
     #[inline(always)]
     pub const fn is_int(self) -> bool {
         self.meta <= STATIC_BIT
     }
 
     /// The integer, for an integer stride; `None` for a basis stride.
+    ///
+    /// Pre: none. Post: `Some(scale_int())` iff `is_int()`.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert_eq!(Stride::of(Int::new_dynamic(5)).as_int(), Some(Int::new_dynamic(5)));
+    /// assert_eq!(Stride::basis(Int::ONE, &[0]).unwrap().as_int(), None);
+    /// ```
     #[inline(always)]
     pub const fn as_int(self) -> Option<Int> {
         if self.is_int() {
@@ -144,35 +193,87 @@ impl Stride {
 
     /// Whether this is the integer 0 (a basis stride with scale 0, `_0@1`, is
     /// not: it still names a mode of the codomain).
+    ///
+    /// Pre: none. Post: `true` iff `is_int()` and `value() == 0` (either flag).
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert!(Stride::ZERO.is_int_zero() && Stride::of(Int::new_dynamic(0)).is_int_zero());
+    /// assert!(!Stride::basis(Int::ZERO, &[1]).unwrap().is_int_zero());
+    /// ```
     #[inline(always)]
     pub const fn is_int_zero(self) -> bool {
         self.value == 0 && self.is_int()
     }
 
     /// The length of the basis path (0 for an integer).
+    ///
+    /// Pre: none. Post: `path().len()`, at most [`MAX_BASIS_DEPTH`].
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert_eq!(Stride::basis(Int::ONE, &[1, 0]).unwrap().depth(), 2);
+    /// assert_eq!(Stride::ONE.depth(), 0);
+    /// ```
     #[inline]
     pub const fn depth(self) -> usize {
         ((self.meta & LEN_MASK) >> LEN_SHIFT) as usize
     }
 
     /// The basis path, outermost index first (empty for an integer).
+    ///
+    /// Pre: none. Post: the path given to [`Stride::basis`] (CuTe's `E<...>`
+    /// template arguments, the reverse of the printed `@` order).
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::ONE, &[2, 0]).unwrap();
+    /// assert_eq!(e.path().as_slice(), &[2, 0]);
+    /// assert_eq!(e.to_string(), "_1@0@2");
+    /// assert!(Stride::ONE.path().is_empty());
+    /// ```
     pub fn path(self) -> BasisPath {
         (0..self.depth()).map(|k| ((self.meta >> (PATH_SHIFT + 8 * k as u32)) & 0xff) as usize).collect()
     }
 
     /// The same basis direction with another scale.
+    ///
+    /// Pre: none. Post: `scale_int() == x`, `path()` unchanged.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::ONE, &[1]).unwrap();
+    /// assert_eq!(e.with_value(Int::new_dynamic(4)).to_string(), "4@1");
+    /// ```
     #[inline(always)]
     pub const fn with_value(self, x: Int) -> Stride {
         Stride { value: x.value(), meta: (self.meta & !STATIC_BIT) | x.is_static() as u64 }
     }
 
     /// Same value and same basis direction (the static flags may differ).
+    ///
+    /// Pre: none. Post: `true` iff `value()` and `path()` are equal.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// assert!(Stride::ONE.same(Stride::of(Int::new_dynamic(1))));
+    /// assert!(!Stride::ONE.same(Stride::basis(Int::ONE, &[0]).unwrap()));
+    /// ```
     #[inline(always)]
     pub const fn same(self, o: Stride) -> bool {
         self.value == o.value && (self.meta | STATIC_BIT) == (o.meta | STATIC_BIT)
     }
 
     /// Same basis direction (any scale).
+    ///
+    /// Pre: none. Post: `true` iff `path()` is equal (two integers always are).
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::ONE, &[1]).unwrap();
+    /// assert!(e.same_direction(Stride::basis(Int::new_dynamic(7), &[1]).unwrap()));
+    /// assert!(!e.same_direction(Stride::ONE));
+    /// ```
     #[inline(always)]
     pub const fn same_direction(self, o: Stride) -> bool {
         (self.meta | STATIC_BIT) == (o.meta | STATIC_BIT)
@@ -180,6 +281,9 @@ impl Stride {
 
     /// `k · self`: the scale multiplied, the direction kept. As for [`Int::mul`],
     /// a static zero factor gives a static zero scale.
+    ///
+    /// Pre: the product fits in `i64` (else an `Overflow` error).
+    /// Post: `scale_int() == self.scale_int() · k` (as [`Int::mul`]), `path()` unchanged.
     ///
     /// ```
     /// use kute::{Int, Stride};
@@ -199,6 +303,14 @@ impl Stride {
     }
 
     /// The same stride with a dynamic scale.
+    ///
+    /// Pre: none. Post: the same value and path, `!is_static()`.
+    ///
+    /// ```
+    /// use kute::{Int, Stride};
+    /// let e = Stride::basis(Int::new_static(2), &[0]).unwrap();
+    /// assert_eq!(e.to_dynamic().to_string(), "2@0");
+    /// ```
     pub const fn to_dynamic(self) -> Stride {
         Stride { value: self.value, meta: self.meta & !STATIC_BIT }
     }
@@ -234,8 +346,10 @@ impl fmt::Debug for Stride {
 /// CuTe `make_basis_like(shape)`: the basis element of every leaf of
 /// `shape`, its path the leaf's position (an integer shape gives `E<>`, `_1`).
 ///
-/// Errors ([`Limit`](crate::ErrorKind::Limit)) beyond kute's basis paths
-/// ([`MAX_BASIS_DEPTH`] levels, indices up to [`MAX_BASIS_INDEX`]).
+/// Pre: `shape` is nested at most [`MAX_BASIS_DEPTH`] levels with ranks up to
+/// `MAX_BASIS_INDEX + 1` (else a [`Limit`](crate::ErrorKind::Limit) error).
+/// Post: a stride tuple congruent to `shape` whose leaf at path `p` is `_1@p`
+/// (`_1` for an integer `shape`).
 ///
 /// ```
 /// let s: kute::IntTuple = "(_4,(_2,_3))".parse().unwrap();

@@ -142,7 +142,9 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
 /// `[0, size(L))` and the same size. Size-1 modes are dropped and adjacent modes
 /// with `d[i+1] == s[i]·d[i]` merge; a single mode gives an integral layout.
 ///
-/// Pre: none. Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `i < size(L)`.
+/// Pre: the products `s·d` compared and the merged extents fit in `i64` (else
+/// an `Overflow` error).
+/// Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for `i < size(L)`.
 ///
 /// ```
 /// use kute::Layout;
@@ -156,6 +158,8 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// [`coalesce`] written into `out` (whatever it held): the fastest form, since
 /// the result is built in place instead of being moved (see
 /// [`doc::performance`](crate::doc::performance)). On error `out` is `_1:_0`.
+///
+/// Pre: as [`coalesce`]. Post: `out` is `coalesce(l)` on success, `_1:_0` on error.
 ///
 /// ```
 /// use kute::Layout;
@@ -192,7 +196,10 @@ pub(crate) fn coalesce_fast(out: &mut Layout, l: &Layout) -> Result<(), Decline>
 /// `profile`, keeping `L`'s modes beyond the profile's rank. An integer profile
 /// coalesces the whole layout.
 ///
-/// Pre: `rank(profile) <= rank(L)` where `profile` is a tuple.
+/// Pre: `rank(profile) <= rank(L)` wherever `profile` is a tuple (else a
+/// `Mismatch` error), and as [`coalesce`] for each part.
+/// Post: the modes of `L` under each integer of `profile` coalesced (the same
+/// function on `[0, size(L))`), the other modes kept.
 ///
 /// ```
 /// use kute::{Layout, IntTuple};
@@ -228,6 +235,9 @@ pub(crate) fn by_profile(
 
 /// CuTe `filter_zeros(L)`: every mode with stride 0 gets extent 1.
 ///
+/// Pre: none. Post: congruent to `L`; each leaf with integer stride 0 has extent
+/// `_1` (stride kept), every other leaf is unchanged.
+///
 /// ```
 /// use kute::Layout;
 /// let l: Layout = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
@@ -241,6 +251,8 @@ pub fn filter_zeros(l: &Layout) -> Layout {
 /// CuTe `filter(L)`: `coalesce(filter_zeros(L))`, i.e. no stride-0 and no size-1
 /// modes (`_1:_0` if nothing remains).
 ///
+/// Pre: as [`coalesce`]. Post: `coalesce(filter_zeros(L))`.
+///
 /// ```
 /// use kute::Layout;
 /// let l: Layout = "(_2,_3,_4):(_0,_1,_0)".parse().unwrap();
@@ -252,6 +264,10 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 
 /// CuTe `coalesce(shape)`: flatten and multiply adjacent extents of the same
 /// static-ness.
+///
+/// Pre: the products fit in `i64` (else an `Overflow` error). Post: the leaves
+/// of `s` in order, each run of adjacent leaves with the same static flag
+/// multiplied into one; an integer when one remains, else a flat tuple.
 ///
 /// ```
 /// use kute::IntTuple;
@@ -273,6 +289,12 @@ pub fn coalesce_shape(s: &IntTuple) -> Result<IntTuple> {
 }
 
 /// Apply `f` at the terminals of `profile` (CuTe's by-mode `filter(L, profile)` and friends).
+///
+/// Pre: `rank(profile) <= rank(L)` wherever `profile` is a tuple (else a
+/// `Mismatch` error naming `op`: `"filter"`, `"filter_zeros"`, otherwise
+/// `"coalesce"`); the errors of `f`. Post: `f` applied to the modes of `L` under
+/// each integer of `profile` (to `L` for an integer profile), the other modes kept.
+///
 /// ```
 /// use kute::{Layout, IntTuple};
 /// let l: Layout = "((_2,_1),(_3,_1)):((_1,_0),(_0,_2))".parse().unwrap();

@@ -16,8 +16,10 @@ use smallvec::SmallVec;
 /// kute also complements layouts with run-time strides of any rank (CuTe C++
 /// refuses rank > 1), giving the same values as for static strides.
 ///
-/// Pre: the filtered `A`, sorted by stride, has each stride at least the
-/// previous extent·stride (else "non-injective" error, as CuTe).
+/// Pre: every stride of `A` is an integer, and the filtered `A`, sorted by
+/// stride, has each stride at least the previous extent·stride (else an
+/// `Inadmissible` error, "non-injective" as in CuTe); the arithmetic fits in
+/// `i64` (else an `Overflow` error).
 /// Post (for admissible `A`): `R` is sorted and coalesced,
 /// `size(A)·size(R) >= size(cotarget)`.
 ///
@@ -33,6 +35,9 @@ pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
 
 /// [`complement`] written into `out` (the fastest form: no move of the result).
 /// On error `out` is `_1:_0`.
+///
+/// Pre: as [`complement`]. Post: `out` is `complement(a, cotarget)` on success,
+/// `_1:_0` on error.
 ///
 /// ```
 /// use kute::{Layout, IntTuple};
@@ -69,6 +74,8 @@ pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, cotarget: &IntTuple)
 }
 
 /// CuTe `complement(A)`: the complement up to `cosize(filter(A))`.
+///
+/// Pre: as [`complement`]. Post: `complement(A, cosize(filter(A)))`.
 ///
 /// ```
 /// use kute::Layout;

@@ -28,6 +28,8 @@ const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
 /// Pre: at every mode of the coalesced `A` that `B`'s strides reach, CuTe's
 /// stride divisibility (`r % s == 0` or `r < s`) and shape divisibility hold, and
 /// the result is the true composite. Otherwise: an [`Inadmissible`](crate::ErrorKind::Inadmissible) error.
+/// Post: `shape(B)` is compatible with `shape(R)`, and `R(i) == A(B(i))` for
+/// `0 <= i < size(B)` (`A`'s last mode extended past its size).
 ///
 /// ```
 /// use kute::Layout;
@@ -45,6 +47,9 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// [`composition`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`composition`]. Post: `out` is `composition(a, b)` on success,
+/// `_1:_0` on error.
 ///
 /// ```
 /// use kute::Layout;
@@ -76,8 +81,10 @@ impl Op for Composition<'_> {
 /// `A` unchanged, and a by-mode tiler `<T0,T1,...>` composes mode `i` of `A` with
 /// `Ti`, dropping the modes of `A` beyond the tiler.
 ///
-/// Pre: `rank(tiler) <= rank(A)` for a by-mode tiler, and the preconditions of
-/// [`composition`] for each layout.
+/// Pre: `rank(tiler) <= rank(A)` for a by-mode tiler (else a `Mismatch` error),
+/// and the preconditions of [`composition`] for each layout.
+/// Post: for a by-mode tiler, a tuple whose mode `i` is mode `i` of `A` composed
+/// with `Ti`; otherwise as [`composition`] (`A` itself for `_`).
 ///
 /// ```
 /// use kute::{Layout, Tiler};
@@ -91,6 +98,9 @@ pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layo
 
 /// [`composition_tiler`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`composition_tiler`]. Post: `out` is `composition_tiler(a, t)` on
+/// success, `_1:_0` on error.
 ///
 /// ```
 /// use kute::{Layout, Tiler};

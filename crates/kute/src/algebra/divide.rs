@@ -25,7 +25,11 @@ use arrayvec::ArrayVec;
 /// A tile that does not divide `A` rounds the rest mode up (the domain grows),
 /// exactly as CuTe.
 ///
-/// Pre: those of [`complement`](crate::complement) and [`composition`](crate::composition).
+/// Pre: those of [`complement`](crate::complement) and [`composition`](crate::composition),
+/// and `rank(tiler) <= rank(A)` for a by-mode tiler (else a `Mismatch` error).
+/// Post: for a layout `B`, `(A ∘ B, A ∘ complement(B, shape(coalesce(A))))`,
+/// mode 0 of size `size(B)`; a by-mode tiler divides mode by mode, keeping `A`'s
+/// extra modes.
 ///
 /// ```
 /// use kute::Layout;
@@ -39,6 +43,9 @@ pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 
 /// [`logical_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`logical_divide`]. Post: `out` is `logical_divide(a, t)` on
+/// success, `_1:_0` on error.
 ///
 /// ```
 /// use kute::Layout;
@@ -378,6 +385,10 @@ fn emit_part(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, which: us
 /// mode `(tile, rest)`; gather the tiles into mode 0 and the rests (then `L`'s
 /// extra modes) into mode 1.
 ///
+/// Pre: at each terminal of the tiler, the mode of `L` it meets is a rank-2
+/// `(tile, rest)`, and a by-mode tiler has no more modes than the mode it meets
+/// (else a `Mismatch` error). Post: `((tiles...), (rests..., extra modes...))`.
+///
 /// ```
 /// use kute::{Layout, Tiler};
 /// let l: Layout = "((_2,_3),(_4,_5),_6):((_1,_2),(_6,_24),_120)".parse().unwrap();
@@ -561,6 +572,10 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
 
 /// CuTe `zipped_divide(A, tiler)`: `((tiles...), (rests..., extra modes...))`.
 ///
+/// Pre: as [`logical_divide`], except that the composition is not proved (CuTe's
+/// answer is returned as it is; only CuTe's divisibility conditions are errors).
+/// Post: `tile_unzip(logical_divide(A, tiler), tiler)`.
+///
 /// ```
 /// use kute::{Layout, Tiler};
 /// let a: Layout = "(_12,_32,_6):(_1,_128,_0)".parse().unwrap();
@@ -573,12 +588,27 @@ pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 
 /// [`zipped_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`zipped_divide`]. Post: `out` is `zipped_divide(a, t)` on success,
+/// `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_12,_32,_6):(_1,_128,_0)".parse().unwrap();
+/// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
+/// let mut out = Layout::default();
+/// kute::zipped_divide_into(&mut out, &a, &t).unwrap();
+/// assert_eq!(out.to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
+/// ```
 #[inline]
 pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Zipped, "zipped_divide")
 }
 
 /// CuTe `tiled_divide(A, tiler)`: `((tiles...), rest0, rest1, ...)`.
+///
+/// Pre: as [`zipped_divide`]. Post: `zipped_divide(A, tiler)` with the modes of
+/// its mode 1 spliced into the top level (a mode 1 of rank 1 is kept whole).
 ///
 /// ```
 /// use kute::{Layout, Tiler};
@@ -592,12 +622,27 @@ pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 
 /// [`tiled_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`tiled_divide`]. Post: `out` is `tiled_divide(a, t)` on success,
+/// `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_12,_32,_6):(_1,_128,_0)".parse().unwrap();
+/// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
+/// let mut out = Layout::default();
+/// kute::tiled_divide_into(&mut out, &a, &t).unwrap();
+/// assert_eq!(out.to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
+/// ```
 #[inline]
 pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Tiled, "tiled_divide")
 }
 
 /// CuTe `flat_divide(A, tiler)`: `(tile0, tile1, ..., rest0, rest1, ...)`.
+///
+/// Pre: as [`zipped_divide`]. Post: `zipped_divide(A, tiler)` with the modes of
+/// both its modes spliced into the top level (a mode of rank 1 is kept whole).
 ///
 /// ```
 /// use kute::{Layout, Tiler};
@@ -611,6 +656,18 @@ pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 
 /// [`flat_divide`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`flat_divide`]. Post: `out` is `flat_divide(a, t)` on success,
+/// `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_12,_32,_6):(_1,_128,_0)".parse().unwrap();
+/// let t: Tiler = kute::expr::parse_tiler("(_4,_8)").unwrap();
+/// let mut out = Layout::default();
+/// kute::flat_divide_into(&mut out, &a, &t).unwrap();
+/// assert_eq!(out.to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
+/// ```
 #[inline]
 pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Flat, "flat_divide")

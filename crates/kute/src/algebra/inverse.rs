@@ -49,6 +49,8 @@ fn flat_coalesced(l: &Layout, op: &'static str) -> Result<Flat> {
 /// kute handles run-time strides like static ones (CuTe C++ drops them and
 /// returns `_1:_0`).
 ///
+/// Pre: every stride is an integer (else an `Inadmissible` error); the
+/// arithmetic fits in `i64` (else an `Overflow` error).
 /// Post: `L(R(i)) == i` for all `i < size(R)`.
 ///
 /// ```
@@ -76,16 +78,25 @@ fn right_inverse_impl(l: &Layout) -> Result<Layout> {
     Ok(Layout::from_flat(&coalesce_flat(&modes, false)?))
 }
 
-/// CuTe `left_inverse(L)`: a layout `R` with `L(R(L(i))) == L(i)` for `i < size(L)`
-/// (so `R(L(i)) == i` when `L` is injective), defined on `[0, cosize(L))`.
+/// CuTe `left_inverse(L)`: for an injective `L`, a layout `R` with
+/// `R(L(i)) == i` for `i < size(L)`, defined on `[0, cosize(L))`. For a
+/// non-injective `L` (such as the first one below) CuTe's answer is returned
+/// as it is, and no such `R` exists.
 ///
-/// Pre: the non-zero strides, sorted, each divisible by the product of the
-/// extents of the result so far (CuTe's "left inverse divisibility condition").
+/// Pre: every stride is an integer, and the non-zero strides of the coalesced
+/// `L`, sorted, are each divisible by the product of the extents of the result
+/// so far (CuTe's "left inverse divisibility condition"); else an
+/// `Inadmissible` error.
+/// Post: `R(L(i)) == i` for `i < size(L)` when `L` is injective.
 ///
 /// ```
 /// use kute::Layout;
 /// let l: Layout = "(_4,_3):(_2,_1)".parse().unwrap();
 /// assert_eq!(kute::left_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
+/// let inj: Layout = "(_4,_2):(_1,_8)".parse().unwrap();
+/// let r = kute::left_inverse(&inj).unwrap();
+/// assert_eq!(r.to_string(), "(_8,_2):(_1,_4)");
+/// assert!((0..8).all(|i| r.eval(inj.eval(i).unwrap()).unwrap() == i));
 /// ```
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
     left_inverse_impl(l).map_err(|e| e.in_op("left_inverse"))
@@ -135,6 +146,11 @@ fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {
 /// CuTe `max_common_layout(A, B)`: the largest layout `R` with
 /// `A(R(i)) == i == B(R(i))` for all `i < size(R)` (`_1:_0` if none).
 ///
+/// Pre: every stride of `A` and `B` is an integer (else an `Inadmissible`
+/// error), and `A ∘ right_inverse(B)` is admissible (see
+/// [`composition`](crate::composition)).
+/// Post: `A(R(i)) == i == B(R(i))` for `i < size(R)`.
+///
 /// ```
 /// use kute::Layout;
 /// let a: Layout = "(_4,_8):(_8,_1)".parse().unwrap();
@@ -157,6 +173,8 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// CuTe `max_common_vector(A, B)`: the number of leading elements that are
 /// contiguous in both `A` and `B` (at least 1).
 ///
+/// Pre: as [`max_common_layout`]. Post: `size(max_common_layout(A, B))`, at least 1.
+///
 /// ```
 /// use kute::Layout;
 /// let a: Layout = "(_4,8):(_1,4)".parse().unwrap();
@@ -178,6 +196,11 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
 
 /// CuTe `nullspace(L)`: the 1-D coordinates that `L` maps to 0 through its
 /// stride-0 modes, as a layout into `L`'s domain (`_1:_0` if none).
+///
+/// Pre: every stride is an integer (else an `Inadmissible` error); the size
+/// fits in `i64` (else an `Overflow` error).
+/// Post: `L(R(i)) == 0` for `i < size(R)`; `size(R)` is the product of the
+/// extents of `L`'s stride-0 leaves.
 ///
 /// ```
 /// use kute::Layout;

@@ -105,12 +105,25 @@ pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout
 
 /// [`logical_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`logical_product`]. Post: `out` is `logical_product(a, t)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::logical_product_into(&mut out, &a, &Tiler::from(&b)).unwrap();
+/// assert_eq!(out.to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
+/// ```
 #[inline]
 pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     run(out, &ProductBy(a, t, None, "logical_product"))
 }
 
 /// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
+///
+/// Pre: as [`logical_product`]. Post: `tile_unzip(logical_product(A, tiler), tiler)`.
 ///
 /// ```
 /// use kute::Layout;
@@ -124,11 +137,25 @@ pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 
 /// [`zipped_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`zipped_product`]. Post: `out` is `zipped_product(a, t)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::zipped_product_into(&mut out, &a, &Tiler::from(&b)).unwrap();
+/// assert_eq!(out.to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
+/// ```
 pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     run(out, &ProductBy(a, t, Some(Unzip::Zipped), "zipped_product"))
 }
 
 /// CuTe `tiled_product(A, tiler)`: `((blocks...), p0, p1, ...)`.
+///
+/// Pre: as [`logical_product`]. Post: `zipped_product(A, tiler)` with the modes
+/// of its mode 1 spliced into the top level (a mode 1 of rank 1 is kept whole).
 ///
 /// ```
 /// use kute::Layout;
@@ -142,11 +169,25 @@ pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 
 /// [`tiled_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`tiled_product`]. Post: `out` is `tiled_product(a, t)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::tiled_product_into(&mut out, &a, &Tiler::from(&b)).unwrap();
+/// assert_eq!(out.to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
+/// ```
 pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     run(out, &ProductBy(a, t, Some(Unzip::Tiled), "tiled_product"))
 }
 
 /// CuTe `flat_product(A, tiler)`: `(b0, b1, ..., p0, p1, ...)`.
+///
+/// Pre: as [`logical_product`]. Post: `zipped_product(A, tiler)` with the modes
+/// of both its modes spliced into the top level (a mode of rank 1 is kept whole).
 ///
 /// ```
 /// use kute::Layout;
@@ -160,6 +201,17 @@ pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 
 /// [`flat_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`flat_product`]. Post: `out` is `flat_product(a, t)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::{Layout, Tiler};
+/// let a: Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_4,_1)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::flat_product_into(&mut out, &a, &Tiler::from(&b)).unwrap();
+/// assert_eq!(out.to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
+/// ```
 pub fn flat_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     run(out, &ProductBy(a, t, Some(Unzip::Flat), "flat_product"))
 }
@@ -295,6 +347,12 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
 /// CuTe `blocked_product(A, B)`: `B` repeats the block `A`; mode `i` of the result
 /// is `(A_i, (A* ∘ B)_i)`. Rank: `max(rank A, rank B)` (both padded with `_1:_0`).
 ///
+/// Pre: as [`logical_product`] (with `A* = complement(A, size(A)·cosize(B))`,
+/// integer strides), and the result nested at most
+/// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit` error).
+/// Post: rank `max(rank A, rank B)`, mode `i` is `(A_i, (A* ∘ B)_i)` of the
+/// padded operands.
+///
 /// ```
 /// use kute::Layout;
 /// let a: Layout = "(_2,_5):(_5,_1)".parse().unwrap();
@@ -307,6 +365,17 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// [`blocked_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`blocked_product`]. Post: `out` is `blocked_product(a, b)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(_2,_5):(_5,_1)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_1,_3)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::blocked_product_into(&mut out, &a, &b).unwrap();
+/// assert_eq!(out.to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
+/// ```
 #[inline]
 pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
     run(out, &RankProduct(a, b, false))
@@ -314,6 +383,9 @@ pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<
 
 /// CuTe `raked_product(A, B)`: as [`blocked_product`] with the parts of each mode
 /// swapped, interleaving the copies of `A`.
+///
+/// Pre: as [`blocked_product`]. Post: rank `max(rank A, rank B)`, mode `i` is
+/// `((A* ∘ B)_i, A_i)` of the padded operands.
 ///
 /// ```
 /// use kute::Layout;
@@ -327,6 +399,17 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// [`raked_product`] written into `out` (the fastest form: no move of the
 /// result). On error `out` is `_1:_0`.
+///
+/// Pre: as [`raked_product`]. Post: `out` is `raked_product(a, b)` on success, `_1:_0` on error.
+///
+/// ```
+/// use kute::Layout;
+/// let a: Layout = "(_2,_5):(_5,_1)".parse().unwrap();
+/// let b: Layout = "(_3,_4):(_1,_3)".parse().unwrap();
+/// let mut out = Layout::default();
+/// kute::raked_product_into(&mut out, &a, &b).unwrap();
+/// assert_eq!(out.to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
+/// ```
 #[inline]
 pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
     run(out, &RankProduct(a, b, true))
@@ -336,8 +419,12 @@ pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()
 /// until it has shape `target`, stepping through the modes in `order`
 /// (column-major when `None`).
 ///
-/// Pre: `rank(block) <= rank(target)`, and each mode of `block` divides the
-/// matching mode of `target`.
+/// Pre: `rank(block) <= rank(target)` (else a `Mismatch` error), and the size of
+/// each mode of `block` divides that of the matching mode of `target` (else an
+/// `Inadmissible` error); `order`, if given, is an integer or a flat tuple of
+/// rank `rank(target)` (else a `Mismatch` error).
+/// Post: `product_each(shape(R)) == product_each(target)`; mode `i` of `R` is
+/// `(block_i, grid_i)` (a blocked product).
 ///
 /// ```
 /// use kute::{Layout, IntTuple};
@@ -379,7 +466,11 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// becomes `sign(d)·ceil(|d|/N)` and its extent `ceil(s / ceil(N/|d|))`; stride-0
 /// modes are unchanged.
 ///
-/// Pre: each non-zero stride divides `N` or is divisible by it.
+/// Pre: every stride is an integer (else an `Inadmissible` error); `N > 0`, and
+/// each non-zero stride divides `N` or is divisible by it (else, where a
+/// non-zero stride exists, an `Inadmissible` error); the arithmetic fits in
+/// `i64` (else an `Overflow` error).
+/// Post: congruent to `L`, each leaf mapped as above.
 ///
 /// ```
 /// use kute::Layout;
@@ -414,7 +505,11 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 /// CuTe `downcast<N>(L)`: reinterpret for elements `N` times narrower: modes of
 /// stride ±1 grow `N` times, other strides are multiplied by `N`.
 ///
-/// Pre: some stride is 1 ("downcast requires adjacent elements").
+/// Pre: every stride is an integer and some stride is 1 ("downcast requires
+/// adjacent elements"; else an `Inadmissible` error); the products fit in `i64`
+/// (else an `Overflow` error). `N` is not checked: pass `N > 0`.
+/// Post: congruent to `L`; a leaf of stride ±1 has extent `s·N`, any other has
+/// stride `d·N`.
 ///
 /// ```
 /// use kute::Layout;

@@ -178,6 +178,8 @@ impl std::str::FromStr for Tiler {
 impl Tiler {
     /// The same tiler with every integer dynamic (as [`Layout::to_dynamic`]).
     ///
+    /// Pre: none. Post: the same structure and values, every integer dynamic.
+    ///
     /// ```
     /// let t = kute::expr::parse_tiler("<_4:_1,_>").unwrap();
     /// assert_eq!(t.to_dynamic().to_string(), "(4:1,_)");

@@ -31,6 +31,9 @@ impl Count {
     pub const NONE: Count = Count { min: 0, max: 0 };
 
     /// Exactly `n`.
+    ///
+    /// Pre: none. Post: `min == max == n`.
+    ///
     /// ```
     /// assert_eq!(kute::expr::Count::exactly(2), kute::expr::Count::between(2, 2));
     /// ```
@@ -39,6 +42,9 @@ impl Count {
     }
 
     /// From `min` to `max`, both included.
+    ///
+    /// Pre: none (with `min > max` nothing is accepted). Post: the given bounds.
+    ///
     /// ```
     /// assert!(kute::expr::Count::between(2, 3).accepts(3));
     /// ```
@@ -47,6 +53,9 @@ impl Count {
     }
 
     /// Whether `n` is accepted.
+    ///
+    /// Pre: none. Post: `min <= n && n <= max`.
+    ///
     /// ```
     /// assert!(!kute::expr::Count::NONE.accepts(1));
     /// ```
@@ -110,6 +119,10 @@ impl FunctionInfo {
 
     /// The argument counts accepted with `targs` template arguments
     /// (`append(X, Y)` needs both operands; `append<N>(X)` pads X).
+    ///
+    /// Pre: none. Post: the counts [`call`] checks the arguments against when
+    /// given `targs` template arguments.
+    ///
     /// ```
     /// let f = kute::expr::lookup("append").unwrap();
     /// assert_eq!(f.arg_count(0), kute::expr::Count::exactly(2));
@@ -123,6 +136,9 @@ impl FunctionInfo {
     }
 
     /// The name, then the aliases.
+    ///
+    /// Pre: none. Post: `name` first, then each alias in order.
+    ///
     /// ```
     /// let f = kute::expr::lookup("make_coord").unwrap();
     /// assert_eq!(f.names().next(), Some("make_shape"));
@@ -134,6 +150,10 @@ impl FunctionInfo {
 }
 
 /// The registry entry for `name` (a name or an alias).
+///
+/// Pre: none. Post: the entry of [`FUNCTIONS`] one of whose
+/// [`names`](FunctionInfo::names) is `name`, else `None`.
+///
 /// ```
 /// assert_eq!(kute::expr::lookup("make_stride").unwrap().name, "make_shape");
 /// assert!(kute::expr::lookup("frobnicate").is_none());
@@ -144,6 +164,8 @@ pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
 
 /// Call a function by name (or alias) on evaluated arguments.
 ///
+/// Pre: the arguments suit the function (else its own errors, e.g. a `Type`
+/// error for a value of the wrong kind).
 /// Post: an unknown name, or a count of (template) arguments the entry does
 /// not accept, is an [`UnknownName`](ErrorKind::UnknownName) error naming the
 /// function as called.

@@ -36,6 +36,13 @@ use std::collections::HashMap;
 pub type Env = HashMap<String, Value>;
 
 /// Parse and evaluate an expression.
+///
+/// Pre: `src` parses (else a `Parse` error) and evaluates: names and calls are
+/// known and called with accepted argument counts (else an `UnknownName`
+/// error), values are of the kinds expected (else a `Type` error), and the
+/// functions called succeed (else their errors).
+/// Post: the value; an error carries the byte span of the failing subexpression.
+///
 /// ```
 /// assert_eq!(kute::expr::eval("coalesce((_2,_4):(_1,_2))").unwrap().to_string(), "_8:_1");
 /// assert!(kute::expr::eval("composition((6,4):(1,7),4:4)").is_err());
@@ -45,6 +52,9 @@ pub fn eval(src: &str) -> Result<Value> {
 }
 
 /// Parse and evaluate an expression in which the names of `env` are bound.
+///
+/// Pre: as [`eval`], with the names of `env` known. Post: as [`eval`].
+///
 /// ```
 /// use kute::expr::{eval, eval_in, Env};
 /// let mut env = Env::new();
@@ -57,6 +67,10 @@ pub fn eval_in(src: &str, env: &Env) -> Result<Value> {
 }
 
 /// Evaluate a parsed expression.
+///
+/// Pre: as [`eval_in`], for an expression already parsed (nested at most 256
+/// levels, else a `Limit` error). Post: as [`eval`].
+///
 /// ```
 /// use kute::expr::{parse, eval_expr, Env};
 /// let e = parse("rank((2,3,4))").unwrap();
@@ -115,6 +129,12 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
 }
 
 /// `L(args...)`: evaluate at a coordinate, or slice when it contains `_`.
+///
+/// Pre: `f` is a layout and the arguments are integers, tuples of them and `_`
+/// (else a `Type` error); as [`Layout::eval_coord_point`] or [`Layout::slice`].
+/// Post: the value of `f` at the coordinate (an integer, or a coordinate for
+/// basis strides); the slice (a layout) when the coordinate contains `_`.
+///
 /// ```
 /// use kute::expr::{apply, eval};
 /// let l = eval("(_4,_8):(_1,_4)").unwrap();
@@ -142,6 +162,10 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
 /// Evaluate an expression whose value is a layout (a bare shape gets compact
 /// column-major strides). Unlike `str::parse::<Layout>`, which reads literals
 /// only, the text may contain calls.
+///
+/// Pre: as [`eval`]; the value is a layout or an integer tuple (else a `Type`
+/// error). Post: the layout, or `make_layout(shape)` for a shape.
+///
 /// ```
 /// assert_eq!(kute::expr::parse_layout("(2,3)").unwrap().to_string(), "(2,3):(_1,2)");
 /// assert_eq!(kute::expr::parse_layout("make_layout((2,3),LayoutRight{})").unwrap().to_string(), "(2,3):(3,_1)");
@@ -157,6 +181,10 @@ pub fn parse_layout(src: &str) -> Result<Layout> {
 /// Evaluate an expression whose value is an integer tuple (of a layout: its
 /// shape). Unlike `str::parse::<IntTuple>`, which reads literals only, the
 /// text may contain calls.
+///
+/// Pre: as [`eval`]; the value is an integer tuple or a layout (else a `Type`
+/// error). Post: the tuple, or the layout's shape.
+///
 /// ```
 /// assert_eq!(kute::expr::parse_int_tuple("(2,(3))").unwrap().to_string(), "(2,(3))");
 /// assert_eq!(kute::expr::parse_int_tuple("size((2,3))").unwrap().to_string(), "6");
@@ -166,6 +194,10 @@ pub fn parse_int_tuple(src: &str) -> Result<IntTuple> {
 }
 
 /// Evaluate an expression whose value is a coordinate, which may contain `_`.
+///
+/// Pre: as [`eval`]; the value is an integer tuple, `_`, or a tuple of integers
+/// and `_` (else a `Type` error). Post: the coordinate.
+///
 /// ```
 /// assert_eq!(kute::expr::parse_coord("(_,(1,_))").unwrap().to_string(), "(_,(1,_))");
 /// ```
@@ -176,6 +208,11 @@ pub fn parse_coord(src: &str) -> Result<Coord> {
 /// Evaluate an expression whose value is a tiler: a layout, `_`, a shape, or
 /// `<...>`. Unlike `str::parse::<Tiler>`, which reads literals only, the text
 /// may contain calls.
+///
+/// Pre: as [`eval`]; the value is a layout, `_`, an integer tuple, a tiler, a
+/// coordinate, or a tuple of these (else a `Type` error). Post: the tiler (an
+/// integer tuple as the by-mode tiler of its integers).
+///
 /// ```
 /// assert_eq!(kute::expr::parse_tiler("<4:1,_>").unwrap().to_string(), "(4:1,_)");
 /// assert_eq!(kute::expr::parse_tiler("<make_layout(4),_>").unwrap().to_string(), "(4:_1,_)");

@@ -64,6 +64,16 @@ impl fmt::Display for Value {
 
 impl Value {
     /// A short name of the value's kind, for error messages.
+    ///
+    /// Pre: none. Post: a noun phrase with its article (`"an integer"`,
+    /// `"a layout"`, ...).
+    ///
+    /// ```
+    /// use kute::expr::eval;
+    /// assert_eq!(eval("4").unwrap().kind_name(), "an integer");
+    /// assert_eq!(eval("(4,2)").unwrap().kind_name(), "an integer tuple");
+    /// assert_eq!(eval("4:2").unwrap().kind_name(), "a layout");
+    /// ```
     pub fn kind_name(&self) -> &'static str {
         match self {
             Value::IntTuple(t) if t.is_leaf() => "an integer",
@@ -155,6 +165,9 @@ impl Value {
     }
 
     /// The layout, if this is one.
+    ///
+    /// Pre: none. Post: `Some` for [`Value::Layout`], `None` for any other value.
+    ///
     /// ```
     /// let v = kute::expr::eval("(2,3):(1,2)").unwrap();
     /// assert_eq!(v.as_layout().unwrap().to_string(), "(2,3):(1,2)");

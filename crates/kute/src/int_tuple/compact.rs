@@ -12,6 +12,11 @@ type Leaves = SmallVec<[Int; 16]>;
 /// flattened leaves, left to right, starting at `current`. A leaf of size 1 gets
 /// stride `_0` and does not advance the product.
 ///
+/// Pre: the product of `current` and every extent other than 1 fits in `i64`
+/// (else an `Overflow` error). Post: a tuple congruent to `shape` whose leaf `k`
+/// is `current` times the extents (other than 1) before it, or `_0` where the
+/// extent is 1.
+///
 /// ```
 /// use kute::{IntTuple, Int, int_tuple::compact_col_major};
 /// let s: IntTuple = "((_1,_2),_8,_2)".parse().unwrap();
@@ -32,6 +37,10 @@ pub fn compact_col_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
 }
 
 /// CuTe `compact_row_major(shape, current)`: as [`compact_col_major`], right to left.
+///
+/// Pre: as [`compact_col_major`]. Post: a tuple congruent to `shape` whose leaf
+/// `k` is `current` times the extents (other than 1) after it, or `_0` where the
+/// extent is 1.
 ///
 /// ```
 /// use kute::{IntTuple, Int, int_tuple::compact_row_major};
@@ -56,6 +65,10 @@ pub fn compact_row_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
 /// `prefix_product((2,(3,4))) = (_1,(2,6))`. Unlike [`compact_col_major`], size-1
 /// leaves get the running product.
 ///
+/// Pre: the product of all leaves fits in `i64` (else an `Overflow` error).
+/// Post: a tuple congruent to `t` whose leaf `k` is the product of the leaves
+/// before it (`_1` for the first).
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::prefix_product};
 /// let s: IntTuple = "(_2,(_3,_4))".parse().unwrap();
@@ -74,6 +87,13 @@ pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
 /// CuTe `compact_order(shape, order)`: compact strides where modes with a smaller
 /// order get smaller strides. `order` must be weakly congruent to `shape`; equal
 /// orders give overlapping strides, as in CuTe.
+///
+/// Pre: `order` is weakly congruent to `shape` (else a `Mismatch` error); the
+/// products fit in `i64` (else an `Overflow` error).
+/// Post: a tuple congruent to `shape`: the part of `shape` under each leaf of
+/// `order` gets compact column-major strides starting at the product of the
+/// sizes of the parts with a smaller order (dynamic order values count as
+/// larger than every static one, left to right).
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::compact_order};
@@ -127,6 +147,9 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
 
 impl Tree<Int> {
     /// Compact column-major strides for this shape (CuTe `LayoutLeft`).
+    ///
+    /// Pre: as [`compact_col_major`]. Post: `compact_col_major(self, _1)`.
+    ///
     /// ```
     /// let s: kute::IntTuple = "(2,3)".parse().unwrap();
     /// assert_eq!(s.col_major().unwrap().to_string(), "(_1,2)");

@@ -9,6 +9,12 @@ use crate::tree::{Builder, Tree};
 /// colexicographic. The last mode at each level is not reduced, so indices past
 /// the size extend it. A tuple `idx` converts mode by mode.
 ///
+/// Pre: a tuple `idx` matches `shape`'s structure down to its integers (else a
+/// `Mismatch` error); each extent an integer is divided by is not 0 (else a
+/// `DivisionByZero` error); sizes fit in `i64` (else an `Overflow` error).
+/// Post: a coordinate congruent to `shape` with `crd2idx_compact(result, shape)
+/// == idx` (for an integer `idx`).
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::idx2crd};
 /// let s: IntTuple = "(3,(2,3))".parse().unwrap();
@@ -63,6 +69,12 @@ fn split_index(out: &mut Builder<'_, Int>, mut i: Int, shape: IntTupleRef<'_>) -
 /// coordinate sums its modes; an integer coordinate is split colexicographically
 /// across the modes (the last mode unreduced), then multiplied by the strides.
 ///
+/// Pre: `shape` and `stride` are congruent, and a tuple `coord` matches
+/// `shape`'s structure down to its integers (else a `Mismatch` error); an extent
+/// an integer is split by is not 0 (else a `DivisionByZero` error); the
+/// arithmetic fits in `i64` (else an `Overflow` error).
+/// Post: `Σ c_k · d_k` over the leaves, `c` the natural coordinate of `coord`.
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::crd2idx};
 /// let s: IntTuple = "(_3,(_2,_3))".parse().unwrap();
@@ -114,6 +126,9 @@ pub(crate) fn index_flat(mut c: Int, shape: &[Int], stride: &[Int]) -> Result<In
 /// CuTe `crd2idx(coord, shape)`: the colexicographic 1-D index of a coordinate
 /// (compact column-major strides).
 ///
+/// Pre: as [`crd2idx`] (with the strides `prefix_product(shape)`).
+/// Post: `crd2idx(coord, shape, prefix_product(shape))`.
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::crd2idx_compact};
 /// let s: IntTuple = "(_3,(_2,_3))".parse().unwrap();
@@ -127,6 +142,11 @@ pub fn crd2idx_compact(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result
 
 /// CuTe `crd2crd(coord, src_shape, dst_shape)`: re-express a coordinate of one
 /// shape as a coordinate of another of the same size.
+///
+/// Pre: where `coord`, `src` and `dst` are all tuples they have equal ranks
+/// (else a `Mismatch` error); otherwise as [`crd2idx_compact`] and [`idx2crd`].
+/// Post: `idx2crd(crd2idx_compact(coord, src), dst)`, mode by mode where all
+/// three are tuples.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::crd2crd};

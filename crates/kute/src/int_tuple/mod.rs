@@ -40,6 +40,9 @@ pub type IntTupleRef<'a> = TreeRef<'a, Int>;
 
 impl IntTuple {
     /// A single static integer.
+    ///
+    /// Pre: none. Post: a leaf holding `Int::new_static(v)`.
+    ///
     /// ```
     /// assert_eq!(kute::IntTuple::int_static(4).to_string(), "_4");
     /// assert_eq!(kute::IntTuple::int_dynamic(4).to_string(), "4");
@@ -49,12 +52,22 @@ impl IntTuple {
     }
 
     /// A single dynamic integer.
+    ///
+    /// Pre: none. Post: a leaf holding `Int::new_dynamic(v)`.
+    ///
+    /// ```
+    /// let t = kute::IntTuple::int_dynamic(-3);
+    /// assert_eq!(t.as_int(), Some(kute::Int::new_dynamic(-3)));
+    /// ```
     pub fn int_dynamic(v: i64) -> IntTuple {
         Tree::leaf(Int::new_dynamic(v))
     }
 
     /// The product of all leaves (`_1` for the empty tuple). CuTe `size`/`product`.
-    /// Errors on i64 overflow.
+    ///
+    /// Pre: every partial product, left to right, fits in `i64` (else an
+    /// `Overflow` error). Post: the product, static when every leaf is static (or
+    /// one is a static zero).
     ///
     /// ```
     /// let t: kute::IntTuple = "(_2,(3,_4))".parse().unwrap();
@@ -66,6 +79,9 @@ impl IntTuple {
     }
 
     /// The integer, if this is a single integer.
+    ///
+    /// Pre: none. Post: `Some(x)` for a leaf `x`, `None` for any tuple.
+    ///
     /// ```
     /// assert_eq!("_3".parse::<kute::IntTuple>().unwrap().as_int().unwrap().value(), 3);
     /// assert!("(3)".parse::<kute::IntTuple>().unwrap().as_int().is_none());
@@ -75,6 +91,10 @@ impl IntTuple {
     }
 
     /// Mode `i` as an owned tuple (CuTe `get<i>`).
+    ///
+    /// Pre: `i < rank()` (a leaf has only mode 0; else a `Mismatch` error).
+    /// Post: a copy of mode `i`.
+    ///
     /// ```
     /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
     /// assert_eq!(t.get(1).unwrap().to_string(), "(3,4)");
@@ -88,16 +108,26 @@ impl IntTuple {
     }
 
     /// Whether every leaf is static.
+    ///
+    /// Pre: none. Post: `true` iff every leaf is static (`true` for `()`).
+    ///
     /// ```
     /// let t: kute::IntTuple = "(_2,(_3,4))".parse().unwrap();
     /// assert!(!t.is_static());
-    /// assert_eq!(t.to_dynamic().to_string(), "(2,(3,4))");
+    /// assert!("(_2,(_3,_4))".parse::<kute::IntTuple>().unwrap().is_static());
     /// ```
     pub fn is_static(&self) -> bool {
         self.leaves().iter().all(|x| x.is_static())
     }
 
     /// The same tuple with every leaf dynamic.
+    ///
+    /// Pre: none. Post: the same structure and values, every leaf dynamic.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(_2,(_3,4))".parse().unwrap();
+    /// assert_eq!(t.to_dynamic().to_string(), "(2,(3,4))");
+    /// ```
     pub fn to_dynamic(&self) -> IntTuple {
         self.map(Int::to_dynamic)
     }

@@ -11,6 +11,9 @@ fn sbool(value: bool) -> Bool {
 
 /// Same profile (tuple structure) — CuTe `congruent`. Always static.
 ///
+/// Pre: none. Post: a static [`Bool`], `true` iff `a` and `b` have the same
+/// tuple structure (values are not compared).
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::congruent};
 /// let a: IntTuple = "(2,(3,4))".parse().unwrap();
@@ -23,6 +26,8 @@ pub fn congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
 
 /// CuTe `weakly_congruent(a, b)`: an integer in `a` matches any subtree of `b`;
 /// tuples must have equal rank and be weakly congruent mode by mode.
+///
+/// Pre: none. Post: a static [`Bool`] with the answer.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::weakly_congruent};
@@ -46,6 +51,10 @@ pub fn weakly_congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
 
 /// CuTe `compatible(a, b)`: every integer of `a` equals the size of the matching
 /// subtree of `b`, and tuples pair with tuples of equal rank.
+///
+/// Pre: the sizes of the subtrees of `b` compared fit in `i64` (else an
+/// `Overflow` error). Post: the answer; static when it is `false`, or when every
+/// integer compared (and every size) is static.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::compatible};
@@ -77,6 +86,10 @@ pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 
 /// CuTe's (pre-3.6) `weakly_compatible(a, b)`: each integer of `a` divides the
 /// size of the matching subtree of `b`.
+///
+/// Pre: the sizes of the subtrees of `b` compared fit in `i64` (else an
+/// `Overflow` error). Post: the answer (`false` where an integer of `a` is 0),
+/// static when every leaf of `a` and `b` is.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::weakly_compatible};
@@ -110,6 +123,9 @@ pub fn weakly_compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool>
 
 /// CuTe `inner_product(a, b)`: sum of products of matching leaves.
 ///
+/// Pre: `a` and `b` are congruent (else a `Mismatch` error); the products and
+/// the sum fit in `i64` (else an `Overflow` error). Post: `Σ a_k · b_k`.
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::inner_product};
 /// let a: IntTuple = "(2,(3,4))".parse().unwrap();
@@ -128,6 +144,9 @@ pub fn inner_product(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Int> {
 }
 
 /// CuTe `product_each(t)`: the size of each mode, as a tuple (an integer becomes `(n)`).
+///
+/// Pre: each mode's size fits in `i64` (else an `Overflow` error).
+/// Post: a flat tuple of rank `rank(t)` whose leaf `i` is the size of mode `i`.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::product_each};
@@ -162,6 +181,14 @@ fn shape_div_int(a: Int, b: Int) -> Result<Int> {
 /// Errors when neither of a pair of integers divides the other (CuTe's
 /// "Divisibility Condition").
 ///
+/// Pre: each pair of integers divided has a non-zero divisor and one of them
+/// divides the other (else an `Inadmissible` error); two tuples have equal
+/// ranks (else a `Mismatch` error); sizes fit in `i64` (else an `Overflow`
+/// error).
+/// Post: a tuple congruent to `a` (an integer for an integer `a`); a pair of
+/// integers gives `ceil_div(x, y)`, for positive integers `x / y` where `y`
+/// divides `x` and 1 where `x` divides `y`.
+///
 /// ```
 /// use kute::{IntTuple, int_tuple::shape_div};
 /// let a: IntTuple = "(4,5,6)".parse().unwrap();
@@ -175,6 +202,11 @@ pub fn shape_div(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
 /// CuTe `ceil_div(a, b)` on tuples: elementwise for tuples (missing modes of `b`
 /// count as 1), a fold across `a` for an integer `b`, `ceil_div(a, size(b))` for
 /// an integer `a`.
+///
+/// Pre: `rank(b) <= rank(a)` for two tuples (else a `Mismatch` error); no
+/// divisor is 0 (else a `DivisionByZero` error); the arithmetic fits in `i64`
+/// (else an `Overflow` error). Post: a tuple congruent to `a` (an integer for an
+/// integer `a`).
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::ceil_div};
@@ -241,6 +273,9 @@ fn div_into(
 }
 
 /// CuTe `elem_scale(a, b)`: each leaf of `a` times the size of the matching mode of `b`.
+///
+/// Pre: `a` is weakly congruent to `b` (else a `Mismatch` error); the products
+/// fit in `i64` (else an `Overflow` error). Post: a tuple congruent to `a`.
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::elem_scale};

@@ -29,12 +29,29 @@ pub struct Mode {
 
 impl Mode {
     /// A mode from its extent and integer stride.
+    ///
+    /// Pre: none. Post: `shape == shape` and `stride == Stride::of(stride)`.
+    ///
+    /// ```
+    /// use kute::{Int, Mode, Stride};
+    /// let m = Mode::new(Int::new_static(4), Int::new_dynamic(2));
+    /// assert_eq!((m.shape.value(), m.stride), (4, Stride::of(Int::new_dynamic(2))));
+    /// ```
     #[inline]
     pub const fn new(shape: Int, stride: Int) -> Mode {
         Mode { shape, stride: Stride::of(stride) }
     }
 
     /// A mode from its extent and any stride.
+    ///
+    /// Pre: none. Post: the mode `shape:stride`.
+    ///
+    /// ```
+    /// use kute::{Int, Mode, Stride};
+    /// let e = Stride::basis(Int::ONE, &[1]).unwrap();
+    /// let m = Mode::with_stride(Int::new_static(8), e);
+    /// assert_eq!(m.stride.to_string(), "_1@1");
+    /// ```
     #[inline]
     pub const fn with_stride(shape: Int, stride: Stride) -> Mode {
         Mode { shape, stride }
@@ -109,7 +126,9 @@ impl Layout {
     /// integer tuples or anything that stands for one ([`AsIntTuple`]: plain
     /// integers are dynamic, as CuTe's `int`).
     ///
-    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error).
+    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error) and
+    /// nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit`
+    /// error). Post: `shape()` and `stride()` are the operands.
     ///
     /// ```
     /// use kute::{Int, IntTuple, Layout};
@@ -129,6 +148,10 @@ impl Layout {
     /// The layout `shape:stride` for strides of any kind (integers and basis
     /// elements). Errors unless the two are congruent.
     ///
+    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error) and
+    /// nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit`
+    /// error). Post: `shape()` and `stride()` are the operands.
+    ///
     /// ```
     /// use kute::{Int, IntTuple, Layout, Stride, tree::Tree};
     /// let s: IntTuple = "(4,6)".parse().unwrap();
@@ -147,6 +170,12 @@ impl Layout {
     /// CuTe `make_identity_layout(shape)`: the layout mapping each coordinate of
     /// `shape` to itself, `shape:make_basis_like(shape)`.
     ///
+    /// Pre: `shape` is within kute's basis paths (at most
+    /// [`MAX_BASIS_DEPTH`](crate::stride::MAX_BASIS_DEPTH) levels, mode indices up
+    /// to [`MAX_BASIS_INDEX`](crate::stride::MAX_BASIS_INDEX); else a `Limit`
+    /// error). Post: `shape()` is `shape`, and the value at every coordinate is
+    /// that coordinate.
+    ///
     /// ```
     /// use kute::{Int, IntTuple, Layout};
     /// let s: IntTuple = "(_8,_12)".parse().unwrap();
@@ -161,6 +190,10 @@ impl Layout {
 
     /// A rank-1 layout `shape:stride` of integers.
     #[inline]
+    ///
+    /// Pre: none. Post: an integral layout (`is_integral()`) with the one mode
+    /// `shape:stride`.
+    ///
     /// ```
     /// use kute::{Int, Layout};
     /// assert_eq!(Layout::leaf(Int::new_static(8), Int::ONE).to_string(), "_8:_1");
@@ -171,11 +204,23 @@ impl Layout {
     }
 
     /// CuTe's empty layout `_1:_0`.
+    ///
+    /// Pre: none. Post: `_1:_0`, equal to `Layout::default()`.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// assert_eq!(Layout::unit(), Layout::default());
+    /// assert_eq!(Layout::unit().size().unwrap().value(), 1);
+    /// ```
     pub fn unit() -> Layout {
         Layout::leaf(Int::ONE, Int::ZERO)
     }
 
     /// CuTe `make_layout(shape)`: compact column-major strides.
+    ///
+    /// Pre: the product of the extents other than 1 fits in `i64` (else an
+    /// `Overflow` error); as [`Layout::new`] for the nesting.
+    /// Post: `shape()` is `shape`, `stride()` is `compact_col_major(shape, _1)`.
     ///
     /// ```
     /// use kute::{Layout, IntTuple};
@@ -187,6 +232,10 @@ impl Layout {
     }
 
     /// CuTe `make_layout(shape, LayoutLeft{})` / `make_layout(shape, LayoutRight{})`.
+    ///
+    /// Pre: as [`Layout::from_shape`]. Post: `shape()` is `shape`, `stride()` is
+    /// `compact_col_major(shape, _1)` for [`Major::Left`], `compact_row_major(shape,
+    /// _1)` for [`Major::Right`].
     ///
     /// ```
     /// use kute::{Layout, IntTuple, Major};
@@ -203,6 +252,10 @@ impl Layout {
 
     /// CuTe `make_ordered_layout(shape, order)`: compact strides in the order given.
     ///
+    /// Pre: as [`compact_order`](crate::int_tuple::compact_order) (a `Mismatch`
+    /// error unless `order` is weakly congruent to `shape`).
+    /// Post: `shape()` is `shape`, `stride()` is `compact_order(shape, order)`.
+    ///
     /// ```
     /// use kute::{Layout, IntTuple};
     /// let s: IntTuple = "(_2,_3,_4)".parse().unwrap();
@@ -217,6 +270,10 @@ impl Layout {
     /// CuTe `make_layout(L0, L1, ...)`: concatenation, a tuple whose modes are the
     /// given layouts (a single layout is wrapped into a rank-1 tuple).
     ///
+    /// Pre: the result is nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH)
+    /// levels (else a `Limit` error). Post: a tuple layout whose mode `i` is the
+    /// `i`-th part.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
@@ -224,8 +281,6 @@ impl Layout {
     /// assert_eq!(Layout::concat([&a, &b]).unwrap().to_string(), "(_3,_4):(_1,_3)");
     /// assert_eq!(Layout::concat([&a]).unwrap().to_string(), "(_3):(_1)");
     /// ```
-    ///
-    /// Errors if the result would be nested deeper than [`MAX_DEPTH`](crate::tree::MAX_DEPTH).
     pub fn concat<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> Result<Layout> {
         Layout::concat_unchecked(parts).checked("make_layout")
     }
@@ -287,6 +342,9 @@ impl Layout {
     // ----- accessors --------------------------------------------------------
 
     /// The shape.
+    ///
+    /// Pre: none. Post: the extents, as an [`IntTuple`] congruent to the layout.
+    ///
     /// ```
     /// let l: kute::Layout = "(2,(_3,4)):(_1,(2,6))".parse().unwrap();
     /// assert_eq!(l.shape().to_string(), "(2,(_3,4))");
@@ -297,6 +355,16 @@ impl Layout {
     }
 
     /// The stride: integers, or basis strides for a coordinate layout.
+    ///
+    /// Pre: none. Post: the strides, as a tuple congruent to `shape()`.
+    ///
+    /// ```
+    /// use kute::{IntTuple, Layout};
+    /// let l: Layout = "(2,(_3,4)):(_1,(2,6))".parse().unwrap();
+    /// assert_eq!(l.stride().to_string(), "(_1,(2,6))");
+    /// let id = Layout::identity(&"(2,3)".parse::<IntTuple>().unwrap()).unwrap();
+    /// assert_eq!(id.stride().to_string(), "(_1@0,_1@1)");
+    /// ```
     pub fn stride(&self) -> StrideTuple {
         self.tree.map(|m| m.stride)
     }
@@ -313,9 +381,14 @@ impl Layout {
     }
 
     /// Whether every stride is an integer (no basis strides).
+    ///
+    /// Pre: none. Post: `false` iff some stride is a basis stride.
+    ///
     /// ```
     /// let l: kute::Layout = "(2,3):(1,2)".parse().unwrap();
     /// assert!(l.has_int_strides());
+    /// let id = kute::expr::parse_layout("make_identity_layout((2,3))").unwrap();
+    /// assert!(!id.has_int_strides());
     /// ```
     #[inline]
     pub fn has_int_strides(&self) -> bool {
@@ -324,6 +397,9 @@ impl Layout {
 
     /// The leaves (extent and stride pairs), left to right.
     #[inline]
+    ///
+    /// Pre: none. Post: one [`Mode`] per leaf of the shape, in order.
+    ///
     /// ```
     /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
     /// assert_eq!(l.leaves().len(), 3);
@@ -335,6 +411,9 @@ impl Layout {
 
     /// Whether the shape is a single integer (not a tuple).
     #[inline]
+    ///
+    /// Pre: none. Post: `true` iff the shape is an integer (a rank-1 tuple is not).
+    ///
     /// ```
     /// assert!("8:1".parse::<kute::Layout>().unwrap().is_integral());
     /// assert!(!"(8):(1)".parse::<kute::Layout>().unwrap().is_integral());
@@ -345,6 +424,9 @@ impl Layout {
 
     /// Rank: the number of top-level modes (1 for an integral layout).
     #[inline]
+    ///
+    /// Pre: none. Post: the rank of the shape (0 for `():()`).
+    ///
     /// ```
     /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
     /// assert_eq!((l.rank(), l.depth()), (2, 2));
@@ -354,13 +436,25 @@ impl Layout {
     }
 
     /// Depth of the shape.
+    ///
+    /// Pre: none. Post: 0 for an integral layout, 1 + the deepest mode's depth for
+    /// a tuple.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(2,(3,(4,5))):(1,(2,(6,24)))".parse().unwrap();
+    /// assert_eq!(l.depth(), 3);
+    /// assert_eq!("8:1".parse::<kute::Layout>().unwrap().depth(), 0);
+    /// ```
     pub fn depth(&self) -> usize {
         self.tree.depth()
     }
 
     /// The number of coordinates, the product of the shape.
     #[inline]
-    /// Errors on i64 overflow.
+    ///
+    /// Pre: every partial product, left to right, fits in `i64` (else an
+    /// `Overflow` error). Post: the product of the extents (`_1` for none),
+    /// static when every extent is.
     ///
     /// ```
     /// let l: kute::Layout = "(2,(3,4)):(1,(2,6))".parse().unwrap();
@@ -376,6 +470,10 @@ impl Layout {
 
     /// CuTe `cosize`: `1 + Σ (s-1)·|d|` over the leaves, one past the largest
     /// index for non-negative strides.
+    ///
+    /// Pre: every stride is an integer (else an `Inadmissible` error); the sum
+    /// fits in `i64` (else an `Overflow` error). Post: `1 + Σ (s-1)·|d|`.
+    ///
     /// ```
     /// let l: kute::Layout = "(4,_3):(_1,_8)".parse().unwrap();
     /// assert_eq!(l.cosize().unwrap().value(), 20);
@@ -385,6 +483,9 @@ impl Layout {
     }
 
     /// Mode `i` (CuTe `get<i>` / `layout<i>`); mode 0 of an integral layout is itself.
+    ///
+    /// Pre: `i < rank()` (else a `Mismatch` error). Post: a copy of mode `i`.
+    ///
     /// ```
     /// let l: kute::Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
     /// assert_eq!(l.mode(1).unwrap().to_string(), "(_3,_4):(_2,_6)");
@@ -397,6 +498,10 @@ impl Layout {
     }
 
     /// The nested mode at a path (CuTe `layout<I0,I1,...>`); the empty path is the layout.
+    ///
+    /// Pre: each index is below the rank of the mode it indexes (else a `Mismatch`
+    /// error). Post: a copy of the nested mode.
+    ///
     /// ```
     /// let l: kute::Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
     /// assert_eq!(l.mode_at(&[1, 0]).unwrap().to_string(), "_3:_2");
@@ -416,6 +521,12 @@ impl Layout {
     /// The index of 1-D coordinate `i` (CuTe `L(i)`). Coordinates past the size
     /// extend the last mode.
     ///
+    /// Pre: every stride is an integer (else an `Inadmissible` error); no extent
+    /// but the last is 0 (else a `DivisionByZero` error); the arithmetic fits in
+    /// `i64` (else an `Overflow` error).
+    /// Post: `Σ c_k · d_k` over the leaves, where `c_k = (i / Π_{j<k} s_j) % s_k`
+    /// (the last leaf's `c_k` not reduced).
+    ///
     /// ```
     /// use kute::Layout;
     /// let l: Layout = "(_2,_3):(_1,_2)".parse().unwrap();
@@ -427,6 +538,10 @@ impl Layout {
     }
 
     /// As [`Layout::eval`], keeping track of static-ness.
+    ///
+    /// Pre: as [`Layout::eval`]. Post: the value of [`Layout::eval`], static when
+    /// `i` and the extents and strides it meets are; a static `_0` gives `_0`.
+    ///
     /// ```
     /// use kute::{Int, Layout};
     /// let l: Layout = "(_2,_3):(_3,_1)".parse().unwrap();
@@ -455,6 +570,12 @@ impl Layout {
 
     /// The index of a (hierarchical or partially flat) coordinate (CuTe `crd2idx`).
     ///
+    /// Pre: every stride is an integer (else an `Inadmissible` error); a tuple in
+    /// `coord` matches the mode it addresses in rank (else a `Mismatch` error); as
+    /// [`Layout::eval`] for the integers of `coord`.
+    /// Post: the sum over the modes of each integer of `coord` evaluated on its
+    /// mode (as [`Layout::eval`]).
+    ///
     /// ```
     /// use kute::{Layout, IntTuple};
     /// let l: Layout = "(3,(2,3)):(3,(12,1))".parse().unwrap();
@@ -468,16 +589,27 @@ impl Layout {
     }
 
     /// Whether every integer of shape and stride is static.
+    ///
+    /// Pre: none. Post: `true` iff every extent and every stride's scale is static.
+    ///
     /// ```
     /// let l: kute::Layout = "(_2,_3):(_3,_1)".parse().unwrap();
     /// assert!(l.is_static());
-    /// assert_eq!(l.to_dynamic().to_string(), "(2,3):(3,1)");
+    /// assert!(!"(_2,3):(_3,_1)".parse::<kute::Layout>().unwrap().is_static());
     /// ```
     pub fn is_static(&self) -> bool {
         self.leaves().iter().all(|m| m.shape.is_static() && m.stride.is_static())
     }
 
     /// The same layout with every integer dynamic.
+    ///
+    /// Pre: none. Post: the same values and structure; every extent and stride
+    /// scale dynamic (basis directions kept).
+    ///
+    /// ```
+    /// let l: kute::Layout = "(_2,_3):(_3,_1)".parse().unwrap();
+    /// assert_eq!(l.to_dynamic().to_string(), "(2,3):(3,1)");
+    /// ```
     pub fn to_dynamic(&self) -> Layout {
         Layout { tree: self.tree.map(|m| Mode::with_stride(m.shape.to_dynamic(), m.stride.to_dynamic())) }
     }

@@ -27,6 +27,10 @@ fn out_of_range<T: Display>(op: &'static str, what: T, i: usize, rank: usize) ->
 }
 
 /// `select<I...>(t)`: the chosen modes, always as a tuple.
+///
+/// Pre: every index is below `rank(t)` (else a `Mismatch` error).
+/// Post: a tuple of rank `idx.len()` whose mode `j` is mode `idx[j]` of `t`.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3,5)".parse().unwrap();
@@ -46,6 +50,10 @@ pub fn select<L: Copy>(t: TreeRef<'_, L>, idx: &[usize]) -> Result<Tree<L>> {
 }
 
 /// `take<B,E>(t)`: modes `[B, E)` as a tuple.
+///
+/// Pre: `begin <= end <= rank(t)` (else a `Mismatch` error).
+/// Post: a tuple of rank `end - begin` holding modes `begin..end` of `t`.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3,5)".parse().unwrap();
@@ -69,6 +77,9 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
 }
 
 /// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
+///
+/// Pre: none. Post: a tuple of rank `rank(t) + 1`: the modes of `t`, then `x`.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3)".parse().unwrap();
@@ -86,6 +97,11 @@ pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
 }
 
 /// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
+///
+/// Pre: `rank(t) <= n` (else a `Mismatch` error) and `n <= MAX_RANK` (else a
+/// `Limit` error). Post: `t` itself when `n == rank(t)`, else a tuple of rank
+/// `n`: the modes of `t`, then copies of `x`.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "2".parse().unwrap();
@@ -124,8 +140,16 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
     })
 }
 
-/// `prepend(t, x)`.
-/// See [`append`].
+/// `prepend(t, x)`: `x` added as a new first mode (an integer `t` becomes `(x, t)`).
+///
+/// Pre: none. Post: a tuple of rank `rank(t) + 1`: `x`, then the modes of `t`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "5".parse().unwrap();
+/// let x: IntTuple = "(1,2)".parse().unwrap();
+/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((1,2),5)");
+/// ```
 pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
     Tree::build(|b| {
         b.open();
@@ -135,13 +159,29 @@ pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
     })
 }
 
-/// `prepend<N>(t, x)`.
-/// See [`append_to`].
+/// `prepend<N>(t, x)`: pad `t` to rank `n` with copies of `x` in front;
+/// unchanged if already rank `n`.
+///
+/// Pre: `rank(t) <= n` (else a `Mismatch` error) and `n <= MAX_RANK` (else a
+/// `Limit` error). Post: `t` itself when `n == rank(t)`, else a tuple of rank
+/// `n`: copies of `x`, then the modes of `t`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,3)".parse().unwrap();
+/// let z: IntTuple = "_0".parse().unwrap();
+/// assert_eq!(modes::prepend_to(t.as_ref(), 4, z.as_ref()).unwrap().to_string(), "(_0,_0,2,3)");
+/// assert!(modes::prepend_to(t.as_ref(), 1, z.as_ref()).is_err());
+/// ```
 pub fn prepend_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
     pad_to(t, n, x, "prepend")
 }
 
 /// `replace<N>(t, x)`: mode `n` replaced by `x` (on an integer only `n == 0`, giving `x`).
+///
+/// Pre: `n < rank(t)` (else a `Mismatch` error). Post: `t` with mode `n`
+/// replaced by `x` (`x` itself for an integer `t`).
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3,5)".parse().unwrap();
@@ -169,6 +209,11 @@ pub fn replace<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Resul
 }
 
 /// `group<B,E>(t)`: modes `[B, E)` grouped into one mode (`B == E` changes nothing).
+///
+/// Pre: `begin <= end <= rank(t)` (else a `Mismatch` error). Post: a tuple of
+/// the modes of `t` with modes `begin..end` gathered into one tuple mode when
+/// `begin < end` (rank `rank(t) - (end - begin) + 1`).
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3,5,7)".parse().unwrap();
@@ -197,6 +242,11 @@ pub fn group<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tre
 }
 
 /// `unflatten(flat, profile)`: refold the leaves of `flat` into the structure of `profile`.
+///
+/// Pre: `flat` is an integer or a flat tuple, with as many leaves as `profile`
+/// (else a `Mismatch` error). Post: a tree congruent to `profile` whose leaves
+/// are those of `flat`, in order.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3,5,7)".parse().unwrap();
@@ -219,6 +269,11 @@ pub fn unflatten<L: Copy, M: Copy>(flat: TreeRef<'_, L>, profile: TreeRef<'_, M>
 
 /// `zip(t)`: transpose `((a0,a1),(b0,b1))` into `((a0,b0),(a1,b1))`. If the first
 /// element is not a tuple, the result is `(t)`.
+///
+/// Pre: when the first mode of `t` is a tuple, every mode is a tuple of that
+/// rank (else a `Mismatch` error). Post: the transpose, whose mode `j` gathers
+/// mode `j` of each mode of `t`; `t` itself for an integer or `()`.
+///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "((1,2),(3,4))".parse().unwrap();
@@ -258,6 +313,9 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
 impl Layout {
     /// CuTe `select<I...>(L)`: the chosen modes, as a tuple layout.
     ///
+    /// Pre: every index is below `rank()` (else a `Mismatch` error). Post: a
+    /// tuple layout of rank `idx.len()` whose mode `j` is mode `idx[j]`.
+    ///
     /// ```
     /// use kute::Layout;
     /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
@@ -269,6 +327,9 @@ impl Layout {
 
     /// CuTe `take<B,E>(L)`: modes `[B, E)` as a tuple layout.
     ///
+    /// Pre: `begin <= end <= rank()` (else a `Mismatch` error). Post: a tuple
+    /// layout of rank `end - begin` holding modes `begin..end`.
+    ///
     /// ```
     /// use kute::Layout;
     /// let l: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
@@ -279,6 +340,9 @@ impl Layout {
     }
 
     /// CuTe `append(L, X)`.
+    ///
+    /// Pre: the result is nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH)
+    /// levels (else a `Limit` error). Post: the modes of `L`, then `X`.
     ///
     /// ```
     /// use kute::Layout;
@@ -292,6 +356,10 @@ impl Layout {
 
     /// CuTe `append<N>(L, X)`: pad to rank `n` with `x` (CuTe's default `x` is `_1:_0`).
     ///
+    /// Pre: as [`append_to`]; the result is nested at most
+    /// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit` error).
+    /// Post: `L` itself at rank `n`, else the modes of `L` then copies of `x`, rank `n`.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
@@ -302,6 +370,9 @@ impl Layout {
     }
 
     /// CuTe `prepend(L, X)`.
+    ///
+    /// Pre: the result is nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH)
+    /// levels (else a `Limit` error). Post: `X`, then the modes of `L`.
     ///
     /// ```
     /// use kute::Layout;
@@ -315,6 +386,10 @@ impl Layout {
 
     /// CuTe `prepend<N>(L, X)`.
     ///
+    /// Pre: as [`prepend_to`]; the result is nested at most
+    /// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit` error).
+    /// Post: `L` itself at rank `n`, else copies of `x` then the modes of `L`, rank `n`.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "_3:_1".parse().unwrap();
@@ -325,6 +400,10 @@ impl Layout {
     }
 
     /// CuTe `replace<N>(L, X)`.
+    ///
+    /// Pre: `n < rank()` (else a `Mismatch` error); the result is nested at most
+    /// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit` error).
+    /// Post: `L` with mode `n` replaced by `X`.
     ///
     /// ```
     /// use kute::Layout;
@@ -338,6 +417,10 @@ impl Layout {
 
     /// CuTe `group<B,E>(L)`.
     ///
+    /// Pre: `begin <= end <= rank()` (else a `Mismatch` error); the result is
+    /// nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit`
+    /// error). Post: as [`group`] on the layout's modes.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "(_2,_3,_5,_7):(_1,_2,_6,_30)".parse().unwrap();
@@ -349,6 +432,8 @@ impl Layout {
 
     /// CuTe `flatten(L)`: every leaf becomes a top-level mode (an integral layout stays integral).
     ///
+    /// Pre: none. Post: the same leaves in order, depth at most 1; the same function.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "((_2,_3),(_5,_7)):((_1,_2),(_6,_30))".parse().unwrap();
@@ -359,6 +444,10 @@ impl Layout {
     }
 
     /// CuTe `unflatten(L, profile)`: refold a flat layout into the structure of `profile`.
+    ///
+    /// Pre: `L` is integral or flat, with as many leaves as `profile` (else a
+    /// `Mismatch` error). Post: a layout congruent to `profile` with the leaves of
+    /// `L` in order.
     ///
     /// ```
     /// use kute::{Layout, IntTuple};
@@ -372,6 +461,10 @@ impl Layout {
 
     /// CuTe `zip(L)`: transpose the modes of a rank-2-of-rank-k layout.
     ///
+    /// Pre: as [`zip`]; the result is nested at most
+    /// [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit` error).
+    /// Post: as [`zip`] on the layout's modes.
+    ///
     /// ```
     /// use kute::Layout;
     /// let a: Layout = "((_2,_3),(_4,_5)):((_1,_2),(_6,_24))".parse().unwrap();
@@ -382,6 +475,11 @@ impl Layout {
     }
 
     /// CuTe `zip(A, B)`.
+    ///
+    /// Pre: when `A` is a tuple, `B` is a tuple of the same rank (else a
+    /// `Mismatch` error); nesting as [`Layout::zip`]. Post: `zip((A, B))`: mode
+    /// `j` is `(A_j, B_j)`; `((A, B))` for an integral `A`.
+    ///
     /// ```
     /// let a: kute::Layout = "_2:_1".parse().unwrap();
     /// let b: kute::Layout = "_3:_1".parse().unwrap();

@@ -48,6 +48,10 @@ impl fmt::Display for Point {
 
 impl Point {
     /// The integer, for an integer point.
+    ///
+    /// Pre: none. Post: `Some(x)` for an integer `x`, `None` for a basis element
+    /// or a coordinate tuple.
+    ///
     /// ```
     /// use kute::{Int, layout::point::Point};
     /// assert_eq!(Point::Scalar(Int::new_static(3).into()).as_int(), Some(Int::new_static(3)));
@@ -61,6 +65,10 @@ impl Point {
 
     /// The coordinate as an integer tuple: an integer stays one, a basis
     /// element becomes its tuple (`_3@1` is `(_0,_3)`).
+    ///
+    /// Pre: none. Post: an integer for an integer point; for `v@path`, `v` at
+    /// that path with static zeros before it at each level; a tuple as it is.
+    ///
     /// ```
     /// use kute::{Int, Stride, layout::point::Point};
     /// let p = Point::Scalar(Stride::basis(Int::new_static(3), &[1, 0]).unwrap());
@@ -204,8 +212,12 @@ impl Layout {
     /// The value at 1-D coordinate `i`: for integer strides the index (as
     /// [`Layout::eval_int`]), for basis strides a coordinate.
     ///
-    /// Errors for a layout that mixes non-zero integer strides with basis strides
-    /// (CuTe does not compile it), and on overflow.
+    /// Pre: the layout does not add a non-zero integer term to a basis term
+    /// (CuTe does not compile it; else an `Inadmissible` error); no extent but the
+    /// last is 0 (else a `DivisionByZero` error); the arithmetic fits in `i64`
+    /// (else an `Overflow` error).
+    /// Post: for integer strides, [`Layout::eval_int`]; else the sum of the terms
+    /// `c_k · d_k` as CuTe adds them (a scalar for one basis term, a tuple for more).
     ///
     /// ```
     /// use kute::{Int, Layout};
@@ -224,6 +236,11 @@ impl Layout {
     /// The value at a (hierarchical or partially flat) coordinate (CuTe
     /// `crd2idx`): for integer strides the index (as [`Layout::eval_coord`]),
     /// for basis strides a coordinate.
+    ///
+    /// Pre: as [`Layout::eval_coord`] for integer strides; else a tuple in
+    /// `coord` matches the mode it addresses in rank (else a `Mismatch` error) and
+    /// as [`Layout::eval_point`]. Post: for integer strides,
+    /// [`Layout::eval_coord`]; else the sum of the terms of each mode.
     ///
     /// ```
     /// use kute::{IntTuple, Layout};

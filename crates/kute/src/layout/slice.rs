@@ -97,6 +97,10 @@ fn slice_or_dice(c: &Coord, l: &Layout, keep_underscore: bool) -> Result<Layout>
 impl Layout {
     /// CuTe `slice(c, L)`: the sub-layout of the modes where `c` has `_`.
     ///
+    /// Pre: each tuple of `c` matches the mode it addresses in rank (else a
+    /// `Mismatch` error). Post: the modes where `c` has `_`, in order, as one
+    /// tuple (`L` itself for `c = _`, `():()` for an integer `c`).
+    ///
     /// ```
     /// use kute::{Layout, Coord};
     /// let l: Layout = "((_3,2),(2,_5,_2)):((4,1),(_2,13,100))".parse().unwrap();
@@ -108,6 +112,9 @@ impl Layout {
     }
 
     /// CuTe `dice(c, L)`: the sub-layout of the modes where `c` has an integer.
+    ///
+    /// Pre: as [`Layout::slice`]. Post: the modes where `c` has an integer, in
+    /// order, as one tuple (`L` itself for an integer `c`, `():()` for `c = _`).
     ///
     /// ```
     /// use kute::{Layout, Coord};
@@ -121,6 +128,9 @@ impl Layout {
 
     /// CuTe `slice_and_offset(c, L)`: the slice and the value at `c` with `_`
     /// read as 0 (an index, or a coordinate for basis strides).
+    ///
+    /// Pre: as [`Layout::slice`] and [`Layout::offset_point`].
+    /// Post: `(self.slice(c), self.offset_point(c))`.
     ///
     /// ```
     /// use kute::{Layout, Coord};
@@ -137,6 +147,10 @@ impl Layout {
 
     /// The value at a coordinate whose `_` entries count as 0: an index, or a
     /// coordinate for basis strides.
+    ///
+    /// Pre: as [`Layout::offset_of`] for integer strides, else as
+    /// [`Layout::eval_coord_point`]. Post: the value at `c` with every `_` read as `_0`.
+    ///
     /// ```
     /// let l = kute::expr::eval("make_identity_layout((_8,_12))").unwrap().as_layout().unwrap().clone();
     /// let c = kute::expr::parse_coord("(_,3)").unwrap();
@@ -155,6 +169,12 @@ impl Layout {
     }
 
     /// The index of a coordinate whose `_` entries count as 0.
+    ///
+    /// Pre: as [`Layout::slice`]; the modes addressed by integers of `c` have
+    /// integer strides (else an `Inadmissible` error); as [`Layout::eval`] for each
+    /// integer on its mode. Post: the sum, over the integers of `c`, of the mode
+    /// each addresses evaluated there.
+    ///
     /// ```
     /// let l: kute::Layout = "(_4,_8):(_1,_4)".parse().unwrap();
     /// let c = kute::expr::parse_coord("(1,_)").unwrap();

@@ -61,6 +61,13 @@ fn num_digits(x: i64) -> usize {
 /// the row (mode 0) and column (mode 1) coordinates. Byte-identical to CuTe for
 /// rank-2 layouts; a rank-1 layout is shown as one row.
 ///
+/// Pre: `L` has rank 1 or 2 and modes of non-negative size (else a `Mismatch`
+/// error), at most [`MAX_CELLS`] cells (else a `Limit` error) and integer
+/// strides (else an `Inadmissible` error); the indices fit in `i64` (else an
+/// `Overflow` error).
+/// Post: the layout on the first line, then the grid of `L(m, n)`, row `m` for
+/// mode 0 and column `n` for mode 1.
+///
 /// ```
 /// use kute::Layout;
 /// let l: Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();
@@ -100,12 +107,24 @@ pub const BW_PALETTE: [&str; 8] =
     ["black!00", "black!40", "black!20", "black!60", "black!10", "black!50", "black!30", "black!70"];
 
 /// The palette entry of an index (negative indices wrap, where CuTe is undefined).
+///
+/// Pre: none. Post: `idx` modulo 8, in `0..8` (Euclidean, so `-1` gives 7).
+///
+/// ```
+/// use kute::print::{palette_index, BW_PALETTE};
+/// assert_eq!(palette_index(10), 2);
+/// assert_eq!(palette_index(-1), 7);
+/// assert_eq!(BW_PALETTE[palette_index(3)], "black!60");
+/// ```
 pub fn palette_index(idx: i64) -> usize {
     idx.rem_euclid(8) as usize
 }
 
 /// CuTe's `print_latex(L)`: a standalone TikZ picture of the layout's grid,
 /// byte-identical to CuTe. A rank-1 layout is drawn as a column.
+///
+/// Pre: as [`table`]. Post: a standalone LaTeX document with one TikZ node per
+/// coordinate `(m, n)` holding `L(m, n)`, filled from [`BW_PALETTE`].
 ///
 /// ```
 /// use kute::Layout;

@@ -35,6 +35,9 @@ const INDEX_COLOUR: &str = "#333333";
 /// column is labelled with its index and, for a nested mode, its natural
 /// coordinate; hovering a cell shows its coordinate in a tooltip.
 ///
+/// Pre: as [`table`](super::table), and at most [`SVG_MAX_CELLS`] cells (else a
+/// `Limit` error). Post: an SVG document with one cell per coordinate.
+///
 /// ```
 /// use kute::Layout;
 /// let l: Layout = "(2,(2,2)):(4,(2,1))".parse().unwrap();

@@ -413,6 +413,10 @@ impl Parser<'_> {
 
 /// Parse one expression.
 ///
+/// Pre: `src` is one well-formed expression, nested at most `MAX_DEPTH + 8`
+/// levels (else a `Parse` error with the span of the offending text).
+/// Post: its syntax tree; spans are byte ranges of `src`.
+///
 /// ```
 /// let e = kute::syntax::parse("logical_divide(24:2, 4:2)").unwrap();
 /// assert_eq!(e.span, (0, 25));
@@ -433,6 +437,11 @@ pub fn parse(src: &str) -> Result<Expr> {
 }
 
 /// Split `name = expr` (a binding) from a plain expression.
+///
+/// Pre: none. Post: `Some((name, rest))` when the text before the first `=`,
+/// trimmed, is an ASCII identifier (a letter, then letters, digits or `_`);
+/// `rest` is the text after that `=`, untrimmed. `None` otherwise.
+///
 /// ```
 /// assert_eq!(kute::syntax::split_binding("A = (4,6):(6,1)"), Some(("A", " (4,6):(6,1)")));
 /// assert_eq!(kute::syntax::split_binding("size(A)"), None);

@@ -117,12 +117,33 @@ impl<L: Copy> ExactSizeIterator for Children<'_, L> {}
 
 impl<'a, L: Copy> TreeRef<'a, L> {
     /// Whether this is a single leaf (an integer, not a tuple).
+    ///
+    /// Pre: none. Post: `true` for a leaf; `false` for any tuple, including `()`
+    /// and rank-1 tuples.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert!(!t.as_ref().is_leaf());
+    /// assert!(t.as_ref().mode(0).unwrap().is_leaf());
+    /// let one: kute::IntTuple = "(5)".parse().unwrap();
+    /// assert!(!one.as_ref().is_leaf());
+    /// ```
     #[inline]
     pub fn is_leaf(self) -> bool {
         self.toks[0] == LEAF
     }
 
     /// The leaf value, if this is a leaf.
+    ///
+    /// Pre: none. Post: `Some(x)` for a leaf `x`, `None` for a tuple.
+    ///
+    /// ```
+    /// use kute::{Int, IntTuple};
+    /// let t: IntTuple = "_3".parse().unwrap();
+    /// assert_eq!(t.as_ref().as_leaf(), Some(Int::new_static(3)));
+    /// let u: IntTuple = "(3)".parse().unwrap();
+    /// assert_eq!(u.as_ref().as_leaf(), None);
+    /// ```
     #[inline]
     pub fn as_leaf(self) -> Option<L> {
         if self.is_leaf() {
@@ -133,12 +154,29 @@ impl<'a, L: Copy> TreeRef<'a, L> {
     }
 
     /// All leaves, left to right.
+    ///
+    /// Pre: none. Post: the leaves in pre-order, borrowed (no copy).
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::tuple([Tree::leaf(1).as_ref(), Tree::tuple_of_leaves([2, 3]).as_ref()]);
+    /// assert_eq!(t.as_ref().leaves(), &[1, 2, 3]);
+    /// ```
     #[inline]
     pub fn leaves(self) -> &'a [L] {
         self.leaves
     }
 
     /// Rank: the number of children of a tuple, 1 for a leaf.
+    ///
+    /// Pre: none. Post: the number of children of a tuple (0 for `()`), 1 for a leaf.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4),5)".parse().unwrap();
+    /// assert_eq!(t.as_ref().rank(), 3);
+    /// assert_eq!(t.as_ref().mode(1).unwrap().rank(), 2);
+    /// assert_eq!(t.as_ref().mode(0).unwrap().rank(), 1);
+    /// ```
     #[inline]
     pub fn rank(self) -> usize {
         match self.toks[0] {
@@ -148,6 +186,15 @@ impl<'a, L: Copy> TreeRef<'a, L> {
     }
 
     /// Depth: 0 for a leaf, 1 + the deepest child for a tuple (1 for `()`).
+    ///
+    /// Pre: none. Post: the nesting depth as above.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,((3),4))".parse().unwrap();
+    /// assert_eq!(t.as_ref().depth(), 3);
+    /// assert_eq!(t.as_ref().mode(0).unwrap().depth(), 0);
+    /// assert_eq!("()".parse::<kute::IntTuple>().unwrap().as_ref().depth(), 1);
+    /// ```
     pub fn depth(self) -> usize {
         let mut best = 0usize;
         // remaining children of each open tuple
@@ -176,6 +223,15 @@ impl<'a, L: Copy> TreeRef<'a, L> {
 
     /// Children of a tuple; a leaf has no children (use [`TreeRef::modes`] to
     /// treat a leaf as rank 1).
+    ///
+    /// Pre: none. Post: the `rank()` children of a tuple, in order; nothing for a leaf.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// let kids: Vec<String> = t.as_ref().children().map(|c| c.to_string()).collect();
+    /// assert_eq!(kids, ["2", "(3,4)"]);
+    /// assert_eq!(t.as_ref().mode(0).unwrap().children().len(), 0);
+    /// ```
     #[inline]
     pub fn children(self) -> Children<'a, L> {
         let left = if self.is_leaf() { 0 } else { self.rank() };
@@ -183,6 +239,14 @@ impl<'a, L: Copy> TreeRef<'a, L> {
     }
 
     /// The modes: the children of a tuple, or the leaf itself (CuTe's `get<I>` on an integer).
+    ///
+    /// Pre: none. Post: `rank()` items: the children of a tuple, or the leaf once.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "7".parse().unwrap();
+    /// let m: Vec<String> = t.as_ref().modes().map(|c| c.to_string()).collect();
+    /// assert_eq!(m, ["7"]);
+    /// ```
     #[inline]
     pub fn modes(self) -> Children<'a, L> {
         if self.is_leaf() {
@@ -193,17 +257,44 @@ impl<'a, L: Copy> TreeRef<'a, L> {
     }
 
     /// Mode `i` (CuTe `get<i>`); for a leaf only `i == 0` exists.
+    ///
+    /// Pre: none. Post: `Some(mode i)` for `i < rank()`, `None` otherwise.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.as_ref().mode(1).unwrap().to_string(), "(3,4)");
+    /// assert!(t.as_ref().mode(2).is_none());
+    /// ```
     #[inline]
     pub fn mode(self, i: usize) -> Option<TreeRef<'a, L>> {
         self.modes().nth(i)
     }
 
     /// An owned copy.
+    ///
+    /// Pre: none. Post: a [`Tree`] equal to the borrowed subtree.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// let sub = t.as_ref().mode(1).unwrap().to_tree();
+    /// assert_eq!(sub, "(3,4)".parse::<kute::IntTuple>().unwrap());
+    /// ```
     pub fn to_tree(self) -> Tree<L> {
         Tree { toks: Buf::from_slice(self.toks), leaves: Buf::from_slice(self.leaves) }
     }
 
     /// Same structure (profile) as `other`.
+    ///
+    /// Pre: none. Post: `true` iff both have the same tuple structure; the leaf
+    /// values (and types) are not compared.
+    ///
+    /// ```
+    /// let a: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// let b: kute::IntTuple = "(9,(9,9))".parse().unwrap();
+    /// let c: kute::IntTuple = "(2,3,4)".parse().unwrap();
+    /// assert!(a.as_ref().congruent(b.as_ref()));
+    /// assert!(!a.as_ref().congruent(c.as_ref()));
+    /// ```
     pub fn congruent<M: Copy>(self, other: TreeRef<'_, M>) -> bool {
         self.toks == other.toks
     }
@@ -211,6 +302,14 @@ impl<'a, L: Copy> TreeRef<'a, L> {
 
 impl<L: Copy> Tree<L> {
     /// A single leaf.
+    ///
+    /// Pre: none. Post: `is_leaf()` and `leaves() == [x]`.
+    ///
+    /// ```
+    /// let t = kute::tree::Tree::leaf(7);
+    /// assert!(t.is_leaf());
+    /// assert_eq!(t.leaves(), &[7]);
+    /// ```
     #[inline]
     pub fn leaf(x: L) -> Self {
         let mut toks = Buf::new();
@@ -221,6 +320,17 @@ impl<L: Copy> Tree<L> {
     }
 
     /// A tuple of the given elements.
+    ///
+    /// Pre: at most `u16::MAX - 1` elements (else a panic). Post: a tuple (never a
+    /// leaf, `()` for no elements) whose mode `i` is the `i`-th element.
+    ///
+    /// ```
+    /// use kute::IntTuple;
+    /// let a: IntTuple = "2".parse().unwrap();
+    /// let b: IntTuple = "(3,4)".parse().unwrap();
+    /// assert_eq!(IntTuple::tuple([a.as_ref(), b.as_ref()]).to_string(), "(2,(3,4))");
+    /// assert_eq!(IntTuple::tuple([a.as_ref()]).to_string(), "(2)");
+    /// ```
     pub fn tuple<'b, I>(items: I) -> Self
     where
         I: IntoIterator<Item = TreeRef<'b, L>>,
@@ -236,6 +346,16 @@ impl<L: Copy> Tree<L> {
     }
 
     /// A tuple of leaves.
+    ///
+    /// Pre: at most `u16::MAX - 1` leaves (else a panic). Post: a flat tuple (never
+    /// a leaf) whose leaves are the items, in order.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t = Tree::tuple_of_leaves([1, 2, 3]);
+    /// assert_eq!((t.rank(), t.depth()), (3, 1));
+    /// assert_eq!(t.leaves(), &[1, 2, 3]);
+    /// ```
     pub fn tuple_of_leaves(items: impl IntoIterator<Item = L>) -> Self {
         Tree::build(|b| {
             b.open();
@@ -278,12 +398,27 @@ impl<L: Copy> Tree<L> {
     }
 
     /// Borrow as a [`TreeRef`].
+    ///
+    /// Pre: none. Post: a view of the whole tree; `t.as_ref().to_tree() == t`.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.as_ref().rank(), 2);
+    /// assert_eq!(t.as_ref().to_tree(), t);
+    /// ```
     #[inline(always)]
     pub fn as_ref(&self) -> TreeRef<'_, L> {
         TreeRef { toks: &self.toks, leaves: &self.leaves }
     }
 
     /// Whether this is a single leaf.
+    ///
+    /// Pre: none. Post: as [`TreeRef::is_leaf`].
+    ///
+    /// ```
+    /// assert!("4".parse::<kute::IntTuple>().unwrap().is_leaf());
+    /// assert!(!"(4)".parse::<kute::IntTuple>().unwrap().is_leaf());
+    /// ```
     #[inline]
     pub fn is_leaf(&self) -> bool {
         self.toks[0] == LEAF
@@ -304,34 +439,88 @@ impl<L: Copy> Tree<L> {
     }
 
     /// All leaves, left to right.
+    ///
+    /// Pre: none. Post: the leaves in pre-order.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::tuple([Tree::tuple_of_leaves([1, 2]).as_ref(), Tree::leaf(3).as_ref()]);
+    /// assert_eq!(t.leaves(), &[1, 2, 3]);
+    /// ```
     #[inline]
     pub fn leaves(&self) -> &[L] {
         &self.leaves
     }
 
     /// Mutable leaves, left to right (the structure cannot change).
+    ///
+    /// Pre: none. Post: the leaves in pre-order, writable in place.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let mut t = Tree::tuple_of_leaves([1, 2, 3]);
+    /// t.leaves_mut()[1] = 20;
+    /// assert_eq!(t.leaves(), &[1, 20, 3]);
+    /// ```
     #[inline]
     pub fn leaves_mut(&mut self) -> &mut [L] {
         &mut self.leaves
     }
 
     /// Rank (1 for a leaf).
+    ///
+    /// Pre: none. Post: as [`TreeRef::rank`].
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4),5)".parse().unwrap();
+    /// assert_eq!(t.rank(), 3);
+    /// assert_eq!("5".parse::<kute::IntTuple>().unwrap().rank(), 1);
+    /// ```
     #[inline]
     pub fn rank(&self) -> usize {
         self.as_ref().rank()
     }
 
     /// Depth (0 for a leaf).
+    ///
+    /// Pre: none. Post: as [`TreeRef::depth`].
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.depth(), 2);
+    /// assert_eq!("5".parse::<kute::IntTuple>().unwrap().depth(), 0);
+    /// ```
     pub fn depth(&self) -> usize {
         self.as_ref().depth()
     }
 
     /// The same structure with every leaf mapped.
+    ///
+    /// Pre: none. Post: a tree congruent to `self` whose leaf `k` is `f(leaf k)`;
+    /// `f` is called once per leaf, left to right.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::tuple([Tree::leaf(1).as_ref(), Tree::tuple_of_leaves([2, 3]).as_ref()]);
+    /// let u = t.map(|x| x * 10);
+    /// assert_eq!(u.leaves(), &[10, 20, 30]);
+    /// assert!(u.as_ref().congruent(t.as_ref()));
+    /// ```
     pub fn map<M: Copy>(&self, mut f: impl FnMut(L) -> M) -> Tree<M> {
         Tree { toks: self.toks.clone(), leaves: self.leaves.iter().map(|&x| f(x)).collect() }
     }
 
     /// The same structure with every leaf mapped by a fallible function.
+    ///
+    /// Pre: none. Post: the first error `f` returns (leaves are mapped left to
+    /// right), else the tree as [`Tree::map`] gives it.
+    ///
+    /// ```
+    /// use kute::{Int, IntTuple};
+    /// let t: IntTuple = "(2,(3,4))".parse().unwrap();
+    /// assert_eq!(t.try_map(|x| x.mul(Int::new_static(2))).unwrap().to_string(), "(4,(6,8))");
+    /// assert!(t.try_map(|x| Int::new_dynamic(12).div(x.sub(Int::new_dynamic(3))?)).is_err());
+    /// ```
     pub fn try_map<M: Copy>(&self, mut f: impl FnMut(L) -> Result<M>) -> Result<Tree<M>> {
         let mut leaves = Buf::new();
         for &x in &self.leaves {
@@ -348,6 +537,15 @@ impl<L: Copy> Tree<L> {
     }
 
     /// Flattened: a leaf stays a leaf, a tuple becomes the tuple of its leaves.
+    ///
+    /// Pre: none. Post: the same leaves in the same order; depth 0 for a leaf, 1
+    /// for a tuple.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(2,((3),4))".parse().unwrap();
+    /// assert_eq!(t.flatten().to_string(), "(2,3,4)");
+    /// assert_eq!("5".parse::<kute::IntTuple>().unwrap().flatten().to_string(), "5");
+    /// ```
     pub fn flatten(&self) -> Self {
         if self.is_leaf() {
             return self.clone();
@@ -396,6 +594,22 @@ impl<L: Copy> Tree<L> {
     }
 
     /// The tree built by `f`, which must add exactly one root element.
+    ///
+    /// Pre: `f` adds exactly one element at the top level (a leaf, a pushed
+    /// subtree, or one tuple whose `open`s and `close`s balance); otherwise the
+    /// result is not a valid tree and its accessors may panic.
+    /// Post: the tree `f` built.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::build(|b| {
+    ///     b.open();
+    ///     b.leaf(1);
+    ///     b.leaf(2);
+    ///     b.close();
+    /// });
+    /// assert_eq!((t.rank(), t.leaves()), (2, &[1, 2][..]));
+    /// ```
     #[inline]
     pub fn build(f: impl FnOnce(&mut Builder<'_, L>)) -> Self {
         let mut t = Tree::empty();
@@ -404,6 +618,21 @@ impl<L: Copy> Tree<L> {
     }
 
     /// [`Tree::build`] for a builder that may fail.
+    ///
+    /// Pre: as [`Tree::build`], when `f` succeeds. Post: the error of `f`, or the
+    /// tree it built.
+    ///
+    /// ```
+    /// use kute::{Error, ErrorKind, tree::Tree};
+    /// let t: Tree<i32> = Tree::try_build(|b| {
+    ///     b.leaf(5);
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(t.leaves(), &[5]);
+    /// let r = Tree::<i32>::try_build(|_| Err(Error::new(ErrorKind::Limit, "demo", "no")));
+    /// assert_eq!(r.err().map(|e| e.kind()), Some(ErrorKind::Limit));
+    /// ```
     #[inline]
     pub fn try_build(f: impl FnOnce(&mut Builder<'_, L>) -> Result<()>) -> Result<Self> {
         let mut t = Tree::empty();
@@ -414,6 +643,20 @@ impl<L: Copy> Tree<L> {
 
 impl<'t, L: Copy> Builder<'t, L> {
     /// A builder writing into `tree`, which it empties first.
+    ///
+    /// Pre: none. Post: `tree` is emptied; it is a valid tree again once exactly
+    /// one top-level element has been added (see [`Tree::build`]).
+    ///
+    /// ```
+    /// use kute::tree::{Builder, Tree};
+    /// let mut t = Tree::leaf(0);
+    /// let mut b = Builder::new(&mut t);
+    /// b.open();
+    /// b.leaf(1);
+    /// b.leaf(2);
+    /// b.close();
+    /// assert_eq!(t.leaves(), &[1, 2]);
+    /// ```
     #[inline]
     pub fn new(tree: &'t mut Tree<L>) -> Self {
         tree.toks.clear();
@@ -422,6 +665,21 @@ impl<'t, L: Copy> Builder<'t, L> {
     }
 
     /// Start a tuple.
+    ///
+    /// Pre: none. Post: a tuple is the next element; the elements added until the
+    /// matching [`Builder::close`] are its children.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::build(|b| {
+    ///     b.open();
+    ///     b.open();
+    ///     b.close();
+    ///     b.leaf(1);
+    ///     b.close();
+    /// });
+    /// assert_eq!((t.rank(), t.depth()), (2, 2));
+    /// ```
     #[inline(always)]
     pub fn open(&mut self) {
         self.stack.push((self.cur, self.cur_n + 1));
@@ -431,6 +689,23 @@ impl<'t, L: Copy> Builder<'t, L> {
     }
 
     /// End the innermost tuple.
+    ///
+    /// Pre: a tuple is open (else nothing happens), with at most `u16::MAX - 1`
+    /// children (else a panic). Post: the innermost open tuple holds the
+    /// elements added since its `open`, and is closed.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let t: Tree<i32> = Tree::build(|b| {
+    ///     b.open();
+    ///     b.leaf(1);
+    ///     b.open();
+    ///     b.leaf(2);
+    ///     b.close();
+    ///     b.close();
+    /// });
+    /// assert_eq!(t.as_ref().mode(1).unwrap().leaves(), &[2]);
+    /// ```
     #[inline(always)]
     pub fn close(&mut self) {
         if let Some((p, n)) = self.stack.pop() {
@@ -442,6 +717,13 @@ impl<'t, L: Copy> Builder<'t, L> {
     }
 
     /// Add a leaf.
+    ///
+    /// Pre: none. Post: `x` is the next element.
+    ///
+    /// ```
+    /// let t = kute::tree::Tree::build(|b| b.leaf(9));
+    /// assert!(t == kute::tree::Tree::leaf(9));
+    /// ```
     #[inline(always)]
     pub fn leaf(&mut self, x: L) {
         self.cur_n += 1;
@@ -450,6 +732,20 @@ impl<'t, L: Copy> Builder<'t, L> {
     }
 
     /// Add a whole subtree as one element.
+    ///
+    /// Pre: none. Post: a copy of `t` is the next element.
+    ///
+    /// ```
+    /// use kute::IntTuple;
+    /// let x: IntTuple = "(3,4)".parse().unwrap();
+    /// let t = IntTuple::build(|b| {
+    ///     b.open();
+    ///     b.push(x.as_ref());
+    ///     b.push(x.as_ref());
+    ///     b.close();
+    /// });
+    /// assert_eq!(t.to_string(), "((3,4),(3,4))");
+    /// ```
     #[inline(always)]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
@@ -458,6 +754,20 @@ impl<'t, L: Copy> Builder<'t, L> {
     }
 
     /// Add each mode of `t` as an element (a leaf adds itself).
+    ///
+    /// Pre: none. Post: the `rank(t)` modes of `t` are the next elements.
+    ///
+    /// ```
+    /// use kute::IntTuple;
+    /// let x: IntTuple = "(3,(4,5))".parse().unwrap();
+    /// let t = IntTuple::build(|b| {
+    ///     b.open();
+    ///     b.push_modes(x.as_ref());
+    ///     b.leaf(kute::Int::new_dynamic(6));
+    ///     b.close();
+    /// });
+    /// assert_eq!(t.to_string(), "(3,(4,5),6)");
+    /// ```
     #[inline]
     pub fn push_modes(&mut self, t: TreeRef<'_, L>) {
         if t.is_leaf() {

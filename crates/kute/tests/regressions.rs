@@ -319,3 +319,19 @@ fn cosize_with_negative_strides() {
     exact("cosize((_4,_3):(_-1,_8))", "_20");
     same_values("cosize((4,_3):(_1,_8))", "20");
 }
+
+/// `upcast`/`downcast` by a factor that is not a number of elements: an error,
+/// never extents of 0 or below (before, `downcast` by 0 or -1 gave such a layout,
+/// and `upcast` by 0 passed when every stride was 0).
+#[test]
+fn cast_factors_must_be_positive() {
+    let l = lay("(_4,_8):(_1,_4)");
+    let z = lay("(_4,_8):(_0,_0)");
+    for n in [0, -1, -8] {
+        assert!(kute::downcast(&l, n).is_err(), "downcast by {n}");
+        assert!(kute::upcast(&l, n).is_err(), "upcast by {n}");
+        assert!(kute::upcast(&z, n).is_err(), "upcast of zero strides by {n}");
+    }
+    assert_eq!(kute::downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
+    assert_eq!(kute::upcast(&z, 2).unwrap().to_string(), "(_4,_8):(_0,_0)");
+}

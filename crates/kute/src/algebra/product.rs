@@ -466,10 +466,9 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// becomes `sign(d)·ceil(|d|/N)` and its extent `ceil(s / ceil(N/|d|))`; stride-0
 /// modes are unchanged.
 ///
-/// Pre: every stride is an integer (else an `Inadmissible` error); `N > 0`, and
-/// each non-zero stride divides `N` or is divisible by it (else, where a
-/// non-zero stride exists, an `Inadmissible` error); the arithmetic fits in
-/// `i64` (else an `Overflow` error).
+/// Pre: every stride is an integer and `N > 0` (else an `Inadmissible` error),
+/// each non-zero stride divides `N` or is divisible by it (else an
+/// `Inadmissible` error); the arithmetic fits in `i64` (else an `Overflow` error).
 /// Post: congruent to `L`, each leaf mapped as above.
 ///
 /// ```
@@ -478,6 +477,7 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// assert_eq!(kute::upcast(&l, 2).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
 pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
+    positive_factor(n, "upcast")?;
     let n = Int::new_static(n);
     l.int_strides("upcast")?;
     let tree = l
@@ -507,7 +507,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 ///
 /// Pre: every stride is an integer and some stride is 1 ("downcast requires
 /// adjacent elements"; else an `Inadmissible` error); the products fit in `i64`
-/// (else an `Overflow` error). `N` is not checked: pass `N > 0`.
+/// (else an `Overflow` error); `N > 0` (else an `Inadmissible` error).
 /// Post: congruent to `L`; a leaf of stride ±1 has extent `s·N`, any other has
 /// stride `d·N`.
 ///
@@ -517,6 +517,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 /// assert_eq!(kute::downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
 /// ```
 pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
+    positive_factor(n, "downcast")?;
     let n = Int::new_static(n);
     l.int_strides("downcast")?;
     if !l.leaves().iter().any(|m| m.stride.value() == 1) {
@@ -536,4 +537,12 @@ pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
         })
         .map_err(|e| e.in_op("downcast"))?;
     Ok(Layout { tree })
+}
+
+/// `upcast`'s and `downcast`'s factor: a number of elements, so positive.
+fn positive_factor(n: i64, op: &'static str) -> Result<()> {
+    if n <= 0 {
+        return Err(Error::inadmissible(op, format!("the factor {n} is not positive")));
+    }
+    Ok(())
 }

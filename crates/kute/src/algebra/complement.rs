@@ -133,10 +133,8 @@ pub(crate) fn complement_leaves<P: Policy>(
     cot: Cot<'_>,
 ) -> Result<(), P::Err> {
     let leaves = a.leaves();
-    // CuTe has no complement of basis strides (their images are coordinates)
-    for m in leaves {
-        P::lift(m.stride.int_in("complement"))?;
-    }
+    // (CuTe has no complement of basis strides, their images being coordinates:
+    // the early branch takes integer strides only, the filter below refuses them)
     // an integer cotarget: the rest is one mode
     let one_rest = match cot {
         Cot::Leaf(n) => Some(n),
@@ -178,6 +176,7 @@ pub(crate) fn complement_leaves<P: Policy>(
             let mut f = P::Modes::default();
             let mut fc = Coalescer::NEW;
             for &m in leaves {
+                P::lift(m.stride.int_in("complement"))?;
                 if m.stride.value() != 0 {
                     fc.push::<P>(m, &mut f).map_err(|e| P::in_op(e, "coalesce"))?;
                 }
@@ -311,11 +310,11 @@ fn complement_apart<P: Policy>(
     Ok(())
 }
 
-/// A mode that filter(A) keeps: extent above 1, positive stride (one or two
-/// such modes are complemented without the general loop).
+/// A mode that filter(A) keeps: extent above 1, positive integer stride (one
+/// or two such modes are complemented without the general loop).
 #[inline(always)]
 fn plain(m: Mode) -> bool {
-    m.shape.value() > 1 && m.stride.value() > 0
+    m.shape.value() > 1 && m.stride.value() > 0 && m.stride.is_int()
 }
 
 /// One mode of a complement's rest, extent `s`: `s:cur` (then `cur·s`), or

@@ -168,7 +168,7 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// kute::coalesce_into(&mut out, &l).unwrap();
 /// assert_eq!(out.to_string(), "_12:_1");
 /// ```
-#[inline]
+#[inline(always)]
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
     let leaves = l.leaves();
     if Fast::enabled() && coalesce_fast(out, l).is_ok() {

@@ -47,7 +47,7 @@ pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
 /// kute::complement_into(&mut out, &a, &m).unwrap();
 /// assert_eq!(out.to_string(), "(2,3):(2,8)");
 /// ```
-#[inline]
+#[inline(always)]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
     if Fast::enabled() && complement_fast(out, a, cotarget).is_ok() {
         Fast::answered();

@@ -256,11 +256,10 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
     b: &[Part<'_>],
     verify: bool,
 ) -> Result<(), P::Err> {
-    if let [Part::Tree(bt)] = b {
+    // A right operand with basis strides composes mode by mode (the checked
+    // run only; the fast run declines at the first basis stride it reads)
+    if let (true, [Part::Tree(bt)]) = (P::CHECKED, b) {
         if !bt.leaves().iter().all(|m| m.stride.is_int()) {
-            if !P::CHECKED {
-                return Err(P::decline());
-            }
             return P::lift(with_grow(out, |g| compose_basis_rhs(g, a, *bt, verify)));
         }
     }
@@ -290,9 +289,12 @@ fn with_grow<P: Policy, E: Emit<P>>(out: &mut E, f: impl FnOnce(&mut Builder<'_,
 }
 
 /// `s:r` composed with a one-mode left operand of stride `d`: `s:r·d` (`s:r`
-/// when `r` is 0).
+/// when `r` is 0). A basis stride `r` declines (it composes by mode).
 #[inline(always)]
 fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
+    if !m.stride.is_int() {
+        return Err(P::decline());
+    }
     if m.stride.value() == 0 {
         Ok(m)
     } else {
@@ -526,7 +528,7 @@ impl Compose<'_> {
         let mut leaves = b.leaves.iter();
         for &t in b.toks {
             if t == LEAF {
-                let Some(m) = leaves.next() else { return Err(P::decline()) };
+                let Some(m) = leaves.next().filter(|m| m.stride.is_int()) else { return Err(P::decline()) };
                 self.leaf(out, m.shape, m.stride.scale_int())?;
             } else {
                 out.tok(t)?;

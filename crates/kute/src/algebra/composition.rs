@@ -344,14 +344,15 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
         if lhs.len() > CAP && !P::CHECKED {
             return Err(P::decline());
         }
-        // per mode of A: the sum of the largest digits the B-leaves put there
-        // (a plain array up to 16 modes: zeroing it is cheaper than growing a
-        // vector)
+        // per mode of A: the sum of the largest digits the B-leaves put there,
+        // kept only for the proof (a plain array up to 16 modes: zeroing it is
+        // cheaper than growing a vector)
         let mut arr = [0i64; 16];
         let mut vec = Vec::new();
-        let digits: &mut [i64] = match arr.get_mut(..lhs.len()) {
-            Some(d) => d,
-            None => {
+        let digits: &mut [i64] = match (verify, arr.get_mut(..lhs.len())) {
+            (false, _) => &mut [],
+            (true, Some(d)) => d,
+            (true, None) => {
                 vec.resize(lhs.len(), 0);
                 &mut vec[..]
             }

@@ -81,6 +81,15 @@ const CALLABLE: &[&str] = &[
     "slice",
     "dice",
     "slice_and_offset",
+    "front",
+    "back",
+    "unwrap",
+    "wrap",
+    "tuple_cat",
+    "insert",
+    "remove",
+    "repeat_like",
+    "repeat",
 ];
 
 fn all_names() -> Vec<&'static str> {

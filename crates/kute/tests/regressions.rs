@@ -335,3 +335,14 @@ fn cast_factors_must_be_positive() {
     assert_eq!(kute::downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
     assert_eq!(kute::upcast(&z, 2).unwrap().to_string(), "(_4,_8):(_0,_0)");
 }
+
+/// An order whose largest static value is `i64::MAX`, beside a dynamic one: the
+/// dynamic one ranks after it, which no `i64` can say; an error, not a panic
+/// (found by `no_panic.rs`).
+#[test]
+fn compact_order_past_the_largest_rank() {
+    let r = kute::expr::eval("compact_order((2,3),(_9223372036854775807,1))");
+    assert!(r.is_err(), "{r:?}");
+    // (mode 1 ranks first: stride _1; then mode 0: stride 3, the extent of mode 1)
+    assert_eq!(kute::expr::eval("compact_order((2,3),(_1,_0))").unwrap().to_string(), "(3,_1)");
+}

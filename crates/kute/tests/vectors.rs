@@ -104,6 +104,13 @@ fn basis_vectors() {
     check_file("basis.tsv", include_str!("data/basis.tsv"));
 }
 
+/// CuTe's tuple utilities (`front`, `back`, `unwrap`, `wrap`, `tuple_cat`,
+/// `insert`, `remove`, `repeat_like`, `repeat`), from the oracle.
+#[test]
+fn tuple_vectors() {
+    check_file("tuples.tsv", include_str!("data/tuples.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

@@ -230,6 +230,15 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)),
     FunctionInfo::new("unflatten", "unflatten(X, profile)", "refold a flat X into the profile's structure", unflatten).args(n(2)),
     FunctionInfo::new("zip", "zip(L) | zip(A, B)", "transpose nested modes", zip).args(range(1, 2)),
+    FunctionInfo::new("front", "front(X)", "the first leaf (a layout is its own front)", front).args(n(1)),
+    FunctionInfo::new("back", "back(X)", "the last leaf (a layout is its own back)", back).args(n(1)),
+    FunctionInfo::new("unwrap", "unwrap(X)", "a tuple of one element is that element, repeatedly", unwrap).args(n(1)),
+    FunctionInfo::new("wrap", "wrap(X)", "an integer as a tuple of one element; a tuple as it is", wrap).args(n(1)),
+    FunctionInfo::new("tuple_cat", "tuple_cat(T0, T1, ...)", "the elements of the tuples, in order", tuple_cat).args(range(1, 64)),
+    FunctionInfo::new("insert", "insert<N>(T, X)", "X as the new mode N of the tuple T", insert).targs(n(1)).args(n(2)),
+    FunctionInfo::new("remove", "remove<N>(T)", "the tuple T without its mode N", remove).targs(n(1)).args(n(1)),
+    FunctionInfo::new("repeat_like", "repeat_like(T, X)", "T's structure with X at every leaf", repeat_like).args(n(2)),
+    FunctionInfo::new("repeat", "repeat<N>(X)", "a tuple of N copies of X (X itself for N = 1)", repeat).targs(n(1)).args(n(1)),
     FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)),
     FunctionInfo::new("product", "product(T)", "product of all leaves", product).args(n(1)),
     FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)),
@@ -579,6 +588,79 @@ fn zip(_: &[i64], a: &[Value]) -> Result<Value> {
         Structured::Layout(l) => lay(l.zip()?),
         Structured::Tuple(t) => tuple(modes::zip(t.as_ref())?),
     })
+}
+
+/// The tuple operand of a tuple utility: a tuple, or (CuTe: not a tuple) a layout.
+fn tuple_arg(v: &Value, name: &'static str) -> Result<Structured> {
+    structured(v, "the operand").map_err(|e| e.in_op(name))
+}
+
+/// `op` on an integer tuple; CuTe's answer for a layout (which is not a tuple) is `on_layout`.
+fn tuple_only(a: &Value, name: &'static str) -> Result<IntTuple> {
+    match tuple_arg(a, name)? {
+        Structured::Tuple(t) => Ok(t),
+        Structured::Layout(l) => {
+            Err(Error::new(ErrorKind::Type, name, format!("the operand must be an integer tuple, not the layout {l}")))
+        }
+    }
+}
+
+fn front(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(match tuple_arg(&a[0], "front")? {
+        // a layout is not a tuple: CuTe's front of it is the layout itself
+        Structured::Layout(l) => lay(l),
+        Structured::Tuple(t) => int(modes::front(t.as_ref())?),
+    })
+}
+
+fn back(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(match tuple_arg(&a[0], "back")? {
+        Structured::Layout(l) => lay(l),
+        Structured::Tuple(t) => int(modes::back(t.as_ref())?),
+    })
+}
+
+fn unwrap(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(match tuple_arg(&a[0], "unwrap")? {
+        Structured::Layout(l) => lay(l),
+        Structured::Tuple(t) => tuple(modes::unwrap(t.as_ref())),
+    })
+}
+
+fn wrap(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(tuple(modes::wrap(tuple_only(&a[0], "wrap")?.as_ref())?))
+}
+
+fn tuple_cat(_: &[i64], a: &[Value]) -> Result<Value> {
+    let ts = a.iter().map(|v| tuple_only(v, "tuple_cat")).collect::<Result<Vec<_>>>()?;
+    let refs: Vec<_> = ts.iter().map(|t| t.as_ref()).collect();
+    Ok(tuple(modes::tuple_cat(&refs)?))
+}
+
+fn insert(t: &[i64], a: &[Value]) -> Result<Value> {
+    let n = idx(t[0], "insert")?;
+    let x = a[1].as_int_tuple("the inserted element").map_err(|e| e.in_op("insert"))?;
+    Ok(tuple(modes::insert(tuple_only(&a[0], "insert")?.as_ref(), n, x.as_ref())?))
+}
+
+fn remove(t: &[i64], a: &[Value]) -> Result<Value> {
+    let n = idx(t[0], "remove")?;
+    Ok(tuple(modes::remove(tuple_only(&a[0], "remove")?.as_ref(), n)?))
+}
+
+fn repeat_like(_: &[i64], a: &[Value]) -> Result<Value> {
+    let x = a[1].as_int_tuple("the repeated element").map_err(|e| e.in_op("repeat_like"))?;
+    Ok(match tuple_arg(&a[0], "repeat_like")? {
+        // a layout is not a tuple: CuTe repeats x once, as for an integer
+        Structured::Layout(_) => tuple(x),
+        Structured::Tuple(t) => tuple(modes::repeat_like(t.as_ref(), x.as_ref())?),
+    })
+}
+
+fn repeat(t: &[i64], a: &[Value]) -> Result<Value> {
+    let n = idx(t[0], "repeat")?;
+    let x = a[0].as_int_tuple("the repeated element").map_err(|e| e.in_op("repeat"))?;
+    Ok(tuple(modes::repeat(n, x.as_ref())?))
 }
 
 fn tile_unzip(_: &[i64], a: &[Value]) -> Result<Value> {

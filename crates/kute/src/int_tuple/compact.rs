@@ -128,8 +128,13 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
     let keys: SmallVec<[i64; 16]> = groups
         .iter()
         .enumerate()
-        .map(|(j, g)| if g.1.is_static() { g.1.value() } else { max_static + 1 + j as i64 })
-        .collect();
+        .map(|(j, g)| match g.1.is_static() {
+            true => Ok(g.1.value()),
+            false => max_static.checked_add(1 + j as i64).ok_or_else(|| {
+                Error::overflow(format_args!("ranking the order {order} after its largest value")).in_op(op)
+            }),
+        })
+        .collect::<Result<_>>()?;
     let sizes: Leaves = groups.iter().map(|g| product(g.0.leaves())).collect::<Result<_>>()?;
     let mut leaves: Leaves = SmallVec::with_capacity(shape.leaves().len());
     for (k, g) in groups.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! Manipulating layouts (and tuples) like tuples: `get`, `select`, `take`,
 //! `append`, `prepend`, `replace`, `group`, `flatten`, `unflatten`, `zip`,
-//! `zip2_by` and `tile_unzip`.
+//! `zip2_by` and `tile_unzip`; and CuTe's tuple utilities `front`, `back`,
+//! `unwrap`, `wrap`, `tuple_cat`, `insert`, `remove`, `repeat_like`, `repeat`.
 //!
 //! The generic versions work on any [`Tree`], so they serve both [`IntTuple`]
 //! and [`Layout`] (whose shape and stride share one structure).
@@ -14,6 +15,20 @@ use std::fmt::Display;
 /// Largest rank a padding operation may ask for (keeps `append<N>` with a huge
 /// `N` from exhausting memory).
 pub const MAX_RANK: usize = 1 << 16;
+
+/// Most leaves a repeating operation may produce (keeps `repeat<N>` and
+/// `repeat_like` of large operands from exhausting memory).
+pub const MAX_LEAVES: usize = 1 << 24;
+
+fn check_leaves(op: &'static str, copies: usize, each: usize) -> Result<()> {
+    if copies.saturating_mul(each) > MAX_LEAVES {
+        return Err(Error::limit(
+            op,
+            format!("{copies} copies of {each} leaves exceed kute's limit of {MAX_LEAVES} leaves"),
+        ));
+    }
+    Ok(())
+}
 
 fn check_rank(op: &'static str, n: usize) -> Result<()> {
     if n > MAX_RANK {
@@ -308,6 +323,238 @@ pub fn zip<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
         b.close();
         Ok(())
     })
+}
+
+/// CuTe `front(t)`: the first leaf, descending through first modes (a leaf is
+/// its own front).
+///
+/// Pre: no tuple on the way is empty (else a `Mismatch` error).
+/// Post: the leaf at path `(0, 0, ...)`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "((2,3),(4,5))".parse().unwrap();
+/// assert_eq!(modes::front(t.as_ref()).unwrap().to_string(), "2");
+/// assert_eq!(modes::back(t.as_ref()).unwrap().to_string(), "5");
+/// ```
+pub fn front<L: Copy>(t: TreeRef<'_, L>) -> Result<L> {
+    // the leaves are stored in order: the first one is the front, unless an
+    // empty tuple comes first on the path
+    let mut r = t;
+    while !r.is_leaf() {
+        r = r.children().next().ok_or_else(|| Error::mismatch("front", "an empty tuple has no front"))?;
+    }
+    r.as_leaf().ok_or_else(|| Error::mismatch("front", "an empty tuple has no front"))
+}
+
+/// CuTe `back(t)`: the last leaf, descending through last modes (a leaf is its
+/// own back).
+///
+/// Pre: no tuple on the way is empty (else a `Mismatch` error).
+/// Post: the leaf at path `(rank-1, ...)`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(2,(3,4))".parse().unwrap();
+/// assert_eq!(modes::back(t.as_ref()).unwrap().to_string(), "4");
+/// ```
+pub fn back<L: Copy>(t: TreeRef<'_, L>) -> Result<L> {
+    let mut r = t;
+    while !r.is_leaf() {
+        r = r.children().last().ok_or_else(|| Error::mismatch("back", "an empty tuple has no back"))?;
+    }
+    r.as_leaf().ok_or_else(|| Error::mismatch("back", "an empty tuple has no back"))
+}
+
+/// CuTe `unwrap(t)`: a tuple of one element is that element, repeatedly.
+///
+/// Pre: none. Post: `t` without its enclosing tuples of rank 1; not itself a
+/// tuple of rank 1.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(((3,4)))".parse().unwrap();
+/// assert_eq!(modes::unwrap(t.as_ref()).to_string(), "(3,4)");
+/// ```
+pub fn unwrap<L: Copy>(t: TreeRef<'_, L>) -> Tree<L> {
+    let mut r = t;
+    while !r.is_leaf() && r.rank() == 1 {
+        match r.children().next() {
+            Some(c) => r = c,
+            None => break,
+        }
+    }
+    r.to_tree()
+}
+
+/// CuTe `wrap(t)`: a leaf becomes a tuple of one element; a tuple stays.
+///
+/// Pre: `t` is not nested deeper than kute's limit (else a `Limit` error).
+/// Post: a tuple.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "3".parse().unwrap();
+/// assert_eq!(modes::wrap(t.as_ref()).unwrap().to_string(), "(3)");
+/// let u: IntTuple = "(3,4)".parse().unwrap();
+/// assert_eq!(modes::wrap(u.as_ref()).unwrap(), u);
+/// ```
+pub fn wrap<L: Copy>(t: TreeRef<'_, L>) -> Result<Tree<L>> {
+    if !t.is_leaf() {
+        return Ok(t.to_tree());
+    }
+    let r = Tree::tuple([t]);
+    crate::tree::check_depth(r.as_ref(), "wrap")?;
+    Ok(r)
+}
+
+/// CuTe `tuple_cat(t0, t1, ...)`: the elements of the tuples, in order.
+///
+/// Pre: every part is a tuple (else a `Type` error).
+/// Post: a tuple of rank `sum(rank(ti))`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let (a, b): (IntTuple, IntTuple) = ("(1,2)".parse().unwrap(), "(3,(4,5))".parse().unwrap());
+/// assert_eq!(modes::tuple_cat(&[a.as_ref(), b.as_ref()]).unwrap().to_string(), "(1,2,3,(4,5))");
+/// ```
+pub fn tuple_cat<L: Copy>(parts: &[TreeRef<'_, L>]) -> Result<Tree<L>> {
+    if parts.iter().any(|p| p.is_leaf()) {
+        return Err(Error::new(crate::error::ErrorKind::Type, "tuple_cat", "every operand must be a tuple"));
+    }
+    Ok(Tree::build(|b| {
+        b.open();
+        for p in parts {
+            b.push_modes(*p);
+        }
+        b.close();
+    }))
+}
+
+/// CuTe `insert<N>(t, x)`: `x` as the new mode `N` of the tuple `t`.
+///
+/// Pre: `t` is a tuple (else a `Type` error) and `n <= rank(t)` (else a
+/// `Mismatch` error); the result is not nested deeper than kute's limit.
+/// Post: a tuple of rank `rank(t) + 1` whose mode `n` is `x`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let (t, x): (IntTuple, IntTuple) = ("(1,2,3)".parse().unwrap(), "9".parse().unwrap());
+/// assert_eq!(modes::insert(t.as_ref(), 1, x.as_ref()).unwrap().to_string(), "(1,9,2,3)");
+/// ```
+pub fn insert<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    if t.is_leaf() {
+        return Err(Error::new(crate::error::ErrorKind::Type, "insert", "the operand must be a tuple"));
+    }
+    if n > t.rank() {
+        return Err(out_of_range("insert", "a tuple", n, t.rank()));
+    }
+    let r = Tree::build(|b| {
+        b.open();
+        for (i, c) in t.children().enumerate() {
+            if i == n {
+                b.push(x);
+            }
+            b.push(c);
+        }
+        if n == t.rank() {
+            b.push(x);
+        }
+        b.close();
+    });
+    crate::tree::check_depth(r.as_ref(), "insert")?;
+    Ok(r)
+}
+
+/// CuTe `remove<N>(t)`: the tuple `t` without its mode `N` (unchanged for
+/// `N == rank(t)`, as in CuTe).
+///
+/// Pre: `t` is a tuple (else a `Type` error) and `n <= rank(t)` (else a
+/// `Mismatch` error).
+/// Post: a tuple of rank `rank(t) - 1`, or `t` when `n == rank(t)`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let t: IntTuple = "(1,2,3)".parse().unwrap();
+/// assert_eq!(modes::remove(t.as_ref(), 1).unwrap().to_string(), "(1,3)");
+/// assert_eq!(modes::remove(t.as_ref(), 3).unwrap(), t);
+/// assert!(modes::remove(t.as_ref(), 4).is_err());
+/// ```
+pub fn remove<L: Copy>(t: TreeRef<'_, L>, n: usize) -> Result<Tree<L>> {
+    if t.is_leaf() {
+        return Err(Error::new(crate::error::ErrorKind::Type, "remove", "the operand must be a tuple"));
+    }
+    if n > t.rank() {
+        return Err(out_of_range("remove", "a tuple", n, t.rank()));
+    }
+    Ok(Tree::build(|b| {
+        b.open();
+        for (i, c) in t.children().enumerate() {
+            if i != n {
+                b.push(c);
+            }
+        }
+        b.close();
+    }))
+}
+
+/// CuTe `repeat_like(t, x)`: `t`'s structure with `x` at every leaf.
+///
+/// Pre: the result is not nested deeper than kute's limit, and has at most
+/// [`MAX_LEAVES`] leaves (else a `Limit` error).
+/// Post: `t` with each leaf replaced by (a copy of) `x`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let (t, x): (IntTuple, IntTuple) = ("(2,(3,4))".parse().unwrap(), "7".parse().unwrap());
+/// assert_eq!(modes::repeat_like(t.as_ref(), x.as_ref()).unwrap().to_string(), "(7,(7,7))");
+/// ```
+pub fn repeat_like<L: Copy, M: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, M>) -> Result<Tree<M>> {
+    fn go<L: Copy, M: Copy>(b: &mut crate::tree::Builder<'_, M>, t: TreeRef<'_, L>, x: TreeRef<'_, M>) {
+        if t.is_leaf() {
+            b.push(x);
+            return;
+        }
+        b.open();
+        for c in t.children() {
+            go(b, c, x);
+        }
+        b.close();
+    }
+    crate::tree::check_depth(t, "repeat_like")?;
+    check_leaves("repeat_like", t.leaves().len(), x.leaves().len())?;
+    let r = Tree::build(|b| go(b, t, x));
+    crate::tree::check_depth(r.as_ref(), "repeat_like")?;
+    Ok(r)
+}
+
+/// CuTe `repeat<N>(x)`: a tuple of `N` copies of `x` (`x` itself for `N = 1`).
+///
+/// Pre: `n` is at most [`MAX_RANK`], and the result has at most [`MAX_LEAVES`]
+/// leaves (else a `Limit` error).
+/// Post: `x` for `n == 1`, else a tuple of rank `n`.
+///
+/// ```
+/// use kute::{IntTuple, layout::modes};
+/// let x: IntTuple = "7".parse().unwrap();
+/// assert_eq!(modes::repeat(3, x.as_ref()).unwrap().to_string(), "(7,7,7)");
+/// assert_eq!(modes::repeat(1, x.as_ref()).unwrap(), x);
+/// ```
+pub fn repeat<L: Copy>(n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    check_rank("repeat", n)?;
+    check_leaves("repeat", n, x.leaves().len())?;
+    if n == 1 {
+        return Ok(x.to_tree());
+    }
+    let r = Tree::build(|b| {
+        b.open();
+        for _ in 0..n {
+            b.push(x);
+        }
+        b.close();
+    });
+    crate::tree::check_depth(r.as_ref(), "repeat")?;
+    Ok(r)
 }
 
 impl Layout {

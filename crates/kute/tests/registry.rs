@@ -90,6 +90,9 @@ const CALLABLE: &[&str] = &[
     "remove",
     "repeat_like",
     "repeat",
+    "elem_less",
+    "lex_less",
+    "colex_less",
 ];
 
 fn all_names() -> Vec<&'static str> {

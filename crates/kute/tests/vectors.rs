@@ -57,6 +57,9 @@ fn check_file(name: &str, text: &str) {
                 Err(_) => true,
                 Ok(v) => is_true_composite(src, v),
             },
+            // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
+            // (README, "Where kute differs from CuTe C++")
+            (w, Ok(Value::Bool(b))) => w.trim_start_matches('_') == if b.value { "1" } else { "0" },
             (w, Ok(v)) => {
                 let s = v.to_string();
                 if all_static(&expr::parse(src).unwrap()) {
@@ -109,6 +112,12 @@ fn basis_vectors() {
 #[test]
 fn tuple_vectors() {
     check_file("tuples.tsv", include_str!("data/tuples.tsv"));
+}
+
+/// CuTe's `elem_less`, `lex_less` and `colex_less`, from the oracle.
+#[test]
+fn comparison_vectors() {
+    check_file("comparisons.tsv", include_str!("data/comparisons.tsv"));
 }
 
 #[test]

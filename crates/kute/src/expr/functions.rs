@@ -244,6 +244,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)),
     FunctionInfo::new("inner_product", "inner_product(A, B)", "sum of products of leaves", inner_product).args(n(2)),
     FunctionInfo::new("congruent", "congruent(A, B)", "same tuple structure", congruent).args(n(2)),
+    FunctionInfo::new("elem_less", "elem_less(A, B)", "every element of A below B's at its position", elem_less).args(n(2)),
+    FunctionInfo::new("lex_less", "lex_less(A, B)", "lexicographic order, first mode first", lex_less).args(n(2)),
+    FunctionInfo::new("colex_less", "colex_less(A, B)", "colexicographic order, last mode first", colex_less).args(n(2)),
     FunctionInfo::new("weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's", weakly_congruent).args(n(2)),
     FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", compatible).args(n(2)),
     FunctionInfo::new("weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes", weakly_compatible).args(n(2)),
@@ -693,6 +696,18 @@ fn inner_product(_: &[i64], a: &[Value]) -> Result<Value> {
 
 fn congruent(_: &[i64], a: &[Value]) -> Result<Value> {
     pair(a, |x, y| Ok(boolean(int_tuple::congruent(x, y))))
+}
+
+fn elem_less(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::elem_less(x, y)?)))
+}
+
+fn lex_less(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::lex_less(x, y)?)))
+}
+
+fn colex_less(_: &[i64], a: &[Value]) -> Result<Value> {
+    pair(a, |x, y| Ok(boolean(int_tuple::colex_less(x, y)?)))
 }
 
 fn weakly_congruent(_: &[i64], a: &[Value]) -> Result<Value> {

@@ -14,8 +14,8 @@ pub use compact::{compact_col_major, compact_order, compact_row_major, prefix_pr
 pub use convert::AsIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd};
 pub use ops::{
-    ceil_div, compatible, congruent, elem_scale, inner_product, product_each, shape_div, weakly_compatible,
-    weakly_congruent,
+    ceil_div, colex_less, compatible, congruent, elem_less, elem_scale, inner_product, lex_less, product_each,
+    shape_div, weakly_compatible, weakly_congruent,
 };
 
 use crate::error::{Error, Result};

@@ -305,3 +305,128 @@ pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
         Ok(())
     })
 }
+
+/// Whether `a` and `b` can be compared as CuTe compares them: two integers, or
+/// two tuples whose modes can be compared at every position both have. (CuTe
+/// instantiates every such comparison, so a mismatch anywhere is an error,
+/// even where the answer is decided earlier.)
+fn comparable(a: IntTupleRef<'_>, b: IntTupleRef<'_>, op: &'static str) -> Result<()> {
+    match (a.is_leaf(), b.is_leaf()) {
+        (true, true) => Ok(()),
+        (false, false) => a.children().zip(b.children()).try_for_each(|(x, y)| comparable(x, y, op)),
+        _ => Err(Error::mismatch(op, format!("cannot compare the integer and the tuple in {a} and {b}"))),
+    }
+}
+
+/// CuTe's `==` on integer tuples: equal integers, or tuples of equal rank whose
+/// modes are equal.
+fn tuple_eq(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
+    match (a.as_leaf(), b.as_leaf()) {
+        (Some(x), Some(y)) => x.value() == y.value(),
+        (None, None) => a.rank() == b.rank() && a.children().zip(b.children()).all(|(x, y)| tuple_eq(x, y)),
+        _ => false,
+    }
+}
+
+/// Whether every integer is static.
+fn all_static(a: IntTupleRef<'_>) -> bool {
+    a.leaves().iter().all(|x| x.is_static())
+}
+
+/// CuTe `elem_less(a, b)`: every element of `a` is less than the element of
+/// `b` at its position, recursively; `b` may have more modes than `a` (they
+/// are not compared), `a` may not.
+///
+/// Pre: `a` and `b` are both integers or both tuples, and so at every
+/// position both have (else a `Mismatch` error).
+/// Post: a [`Bool`], static when every integer of both is.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::elem_less};
+/// let (a, b): (IntTuple, IntTuple) = ("(1,(2,3))".parse().unwrap(), "(2,(3,4),9)".parse().unwrap());
+/// assert!(elem_less(a.as_ref(), b.as_ref()).unwrap().value);
+/// assert!(!elem_less(b.as_ref(), a.as_ref()).unwrap().value);
+/// ```
+pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    comparable(a, b, "elem_less")?;
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
+        match (a.as_leaf(), b.as_leaf()) {
+            (Some(x), Some(y)) => x.value() < y.value(),
+            _ => a.rank() <= b.rank() && a.children().zip(b.children()).all(|(x, y)| go(x, y)),
+        }
+    }
+    Ok(Bool { value: go(a, b), is_static: all_static(a) && all_static(b) })
+}
+
+/// CuTe `lex_less(a, b)`: lexicographic order, first mode first; a tuple that
+/// is a prefix of the other is less.
+///
+/// Pre: as [`elem_less`]'s.
+/// Post: a [`Bool`], static when every integer of both is.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::{colex_less, lex_less}};
+/// let (a, b): (IntTuple, IntTuple) = ("(1,2)".parse().unwrap(), "(2,1)".parse().unwrap());
+/// assert!(lex_less(a.as_ref(), b.as_ref()).unwrap().value);
+/// assert!(colex_less(b.as_ref(), a.as_ref()).unwrap().value);
+/// ```
+pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    comparable(a, b, "lex_less")?;
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
+        if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
+            return x.value() < y.value();
+        }
+        for (x, y) in a.children().zip(b.children()) {
+            if go(x, y) {
+                return true;
+            }
+            if !tuple_eq(x, y) {
+                return false;
+            }
+        }
+        a.rank() < b.rank()
+    }
+    Ok(Bool { value: go(a, b), is_static: all_static(a) && all_static(b) })
+}
+
+/// CuTe `colex_less(a, b)`: colexicographic order, last mode first (the modes
+/// are paired from the back); a tuple that is a suffix of the other is less.
+///
+/// Pre: `a` and `b` are both integers or both tuples, and so at every pair of
+/// positions counted from the back (else a `Mismatch` error).
+/// Post: a [`Bool`], static when every integer of both is.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::colex_less};
+/// let (a, b): (IntTuple, IntTuple) = ("(2,1)".parse().unwrap(), "(1,2)".parse().unwrap());
+/// assert!(colex_less(a.as_ref(), b.as_ref()).unwrap().value);
+/// ```
+pub fn colex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    fn check(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<()> {
+        match (a.is_leaf(), b.is_leaf()) {
+            (true, true) => Ok(()),
+            (false, false) => {
+                let (xs, ys): (Vec<_>, Vec<_>) = (a.children().collect(), b.children().collect());
+                xs.iter().rev().zip(ys.iter().rev()).try_for_each(|(x, y)| check(*x, *y))
+            }
+            _ => Err(Error::mismatch("colex_less", format!("cannot compare the integer and the tuple in {a} and {b}"))),
+        }
+    }
+    check(a, b)?;
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
+        if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
+            return x.value() < y.value();
+        }
+        let (xs, ys): (Vec<_>, Vec<_>) = (a.children().collect(), b.children().collect());
+        for (x, y) in xs.iter().rev().zip(ys.iter().rev()) {
+            if go(*x, *y) {
+                return true;
+            }
+            if !tuple_eq(*x, *y) {
+                return false;
+            }
+        }
+        a.rank() < b.rank()
+    }
+    Ok(Bool { value: go(a, b), is_static: all_static(a) && all_static(b) })
+}

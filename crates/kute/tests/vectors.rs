@@ -120,6 +120,12 @@ fn comparison_vectors() {
     check_file("comparisons.tsv", include_str!("data/comparisons.tsv"));
 }
 
+/// CuTe's `slice`/`dice` of integer tuples and `idx2crd` with strides, from the oracle.
+#[test]
+fn slice_vectors() {
+    check_file("slices.tsv", include_str!("data/slices.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

@@ -254,7 +254,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)", ceil_div).args(n(2)),
     FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", elem_scale).args(n(2)),
     FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", prefix_product).args(n(1)),
-    FunctionInfo::new("idx2crd", "idx2crd(i, S)", "the natural coordinate of index i", idx2crd).args(n(2)),
+    FunctionInfo::new("idx2crd", "idx2crd(i, S[, D])", "the natural coordinate of index i (under strides D)", idx2crd).args(range(2, 3)),
     FunctionInfo::new("crd2idx", "crd2idx(c, S[, D])", "the index of coordinate c", crd2idx).args(range(2, 3)),
     FunctionInfo::new("crd2crd", "crd2crd(c, S1, S2)", "a coordinate of S1 as a coordinate of S2", crd2crd).args(n(3)),
     FunctionInfo::new("compact_col_major", "compact_col_major(S[, start])", "column-major strides", compact_col_major).aliases(&["compact_major"]).args(range(1, 2)),
@@ -283,8 +283,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)),
     FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)),
     FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)),
-    FunctionInfo::new("slice", "slice(c, L)", "the modes where c has '_' (also L(c))", slice).args(n(2)),
-    FunctionInfo::new("dice", "dice(c, L)", "the modes where c has an integer", dice).args(n(2)),
+    FunctionInfo::new("slice", "slice(c, X)", "the modes of a layout or tuple X where c has '_' (also L(c))", slice).args(n(2)),
+    FunctionInfo::new("dice", "dice(c, X)", "the modes of a layout or tuple X where c has an integer", dice).args(n(2)),
     FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", slice_and_offset).args(n(2)),
 ];
 
@@ -745,6 +745,10 @@ fn prefix_product(_: &[i64], a: &[Value]) -> Result<Value> {
 fn idx2crd(_: &[i64], a: &[Value]) -> Result<Value> {
     let i = a[0].as_int_tuple("the index")?;
     let s = a[1].as_int_tuple("the shape")?;
+    if let Some(d) = a.get(2) {
+        let d = d.as_int_tuple("the stride")?;
+        return Ok(tuple(int_tuple::idx2crd_strided(i.as_ref(), s.as_ref(), d.as_ref())?));
+    }
     Ok(tuple(int_tuple::idx2crd(i.as_ref(), s.as_ref())?))
 }
 
@@ -956,11 +960,17 @@ fn coord_layout(a: &[Value]) -> Result<(crate::layout::slice::Coord, Layout)> {
 }
 
 fn slice(_: &[i64], a: &[Value]) -> Result<Value> {
+    if let Value::IntTuple(t) = &a[1] {
+        return Ok(tuple(crate::layout::slice::slice_tuple(&a[0].as_coord("the coordinate")?, t.as_ref())?));
+    }
     let (c, l) = coord_layout(a)?;
     Ok(lay(l.slice(&c)?))
 }
 
 fn dice(_: &[i64], a: &[Value]) -> Result<Value> {
+    if let Value::IntTuple(t) = &a[1] {
+        return Ok(tuple(crate::layout::slice::dice_tuple(&a[0].as_coord("the coordinate")?, t.as_ref())?));
+    }
     let (c, l) = coord_layout(a)?;
     Ok(lay(l.dice(&c)?))
 }

@@ -28,6 +28,70 @@ pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple>
     })
 }
 
+/// CuTe `idx2crd(idx, shape, stride)`: the coordinate of `idx` under the
+/// strides `stride`, mode by mode `(idx / d) % s` (an extent 1 gives 0
+/// without dividing, as CuTe for a static one). An integer `stride` with a tuple `shape`
+/// stands for `compact_col_major(shape, stride)`; a tuple `idx` converts mode
+/// by mode.
+///
+/// Pre: `idx`, `shape` and `stride` have matching ranks where they are tuples,
+/// and `shape` is a tuple where `idx` is (else a `Mismatch` error); no stride
+/// or extent divided by is 0 where the extent is not 1 (else a
+/// `DivisionByZero` error).
+/// Post: a coordinate congruent to `shape`.
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::idx2crd_strided};
+/// let (i, s, d): (IntTuple, IntTuple, IntTuple) = ("8".parse().unwrap(), "(3,4)".parse().unwrap(), "(1,3)".parse().unwrap());
+/// assert_eq!(idx2crd_strided(i.as_ref(), s.as_ref(), d.as_ref()).unwrap().to_string(), "(2,2)");
+/// ```
+pub fn idx2crd_strided(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleRef<'_>) -> Result<IntTuple> {
+    fn go(out: &mut Builder<'_, Int>, i: IntTupleRef<'_>, s: IntTupleRef<'_>, d: IntTupleRef<'_>) -> Result<()> {
+        let ranks = |what: &str| Error::mismatch("idx2crd", format!("{what}: index {i}, shape {s}, stride {d}"));
+        match (i.as_leaf(), s.as_leaf(), d.as_leaf()) {
+            (None, None, None) => {
+                if i.rank() != s.rank() || i.rank() != d.rank() {
+                    return Err(ranks("mismatched ranks"));
+                }
+                out.open();
+                for ((a, b), c) in i.children().zip(s.children()).zip(d.children()) {
+                    go(out, a, b, c)?;
+                }
+                out.close();
+                Ok(())
+            }
+            (None, _, _) => Err(ranks("a tuple index needs tuple shape and stride")),
+            (Some(_), None, None) => {
+                if s.rank() != d.rank() {
+                    return Err(ranks("mismatched ranks"));
+                }
+                out.open();
+                for (b, c) in s.children().zip(d.children()) {
+                    go(out, i, b, c)?;
+                }
+                out.close();
+                Ok(())
+            }
+            (Some(_), None, Some(d0)) => {
+                let compact = super::compact_col_major(s, d0)?;
+                go(out, i, s, compact.as_ref())
+            }
+            (Some(_), Some(_), None) => Err(ranks("an integer shape needs an integer stride")),
+            (Some(x), Some(e), Some(f)) => {
+                // an extent 1 is decided by value, as CuTe decides a static one:
+                // the coordinate is 0, with no division (its stride may be 0)
+                if e.value() == 1 {
+                    out.leaf(if e.is_static() { Int::ZERO } else { Int::new_dynamic(0) });
+                } else {
+                    out.leaf(x.div(f)?.rem(e)?);
+                }
+                Ok(())
+            }
+        }
+    }
+    Tree::try_build(|out| go(out, idx, shape, stride).map_err(|e| e.in_op("idx2crd")))
+}
+
 fn idx2crd_into(out: &mut Builder<'_, Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
     match idx.as_leaf() {
         None => {

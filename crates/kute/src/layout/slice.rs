@@ -5,7 +5,7 @@
 //! `L(_,5)` keeps mode 0 as a rank-1 tuple, `L((_,_),5)` gives its two sub-modes.
 
 use super::point::Point;
-use super::{Layout, LayoutRef, Mode};
+use super::{Layout, LayoutRef};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::tree::{Builder, Tree, TreeRef};
@@ -38,12 +38,18 @@ impl fmt::Debug for Tree<Crd> {
     }
 }
 
-fn mismatch(c: TreeRef<'_, Crd>, l: LayoutRef<'_>) -> Error {
+fn mismatch(c: TreeRef<'_, Crd>, op: &'static str, what: &dyn Fn() -> String) -> Error {
     let c = c.to_tree();
-    Error::mismatch("slice", format!("coordinate {c} does not match the layout {}", Layout::from_ref(l)))
+    Error::mismatch(op, format!("coordinate {c} does not match {}", what()))
 }
 
-fn lift(out: &mut Builder<'_, Mode>, c: TreeRef<'_, Crd>, l: LayoutRef<'_>, keep_underscore: bool) -> Result<()> {
+fn lift<L: Copy>(
+    out: &mut Builder<'_, L>,
+    c: TreeRef<'_, Crd>,
+    l: TreeRef<'_, L>,
+    keep_underscore: bool,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
     match c.as_leaf() {
         Some(Crd::Underscore) => {
             if keep_underscore {
@@ -57,41 +63,77 @@ fn lift(out: &mut Builder<'_, Mode>, c: TreeRef<'_, Crd>, l: LayoutRef<'_>, keep
         }
         None => {
             if l.is_leaf() || l.rank() != c.rank() {
-                return Err(mismatch(c, l));
+                return Err(mismatch(c, if keep_underscore { "slice" } else { "dice" }, what));
             }
             for (a, b) in c.children().zip(l.children()) {
-                lift(out, a, b, keep_underscore)?;
+                lift(out, a, b, keep_underscore, what)?;
             }
         }
     }
     Ok(())
 }
 
-fn slice_or_dice(c: &Coord, l: &Layout, keep_underscore: bool) -> Result<Layout> {
-    let cr = c.as_ref();
-    let lr = l.as_tree_ref();
-    match cr.as_leaf() {
+/// CuTe's `slice` (`keep_underscore`) or `dice` of any tree: the elements
+/// where `c` has `_` (or an integer), flattened one level; `what` names the
+/// operand in an error.
+fn slice_or_dice<L: Copy>(
+    c: TreeRef<'_, Crd>,
+    t: TreeRef<'_, L>,
+    keep_underscore: bool,
+    what: &dyn Fn() -> String,
+) -> Result<Tree<L>> {
+    match c.as_leaf() {
         Some(Crd::Underscore) => {
-            return Ok(if keep_underscore { l.clone() } else { Layout { tree: Tree::tuple(std::iter::empty()) } })
+            return Ok(if keep_underscore { t.to_tree() } else { Tree::tuple(std::iter::empty()) })
         }
-        Some(Crd::Int(_)) => {
-            return Ok(if keep_underscore { Layout { tree: Tree::tuple(std::iter::empty()) } } else { l.clone() })
-        }
+        Some(Crd::Int(_)) => return Ok(if keep_underscore { Tree::tuple(std::iter::empty()) } else { t.to_tree() }),
         None => {}
     }
-    if lr.is_leaf() || lr.rank() != cr.rank() {
-        return Err(mismatch(cr, lr));
+    if t.is_leaf() || t.rank() != c.rank() {
+        return Err(mismatch(c, if keep_underscore { "slice" } else { "dice" }, what));
     }
-    Ok(Layout {
-        tree: Tree::try_build(|b| {
-            b.open();
-            for (a, m) in cr.children().zip(lr.children()) {
-                lift(b, a, m, keep_underscore)?;
-            }
-            b.close();
-            Ok(())
-        })?,
+    Tree::try_build(|b| {
+        b.open();
+        for (a, m) in c.children().zip(t.children()) {
+            lift(b, a, m, keep_underscore, what)?;
+        }
+        b.close();
+        Ok(())
     })
+}
+
+/// CuTe `slice(c, t)` of an integer tuple: the elements where `c` has `_`,
+/// flattened one level (`t` itself for `c = _`, `()` for an integer `c`).
+///
+/// Pre: each tuple of `c` matches the element it addresses in rank (else a
+/// `Mismatch` error).
+/// Post: a tuple of the elements of `t` where `c` has `_`, in order.
+///
+/// ```
+/// use kute::{Coord, IntTuple, layout::slice};
+/// let t: IntTuple = "(3,(4,5))".parse().unwrap();
+/// let c: Coord = kute::expr::parse_coord("(_,(1,_))").unwrap();
+/// assert_eq!(slice::slice_tuple(&c, t.as_ref()).unwrap().to_string(), "(3,5)");
+/// assert_eq!(slice::dice_tuple(&c, t.as_ref()).unwrap().to_string(), "(4)");
+/// ```
+pub fn slice_tuple(c: &Coord, t: crate::int_tuple::IntTupleRef<'_>) -> Result<crate::int_tuple::IntTuple> {
+    slice_or_dice(c.as_ref(), t, true, &|| format!("the tuple {t}"))
+}
+
+/// CuTe `dice(c, t)` of an integer tuple: the elements where `c` has an
+/// integer, flattened one level (`t` itself for an integer `c`, `()` for `_`).
+///
+/// Pre: as [`slice_tuple`]. Post: a tuple of the elements of `t` where `c`
+/// has an integer, in order.
+///
+/// ```
+/// use kute::{Coord, IntTuple, layout::slice};
+/// let t: IntTuple = "(3,4)".parse().unwrap();
+/// let c: Coord = kute::expr::parse_coord("(1,_)").unwrap();
+/// assert_eq!(slice::dice_tuple(&c, t.as_ref()).unwrap().to_string(), "(3)");
+/// ```
+pub fn dice_tuple(c: &Coord, t: crate::int_tuple::IntTupleRef<'_>) -> Result<crate::int_tuple::IntTuple> {
+    slice_or_dice(c.as_ref(), t, false, &|| format!("the tuple {t}"))
 }
 
 impl Layout {
@@ -108,7 +150,8 @@ impl Layout {
     /// assert_eq!(l.slice(&c).unwrap().to_string(), "(2,2,_2):(1,_2,100)");
     /// ```
     pub fn slice(&self, c: &Coord) -> Result<Layout> {
-        slice_or_dice(c, self, true)
+        let l = self.as_tree_ref();
+        Ok(Layout { tree: slice_or_dice(c.as_ref(), l, true, &|| format!("the layout {self}"))? })
     }
 
     /// CuTe `dice(c, L)`: the sub-layout of the modes where `c` has an integer.
@@ -123,7 +166,8 @@ impl Layout {
     /// assert_eq!(l.dice(&c).unwrap().to_string(), "(_3):(_2)");
     /// ```
     pub fn dice(&self, c: &Coord) -> Result<Layout> {
-        slice_or_dice(c, self, false)
+        let l = self.as_tree_ref();
+        Ok(Layout { tree: slice_or_dice(c.as_ref(), l, false, &|| format!("the layout {self}"))? })
     }
 
     /// CuTe `slice_and_offset(c, L)`: the slice and the value at `c` with `_`
@@ -187,7 +231,7 @@ impl Layout {
                 Some(Crd::Int(i)) => Layout::from_ref(l).eval_int(i),
                 None => {
                     if l.is_leaf() || l.rank() != c.rank() {
-                        return Err(mismatch(c, l));
+                        return Err(mismatch(c, "slice", &|| format!("the layout {}", Layout::from_ref(l))));
                     }
                     let mut acc = Int::ZERO;
                     for (a, m) in c.children().zip(l.children()) {

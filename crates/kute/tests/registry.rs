@@ -93,6 +93,8 @@ const CALLABLE: &[&str] = &[
     "elem_less",
     "lex_less",
     "colex_less",
+    "coshape",
+    "coprofile",
 ];
 
 fn all_names() -> Vec<&'static str> {

@@ -126,6 +126,12 @@ fn slice_vectors() {
     check_file("slices.tsv", include_str!("data/slices.tsv"));
 }
 
+/// CuTe's `coshape` and `coprofile`, from the oracle.
+#[test]
+fn coshape_vectors() {
+    check_file("coshape.tsv", include_str!("data/coshape.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

@@ -216,6 +216,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)),
     FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)),
     FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)),
+    FunctionInfo::new("coshape", "coshape(L)", "one past L's largest value in each direction of its codomain", coshape).args(n(1)),
+    FunctionInfo::new("coprofile", "coprofile(L)", "the structure of L's codomain (coshape with _0 leaves)", coprofile).args(n(1)),
     FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)),
     FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)),
     FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)),
@@ -696,6 +698,14 @@ fn inner_product(_: &[i64], a: &[Value]) -> Result<Value> {
 
 fn congruent(_: &[i64], a: &[Value]) -> Result<Value> {
     pair(a, |x, y| Ok(boolean(int_tuple::congruent(x, y))))
+}
+
+fn coshape(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(tuple(a[0].to_layout("the layout").map_err(|e| e.in_op("coshape"))?.coshape()?))
+}
+
+fn coprofile(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(tuple(a[0].to_layout("the layout").map_err(|e| e.in_op("coprofile"))?.coprofile()?))
 }
 
 fn elem_less(_: &[i64], a: &[Value]) -> Result<Value> {

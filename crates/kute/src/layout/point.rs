@@ -259,6 +259,52 @@ impl Layout {
 }
 
 impl Layout {
+    /// CuTe `coshape(L)`: one past the largest value of `L` in each direction
+    /// of its codomain, `sum((s-1)·|d|) + 1` (for basis strides, per basis
+    /// direction, as a coordinate tuple).
+    ///
+    /// Pre: the strides are all integers or all basis elements (else an
+    /// `Inadmissible` error); the sums fit in `i64` (else an `Overflow` error).
+    /// Post: an integer (`cosize(L)`) for integer strides; for basis strides,
+    /// a tuple with `1 + sum` at each position the strides reach (and `1`
+    /// elsewhere), shaped like the basis paths.
+    ///
+    /// ```
+    /// use kute::Layout;
+    /// let l: Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
+    /// assert_eq!(l.coshape().unwrap().to_string(), "_24");
+    /// let i: Layout = "(_4,(_2,_3)):(_1@0,(_1@0@1,_1@1@1))".parse().unwrap();
+    /// assert_eq!(i.coshape().unwrap().to_string(), "(_4,(_2,_3))");
+    /// assert_eq!(i.coprofile().unwrap().to_string(), "(_0,(_0,_0))");
+    /// ```
+    pub fn coshape(&self) -> Result<IntTuple> {
+        let go = || -> Result<IntTuple> {
+            let mut co = Point::Scalar(Stride::of(Int::ZERO));
+            for m in self.leaves() {
+                let span = m.shape.sub(Int::ONE)?;
+                let d = m.stride.with_value(m.stride.scale_int().abs()?);
+                co = co.add_term(d.scale(span)?, "coshape")?;
+            }
+            co.to_int_tuple().try_map(|x| x.add(Int::ONE))
+        };
+        go().map_err(|e| e.in_op("coshape"))
+    }
+
+    /// CuTe `coprofile(L)`: the structure of `L`'s codomain, [`Layout::coshape`]
+    /// with every integer `_0`.
+    ///
+    /// Pre: as [`Layout::coshape`]. Post: congruent to `coshape(L)`, every leaf `_0`.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(_2,_3):(_3,_1)".parse().unwrap();
+    /// assert_eq!(l.coprofile().unwrap().to_string(), "_0");
+    /// ```
+    pub fn coprofile(&self) -> Result<IntTuple> {
+        Ok(self.coshape().map_err(|e| e.in_op("coprofile"))?.map(|_| Int::ZERO))
+    }
+}
+
+impl Layout {
     /// The value at a point of the domain given as a coordinate: an integer is
     /// a 1-D coordinate, a basis element `v@p` is `v` in mode `p` (0 in the
     /// others), a tuple gives each mode its coordinate (modes it does not

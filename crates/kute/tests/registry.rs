@@ -95,6 +95,9 @@ const CALLABLE: &[&str] = &[
     "colex_less",
     "coshape",
     "coprofile",
+    "make_layout_like",
+    "make_fragment_like",
+    "evenly_divides",
 ];
 
 fn all_names() -> Vec<&'static str> {

@@ -132,6 +132,12 @@ fn coshape_vectors() {
     check_file("coshape.tsv", include_str!("data/coshape.tsv"));
 }
 
+/// CuTe's `make_layout_like`, `make_fragment_like` and `evenly_divides`, from the oracle.
+#[test]
+fn like_vectors() {
+    check_file("like.tsv", include_str!("data/like.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

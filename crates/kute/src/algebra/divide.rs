@@ -672,3 +672,56 @@ pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
     divide_unzip(out, a, t, Unzip::Flat, "flat_divide")
 }
+
+/// CuTe `evenly_divides(shape, tiler)`: whether the tiler tiles `shape` with
+/// no partial tile. A by-mode tiler answers mode by mode (and is false when it
+/// has more modes than `shape`); a layout or an integer `b` answers
+/// `size(shape) == size(b) · size(ceil_div(shape, b))`.
+///
+/// Pre: the sizes fit in `i64` (else an `Overflow` error), and a layout tiler
+/// has integer strides (else an `Inadmissible` error).
+/// Post: a [`Bool`](crate::Bool), static when every integer involved is.
+///
+/// ```
+/// use kute::{IntTuple, Tiler};
+/// let s: IntTuple = "(_8,_6)".parse().unwrap();
+/// assert!(kute::evenly_divides(&s, &"(_4,_3)".parse::<Tiler>().unwrap()).unwrap().value);
+/// assert!(!kute::evenly_divides(&s, &"(_3,_3)".parse::<Tiler>().unwrap()).unwrap().value);
+/// ```
+pub fn evenly_divides(shape: &crate::int_tuple::IntTuple, t: &Tiler) -> Result<crate::int::Bool> {
+    use crate::int::Bool;
+    use crate::int_tuple::IntTuple;
+    fn go(a: crate::int_tuple::IntTupleRef<'_>, t: &Tiler) -> Result<Bool> {
+        let static_a = a.leaves().iter().all(|x| x.is_static());
+        match t {
+            Tiler::Tuple(ts) => {
+                let rank = if a.is_leaf() { 1 } else { a.rank() };
+                if ts.len() > rank {
+                    return Ok(Bool { value: false, is_static: true });
+                }
+                let mut out = Bool { value: true, is_static: true };
+                for (i, ti) in ts.iter().enumerate() {
+                    let ai = if a.is_leaf() { a } else { a.mode(i).unwrap_or(a) };
+                    let r = go(ai, ti)?;
+                    out = Bool { value: out.value && r.value, is_static: out.is_static && r.is_static };
+                }
+                Ok(out)
+            }
+            Tiler::Underscore => Ok(Bool { value: true, is_static: true }),
+            Tiler::Int(n) => {
+                let size = crate::int_tuple::product(a.leaves())?;
+                let rest = crate::int_tuple::ceil_div(a, IntTuple::leaf(*n).as_ref())?;
+                let covered = n.mul(crate::int_tuple::product(rest.leaves())?)?;
+                Ok(Bool { value: size.value() == covered.value(), is_static: static_a && n.is_static() })
+            }
+            Tiler::Layout(b) => {
+                let size = crate::int_tuple::product(a.leaves())?;
+                let rest = crate::algebra::complement(b, a.to_tree())?.shape();
+                let covered = b.size()?.mul(crate::int_tuple::product(rest.leaves())?)?;
+                let static_b = b.leaves().iter().all(|m| m.shape.is_static() && m.stride.is_static());
+                Ok(Bool { value: size.value() == covered.value(), is_static: static_a && static_b })
+            }
+        }
+    }
+    go(shape.as_ref(), t).map_err(|e| e.in_op("evenly_divides"))
+}

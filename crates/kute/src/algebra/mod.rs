@@ -23,6 +23,7 @@ mod composition;
 mod divide;
 mod has_layout;
 mod inverse;
+mod like;
 mod out;
 mod product;
 mod tiler;
@@ -43,11 +44,12 @@ pub use coalesce::{
 pub use complement::{complement, complement_into, complement_self};
 pub use composition::{composition, composition_into, composition_tiler, composition_tiler_into};
 pub use divide::{
-    flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip, tiled_divide, tiled_divide_into,
-    zipped_divide, zipped_divide_into,
+    evenly_divides, flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip, tiled_divide,
+    tiled_divide_into, zipped_divide, zipped_divide_into,
 };
 pub use has_layout::HasLayout;
 pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
+pub use like::{make_fragment_like, make_layout_like};
 pub use product::{
     blocked_product, blocked_product_into, downcast, flat_product, flat_product_into, logical_product,
     logical_product_into, raked_product, raked_product_into, tile_to_shape, tiled_product, tiled_product_into, upcast,

@@ -209,6 +209,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),
     FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)),
+    FunctionInfo::new("make_layout_like", "make_layout_like(L)", "compact strides in the order of L's (stride-0 modes kept)", make_layout_like).args(n(1)),
+    FunctionInfo::new("make_fragment_like", "make_fragment_like(L)", "the register layout of a fragment shaped like L", make_fragment_like).args(n(1)),
     FunctionInfo::new("make_ordered_layout", "make_ordered_layout(S, order)", "compact strides with modes ordered by `order`", make_ordered_layout).args(n(2)),
     FunctionInfo::new("make_shape", "make_shape(a, b, ...)", "a tuple", make_tuple).aliases(&[ "make_stride", "make_coord", "make_tuple", "make_step", ]),
     FunctionInfo::new("make_tile", "make_tile(T0, T1, ...)", "a by-mode tiler, same as <T0,T1,...>", make_tile),
@@ -249,6 +251,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("elem_less", "elem_less(A, B)", "every element of A below B's at its position", elem_less).args(n(2)),
     FunctionInfo::new("lex_less", "lex_less(A, B)", "lexicographic order, first mode first", lex_less).args(n(2)),
     FunctionInfo::new("colex_less", "colex_less(A, B)", "colexicographic order, last mode first", colex_less).args(n(2)),
+    FunctionInfo::new("evenly_divides", "evenly_divides(S, T)", "the tiler T tiles the shape S with no partial tile", evenly_divides).args(n(2)),
     FunctionInfo::new("weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's", weakly_congruent).args(n(2)),
     FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", compatible).args(n(2)),
     FunctionInfo::new("weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes", weakly_compatible).args(n(2)),
@@ -698,6 +701,20 @@ fn inner_product(_: &[i64], a: &[Value]) -> Result<Value> {
 
 fn congruent(_: &[i64], a: &[Value]) -> Result<Value> {
     pair(a, |x, y| Ok(boolean(int_tuple::congruent(x, y))))
+}
+
+fn make_layout_like(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(algebra::make_layout_like(&a[0].to_layout("the layout").map_err(|e| e.in_op("make_layout_like"))?)?))
+}
+
+fn make_fragment_like(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(lay(algebra::make_fragment_like(&a[0].to_layout("the layout").map_err(|e| e.in_op("make_fragment_like"))?)?))
+}
+
+fn evenly_divides(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = a[0].as_int_tuple("the shape").map_err(|e| e.in_op("evenly_divides"))?;
+    let t = a[1].as_tiler("the tiler").map_err(|e| e.in_op("evenly_divides"))?;
+    Ok(boolean(algebra::evenly_divides(&s, &t)?))
 }
 
 fn coshape(_: &[i64], a: &[Value]) -> Result<Value> {

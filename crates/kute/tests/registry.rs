@@ -98,6 +98,7 @@ const CALLABLE: &[&str] = &[
     "make_layout_like",
     "make_fragment_like",
     "evenly_divides",
+    "max_alignment",
 ];
 
 fn all_names() -> Vec<&'static str> {

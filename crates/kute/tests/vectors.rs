@@ -138,6 +138,12 @@ fn like_vectors() {
     check_file("like.tsv", include_str!("data/like.tsv"));
 }
 
+/// CuTe's `max_alignment`, from the oracle with run-time integers as written.
+#[test]
+fn max_alignment_vectors() {
+    check_file("max_alignment.tsv", include_str!("data/max_alignment.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

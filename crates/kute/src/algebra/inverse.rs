@@ -226,3 +226,40 @@ pub fn nullspace(l: &Layout) -> Result<Layout> {
     }
     Ok(Layout::from_flat(&modes))
 }
+
+/// CuTe `max_alignment(L)`: the largest number of elements whose alignment
+/// `L` guarantees from its static parts alone — `L` coalesced, its run-time
+/// extents read as 1 and run-time strides as 0, divided by its own right
+/// inverse; the gcd of that divide's tile size and its rest's strides.
+///
+/// Pre: integer strides (else an `Inadmissible` error), and those of
+/// [`right_inverse`] and [`logical_divide`](crate::logical_divide).
+/// Post: a static integer `>= 1` for a layout with a static stride-1 mode.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(_4,_3):(_1,_8)".parse().unwrap();
+/// assert_eq!(kute::max_alignment(&l).unwrap().to_string(), "_4");
+/// let c: Layout = "(_2,_3):(_1,_2)".parse().unwrap();
+/// assert_eq!(kute::max_alignment(&c).unwrap().to_string(), "_6");
+/// ```
+pub fn max_alignment(l: &Layout) -> Result<Int> {
+    let go = || -> Result<Int> {
+        l.int_strides("max_alignment")?;
+        let flat = coalesce(l)?;
+        let known = Layout {
+            tree: flat.tree.map(|m| {
+                let s = if m.shape.is_static() { m.shape } else { Int::ONE };
+                let d = if m.stride.is_static() { m.stride.scale_int() } else { Int::ZERO };
+                Mode::new(s, d)
+            }),
+        };
+        let permuted = super::logical_divide(&known, &right_inverse(&known)?)?;
+        let mut g = permuted.mode(0)?.size()?;
+        for m in permuted.mode(1)?.leaves() {
+            g = g.gcd(m.stride.scale_int());
+        }
+        Ok(Int::new_static(g.value()))
+    };
+    go().map_err(|e| e.in_op("max_alignment"))
+}

@@ -48,7 +48,7 @@ pub use divide::{
     tiled_divide_into, zipped_divide, zipped_divide_into,
 };
 pub use has_layout::HasLayout;
-pub use inverse::{left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse};
+pub use inverse::{left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse};
 pub use like::{make_fragment_like, make_layout_like};
 pub use product::{
     blocked_product, blocked_product_into, downcast, flat_product, flat_product_into, logical_product,

@@ -284,6 +284,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("raked_product", "raked_product(A, B)", "B interleaves copies of A, mode by mode", raked_product).args(n(2)),
     FunctionInfo::new("tile_to_shape", "tile_to_shape(A, S[, order])", "repeat A until it has shape S", tile_to_shape).args(range(2, 3)),
     FunctionInfo::new("max_common_layout", "max_common_layout(A, B)", "largest R with A(R(i)) = i = B(R(i))", max_common_layout).args(n(2)),
+    FunctionInfo::new("max_alignment", "max_alignment(L)", "the alignment (in elements) L's static parts guarantee", max_alignment).args(n(1)),
     FunctionInfo::new("max_common_vector", "max_common_vector(A, B)", "number of common contiguous elements", max_common_vector).args(n(2)),
     FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)),
     FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)),
@@ -715,6 +716,10 @@ fn evenly_divides(_: &[i64], a: &[Value]) -> Result<Value> {
     let s = a[0].as_int_tuple("the shape").map_err(|e| e.in_op("evenly_divides"))?;
     let t = a[1].as_tiler("the tiler").map_err(|e| e.in_op("evenly_divides"))?;
     Ok(boolean(algebra::evenly_divides(&s, &t)?))
+}
+
+fn max_alignment(_: &[i64], a: &[Value]) -> Result<Value> {
+    Ok(int(algebra::max_alignment(&a[0].to_layout("the layout").map_err(|e| e.in_op("max_alignment"))?)?))
 }
 
 fn coshape(_: &[i64], a: &[Value]) -> Result<Value> {

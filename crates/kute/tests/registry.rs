@@ -99,6 +99,7 @@ const CALLABLE: &[&str] = &[
     "make_fragment_like",
     "evenly_divides",
     "max_alignment",
+    "domain_offset",
 ];
 
 fn all_names() -> Vec<&'static str> {

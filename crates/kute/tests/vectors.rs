@@ -144,6 +144,12 @@ fn max_alignment_vectors() {
     check_file("max_alignment.tsv", include_str!("data/max_alignment.tsv"));
 }
 
+/// CuTe's `domain_offset`, from the oracle.
+#[test]
+fn domain_offset_vectors() {
+    check_file("domain_offset.tsv", include_str!("data/domain_offset.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

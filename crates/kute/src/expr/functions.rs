@@ -291,6 +291,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)),
     FunctionInfo::new("slice", "slice(c, X)", "the modes of a layout or tuple X where c has '_' (also L(c))", slice).args(n(2)),
     FunctionInfo::new("dice", "dice(c, X)", "the modes of a layout or tuple X where c has an integer", dice).args(n(2)),
+    FunctionInfo::new("domain_offset", "domain_offset(c, L)", "the pair (L, L(c))", domain_offset).args(n(2)),
     FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", slice_and_offset).args(n(2)),
 ];
 
@@ -1005,6 +1006,13 @@ fn dice(_: &[i64], a: &[Value]) -> Result<Value> {
     }
     let (c, l) = coord_layout(a)?;
     Ok(lay(l.dice(&c)?))
+}
+
+fn domain_offset(_: &[i64], a: &[Value]) -> Result<Value> {
+    let c = a[0].as_int_tuple("the coordinate").map_err(|e| e.in_op("domain_offset"))?;
+    let l = a[1].to_layout("the layout").map_err(|e| e.in_op("domain_offset"))?;
+    let off = l.eval_coord_point(&c).map_err(|e| e.in_op("domain_offset"))?;
+    Ok(Value::Tuple(vec![lay(l), Value::from_point(off)]))
 }
 
 fn slice_and_offset(_: &[i64], a: &[Value]) -> Result<Value> {

@@ -100,6 +100,7 @@ const CALLABLE: &[&str] = &[
     "evenly_divides",
     "max_alignment",
     "domain_offset",
+    "zip2_by",
 ];
 
 fn all_names() -> Vec<&'static str> {

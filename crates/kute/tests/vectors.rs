@@ -150,6 +150,12 @@ fn domain_offset_vectors() {
     check_file("domain_offset.tsv", include_str!("data/domain_offset.tsv"));
 }
 
+/// CuTe's `zip2_by` of integer tuples, from the oracle.
+#[test]
+fn zip2_by_vectors() {
+    check_file("zip2_by.tsv", include_str!("data/zip2_by.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

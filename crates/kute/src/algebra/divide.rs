@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
 use crate::policy::{ModeBuf, Policy};
-use crate::tree::{Builder, Tree};
+use crate::tree::{Builder, Tree, TreeRef};
 use arrayvec::ArrayVec;
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
@@ -328,7 +328,7 @@ pub(crate) enum Unzip {
 /// CuTe's `tile_unzip(L, tiler)`, then for `Tiled`/`Flat` the splicing of the
 /// rests (and tiles) into the top level (`Z(_, repeat<R1>(_))`), into `out`. A
 /// part of rank 1 is kept whole, since `repeat<1>(_)` is `_` itself.
-pub(crate) fn unzip_into(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, how: Unzip) -> Result<()> {
+pub(crate) fn unzip_into<L: Copy>(out: &mut Builder<'_, L>, l: TreeRef<'_, L>, t: &Tiler, how: Unzip) -> Result<()> {
     out.open();
     emit_part(out, l, t, 0, how == Unzip::Flat)?;
     emit_part(out, l, t, 1, how != Unzip::Zipped)?;
@@ -338,7 +338,13 @@ pub(crate) fn unzip_into(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tile
 
 /// Part `which` (0: tiles, 1: rests) of `tile_unzip(l, t)`; with `splice`, its
 /// modes one by one when it has more than one.
-fn emit_part(out: &mut Builder<'_, Mode>, l: LayoutRef<'_>, t: &Tiler, which: usize, splice: bool) -> Result<()> {
+fn emit_part<L: Copy>(
+    out: &mut Builder<'_, L>,
+    l: TreeRef<'_, L>,
+    t: &Tiler,
+    which: usize,
+    splice: bool,
+) -> Result<()> {
     match t {
         Tiler::Tuple(ts) => {
             if l.is_leaf() || l.rank() < ts.len() {
@@ -402,6 +408,25 @@ pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
             Ok(())
         })?,
     })
+}
+
+/// CuTe `zip2_by(t, guide)` of an integer tuple: at each terminal of `guide`,
+/// `t` has a rank-2 mode `(a, b)`; the result gathers the first elements into
+/// mode 0 and the second ones (then `t`'s modes beyond the guide) into mode 1.
+/// ([`tile_unzip`] is this on a layout.)
+///
+/// Pre: `t` has a rank-2 mode at each terminal of `guide`, and at least as
+/// many modes as `guide` where `guide` is a tuple (else a `Mismatch` error).
+/// Post: a rank-2 tuple.
+///
+/// ```
+/// use kute::{IntTuple, Tiler};
+/// let t: IntTuple = "((1,2),((3,4),(5,6)),7)".parse().unwrap();
+/// let g: Tiler = "<_,<_,_>>".parse().unwrap();
+/// assert_eq!(kute::zip2_by(&t, &g).unwrap().to_string(), "((1,(3,5)),(2,(4,6),7))");
+/// ```
+pub fn zip2_by(t: &crate::int_tuple::IntTuple, guide: &Tiler) -> Result<crate::int_tuple::IntTuple> {
+    Tree::try_build(|out| unzip_into(out, t.as_ref(), guide, Unzip::Zipped).map_err(|e| e.in_op("zip2_by")))
 }
 
 /// The zipped, tiled and flat divides: the divide (unverified), regrouped.

@@ -243,6 +243,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("remove", "remove<N>(T)", "the tuple T without its mode N", remove).targs(n(1)).args(n(1)),
     FunctionInfo::new("repeat_like", "repeat_like(T, X)", "T's structure with X at every leaf", repeat_like).args(n(2)),
     FunctionInfo::new("repeat", "repeat<N>(X)", "a tuple of N copies of X (X itself for N = 1)", repeat).targs(n(1)).args(n(1)),
+    FunctionInfo::new("zip2_by", "zip2_by(T, guide)", "gather the rank-2 modes at the guide's terminals into ((firsts),(seconds))", zip2_by).args(n(2)),
     FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)),
     FunctionInfo::new("product", "product(T)", "product of all leaves", product).args(n(1)),
     FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)),
@@ -671,6 +672,12 @@ fn repeat(t: &[i64], a: &[Value]) -> Result<Value> {
     let n = idx(t[0], "repeat")?;
     let x = a[0].as_int_tuple("the repeated element").map_err(|e| e.in_op("repeat"))?;
     Ok(tuple(modes::repeat(n, x.as_ref())?))
+}
+
+fn zip2_by(_: &[i64], a: &[Value]) -> Result<Value> {
+    let t = a[0].as_int_tuple("the tuple").map_err(|e| e.in_op("zip2_by"))?;
+    let g = a[1].as_tiler("the guide").map_err(|e| e.in_op("zip2_by"))?;
+    Ok(tuple(algebra::zip2_by(&t, &g)?))
 }
 
 fn tile_unzip(_: &[i64], a: &[Value]) -> Result<Value> {

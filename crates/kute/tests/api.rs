@@ -214,3 +214,30 @@ fn a_layout_iterates_over_its_indices() {
     assert_eq!(items.len(), 1);
     assert!(items[0].is_err());
 }
+
+/// `increment` against an independent model: the next index's natural
+/// coordinate (`idx2crd(i + 1, S)`), over whole domains of nested shapes; past
+/// the end, the last integer reaches its extent (CuTe's iterator end).
+#[test]
+fn increment_steps_through_the_domain() {
+    use kute::int_tuple::{idx2crd, increment};
+    let vals = |t: &IntTuple| t.leaves().iter().map(|x| x.value()).collect::<Vec<_>>();
+    for s in ["5", "(2,3)", "(1,2,(2,3),3)", "((2,2),(1,3),2)", "(3,(2,(2,2)))"] {
+        let shape: IntTuple = s.parse().unwrap();
+        let size = shape.size().unwrap().value();
+        for i in 0..size {
+            let c = idx2crd(IntTuple::leaf(kute::Int::new_dynamic(i)).as_ref(), shape.as_ref()).unwrap();
+            let next = increment(c.as_ref(), shape.as_ref()).unwrap();
+            if i + 1 < size {
+                let want = idx2crd(IntTuple::leaf(kute::Int::new_dynamic(i + 1)).as_ref(), shape.as_ref()).unwrap();
+                assert_eq!(vals(&next), vals(&want), "{s}: after {c}");
+            } else {
+                let mut end = vec![0; shape.leaves().len()];
+                *end.last_mut().unwrap() = shape.leaves().last().unwrap().value();
+                assert_eq!(vals(&next), end, "{s}: past the end");
+            }
+        }
+    }
+    let bad: IntTuple = "(1,2)".parse().unwrap();
+    assert!(increment(bad.as_ref(), "((2,2),3)".parse::<IntTuple>().unwrap().as_ref()).is_err());
+}

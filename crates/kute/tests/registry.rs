@@ -101,6 +101,7 @@ const CALLABLE: &[&str] = &[
     "max_alignment",
     "domain_offset",
     "zip2_by",
+    "increment",
 ];
 
 fn all_names() -> Vec<&'static str> {

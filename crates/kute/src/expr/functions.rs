@@ -261,6 +261,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", elem_scale).args(n(2)),
     FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", prefix_product).args(n(1)),
     FunctionInfo::new("idx2crd", "idx2crd(i, S[, D])", "the natural coordinate of index i (under strides D)", idx2crd).args(range(2, 3)),
+    FunctionInfo::new("increment", "increment(c, S)", "the next coordinate of c in S, colexicographically", increment).args(n(2)),
     FunctionInfo::new("crd2idx", "crd2idx(c, S[, D])", "the index of coordinate c", crd2idx).args(range(2, 3)),
     FunctionInfo::new("crd2crd", "crd2crd(c, S1, S2)", "a coordinate of S1 as a coordinate of S2", crd2crd).args(n(3)),
     FunctionInfo::new("compact_col_major", "compact_col_major(S[, start])", "column-major strides", compact_col_major).aliases(&["compact_major"]).args(range(1, 2)),
@@ -790,6 +791,12 @@ fn idx2crd(_: &[i64], a: &[Value]) -> Result<Value> {
         return Ok(tuple(int_tuple::idx2crd_strided(i.as_ref(), s.as_ref(), d.as_ref())?));
     }
     Ok(tuple(int_tuple::idx2crd(i.as_ref(), s.as_ref())?))
+}
+
+fn increment(_: &[i64], a: &[Value]) -> Result<Value> {
+    let c = a[0].as_int_tuple("the coordinate").map_err(|e| e.in_op("increment"))?;
+    let s = a[1].as_int_tuple("the shape").map_err(|e| e.in_op("increment"))?;
+    Ok(tuple(int_tuple::increment(c.as_ref(), s.as_ref())?))
 }
 
 fn crd2idx(_: &[i64], a: &[Value]) -> Result<Value> {

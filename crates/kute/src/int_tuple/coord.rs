@@ -236,3 +236,39 @@ pub fn crd2crd(coord: IntTupleRef<'_>, src: IntTupleRef<'_>, dst: IntTupleRef<'_
     let i = crd2idx_compact(coord, src).map_err(|e| e.in_op("crd2crd"))?;
     idx2crd(IntTuple::leaf(i).as_ref(), dst)
 }
+
+/// CuTe's coordinate increment (`detail::increment(coord, shape)`, the step of
+/// its coordinate iterators), as a pure function: the next coordinate of `c`
+/// in `shape`, colexicographically. The first integer is incremented; each
+/// integer that reaches its extent is reset to 0 and carries into the next;
+/// the last is never reset (past the end it reaches its extent).
+///
+/// Pre: `c` is congruent to `shape` (else a `Mismatch` error); no integer
+/// overflows (else an `Overflow` error).
+/// Post: a run-time coordinate congruent to `shape`; for `c = idx2crd(i, shape)`
+/// with `i + 1 < size(shape)`, `idx2crd(i + 1, shape)` (by value).
+///
+/// ```
+/// use kute::{IntTuple, int_tuple::increment};
+/// let s: IntTuple = "(2,(2,3))".parse().unwrap();
+/// let c: IntTuple = "(1,(1,0))".parse().unwrap();
+/// assert_eq!(increment(c.as_ref(), s.as_ref()).unwrap().to_string(), "(0,(0,1))");
+/// ```
+pub fn increment(c: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
+    if !c.congruent(shape) {
+        return Err(Error::mismatch("increment", format!("coordinate {c} is not congruent to shape {shape}")));
+    }
+    let mut v: Vec<i64> = c.leaves().iter().map(|x| x.value()).collect();
+    let s: Vec<i64> = shape.leaves().iter().map(|x| x.value()).collect();
+    let overflow = || Error::overflow(format_args!("incrementing {c} in {shape}")).in_op("increment");
+    if let Some(first) = v.first_mut() {
+        *first = first.checked_add(1).ok_or_else(overflow)?;
+    }
+    for i in 1..v.len() {
+        if v[i - 1] == s[i - 1] {
+            v[i - 1] = 0;
+            v[i] = v[i].checked_add(1).ok_or_else(overflow)?;
+        }
+    }
+    Ok(c.to_tree().with_leaves(v.into_iter().map(Int::new_dynamic)))
+}

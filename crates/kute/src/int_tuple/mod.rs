@@ -12,7 +12,7 @@ mod ops;
 
 pub use compact::{compact_col_major, compact_order, compact_row_major, prefix_product};
 pub use convert::AsIntTuple;
-pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd, idx2crd_strided};
+pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd, idx2crd_strided, increment};
 pub use ops::{
     ceil_div, colex_less, compatible, congruent, elem_less, elem_scale, inner_product, lex_less, product_each,
     shape_div, weakly_compatible, weakly_congruent,

@@ -102,6 +102,7 @@ const CALLABLE: &[&str] = &[
     "domain_offset",
     "zip2_by",
     "increment",
+    "domain_distribute",
 ];
 
 fn all_names() -> Vec<&'static str> {

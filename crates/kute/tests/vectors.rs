@@ -156,6 +156,12 @@ fn zip2_by_vectors() {
     check_file("zip2_by.tsv", include_str!("data/zip2_by.tsv"));
 }
 
+/// CuTe's `domain_distribute`, from the oracle.
+#[test]
+fn domain_distribute_vectors() {
+    check_file("domain_distribute.tsv", include_str!("data/domain_distribute.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

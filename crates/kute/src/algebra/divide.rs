@@ -750,3 +750,36 @@ pub fn evenly_divides(shape: &crate::int_tuple::IntTuple, t: &Tiler) -> Result<c
     }
     go(shape.as_ref(), t).map_err(|e| e.in_op("evenly_divides"))
 }
+
+/// CuTe `domain_distribute(shape, n)`: a layout of `n` elements (or as many as
+/// the extents allow) spread over `shape`'s flat modes first to last — each
+/// mode takes `gcd(extent, what is left of n)` — with `shape`'s compact
+/// column-major strides, coalesced. Its size divides `n`, and `shape`
+/// divided by it has no partial tile (CuTe's example: `(15,14)` by 6 gives
+/// `(3,2):(1,15)`).
+///
+/// Pre: the arithmetic fits in `i64` (else an `Overflow` error).
+/// Post: a coalesced layout whose size divides `n`.
+///
+/// ```
+/// use kute::{IntTuple, Int};
+/// let s: IntTuple = "(_15,_14)".parse().unwrap();
+/// assert_eq!(kute::domain_distribute(&s, Int::new_static(6)).unwrap().to_string(), "(_3,_2):(_1,_15)");
+/// ```
+pub fn domain_distribute(shape: &crate::int_tuple::IntTuple, n: crate::int::Int) -> Result<Layout> {
+    let go = || -> Result<Layout> {
+        let flat: Vec<crate::int::Int> = shape.leaves().to_vec();
+        let mut rest = n;
+        let mut taken = Vec::with_capacity(flat.len());
+        for &a in &flat {
+            let g = a.gcd(rest);
+            taken.push(g);
+            rest = rest.div(g)?;
+        }
+        let flat_shape = crate::int_tuple::IntTuple::tuple_of_leaves(flat);
+        let stride = crate::int_tuple::compact_col_major(flat_shape.as_ref(), crate::int::Int::ONE)?;
+        let l = Layout::new(&crate::int_tuple::IntTuple::tuple_of_leaves(taken), &stride)?;
+        super::coalesce(&l)
+    };
+    go().map_err(|e| e.in_op("domain_distribute"))
+}

@@ -44,8 +44,8 @@ pub use coalesce::{
 pub use complement::{complement, complement_into, complement_self};
 pub use composition::{composition, composition_into, composition_tiler, composition_tiler_into};
 pub use divide::{
-    evenly_divides, flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip, tiled_divide,
-    tiled_divide_into, zip2_by, zipped_divide, zipped_divide_into,
+    domain_distribute, evenly_divides, flat_divide, flat_divide_into, logical_divide, logical_divide_into, tile_unzip,
+    tiled_divide, tiled_divide_into, zip2_by, zipped_divide, zipped_divide_into,
 };
 pub use has_layout::HasLayout;
 pub use inverse::{left_inverse, max_alignment, max_common_layout, max_common_vector, nullspace, right_inverse};

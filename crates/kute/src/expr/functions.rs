@@ -252,6 +252,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("elem_less", "elem_less(A, B)", "every element of A below B's at its position", elem_less).args(n(2)),
     FunctionInfo::new("lex_less", "lex_less(A, B)", "lexicographic order, first mode first", lex_less).args(n(2)),
     FunctionInfo::new("colex_less", "colex_less(A, B)", "colexicographic order, last mode first", colex_less).args(n(2)),
+    FunctionInfo::new("domain_distribute", "domain_distribute(S, n)", "n elements spread over the modes of S, first to last (gcd by gcd)", domain_distribute).args(n(2)),
     FunctionInfo::new("evenly_divides", "evenly_divides(S, T)", "the tiler T tiles the shape S with no partial tile", evenly_divides).args(n(2)),
     FunctionInfo::new("weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's", weakly_congruent).args(n(2)),
     FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", compatible).args(n(2)),
@@ -719,6 +720,18 @@ fn make_layout_like(_: &[i64], a: &[Value]) -> Result<Value> {
 
 fn make_fragment_like(_: &[i64], a: &[Value]) -> Result<Value> {
     Ok(lay(algebra::make_fragment_like(&a[0].to_layout("the layout").map_err(|e| e.in_op("make_fragment_like"))?)?))
+}
+
+fn domain_distribute(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = match &a[0] {
+        Value::Layout(l) => l.shape(),
+        v => v.as_int_tuple("the shape").map_err(|e| e.in_op("domain_distribute"))?,
+    };
+    let n = a[1].as_int_tuple("the count").map_err(|e| e.in_op("domain_distribute"))?;
+    let Some(n) = n.inline_leaf() else {
+        return Err(Error::new(ErrorKind::Type, "domain_distribute", format!("the count must be an integer, not {n}")));
+    };
+    Ok(lay(algebra::domain_distribute(&s, n)?))
 }
 
 fn evenly_divides(_: &[i64], a: &[Value]) -> Result<Value> {

@@ -778,7 +778,7 @@ pub fn domain_distribute(shape: &crate::int_tuple::IntTuple, n: crate::int::Int)
         }
         let flat_shape = crate::int_tuple::IntTuple::tuple_of_leaves(flat);
         let stride = crate::int_tuple::compact_col_major(flat_shape.as_ref(), crate::int::Int::ONE)?;
-        let l = Layout::new(&crate::int_tuple::IntTuple::tuple_of_leaves(taken), &stride)?;
+        let l = Layout::new(crate::int_tuple::IntTuple::tuple_of_leaves(taken), &stride)?;
         super::coalesce(&l)
     };
     go().map_err(|e| e.in_op("domain_distribute"))

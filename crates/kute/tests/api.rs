@@ -241,3 +241,49 @@ fn increment_steps_through_the_domain() {
     let bad: IntTuple = "(1,2)".parse().unwrap();
     assert!(increment(bad.as_ref(), "((2,2),3)".parse::<IntTuple>().unwrap().as_ref()).is_err());
 }
+
+/// `layout_add` and `greatest_common_domain` against their definitions on
+/// random operands: `R(i) == A(i) + B(i)` (evaluated independently), symmetry,
+/// and the common domain's size dividing both sizes.
+#[test]
+fn layout_add_is_the_pointwise_sum() {
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut added = 0;
+    for _ in 0..3000 {
+        // two factorizations of the same size, with random strides
+        let size = [6, 8, 12, 16, 24, 36][next(6) as usize];
+        let mut factor = |mut n: i64| {
+            let mut parts = Vec::new();
+            while n > 1 {
+                let d = (2..=n).filter(|d| n % d == 0).nth(next(3) as usize).unwrap_or(n);
+                parts.push(d);
+                n /= d;
+            }
+            parts
+        };
+        let (fa, fb) = (factor(size), factor(size));
+        let mut lay = |f: &[i64]| -> Layout {
+            let s: Vec<String> = f.iter().map(|x| x.to_string()).collect();
+            let d: Vec<String> = f.iter().map(|_| next(9).to_string()).collect();
+            format!("({}):({})", s.join(","), d.join(",")).parse().unwrap()
+        };
+        let (a, b) = (lay(&fa), lay(&fb));
+        let g = kute::greatest_common_domain(&a.shape(), &b.shape()).unwrap();
+        assert_eq!(g, kute::greatest_common_domain(&b.shape(), &a.shape()).unwrap(), "{a} {b}");
+        let gs = g.size().unwrap().value();
+        assert_eq!(size % gs, 0, "{a} {b}: {g}");
+        let Ok(r) = kute::layout_add(&a, &b) else { continue };
+        assert_eq!(r, kute::layout_add(&b, &a).unwrap(), "{a} + {b}");
+        for i in 0..size {
+            assert_eq!(r.eval(i).unwrap(), a.eval(i).unwrap() + b.eval(i).unwrap(), "{a} + {b} = {r} at {i}");
+        }
+        added += 1;
+    }
+    assert!(added > 500, "{added} sums");
+}

@@ -103,6 +103,8 @@ const CALLABLE: &[&str] = &[
     "zip2_by",
     "increment",
     "domain_distribute",
+    "greatest_common_domain",
+    "layout_add",
 ];
 
 fn all_names() -> Vec<&'static str> {

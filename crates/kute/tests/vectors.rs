@@ -162,6 +162,13 @@ fn domain_distribute_vectors() {
     check_file("domain_distribute.tsv", include_str!("data/domain_distribute.tsv"));
 }
 
+/// The expected results of NVIDIA's 2026 reference implementation (PyCuTe)
+/// for `greatest_common_domain` and `layout_add`.
+#[test]
+fn pycute_vectors() {
+    check_file("pycute.tsv", include_str!("data/pycute.tsv"));
+}
+
 #[test]
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));

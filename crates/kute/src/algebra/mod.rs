@@ -18,6 +18,7 @@
 //! errors. `out` holds where results are written.
 
 mod coalesce;
+mod common;
 mod complement;
 mod composition;
 mod divide;
@@ -41,6 +42,7 @@ fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
 pub use coalesce::{
     coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros,
 };
+pub use common::{greatest_common_domain, layout_add};
 pub use complement::{complement, complement_into, complement_self};
 pub use composition::{composition, composition_into, composition_tiler, composition_tiler_into};
 pub use divide::{

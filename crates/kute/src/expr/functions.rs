@@ -271,6 +271,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)),
     FunctionInfo::new("filter_zeros", "filter_zeros(L[, profile])", "stride-0 modes get extent 1", filter_zeros).args(range(1, 2)),
     FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)),
+    FunctionInfo::new("greatest_common_domain", "greatest_common_domain(A, B)", "the ordered common factorization of two shapes (PyCuTe)", greatest_common_domain).args(n(2)),
+    FunctionInfo::new("layout_add", "layout_add(A, B)", "R(i) = A(i) + B(i) (PyCuTe)", layout_add).args(n(2)),
     FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)),
     FunctionInfo::new("complement", "complement(A[, M])", "the layout filling A's gaps up to M", complement).args(range(1, 2)),
     FunctionInfo::new("right_inverse", "right_inverse(L)", "R with L(R(i)) = i", right_inverse).args(n(1)),
@@ -742,6 +744,25 @@ fn evenly_divides(_: &[i64], a: &[Value]) -> Result<Value> {
 
 fn max_alignment(_: &[i64], a: &[Value]) -> Result<Value> {
     Ok(int(algebra::max_alignment(&a[0].to_layout("the layout").map_err(|e| e.in_op("max_alignment"))?)?))
+}
+
+/// A shape operand: an integer tuple, or a layout's shape.
+fn shape_of(v: &Value, name: &'static str) -> Result<IntTuple> {
+    match v {
+        Value::Layout(l) => Ok(l.shape()),
+        v => v.as_int_tuple("the shape").map_err(|e| e.in_op(name)),
+    }
+}
+
+fn greatest_common_domain(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = (shape_of(&a[0], "greatest_common_domain")?, shape_of(&a[1], "greatest_common_domain")?);
+    Ok(lay(algebra::greatest_common_domain(&x, &y)?))
+}
+
+fn layout_add(_: &[i64], a: &[Value]) -> Result<Value> {
+    let x = a[0].to_layout("the first layout").map_err(|e| e.in_op("layout_add"))?;
+    let y = a[1].to_layout("the second layout").map_err(|e| e.in_op("layout_add"))?;
+    Ok(lay(algebra::layout_add(&x, &y)?))
 }
 
 fn coshape(_: &[i64], a: &[Value]) -> Result<Value> {

@@ -188,7 +188,7 @@ impl<P: Policy, const N: usize> Sink<P> for Buf<Mode, N> {
 }
 
 /// A scratch buffer of flat modes ([`Policy::Modes`]).
-pub(crate) trait ModeBuf: Default + Clone + DerefMut<Target = [Mode]> {
+pub(crate) trait ModeBuf: Default + DerefMut<Target = [Mode]> {
     /// Empty it.
     fn clear(&mut self);
     /// Drop the last mode.

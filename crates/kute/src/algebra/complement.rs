@@ -181,12 +181,10 @@ pub(crate) fn complement_leaves<P: Policy>(
                     fc.push::<P>(m, &mut f).map_err(|e| P::in_op(e, "coalesce"))?;
                 }
             }
+            // (f is _1:_0 when nothing is left)
+            fc.finish::<P>(&mut f).map_err(|e| P::in_op(e, "coalesce"))?;
             let cot = match cot {
-                Cot::Cosize => {
-                    let mut probe = f.clone();
-                    fc.finish::<P>(&mut probe)?;
-                    Cot::Leaf(P::lift(cosize_of(&probe))?)
-                }
+                Cot::Cosize => Cot::Leaf(P::lift(cosize_of(&f))?),
                 c => c,
             };
             if !fc.is_open() {
@@ -207,7 +205,6 @@ pub(crate) fn complement_leaves<P: Policy>(
                 let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
                 return emit.put(Mode::new(n, d));
             }
-            fc.finish::<P>(&mut f).map_err(|e| P::in_op(e, "coalesce"))?;
             if !P::CHECKED && f.iter().any(|m| m.stride.value() <= 0) {
                 return Err(P::decline());
             }

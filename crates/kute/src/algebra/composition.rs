@@ -9,7 +9,7 @@
 //! error, never an answer.
 
 use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
-use super::out::{run, Emit, Grow, Op, CAP};
+use super::out::{push_built, run, Emit, Grow, Op, CAP};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -260,7 +260,7 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
     // run only; the fast run declines at the first basis stride it reads)
     if let (true, [Part::Tree(bt)]) = (P::CHECKED, b) {
         if !bt.leaves().iter().all(|m| m.stride.is_int()) {
-            return P::lift(with_grow(out, |g| compose_basis_rhs(g, a, *bt, verify)));
+            return push_built(out, |g| compose_basis_rhs(g, a, *bt, verify));
         }
     }
     if let Some(am) = a.as_leaf() {
@@ -279,13 +279,6 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
     let mut lhs = P::Modes::default();
     coalesce_leaves::<P>(&mut lhs, a.leaves(), true)?;
     compose_parts(out, Part::Tree(a), &lhs, b, verify)
-}
-
-/// Runs `f`, which writes one element with a growable builder, into `out`
-/// (the checked run's rare cases that are written with a [`Builder`]).
-fn with_grow<P: Policy, E: Emit<P>>(out: &mut E, f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>) -> Result<()> {
-    let tree = Tree::try_build(f)?;
-    out.push(tree.as_ref()).map_err(|_| Error::limit("composition", "the result does not fit its output"))
 }
 
 /// `s:r` composed with a one-mode left operand of stride `d`: `s:r·d` (`s:r`

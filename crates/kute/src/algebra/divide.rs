@@ -11,7 +11,7 @@
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose, compose_parts, Part};
-use super::out::{run, Emit, Grow, Op, UNIT};
+use super::out::{push_built, run, Emit, Grow, Op, UNIT};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -452,19 +452,23 @@ impl Op for DivideUnzip<'_> {
             }
             return divide_unzip_modes(out, a, ts, how);
         }
-        let mut d = Tree::empty();
-        by_mode::<P, _, _>(&mut Grow::new(&mut d), a, t, &Divide { verify: false })?;
-        P::lift(with_builder(out, |b| unzip_into(b, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip"))))
+        regroup_by_mode(out, a, t, how, &Divide { verify: false })
     }
 }
 
-/// Runs `f`, which writes one element with a [`Builder`], into `out`.
-pub(crate) fn with_builder<P: Policy, E: Emit<P>>(
+/// `f` applied by mode along `t`, then regrouped as `how` says (`tile_unzip`
+/// and the splicing of the tiled and flat forms): the regrouped divides and
+/// products, built whole and then rearranged.
+pub(crate) fn regroup_by_mode<P: Policy, E: Emit<P>, F: ModeOp>(
     out: &mut E,
-    f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>,
-) -> Result<()> {
-    let tree = Tree::try_build(f)?;
-    out.push(tree.as_ref()).map_err(|_| Error::limit("tile_unzip", "the result does not fit its output"))
+    a: LayoutRef<'_>,
+    t: &Tiler,
+    how: Unzip,
+    f: &F,
+) -> Result<(), P::Err> {
+    let mut d = Tree::empty();
+    by_mode::<P, _, _>(&mut Grow::new(&mut d), a, t, f)?;
+    push_built(out, |b| unzip_into(b, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip")))
 }
 
 /// [`DivideUnzip`] of a flat `A` whose first modes fold: the tiles, then the

@@ -9,8 +9,8 @@ use crate::layout::Layout;
 
 /// `shape` with an extent 1 wherever `stride` is 0 (CuTe's two-argument
 /// `filter_zeros(stride, shape)`, deciding by value).
-fn shape_without_zero_strides(l: &Layout) -> Result<crate::int_tuple::IntTuple> {
-    l.int_strides("make_layout_like")?;
+fn shape_without_zero_strides(l: &Layout, op: &'static str) -> Result<crate::int_tuple::IntTuple> {
+    l.int_strides(op)?;
     Ok(l.tree.map(|m| if m.stride.value() == 0 { Int::ONE } else { m.shape }))
 }
 
@@ -30,7 +30,7 @@ fn shape_without_zero_strides(l: &Layout) -> Result<crate::int_tuple::IntTuple> 
 /// ```
 pub fn make_layout_like(l: &Layout) -> Result<Layout> {
     let go = || -> Result<Layout> {
-        let shape = shape_without_zero_strides(l)?;
+        let shape = shape_without_zero_strides(l, "make_layout_like")?;
         let order = l.int_stride("make_layout_like")?;
         let stride = compact_order(shape.as_ref(), order.as_ref())?;
         Layout::new(l.shape(), &stride)
@@ -64,7 +64,7 @@ pub fn make_fragment_like(l: &Layout) -> Result<Layout> {
         }
         l.int_strides("make_fragment_like")?;
         let m0 = l.mode(0)?;
-        let s0 = shape_without_zero_strides(&m0)?;
+        let s0 = shape_without_zero_strides(&m0, "make_fragment_like")?;
         let first = Layout::new(m0.shape(), &compact_col_major(s0.as_ref(), Int::ONE)?)?;
         let rest = l.take(1, l.rank())?;
         let ordered = Layout::ordered(&rest.shape(), &rest.int_stride("make_fragment_like")?)?;

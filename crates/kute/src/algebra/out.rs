@@ -6,7 +6,7 @@ use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
 pub(crate) use crate::policy::Sink;
 use crate::policy::{Checked, Decline, Fast, Policy};
-use crate::tree::{arity_tok, Tree, TreeRef, INLINE_LEAVES, INLINE_TOKS, LEAF};
+use crate::tree::{arity_tok, Builder, Tree, TreeRef, INLINE_LEAVES, INLINE_TOKS, LEAF};
 use arrayvec::ArrayVec;
 
 /// Most leaves an operand (or a coalesced or complemented intermediate) may
@@ -182,6 +182,17 @@ impl<P: Policy> Emit<P> for Grow<'_> {
         self.tree.toks.truncate(mark.0);
         self.tree.leaves.truncate(mark.1);
     }
+}
+
+/// The element `f` writes with a growable [`Builder`], pushed into `out` (for
+/// the checked run's rare cases written that way; under [`Fast`] a result
+/// that does not fit inline declines).
+pub(crate) fn push_built<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    f: impl FnOnce(&mut Builder<'_, Mode>) -> Result<()>,
+) -> Result<(), P::Err> {
+    let tree = P::lift(Tree::try_build(f))?;
+    out.push(tree.as_ref())
 }
 
 /// An operation that writes one tree, written once for both policies.

@@ -8,8 +8,8 @@
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose_parts, Part};
-use super::divide::{by_mode, unzip_into, with_builder, ModeOp, Unzip};
-use super::out::{run, Emit, Grow, Op};
+use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
+use super::out::{push_built, run, Emit, Grow, Op};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -80,9 +80,7 @@ impl Op for ProductBy<'_> {
         if !P::CHECKED {
             return Err(P::decline());
         }
-        let mut d = Tree::empty();
-        by_mode::<P, _, _>(&mut Grow::new(&mut d), a, t, &LogicalProduct(self.3))?;
-        P::lift(with_builder(out, |o| unzip_into(o, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip"))))
+        regroup_by_mode(out, a, t, how, &LogicalProduct(self.3))
     }
 }
 
@@ -303,7 +301,7 @@ impl Op for RankProduct<'_> {
         product_comp::<P>(&mut comp, pa, pb)?;
         product_rest::<P, _>(&mut Grow::new(&mut rest), &comp, pb)?;
         let rest = rest.as_ref();
-        P::lift(with_builder(out, |o| if raked { zip_pair_into(o, rest, pa) } else { zip_pair_into(o, pa, rest) }))
+        push_built(out, |o| if raked { zip_pair_into(o, rest, pa) } else { zip_pair_into(o, pa, rest) })
     }
 }
 

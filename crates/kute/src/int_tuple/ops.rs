@@ -306,16 +306,50 @@ pub fn elem_scale(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<IntTuple> {
     })
 }
 
+/// The pairs of modes of two tuples at the positions both have, counted from
+/// the front, or from the back (`from_back`, as the colexicographic order pairs them).
+fn mode_pairs<'a>(a: IntTupleRef<'a>, b: IntTupleRef<'a>, from_back: bool) -> Vec<(IntTupleRef<'a>, IntTupleRef<'a>)> {
+    if !from_back {
+        return a.children().zip(b.children()).collect();
+    }
+    let (xs, ys): (Vec<_>, Vec<_>) = (a.children().collect(), b.children().collect());
+    xs.into_iter().rev().zip(ys.into_iter().rev()).collect()
+}
+
 /// Whether `a` and `b` can be compared as CuTe compares them: two integers, or
-/// two tuples whose modes can be compared at every position both have. (CuTe
-/// instantiates every such comparison, so a mismatch anywhere is an error,
-/// even where the answer is decided earlier.)
-fn comparable(a: IntTupleRef<'_>, b: IntTupleRef<'_>, op: &'static str) -> Result<()> {
+/// two tuples whose modes can be compared at every position both have (paired
+/// as [`mode_pairs`] pairs them). (CuTe instantiates every such comparison, so
+/// a mismatch anywhere is an error, even where the answer is decided earlier.)
+fn comparable(a: IntTupleRef<'_>, b: IntTupleRef<'_>, from_back: bool, op: &'static str) -> Result<()> {
     match (a.is_leaf(), b.is_leaf()) {
         (true, true) => Ok(()),
-        (false, false) => a.children().zip(b.children()).try_for_each(|(x, y)| comparable(x, y, op)),
+        (false, false) => {
+            mode_pairs(a, b, from_back).into_iter().try_for_each(|(x, y)| comparable(x, y, from_back, op))
+        }
         _ => Err(Error::mismatch(op, format!("cannot compare the integer and the tuple in {a} and {b}"))),
     }
+}
+
+/// The lexicographic (or, `from_back`, colexicographic) order of CuTe's
+/// `lex_less`/`colex_less`: the first pair of modes that differs decides; a
+/// tuple whose modes all equal the other's is less when it has fewer.
+fn ordered_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>, from_back: bool, op: &'static str) -> Result<Bool> {
+    comparable(a, b, from_back, op)?;
+    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>, from_back: bool) -> bool {
+        if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
+            return x.value() < y.value();
+        }
+        for (x, y) in mode_pairs(a, b, from_back) {
+            if go(x, y, from_back) {
+                return true;
+            }
+            if !tuple_eq(x, y) {
+                return false;
+            }
+        }
+        a.rank() < b.rank()
+    }
+    Ok(Bool { value: go(a, b, from_back), is_static: all_static(a) && all_static(b) })
 }
 
 /// CuTe's `==` on integer tuples: equal integers, or tuples of equal rank whose
@@ -348,7 +382,7 @@ fn all_static(a: IntTupleRef<'_>) -> bool {
 /// assert!(!elem_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    comparable(a, b, "elem_less")?;
+    comparable(a, b, false, "elem_less")?;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
         match (a.as_leaf(), b.as_leaf()) {
             (Some(x), Some(y)) => x.value() < y.value(),
@@ -371,22 +405,7 @@ pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    comparable(a, b, "lex_less")?;
-    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
-        if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
-            return x.value() < y.value();
-        }
-        for (x, y) in a.children().zip(b.children()) {
-            if go(x, y) {
-                return true;
-            }
-            if !tuple_eq(x, y) {
-                return false;
-            }
-        }
-        a.rank() < b.rank()
-    }
-    Ok(Bool { value: go(a, b), is_static: all_static(a) && all_static(b) })
+    ordered_less(a, b, false, "lex_less")
 }
 
 /// CuTe `colex_less(a, b)`: colexicographic order, last mode first (the modes
@@ -402,31 +421,5 @@ pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn colex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    fn check(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<()> {
-        match (a.is_leaf(), b.is_leaf()) {
-            (true, true) => Ok(()),
-            (false, false) => {
-                let (xs, ys): (Vec<_>, Vec<_>) = (a.children().collect(), b.children().collect());
-                xs.iter().rev().zip(ys.iter().rev()).try_for_each(|(x, y)| check(*x, *y))
-            }
-            _ => Err(Error::mismatch("colex_less", format!("cannot compare the integer and the tuple in {a} and {b}"))),
-        }
-    }
-    check(a, b)?;
-    fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
-        if let (Some(x), Some(y)) = (a.as_leaf(), b.as_leaf()) {
-            return x.value() < y.value();
-        }
-        let (xs, ys): (Vec<_>, Vec<_>) = (a.children().collect(), b.children().collect());
-        for (x, y) in xs.iter().rev().zip(ys.iter().rev()) {
-            if go(*x, *y) {
-                return true;
-            }
-            if !tuple_eq(*x, *y) {
-                return false;
-            }
-        }
-        a.rank() < b.rank()
-    }
-    Ok(Bool { value: go(a, b), is_static: all_static(a) && all_static(b) })
+    ordered_less(a, b, true, "colex_less")
 }

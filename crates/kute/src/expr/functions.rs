@@ -610,7 +610,8 @@ fn tuple_arg(v: &Value, name: &'static str) -> Result<Structured> {
     structured(v, "the operand").map_err(|e| e.in_op(name))
 }
 
-/// `op` on an integer tuple; CuTe's answer for a layout (which is not a tuple) is `on_layout`.
+/// The operand of a tuple utility that builds tuples: an integer tuple (a
+/// layout is a `Type` error: kute holds no tuples of layouts).
 fn tuple_only(a: &Value, name: &'static str) -> Result<IntTuple> {
     match tuple_arg(a, name)? {
         Structured::Tuple(t) => Ok(t),
@@ -725,10 +726,7 @@ fn make_fragment_like(_: &[i64], a: &[Value]) -> Result<Value> {
 }
 
 fn domain_distribute(_: &[i64], a: &[Value]) -> Result<Value> {
-    let s = match &a[0] {
-        Value::Layout(l) => l.shape(),
-        v => v.as_int_tuple("the shape").map_err(|e| e.in_op("domain_distribute"))?,
-    };
+    let s = shape_of(&a[0], "domain_distribute")?;
     let n = a[1].as_int_tuple("the count").map_err(|e| e.in_op("domain_distribute"))?;
     let Some(n) = n.inline_leaf() else {
         return Err(Error::new(ErrorKind::Type, "domain_distribute", format!("the count must be an integer, not {n}")));

@@ -440,7 +440,7 @@ right_inverse((_4,_3):(_2,_1))	_3:_4
 right_inverse((4,_3):(_1,_4))	4:_1	_12:_1
 right_inverse((_2,_2):(_1,_1))	_2:_1
 right_inverse((_2,_3,_2):(_2,_1,_1))	_3:_2
-left_inverse((_4,_3):(_2,_1))	(_2,_4):(_4,_1)
+left_inverse((_4,_3):(_2,_1))	cute-wrong:(_2,_4):(_4,_1)
 left_inverse(_4:_3)	(_3,_4):(_0,_1)
 left_inverse(((_3,_7)):((_0,_0)))	_21:_0
 max_common_layout((_4,_8):(_8,_1),(_4,_8):(_8,_1))	(_8,_4):(_4,_1)
@@ -496,7 +496,11 @@ fn appendix_a_golden_outputs() {
             Ok(v) => v.to_string(),
             Err(e) => format!("error: {e}"),
         };
-        let ok = if all_static(src) {
+        // `cute-wrong:`: CuTe's answer breaks CuTe's own postcondition (here: a
+        // left inverse R of L with L(R(L(11))) != L(11)); kute must err
+        let ok = if cute.starts_with("cute-wrong:") {
+            got.starts_with("error")
+        } else if all_static(src) {
             got == cute || (got == "true" && cute == "_1") || (got == "false" && cute == "_0")
         } else {
             match cols.get(2).copied().unwrap_or(cute) {

@@ -146,6 +146,42 @@ fn cute_wrong_but_composite_exists() {
     ] {
         assert!(realizable(&true_composite(a, b)), "{a} o {b}");
         cute_wrong_composition(a, b, cute);
+        // a layout has the composite's values, so kute answers it
+        let v = expr::eval(&format!("composition({a},{b})")).unwrap_or_else(|e| panic!("{a} o {b}: {e}"));
+        assert_eq!(values(&lay(&v.to_string())), true_composite(a, b), "{a} o {b} = {v}");
+    }
+}
+
+/// The examples of issue "Complete and unbreakable" (item 2): the true layout
+/// where CuTe's is wrong, an error where none exists.
+#[test]
+fn never_a_silently_wrong_layout() {
+    // CuTe --as-written: (2,3,1):(24,1,42), values 0,24,1,25,2,26
+    let want = true_composite("(7,6,4):(6,1,42)", "6:4");
+    assert_eq!(want, [0, 24, 7, 31, 14, 38]);
+    assert_ne!(values(&lay("(2,3,1):(24,1,42)")), want);
+    for src in ["composition((7,6,4):(6,1,42),6:4)", "composition((_7,_6,_4):(_6,_1,_42),_6:_4)"] {
+        let r = lay(&expr::eval(src).unwrap().to_string());
+        assert_eq!(values(&r), want, "{src} = {r}");
+        assert!(shapes_compatible(&lay("6:4"), &r));
+    }
+    // the divide's first mode is the composite composition itself gives (here:
+    // no complement of a negative stride, so an error)
+    rejects("logical_divide((4,2):(1,8),2:-5)", ErrorKind::Inadmissible);
+    // not injective, and CuTe's (2,2):(2,1) is not a quasi-inverse: L(R(L(5))) = 1, L(5) = 4
+    rejects("left_inverse((2,3):(2,1))", ErrorKind::Inadmissible);
+    // ties left to right: compact
+    exact("make_ordered_layout((4,8),(_5,_5))", "(4,8):(_1,4)");
+    exact("make_ordered_layout((_2,_2,_2),(_1,_0,_1))", "(_2,_2,_2):(_2,_1,_4)");
+    // the products and regrouped divides are checked too (CuTe's answers quoted)
+    for (src, cute) in [
+        ("blocked_product(_8:_4,(_2,_2,_2):(_3,_2,_16))", "((_8,_2),(_1,_2),(_1,_2)):((_4,_3),(_0,_2),(_0,_128))"),
+        ("zipped_divide(((_6,_4),_2):((_12,_1),_0),_6:_4)", "((_2,_3),(_4,_2)):((_48,_1),(_12,_0))"),
+    ] {
+        match expr::eval(src) {
+            Err(e) => assert_eq!(e.kind(), ErrorKind::Inadmissible, "{src}: {e}"),
+            Ok(v) => assert_ne!(v.to_string(), cute, "{src} is CuTe's wrong answer"),
+        }
     }
 }
 

@@ -205,8 +205,19 @@ pub(crate) fn complement_leaves<P: Policy>(
                 let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
                 return emit.put(Mode::new(n, d));
             }
-            if !P::CHECKED && f.iter().any(|m| m.stride.value() <= 0) {
-                return Err(P::decline());
+            if let Some(m) = f.iter().find(|m| m.stride.value() < 0) {
+                // CuTe's algorithm divides by it and answers negative extents
+                let m = *m;
+                return Err(P::fail(|| {
+                    Error::inadmissible(
+                        "complement",
+                        format!(
+                            "the stride {} of {} is negative: a complement fills the gaps between positive strides (CuTe's algorithm answers negative extents here)",
+                            m.stride,
+                            Layout::from_ref(a)
+                        ),
+                    )
+                }));
             }
             // the gaps of A in increasing stride order, all but the last one's
             let mut last_stride = Int::ONE;

@@ -297,8 +297,11 @@ fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
 
 /// `lhs ∘ B` as one element of `out`, where `lhs` is `coalesce_x(A)` and `B`
 /// is `b[0]` or the tuple of the parts (`a` is only read by the point-by-point
-/// proof). With `verify`, the result is proven to be the true composite:
-/// by the digit test, else point by point (under [`Fast`](crate::policy::Fast), declined).
+/// proof). With `verify`, the result is the true composite: CuTe's answer
+/// proven by the digit test, else point by point; where CuTe's answer is not
+/// the composite, the layout that is ([`true_composite`]), or an error saying
+/// why none exists. (Under [`Fast`](crate::policy::Fast), anything but the
+/// digit test declines.)
 #[inline(always)]
 pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
     out: &mut E,
@@ -308,6 +311,51 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
     verify: bool,
 ) -> Result<(), P::Err> {
     let mark = out.mark();
+    let mut proof = Proof::new(if verify { lhs.len() } else { 0 });
+    compose_parts_with(out, lhs, b, &mut proof)?;
+    if verify && !proof.holds(lhs) {
+        return settle(out, mark, a, lhs, b);
+    }
+    Ok(())
+}
+
+/// What the digit test of a composition has seen: per mode of `lhs`, the sum
+/// of the largest digits the B-leaves put there, and whether every B-leaf's
+/// digit decomposition was exact. One proof may gather several calls of
+/// [`compose_parts_with`] with the same left operand, whose right operands
+/// are the parts of one layout composed piece by piece (the regrouped divides
+/// and products).
+pub(crate) struct Proof {
+    /// empty when not kept
+    digits: SmallVec<[i64; 16]>,
+    clean: bool,
+}
+
+impl Proof {
+    /// A proof for a left operand of `n` modes (`n = 0`: none kept).
+    #[inline(always)]
+    pub(crate) fn new(n: usize) -> Proof {
+        Proof { digits: SmallVec::from_elem(0, n), clean: true }
+    }
+
+    /// The composite is exact: a one-mode left operand has no carries, and
+    /// otherwise every decomposition was exact and the digits fit (no carries
+    /// between B-leaves).
+    #[inline(always)]
+    pub(crate) fn holds(&self, lhs: &[Mode]) -> bool {
+        lhs.len() <= 1 || (self.clean && digits_fit(lhs, &self.digits))
+    }
+}
+
+/// CuTe's composition of `lhs` with `B` (`b[0]` or the tuple of the parts) as
+/// one element of `out`, its digits recorded in `proof`, nothing proven yet.
+#[inline(always)]
+pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    lhs: &[Mode],
+    b: &[Part<'_>],
+    proof: &mut Proof,
+) -> Result<(), P::Err> {
     let one = b.len() == 1;
     let p = if one { 0 } else { out.open()? };
     if let [l0] = lhs {
@@ -337,20 +385,7 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
         if lhs.len() > CAP && !P::CHECKED {
             return Err(P::decline());
         }
-        // per mode of A: the sum of the largest digits the B-leaves put there,
-        // kept only for the proof (a plain array up to 16 modes: zeroing it is
-        // cheaper than growing a vector)
-        let mut arr = [0i64; 16];
-        let mut vec = Vec::new();
-        let digits: &mut [i64] = match (verify, arr.get_mut(..lhs.len())) {
-            (false, _) => &mut [],
-            (true, Some(d)) => d,
-            (true, None) => {
-                vec.resize(lhs.len(), 0);
-                &mut vec[..]
-            }
-        };
-        let mut c = Compose { lhs, digits, clean: true };
+        let mut c = Compose { lhs, digits: &mut proof.digits, clean: true };
         for part in b {
             match *part {
                 Part::Tree(t) => c.tree(out, t)?,
@@ -364,27 +399,46 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
                 }
             }
         }
-        if verify && !(c.clean && c.digits_fit()) {
-            if !P::CHECKED {
-                return Err(P::decline());
-            }
-            if !one {
-                out.close(p, b.len());
-            }
-            let bl = match b {
-                [b] => b.to_layout(),
-                _ => {
-                    let parts: SmallVec<[Layout; 2]> = b.iter().map(|p| p.to_layout()).collect();
-                    Layout::concat_unchecked(parts.iter())
-                }
-            };
-            return P::lift(verify_pointwise(&a.to_layout(), lhs, &bl, &Layout::from_ref(out.since(mark))));
-        }
+        proof.clean &= c.clean;
     }
     if !one {
         out.close(p, b.len());
     }
     Ok(())
+}
+
+/// The element written since `mark` (CuTe's answer for `lhs ∘ B`, which the
+/// digit test could not prove) checked point by point, and replaced by the
+/// true composite where it is not that. Under [`Fast`](crate::policy::Fast): declined.
+#[cold]
+pub(crate) fn settle<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    mark: (usize, usize),
+    a: Part<'_>,
+    lhs: &[Mode],
+    b: &[Part<'_>],
+) -> Result<(), P::Err> {
+    if !P::CHECKED {
+        return Err(P::decline());
+    }
+    let bl = match b {
+        [b] => b.to_layout(),
+        _ => {
+            let parts: SmallVec<[Layout; 2]> = b.iter().map(|p| p.to_layout()).collect();
+            Layout::concat_unchecked(parts.iter())
+        }
+    };
+    let a = a.to_layout();
+    let cute = Layout::from_ref(out.since(mark));
+    match verify_pointwise(&a, lhs, &bl, &cute) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == crate::ErrorKind::Inadmissible && lhs.iter().all(|m| m.stride.is_int()) => {
+            let r = P::lift(true_composite(&a, lhs, &bl, &cute, e))?;
+            out.truncate(mark);
+            out.push(r.as_tree_ref())
+        }
+        Err(e) => Err(P::fail(|| e)),
+    }
 }
 
 /// The state of a composition with a left operand of several modes.
@@ -530,11 +584,6 @@ impl Compose<'_> {
         }
         Ok(())
     }
-
-    /// No carries between B-leaves ([`digits_fit`]).
-    fn digits_fit(&self) -> bool {
-        digits_fit(self.lhs, self.digits)
-    }
 }
 
 #[cold]
@@ -555,7 +604,10 @@ fn digits_fit(lhs: &[Mode], digits: &[i64]) -> bool {
     lhs[..lhs.len() - 1].iter().zip(digits).all(|(m, &d)| d < m.shape.value())
 }
 
-/// `Â(x)`: `x` split over the flat modes, the last one unbounded.
+/// `Â(x)`: `x` split over the flat modes, the last one unbounded. A negative
+/// `x` (a right operand with negative strides) splits as CuTe evaluates it,
+/// with C++'s truncating `/` and `%`: its digits are those of `-x`, negated
+/// (CUTLASS's own composition tests pin this down).
 fn eval_ext(lhs: &[Mode], mut x: i64) -> Option<i64> {
     let n = lhs.len();
     let mut acc: i64 = 0;
@@ -652,6 +704,27 @@ fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout, domain: Option<
             ),
         ));
     }
+    match first_difference(a, lhs, b, r, domain)? {
+        None => Ok(()),
+        Some((i, x, y, want)) => Err(Error::inadmissible(
+            "composition",
+            format!(
+                "no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, whose value at {i} is {y}, but A(B({i})) = A({x}) = {want}"
+            ),
+        )),
+    }
+}
+
+/// The first `i` where `R(i) != Â(B(i))`, as `(i, B(i), R(i), Â(B(i)))`
+/// (only where `B(i)` lies in `[0, domain)` when `domain` is given).
+fn first_difference(
+    a: &Layout,
+    lhs: &[Mode],
+    b: &Layout,
+    r: &Layout,
+    domain: Option<i64>,
+) -> Result<Option<(i64, i64, i64, i64)>> {
+    let size = b.size()?.value();
     let mut bi = Odometer::new(b)?;
     let mut ri = Odometer::new(r)?;
     for i in 0..size.min(r.size()?.value()) {
@@ -662,15 +735,144 @@ fn verify_ints(a: &Layout, lhs: &[Mode], b: &Layout, r: &Layout, domain: Option<
         }
         let want = eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("evaluating {a} at {x}")))?;
         if want != y {
-            return Err(Error::inadmissible(
-                "composition",
-                format!(
-                    "no layout is the composite {a} o {b}: CuTe's algorithm gives {r}, whose value at {i} is {y}, but A(B({i})) = A({x}) = {want}"
-                ),
-            ));
+            return Ok(Some((i, x, y, want)));
         }
     }
-    Ok(())
+    Ok(None)
+}
+
+/// The layout whose values are `Â(B(i))`, found where CuTe's algorithm
+/// answered `cute`, which is not that composite (`why` says where). Every
+/// layout `R` compatible with `B` is, along each leaf `s:d` of `B`, a layout
+/// of size `s` with the values `f(i) = Â(d·i)`; a layout function has one
+/// coalesced form, read off its values (its first mode is its longest linear
+/// start, and the rest is the same question for `f(t·j)`). So each leaf's
+/// form is found or proven not to exist, and `R` is the sum of those forms,
+/// which is the composite exactly when it agrees with `Â(B(i))` everywhere.
+/// Beyond [`BRUTE_FORCE_LIMIT`] points, `why` is the error.
+fn true_composite(a: &Layout, lhs: &[Mode], b: &Layout, cute: &Layout, why: Error) -> Result<Layout> {
+    let size = b.size()?.value();
+    if size > BRUTE_FORCE_LIMIT {
+        return Err(why);
+    }
+    let is_static = lhs.iter().all(|m| m.shape.is_static() && m.stride.is_static());
+    let mut forms: Vec<SmallVec<[Mode; 4]>> = Vec::with_capacity(b.leaves().len());
+    for (j, m) in b.leaves().iter().enumerate() {
+        let (s, d) = (m.shape.value(), m.stride.value());
+        let flag = is_static && m.shape.is_static() && m.stride.is_static();
+        if s <= 1 {
+            forms.push(SmallVec::from_elem(Mode::new(m.shape, Int::new(0, flag)), 1));
+            continue;
+        }
+        let mut values = Vec::with_capacity(s as usize);
+        for i in 0..s {
+            let x = d.checked_mul(i).ok_or_else(|| Error::overflow(format_args!("{d}·{i}, a value of {b}")))?;
+            values.push(eval_ext(lhs, x).ok_or_else(|| Error::overflow(format_args!("evaluating {a} at {x}")))?);
+        }
+        match layout_of_values(&values) {
+            Ok(modes) => forms.push(modes.iter().map(|&(e, r)| Mode::new(Int::new(e, flag), Int::new(r, flag))).collect()),
+            Err(i) => {
+                return Err(Error::inadmissible(
+                    "composition",
+                    format!(
+                        "no layout is the composite {a} o {b}: along the right operand's leaf {j} ({}:{}), A takes the values {}, which are no layout's (the one coalesced form they could have departs from them at {i}); CuTe's algorithm answers {cute}",
+                        m.shape,
+                        m.stride,
+                        preview(&values)
+                    ),
+                ))
+            }
+        }
+    }
+    fn subst(o: &mut Builder<'_, Mode>, t: LayoutRef<'_>, forms: &mut std::vec::IntoIter<SmallVec<[Mode; 4]>>) {
+        if t.is_leaf() {
+            let f = forms.next().unwrap_or_default();
+            if let [m] = f[..] {
+                o.leaf(m);
+            } else {
+                o.open();
+                for &m in &f {
+                    o.leaf(m);
+                }
+                o.close();
+            }
+        } else {
+            o.open();
+            for c in t.children() {
+                subst(o, c, forms);
+            }
+            o.close();
+        }
+    }
+    let mut forms = forms.into_iter();
+    let tree = Tree::build(|o| subst(o, b.as_tree_ref(), &mut forms));
+    let r = Layout { tree };
+    if let Some((i, x, y, want)) = first_difference(a, lhs, b, &r, None)? {
+        return Err(Error::inadmissible(
+            "composition",
+            format!(
+                "no layout is the composite {a} o {b}: each leaf of the right operand composes to a layout alone, giving {r}, but A(B(i)) is not the sum over the leaves: at {i}, A(B({i})) = A({x}) = {want}, while {r} gives {y}; CuTe's algorithm answers {cute}"
+            ),
+        ));
+    }
+    Ok(r)
+}
+
+/// The first values of a list, for an error message.
+fn preview(v: &[i64]) -> String {
+    let head: Vec<String> = v.iter().take(12).map(i64::to_string).collect();
+    if v.len() > 12 {
+        format!("[{}, ...]", head.join(", "))
+    } else {
+        format!("[{}]", head.join(", "))
+    }
+}
+
+/// The coalesced layout `(e0,e1,...):(r0,r1,...)` whose values over
+/// `0..f.len()` are `f`, or the first point where no layout can have them.
+/// The first mode is the longest linear start of `f` (a coalesced layout's
+/// first mode ends exactly where its values stop growing by `r0`: the next
+/// mode's stride is not `r0·e0`), and must divide the size; the rest is the
+/// same question for `f(e0·j)`. The forms found are checked at every point.
+///
+/// Pre: `f` is not empty. Post: `Ok(modes)`, their extents multiplying to
+/// `f.len()`, each at least 2 (one mode `(1, 0)` for a single value 0);
+/// `Err(i)`: no layout has the values `f`, and `f[..=i]` shows it.
+pub(crate) fn layout_of_values(f: &[i64]) -> std::result::Result<SmallVec<[(i64, i64); 4]>, usize> {
+    let n = f.len();
+    if f[0] != 0 {
+        return Err(0);
+    }
+    let mut modes: SmallVec<[(i64, i64); 4]> = SmallVec::new();
+    if n == 1 {
+        modes.push((1, 0));
+        return Ok(modes);
+    }
+    let (mut step, mut left) = (1usize, n);
+    while left > 1 {
+        let r = f[step];
+        let mut t = 2usize;
+        while t < left && (t as i64).checked_mul(r) == Some(f[t * step]) {
+            t += 1;
+        }
+        if left % t != 0 {
+            return Err(t * step);
+        }
+        modes.push((t as i64, r));
+        step *= t;
+        left /= t;
+    }
+    for (i, &want) in f.iter().enumerate() {
+        let (mut x, mut v) = (i as i64, 0i64);
+        for &(e, r) in &modes {
+            v = v.wrapping_add((x % e).wrapping_mul(r));
+            x /= e;
+        }
+        if v != want {
+            return Err(i);
+        }
+    }
+    Ok(modes)
 }
 
 /// The basis strides of a right operand name the modes of `A` they select

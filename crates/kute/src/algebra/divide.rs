@@ -1,16 +1,15 @@
 //! The divide family: `logical_divide` and its regroupings `zipped_divide`,
 //! `tiled_divide`, `flat_divide`; also `tile_unzip`.
 //!
-//! `logical_divide` is checked like [`composition`](crate::composition): a
-//! result that is not the true composite is an error. The regroupings
-//! (`zipped`/`tiled`/`flat_divide`) return CuTe's answer as it is, since that is
-//! what CuTe's reference answers for them pin down (see
-//! [`doc::differences`](crate::doc::differences)); check a tiler with
-//! `logical_divide` first when in doubt.
+//! Every divide is checked like [`composition`](crate::composition): its
+//! composition is proven to be the true composite, or replaced by the layout
+//! that is (where CuTe's answer is not), or it is an error. The regroupings
+//! compose piece by piece where the digit test proves the pieces together, and
+//! whole otherwise.
 
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
-use super::composition::{compose, compose_parts, Part};
+use super::composition::{compose, compose_parts, compose_parts_with, Part, Proof};
 use super::out::{push_built, run, Emit, Grow, Op, UNIT};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
@@ -77,7 +76,7 @@ impl Op for LogicalDivideBy<'_> {
                 return logical_divide_folded(out, &folded, &a.leaves[ts.len()..]);
             }
         }
-        by_mode(out, a, t, &Divide { verify: true })
+        by_mode(out, a, t, &Divide)
     }
 }
 
@@ -147,10 +146,7 @@ fn by_mode_tuple<P: Policy, E: Emit<P>, F: ModeOp>(
 }
 
 /// The divide of one mode: `A ∘ (B, complement(B, shape(coalesce(A))))`.
-pub(crate) struct Divide {
-    /// prove the composition (the regroupings return CuTe's answer as is)
-    pub(crate) verify: bool,
-}
+pub(crate) struct Divide;
 
 impl ModeOp for Divide {
     fn name(&self) -> &'static str {
@@ -161,7 +157,7 @@ impl ModeOp for Divide {
         if let Some(d) = LeafDiv::of(a, b) {
             return d.write(out);
         }
-        divide(out, a, b, self.verify)
+        divide(out, a, b)
     }
 }
 
@@ -169,7 +165,7 @@ impl ModeOp for Divide {
 /// beyond a leaf by a leaf ([`LeafDiv`]); out of line, so that the leaf case
 /// does not set up its buffers.
 #[inline(never)]
-fn divide<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>, verify: bool) -> Result<(), P::Err> {
+fn divide<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
     // coalesce(A) gives the cotarget; coalesce_x(A) is the composition's left
     // operand: the same unless A's last extent is 1
     let (mut ca, mut rest) = (P::Modes::default(), P::Modes::default());
@@ -180,7 +176,7 @@ fn divide<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>
     // padded space, not in A's 1-D domain. CuTe's answer (coordinates past the
     // shape, which predication relies on) is then the meaning, and there is no
     // 1-D composite to prove it against.
-    let verify = verify && (ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !P::lift(pads(b, &rest, &ca))?);
+    let verify = ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !P::lift(pads(b, &rest, &ca))?;
     if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
         compose_parts(out, Part::Tree(a), &ca, &parts, verify)
     } else {
@@ -452,7 +448,7 @@ impl Op for DivideUnzip<'_> {
             }
             return divide_unzip_modes(out, a, ts, how);
         }
-        regroup_by_mode(out, a, t, how, &Divide { verify: false })
+        regroup_by_mode(out, a, t, how, &Divide)
     }
 }
 
@@ -511,7 +507,7 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(
 /// integers, written straight into its final order: the tiles `A_i ∘ B_i`,
 /// then the rests `A_i ∘ complement(B_i, shape(coalesce(A_i)))` and `A`'s
 /// extra modes. Each piece is computed as [`divide`] computes it (the
-/// regroupings do not verify, so the compositions are independent), without
+/// digit proof of a mode's tile and rest is gathered across both), without
 /// building the `(tile, rest)` divide and walking it again.
 #[inline(never)]
 fn divide_unzip_modes<P: Policy, E: Emit<P>>(
@@ -543,6 +539,8 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     let mut lhs: [P::Modes; UNZIP_MODES] = Default::default();
     let mut rest: [P::Modes; UNZIP_MODES] = Default::default();
     let mut ams: [Option<LayoutRef<'_>>; UNZIP_MODES] = [None; UNZIP_MODES];
+    // per mode: the digit proof of its tile and rest together (one composite)
+    let mut proofs: [Proof; UNZIP_MODES] = std::array::from_fn(|_| Proof::new(0));
     let mut modes = a.modes();
     let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
@@ -562,7 +560,8 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
                     lhs[i].clear();
                     coalesce_leaves::<P>(&mut lhs[i], ai.leaves(), true)?;
                 }
-                compose_parts(out, Part::Tree(ai), &lhs[i], &[Part::Tree(bi)], false)?;
+                proofs[i] = Proof::new(lhs[i].len());
+                compose_parts_with(out, &lhs[i], &[Part::Tree(bi)], &mut proofs[i])?;
             }
         }
         folded[i] = f;
@@ -577,7 +576,12 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     for i in 0..k {
         match (&folded[i], ams[i]) {
             (Some(d), _) => d.write_rest(out)?,
-            (None, Some(ai)) => compose_parts(out, Part::Tree(ai), &lhs[i], &[Part::Flat(&rest[i])], false)?,
+            (None, Some(_)) => {
+                compose_parts_with(out, &lhs[i], &[Part::Flat(&rest[i])], &mut proofs[i])?;
+                if !proofs[i].holds(&lhs[i]) {
+                    return Err(P::decline());
+                }
+            }
             (None, None) => return Err(P::decline()),
         }
     }
@@ -601,8 +605,8 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
 
 /// CuTe `zipped_divide(A, tiler)`: `((tiles...), (rests..., extra modes...))`.
 ///
-/// Pre: as [`logical_divide`], except that the composition is not proved (CuTe's
-/// answer is returned as it is; only CuTe's divisibility conditions are errors).
+/// Pre: as [`logical_divide`] (its composition proven, or replaced by the true
+/// composite where CuTe's answer is not that).
 /// Post: `tile_unzip(logical_divide(A, tiler), tiler)`.
 ///
 /// ```

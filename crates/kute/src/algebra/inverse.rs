@@ -80,23 +80,31 @@ fn right_inverse_impl(l: &Layout) -> Result<Layout> {
 
 /// CuTe `left_inverse(L)`: for an injective `L`, a layout `R` with
 /// `R(L(i)) == i` for `i < size(L)`, defined on `[0, cosize(L))`. For a
-/// non-injective `L` (such as the first one below) CuTe's answer is returned
-/// as it is, and no such `R` exists.
+/// non-injective `L`, CuTe's quasi-inverse: `L(R(L(i))) == L(i)` (as for
+/// stride-0 modes, whose coordinates come back as 0). Where CuTe's answer is
+/// not that either (`(2,3):(2,1)` below), kute errs.
 ///
-/// Pre: every stride is an integer, and the non-zero strides of the coalesced
+/// Pre: every stride is an integer; the non-zero strides of the coalesced
 /// `L`, sorted, are each divisible by the product of the extents of the result
-/// so far (CuTe's "left inverse divisibility condition"); else an
-/// `Inadmissible` error.
-/// Post: `R(L(i)) == i` for `i < size(L)` when `L` is injective.
+/// so far (CuTe's "left inverse divisibility condition"), and, where two
+/// modes overlap, the result is a quasi-inverse (checked point by point); else
+/// an `Inadmissible` error (a `Limit` error past 2^22 points).
+/// Post: `L(R(L(i))) == L(i)` for `i < size(L)`, and `R(L(i)) == i` when `L` is
+/// injective.
 ///
 /// ```
 /// use kute::Layout;
-/// let l: Layout = "(_4,_3):(_2,_1)".parse().unwrap();
-/// assert_eq!(kute::left_inverse(&l).unwrap().to_string(), "(_2,_4):(_4,_1)");
 /// let inj: Layout = "(_4,_2):(_1,_8)".parse().unwrap();
 /// let r = kute::left_inverse(&inj).unwrap();
 /// assert_eq!(r.to_string(), "(_8,_2):(_1,_4)");
 /// assert!((0..8).all(|i| r.eval(inj.eval(i).unwrap()).unwrap() == i));
+/// // a zero stride: the quasi-inverse
+/// let l: Layout = "(_2,_3):(_0,_1)".parse().unwrap();
+/// assert_eq!(kute::left_inverse(&l).unwrap().to_string(), "_3:_2");
+/// // overlapping modes (L(2) == L(1·3) == 2), and CuTe's answer (2,2):(2,1)
+/// // gives L(R(L(5))) = 1, not L(5) = 4: no left inverse
+/// let l: Layout = "(2,3):(2,1)".parse().unwrap();
+/// assert!(kute::left_inverse(&l).is_err());
 /// ```
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
     left_inverse_impl(l).map_err(|e| e.in_op("left_inverse"))
@@ -110,9 +118,14 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
     let mut strides: SmallVec<[Int; 17]> = SmallVec::new();
     strides.push(Int::ZERO);
     let mut q = Int::ONE;
+    // where the previous mode's indices end (its extent·stride): the next
+    // stride must not be below it, or two coordinates share an index
+    let mut end: Option<(usize, i64)> = None;
+    let mut overlap: Option<(usize, usize)> = None;
     for &i in &order {
         let d = f.stride[i];
         if d.value() == 0 {
+            // a stride-0 mode: CuTe's quasi-inverse leaves its coordinate at 0
             continue;
         }
         if q.value() == 0 || d.value().wrapping_rem(q.value()) != 0 {
@@ -125,6 +138,13 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
                 ),
             ));
         }
+        // two non-zero modes overlap (the previous stride divides d, so
+        // coordinate d / d_j of mode j is index d, as coordinate 1 of this
+        // one): L is not injective, and CuTe's answer is checked below
+        if overlap.is_none() && d.value() > 0 && end.is_some_and(|(_, e)| d.value() < e) {
+            overlap = end.map(|(j, _)| (j, i));
+        }
+        end = Some((i, f.shape[i].value().saturating_mul(d.value())));
         let s = d.div(q)?;
         shapes.push(s);
         q = q.mul(s)?;
@@ -133,7 +153,41 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
     let last = *order.last().expect("at least one mode");
     shapes.push(f.shape[last]);
     let modes: SmallVec<[Mode; 16]> = shapes.iter().zip(&strides).map(|(&s, &d)| Mode::new(s, d)).collect();
-    Ok(Layout::from_flat(&coalesce_flat(&modes, false)?))
+    let r = Layout::from_flat(&coalesce_flat(&modes, false)?);
+    if let Some((j, i)) = overlap {
+        check_quasi_inverse(l, &r, (f.shape[j], f.stride[j]), (f.shape[i], f.stride[i]))?;
+    }
+    Ok(r)
+}
+
+/// Largest domain on which a left inverse of a non-injective layout is checked.
+const QUASI_INVERSE_LIMIT: i64 = 1 << 22;
+
+/// `L(R(L(i))) == L(i)` for every `i < size(L)` (CuTe's quasi-inverse), for
+/// an `L` whose modes `x` and `y` overlap; else an error naming the point.
+fn check_quasi_inverse(l: &Layout, r: &Layout, x: (Int, Int), y: (Int, Int)) -> Result<()> {
+    let why = || format!("its modes {}:{} and {}:{} overlap", x.0, x.1, y.0, y.1);
+    let n = l.size()?.value();
+    if n > QUASI_INVERSE_LIMIT {
+        return Err(Error::limit(
+            "left_inverse",
+            format!("{l} is not injective ({}), and checking CuTe's quasi-inverse {r} over its {n} points is past the limit of {QUASI_INVERSE_LIMIT}", why()),
+        ));
+    }
+    for i in 0..n {
+        let v = l.eval(i)?;
+        let back = l.eval(r.eval(v)?)?;
+        if back != v {
+            return Err(Error::inadmissible(
+                "left_inverse",
+                format!(
+                    "{l} is not injective ({}), and no layout R has L(R(L(i))) == L(i): CuTe's algorithm answers {r}, but L(R(L({i}))) = L(R({v})) = {back}",
+                    why()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {

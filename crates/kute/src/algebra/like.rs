@@ -4,7 +4,7 @@ use super::product::tiled_product;
 use super::tiler::Tiler;
 use crate::error::Result;
 use crate::int::Int;
-use crate::int_tuple::{compact_col_major, compact_order};
+use crate::int_tuple::compact_col_major;
 use crate::layout::Layout;
 
 /// `shape` with an extent 1 wherever `stride` is 0 (CuTe's two-argument
@@ -32,7 +32,7 @@ pub fn make_layout_like(l: &Layout) -> Result<Layout> {
     let go = || -> Result<Layout> {
         let shape = shape_without_zero_strides(l, "make_layout_like")?;
         let order = l.int_stride("make_layout_like")?;
-        let stride = compact_order(shape.as_ref(), order.as_ref())?;
+        let stride = crate::int_tuple::order_strides(shape.as_ref(), order.as_ref(), true)?;
         Layout::new(l.shape(), &stride)
     };
     go().map_err(|e| e.in_op("make_layout_like"))

@@ -1,13 +1,13 @@
 //! The product family: `logical_product`, `zipped_product`, `tiled_product`,
 //! `flat_product`, `blocked_product`, `raked_product` and `tile_to_shape`.
 //!
-//! Products return CuTe's answer as it is, including the rare case where the
-//! inner `complement(A) ∘ B` is not the true composite: CuTe's reference answers
-//! pin that behaviour down (see [`doc::differences`](crate::doc::differences)).
+//! Each product proves its inner `complement(A) ∘ B` as
+//! [`composition`](crate::composition) does: CuTe's answer where it is the
+//! true composite, else the layout that is, else an error.
 
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
-use super::composition::{compose_parts, Part};
+use super::composition::{compose_parts, compose_parts_with, Part, Proof};
 use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
 use super::out::{push_built, run, Emit, Grow, Op};
 use super::tiler::{AsTiler, Tiler};
@@ -40,11 +40,11 @@ fn product_comp<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'
 fn product_rest<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<'_>) -> Result<(), P::Err> {
     if comp.last().is_some_and(|m| m.shape.value() != 1) {
         // coalesce_x leaves the coalesced complement as it is
-        return compose_parts(out, Part::Flat(comp), comp, &[Part::Tree(b)], false);
+        return compose_parts(out, Part::Flat(comp), comp, &[Part::Tree(b)], true);
     }
     let mut lhs = P::Modes::default();
     coalesce_leaves::<P>(&mut lhs, comp, true)?;
-    compose_parts(out, Part::Flat(comp), &lhs, &[Part::Tree(b)], false)
+    compose_parts(out, Part::Flat(comp), &lhs, &[Part::Tree(b)], true)
 }
 
 /// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, for the product named.
@@ -279,13 +279,15 @@ impl Op for RankProduct<'_> {
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let (a, b, raked) = (self.0.as_tree_ref(), self.1.as_tree_ref(), self.2);
-        if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
+        let same_rank = !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank();
+        if same_rank {
             // early branch: nothing to pad
             P::lift(check_depth(a, "append"))?;
             P::lift(check_depth(b, "append"))?;
-            return rank_product_pairs(out, a, b, raked);
-        }
-        if !P::CHECKED {
+            if rank_product_pairs(out, a, b, raked)? {
+                return Ok(());
+            }
+        } else if !P::CHECKED {
             return Err(P::decline());
         }
         let r = a.rank().max(b.rank());
@@ -293,9 +295,10 @@ impl Op for RankProduct<'_> {
         let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
         let pa = P::lift(padded(a, r, &mut abuf))?;
         let pb = P::lift(padded(b, r, &mut bbuf))?;
-        if !pa.is_leaf() && !pb.is_leaf() {
-            return rank_product_pairs(out, pa, pb, raked);
+        if !same_rank && !pa.is_leaf() && !pb.is_leaf() && rank_product_pairs(out, pa, pb, raked)? {
+            return Ok(());
         }
+        // the general steps: `comp ∘ B` composed (and proven) whole, then zipped
         let mut rest = Tree::empty();
         let mut comp = P::Modes::default();
         product_comp::<P>(&mut comp, pa, pb)?;
@@ -307,15 +310,18 @@ impl Op for RankProduct<'_> {
 
 /// The product of two tuples of the same rank, zipped: mode `j` is
 /// `(A_j, (comp ∘ B)_j)`, or swapped when `raked`. (`comp ∘ B` follows `B`'s
-/// structure and the products do not verify, so each `B_j` is composed on its
-/// own, straight into its zipped pair.)
+/// structure, so each `B_j` is composed on its own, straight into its zipped
+/// pair, and the digit test proves the pieces together.) `false` (under
+/// [`Fast`](crate::policy::Fast): declined) with nothing written where the
+/// digit test cannot prove the composite: the general steps then prove it
+/// point by point.
 #[inline(always)]
 fn rank_product_pairs<P: Policy, E: Emit<P>>(
     out: &mut E,
     a: LayoutRef<'_>,
     b: LayoutRef<'_>,
     raked: bool,
-) -> Result<(), P::Err> {
+) -> Result<bool, P::Err> {
     let mut comp = P::Modes::default();
     product_comp::<P>(&mut comp, a, b)?;
     let mut lhs_buf = P::Modes::default();
@@ -326,20 +332,29 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         &lhs_buf
     };
     let mark = out.mark();
+    let mut proof = Proof::new(lhs.len());
     let top = out.open()?;
     for (aj, bj) in a.children().zip(b.children()) {
         let p = out.open()?;
         if !raked {
             out.push(aj)?;
         }
-        compose_parts(out, Part::Flat(&comp), lhs, &[Part::Tree(bj)], false)?;
+        compose_parts_with(out, lhs, &[Part::Tree(bj)], &mut proof)?;
         if raked {
             out.push(aj)?;
         }
         out.close(p, 2);
     }
     out.close(top, a.rank());
-    P::lift(check_depth(out.since(mark), "zip"))
+    if !proof.holds(lhs) {
+        if !P::CHECKED {
+            return Err(P::decline());
+        }
+        out.truncate(mark);
+        return Ok(false);
+    }
+    P::lift(check_depth(out.since(mark), "zip"))?;
+    Ok(true)
 }
 
 /// CuTe `blocked_product(A, B)`: `B` repeats the block `A`; mode `i` of the result

@@ -158,7 +158,15 @@ fn fast_paths_agree_with_the_general_path() {
         let b = parse(&layout(&mut g, 4));
         let t = tiler(&mut g);
         let v = 1 + g.below(300) as i64;
-        let cot: IntTuple = g.int(v, 0.5).parse().unwrap();
+        // (a tuple cotarget takes the checked run)
+        let cot: IntTuple = if g.chance(0.2) {
+            let w = 1 + g.below(8) as i64;
+            format!("({},{})", g.int(v, 0.5), g.int(w, 0.5))
+        } else {
+            g.int(v, 0.5)
+        }
+        .parse()
+        .unwrap();
         let mut check = |i: usize, what: String, f: &dyn Fn(&mut Layout) -> Result<()>| {
             let (is_ok, fast) = same_taken(&what, f);
             if is_ok {

@@ -33,8 +33,18 @@ pub mod differences {
     //! - **Errors instead of wrong layouts.** CuTe's `composition` checks only
     //!   divisibility; for some operands it returns a layout that is not the
     //!   composite (`composition((6,4):(1,7), 4:4)` gives `(2,2):(4,7)`, values
-    //!   0,4,7,11, where `A(B(i))` is 0,4,9,14). kute returns an error naming the
-    //!   first point where they differ.
+    //!   0,4,7,11, where `A(B(i))` is 0,4,9,14, which no layout has). kute proves
+    //!   every composition, including those inside the divides and the products;
+    //!   where CuTe's answer is wrong it returns the layout that is the composite
+    //!   when one exists (`composition((7,6,4):(6,1,42),6:4)` is `(2,3):(24,7)`,
+    //!   CuTe answers `(2,3,1):(24,1,42)`) and otherwise an error saying why none does.
+    //!   CuTe's divisibility rejections stay errors.
+    //! - **`left_inverse` of a non-injective layout** is CuTe's quasi-inverse
+    //!   (`L(R(L(i))) == L(i)`) where CuTe's answer is one, an error where it is
+    //!   not (`left_inverse((2,3):(2,1))`).
+    //! - **`make_ordered_layout` takes equal orders left to right** (a compact
+    //!   layout, as CuTe documents and PyCuTe does; CuTe's C++ overlaps them), and
+    //!   so do `make_layout_like` and `make_fragment_like`.
     //! - **Errors instead of `static_assert`s**: each names the operation, the
     //!   operand and the condition.
     //! - **Run-time strides everywhere**: `complement` of a rank > 1 layout with

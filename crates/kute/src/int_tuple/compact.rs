@@ -85,8 +85,11 @@ pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
 }
 
 /// CuTe `compact_order(shape, order)`: compact strides where modes with a smaller
-/// order get smaller strides. `order` must be weakly congruent to `shape`; equal
-/// orders give overlapping strides, as in CuTe.
+/// order get smaller strides. `order` must be weakly congruent to `shape`.
+/// Equal orders give overlapping strides, as in CuTe (`(_1,_1)` for `(4,8)`
+/// with orders `(_5,_5)`); the compact layouts built from an order
+/// ([`Layout::ordered`](crate::Layout::ordered), `make_layout_like`,
+/// `make_fragment_like`) take equal orders left to right instead.
 ///
 /// Pre: `order` is weakly congruent to `shape` (else a `Mismatch` error); the
 /// products fit in `i64` (else an `Overflow` error).
@@ -102,6 +105,17 @@ pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
 /// assert_eq!(compact_order(s.as_ref(), o.as_ref()).unwrap().to_string(), "(_3,_1,_6)");
 /// ```
 pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<IntTuple> {
+    order_strides(shape, order, false)
+}
+
+/// [`compact_order`] with equal orders taken left to right (`distinct`), so
+/// that the strides are compact: CuTe documents `make_ordered_layout` as "a
+/// compact layout", and PyCuTe breaks ties this way.
+///
+/// Pre: as [`compact_order`]. Post: as [`compact_order`]; with `distinct`,
+/// the layout of `shape` with these strides is compact (a bijection onto
+/// `[0, size)`).
+pub(crate) fn order_strides(shape: IntTupleRef<'_>, order: IntTupleRef<'_>, distinct: bool) -> Result<IntTuple> {
     let op = "compact_order";
     // Each leaf of `order` owns a subtree of `shape`.
     let mut groups: SmallVec<[(IntTupleRef<'_>, Int); 16]> = SmallVec::new();
@@ -136,14 +150,28 @@ pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<I
         })
         .collect::<Result<_>>()?;
     let sizes: Leaves = groups.iter().map(|g| product(g.0.leaves())).collect::<Result<_>>()?;
-    let mut leaves: Leaves = SmallVec::with_capacity(shape.leaves().len());
-    for (k, g) in groups.iter().enumerate() {
-        let mut start = Int::ONE;
-        for j in 0..groups.len() {
-            if keys[j] < keys[k] {
-                start = start.mul(sizes[j]).map_err(|e| e.in_op(op))?;
-            }
+    // the parts in increasing order, equal orders left to right: each starts
+    // at the product of the sizes before it (of those with a smaller order,
+    // unless `distinct`); a sort, n log n in the rank
+    let mut by_order: SmallVec<[usize; 16]> = (0..groups.len()).collect();
+    by_order.sort_by_key(|&j| (keys[j], j));
+    let mut starts: Leaves = SmallVec::from_elem(Int::ONE, groups.len());
+    let (mut cur, mut tied) = (Int::ONE, Int::ONE);
+    for (n, &j) in by_order.iter().enumerate() {
+        let tie = n > 0 && keys[by_order[n - 1]] == keys[j];
+        if !distinct && tie {
+            // a tie starts where the first of its equals started
+            starts[j] = tied;
+        } else {
+            starts[j] = cur;
+            tied = cur;
         }
+        if n + 1 < by_order.len() {
+            cur = cur.mul(sizes[j]).map_err(|e| e.in_op(op))?;
+        }
+    }
+    let mut leaves: Leaves = SmallVec::with_capacity(shape.leaves().len());
+    for (g, &start) in groups.iter().zip(&starts) {
         let strides = compact_col_major(g.0, start)?;
         leaves.extend_from_slice(strides.leaves());
     }

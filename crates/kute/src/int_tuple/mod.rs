@@ -10,6 +10,7 @@ mod convert;
 pub(crate) mod coord;
 mod ops;
 
+pub(crate) use compact::order_strides;
 pub use compact::{compact_col_major, compact_order, compact_row_major, prefix_product};
 pub use convert::AsIntTuple;
 pub use coord::{crd2crd, crd2idx, crd2idx_compact, idx2crd, idx2crd_strided, increment};

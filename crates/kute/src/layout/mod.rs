@@ -250,20 +250,26 @@ impl Layout {
         Layout::new(shape, &stride)
     }
 
-    /// CuTe `make_ordered_layout(shape, order)`: compact strides in the order given.
+    /// CuTe `make_ordered_layout(shape, order)`: compact strides in the order
+    /// given, equal orders left to right (CuTe documents a compact layout; its
+    /// C++ gives equal orders overlapping strides: `(_4,_8):(_1,_1)` for
+    /// orders `(_5,_5)`, here `(_4,_8):(_1,_4)`, as PyCuTe).
     ///
     /// Pre: as [`compact_order`](crate::int_tuple::compact_order) (a `Mismatch`
     /// error unless `order` is weakly congruent to `shape`).
-    /// Post: `shape()` is `shape`, `stride()` is `compact_order(shape, order)`.
+    /// Post: `shape()` is `shape`, `stride()` is `compact_order(shape, order)`
+    /// with ties broken left to right: the layout is compact.
     ///
     /// ```
     /// use kute::{Layout, IntTuple};
     /// let s: IntTuple = "(_2,_3,_4)".parse().unwrap();
     /// let o: IntTuple = "(_1,_0,_2)".parse().unwrap();
     /// assert_eq!(Layout::ordered(&s, &o).unwrap().to_string(), "(_2,_3,_4):(_3,_1,_6)");
+    /// let tied: IntTuple = "(_5,_5,_2)".parse().unwrap();
+    /// assert_eq!(Layout::ordered(&s, &tied).unwrap().to_string(), "(_2,_3,_4):(_4,_8,_1)");
     /// ```
     pub fn ordered(shape: &IntTuple, order: &IntTuple) -> Result<Layout> {
-        let stride = int_tuple::compact_order(shape.as_ref(), order.as_ref())?;
+        let stride = int_tuple::order_strides(shape.as_ref(), order.as_ref(), true)?;
         Layout::new(shape, &stride)
     }
 

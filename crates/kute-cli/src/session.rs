@@ -76,7 +76,7 @@ impl Session {
             Some((name, rest)) => {
                 let offset = line.len() - rest.len();
                 let v = expr::eval_in(rest, &self.env).map_err(|e| Failure::new(line, offset, e))?;
-                self.env.insert(name.to_string(), v.clone());
+                expr::bind(&mut self.env, name, v.clone()).map_err(|e| Failure::new(line, 0, e))?;
                 Ok(v)
             }
             None => expr::eval_in(line, &self.env).map_err(|e| Failure::new(line, 0, e)),

@@ -56,6 +56,21 @@ struct Details {
     span: Option<(usize, usize)>,
 }
 
+/// Longest error message kept whole: a message quoting a large operand keeps
+/// its first and last parts (an error stays a line, not megabytes).
+pub const MAX_MESSAGE: usize = 1000;
+
+/// `m`, cut in its middle to at most about [`MAX_MESSAGE`] bytes.
+fn shorten(m: String) -> String {
+    if m.len() <= MAX_MESSAGE {
+        return m;
+    }
+    let cut = |i: usize| (0..=i).rev().find(|&j| m.is_char_boundary(j)).unwrap_or(0);
+    let head = cut(MAX_MESSAGE * 2 / 3);
+    let tail = cut(m.len() - MAX_MESSAGE / 3);
+    format!("{} ... ({} bytes left out) ... {}", &m[..head], tail - head, &m[tail..])
+}
+
 /// `Result` with kute's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -75,7 +90,7 @@ impl Error {
     /// assert_eq!(Error::new(ErrorKind::Limit, "", "too big").to_string(), "too big");
     /// ```
     pub fn new(kind: ErrorKind, op: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
-        Error(Box::new(Details { kind, op: op.into(), message: message.into(), span: None }))
+        Error(Box::new(Details { kind, op: op.into(), message: shorten(message.into()), span: None }))
     }
 
     pub(crate) fn inadmissible(op: &'static str, message: impl Into<String>) -> Self {
@@ -102,7 +117,7 @@ impl Error {
         Error(Box::new(Details {
             kind: ErrorKind::Parse,
             op: Cow::Borrowed("parse"),
-            message: message.into(),
+            message: shorten(message.into()),
             span: Some((start, end)),
         }))
     }

@@ -34,6 +34,7 @@ pub mod int;
 pub mod int_tuple;
 pub mod iter;
 pub mod layout;
+pub mod limits;
 mod policy;
 pub mod print;
 pub mod stride;

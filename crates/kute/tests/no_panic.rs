@@ -383,7 +383,8 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 
 #[test]
 fn wide_tuples() {
-    let w = 10_000;
+    // (within kute's limit of 4096 leaves per value; wider ones are refused below)
+    let w = 4_000;
     let ones = vec!["1"; w].join(",");
     let twos = vec!["_2"; w].join(",");
     let mixed: Vec<String> = (0..w).map(|i| ((i % 5) as i64 - 1).to_string()).collect();
@@ -412,8 +413,12 @@ fn wide_tuples() {
         format!("max_common_vector(({ones}):({ones}),({ones}):({ones}))"),
     ];
     let out = eval_guarded(&inputs);
-    // 2^10000 overflows
+    // 2^4000 overflows
     assert_eq!(out[4], Err(ErrorKind::Overflow));
+    // past the limit of leaves per value
+    let wide = vec!["1"; kute::limits::MAX_LEAVES + 1].join(",");
+    let out = eval_guarded(&[format!("({wide})"), format!("size(({wide}))"), format!("append(({wide}),1)")]);
+    assert!(out.iter().all(|r| *r == Err(ErrorKind::Limit)), "{out:?}");
 }
 
 #[test]

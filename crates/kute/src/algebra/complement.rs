@@ -221,16 +221,33 @@ pub(crate) fn complement_leaves<P: Policy>(
             }
             // the gaps of A in increasing stride order, all but the last one's
             let mut last_stride = Int::ONE;
-            while f.len() > 1 {
-                let Mode { shape, stride: min_stride } = take_min_stride(&mut f);
-                let min_stride = min_stride.scale_int();
-                f.pop();
-                let new_shape = P::div(min_stride, last_stride)?;
+            let mut gap = |m: Mode, last_stride: &mut Int| -> Result<(), P::Err> {
+                let min_stride = m.stride.scale_int();
+                let new_shape = P::div(min_stride, *last_stride)?;
                 if new_shape.value() == 0 {
                     return Err(P::fail(|| non_injective(a)));
                 }
-                c.push(Mode::new(new_shape, last_stride), emit)?;
-                last_stride = P::mul(min_stride, shape)?;
+                c.push(Mode::new(new_shape, *last_stride), emit)?;
+                *last_stride = P::mul(min_stride, m.shape)?;
+                Ok(())
+            };
+            if f.len() > 16 {
+                // many modes: one stable sort (the order the selection below
+                // takes, equal strides first to last) instead of n selections
+                f.sort_by_key(|m| m.stride.value());
+                let n = f.len();
+                for &m in &f[..n - 1] {
+                    gap(m, &mut last_stride)?;
+                }
+                f[0] = f[n - 1];
+                for _ in 1..n {
+                    f.pop();
+                }
+            }
+            while f.len() > 1 {
+                let m = take_min_stride(&mut f);
+                f.pop();
+                gap(m, &mut last_stride)?;
             }
             (f[0], last_stride, cot)
         }

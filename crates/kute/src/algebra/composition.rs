@@ -154,7 +154,7 @@ fn compose_tiler<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler
             for (m, ti) in a.modes().zip(ts) {
                 compose_tiler(out, m, ti)?;
             }
-            out.close(p, ts.len());
+            out.close(p, ts.len())?;
             Ok(())
         }
     }
@@ -203,7 +203,7 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
                     return None;
                 }
                 // one B-leaf: its digits always fit, only `clean` is left to check
-                let mut c = Compose { lhs: pair, digits: &mut [], clean: true };
+                let mut c = Compose::new(pair, &mut []);
                 c.leaf_of::<P, E, 2>(out, bm.shape, bm.stride.scale_int()).ok()?;
                 if !c.clean {
                     return None;
@@ -214,7 +214,7 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
             _ => return None,
         }
     }
-    out.close(p, ts.len());
+    out.close(p, ts.len()).ok()?;
     Some(())
 }
 
@@ -238,6 +238,13 @@ pub(crate) enum Part<'a> {
 }
 
 impl Part<'_> {
+    fn leaf_count(self) -> usize {
+        match self {
+            Part::Tree(t) => t.leaves.len(),
+            Part::Flat(m) => m.len(),
+        }
+    }
+
     fn to_layout(self) -> Layout {
         match self {
             Part::Tree(t) => Layout::from_ref(t),
@@ -377,7 +384,7 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
                     for &m in ms {
                         out.leaf(scale::<P>(m, d)?)?;
                     }
-                    out.close(q, ms.len());
+                    out.close(q, ms.len())?;
                 }
             }
         }
@@ -385,7 +392,14 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
         if lhs.len() > CAP && !P::CHECKED {
             return Err(P::decline());
         }
-        let mut c = Compose { lhs, digits: &mut proof.digits, clean: true };
+        let mut c = Compose::new(lhs, &mut proof.digits);
+        if lhs.len() > CAP && !c.stop_early {
+            // (extents below 2: each B-leaf may walk every mode of A)
+            let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());
+            P::lift(crate::limits::take_points(steps as u64, "composition", || {
+                format!("composing with a left operand of {} modes (some of extent below 2)", lhs.len())
+            }))?;
+        }
         for part in b {
             match *part {
                 Part::Tree(t) => c.tree(out, t)?,
@@ -395,14 +409,14 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
                     for &m in ms {
                         c.leaf(out, m.shape, m.stride.scale_int())?;
                     }
-                    out.close(q, ms.len());
+                    out.close(q, ms.len())?;
                 }
             }
         }
         proof.clean &= c.clean;
     }
     if !one {
-        out.close(p, b.len());
+        out.close(p, b.len())?;
     }
     Ok(())
 }
@@ -451,6 +465,20 @@ struct Compose<'l> {
     digits: &'l mut [i64],
     /// no B-leaf left an inexact digit decomposition
     clean: bool,
+    /// every bounded mode of `lhs` has an extent of at least 2, so that a
+    /// B-leaf whose extent is used up can stop walking them: its stride is
+    /// then ±1, which passes every later divisibility check (only set for
+    /// long left operands, where the walk would cost)
+    stop_early: bool,
+}
+
+impl<'l> Compose<'l> {
+    /// The state for a left operand `lhs`, digits kept in `digits`.
+    #[inline(always)]
+    fn new(lhs: &'l [Mode], digits: &'l mut [i64]) -> Self {
+        let stop_early = lhs.len() > CAP && lhs[..lhs.len() - 1].iter().all(|m| m.shape.value() >= 2);
+        Compose { lhs, digits, clean: true, stop_early }
+    }
 }
 
 impl Compose<'_> {
@@ -557,6 +585,9 @@ impl Compose<'_> {
             count += 1;
             rest_s = P::div(rest_s, new_s)?;
             rest_d = next_d;
+            if rest_s.value() == 1 && self.stop_early {
+                break;
+            }
         }
         if count == 0 || rest_s.value() != 1 {
             out.leaf(Mode::with_stride(rest_s, P::scale(lhs[n - 1].stride, rest_d)?))?;
@@ -565,7 +596,7 @@ impl Compose<'_> {
         if count == 1 {
             out.close_single(p);
         } else {
-            out.close(p, count);
+            out.close(p, count)?;
         }
         Ok(())
     }
@@ -725,6 +756,7 @@ fn first_difference(
     domain: Option<i64>,
 ) -> Result<Option<(i64, i64, i64, i64)>> {
     let size = b.size()?.value();
+    crate::limits::take_points(size.max(0) as u64, "composition", || format!("proving {a} o {b} point by point"))?;
     let mut bi = Odometer::new(b)?;
     let mut ri = Odometer::new(r)?;
     for i in 0..size.min(r.size()?.value()) {
@@ -755,6 +787,7 @@ fn true_composite(a: &Layout, lhs: &[Mode], b: &Layout, cute: &Layout, why: Erro
     if size > BRUTE_FORCE_LIMIT {
         return Err(why);
     }
+    crate::limits::take_points(size.max(0) as u64, "composition", || format!("finding the composite {a} o {b}"))?;
     let is_static = lhs.iter().all(|m| m.shape.is_static() && m.stride.is_static());
     let mut forms: Vec<SmallVec<[Mode; 4]>> = Vec::with_capacity(b.leaves().len());
     for (j, m) in b.leaves().iter().enumerate() {
@@ -805,7 +838,10 @@ fn true_composite(a: &Layout, lhs: &[Mode], b: &Layout, cute: &Layout, why: Erro
         }
     }
     let mut forms = forms.into_iter();
-    let tree = Tree::build(|o| subst(o, b.as_tree_ref(), &mut forms));
+    let tree = Tree::try_build(|o| {
+        subst(o, b.as_tree_ref(), &mut forms);
+        Ok(())
+    })?;
     let r = Layout { tree };
     if let Some((i, x, y, want)) = first_difference(a, lhs, b, &r, None)? {
         return Err(Error::inadmissible(
@@ -990,7 +1026,7 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
             return Ok(());
         }
         let sub = &mut subs[k];
-        let mut c = Compose { lhs: &sub.lhs, digits: &mut sub.digits, clean: true };
+        let mut c = Compose::new(&sub.lhs, &mut sub.digits);
         let mut g = Grow::new(&mut sub.tmp);
         c.leaf::<Checked, _>(&mut g, m.shape, m.stride.scale_int())?;
         *clean &= c.clean;
@@ -1016,6 +1052,7 @@ fn verify_points(a: LayoutRef<'_>, b: LayoutRef<'_>, r: LayoutRef<'_>) -> Result
             format!("cannot prove that the result is the composite {a} o {b}: its domain ({size} elements) is too large to check"),
         ));
     }
+    crate::limits::take_points(size.max(0) as u64, "composition", || format!("proving {a} o {b} point by point"))?;
     for i in 0..size {
         let x = b.eval_point(Int::new_dynamic(i))?;
         let want = a.eval_at(&x)?;

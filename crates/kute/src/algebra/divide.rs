@@ -91,7 +91,7 @@ fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, folded: &[LeafDiv],
     for &m in extra {
         out.leaf(m)?;
     }
-    out.close(top, folded.len() + extra.len());
+    out.close(top, folded.len() + extra.len())?;
     Ok(())
 }
 
@@ -141,7 +141,7 @@ fn by_mode_tuple<P: Policy, E: Emit<P>, F: ModeOp>(
         }
         k += 1;
     }
-    out.close(p, k);
+    out.close(p, k)?;
     Ok(())
 }
 
@@ -256,7 +256,7 @@ impl LeafDiv {
             let q = out.open()?;
             out.leaf(self.rest[0])?;
             out.leaf(self.rest[1])?;
-            out.close(q, 2);
+            out.close(q, 2)?;
             Ok(())
         } else {
             out.leaf(self.rest[0])
@@ -269,7 +269,7 @@ impl LeafDiv {
         let p = out.open()?;
         out.leaf(self.tile)?;
         self.write_rest(out)?;
-        out.close(p, 2);
+        out.close(p, 2)?;
         Ok(())
     }
 }
@@ -485,7 +485,7 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(
     }
     let mut arity = if splice { k } else { 1 };
     if !splice {
-        out.close(p, k);
+        out.close(p, k)?;
     }
     let splice = how != Unzip::Zipped && rank > 1;
     let p = if splice { 0 } else { out.open()? };
@@ -497,9 +497,9 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(
     }
     arity += if splice { rank } else { 1 };
     if !splice {
-        out.close(p, rank);
+        out.close(p, rank)?;
     }
-    out.close(top, arity);
+    out.close(top, arity)?;
     Ok(())
 }
 
@@ -568,7 +568,7 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     }
     let mut arity = if splice { k } else { 1 };
     if !splice {
-        out.close(p, k);
+        out.close(p, k)?;
     }
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
     let splice = how != Unzip::Zipped && a.rank() > 1;
@@ -590,9 +590,9 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     }
     arity += if splice { a.rank() } else { 1 };
     if !splice {
-        out.close(p, a.rank());
+        out.close(p, a.rank())?;
     }
-    out.close(top, arity);
+    out.close(top, arity)?;
     Ok(())
 }
 

@@ -53,10 +53,15 @@ pub(crate) trait Emit<P: Policy> {
         Ok(p)
     }
 
-    /// End the tuple started at `p`, of `arity` elements.
+    /// End the tuple started at `p`, of `arity` elements (past
+    /// [`MAX_RANK`](crate::limits::MAX_RANK), a `Limit` failure).
     #[inline(always)]
-    fn close(&mut self, p: usize, arity: usize) {
+    fn close(&mut self, p: usize, arity: usize) -> Result<(), P::Err> {
+        if arity > crate::limits::MAX_RANK {
+            return Err(P::fail(|| crate::limits::too_many_modes("", arity)));
+        }
         self.set_tok(p, arity_tok(arity));
+        Ok(())
     }
 
     /// End the tuple started at `p`, whose only element is a leaf: the tuple
@@ -154,6 +159,9 @@ impl<P: Policy> Emit<P> for Grow<'_> {
     }
     #[inline(always)]
     fn mode(&mut self, m: Mode) -> Result<(), P::Err> {
+        if self.tree.leaves.len() >= crate::limits::MAX_LEAVES {
+            return Err(P::fail(|| crate::limits::too_many_leaves("", self.tree.leaves.len() + 1)));
+        }
         self.tree.leaves.push(m);
         Ok(())
     }

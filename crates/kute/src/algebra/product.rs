@@ -61,7 +61,7 @@ impl ModeOp for LogicalProduct {
         let p = out.open()?;
         out.push(a)?;
         product_rest(out, &comp, b)?;
-        out.close(p, 2);
+        out.close(p, 2)?;
         Ok(())
     }
 }
@@ -343,9 +343,9 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         if raked {
             out.push(aj)?;
         }
-        out.close(p, 2);
+        out.close(p, 2)?;
     }
-    out.close(top, a.rank());
+    out.close(top, a.rank())?;
     if !proof.holds(lhs) {
         if !P::CHECKED {
             return Err(P::decline());

@@ -389,7 +389,7 @@ enum Either<'a> {
 // ----- construction ----------------------------------------------------------
 
 fn make_tuple(_: &[i64], a: &[Value]) -> Result<Value> {
-    Ok(Value::tuple(a.to_vec()))
+    Value::tuple(a.to_vec())
 }
 
 fn make_tile(_: &[i64], a: &[Value]) -> Result<Value> {
@@ -555,8 +555,8 @@ fn pend(front: bool, t: &[i64], a: &[Value]) -> Result<Value> {
             (Some(n), true) => x.prepend_to(n, y)?,
         }),
         Either::T(x, y) => tuple(match (n, front) {
-            (None, false) => modes::append(x.as_ref(), y.as_ref()),
-            (None, true) => modes::prepend(x.as_ref(), y.as_ref()),
+            (None, false) => modes::append(x.as_ref(), y.as_ref())?,
+            (None, true) => modes::prepend(x.as_ref(), y.as_ref())?,
             (Some(n), false) => modes::append_to(x.as_ref(), n, y.as_ref())?,
             (Some(n), true) => modes::prepend_to(x.as_ref(), n, y.as_ref())?,
         }),

@@ -35,6 +35,36 @@ use std::collections::HashMap;
 /// Named values of an interactive session (`A = (4,6):(6,1)`).
 pub type Env = HashMap<String, Value>;
 
+/// Bind `name` to `value` in `env` (replacing an earlier binding), within
+/// the budget of [`MAX_BOUND_LEAVES`](crate::limits::MAX_BOUND_LEAVES) leaves
+/// for all the bound values together.
+///
+/// Pre: the bound values, with `value` in place of any earlier value of
+/// `name`, hold at most `MAX_BOUND_LEAVES` leaves (else a `Limit` error and
+/// `env` unchanged). Post: `env[name] == value`.
+///
+/// ```
+/// use kute::expr::{bind, eval, eval_in, Env};
+/// let mut env = Env::new();
+/// bind(&mut env, "A", eval("(4,6):(6,1)").unwrap()).unwrap();
+/// assert_eq!(eval_in("size(A)", &env).unwrap().to_string(), "24");
+/// ```
+pub fn bind(env: &mut Env, name: &str, value: Value) -> Result<()> {
+    let held: usize = env.iter().filter(|(k, _)| k.as_str() != name).map(|(_, v)| weight(v)).sum();
+    let total = held + weight(&value);
+    if total > crate::limits::MAX_BOUND_LEAVES {
+        return Err(Error::limit(
+            "bind",
+            format!(
+                "the bound values would hold {total} leaves, past kute's limit of {}",
+                crate::limits::MAX_BOUND_LEAVES
+            ),
+        ));
+    }
+    env.insert(name.to_string(), value);
+    Ok(())
+}
+
 /// Parse and evaluate an expression.
 ///
 /// Pre: `src` parses (else a `Parse` error) and evaluates: names and calls are
@@ -77,11 +107,96 @@ pub fn eval_in(src: &str, env: &Env) -> Result<Value> {
 /// assert_eq!(eval_expr(&e, &Env::new()).unwrap().to_string(), "_3");
 /// ```
 pub fn eval_expr(e: &Expr, env: &Env) -> Result<Value> {
-    let r = eval_node(e, env, 0);
+    let r = crate::limits::with_point_budget(|| eval_node(e, env, 0));
     r.map_err(|err| err.with_span(e.span.0, e.span.1))
 }
 
+/// The leaves a value counts for the budgets of [`crate::limits`]: its leaves,
+/// where an element of a mixed tuple (a layout, say, which keeps 16 leaves
+/// inline) counts at least 16.
+fn weight(v: &Value) -> usize {
+    fn tiler(t: &Tiler) -> usize {
+        match t {
+            Tiler::Layout(l) => l.leaves().len().max(16),
+            Tiler::Int(_) | Tiler::Underscore => 1,
+            Tiler::Tuple(ts) => ts.iter().map(tiler).sum(),
+        }
+    }
+    match v {
+        Value::IntTuple(t) => t.leaves().len(),
+        Value::Layout(l) => l.leaves().len(),
+        Value::Strides(t) => t.leaves().len(),
+        Value::Coord(t) => t.leaves().len(),
+        Value::Tiler(t) => tiler(t),
+        Value::Tuple(vs) => vs.iter().map(|v| weight(v).max(16)).sum(),
+        Value::Bool(_) | Value::Underscore | Value::Major(_) => 1,
+    }
+}
+
+/// The nesting depth of a value.
+fn depth_of(v: &Value) -> usize {
+    fn tiler(t: &Tiler) -> usize {
+        match t {
+            Tiler::Layout(l) => l.depth(),
+            Tiler::Int(_) | Tiler::Underscore => 0,
+            Tiler::Tuple(ts) => 1 + ts.iter().map(tiler).max().unwrap_or(0),
+        }
+    }
+    match v {
+        Value::IntTuple(t) => t.depth(),
+        Value::Layout(l) => l.depth(),
+        Value::Strides(t) => t.depth(),
+        Value::Coord(t) => t.depth(),
+        Value::Tiler(t) => tiler(t),
+        Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
+        Value::Bool(_) | Value::Underscore | Value::Major(_) => 0,
+    }
+}
+
+/// The value of a node, within the budgets of [`crate::limits`] (a value
+/// built by the evaluator, a tuple literal say, is checked here; the library's
+/// operations check their own results).
+fn within_limits(v: Value) -> Result<Value> {
+    let leaves = weight(&v);
+    if leaves > crate::limits::MAX_LEAVES {
+        return Err(crate::limits::too_many_leaves("evaluate", leaves));
+    }
+    let depth = depth_of(&v);
+    if depth > crate::limits::MAX_DEPTH {
+        return Err(Error::limit(
+            "evaluate",
+            format!("the value nests {depth} levels deep, past kute's limit of {}", crate::limits::MAX_DEPTH),
+        ));
+    }
+    Ok(v)
+}
+
+/// The values of the sub-expressions `xs`, which together may hold at most
+/// four times [`MAX_LEAVES`](crate::limits::MAX_LEAVES) leaves (so that a
+/// line naming a large value many times is refused before it is copied).
+fn eval_all(xs: &[Expr], sub: impl Fn(&Expr) -> Result<Value>) -> Result<Vec<Value>> {
+    let mut total = 0usize;
+    let mut out = Vec::with_capacity(xs.len());
+    for x in xs {
+        let v = sub(x)?;
+        total += weight(&v);
+        if total > 4 * crate::limits::MAX_LEAVES {
+            return Err(Error::limit(
+                "evaluate",
+                format!("the operands hold more than {} leaves together (kute's limit)", 4 * crate::limits::MAX_LEAVES),
+            )
+            .with_span(x.span.0, x.span.1));
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
 fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
+    eval_node_unchecked(e, env, depth).and_then(within_limits)
+}
+
+fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
     if depth > 256 {
         return Err(Error::limit("evaluate", "expression nested too deeply"));
     }
@@ -97,9 +212,9 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             Ok(Value::from_strides(crate::tree::Tree::leaf(s)))
         }
         ExprKind::Underscore => Ok(Value::Underscore),
-        ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(sub).collect::<Result<_>>()?)),
+        ExprKind::Tuple(items) => Value::tuple(eval_all(items, sub)?),
         ExprKind::Tile(items) => {
-            let vs: Vec<Value> = items.iter().map(sub).collect::<Result<_>>()?;
+            let vs = eval_all(items, sub)?;
             let ts = vs.iter().map(|v| v.as_tiler("a tiler element")).collect::<Result<Vec<_>>>()?;
             Ok(Value::Tiler(Tiler::Tuple(ts)))
         }
@@ -117,12 +232,12 @@ fn eval_node(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             }),
         },
         ExprKind::Call { name, targs, args } => {
-            let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
+            let vs = eval_all(args, sub)?;
             functions::call(name, targs, &vs).map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1))
         }
         ExprKind::Apply(f, args) => {
             let fv = sub(f)?;
-            let vs: Vec<Value> = args.iter().map(sub).collect::<Result<_>>()?;
+            let vs = eval_all(args, sub)?;
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
     }
@@ -146,7 +261,7 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Layout(l) => l,
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
-    let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec()) };
+    let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
     match coord {
         Value::IntTuple(c) if c.is_leaf() && l.has_int_strides() => {
             Ok(Value::IntTuple(IntTuple::leaf(l.eval_int(c.leaves()[0])?)))

@@ -90,11 +90,12 @@ impl Value {
         }
     }
 
-    /// Build a tuple value from elements, choosing the most specific kind.
-    pub(crate) fn tuple(items: Vec<Value>) -> Value {
+    /// Build a tuple value from elements, choosing the most specific kind (a
+    /// `Limit` error past the limits of [`crate::limits`]).
+    pub(crate) fn tuple(items: Vec<Value>) -> Result<Value> {
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Strides(_))) {
             // (an integer tuple when no element has a basis stride)
-            return Value::from_strides(Tree::build(|b| {
+            return Ok(Value::from_strides(Tree::try_build(|b| {
                 b.open();
                 for v in &items {
                     match v {
@@ -104,10 +105,11 @@ impl Value {
                     }
                 }
                 b.close();
-            }));
+                Ok(())
+            })?));
         }
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Underscore | Value::Coord(_))) {
-            return Value::Coord(Tree::build(|b| {
+            return Ok(Value::Coord(Tree::try_build(|b| {
                 b.open();
                 for v in &items {
                     match v {
@@ -117,9 +119,10 @@ impl Value {
                     }
                 }
                 b.close();
-            }));
+                Ok(())
+            })?));
         }
-        Value::Tuple(items)
+        Ok(Value::Tuple(items))
     }
 
     pub(crate) fn as_int(&self, what: &str) -> Result<Int> {

@@ -12,13 +12,7 @@ use crate::int_tuple::IntTuple;
 use crate::tree::{Buf, Tree, TreeRef};
 use std::fmt::Display;
 
-/// Largest rank a padding operation may ask for (keeps `append<N>` with a huge
-/// `N` from exhausting memory).
-pub const MAX_RANK: usize = 1 << 16;
-
-/// Most leaves a repeating operation may produce (keeps `repeat<N>` and
-/// `repeat_like` of large operands from exhausting memory).
-pub const MAX_LEAVES: usize = 1 << 24;
+pub use crate::limits::{MAX_LEAVES, MAX_RANK};
 
 fn check_leaves(op: &'static str, copies: usize, each: usize) -> Result<()> {
     if copies.saturating_mul(each) > MAX_LEAVES {
@@ -93,22 +87,25 @@ pub fn take<L: Copy>(t: TreeRef<'_, L>, begin: usize, end: usize) -> Result<Tree
 
 /// `append(t, x)`: `x` added as a new last mode (an integer `t` becomes `(t, x)`).
 ///
-/// Pre: none. Post: a tuple of rank `rank(t) + 1`: the modes of `t`, then `x`.
+/// Pre: the result is within the limits of [`crate::limits`] (else a `Limit`
+/// error). Post: a tuple of rank `rank(t) + 1`: the modes of `t`, then `x`.
 ///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "(2,3)".parse().unwrap();
 /// let x: IntTuple = "(4,5)".parse().unwrap();
-/// assert_eq!(modes::append(t.as_ref(), x.as_ref()).to_string(), "(2,3,(4,5))");
-/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((4,5),2,3)");
+/// assert_eq!(modes::append(t.as_ref(), x.as_ref()).unwrap().to_string(), "(2,3,(4,5))");
+/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).unwrap().to_string(), "((4,5),2,3)");
 /// ```
-pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    Tree::build(|b| {
+pub fn append<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    Tree::try_build(|b| {
         b.open();
         b.push_modes(t);
         b.push(x);
         b.close();
+        Ok(())
     })
+    .map_err(|e| e.in_op("append"))
 }
 
 /// `append<N>(t, x)`: pad `t` to rank `n` with copies of `x`; unchanged if already rank `n`.
@@ -138,6 +135,7 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
     if n < r {
         return Err(Error::mismatch(op, format!("cannot {op} to rank {n}: operand already has rank {r}")));
     }
+    check_leaves(op, n - r, x.leaves().len())?;
     let front = op == "prepend";
     Tree::try_build(|b| {
         b.open();
@@ -153,25 +151,29 @@ fn pad_to<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>, op: &'static 
         b.close();
         Ok(())
     })
+    .map_err(|e| e.in_op(op))
 }
 
 /// `prepend(t, x)`: `x` added as a new first mode (an integer `t` becomes `(x, t)`).
 ///
-/// Pre: none. Post: a tuple of rank `rank(t) + 1`: `x`, then the modes of `t`.
+/// Pre: the result is within the limits of [`crate::limits`] (else a `Limit`
+/// error). Post: a tuple of rank `rank(t) + 1`: `x`, then the modes of `t`.
 ///
 /// ```
 /// use kute::{IntTuple, layout::modes};
 /// let t: IntTuple = "5".parse().unwrap();
 /// let x: IntTuple = "(1,2)".parse().unwrap();
-/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).to_string(), "((1,2),5)");
+/// assert_eq!(modes::prepend(t.as_ref(), x.as_ref()).unwrap().to_string(), "((1,2),5)");
 /// ```
-pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Tree<L> {
-    Tree::build(|b| {
+pub fn prepend<L: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, L>) -> Result<Tree<L>> {
+    Tree::try_build(|b| {
         b.open();
         b.push(x);
         b.push_modes(t);
         b.close();
+        Ok(())
     })
+    .map_err(|e| e.in_op("prepend"))
 }
 
 /// `prepend<N>(t, x)`: pad `t` to rank `n` with copies of `x` in front;
@@ -422,13 +424,15 @@ pub fn tuple_cat<L: Copy>(parts: &[TreeRef<'_, L>]) -> Result<Tree<L>> {
     if parts.iter().any(|p| p.is_leaf()) {
         return Err(Error::new(crate::error::ErrorKind::Type, "tuple_cat", "every operand must be a tuple"));
     }
-    Ok(Tree::build(|b| {
+    Tree::try_build(|b| {
         b.open();
         for p in parts {
             b.push_modes(*p);
         }
         b.close();
-    }))
+        Ok(())
+    })
+    .map_err(|e| e.in_op("tuple_cat"))
 }
 
 /// CuTe `insert<N>(t, x)`: `x` as the new mode `N` of the tuple `t`.
@@ -449,7 +453,7 @@ pub fn insert<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result
     if n > t.rank() {
         return Err(out_of_range("insert", "a tuple", n, t.rank()));
     }
-    let r = Tree::build(|b| {
+    let r = Tree::try_build(|b| {
         b.open();
         for (i, c) in t.children().enumerate() {
             if i == n {
@@ -461,7 +465,9 @@ pub fn insert<L: Copy>(t: TreeRef<'_, L>, n: usize, x: TreeRef<'_, L>) -> Result
             b.push(x);
         }
         b.close();
-    });
+        Ok(())
+    })
+    .map_err(|e| e.in_op("insert"))?;
     crate::tree::check_depth(r.as_ref(), "insert")?;
     Ok(r)
 }
@@ -523,7 +529,11 @@ pub fn repeat_like<L: Copy, M: Copy>(t: TreeRef<'_, L>, x: TreeRef<'_, M>) -> Re
     }
     crate::tree::check_depth(t, "repeat_like")?;
     check_leaves("repeat_like", t.leaves().len(), x.leaves().len())?;
-    let r = Tree::build(|b| go(b, t, x));
+    let r = Tree::try_build(|b| {
+        go(b, t, x);
+        Ok(())
+    })
+    .map_err(|e| e.in_op("repeat_like"))?;
     crate::tree::check_depth(r.as_ref(), "repeat_like")?;
     Ok(r)
 }
@@ -546,13 +556,15 @@ pub fn repeat<L: Copy>(n: usize, x: TreeRef<'_, L>) -> Result<Tree<L>> {
     if n == 1 {
         return Ok(x.to_tree());
     }
-    let r = Tree::build(|b| {
+    let r = Tree::try_build(|b| {
         b.open();
         for _ in 0..n {
             b.push(x);
         }
         b.close();
-    });
+        Ok(())
+    })
+    .map_err(|e| e.in_op("repeat"))?;
     crate::tree::check_depth(r.as_ref(), "repeat")?;
     Ok(r)
 }
@@ -598,7 +610,7 @@ impl Layout {
     /// assert_eq!(a.append(&x).unwrap().to_string(), "(_3,_4):(_1,_3)");
     /// ```
     pub fn append(&self, x: &Layout) -> Result<Layout> {
-        Layout { tree: append(self.tree.as_ref(), x.tree.as_ref()) }.checked("append")
+        Layout { tree: append(self.tree.as_ref(), x.tree.as_ref())? }.checked("append")
     }
 
     /// CuTe `append<N>(L, X)`: pad to rank `n` with `x` (CuTe's default `x` is `_1:_0`).
@@ -628,7 +640,7 @@ impl Layout {
     /// assert_eq!(a.prepend(&x).unwrap().to_string(), "(_4,_3):(_3,_1)");
     /// ```
     pub fn prepend(&self, x: &Layout) -> Result<Layout> {
-        Layout { tree: prepend(self.tree.as_ref(), x.tree.as_ref()) }.checked("prepend")
+        Layout { tree: prepend(self.tree.as_ref(), x.tree.as_ref())? }.checked("prepend")
     }
 
     /// CuTe `prepend<N>(L, X)`.

@@ -11,8 +11,11 @@ use crate::int::Int;
 use crate::layout::Layout;
 use std::fmt::Write;
 
-/// Largest number of cells drawn (keeps pictures of huge layouts from exhausting memory).
-pub const MAX_CELLS: i64 = 1 << 20;
+/// Largest number of cells a table or LaTeX picture draws (a 256×256 grid: a
+/// table of about 1.3 MB, a LaTeX picture of about 3 MB; an empty row or
+/// column counts as one, so a `0×10^12` grid is refused before its headers
+/// are written).
+pub const MAX_CELLS: i64 = 1 << 16;
 
 /// The grid of a rank-2 view of `l`: `(rows, cols, values row-major)`.
 /// A rank-1 layout is padded with `_1:_0` into a `size × 1` column (as CuTe's
@@ -33,8 +36,11 @@ pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Resul
             format!("{l} has a negative extent ({rows}x{cols}); a table needs sizes >= 0"),
         ));
     }
-    if rows.checked_mul(cols).is_none_or(|c| c > MAX_CELLS) {
-        return Err(Error::limit(op, format!("{l} has too many cells to draw ({rows}x{cols})")));
+    if rows.max(1).checked_mul(cols.max(1)).is_none_or(|c| c > MAX_CELLS) {
+        return Err(Error::limit(
+            op,
+            format!("{l} has too many cells to draw ({rows}x{cols}; the limit is {MAX_CELLS}, a 256x256 grid)"),
+        ));
     }
     let mut vals = Vec::with_capacity((rows * cols) as usize);
     for m in 0..rows {

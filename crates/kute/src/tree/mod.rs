@@ -583,6 +583,31 @@ pub struct Builder<'t, L: Copy> {
     cur: usize,
     /// children added to it so far
     cur_n: usize,
+    /// the tree grew past a limit of [`crate::limits`] (then it stops growing,
+    /// and [`Tree::try_build`] answers a `Limit` error)
+    over: Option<Over>,
+    /// a tuple too wide for its token (the tree is not valid)
+    wide: bool,
+}
+
+/// Which limit a [`Builder`] ran past.
+#[derive(Clone, Copy, Debug)]
+enum Over {
+    Leaves,
+    Rank(usize),
+    Depth,
+}
+
+impl Over {
+    fn error(self) -> Error {
+        use crate::limits::{MAX_LEAVES, MAX_RANK};
+        let msg = match self {
+            Over::Leaves => format!("the result would have more than {MAX_LEAVES} leaves (kute's limit)"),
+            Over::Rank(n) => format!("the result would have a tuple of {n} elements, past kute's limit of {MAX_RANK}"),
+            Over::Depth => format!("the result would nest deeper than {MAX_DEPTH} levels (kute's limit)"),
+        };
+        Error::new(crate::ErrorKind::Limit, "", msg)
+    }
 }
 
 impl<L: Copy> Tree<L> {
@@ -597,7 +622,10 @@ impl<L: Copy> Tree<L> {
     ///
     /// Pre: `f` adds exactly one element at the top level (a leaf, a pushed
     /// subtree, or one tuple whose `open`s and `close`s balance); otherwise the
-    /// result is not a valid tree and its accessors may panic.
+    /// result is not a valid tree and its accessors may panic. No tuple has
+    /// more than `u16::MAX - 1` elements (else a panic); the limits of
+    /// [`crate::limits`] are not checked (build a tree of unbounded size with
+    /// [`Tree::try_build`], which checks them).
     /// Post: the tree `f` built.
     ///
     /// ```
@@ -613,14 +641,19 @@ impl<L: Copy> Tree<L> {
     #[inline]
     pub fn build(f: impl FnOnce(&mut Builder<'_, L>)) -> Self {
         let mut t = Tree::empty();
-        f(&mut Builder::new(&mut t));
+        let mut b = Builder::new(&mut t);
+        f(&mut b);
+        if let Some(Over::Rank(n)) = b.over.filter(|_| b.wide) {
+            panic!("Tree::build: a tuple of {n} elements does not fit a token; use Tree::try_build");
+        }
         t
     }
 
     /// [`Tree::build`] for a builder that may fail.
     ///
-    /// Pre: as [`Tree::build`], when `f` succeeds. Post: the error of `f`, or the
-    /// tree it built.
+    /// Pre: as [`Tree::build`], when `f` succeeds, except that a tree past
+    /// the limits of [`crate::limits`] is a `Limit` error. Post: the error of
+    /// `f` (or of the limit), or the tree it built.
     ///
     /// ```
     /// use kute::{Error, ErrorKind, tree::Tree};
@@ -636,7 +669,11 @@ impl<L: Copy> Tree<L> {
     #[inline]
     pub fn try_build(f: impl FnOnce(&mut Builder<'_, L>) -> Result<()>) -> Result<Self> {
         let mut t = Tree::empty();
-        f(&mut Builder::new(&mut t))?;
+        let mut b = Builder::new(&mut t);
+        f(&mut b)?;
+        if let Some(o) = b.over {
+            return Err(o.error());
+        }
         Ok(t)
     }
 }
@@ -661,7 +698,7 @@ impl<'t, L: Copy> Builder<'t, L> {
     pub fn new(tree: &'t mut Tree<L>) -> Self {
         tree.toks.clear();
         tree.leaves.clear();
-        Builder { tree, stack: SmallVec::new(), cur: usize::MAX, cur_n: 0 }
+        Builder { tree, stack: SmallVec::new(), cur: usize::MAX, cur_n: 0, over: None, wide: false }
     }
 
     /// Start a tuple.
@@ -682,6 +719,9 @@ impl<'t, L: Copy> Builder<'t, L> {
     /// ```
     #[inline(always)]
     pub fn open(&mut self) {
+        if self.stack.len() >= MAX_DEPTH {
+            self.over.get_or_insert(Over::Depth);
+        }
         self.stack.push((self.cur, self.cur_n + 1));
         self.cur = self.tree.toks.len();
         self.cur_n = 0;
@@ -690,9 +730,10 @@ impl<'t, L: Copy> Builder<'t, L> {
 
     /// End the innermost tuple.
     ///
-    /// Pre: a tuple is open (else nothing happens), with at most `u16::MAX - 1`
-    /// children (else a panic). Post: the innermost open tuple holds the
-    /// elements added since its `open`, and is closed.
+    /// Pre: a tuple is open (else nothing happens). Post: the innermost open
+    /// tuple holds the elements added since its `open`, and is closed (a tuple
+    /// of more than [`MAX_RANK`](crate::limits::MAX_RANK) elements makes the
+    /// build a `Limit` error).
     ///
     /// ```
     /// use kute::tree::Tree;
@@ -709,8 +750,13 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline(always)]
     pub fn close(&mut self) {
         if let Some((p, n)) = self.stack.pop() {
+            if self.cur_n > crate::limits::MAX_RANK {
+                self.over.get_or_insert(Over::Rank(self.cur_n));
+            }
+            const WIDEST: usize = u16::MAX as usize - 1;
+            self.wide |= self.cur_n > WIDEST;
             // the token of a tuple is its arity + 1
-            self.tree.toks[self.cur] = arity_tok(self.cur_n);
+            self.tree.toks[self.cur] = arity_tok(self.cur_n.min(WIDEST));
             self.cur = p;
             self.cur_n = n;
         }
@@ -727,6 +773,9 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline(always)]
     pub fn leaf(&mut self, x: L) {
         self.cur_n += 1;
+        if self.tree.leaves.len() >= crate::limits::MAX_LEAVES {
+            self.over.get_or_insert(Over::Leaves);
+        }
         self.tree.toks.push(LEAF);
         self.tree.leaves.push(x);
     }
@@ -749,6 +798,9 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline(always)]
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
+        if self.tree.leaves.len() + t.leaves.len() > crate::limits::MAX_LEAVES {
+            self.over.get_or_insert(Over::Leaves);
+        }
         self.tree.toks.extend_from_slice(t.toks);
         self.tree.leaves.extend_from_slice(t.leaves);
     }
@@ -775,6 +827,9 @@ impl<'t, L: Copy> Builder<'t, L> {
         } else {
             // the children are the subtree's tokens after its own, in order
             self.cur_n += t.rank();
+            if self.tree.leaves.len() + t.leaves.len() > crate::limits::MAX_LEAVES {
+                self.over.get_or_insert(Over::Leaves);
+            }
             self.tree.toks.extend_from_slice(&t.toks[1..]);
             self.tree.leaves.extend_from_slice(t.leaves);
         }

@@ -1,0 +1,36 @@
+//! The expression evaluator fed line by line, as `kute eval -` feeds it:
+//! `NAME = expr` binds, anything else evaluates; every layout answered is
+//! also printed (text, table, LaTeX, SVG). Any panic, hang or memory blow-up
+//! is a bug: every line must answer a value or an error.
+#![no_main]
+
+use kute::expr::{self, Env, Value};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let mut env = Env::new();
+    for line in text.lines() {
+        let v = match expr::split_binding(line) {
+            Some((name, rest)) => match expr::eval_in(rest, &env) {
+                Ok(v) => {
+                    if expr::bind(&mut env, name, v.clone()).is_err() {
+                        continue;
+                    }
+                    v
+                }
+                Err(_) => continue,
+            },
+            None => match expr::eval_in(line, &env) {
+                Ok(v) => v,
+                Err(_) => continue,
+            },
+        };
+        let _ = v.to_string();
+        if let Value::Layout(l) = &v {
+            let _ = kute::print::table(l);
+            let _ = kute::print::latex(l);
+            let _ = kute::print::svg(l);
+        }
+    }
+});

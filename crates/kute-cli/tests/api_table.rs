@@ -42,6 +42,10 @@ fn construction_and_access() {
     let i = tup("16");
     let s = tup("(3,(2,3))");
     assert_eq!(idx2crd(i.as_ref(), s.as_ref()).unwrap().to_string(), ev("idx2crd(16,(3,(2,3)))"));
+    let i = Int::new_dynamic(5);
+    assert_eq!(a.get_hier_coord(i).unwrap().to_string(), ev("get_hier_coord((2,(2,2)):(4,(2,1)),5)"));
+    assert_eq!(a.get_flat_coord(i).unwrap().to_string(), ev("get_flat_coord((2,(2,2)):(4,(2,1)),5)"));
+    assert_eq!(a.get_1d_coord(i).unwrap().to_string(), ev("get_1d_coord((2,(2,2)):(4,(2,1)),5)"));
 }
 
 #[test]
@@ -90,6 +94,23 @@ fn algebra() {
     let r = lay("(_4,_2):(_2,_1)");
     assert_eq!(kute::right_inverse(&r).unwrap().to_string(), ev("right_inverse((_4,_2):(_2,_1))"));
     assert_eq!(kute::left_inverse(&r).unwrap().to_string(), ev("left_inverse((_4,_2):(_2,_1))"));
+
+    let w = lay("(_4,_8):(_1,_4)");
+    assert_eq!(kute::upcast(&w, 2).unwrap().to_string(), ev("upcast<2>((_4,_8):(_1,_4))"));
+    assert_eq!(
+        kute::recast_layout(&w, 8, 32).unwrap().to_string(),
+        ev("recast_layout<uint8_t,uint32_t>((_4,_8):(_1,_4))")
+    );
+    let n = lay("((_2,_4),(_3,_1)):((_1,_2),(_8,_0))");
+    assert_eq!(
+        kute::transform_layout(&n, |m| kute::coalesce(&m.to_layout())).unwrap().to_string(),
+        ev("transform_layout(((_2,_4),(_3,_1)):((_1,_2),(_8,_0)), coalesce)")
+    );
+    let t = lay("(_4,_3):(_2,_1)");
+    assert_eq!(
+        kute::transform_layout2(&n, &t, |x, y| kute::composition(&x.to_layout(), &y.to_layout())).unwrap().to_string(),
+        ev("transform_layout(((_2,_4),(_3,_1)):((_1,_2),(_8,_0)), (_4,_3):(_2,_1), composition)")
+    );
 }
 
 #[test]

@@ -287,3 +287,212 @@ fn layout_add_is_the_pointwise_sum() {
     }
     assert!(added > 500, "{added} sums");
 }
+
+/// A shape as a tree, for the compatibility laws below (an independent model
+/// of the reference implementation's `compatible`, `size` and coarsenings).
+#[derive(Clone, Debug, PartialEq)]
+enum Sh {
+    Int(i64),
+    Tup(Vec<Sh>),
+}
+
+impl Sh {
+    fn size(&self) -> i64 {
+        match self {
+            Sh::Int(n) => *n,
+            Sh::Tup(xs) => xs.iter().map(Sh::size).product(),
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Sh::Int(n) => n.to_string(),
+            Sh::Tup(xs) => format!("({})", xs.iter().map(Sh::text).collect::<Vec<_>>().join(",")),
+        }
+    }
+
+    /// `self ≼ other`: `other` refines `self`.
+    fn coarsens(&self, other: &Sh) -> bool {
+        match (self, other) {
+            (Sh::Int(n), o) => *n == o.size(),
+            (Sh::Tup(_), Sh::Int(_)) => false,
+            (Sh::Tup(a), Sh::Tup(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.coarsens(y)),
+        }
+    }
+
+    /// Every shape that `self` refines (itself included).
+    fn coarsenings(&self) -> Vec<Sh> {
+        let mut out = vec![Sh::Int(self.size())];
+        if let Sh::Tup(xs) = self {
+            let mut tuples: Vec<Vec<Sh>> = vec![vec![]];
+            for x in xs {
+                let cs = x.coarsenings();
+                tuples =
+                    tuples.iter().flat_map(|t| cs.iter().map(move |c| [t.clone(), vec![c.clone()]].concat())).collect();
+            }
+            out.extend(tuples.into_iter().map(Sh::Tup));
+        }
+        out
+    }
+
+    fn parse(t: &IntTuple) -> Sh {
+        match t.as_int() {
+            Some(n) => Sh::Int(n.value()),
+            None => Sh::Tup((0..t.rank()).map(|i| Sh::parse(&t.get(i).unwrap())).collect()),
+        }
+    }
+}
+
+/// PyCuTe's `common_refinement` and `common_coarsening` are the join and the
+/// meet of the compatibility order: on random pairs of shapes (often two
+/// groupings of one list of extents), each result is compatible with both
+/// operands, symmetric, and extremal among the shapes that can be listed
+/// (the coarsenings of the operands and of the results).
+#[test]
+fn common_refinement_and_coarsening_are_join_and_meet() {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    // a random grouping of `leaves` into a tree (a few levels deep)
+    fn group(leaves: &[i64], depth: u32, next: &mut dyn FnMut(u64) -> u64) -> Sh {
+        if leaves.len() == 1 && next(3) > 0 {
+            return Sh::Int(leaves[0]);
+        }
+        if depth == 0 || next(4) == 0 {
+            return Sh::Int(leaves.iter().product());
+        }
+        let mut parts = Vec::new();
+        let mut rest = leaves;
+        while !rest.is_empty() {
+            let k = 1 + next(rest.len() as u64) as usize;
+            parts.push(group(&rest[..k], depth - 1, next));
+            rest = &rest[k..];
+        }
+        Sh::Tup(parts)
+    }
+    let (mut joins, mut meets) = (0, 0);
+    for _ in 0..3000 {
+        let n = 1 + next(4) as usize;
+        let leaves: Vec<i64> = (0..n).map(|_| [1, 2, 3, 4, 5, 6][next(6) as usize]).collect();
+        let a = group(&leaves, 3, &mut next);
+        let b = if next(4) == 0 {
+            let other: Vec<i64> = (0..n).map(|_| [1, 2, 3, 4][next(4) as usize]).collect();
+            group(&other, 3, &mut next)
+        } else {
+            group(&leaves, 3, &mut next)
+        };
+        let (ta, tb): (IntTuple, IntTuple) = (a.text().parse().unwrap(), b.text().parse().unwrap());
+        let ctx = format!("{} and {}", a.text(), b.text());
+
+        let join = kute::common_refinement(&ta, &tb);
+        assert_eq!(join.as_ref().ok(), kute::common_refinement(&tb, &ta).as_ref().ok(), "join of {ctx}");
+        if let Ok(j) = &join {
+            let r = Sh::parse(j);
+            assert!(a.coarsens(&r) && b.coarsens(&r), "{ctx}: join {}", r.text());
+            // no strictly coarser shape refines both
+            for c in r.coarsenings() {
+                assert!(
+                    !(a.coarsens(&c) && b.coarsens(&c)) || c == r,
+                    "{ctx}: {} is a smaller join than {}",
+                    c.text(),
+                    r.text()
+                );
+            }
+            joins += 1;
+        } else {
+            // no shape that refines one operand and coarsens the other is a common refinement
+            assert!(!a.coarsens(&b) && !b.coarsens(&a), "{ctx}: one refines the other, yet no join");
+        }
+
+        let meet = kute::common_coarsening(&ta, &tb);
+        assert_eq!(meet.as_ref().ok(), kute::common_coarsening(&tb, &ta).as_ref().ok(), "meet of {ctx}");
+        assert_eq!(meet.is_ok(), a.size() == b.size(), "{ctx}: a meet exists iff the sizes agree");
+        if let Ok(m) = &meet {
+            let c = Sh::parse(m);
+            assert!(c.coarsens(&a) && c.coarsens(&b), "{ctx}: meet {}", c.text());
+            // every common coarsening is a coarsening of the meet
+            for x in a.coarsenings().into_iter().filter(|x| x.coarsens(&b)) {
+                assert!(x.coarsens(&c), "{ctx}: {} coarsens both but not the meet {}", x.text(), c.text());
+            }
+            if let Ok(j) = &join {
+                assert!(c.coarsens(&Sh::parse(j)), "{ctx}: the meet {} is not below the join", c.text());
+            }
+            meets += 1;
+        }
+        if a.coarsens(&b) {
+            assert_eq!(join.as_ref().map(Sh::parse).ok(), Some(b.clone()), "{ctx}");
+            assert_eq!(meet.as_ref().map(Sh::parse).ok(), Some(a.clone()), "{ctx}");
+        }
+    }
+    assert!(joins > 1000 && meets > 2000, "{joins} joins, {meets} meets");
+}
+
+/// PyCuTe's `coalesce_z` keeps the function everywhere, not only on the
+/// domain: on random layouts (with size-1 and stride-0 modes), `R(i) == L(i)`
+/// for every `i` up to well past the size, `R` is flat and fully merged (no
+/// size-1 mode but a last one, no two neighbours that `coalesce` would merge),
+/// it is its own `coalesce_z`, and `coalesce` of it is `coalesce` of `L`.
+#[test]
+fn coalesce_z_keeps_the_function_past_the_size() {
+    let mut seed: u64 = 0x1234_5678_9abc_def1;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut kept_last_one = 0;
+    for _ in 0..3000 {
+        // a random nesting of random (extent, stride) leaves
+        let n = 1 + next(6) as usize;
+        let modes: Vec<(i64, i64)> = (0..n)
+            .map(|_| ([1, 1, 2, 3, 4][next(5) as usize], [0, 1, 2, 3, 4, 6, 8, 12, 24][next(9) as usize]))
+            .collect();
+        // chains that merge: make some strides continue the previous mode
+        let mut modes = modes;
+        for k in 1..n {
+            if next(2) == 0 {
+                modes[k].1 = modes[k - 1].0 * modes[k - 1].1;
+            }
+        }
+        let cut = next(n as u64 + 1) as usize;
+        let text = |ms: &[(i64, i64)], f: &dyn Fn(&(i64, i64)) -> i64| {
+            ms.iter().map(|m| f(m).to_string()).collect::<Vec<_>>().join(",")
+        };
+        let (s, d) = if cut > 0 && cut < n {
+            let (x, y) = modes.split_at(cut);
+            (
+                format!("(({}),({}))", text(x, &|m| m.0), text(y, &|m| m.0)),
+                format!("(({}),({}))", text(x, &|m| m.1), text(y, &|m| m.1)),
+            )
+        } else {
+            (format!("({})", text(&modes, &|m| m.0)), format!("({})", text(&modes, &|m| m.1)))
+        };
+        let l: Layout = format!("{s}:{d}").parse().unwrap();
+        let r = kute::coalesce_z(&l).unwrap();
+        let size: i64 = modes.iter().map(|m| m.0).product();
+        assert_eq!(r.size().unwrap().value(), size, "{l} -> {r}");
+        assert!(r.depth() <= 1, "{l} -> {r}");
+        for i in 0..size + 24 {
+            assert_eq!(r.eval(i).unwrap(), l.eval(i).unwrap(), "{l} -> {r} at {i}");
+        }
+        let leaves = r.leaves();
+        for (k, m) in leaves.iter().enumerate() {
+            if k + 1 < leaves.len() {
+                assert_ne!(m.shape.value(), 1, "{l} -> {r}: a size-1 mode before the last");
+                let next = leaves[k + 1];
+                assert_ne!(m.shape.value() * m.stride.value(), next.stride.value(), "{l} -> {r}: unmerged modes");
+            }
+        }
+        if leaves.len() > 1 && leaves[leaves.len() - 1].shape.value() == 1 {
+            kept_last_one += 1;
+        }
+        assert_eq!(kute::coalesce_z(&r).unwrap(), r, "{l} -> {r}: not idempotent");
+        assert_eq!(kute::coalesce(&r).unwrap(), kute::coalesce(&l).unwrap(), "{l} -> {r}");
+    }
+    assert!(kept_last_one > 200, "{kept_last_one} layouts kept a last size-1 mode");
+}

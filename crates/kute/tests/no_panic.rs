@@ -198,7 +198,19 @@ fn arg_expr(r: &mut Gen) -> String {
         2 | 3 => layout_expr(r),
         4 => format!("<{},{}>", layout_expr(r), if r.chance(0.5) { "_".into() } else { extreme_int(r) }),
         5 => "_".into(),
-        6 => r.pick(&["LayoutLeft{}", "LayoutRight{}", "(_,1)", "(1,(_,2))", "()", "(())"]).into(),
+        6 => r
+            .pick(&[
+                "LayoutLeft{}",
+                "LayoutRight{}",
+                "(_,1)",
+                "(1,(_,2))",
+                "()",
+                "(())",
+                "coalesce",
+                "make_layout",
+                "size",
+            ])
+            .into(),
         7 => {
             // a small sane layout, so that deeper code paths are reached
             format!("({},{}):({},{})", r.range(1, 8), r.range(1, 8), r.range(-2, 16), r.range(-2, 16))
@@ -214,6 +226,7 @@ fn call_expr(r: &mut Gen) -> String {
         0 => format!("<{}>", r.range(-2, 4)),
         1 => format!("<{},{}>", r.range(-1, 4), r.range(-1, 4)),
         2 if !pads => format!("<{}>", extreme_int(r).trim_start_matches('_')),
+        3 if r.chance(0.3) => r.pick(&["<uint8_t,half_t>", "<uint128_t,bool>", "<int,frob_t>"]).into(),
         _ => String::new(),
     };
     let n = r.below(4);
@@ -276,6 +289,11 @@ proptest! {
             let _ = (kute::upcast(&a, n), kute::downcast(&a, n));
             let _ = kute::tile_to_shape(&a, &m, None);
             let _ = kute::coalesce_profile(&a, &m);
+            let _ = (kute::recast_layout(&a, n, r.range(-2, 300)), kute::coalesce_z(&a));
+            let i = kute::Int::new_dynamic(r.range(-50, 50));
+            let _ = (a.get_hier_coord(i), a.get_flat_coord(i), a.get_1d_coord(i));
+            let _ = (kute::common_refinement(&a.shape(), &m), kute::common_coarsening(&a.shape(), &m));
+            let _ = kute::transform_layout2(&a, &b, |x, y| kute::composition(&x.to_layout(), &y.to_layout()));
         });
         prop_assert!(catch_unwind(run).is_ok(), "panic with A = {}, B = {}, M = {}, n = {}", a, b, m, n);
     }
@@ -302,8 +320,10 @@ fn every_function_with_wrong_arguments() {
         "(_,1)",
         "_9223372036854775807:_9223372036854775807",
         "()",
+        "coalesce",
     ];
-    const TARGS: &[&str] = &["", "<0>", "<1,0>", "<-1>", "<99>", "<0,0>", "<3,1>", "<4096>", "<-9223372036854775807>"];
+    const TARGS: &[&str] =
+        &["", "<0>", "<1,0>", "<-1>", "<99>", "<0,0>", "<3,1>", "<4096>", "<-9223372036854775807>", "<uint8_t,half_t>"];
     let mut inputs = Vec::new();
     for f in FUNCTIONS {
         for t in TARGS {

@@ -105,6 +105,14 @@ const CALLABLE: &[&str] = &[
     "domain_distribute",
     "greatest_common_domain",
     "layout_add",
+    "transform_layout",
+    "recast_layout",
+    "get_hier_coord",
+    "get_flat_coord",
+    "get_1d_coord",
+    "common_refinement",
+    "common_coarsening",
+    "coalesce_z",
 ];
 
 fn all_names() -> Vec<&'static str> {
@@ -171,6 +179,9 @@ fn every_registered_name_answers_a_call() {
         ("make_layout((_2,4),LayoutRight{})", "(_2,4):(4,_1)"),
         ("append<3>((2,3))", "(2,3,_1)"),
         ("take<1,3>((_2,_3,_5,_7):(_1,_2,_6,_30))", "(_3,_5):(_2,_6)"),
+        // element types as template arguments, and a function name as an argument
+        ("recast_layout<uint8_t,uint32_t>((_4,_8):(_1,_4))", "(_1,_8):(_1,_1)"),
+        ("transform_layout((_2,(_1,_6)):(_1,(_6,_2)),coalesce)", "(_2,_6):(_1,_2)"),
     ];
     for (src, want) in cases {
         assert_eq!(expr::eval(src).unwrap().to_string(), *want, "{src}");
@@ -199,6 +210,37 @@ fn count_errors_are_unchanged() {
         assert_eq!(e.to_string(), *want, "{src}");
         assert_eq!(e.kind(), ErrorKind::UnknownName, "{src}");
     }
+}
+
+#[test]
+fn template_arguments_are_integers_or_element_types_as_the_entry_says() {
+    let cases: &[(&str, ErrorKind, &str)] = &[
+        (
+            "recast_layout<uint8_t>(4:1)",
+            ErrorKind::UnknownName,
+            "evaluate: recast_layout takes 2 to 2 template argument(s), got 1",
+        ),
+        (
+            "recast_layout<frob_t,uint8_t>(4:1)",
+            ErrorKind::UnknownName,
+            "evaluate: unknown element type 'frob_t' in recast_layout<...>",
+        ),
+        (
+            "recast_layout<8,32>(4:1)",
+            ErrorKind::Type,
+            "evaluate: recast_layout takes element types as template arguments (uint8_t, half_t, ...), not the integer 8",
+        ),
+        ("take<int,2>((2,3))", ErrorKind::Type, "evaluate: take takes integers as template arguments, not the type int"),
+        ("transform_layout(4:1)", ErrorKind::UnknownName, "evaluate: transform_layout takes 2 to 3 argument(s), got 1"),
+    ];
+    for (src, kind, want) in cases {
+        let e = expr::eval(src).unwrap_err();
+        assert_eq!((e.kind(), e.to_string().as_str()), (*kind, *want), "{src}");
+    }
+    // the library call takes the types' widths in bits
+    let l = expr::eval("(_4,_8):(_1,_4)").unwrap();
+    assert_eq!(call("recast_layout", &[8, 32], &[l]).unwrap().to_string(), "(_1,_8):(_1,_1)");
+    assert!(lookup("recast_layout").unwrap().type_targs && !lookup("take").unwrap().type_targs);
 }
 
 #[test]

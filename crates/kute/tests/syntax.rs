@@ -170,7 +170,11 @@ fn scaled_basis_syntax() {
     assert_eq!(items.iter().map(|x| x.kind.clone()).collect::<Vec<_>>(), [basis(1, true, &[0]), basis(1, true, &[1])]);
     assert_eq!(items[1].span, (12, 16));
     // E<...>{}: a value-initialised type, a call without arguments
-    let call = |targs: &[i64]| ExprKind::Call { name: "E".into(), targs: targs.to_vec(), args: vec![] };
+    let call = |targs: &[i64]| ExprKind::Call {
+        name: "E".into(),
+        targs: targs.iter().map(|&t| kute::syntax::TemplateArg::Int(t)).collect(),
+        args: vec![],
+    };
     assert_eq!(kind("E<>{}"), call(&[]));
     assert_eq!(kind("E<1,0>{}"), call(&[1, 0]));
     assert_eq!(kind("E<0>{}"), call(&[0]));
@@ -214,4 +218,19 @@ fn the_old_paths_still_parse() {
     // `kute::expr::parse` is the syntax layer's parser
     assert_eq!(expr::parse("take<1,3>(L)").unwrap(), syntax::parse("take<1,3>(L)").unwrap());
     assert_eq!(expr::split_binding("A = 4:1"), Some(("A", " 4:1")));
+}
+
+#[test]
+fn template_arguments_may_be_types() {
+    use kute::syntax::TemplateArg;
+    let ExprKind::Call { name, targs, args } = kind("recast_layout<uint8_t,_2>(4:1)") else { panic!("not a call") };
+    assert_eq!((name.as_str(), args.len()), ("recast_layout", 1));
+    assert_eq!(targs, [TemplateArg::Type("uint8_t".into()), TemplateArg::Int(2)]);
+    assert_eq!(targs.iter().map(|t| t.to_string()).collect::<Vec<_>>(), ["uint8_t", "2"]);
+    // a basis index must be an integer
+    let e = kute::expr::eval("E<x>{}").unwrap_err();
+    assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::Type, "E: basis index x is not an integer"));
+    for bad in ["f<(2)>(1)", "f<uint8_t(1)", "f<uint8_t>"] {
+        assert_eq!(syntax::parse(bad).unwrap_err().kind(), ErrorKind::Parse, "{bad}");
+    }
 }

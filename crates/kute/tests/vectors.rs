@@ -192,8 +192,29 @@ fn domain_distribute_vectors() {
     check_file("domain_distribute.tsv", include_str!("data/domain_distribute.tsv"));
 }
 
+/// CuTe's `transform_layout(L, f)` and `transform_layout(L0, L1, f)` with `f`
+/// a function name, from the oracle (`f` sent as a generic lambda).
+#[test]
+fn transform_layout_vectors() {
+    check_file("transform_layout.tsv", include_str!("data/transform_layout.tsv"));
+}
+
+/// CuTe's `recast_layout<Old,New>` with its element types, from the oracle.
+#[test]
+fn recast_layout_vectors() {
+    check_file("recast_layout.tsv", include_str!("data/recast_layout.tsv"));
+}
+
+/// CuTe's `L.get_hier_coord(i)`, `L.get_flat_coord(i)` and `L.get_1d_coord(i)`,
+/// from the oracle (sent as the member functions they are).
+#[test]
+fn get_coord_vectors() {
+    check_file("get_hier_coord.tsv", include_str!("data/get_hier_coord.tsv"));
+}
+
 /// The expected results of NVIDIA's 2026 reference implementation (PyCuTe)
-/// for `greatest_common_domain` and `layout_add`.
+/// for `greatest_common_domain`, `layout_add`, `common_refinement`,
+/// `common_coarsening` and `coalesce_z`.
 #[test]
 fn pycute_vectors() {
     check_file("pycute.tsv", include_str!("data/pycute.tsv"));

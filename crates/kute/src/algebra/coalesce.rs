@@ -233,6 +233,93 @@ pub(crate) fn by_profile(
     Ok(Layout::concat_unchecked(parts.iter()))
 }
 
+/// PyCuTe `coalesce_z(L)` (NVIDIA's 2026 reference implementation): coalesce
+/// keeping the function outside the domain too. Left to right, a size-1 mode
+/// is dropped when another mode follows it, and a mode merges into the run
+/// before it when `s·d` of the run is its stride; so only a last size-1 mode
+/// survives (it carries the stride that indices past the size extend along).
+/// Merging is by value, as everywhere in kute (PyCuTe's guard against folding
+/// a concrete extent into a symbolic one has no counterpart here).
+///
+/// Pre: the products `s·d` compared and the merged extents fit in `i64` (else
+/// an `Overflow` error).
+/// Post: `size(R) == size(L)`, `depth(R) <= 1`, `R(i) == L(i)` for every
+/// `i >= 0` (not only below the size); `coalesce_z(R) == R`; a single mode
+/// gives an integral layout.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "(2,1,6,1):(1,7,8,0)".parse().unwrap();
+/// assert_eq!(kute::coalesce_z(&l).unwrap().to_string(), "(2,6,1):(1,8,0)");
+/// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "(2,6):(1,8)");
+/// ```
+pub fn coalesce_z(l: &Layout) -> Result<Layout> {
+    let op = "coalesce_z";
+    let mut runs: SmallVec<[Mode; 8]> = SmallVec::new();
+    for &m in l.leaves() {
+        while runs.last().is_some_and(|r| r.shape.value() == 1) {
+            runs.pop();
+        }
+        if let Some(run) = runs.last_mut() {
+            // the run's first stride and its whole extent: `s·d` is where it ends
+            if merges::<Checked>(*run, m).map_err(|e| e.in_op(op))? {
+                run.shape = run.shape.mul(m.shape).map_err(|e| e.in_op(op))?;
+                continue;
+            }
+        }
+        runs.push(m);
+    }
+    if runs.is_empty() {
+        // a layout without modes
+        return Ok(Layout::unit());
+    }
+    Ok(Layout::from_flat(&runs))
+}
+
+/// PyCuTe `coalesce_z(L, profile)`: [`coalesce_z`] of the modes of `L` at the
+/// integers of `profile`; a `_` in the profile (PyCuTe's `None`) keeps its mode
+/// as it is, and so do the modes of `L` beyond a tuple's rank.
+/// `coalesce_z[1](L)` in PyCuTe is `coalesce_z(L, (_,1))` here.
+///
+/// Pre: `rank(profile) <= rank(L)` wherever `profile` is a tuple (else a
+/// `Mismatch` error), and as [`coalesce_z`] for each part.
+/// Post: `L` with each mode under an integer of `profile` coalesced by
+/// [`coalesce_z`]; the same function of every `i >= 0`.
+///
+/// ```
+/// use kute::Layout;
+/// let l: Layout = "((2,(1,6)),(3,4,1)):((1,(6,2)),(100,300,0))".parse().unwrap();
+/// let p = kute::expr::parse_coord("(_,1)").unwrap();
+/// assert_eq!(kute::coalesce_z_profile(&l, &p).unwrap().to_string(), "((2,(1,6)),(12,1)):((1,(6,2)),(100,0))");
+/// ```
+pub fn coalesce_z_profile(l: &Layout, profile: &crate::layout::slice::Coord) -> Result<Layout> {
+    coalesce_z_at(l, profile.as_ref())
+}
+
+fn coalesce_z_at(l: &Layout, profile: crate::tree::TreeRef<'_, crate::layout::slice::Crd>) -> Result<Layout> {
+    use crate::layout::slice::Crd;
+    match profile.as_leaf() {
+        Some(Crd::Underscore) => Ok(l.clone()),
+        Some(Crd::Int(_)) => coalesce_z(l),
+        None => {
+            if profile.rank() > l.rank() {
+                return Err(Error::mismatch(
+                    "coalesce_z",
+                    format!("profile {} has more modes than the layout {l}", profile.to_tree()),
+                ));
+            }
+            let mut parts: SmallVec<[Layout; 4]> = SmallVec::new();
+            for (i, m) in l.modes().enumerate() {
+                match profile.mode(i) {
+                    Some(p) => parts.push(coalesce_z_at(&m.to_layout(), p)?),
+                    None => parts.push(m.to_layout()),
+                }
+            }
+            Layout::concat(parts.iter()).map_err(|e| e.in_op("coalesce_z"))
+        }
+    }
+}
+
 /// CuTe `filter_zeros(L)`: every mode with stride 0 gets extent 1.
 ///
 /// Pre: none. Post: congruent to `L`; each leaf with integer stride 0 has extent

@@ -1,5 +1,6 @@
 //! Operations of NVIDIA's 2026 reference implementation (PyCuTe): the
-//! greatest common domain of two shapes, and the sum of two layouts.
+//! greatest common domain of two shapes, the sum of two layouts, and the
+//! common refinement and coarsening of two shapes.
 
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -142,4 +143,115 @@ pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
         super::coalesce(&Layout::with_strides(&shape, &stride)?)
     };
     go().map_err(|e| e.in_op(op))
+}
+
+/// PyCuTe `common_refinement(A, B)`: the least shape that refines both `A`
+/// and `B` (their join under compatibility: `compatible(A, R)` and
+/// `compatible(B, R)`, and `R` is compatible with every other such shape). An
+/// integer refines to any shape of its size; tuples refine mode by mode.
+///
+/// Pre: a common refinement exists: where both are tuples their ranks are
+/// equal, where both are integers they are equal, and an integer facing a tuple
+/// is the tuple's size (else a `Mismatch` error); sizes fit in `i64` (else an
+/// `Overflow` error).
+/// Post: `compatible(A, R)` and `compatible(B, R)`; symmetric in `A` and `B`;
+/// `common_refinement(A, A) == A`. An integer of the result is static when
+/// both operands' integers there are; a subtree taken from one operand keeps
+/// its marks.
+///
+/// ```
+/// use kute::IntTuple;
+/// let (a, b): (IntTuple, IntTuple) = ("((2,3),20)".parse().unwrap(), "(6,(4,5))".parse().unwrap());
+/// assert_eq!(kute::common_refinement(&a, &b).unwrap().to_string(), "((2,3),(4,5))");
+/// ```
+pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    let op = "common_refinement";
+    let no_refinement = |why: String| Error::mismatch(op, format!("{a} and {b} have no common refinement: {why}"));
+    crate::tree::Tree::try_build(|out| refine_into(out, a.as_ref(), b.as_ref(), &no_refinement))
+        .map_err(|e| e.in_op(op))
+}
+
+fn refine_into(
+    out: &mut crate::tree::Builder<'_, Int>,
+    a: crate::int_tuple::IntTupleRef<'_>,
+    b: crate::int_tuple::IntTupleRef<'_>,
+    fail: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    match (a.as_leaf(), b.as_leaf()) {
+        (Some(x), Some(y)) if x.value() == y.value() => out.leaf(Int::new(x.value(), x.is_static() && y.is_static())),
+        (Some(x), Some(y)) => return Err(fail(format!("the extents {x} and {y} differ"))),
+        (Some(x), None) | (None, Some(x)) => {
+            let t = if a.is_leaf() { b } else { a };
+            let size = crate::int_tuple::product(t.leaves())?;
+            if size.value() != x.value() {
+                return Err(fail(format!("{x} is not the size of {} ({size})", t.to_tree())));
+            }
+            out.push(t);
+        }
+        (None, None) if a.rank() != b.rank() => {
+            return Err(fail(format!("{} and {} have ranks {} and {}", a.to_tree(), b.to_tree(), a.rank(), b.rank())))
+        }
+        (None, None) => {
+            out.open();
+            for (x, y) in a.children().zip(b.children()) {
+                refine_into(out, x, y, fail)?;
+            }
+            out.close();
+        }
+    }
+    Ok(())
+}
+
+/// PyCuTe `common_coarsening(A, B)`: the greatest shape that both `A` and `B`
+/// refine (their meet under compatibility). Tuples of equal rank coarsen mode
+/// by mode where every mode has one; otherwise the common coarsening is the
+/// common size.
+///
+/// Pre: `size(A) == size(B)` (else a `Mismatch` error: no coarsening exists);
+/// sizes fit in `i64` (else an `Overflow` error).
+/// Post: `compatible(R, A)` and `compatible(R, B)`; symmetric in `A` and `B`;
+/// `common_coarsening(A, A) == A`. An integer of the result is static when the
+/// operands' integers it stands for all are.
+///
+/// ```
+/// use kute::IntTuple;
+/// let (a, b): (IntTuple, IntTuple) = ("(4,(3,5))".parse().unwrap(), "((2,2),15)".parse().unwrap());
+/// assert_eq!(kute::common_coarsening(&a, &b).unwrap().to_string(), "(4,15)");
+/// let (c, d): (IntTuple, IntTuple) = ("(2,(3,5))".parse().unwrap(), "((3,2),5)".parse().unwrap());
+/// assert_eq!(kute::common_coarsening(&c, &d).unwrap().to_string(), "30");
+/// ```
+pub fn common_coarsening(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    let op = "common_coarsening";
+    match coarsen(a.as_ref(), b.as_ref()).map_err(|e| e.in_op(op))? {
+        Some(c) => Ok(c),
+        None => {
+            let (sa, sb) = (a.size()?, b.size()?);
+            Err(Error::mismatch(op, format!("{a} and {b} have different sizes ({sa} and {sb}): no common coarsening")))
+        }
+    }
+}
+
+/// The common coarsening, `None` where the sizes differ (so that an enclosing
+/// pair of tuples falls back to its own size).
+fn coarsen(a: crate::int_tuple::IntTupleRef<'_>, b: crate::int_tuple::IntTupleRef<'_>) -> Result<Option<IntTuple>> {
+    if !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank() {
+        let mut modes = Vec::with_capacity(a.rank());
+        for (x, y) in a.children().zip(b.children()) {
+            match coarsen(x, y)? {
+                Some(m) => modes.push(m),
+                None => {
+                    modes.clear();
+                    break;
+                }
+            }
+        }
+        if modes.len() == a.rank() {
+            return Ok(Some(crate::tree::Tree::tuple(modes.iter().map(|m| m.as_ref()))));
+        }
+    }
+    let (sa, sb) = (crate::int_tuple::product(a.leaves())?, crate::int_tuple::product(b.leaves())?);
+    if sa.value() != sb.value() {
+        return Ok(None);
+    }
+    Ok(Some(IntTuple::leaf(Int::new(sa.value(), sa.is_static() && sb.is_static()))))
 }

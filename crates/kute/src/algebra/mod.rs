@@ -27,7 +27,9 @@ mod inverse;
 mod like;
 mod out;
 mod product;
+mod recast;
 mod tiler;
+mod transform;
 
 #[cfg(test)]
 mod tests;
@@ -40,9 +42,10 @@ fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
 }
 
 pub use coalesce::{
-    coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, filter, filter_zeros,
+    coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, coalesce_z, coalesce_z_profile,
+    filter, filter_zeros,
 };
-pub use common::{greatest_common_domain, layout_add};
+pub use common::{common_coarsening, common_refinement, greatest_common_domain, layout_add};
 pub use complement::{complement, complement_into, complement_self};
 pub use composition::{composition, composition_into, composition_tiler, composition_tiler_into};
 pub use divide::{
@@ -57,4 +60,7 @@ pub use product::{
     logical_product_into, raked_product, raked_product_into, tile_to_shape, tiled_product, tiled_product_into, upcast,
     zipped_product, zipped_product_into,
 };
+pub use recast::{recast_layout, sizeof_bits};
 pub use tiler::{AsTiler, Tiler};
+pub(crate) use transform::transform_pairs;
+pub use transform::{transform_layout, transform_layout2};

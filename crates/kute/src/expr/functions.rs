@@ -8,6 +8,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::int::{Bool, Int};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{modes, Layout, Major};
+use crate::syntax::TemplateArg;
 
 /// How many (template) arguments a function accepts: `min..=max`.
 ///
@@ -84,6 +85,9 @@ pub struct FunctionInfo {
     pub summary: &'static str,
     /// The template argument counts accepted (checked first).
     pub targs: Count,
+    /// Whether the template arguments are element types (`recast_layout<uint8_t,half_t>`),
+    /// which reach the implementation as their widths in bits; else they are integers.
+    pub type_targs: bool,
     /// The argument counts accepted (see [`FunctionInfo::arg_count`]).
     pub args: Count,
     /// The argument counts without template arguments, where they differ.
@@ -99,6 +103,7 @@ impl FunctionInfo {
             signature,
             summary,
             targs: Count::NONE,
+            type_targs: false,
             args: Count::ANY,
             plain_args: None,
             imp,
@@ -109,6 +114,9 @@ impl FunctionInfo {
     }
     const fn targs(self, targs: Count) -> Self {
         FunctionInfo { targs, ..self }
+    }
+    const fn element_type_targs(self) -> Self {
+        FunctionInfo { type_targs: true, ..self }
     }
     const fn args(self, args: Count) -> Self {
         FunctionInfo { args, ..self }
@@ -164,6 +172,10 @@ pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
 
 /// Call a function by name (or alias) on evaluated arguments.
 ///
+/// An entry with [`type_targs`](FunctionInfo::type_targs) takes its element
+/// types as their widths in bits here (`recast_layout<uint8_t,half_t>` is
+/// `call("recast_layout", &[8, 16], ...)`).
+///
 /// Pre: the arguments suit the function (else its own errors, e.g. a `Type`
 /// error for a value of the wrong kind).
 /// Post: an unknown name, or a count of (template) arguments the entry does
@@ -177,17 +189,55 @@ pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
 /// assert_eq!(call("nosuch", &[], &[l]).unwrap_err().kind(), kute::ErrorKind::UnknownName);
 /// ```
 pub fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+    let f = entry(name, targs.len())?;
+    invoke(f, name, targs, args)
+}
+
+/// [`call`] with the template arguments as written in an expression:
+/// integers for most functions, element types for those that take types.
+pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) -> Result<Value> {
+    let f = entry(name, targs.len())?;
+    let targs = targs.iter().map(|t| template_value(f, name, t)).collect::<Result<Vec<i64>>>()?;
+    invoke(f, name, &targs, args)
+}
+
+/// The entry of `name`, if it accepts `n_targs` template arguments.
+fn entry(name: &str, n_targs: usize) -> Result<&'static FunctionInfo> {
     let Some(f) = lookup(name) else {
         return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'")));
     };
-    if !f.targs.accepts(targs.len()) {
+    if !f.targs.accepts(n_targs) {
         let Count { min, max } = f.targs;
         return Err(Error::new(
             ErrorKind::UnknownName,
             "evaluate",
-            format!("{name} takes {min} to {max} template argument(s), got {}", targs.len()),
+            format!("{name} takes {min} to {max} template argument(s), got {n_targs}"),
         ));
     }
+    Ok(f)
+}
+
+/// A written template argument as the integer the implementation takes.
+fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> {
+    match (t, f.type_targs) {
+        (TemplateArg::Int(v), false) => Ok(*v),
+        (TemplateArg::Type(ty), true) => algebra::sizeof_bits(ty).ok_or_else(|| {
+            Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown element type '{ty}' in {name}<...>"))
+        }),
+        (TemplateArg::Int(v), true) => Err(Error::new(
+            ErrorKind::Type,
+            "evaluate",
+            format!("{name} takes element types as template arguments (uint8_t, half_t, ...), not the integer {v}"),
+        )),
+        (TemplateArg::Type(ty), false) => Err(Error::new(
+            ErrorKind::Type,
+            "evaluate",
+            format!("{name} takes integers as template arguments, not the type {ty}"),
+        )),
+    }
+}
+
+fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     let c = f.arg_count(targs.len());
     arity(name, args, c.min, c.max)?;
     (f.imp)(targs, args)
@@ -262,6 +312,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", elem_scale).args(n(2)),
     FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", prefix_product).args(n(1)),
     FunctionInfo::new("idx2crd", "idx2crd(i, S[, D])", "the natural coordinate of index i (under strides D)", idx2crd).args(range(2, 3)),
+    FunctionInfo::new("get_hier_coord", "get_hier_coord(L, i)", "L.get_hier_coord(i): the natural coordinate of index i, idx2crd(i, shape, stride)", get_hier_coord).args(n(2)),
+    FunctionInfo::new("get_flat_coord", "get_flat_coord(L, i)", "L.get_flat_coord(i): the 1-D coordinate in each mode of index i", get_flat_coord).args(n(2)),
+    FunctionInfo::new("get_1d_coord", "get_1d_coord(L, i)", "L.get_1d_coord(i): the colexicographic 1-D coordinate of index i", get_1d_coord).args(n(2)),
     FunctionInfo::new("increment", "increment(c, S)", "the next coordinate of c in S, colexicographically", increment).args(n(2)),
     FunctionInfo::new("crd2idx", "crd2idx(c, S[, D])", "the index of coordinate c", crd2idx).args(range(2, 3)),
     FunctionInfo::new("crd2crd", "crd2crd(c, S1, S2)", "a coordinate of S1 as a coordinate of S2", crd2crd).args(n(3)),
@@ -271,6 +324,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)),
     FunctionInfo::new("filter_zeros", "filter_zeros(L[, profile])", "stride-0 modes get extent 1", filter_zeros).args(range(1, 2)),
     FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)),
+    FunctionInfo::new("coalesce_z", "coalesce_z(L[, profile])", "coalesce keeping the function past the size: a last size-1 mode stays (PyCuTe; '_' in the profile keeps a mode)", coalesce_z).args(range(1, 2)),
+    FunctionInfo::new("common_refinement", "common_refinement(A, B)", "the least shape refining both shapes (PyCuTe)", common_refinement).args(n(2)),
+    FunctionInfo::new("common_coarsening", "common_coarsening(A, B)", "the greatest shape both shapes refine (PyCuTe)", common_coarsening).args(n(2)),
     FunctionInfo::new("greatest_common_domain", "greatest_common_domain(A, B)", "the ordered common factorization of two shapes (PyCuTe)", greatest_common_domain).args(n(2)),
     FunctionInfo::new("layout_add", "layout_add(A, B)", "R(i) = A(i) + B(i) (PyCuTe)", layout_add).args(n(2)),
     FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)),
@@ -294,6 +350,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)),
     FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)),
     FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)),
+    FunctionInfo::new("recast_layout", "recast_layout<Old,New>(L)", "reinterpret elements of type Old as elements of type New (upcast/downcast by their widths)", recast_layout).targs(n(2)).element_type_targs().args(n(1)),
+    FunctionInfo::new("transform_layout", "transform_layout(L, f) | transform_layout(L0, L1, f)", "make_layout(f(mode i)...), f a function name; with two operands f takes pairs, leftover modes kept", transform_layout).args(range(2, 3)),
     FunctionInfo::new("slice", "slice(c, X)", "the modes of a layout or tuple X where c has '_' (also L(c))", slice).args(n(2)),
     FunctionInfo::new("dice", "dice(c, X)", "the modes of a layout or tuple X where c has an integer", dice).args(n(2)),
     FunctionInfo::new("domain_offset", "domain_offset(c, L)", "the pair (L, L(c))", domain_offset).args(n(2)),
@@ -1065,4 +1123,109 @@ fn slice_and_offset(_: &[i64], a: &[Value]) -> Result<Value> {
     let (c, l) = coord_layout(a)?;
     let (s, off) = l.slice_and_offset(&c)?;
     Ok(Value::Tuple(vec![lay(s), Value::from_point(off)]))
+}
+
+// ----- coordinates of an index, recasting, by-mode transforms, PyCuTe's shapes
+
+/// The layout and the integer index of the `get_*_coord` methods.
+fn layout_index(a: &[Value], name: &'static str) -> Result<(Layout, Int)> {
+    let l = a[0].to_layout("the layout").map_err(|e| e.in_op(name))?;
+    let i = a[1].as_int("the index").map_err(|e| e.in_op(name))?;
+    Ok((l, i))
+}
+
+fn get_hier_coord(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (l, i) = layout_index(a, "get_hier_coord")?;
+    Ok(tuple(l.get_hier_coord(i)?))
+}
+
+fn get_flat_coord(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (l, i) = layout_index(a, "get_flat_coord")?;
+    Ok(tuple(l.get_flat_coord(i)?))
+}
+
+fn get_1d_coord(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (l, i) = layout_index(a, "get_1d_coord")?;
+    Ok(int(l.get_1d_coord(i)?))
+}
+
+fn recast_layout(t: &[i64], a: &[Value]) -> Result<Value> {
+    let l = a[0].to_layout("the operand").map_err(|e| e.in_op("recast_layout"))?;
+    Ok(lay(algebra::recast_layout(&l, t[0], t[1])?))
+}
+
+/// The modes `transform_layout` walks: a layout's, or a tuple's elements (an
+/// integer and `_` are their own single mode, as `get<0>` of them in CuTe).
+fn mode_values(v: &Value, what: &str) -> Result<Vec<Value>> {
+    Ok(match v {
+        Value::Layout(l) => l.modes().map(|m| Value::Layout(m.to_layout())).collect(),
+        Value::IntTuple(t) if t.is_leaf() => vec![v.clone()],
+        Value::IntTuple(t) => t.as_ref().children().map(|c| Value::IntTuple(c.to_tree())).collect(),
+        Value::Coord(c) => c.as_ref().children().map(|c| coord_value(&c.to_tree())).collect::<Result<_>>()?,
+        Value::Tuple(vs) => vs.clone(),
+        Value::Underscore => vec![Value::Underscore],
+        other => return Err(type_error(what, "a layout or a tuple", other)),
+    })
+}
+
+/// A coordinate (with `_`) as the value the evaluator gives it.
+fn coord_value(c: &crate::layout::slice::Coord) -> Result<Value> {
+    use crate::layout::slice::Crd;
+    match c.as_ref().as_leaf() {
+        Some(Crd::Underscore) => Ok(Value::Underscore),
+        Some(Crd::Int(n)) => Ok(int(n)),
+        None => Value::tuple(c.as_ref().children().map(|x| coord_value(&x.to_tree())).collect::<Result<_>>()?),
+    }
+}
+
+fn transform_layout(_: &[i64], a: &[Value]) -> Result<Value> {
+    let op = "transform_layout";
+    let Some((Value::Function(f), operands @ [first, ..])) = a.split_last() else {
+        let f = a.last().unwrap_or(&Value::Underscore);
+        return Err(type_error("the function", "a function name such as coalesce", f).in_op(op));
+    };
+    let modes0 = mode_values(first, "the first operand").map_err(|e| e.in_op(op))?;
+    let parts = match operands.get(1) {
+        None => modes0.into_iter().map(|m| call(f, &[], &[m])).collect::<Result<Vec<_>>>()?,
+        Some(second) => {
+            let modes1 = mode_values(second, "the second operand").map_err(|e| e.in_op(op))?;
+            algebra::transform_pairs(modes0, modes1, |x, y| call(f, &[], &[x, y]), Ok, Ok)?
+        }
+    };
+    if parts.is_empty() {
+        return Err(Error::mismatch(op, format!("{first} has no modes, and make_layout needs at least one")));
+    }
+    // CuTe's make_layout of the parts: layouts concatenate; otherwise (f gave
+    // integers) its shape and shape-stride forms apply
+    if !parts.iter().any(|p| matches!(p, Value::Layout(_))) {
+        return call("make_layout", &[], &parts).map_err(|e| e.in_op(op));
+    }
+    let layouts = parts
+        .into_iter()
+        .map(|p| match p {
+            Value::Layout(l) => Ok(l),
+            other => Err(type_error("a mode of the result", "a layout, as the others are", &other).in_op(op)),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(lay(Layout::concat(&layouts).map_err(|e| e.in_op(op))?))
+}
+
+fn coalesce_z(_: &[i64], a: &[Value]) -> Result<Value> {
+    let l = a[0].to_layout("the operand").map_err(|e| e.in_op("coalesce_z"))?;
+    match a.get(1) {
+        None => Ok(lay(algebra::coalesce_z(&l)?)),
+        Some(p) => {
+            Ok(lay(algebra::coalesce_z_profile(&l, &p.as_coord("the profile").map_err(|e| e.in_op("coalesce_z"))?)?))
+        }
+    }
+}
+
+fn common_refinement(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = (shape_of(&a[0], "common_refinement")?, shape_of(&a[1], "common_refinement")?);
+    Ok(tuple(algebra::common_refinement(&x, &y)?))
+}
+
+fn common_coarsening(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (x, y) = (shape_of(&a[0], "common_coarsening")?, shape_of(&a[1], "common_coarsening")?);
+    Ok(tuple(algebra::common_coarsening(&x, &y)?))
 }

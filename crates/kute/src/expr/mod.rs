@@ -7,8 +7,12 @@
 //! Integers `8` (dynamic) and `_8` or `Int<8>{}` (static); tuples `(a,(b,c))`
 //! (`(8)` is a rank-1 tuple); layouts `shape:stride`; tilers `<A,_,(2,2)>`;
 //! `_`; calls with CuTe's names and template arguments (`take<1,3>(L)`,
-//! `size<1>(L)`); `LayoutLeft{}`/`LayoutRight{}`; application `L(5)`,
-//! `L(1,(0,1))` and slicing `L(_,1)`. Whitespace is allowed anywhere.
+//! `size<1>(L)`, element types in `recast_layout<uint8_t,half_t>(L)`);
+//! `LayoutLeft{}`/`LayoutRight{}`; a function named without a call, as the
+//! argument of `transform_layout(L, coalesce)`; application `L(5)`,
+//! `L(1,(0,1))` and slicing `L(_,1)`. CuTe's member functions are written as
+//! functions of the object: `L.get_hier_coord(i)` is `get_hier_coord(L, i)`.
+//! Whitespace is allowed anywhere.
 //!
 //! ```
 //! use kute::expr::eval;
@@ -129,7 +133,7 @@ fn weight(v: &Value) -> usize {
         Value::Coord(t) => t.leaves().len(),
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => vs.iter().map(|v| weight(v).max(16)).sum(),
-        Value::Bool(_) | Value::Underscore | Value::Major(_) => 1,
+        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) => 1,
     }
 }
 
@@ -149,7 +153,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Coord(t) => t.depth(),
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
-        Value::Bool(_) | Value::Underscore | Value::Major(_) => 0,
+        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) => 0,
     }
 }
 
@@ -226,14 +230,15 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         ExprKind::Name(n) => match n.as_str() {
             "LayoutLeft" | "GenColMajor" => Ok(Value::Major(Major::Left)),
             "LayoutRight" | "GenRowMajor" => Ok(Value::Major(Major::Right)),
-            _ => env.get(n).cloned().ok_or_else(|| {
+            _ => env.get(n).cloned().or_else(|| function_value(n)).ok_or_else(|| {
                 Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'"))
                     .with_span(e.span.0, e.span.1)
             }),
         },
         ExprKind::Call { name, targs, args } => {
             let vs = eval_all(args, sub)?;
-            functions::call(name, targs, &vs).map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1))
+            functions::call_written(name, targs, &vs)
+                .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1))
         }
         ExprKind::Apply(f, args) => {
             let fv = sub(f)?;
@@ -241,6 +246,12 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
     }
+}
+
+/// A function of the registry named on its own (an argument of `transform_layout`).
+fn function_value(name: &str) -> Option<Value> {
+    let f = lookup(name)?;
+    f.names().find(|n| *n == name).map(Value::Function)
 }
 
 /// `L(args...)`: evaluate at a coordinate, or slice when it contains `_`.

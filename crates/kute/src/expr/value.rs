@@ -34,6 +34,9 @@ pub enum Value {
     /// A stride with basis elements (`_1@0`), or a tuple of strides of which at
     /// least one is a basis element (the stride of a coordinate layout).
     Strides(StrideTuple),
+    /// A function of the expression language named without a call
+    /// (`coalesce` in `transform_layout(L, coalesce)`), by the name written.
+    Function(&'static str),
 }
 
 impl fmt::Display for Value {
@@ -48,6 +51,7 @@ impl fmt::Display for Value {
             Value::Major(Major::Left) => f.write_str("LayoutLeft{}"),
             Value::Major(Major::Right) => f.write_str("LayoutRight{}"),
             Value::Strides(t) => write!(f, "{t}"),
+            Value::Function(name) => f.write_str(name),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -87,6 +91,7 @@ impl Value {
             Value::Tuple(_) => "a tuple",
             Value::Strides(t) if t.is_leaf() => "a basis stride",
             Value::Strides(_) => "a stride tuple",
+            Value::Function(_) => "a function",
         }
     }
 

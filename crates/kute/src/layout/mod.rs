@@ -4,6 +4,7 @@
 //! This module has the vocabulary type and its construction, evaluation and
 //! accessors; [`modes`] manipulates layouts like tuples and [`mod@slice`] slices them.
 
+mod coords;
 pub mod modes;
 pub mod point;
 pub mod slice;

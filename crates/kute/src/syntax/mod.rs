@@ -21,7 +21,7 @@
 pub mod literal;
 mod parse;
 
-pub use parse::{parse, split_binding, Expr, ExprKind};
+pub use parse::{parse, split_binding, Expr, ExprKind, TemplateArg};
 
 use crate::error::{Error, ErrorKind};
 
@@ -39,13 +39,14 @@ pub(crate) fn basis_stride(e: &Expr) -> Option<crate::error::Result<crate::strid
         }
         ExprKind::Call { name, targs, args } if name == "E" && args.is_empty() => {
             let mut p = Vec::with_capacity(targs.len());
-            for &t in targs {
-                match usize::try_from(t) {
+            for t in targs {
+                let index = match t {
+                    TemplateArg::Int(t) => usize::try_from(*t).map_err(|_| format!("basis index {t} is negative")),
+                    TemplateArg::Type(t) => Err(format!("basis index {t} is not an integer")),
+                };
+                match index {
                     Ok(i) => p.push(i),
-                    Err(_) => {
-                        return Some(Err(Error::new(ErrorKind::Type, "E", format!("basis index {t} is negative"))
-                            .with_span(e.span.0, e.span.1)))
-                    }
+                    Err(why) => return Some(Err(Error::new(ErrorKind::Type, "E", why).with_span(e.span.0, e.span.1))),
                 }
             }
             Some(at(Stride::basis(Int::ONE, &p)))

@@ -52,8 +52,8 @@ pub enum ExprKind {
     Call {
         /// Function name.
         name: String,
-        /// Template arguments (`take<1,3>`).
-        targs: Vec<i64>,
+        /// Template arguments (`take<1,3>`, `recast_layout<uint8_t,half_t>`).
+        targs: Vec<TemplateArg>,
         /// Arguments.
         args: Vec<Expr>,
     },
@@ -61,6 +61,26 @@ pub enum ExprKind {
     Name(String),
     /// Application `f(args...)` of a value, e.g. `L(5)` or `L(_,1)`.
     Apply(Box<Expr>, Vec<Expr>),
+}
+
+/// A template argument: an integer (`take<1,3>`) or a type name
+/// (`recast_layout<uint8_t,half_t>`). Which a function takes is the
+/// evaluator's business, not the parser's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateArg {
+    /// An integer, written `1`, `_1` or `-1` (its static mark carries no meaning).
+    Int(i64),
+    /// A type name such as `uint8_t` or `half_t`.
+    Type(String),
+}
+
+impl std::fmt::Display for TemplateArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TemplateArg::Int(v) => write!(f, "{v}"),
+            TemplateArg::Type(t) => f.write_str(t),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -367,17 +387,21 @@ impl Parser<'_> {
                 if empty_targs {
                     self.pos += 2;
                 }
-                if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..))) {
+                if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..) | Tok::Ident(_))) {
                     self.pos += 1;
                     loop {
                         match self.peek().cloned() {
                             Some(Tok::Int(v, _)) => {
                                 self.pos += 1;
-                                targs.push(v);
+                                targs.push(TemplateArg::Int(v));
+                            }
+                            Some(Tok::Ident(t)) => {
+                                self.pos += 1;
+                                targs.push(TemplateArg::Type(t));
                             }
                             _ => {
                                 let (a, b) = self.here();
-                                return Err(Error::parse("expected an integer template argument", a, b));
+                                return Err(Error::parse("expected an integer or a type as template argument", a, b));
                             }
                         }
                         if self.peek() == Some(&Tok::P(',')) {

@@ -4,10 +4,11 @@
 //!
 //! | budget | limit | checked by |
 //! |---|---|---|
+//! | bytes of one expression's text | [`MAX_SOURCE`] (256 KiB) | the parser |
 //! | nesting depth of a value | [`MAX_DEPTH`] (32) | every builder of trees, the evaluator |
 //! | leaves of one value | [`MAX_LEAVES`] (4096) | every builder of trees, the evaluator |
 //! | elements of one tuple | [`MAX_RANK`] (4096) | every builder of trees |
-//! | points enumerated by one evaluation | [`MAX_POINTS`] (2^22) | the proofs that check a result point by point |
+//! | points enumerated by one evaluation | [`MAX_POINTS`] (2^24) | the proofs that check a result point by point (an operation's proof enumerates at most 2^22 points, a few times over) |
 //! | leaves of all the values bound in an environment | [`MAX_BOUND_LEAVES`] (2^20) | [`expr::bind`](crate::expr::bind) |
 //! | cells of a picture | [`MAX_CELLS`](crate::print::MAX_CELLS) (2^16) | `table`, `latex`, `svg` |
 //!
@@ -28,6 +29,10 @@ use std::cell::Cell;
 
 pub use crate::tree::MAX_DEPTH;
 
+/// Longest text of one expression, in bytes (its syntax tree takes about 150
+/// bytes per byte of text).
+pub const MAX_SOURCE: usize = 1 << 18;
+
 /// Most leaves a value (a layout, a tuple, a tiler) may have.
 pub const MAX_LEAVES: usize = 4096;
 
@@ -40,7 +45,7 @@ pub const MAX_BOUND_LEAVES: usize = 1 << 20;
 
 /// Most points the proofs of one evaluation may enumerate (each point is an
 /// evaluation of one or two layouts).
-pub const MAX_POINTS: u64 = 1 << 22;
+pub const MAX_POINTS: u64 = 1 << 24;
 
 thread_local! {
     /// (open evaluations, points used by the outermost one)

@@ -787,7 +787,8 @@ fn true_composite(a: &Layout, lhs: &[Mode], b: &Layout, cute: &Layout, why: Erro
     if size > BRUTE_FORCE_LIMIT {
         return Err(why);
     }
-    crate::limits::take_points(size.max(0) as u64, "composition", || format!("finding the composite {a} o {b}"))?;
+    let along: i64 = b.leaves().iter().map(|m| m.shape.value().max(0)).fold(0i64, i64::saturating_add);
+    crate::limits::take_points(along as u64, "composition", || format!("finding the composite {a} o {b}"))?;
     let is_static = lhs.iter().all(|m| m.shape.is_static() && m.stride.is_static());
     let mut forms: Vec<SmallVec<[Mode; 4]>> = Vec::with_capacity(b.leaves().len());
     for (j, m) in b.leaves().iter().enumerate() {

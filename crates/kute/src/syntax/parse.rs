@@ -438,7 +438,8 @@ impl Parser<'_> {
 /// Parse one expression.
 ///
 /// Pre: `src` is one well-formed expression, nested at most `MAX_DEPTH + 8`
-/// levels (else a `Parse` error with the span of the offending text).
+/// levels (else a `Parse` error with the span of the offending text), of at
+/// most [`MAX_SOURCE`](crate::limits::MAX_SOURCE) bytes (else a `Limit` error).
 /// Post: its syntax tree; spans are byte ranges of `src`.
 ///
 /// ```
@@ -447,6 +448,16 @@ impl Parser<'_> {
 /// assert!(kute::syntax::parse("(2,3").is_err());
 /// ```
 pub fn parse(src: &str) -> Result<Expr> {
+    if src.len() > crate::limits::MAX_SOURCE {
+        return Err(Error::limit(
+            "parse",
+            format!(
+                "the text is {} bytes long, past kute's limit of {} for one expression",
+                src.len(),
+                crate::limits::MAX_SOURCE
+            ),
+        ));
+    }
     let toks = Lexer::lex(src)?;
     let mut p = Parser { toks, pos: 0, len: src.len(), depth: 0, _src: src };
     if p.toks.is_empty() {

@@ -8,7 +8,9 @@
 # input, 2 GiB of memory, inputs of at most 4 KiB, and every input slower than
 # 100 ms reported. Logs go to fuzz/logs/TARGET.log; a crash, timeout or
 # out-of-memory input is saved under fuzz/artifacts/TARGET/ and makes this
-# script exit non-zero. Installs cargo-fuzz if it is missing.
+# script exit non-zero. Installs cargo-fuzz if it is missing. FUZZ_BUILD_FLAGS
+# (e.g. --no-trace-compares, for more runs per second) go to cargo fuzz.
+# An empty eval_lines corpus is seeded with the expressions of the test vectors.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 secs=${1:-600}
@@ -25,12 +27,18 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz || { echo "fuzz.sh: cannot install cargo-fuzz" >&2; exit 2; }
 fi
 
-cargo +nightly fuzz build -s none
-mkdir -p logs
+flags=(${FUZZ_BUILD_FLAGS:-})
+cargo +nightly fuzz build -s none "${flags[@]}"
+mkdir -p logs corpus/eval_lines
+if [ -z "$(ls -A corpus/eval_lines)" ]; then
+    # seeds: the vectors' expressions, a dozen lines a file, some of them bound to A
+    cut -f1 ../crates/kute/tests/data/*.tsv | grep -v '^#' | grep -v '^$' |
+        awk 'NR % 4 == 1 { $0 = "A = " $0 } { print > sprintf("corpus/eval_lines/seed_%04d", int((NR - 1) / 12)) }'
+fi
 pids=()
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"
-    cargo +nightly fuzz run -s none "$t" "corpus/$t" -- \
+    cargo +nightly fuzz run -s none "${flags[@]}" "$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=1 -rss_limit_mb=2048 -max_len=4096 \
         -report_slow_units=0.1 -print_final_stats=1 > "logs/$t.log" 2>&1 &
     pids+=($!)

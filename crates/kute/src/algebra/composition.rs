@@ -333,8 +333,13 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
 /// are the parts of one layout composed piece by piece (the regrouped divides
 /// and products).
 pub(crate) struct Proof {
-    /// empty when not kept
-    digits: SmallVec<[i64; 16]>,
+    /// the digits of up to 16 modes (a plain array: zeroing it is cheaper
+    /// than setting up a growable buffer)
+    arr: [i64; 16],
+    /// the digits of more modes
+    vec: Vec<i64>,
+    /// modes kept (0: none)
+    n: usize,
     clean: bool,
 }
 
@@ -342,15 +347,26 @@ impl Proof {
     /// A proof for a left operand of `n` modes (`n = 0`: none kept).
     #[inline(always)]
     pub(crate) fn new(n: usize) -> Proof {
-        Proof { digits: SmallVec::from_elem(0, n), clean: true }
+        let vec = if n > 16 { vec![0; n] } else { Vec::new() };
+        Proof { arr: [0; 16], vec, n, clean: true }
+    }
+
+    /// The digits kept, one per mode of the left operand (empty when none).
+    #[inline(always)]
+    fn digits(&mut self) -> &mut [i64] {
+        if self.n <= 16 {
+            &mut self.arr[..self.n]
+        } else {
+            &mut self.vec
+        }
     }
 
     /// The composite is exact: a one-mode left operand has no carries, and
     /// otherwise every decomposition was exact and the digits fit (no carries
     /// between B-leaves).
     #[inline(always)]
-    pub(crate) fn holds(&self, lhs: &[Mode]) -> bool {
-        lhs.len() <= 1 || (self.clean && digits_fit(lhs, &self.digits))
+    pub(crate) fn holds(&mut self, lhs: &[Mode]) -> bool {
+        lhs.len() <= 1 || (self.clean && digits_fit(lhs, self.digits()))
     }
 }
 
@@ -392,7 +408,7 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
         if lhs.len() > CAP && !P::CHECKED {
             return Err(P::decline());
         }
-        let mut c = Compose::new(lhs, &mut proof.digits);
+        let mut c = Compose::new(lhs, proof.digits());
         if lhs.len() > CAP && !c.stop_early {
             // (extents below 2: each B-leaf may walk every mode of A)
             let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());

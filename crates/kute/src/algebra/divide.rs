@@ -540,7 +540,7 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     let mut rest: [P::Modes; UNZIP_MODES] = Default::default();
     let mut ams: [Option<LayoutRef<'_>>; UNZIP_MODES] = [None; UNZIP_MODES];
     // per mode: the digit proof of its tile and rest together (one composite)
-    let mut proofs: [Proof; UNZIP_MODES] = std::array::from_fn(|_| Proof::new(0));
+    let mut proofs: [Option<Proof>; UNZIP_MODES] = [None, None, None, None];
     let mut modes = a.modes();
     let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
@@ -560,8 +560,8 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
                     lhs[i].clear();
                     coalesce_leaves::<P>(&mut lhs[i], ai.leaves(), true)?;
                 }
-                proofs[i] = Proof::new(lhs[i].len());
-                compose_parts_with(out, &lhs[i], &[Part::Tree(bi)], &mut proofs[i])?;
+                let proof = proofs[i].insert(Proof::new(lhs[i].len()));
+                compose_parts_with(out, &lhs[i], &[Part::Tree(bi)], proof)?;
             }
         }
         folded[i] = f;
@@ -577,8 +577,9 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
         match (&folded[i], ams[i]) {
             (Some(d), _) => d.write_rest(out)?,
             (None, Some(_)) => {
-                compose_parts_with(out, &lhs[i], &[Part::Flat(&rest[i])], &mut proofs[i])?;
-                if !proofs[i].holds(&lhs[i]) {
+                let Some(proof) = proofs[i].as_mut() else { return Err(P::decline()) };
+                compose_parts_with(out, &lhs[i], &[Part::Flat(&rest[i])], proof)?;
+                if !proof.holds(&lhs[i]) {
                     return Err(P::decline());
                 }
             }

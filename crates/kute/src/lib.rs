@@ -20,7 +20,8 @@
 //! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
 //! [`algebra`], [`mod@print`] (tables, LaTeX, SVG), [`syntax`] (the notation:
 //! parser and literals, what `str::parse` reads), [`expr`] (the expression
-//! language's evaluator) and [`doc`] (guides).
+//! language's evaluator), [`limits`] (the budgets every input is held to)
+//! and [`doc`] (guides).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]

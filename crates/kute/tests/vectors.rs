@@ -8,7 +8,7 @@
 //! - `cute-wrong:<answer>`: CuTe's answer is not the true result; kute returns an
 //!   error or the true result. Marked by `shared/oracle/cute_truth.py` for the
 //!   operations built on composition (the composite), and by an independent
-//!   checker of CuTe's own documented postconditions (scripts/mark_postconditions.py):
+//!   checker of CuTe's own documented postconditions (both in scripts/mark_wrong.py):
 //!   `left_inverse` gives a quasi-inverse (`L(R(L(i))) == L(i)`), and
 //!   `make_layout_like` / `make_fragment_like` a compact layout.
 

@@ -1103,3 +1103,26 @@ fn display_fromstr_round_trip_deep() {
         assert_eq!(back.as_ref(), Ok(&l), "depth {}", l.depth());
     }
 }
+
+proptest! {
+    #![proptest_config(config(CASES))]
+
+    /// CuTe builds `coalesce` on `detail::bw_coalesce`: folding the flat modes
+    /// before the last into the last one gives the coalesced layout (for a
+    /// last extent other than 1), and folding nothing keeps `new`.
+    #[test]
+    fn bw_coalesce_builds_coalesce(seed in any::<u64>()) {
+        let mut r = Gen::new(seed);
+        let t = r.layout(5, true);
+        let l = t.layout();
+        let leaves = l.leaves();
+        let last = *leaves.last().unwrap();
+        prop_assume!(last.shape.value() != 1);
+        let new: Layout = format!("{}:{}", last.shape, last.stride).parse().unwrap();
+        let old = lay(&kute::expr::eval(&format!("flatten({l})")).unwrap().to_string());
+        let got = kute::bw_coalesce(&old, leaves.len() as isize - 2, &new);
+        let want = kute::coalesce(&l);
+        prop_assert_eq!(got.map(|x| x.to_string()).ok(), want.map(|x| x.to_string()).ok(), "{}", t.s());
+        prop_assert_eq!(kute::bw_coalesce(&old, -1, &new).unwrap().to_string(), new.to_string());
+    }
+}

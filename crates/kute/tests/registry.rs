@@ -112,6 +112,7 @@ const CALLABLE: &[&str] = &[
     "get_1d_coord",
     "common_refinement",
     "common_coarsening",
+    "bw_coalesce",
     "coalesce_z",
 ];
 

@@ -402,3 +402,76 @@ pub fn coalesce_profile_with(
     };
     by_profile(l, profile, op, f)
 }
+
+/// CuTe's `detail::bw_coalesce<I>(old_shape, old_stride, new_shape,
+/// new_stride)`, the step coalesce is built on: the flat modes `0..=i` of
+/// `old`, from the last to the first, folded into the front of the layout
+/// `new` (a leaf or a flat tuple of modes): a mode of extent 1 is skipped; a
+/// `new` that is the single extent 1 is replaced by the mode; a mode whose
+/// `extent·stride` is the front's stride merges into the front; any other
+/// mode is prepended. A `new` left at the single extent 1 gives `_1:_0`.
+/// CuTe decides the merge only where the front's extent is static; kute
+/// decides it by value, as everywhere.
+///
+/// Pre: `i < rank(old)` (`i = -1`: nothing is folded; else a `Mismatch`
+/// error); `new`'s modes are leaves; the products fit in `i64` (else an
+/// `Overflow` error).
+/// Post: `R(x) == old'(x)` on `old'`'s domain, where `old'` is modes `0..=i`
+/// of `old` followed by `new`; `coalesce(L) == bw_coalesce(flat(L), R-2,
+/// last mode of L)` for a last extent other than 1.
+///
+/// ```
+/// use kute::{Layout, Mode};
+/// let old: Layout = "(_2,_1,_3):(_1,_5,_2)".parse().unwrap();
+/// let new: Layout = "_4:_6".parse().unwrap();
+/// assert_eq!(kute::bw_coalesce(&old, 2, &new).unwrap().to_string(), "_24:_1");
+/// assert_eq!(kute::bw_coalesce(&old, -1, &new).unwrap().to_string(), "_4:_6");
+/// ```
+pub fn bw_coalesce(old: &Layout, i: isize, new: &Layout) -> Result<Layout> {
+    let op = "bw_coalesce";
+    let flat = old.leaves();
+    if i >= flat.len() as isize || i < -1 {
+        return Err(Error::mismatch(op, format!("mode {i} of the flat {old}, which has {} modes", flat.len())));
+    }
+    if new.depth() > 1 {
+        return Err(Error::mismatch(op, format!("the layout to fold into, {new}, is not flat")));
+    }
+    // the modes of `new` in reverse, so that prepending is a push
+    let mut front: SmallVec<[Mode; 8]> = new.leaves().iter().rev().copied().collect();
+    let mut leaf = new.tree.is_leaf();
+    for &m in flat[..(i + 1) as usize].iter().rev() {
+        let top = *front.last().expect("new has a mode");
+        if m.shape.value() == 1 {
+            continue;
+        }
+        if leaf && top.shape.value() == 1 {
+            *front.last_mut().expect("new has a mode") = m;
+        } else if m.stride.is_int()
+            && top.stride.is_int()
+            && m.shape.mul(m.stride.scale_int()).map_err(|e| e.in_op(op))?.value() == top.stride.value()
+        {
+            let merged = Mode::with_stride(m.shape.mul(top.shape).map_err(|e| e.in_op(op))?, m.stride);
+            *front.last_mut().expect("new has a mode") = merged;
+        } else {
+            front.push(m);
+            leaf = false;
+        }
+    }
+    front.reverse();
+    if leaf && front[0].shape.value() == 1 {
+        return Ok(Layout::unit());
+    }
+    if leaf {
+        return Ok(Layout::from_flat(&front));
+    }
+    Ok(Layout {
+        tree: crate::tree::Tree::try_build(|b| {
+            b.open();
+            for &m in &front {
+                b.leaf(m);
+            }
+            b.close();
+            Ok(())
+        })?,
+    })
+}

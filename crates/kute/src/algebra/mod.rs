@@ -42,8 +42,8 @@ fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
 }
 
 pub use coalesce::{
-    coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, coalesce_z, coalesce_z_profile,
-    filter, filter_zeros,
+    bw_coalesce, coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, coalesce_z,
+    coalesce_z_profile, filter, filter_zeros,
 };
 pub use common::{common_coarsening, common_refinement, greatest_common_domain, layout_add};
 pub use complement::{complement, complement_into, complement_self};

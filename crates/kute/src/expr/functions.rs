@@ -324,6 +324,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)),
     FunctionInfo::new("filter_zeros", "filter_zeros(L[, profile])", "stride-0 modes get extent 1", filter_zeros).args(range(1, 2)),
     FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)),
+    FunctionInfo::new("bw_coalesce", "bw_coalesce<I>(S, D, NS, ND)", "fold flat modes I..0 of S:D into the front of NS:ND (CuTe's detail::bw_coalesce, coalesce's step)", bw_coalesce).targs(n(1)).args(n(4)),
     FunctionInfo::new("coalesce_z", "coalesce_z(L[, profile])", "coalesce keeping the function past the size: a last size-1 mode stays (PyCuTe; '_' in the profile keeps a mode)", coalesce_z).args(range(1, 2)),
     FunctionInfo::new("common_refinement", "common_refinement(A, B)", "the least shape refining both shapes (PyCuTe)", common_refinement).args(n(2)),
     FunctionInfo::new("common_coarsening", "common_coarsening(A, B)", "the greatest shape both shapes refine (PyCuTe)", common_coarsening).args(n(2)),
@@ -1208,6 +1209,13 @@ fn transform_layout(_: &[i64], a: &[Value]) -> Result<Value> {
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(lay(Layout::concat(&layouts).map_err(|e| e.in_op(op))?))
+}
+
+fn bw_coalesce(t: &[i64], a: &[Value]) -> Result<Value> {
+    let old = Layout::new(&a[0].as_int_tuple("the shape")?, &a[1].as_int_tuple("the stride")?)?;
+    let new = Layout::new(&a[2].as_int_tuple("the new shape")?, &a[3].as_int_tuple("the new stride")?)?;
+    let i = isize::try_from(t[0]).map_err(|_| Error::mismatch("bw_coalesce", format!("mode index {}", t[0])))?;
+    Ok(lay(algebra::bw_coalesce(&old, i, &new)?))
 }
 
 fn coalesce_z(_: &[i64], a: &[Value]) -> Result<Value> {

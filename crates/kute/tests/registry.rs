@@ -255,3 +255,25 @@ fn counts() {
     let v: Value = call("make_tile", &[], &[expr::eval("2").unwrap(), expr::eval("_").unwrap()]).unwrap();
     assert_eq!(v, expr::eval("<2,_>").unwrap());
 }
+
+/// A bound name applies like a layout (`A(1,3)`, `A(5)`, `A(_,1)`), and an
+/// unknown function's error suggests the nearest registered name.
+#[test]
+fn bound_names_apply_and_misspellings_get_a_hint() {
+    let mut env = expr::Env::new();
+    expr::bind(&mut env, "A", expr::eval("(4,6):(6,1)").unwrap()).unwrap();
+    let at = |s: &str| expr::eval_in(s, &env).map(|v| v.to_string());
+    // (1,3) -> 1*6 + 3*1; 5 -> (1,1) -> 7; the column 1 slice
+    assert_eq!(at("A(1,3)").unwrap(), "9");
+    assert_eq!(at("A(5)").unwrap(), "7");
+    assert_eq!(at("A(_,1)").unwrap(), "(4):(6)");
+    // a registered function keeps its meaning even when a binding shares its name
+    expr::bind(&mut env, "size", expr::eval("2:1").unwrap()).unwrap();
+    assert_eq!(expr::eval_in("size(A)", &env).unwrap().to_string(), "24");
+    let e = expr::eval("sise((2,3))").unwrap_err().to_string();
+    assert!(e.contains("did you mean 'size'?"), "{e}");
+    let e = expr::eval("logical_devide(8:1,2)").unwrap_err().to_string();
+    assert!(e.contains("did you mean 'logical_divide'?"), "{e}");
+    let e = expr::eval("zzzzzz(1)").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
+}

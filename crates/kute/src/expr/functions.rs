@@ -201,10 +201,48 @@ pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) ->
     invoke(f, name, &targs, args)
 }
 
+/// The registered name nearest to `name` (at most two edits away, or one for
+/// names of up to four letters), for a "did you mean" hint.
+///
+/// Pre: none. Post: a name of [`FUNCTIONS`] (or an alias) within that
+/// distance, the nearest (the first of equals), or `None`.
+pub(crate) fn closest_name(name: &str) -> Option<&'static str> {
+    fn distance(a: &str, b: &str) -> usize {
+        // Levenshtein, one row at a time
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut prev = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let cur = row[j + 1];
+                row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+                prev = cur;
+            }
+        }
+        row[b.len()]
+    }
+    if name.len() > 64 {
+        return None;
+    }
+    let limit = if name.chars().count() <= 4 { 1 } else { 2 };
+    FUNCTIONS
+        .iter()
+        .flat_map(|f| f.names())
+        .map(|n| (distance(name, n), n))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, n)| n)
+}
+
 /// The entry of `name`, if it accepts `n_targs` template arguments.
 fn entry(name: &str, n_targs: usize) -> Result<&'static FunctionInfo> {
     let Some(f) = lookup(name) else {
-        return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'")));
+        let hint = match closest_name(name) {
+            Some(n) => format!("; did you mean '{n}'?"),
+            None => String::new(),
+        };
+        return Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'{hint}")));
     };
     if !f.targs.accepts(n_targs) {
         let Count { min, max } = f.targs;

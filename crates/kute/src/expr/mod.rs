@@ -235,6 +235,13 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
                     .with_span(e.span.0, e.span.1)
             }),
         },
+        ExprKind::Call { name, targs, args }
+            if targs.is_empty() && lookup(name).is_none() && env.contains_key(name) =>
+        {
+            // a bound name applied to a coordinate: `A(1,3)`, `A(_,1)`
+            let vs = eval_all(args, sub)?;
+            apply(&env[name], &vs).map_err(|err| err.in_op("evaluate"))
+        }
         ExprKind::Call { name, targs, args } => {
             let vs = eval_all(args, sub)?;
             functions::call_written(name, targs, &vs)

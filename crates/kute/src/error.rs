@@ -130,6 +130,18 @@ impl Error {
         self
     }
 
+    /// Name the operation the caller called: an error of an inner step keeps
+    /// that step as context (`logical_product: complement: ...`).
+    pub(crate) fn within(mut self, op: &'static str) -> Self {
+        if self.0.op.is_empty() {
+            self.0.op = Cow::Borrowed(op);
+        } else if self.0.op != op {
+            self.0.message = format!("{}: {}", self.0.op, self.0.message);
+            self.0.op = Cow::Borrowed(op);
+        }
+        self
+    }
+
     /// Attach a source span (byte offsets into the expression text).
     pub(crate) fn with_span(mut self, start: usize, end: usize) -> Self {
         if self.0.span.is_none() {

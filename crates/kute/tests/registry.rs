@@ -277,3 +277,16 @@ fn bound_names_apply_and_misspellings_get_a_hint() {
     let e = expr::eval("zzzzzz(1)").unwrap_err().to_string();
     assert!(!e.contains("did you mean"), "{e}");
 }
+
+/// An error names the operation called, with the inner step that failed as
+/// context.
+#[test]
+fn errors_name_the_operation_called() {
+    let e = expr::eval("logical_divide((4,2):(1,8),2:-5)").unwrap_err();
+    assert_eq!(e.op(), "logical_divide");
+    assert!(e.message().starts_with("complement: "), "{e}");
+    let e =
+        kute::logical_product(&"4:3".parse().unwrap(), &"(2,2):(1,2)".parse::<kute::Layout>().unwrap()).unwrap_err();
+    assert_eq!(e.op(), "logical_product");
+    assert!(e.message().starts_with("composition: "), "{e}");
+}

@@ -237,7 +237,7 @@ pub(crate) fn run_checked(out: &mut Layout, op: &impl Op) -> Result<()> {
     if r.is_err() {
         out.reset();
     }
-    r.map_err(|e| e.in_op(op.name()))
+    r.map_err(|e| e.within(op.name()))
 }
 
 /// The tokens of `n` flat leaves (a leaf for one, a tuple otherwise), written

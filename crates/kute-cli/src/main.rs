@@ -125,7 +125,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(with_eval_shorthand(std::env::args_os().collect()));
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if let Some(msg) = misspelt_subcommand(&args) {
+        eprintln!("{msg}");
+        return ExitCode::from(2);
+    }
+    let cli = Cli::parse_from(with_eval_shorthand(args));
     let result = match cli.command {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
         None => eval(&["-".to_string()]),
@@ -159,6 +164,26 @@ fn with_eval_shorthand(mut args: Vec<OsString>) -> Vec<OsString> {
         args.insert(1, OsString::from("eval"));
     }
     args
+}
+
+/// `kute tabel X`: a first argument that is a bare word near a subcommand's
+/// name (and no name an expression could mean) is a misspelt subcommand, not
+/// an expression: the error lists the subcommands.
+fn misspelt_subcommand(args: &[OsString]) -> Option<String> {
+    let first = args.get(1)?.to_str()?;
+    if first.is_empty() || !first.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let cmd = Cli::command();
+    let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).chain(["help"]).collect();
+    if names.contains(&first) || kute::expr::eval(first).is_ok() || kute::expr::lookup(first).is_some() {
+        return None;
+    }
+    let near = kute::expr::nearest(first, names.iter().copied())?;
+    Some(format!(
+        "error: unknown subcommand '{first}'; did you mean '{near}'?\n  the subcommands: {}\n  (an expression is evaluated as `kute EXPR` or `kute eval EXPR`)",
+        names.join(", ")
+    ))
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

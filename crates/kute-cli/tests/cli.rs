@@ -485,3 +485,19 @@ fn the_session_binds_names_and_runs_commands() {
     let _ = std::fs::remove_file(&svg);
     check_svg(&text, 24);
 }
+
+/// A misspelt subcommand is an error that lists the subcommands, not an
+/// expression; a bare word that is no subcommand's near miss is still evaluated.
+#[test]
+fn misspelt_subcommands_list_the_subcommands() {
+    let o = kute(&["tabel", "(4,2):(1,4)"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("unknown subcommand 'tabel'; did you mean 'table'?"), "{e}");
+    assert!(e.contains("eval, table, latex, svg"), "{e}");
+    assert!(stdout(&o).is_empty());
+    let o = kute(&["LayoutLeft"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = kute(&["sise(4)"]);
+    assert!(stderr(&o).contains("did you mean 'size'?"), "{}", stderr(&o));
+}

@@ -201,12 +201,19 @@ pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) ->
     invoke(f, name, &targs, args)
 }
 
-/// The registered name nearest to `name` (at most two edits away, or one for
-/// names of up to four letters), for a "did you mean" hint.
+/// The word of `candidates` nearest to `word` by edit distance (at most two
+/// edits, or one for words of up to four letters; the first of equals), for a
+/// "did you mean" hint.
 ///
-/// Pre: none. Post: a name of [`FUNCTIONS`] (or an alias) within that
-/// distance, the nearest (the first of equals), or `None`.
-pub(crate) fn closest_name(name: &str) -> Option<&'static str> {
+/// Pre: none. Post: a candidate within that distance, or `None` (also for
+/// words over 64 bytes).
+///
+/// ```
+/// use kute::expr::nearest;
+/// assert_eq!(nearest("tabel", ["eval", "table", "svg"]), Some("table"));
+/// assert_eq!(nearest("zzz", ["eval", "table"]), None);
+/// ```
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     fn distance(a: &str, b: &str) -> usize {
         // Levenshtein, one row at a time
         let b: Vec<char> = b.chars().collect();
@@ -222,17 +229,21 @@ pub(crate) fn closest_name(name: &str) -> Option<&'static str> {
         }
         row[b.len()]
     }
-    if name.len() > 64 {
+    if word.len() > 64 {
         return None;
     }
-    let limit = if name.chars().count() <= 4 { 1 } else { 2 };
-    FUNCTIONS
-        .iter()
-        .flat_map(|f| f.names())
-        .map(|n| (distance(name, n), n))
+    let limit = if word.chars().count() <= 4 { 1 } else { 2 };
+    candidates
+        .into_iter()
+        .map(|n| (distance(word, n), n))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, n)| n)
+}
+
+/// The registered function name nearest to `name` (see [`nearest`]).
+fn closest_name(name: &str) -> Option<&'static str> {
+    nearest(name, FUNCTIONS.iter().flat_map(|f| f.names()))
 }
 
 /// The entry of `name`, if it accepts `n_targs` template arguments.

@@ -25,7 +25,7 @@ mod functions;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
-pub use functions::{call, lookup, Count, FunctionInfo, FUNCTIONS};
+pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
 pub use value::Value;
 
 use crate::algebra::Tiler;

@@ -122,6 +122,13 @@ enum Command {
     /// List every function of the expression language, with its call forms
     #[command(after_help = "Example:\n  kute functions | grep divide")]
     Functions,
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell)
+    #[command(after_help = "Example:\n  kute completions bash > ~/.local/share/bash-completion/completions/kute")]
+    Completions {
+        /// The shell
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
@@ -140,6 +147,10 @@ fn main() -> ExitCode {
         Some(Command::Svg { expr, output }) => picture(&expr, "svg", output),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "kute", &mut io::stdout());
+            Ok(true)
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -501,3 +501,15 @@ fn misspelt_subcommands_list_the_subcommands() {
     let o = kute(&["sise(4)"]);
     assert!(stderr(&o).contains("did you mean 'size'?"), "{}", stderr(&o));
 }
+
+/// `kute completions SHELL` prints a completion script naming the subcommands.
+#[test]
+fn completions_name_the_subcommands() {
+    let o = kute(&["completions", "bash"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("_kute()") && s.contains("table") && s.contains("functions"), "{s}");
+    let o = kute(&["completions", "fish"]);
+    assert!(stdout(&o).contains("complete -c kute"), "{}", stdout(&o));
+    assert!(!kute(&["completions", "cmd"]).status.success());
+}

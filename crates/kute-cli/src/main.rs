@@ -91,6 +91,10 @@ enum Command {
         /// one expression per line from standard input
         #[arg(value_name = "EXPR", required = true)]
         exprs: Vec<String>,
+        /// Print each answer as a JSON object on its own line: `input`, then
+        /// `value` and `kind`, or `error` (`op`, `kind`, `message`, `span`)
+        #[arg(long)]
+        json: bool,
     },
     /// Print a layout as CuTe's print_layout table
     #[command(after_help = TABLE_EXAMPLES)]
@@ -140,8 +144,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(with_eval_shorthand(args));
     let result = match cli.command {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
-        None => eval(&["-".to_string()]),
-        Some(Command::Eval { exprs }) => eval(&exprs),
+        None => eval(&["-".to_string()], false),
+        Some(Command::Eval { exprs, json }) => eval(&exprs, json),
         Some(Command::Table { expr }) => picture(&expr, "table", None),
         Some(Command::Latex { expr }) => picture(&expr, "latex", None),
         Some(Command::Svg { expr, output }) => picture(&expr, "svg", output),
@@ -202,7 +206,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// `kute eval`: the arguments in order, sharing bindings; `-` reads standard input.
-fn eval(exprs: &[String]) -> anyhow::Result<bool> {
+fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
     let mut session = Session::default();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -210,11 +214,16 @@ fn eval(exprs: &[String]) -> anyhow::Result<bool> {
     for e in exprs {
         if e == "-" {
             let stdin = io::stdin();
-            ok &= batch(&mut session, stdin.lock(), &mut out)?;
+            ok &= batch(&mut session, stdin.lock(), &mut out, json)?;
             continue;
         }
         match session.eval_line(e) {
+            Ok(v) if json => writeln!(out, "{}", json_answer(e, Ok(&v)))?,
             Ok(v) => writeln!(out, "{v}")?,
+            Err(f) if json => {
+                writeln!(out, "{}", json_answer(e, Err(&f)))?;
+                ok = false;
+            }
             Err(f) => {
                 out.flush()?;
                 eprintln!("{}", f.render());
@@ -226,9 +235,28 @@ fn eval(exprs: &[String]) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// Batch mode: one output line per input line, never stopping at a bad one.
-/// Returns whether every line succeeded.
-pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Write) -> io::Result<bool> {
+/// One answer as a JSON object: the input, then the value and its kind, or
+/// the error (operation, kind, message, and the byte span of the input it
+/// points at, if any).
+fn json_answer(input: &str, r: Result<&kute::expr::Value, &session::Failure>) -> serde_json::Value {
+    match r {
+        Ok(v) => serde_json::json!({ "input": input, "value": v.to_string(), "kind": v.kind_name() }),
+        Err(f) => serde_json::json!({
+            "input": input,
+            "error": {
+                "op": f.err.op(),
+                "kind": format!("{:?}", f.err.kind()),
+                "message": f.err.message(),
+                "span": f.span.map(|(a, b)| [a, b]),
+            }
+        }),
+    }
+}
+
+/// Batch mode: one output line per input line, never stopping at a bad one
+/// (with `json`, one JSON object per line; a blank or comment line gives an
+/// object with its input only). Returns whether every line succeeded.
+pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Write, json: bool) -> io::Result<bool> {
     let mut ok = true;
     let mut buf = Vec::new();
     loop {
@@ -240,15 +268,19 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
         let line = text.trim_end_matches(['\n', '\r']);
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
-            out.write_all(b"\n")?;
+            if json {
+                writeln!(out, "{}", serde_json::json!({ "input": line }))?;
+            } else {
+                out.write_all(b"\n")?;
+            }
             continue;
         }
-        match session.eval_line(line) {
-            Ok(v) => writeln!(out, "{v}")?,
-            Err(f) => {
-                ok = false;
-                writeln!(out, "error: {}", f.one_line())?;
-            }
+        let r = session.eval_line(line);
+        ok &= r.is_ok();
+        match (r, json) {
+            (r, true) => writeln!(out, "{}", json_answer(line, r.as_ref()))?,
+            (Ok(v), false) => writeln!(out, "{v}")?,
+            (Err(f), false) => writeln!(out, "error: {}", f.one_line())?,
         }
     }
     Ok(ok)
@@ -337,7 +369,7 @@ mod tests {
     fn batch_keeps_going() {
         let mut s = Session::default();
         let mut out = Vec::new();
-        let ok = batch(&mut s, &b"size(8:1)\n\n# c\n(2,3\nA = 4:1\r\nA\n"[..], &mut out).unwrap();
+        let ok = batch(&mut s, &b"size(8:1)\n\n# c\n(2,3\nA = 4:1\r\nA\n"[..], &mut out, false).unwrap();
         assert!(!ok);
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();

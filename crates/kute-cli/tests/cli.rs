@@ -513,3 +513,20 @@ fn completions_name_the_subcommands() {
     assert!(stdout(&o).contains("complete -c kute"), "{}", stdout(&o));
     assert!(!kute(&["completions", "cmd"]).status.success());
 }
+
+/// `kute eval --json`: one JSON object per input line, the value and its
+/// kind or the error's operation, kind, message and span.
+#[test]
+fn json_output_for_scripts() {
+    let o = run(&["eval", "--json", "-"], Some("A = (4,6):(6,1)\nsize(A)\n\n(2,3\n"));
+    assert!(!o.status.success());
+    let lines: Vec<serde_json::Value> =
+        stdout(&o).lines().map(|l| serde_json::from_str(l).expect("a JSON object per line")).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["value"], "(4,6):(6,1)");
+    assert_eq!(lines[1]["value"], "24");
+    assert_eq!(lines[1]["input"], "size(A)");
+    assert_eq!(lines[2]["input"], "");
+    assert_eq!(lines[3]["error"]["kind"], "Parse");
+    assert_eq!(lines[3]["error"]["span"], serde_json::json!([4, 5]));
+}

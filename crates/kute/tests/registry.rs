@@ -290,3 +290,17 @@ fn errors_name_the_operation_called() {
     assert_eq!(e.op(), "logical_product");
     assert!(e.message().starts_with("composition: "), "{e}");
 }
+
+/// A multi-dimensional coordinate outside the shape is an error; a 1-D
+/// coordinate past the size extends the last mode, as in CuTe.
+#[test]
+fn coordinates_out_of_range() {
+    let at = |s: &str| expr::eval(s).map(|v| v.to_string()).map_err(|e| e.kind());
+    assert_eq!(at("(4,6):(6,1)(9,0)"), Err(ErrorKind::Mismatch));
+    assert_eq!(at("(4,6):(6,1)(0,-1)"), Err(ErrorKind::Mismatch));
+    assert_eq!(at("(4,(2,3)):(1,(4,8))(1,6)"), Err(ErrorKind::Mismatch));
+    // in range: 1 + 5 -> (1,2) in (2,3) -> 1 + 4 + 16
+    assert_eq!(at("(4,(2,3)):(1,(4,8))(1,5)"), Ok("21".to_string()));
+    // 30 = (2, 7): the last mode extends, 2*6 + 7
+    assert_eq!(at("(4,6):(6,1)(30)"), Ok("19".to_string()));
+}

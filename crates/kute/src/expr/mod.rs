@@ -280,6 +280,11 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
+    if let Value::IntTuple(c) = &coord {
+        if !c.is_leaf() {
+            coord_in_range(c.as_ref(), l.shape().as_ref(), l)?;
+        }
+    }
     match coord {
         Value::IntTuple(c) if c.is_leaf() && l.has_int_strides() => {
             Ok(Value::IntTuple(IntTuple::leaf(l.eval_int(c.leaves()[0])?)))
@@ -289,6 +294,37 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::IntTuple(c) => Ok(Value::from_point(l.eval_coord_point(&c)?)),
         Value::Coord(_) | Value::Underscore => Ok(Value::Layout(l.slice(&coord.as_coord("the coordinate")?)?)),
         other => Err(value::type_error("the coordinate", "integers and '_'", &other)),
+    }
+}
+
+/// A multi-dimensional coordinate must lie inside the shape: each integer in
+/// `[0, size)` of the part of the shape it indexes (a 1-D coordinate past the
+/// size extends the last mode, as in CuTe, and is not checked here).
+/// Incongruent coordinates are left to the evaluation's own error.
+fn coord_in_range(
+    c: crate::int_tuple::IntTupleRef<'_>,
+    s: crate::int_tuple::IntTupleRef<'_>,
+    l: &Layout,
+) -> Result<()> {
+    match (c.as_leaf(), s.is_leaf()) {
+        (Some(x), _) => {
+            let n = crate::int_tuple::product(s.leaves())?;
+            if !(0..n.value()).contains(&x.value()) {
+                return Err(Error::new(
+                    crate::ErrorKind::Mismatch,
+                    "evaluate",
+                    format!("the coordinate {x} is outside the mode {s} of {l} (0 to {})", n.value() - 1),
+                ));
+            }
+            Ok(())
+        }
+        (None, false) if c.rank() == s.rank() => {
+            for (ci, si) in c.children().zip(s.children()) {
+                coord_in_range(ci, si, l)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 

@@ -52,6 +52,7 @@ Examples:
   kute table '(2,(2,2)):(4,(2,1))'
   kute table 'logical_divide(16:1, 4:1)'
   kute table '8:2'                           # rank 1: one row
+  kute table 'A = (4,6):(6,1)' 'A' 'logical_divide(A, <2,3>)'   # bindings, several tables
 
 The output is byte-identical to CuTe's print_layout: the layout, a header of column
 indices, then one row per coordinate of mode 0. Hierarchical modes are indexed
@@ -99,23 +100,26 @@ enum Command {
     /// Print a layout as CuTe's print_layout table
     #[command(after_help = TABLE_EXAMPLES)]
     Table {
-        /// An expression giving a layout of rank 1 or 2
-        #[arg(value_name = "EXPR")]
-        expr: String,
+        /// Expressions giving layouts of rank 1 or 2, each drawn in turn
+        /// (`NAME = expr` binds a name for the later ones and draws nothing)
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
     },
     /// Print a layout as CuTe's print_latex TikZ picture
     #[command(after_help = LATEX_EXAMPLES)]
     Latex {
-        /// An expression giving a layout of rank 1 or 2
-        #[arg(value_name = "EXPR")]
-        expr: String,
+        /// Expressions giving layouts of rank 1 or 2, each drawn in turn
+        /// (`NAME = expr` binds a name for the later ones and draws nothing)
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
     },
     /// Draw a layout's table as an SVG picture
     #[command(after_help = SVG_EXAMPLES)]
     Svg {
-        /// An expression giving a layout of rank 1 or 2
-        #[arg(value_name = "EXPR")]
-        expr: String,
+        /// Expressions giving layouts of rank 1 or 2, each drawn in turn
+        /// (`NAME = expr` binds a name for the later ones and draws nothing)
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
         /// Write the picture to FILE instead of standard output
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -146,9 +150,9 @@ fn main() -> ExitCode {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
         None => eval(&["-".to_string()], false),
         Some(Command::Eval { exprs, json }) => eval(&exprs, json),
-        Some(Command::Table { expr }) => picture(&expr, "table", None),
-        Some(Command::Latex { expr }) => picture(&expr, "latex", None),
-        Some(Command::Svg { expr, output }) => picture(&expr, "svg", output),
+        Some(Command::Table { exprs }) => picture(&exprs, "table", None),
+        Some(Command::Latex { exprs }) => picture(&exprs, "latex", None),
+        Some(Command::Svg { exprs, output }) => picture(&exprs, "svg", output),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
         Some(Command::Completions { shell }) => {
@@ -297,22 +301,46 @@ pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String
     r.map_err(|err| session::Failure { src: src.to_string(), err: Box::new(err), span: None })
 }
 
-/// `kute table|latex|svg EXPR`.
-fn picture(src: &str, kind: &'static str, output: Option<PathBuf>) -> anyhow::Result<bool> {
-    let text = match render(&Session::default(), src, kind) {
-        Ok(t) => t,
-        Err(f) => {
-            eprintln!("{}", f.render());
-            return Ok(false);
+/// `kute table|latex|svg EXPR...`: the bindings evaluated in order, every
+/// other expression drawn (the pictures one after another; an SVG file holds
+/// one picture, so `-o FILE` takes one drawn expression).
+fn picture(exprs: &[String], kind: &'static str, output: Option<PathBuf>) -> anyhow::Result<bool> {
+    let mut session = Session::default();
+    let mut pictures = Vec::new();
+    for src in exprs {
+        let drawn = if kute::expr::split_binding(src).is_some() {
+            session.eval_line(src).map(|_| None)
+        } else {
+            render(&session, src, kind).map(Some)
+        };
+        match drawn {
+            Ok(Some(text)) => pictures.push(text),
+            Ok(None) => {}
+            Err(f) => {
+                eprintln!("{}", f.render());
+                return Ok(false);
+            }
         }
-    };
+    }
+    if pictures.is_empty() {
+        anyhow::bail!("{kind}: nothing to draw (every argument is a binding)");
+    }
     match output {
         Some(path) if path.as_os_str() != "-" => {
-            fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?
+            if pictures.len() > 1 {
+                anyhow::bail!(
+                    "{kind} -o {}: an SVG file holds one picture, and {} expressions draw",
+                    path.display(),
+                    pictures.len()
+                );
+            }
+            fs::write(&path, &pictures[0]).with_context(|| format!("cannot write {}", path.display()))?
         }
         _ => {
             let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes())?;
+            for text in &pictures {
+                out.write_all(text.as_bytes())?;
+            }
             out.flush()?;
         }
     }

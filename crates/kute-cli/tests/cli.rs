@@ -530,3 +530,19 @@ fn json_output_for_scripts() {
     assert_eq!(lines[3]["error"]["kind"], "Parse");
     assert_eq!(lines[3]["error"]["span"], serde_json::json!([4, 5]));
 }
+
+/// `table`, `latex` and `svg` take bindings and several expressions: each
+/// expression that is not a binding is drawn, in order.
+#[test]
+fn pictures_take_bindings_and_several_expressions() {
+    let one = stdout(&kute(&["table", "(4,6):(6,1)"]));
+    let o = kute(&["table", "A = (4,6):(6,1)", "A", "A"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{one}{one}"));
+    let o = kute(&["latex", "B = 8:2", "B"]);
+    assert_eq!(stdout(&o), stdout(&kute(&["latex", "8:2"])));
+    let o = kute(&["svg", "A = 4:1"]);
+    assert!(!o.status.success() && stderr(&o).contains("nothing to draw"), "{}", stderr(&o));
+    let o = kute(&["svg", "A = 4:1", "A", "A", "-o", "/dev/null"]);
+    assert!(!o.status.success() && stderr(&o).contains("one picture"), "{}", stderr(&o));
+}

@@ -150,7 +150,10 @@ impl Repl {
                 },
             },
             other => {
-                writeln!(err, "error: unknown command :{other} (:help lists the commands)")?;
+                let hint = kute::expr::nearest(other, COMMANDS.iter().map(|c| &c[1..]))
+                    .map(|c| format!("; did you mean :{c}?"))
+                    .unwrap_or_default();
+                writeln!(err, "error: unknown command :{other}{hint} (:help lists the commands)")?;
                 false
             }
         };
@@ -276,9 +279,13 @@ mod tests {
         assert_eq!(r.line(":svg onlyafile", &mut out, &mut err).unwrap(), (Flow::Continue, false));
         assert_eq!(r.line("(2,3", &mut out, &mut err).unwrap(), (Flow::Continue, false));
         let err = String::from_utf8(err).unwrap();
-        assert!(err.contains("unknown command :frobnicate"));
+        assert!(err.contains("unknown command :frobnicate (:help"), "{err}");
         assert!(err.contains("usage: :svg FILE EXPR"));
         assert!(err.contains("  (2,3\n"), "{err}");
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(r.line(":tabel (4,2):(1,4)", &mut out, &mut err).unwrap(), (Flow::Continue, false));
+        let err = String::from_utf8(err).unwrap();
+        assert!(err.contains("unknown command :tabel; did you mean :table?"), "{err}");
     }
 
     #[test]

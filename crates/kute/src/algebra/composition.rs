@@ -618,7 +618,7 @@ impl Compose<'_> {
     }
 
     /// A B-layout: its tuples kept, each leaf composed.
-    #[inline]
+    #[inline(always)]
     fn tree<P: Policy, E: Emit<P>>(&mut self, out: &mut E, b: LayoutRef<'_>) -> Result<(), P::Err> {
         let mut leaves = b.leaves.iter();
         for &t in b.toks {

@@ -11,21 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let mut env = Env::new();
     for line in text.lines() {
-        let v = match expr::split_binding(line) {
-            Some((name, rest)) => match expr::eval_in(rest, &env) {
-                Ok(v) => {
-                    if expr::bind(&mut env, name, v.clone()).is_err() {
-                        continue;
-                    }
-                    v
-                }
-                Err(_) => continue,
-            },
-            None => match expr::eval_in(line, &env) {
-                Ok(v) => v,
-                Err(_) => continue,
-            },
-        };
+        let Ok(v) = expr::eval_line(&mut env, line) else { continue };
         let _ = v.to_string();
         // (pictures of up to 1024 cells: larger ones take milliseconds, and
         // the limit on cells is tested on its own)

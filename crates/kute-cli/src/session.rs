@@ -18,8 +18,8 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(src: &str, offset: usize, err: Error) -> Failure {
-        let span = err.span().map(|(a, b)| (a + offset, b + offset));
+    fn new(src: &str, err: Error) -> Failure {
+        let span = err.span();
         Failure { src: src.to_string(), err: Box::new(err), span }
     }
 
@@ -72,20 +72,12 @@ impl Session {
     /// Evaluate a line: `NAME = expr` binds and returns the value; anything else
     /// is an expression.
     pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
-        match expr::split_binding(line) {
-            Some((name, rest)) => {
-                let offset = line.len() - rest.len();
-                let v = expr::eval_in(rest, &self.env).map_err(|e| Failure::new(line, offset, e))?;
-                expr::bind(&mut self.env, name, v.clone()).map_err(|e| Failure::new(line, 0, e))?;
-                Ok(v)
-            }
-            None => expr::eval_in(line, &self.env).map_err(|e| Failure::new(line, 0, e)),
-        }
+        expr::eval_line(&mut self.env, line).map_err(|e| Failure::new(line, e))
     }
 
     /// Evaluate an expression that must give a layout. `op` names the command.
     pub fn layout(&self, src: &str, op: &'static str) -> Result<Layout, Failure> {
-        let fail = |e: Error| Failure::new(src, 0, e);
+        let fail = |e: Error| Failure::new(src, e);
         match expr::eval_in(src, &self.env).map_err(fail)? {
             Value::Layout(l) => Ok(l),
             other => {

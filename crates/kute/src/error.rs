@@ -142,6 +142,14 @@ impl Error {
         self
     }
 
+    /// The span moved `by` bytes later (the text it points into was a suffix).
+    pub(crate) fn shift_span(mut self, by: usize) -> Self {
+        if let Some((a, b)) = self.0.span {
+            self.0.span = Some((a + by, b + by));
+        }
+        self
+    }
+
     /// Attach a source span (byte offsets into the expression text).
     pub(crate) fn with_span(mut self, start: usize, end: usize) -> Self {
         if self.0.span.is_none() {

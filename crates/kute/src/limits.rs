@@ -104,6 +104,16 @@ pub(crate) fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> Strin
     })
 }
 
+/// Most points the point-by-point proof of one operation may enumerate
+/// (composition's, and `left_inverse`'s check of a quasi-inverse).
+pub const MAX_PROOF_POINTS: i64 = 1 << 22;
+
+/// A `Limit` error: a value would nest `depth` levels, more than [`MAX_DEPTH`].
+#[cold]
+pub(crate) fn too_deep(op: &'static str, depth: usize) -> Error {
+    Error::limit(op, format!("the value would nest {depth} levels deep, past kute's limit of {MAX_DEPTH}"))
+}
+
 /// A `Limit` error: a value would have more than [`MAX_LEAVES`] leaves.
 #[cold]
 pub(crate) fn too_many_leaves(op: &'static str, n: usize) -> Error {

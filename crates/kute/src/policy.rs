@@ -191,8 +191,6 @@ impl<P: Policy, const N: usize> Sink<P> for Buf<Mode, N> {
 pub(crate) trait ModeBuf: Default + DerefMut<Target = [Mode]> {
     /// Empty it.
     fn clear(&mut self);
-    /// Drop the last mode.
-    fn pop(&mut self);
 }
 
 impl<const N: usize> ModeBuf for ArrayVec<Mode, N> {
@@ -200,20 +198,12 @@ impl<const N: usize> ModeBuf for ArrayVec<Mode, N> {
     fn clear(&mut self) {
         ArrayVec::clear(self);
     }
-    #[inline(always)]
-    fn pop(&mut self) {
-        ArrayVec::pop(self);
-    }
 }
 
 impl<const N: usize> ModeBuf for Buf<Mode, N> {
     #[inline(always)]
     fn clear(&mut self) {
         Buf::clear(self);
-    }
-    #[inline(always)]
-    fn pop(&mut self) {
-        Buf::pop(self);
     }
 }
 

@@ -613,8 +613,7 @@ fn composition_with_i64_min_extent() {
     }
 }
 
-/// Evaluate `lines` as `kute eval -` does (bindings kept through
-/// `expr::bind`), on a worker thread with a 2 MiB stack, under `LIMIT` for
+/// Evaluate `lines` as `kute eval -` does (`expr::eval_line`), on a worker thread with a 2 MiB stack, under `LIMIT` for
 /// all of them; the error kinds (or `None` for a value).
 fn session_limited(lines: Vec<String>) -> Vec<Option<ErrorKind>> {
     let (tx, rx) = mpsc::channel();
@@ -623,16 +622,8 @@ fn session_limited(lines: Vec<String>) -> Vec<Option<ErrorKind>> {
         .stack_size(2 << 20)
         .spawn(move || {
             let mut env = expr::Env::new();
-            let out: Vec<Option<ErrorKind>> = lines
-                .iter()
-                .map(|line| {
-                    let r = match expr::split_binding(line) {
-                        Some((name, rest)) => expr::eval_in(rest, &env).and_then(|v| expr::bind(&mut env, name, v)),
-                        None => expr::eval_in(line, &env).map(|_| ()),
-                    };
-                    r.err().map(|e| e.kind())
-                })
-                .collect();
+            let out: Vec<Option<ErrorKind>> =
+                lines.iter().map(|line| expr::eval_line(&mut env, line).err().map(|e| e.kind())).collect();
             let _ = tx.send(out);
         })
         .unwrap();

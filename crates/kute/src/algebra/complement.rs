@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{product, AsIntTuple, IntTuple, IntTupleRef};
 use crate::layout::{cosize_of, Layout, LayoutRef, Mode};
-use crate::policy::{Checked, Decline, Fast, ModeBuf, Policy};
+use crate::policy::{Checked, Decline, Fast, Policy};
 use smallvec::SmallVec;
 
 /// CuTe `complement(A, cotarget)`: an ordered layout `R` whose image avoids `A`'s
@@ -219,37 +219,22 @@ pub(crate) fn complement_leaves<P: Policy>(
                     )
                 }));
             }
-            // the gaps of A in increasing stride order, all but the last one's
+            // the gaps of A in increasing stride order (a stable sort: equal
+            // strides first to last, as CuTe's selection takes them), all but
+            // the last one's
+            f.sort_by_key(|m| m.stride.value());
+            let n = f.len();
             let mut last_stride = Int::ONE;
-            let mut gap = |m: Mode, last_stride: &mut Int| -> Result<(), P::Err> {
+            for &m in &f[..n - 1] {
                 let min_stride = m.stride.scale_int();
-                let new_shape = P::div(min_stride, *last_stride)?;
+                let new_shape = P::div(min_stride, last_stride)?;
                 if new_shape.value() == 0 {
                     return Err(P::fail(|| non_injective(a)));
                 }
-                c.push(Mode::new(new_shape, *last_stride), emit)?;
-                *last_stride = P::mul(min_stride, m.shape)?;
-                Ok(())
-            };
-            if f.len() > 16 {
-                // many modes: one stable sort (the order the selection below
-                // takes, equal strides first to last) instead of n selections
-                f.sort_by_key(|m| m.stride.value());
-                let n = f.len();
-                for &m in &f[..n - 1] {
-                    gap(m, &mut last_stride)?;
-                }
-                f[0] = f[n - 1];
-                for _ in 1..n {
-                    f.pop();
-                }
+                c.push(Mode::new(new_shape, last_stride), emit)?;
+                last_stride = P::mul(min_stride, m.shape)?;
             }
-            while f.len() > 1 {
-                let m = take_min_stride(&mut f);
-                f.pop();
-                gap(m, &mut last_stride)?;
-            }
-            (f[0], last_stride, cot)
+            (f[n - 1], last_stride, cot)
         }
     };
     let (gap, new_stride) = last_gap::<P>(m0, last_stride, a)?;
@@ -353,26 +338,6 @@ fn rest_mode<P: Policy>(c: &mut Coalescer, emit: &mut impl Sink<P>, s: Int, cur:
         *cur = P::mul(*cur, s).map_err(|e| P::in_op(e, "compact_col_major"))?;
         Ok(())
     }
-}
-
-/// The first mode of smallest stride in `f` (not empty), the next one in the
-/// complement's sorted order; the modes after it move one place left, so the
-/// caller drops `f`'s last element.
-#[inline(always)]
-pub(crate) fn take_min_stride(f: &mut [Mode]) -> Mode {
-    let n = f.len();
-    let mut j = 0;
-    for k in 1..n {
-        if f[k].stride.value() < f[j].stride.value() {
-            j = k;
-        }
-    }
-    let m = f[j];
-    // remove(j) without a memmove call for these few elements
-    for k in j..n - 1 {
-        f[k] = f[k + 1];
-    }
-    m
 }
 
 #[cold]

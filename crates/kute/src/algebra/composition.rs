@@ -20,7 +20,7 @@ use crate::tree::{Builder, Tree, LEAF};
 use smallvec::SmallVec;
 
 /// Largest domain checked point by point when the fast admissibility test is inconclusive.
-const BRUTE_FORCE_LIMIT: i64 = 1 << 22;
+const BRUTE_FORCE_LIMIT: i64 = crate::limits::MAX_PROOF_POINTS;
 
 /// CuTe `composition(A, B)` for a layout `B`: `R(c) = A(B(c))` for every
 /// coordinate `c` of `B`; `R` is compatible with `B`.

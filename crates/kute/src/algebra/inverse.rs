@@ -169,7 +169,7 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
 }
 
 /// Largest domain on which a left inverse of a non-injective layout is checked.
-const QUASI_INVERSE_LIMIT: i64 = 1 << 22;
+const QUASI_INVERSE_LIMIT: i64 = crate::limits::MAX_PROOF_POINTS;
 
 /// `L(R(L(i))) == L(i)` for every `i < size(L)` (CuTe's quasi-inverse), for
 /// an `L` whose modes `x` and `y` overlap; else an error naming the point.

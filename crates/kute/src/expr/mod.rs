@@ -69,6 +69,31 @@ pub fn bind(env: &mut Env, name: &str, value: Value) -> Result<()> {
     Ok(())
 }
 
+/// One line of a session, as `kute eval -` reads it: `NAME = expr` evaluates
+/// `expr` and binds `NAME` to it (through [`bind`]); anything else is an
+/// expression.
+///
+/// Pre: as [`eval_in`] for the expression, and as [`bind`] for a binding.
+/// Post: the value; an error's span points into `line`.
+///
+/// ```
+/// use kute::expr::{eval_line, Env};
+/// let mut env = Env::new();
+/// assert_eq!(eval_line(&mut env, "A = (4,6):(6,1)").unwrap().to_string(), "(4,6):(6,1)");
+/// assert_eq!(eval_line(&mut env, "size(A)").unwrap().to_string(), "24");
+/// assert_eq!(eval_line(&mut env, "B = (2,3").unwrap_err().span(), Some((8, 9)));
+/// ```
+pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
+    match split_binding(line) {
+        Some((name, rest)) => {
+            let v = eval_in(rest, env).map_err(|e| e.shift_span(line.len() - rest.len()))?;
+            bind(env, name, v.clone())?;
+            Ok(v)
+        }
+        None => eval_in(line, env),
+    }
+}
+
 /// Parse and evaluate an expression.
 ///
 /// Pre: `src` parses (else a `Parse` error) and evaluates: names and calls are
@@ -167,10 +192,7 @@ fn within_limits(v: Value) -> Result<Value> {
     }
     let depth = depth_of(&v);
     if depth > crate::limits::MAX_DEPTH {
-        return Err(Error::limit(
-            "evaluate",
-            format!("the value nests {depth} levels deep, past kute's limit of {}", crate::limits::MAX_DEPTH),
-        ));
+        return Err(crate::limits::too_deep("evaluate", depth));
     }
     Ok(v)
 }

@@ -583,8 +583,8 @@ pub struct Builder<'t, L: Copy> {
     cur: usize,
     /// children added to it so far
     cur_n: usize,
-    /// the tree grew past a limit of [`crate::limits`] (then it stops growing,
-    /// and [`Tree::try_build`] answers a `Limit` error)
+    /// the first limit of [`crate::limits`] the tree grew past (it is still
+    /// built whole; [`Tree::try_build`] then answers a `Limit` error)
     over: Option<Over>,
     /// a tuple too wide for its token (the tree is not valid)
     wide: bool,
@@ -593,20 +593,18 @@ pub struct Builder<'t, L: Copy> {
 /// Which limit a [`Builder`] ran past.
 #[derive(Clone, Copy, Debug)]
 enum Over {
-    Leaves,
+    Leaves(usize),
     Rank(usize),
-    Depth,
+    Depth(usize),
 }
 
 impl Over {
     fn error(self) -> Error {
-        use crate::limits::{MAX_LEAVES, MAX_RANK};
-        let msg = match self {
-            Over::Leaves => format!("the result would have more than {MAX_LEAVES} leaves (kute's limit)"),
-            Over::Rank(n) => format!("the result would have a tuple of {n} elements, past kute's limit of {MAX_RANK}"),
-            Over::Depth => format!("the result would nest deeper than {MAX_DEPTH} levels (kute's limit)"),
-        };
-        Error::new(crate::ErrorKind::Limit, "", msg)
+        match self {
+            Over::Leaves(n) => crate::limits::too_many_leaves("", n),
+            Over::Rank(n) => crate::limits::too_many_modes("", n),
+            Over::Depth(d) => crate::limits::too_deep("", d),
+        }
     }
 }
 
@@ -643,8 +641,8 @@ impl<L: Copy> Tree<L> {
         let mut t = Tree::empty();
         let mut b = Builder::new(&mut t);
         f(&mut b);
-        if let Some(Over::Rank(n)) = b.over.filter(|_| b.wide) {
-            panic!("Tree::build: a tuple of {n} elements does not fit a token; use Tree::try_build");
+        if b.wide {
+            panic!("Tree::build: a tuple too wide for its token; use Tree::try_build");
         }
         t
     }
@@ -720,7 +718,7 @@ impl<'t, L: Copy> Builder<'t, L> {
     #[inline(always)]
     pub fn open(&mut self) {
         if self.stack.len() >= MAX_DEPTH {
-            self.over.get_or_insert(Over::Depth);
+            self.over.get_or_insert(Over::Depth(self.stack.len() + 1));
         }
         self.stack.push((self.cur, self.cur_n + 1));
         self.cur = self.tree.toks.len();
@@ -774,7 +772,7 @@ impl<'t, L: Copy> Builder<'t, L> {
     pub fn leaf(&mut self, x: L) {
         self.cur_n += 1;
         if self.tree.leaves.len() >= crate::limits::MAX_LEAVES {
-            self.over.get_or_insert(Over::Leaves);
+            self.over.get_or_insert(Over::Leaves(self.tree.leaves.len() + 1));
         }
         self.tree.toks.push(LEAF);
         self.tree.leaves.push(x);
@@ -799,7 +797,7 @@ impl<'t, L: Copy> Builder<'t, L> {
     pub fn push(&mut self, t: TreeRef<'_, L>) {
         self.cur_n += 1;
         if self.tree.leaves.len() + t.leaves.len() > crate::limits::MAX_LEAVES {
-            self.over.get_or_insert(Over::Leaves);
+            self.over.get_or_insert(Over::Leaves(self.tree.leaves.len() + t.leaves.len()));
         }
         self.tree.toks.extend_from_slice(t.toks);
         self.tree.leaves.extend_from_slice(t.leaves);
@@ -828,7 +826,7 @@ impl<'t, L: Copy> Builder<'t, L> {
             // the children are the subtree's tokens after its own, in order
             self.cur_n += t.rank();
             if self.tree.leaves.len() + t.leaves.len() > crate::limits::MAX_LEAVES {
-                self.over.get_or_insert(Over::Leaves);
+                self.over.get_or_insert(Over::Leaves(self.tree.leaves.len() + t.leaves.len()));
             }
             self.tree.toks.extend_from_slice(&t.toks[1..]);
             self.tree.leaves.extend_from_slice(t.leaves);
@@ -861,8 +859,9 @@ pub(crate) fn check_depth<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Resul
 /// [`check_depth`] of a tree of many tokens.
 #[inline(never)]
 fn check_depth_walk<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> {
-    if t.depth() > MAX_DEPTH {
-        return Err(Error::limit(op, format!("nesting deeper than {MAX_DEPTH} levels")));
+    let depth = t.depth();
+    if depth > MAX_DEPTH {
+        return Err(crate::limits::too_deep(op, depth));
     }
     Ok(())
 }

@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 pub mod algebra;
+pub mod composed;
 pub mod doc;
 pub mod error;
 pub mod eval;
@@ -39,13 +40,16 @@ pub mod limits;
 mod policy;
 pub mod print;
 pub mod stride;
+pub mod swizzle;
 pub mod syntax;
 pub mod tree;
 
 pub use algebra::*;
+pub use composed::{AnyLayout, ComposedLayout};
 pub use error::{Error, ErrorKind, Result};
 pub use int::{Bool, Int};
 pub use int_tuple::{AsIntTuple, IntTuple};
 pub use layout::slice::{Coord, Crd};
 pub use layout::{Layout, LayoutView, Major, Mode};
 pub use stride::Stride;
+pub use swizzle::Swizzle;

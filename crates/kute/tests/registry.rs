@@ -114,6 +114,11 @@ const CALLABLE: &[&str] = &[
     "common_coarsening",
     "bw_coalesce",
     "coalesce_z",
+    "Swizzle",
+    "Sw",
+    "make_composed_layout",
+    "get_swizzle_portion",
+    "get_nonswizzle_portion",
 ];
 
 fn all_names() -> Vec<&'static str> {

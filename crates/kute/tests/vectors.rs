@@ -23,6 +23,7 @@ fn all_static(e: &Expr) -> bool {
         ExprKind::Call { args, .. } => args.iter().all(all_static),
         ExprKind::Apply(f, args) => all_static(f) && args.iter().all(all_static),
         ExprKind::Basis { is_static, .. } => *is_static,
+        ExprKind::Composed(a, o, b) => all_static(a) && all_static(o) && all_static(b),
         _ => false,
     }
 }
@@ -71,6 +72,77 @@ fn is_compact_like(src: &str, cute: &str, got: &Value) -> bool {
     idx.iter().enumerate().all(|(i, &v)| v == i as i64)
 }
 
+/// For a `slice` / `slice_and_offset` row of a composed layout `C` (the
+/// `cute-wrong:` rows where CuTe's decayed slice is not the slice): whether
+/// `got` is a true slice, checked by evaluating `C` at every coordinate of
+/// the slice (its `_` filled in) against `got` plus the offset (`slice` drops
+/// the offset: then the difference must be one constant).
+fn is_true_slice(src: &str, got: &Value) -> bool {
+    let e = expr::parse(src).unwrap();
+    let ExprKind::Call { name, args, .. } = &e.kind else { return false };
+    if name != "slice" && name != "slice_and_offset" {
+        return false;
+    }
+    let coord_text = &src[args[0].span.0..args[0].span.1];
+    let c_text = &src[args[1].span.0..args[1].span.1];
+    let (r, off) = match (name.as_str(), got) {
+        ("slice", v) => (v.clone(), None),
+        (_, Value::Tuple(p)) if p.len() == 2 => {
+            (p[0].clone(), Some(p[1].to_string().replace('_', "").parse::<i64>().unwrap()))
+        }
+        _ => return false,
+    };
+    let r_text = r.to_string();
+    let free = expr::eval(&format!("shape(slice({coord_text},shape({c_text})))")).unwrap().to_string();
+    let n: i64 = expr::eval(&format!("size({free})")).unwrap().to_string().replace('_', "").parse().unwrap();
+    let mut diff = None;
+    for j in 0..n {
+        let jc = expr::eval(&format!("idx2crd({j},{free})")).unwrap().to_string().replace('_', "");
+        let parts: Vec<String> = if jc.starts_with('(') { split_top(&jc[1..jc.len() - 1]) } else { vec![jc] };
+        let mut it = parts.into_iter();
+        let full: String =
+            coord_text.chars().map(|ch| if ch == '_' { it.next().unwrap() } else { ch.to_string() }).collect();
+        let want =
+            expr::eval(&format!("{c_text}({full})")).unwrap().to_string().replace('_', "").parse::<i64>().unwrap();
+        let have = expr::eval(&format!("{r_text}({j})")).unwrap().to_string().replace('_', "").parse::<i64>().unwrap();
+        let d = want - have - off.unwrap_or(0);
+        if off.is_some() && d != 0 || diff.is_some_and(|x| x != d) {
+            return false;
+        }
+        diff = Some(d);
+    }
+    true
+}
+
+/// The slice check can fail: CuTe's decayed answer on a `cute-wrong:` row
+/// is not the slice.
+#[test]
+fn true_slice_check_rejects_cutes_wrong_slice() {
+    let src = "slice_and_offset((0,_,(_,_)),Sw<1,4,3> o _32 o (_4,_4,(_4,_2)):(_1,_4,(_16,_64)))";
+    let cute = expr::eval("((_4,_4,_2):(_4,_16,_64),_32)").unwrap();
+    assert!(!is_true_slice(src, &cute));
+    assert!(is_true_slice(src, &expr::eval(src).unwrap()));
+}
+
+/// The top-level elements of a tuple's inside.
+fn split_top(s: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    out.push(cur);
+    out
+}
+
 fn check_file(name: &str, text: &str) {
     let mut failures = Vec::new();
     let mut n = 0;
@@ -85,7 +157,11 @@ fn check_file(name: &str, text: &str) {
             ("error", r) => r.is_err(),
             (w, r) if w.starts_with("cute-wrong:") => match r {
                 Err(_) => true,
-                Ok(v) => is_true_composite(src, v) || is_compact_like(src, &w["cute-wrong:".len()..], v),
+                Ok(v) => {
+                    is_true_composite(src, v)
+                        || is_compact_like(src, &w["cute-wrong:".len()..], v)
+                        || is_true_slice(src, v)
+                }
             },
             // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
             // (README, "Where kute differs from CuTe C++")
@@ -218,6 +294,12 @@ fn get_coord_vectors() {
 #[test]
 fn pycute_vectors() {
     check_file("pycute.tsv", include_str!("data/pycute.tsv"));
+}
+
+/// Swizzles and composed layouts (`shared/vectors/swizzle.tsv`).
+#[test]
+fn swizzle_vectors() {
+    check_file("swizzle.tsv", include_str!("data/swizzle.tsv"));
 }
 
 #[test]

@@ -468,7 +468,9 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
         let ps = int_tuple::ceil_div(ts.as_ref(), bs.as_ref())?;
         let grid = match order {
             None => Layout::from_shape(&ps)?,
-            Some(o) => Layout::ordered(&ps, o)?,
+            // by value: CuTe's tile_to_shape takes a static order only (a
+            // run-time one does not compile), so its values are what it means
+            Some(o) => Layout::ordered(&ps, &o.map(|x| Int::new_static(x.value())))?,
         };
         blocked_product(&padded, &grid)
     };

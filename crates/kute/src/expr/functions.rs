@@ -67,7 +67,7 @@ impl Count {
 
 /// What a function computes from its template arguments and its (evaluated)
 /// arguments, once their counts have been checked against the registry entry.
-type Impl = fn(&[i64], &[Value]) -> Result<Value>;
+pub(super) type Impl = fn(&[i64], &[Value]) -> Result<Value>;
 
 /// One function of the expression language: its names, how it is called,
 /// what it does, and its implementation.
@@ -289,7 +289,16 @@ fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> 
 fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     let c = f.arg_count(targs.len());
     arity(name, args, c.min, c.max)?;
-    (f.imp)(targs, args)
+    dispatch(f.name, targs, args, f.imp)
+}
+
+/// The implementation `imp` of the entry `name`, or CuTe's overload for
+/// swizzles and composed layouts when one is among the arguments.
+pub(super) fn dispatch(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
+    if super::composed::involved(args) {
+        return super::composed::call(name, targs, args, imp);
+    }
+    imp(targs, args)
 }
 
 const fn n(k: usize) -> Count {
@@ -304,6 +313,10 @@ const ANY: Count = Count::ANY;
 /// help screens list.
 #[rustfmt::skip]
 pub static FUNCTIONS: &[FunctionInfo] = &[
+    FunctionInfo::new("Swizzle", "Swizzle<B,M,S>{} | Sw<B,M,S> | Sw<B,M,S>(x)", "CuTe's xor swizzle: x ^ ((x & (2^B-1) << (M+max(S,0))) >> S)", super::composed::swizzle).aliases(&["Sw"]).targs(n(3)).args(range(0, 1)),
+    FunctionInfo::new("make_composed_layout", "make_composed_layout(A, offset, B) | A o offset o B", "the function x -> A(offset + B(x)) (CuTe's ComposedLayout)", super::composed::make_composed_layout).args(n(3)),
+    FunctionInfo::new("get_swizzle_portion", "get_swizzle_portion(C)", "the swizzle of a swizzled layout (Sw<0,4,3> for a plain one)", super::composed::get_swizzle_portion).args(n(1)),
+    FunctionInfo::new("get_nonswizzle_portion", "get_nonswizzle_portion(C)", "the layout under a swizzle (a plain layout itself)", super::composed::get_nonswizzle_portion).args(n(1)),
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),

@@ -21,6 +21,7 @@
 //! assert_eq!(eval("(_2,_3):(_3,_1)(_1,_1)").unwrap().to_string(), "_4");
 //! ```
 
+mod composed;
 mod functions;
 mod value;
 
@@ -158,7 +159,8 @@ fn weight(v: &Value) -> usize {
         Value::Coord(t) => t.leaves().len(),
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => vs.iter().map(|v| weight(v).max(16)).sum(),
-        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) => 1,
+        Value::Composed(c) => c.leaf_count(),
+        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
     }
 }
 
@@ -178,7 +180,8 @@ fn depth_of(v: &Value) -> usize {
         Value::Coord(t) => t.depth(),
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
-        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) => 0,
+        Value::Composed(c) => c.depth(),
+        Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
     }
 }
 
@@ -274,7 +277,16 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             let vs = eval_all(args, sub)?;
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
+        ExprKind::Composed(a, o, b) => composed_node(e, [a, o, b], &sub),
     }
+}
+
+/// `A o offset o B`, out of line: its three values would otherwise sit in
+/// every frame of the evaluator's recursion.
+#[inline(never)]
+fn composed_node(e: &Expr, parts: [&Expr; 3], sub: &dyn Fn(&Expr) -> Result<Value>) -> Result<Value> {
+    let vs = [sub(parts[0])?, sub(parts[1])?, sub(parts[2])?];
+    functions::call("make_composed_layout", &[], &vs).map_err(|err| err.with_span(e.span.0, e.span.1))
 }
 
 /// A function of the registry named on its own (an argument of `transform_layout`).
@@ -299,6 +311,7 @@ fn function_value(name: &str) -> Option<Value> {
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
+        Value::Swizzle(_) | Value::Composed(_) => return composed::apply(f, args),
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
@@ -326,7 +339,7 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
 fn coord_in_range(
     c: crate::int_tuple::IntTupleRef<'_>,
     s: crate::int_tuple::IntTupleRef<'_>,
-    l: &Layout,
+    l: &dyn std::fmt::Display,
 ) -> Result<()> {
     match (c.as_leaf(), s.is_leaf()) {
         (Some(x), _) => {
@@ -348,6 +361,11 @@ fn coord_in_range(
         }
         _ => Ok(()),
     }
+}
+
+/// [`coord_in_range`] of a whole coordinate and shape, for the layout-like value `what`.
+pub(crate) fn check_coord_range(c: &IntTuple, s: &IntTuple, what: &str) -> Result<()> {
+    coord_in_range(c.as_ref(), s.as_ref(), &what)
 }
 
 /// Evaluate an expression whose value is a layout (a bare shape gets compact

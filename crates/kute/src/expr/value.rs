@@ -1,6 +1,7 @@
 //! Values of the expression language.
 
 use crate::algebra::Tiler;
+use crate::composed::AnyLayout;
 use crate::error::{Error, Result};
 use crate::int::{Bool, Int};
 use crate::int_tuple::IntTuple;
@@ -37,6 +38,10 @@ pub enum Value {
     /// A function of the expression language named without a call
     /// (`coalesce` in `transform_layout(L, coalesce)`), by the name written.
     Function(&'static str),
+    /// A swizzle `Sw<B,M,S>`.
+    Swizzle(crate::swizzle::Swizzle),
+    /// A composed layout `A o offset o B`.
+    Composed(Box<crate::composed::ComposedLayout>),
 }
 
 impl fmt::Display for Value {
@@ -52,6 +57,8 @@ impl fmt::Display for Value {
             Value::Major(Major::Right) => f.write_str("LayoutRight{}"),
             Value::Strides(t) => write!(f, "{t}"),
             Value::Function(name) => f.write_str(name),
+            Value::Swizzle(sw) => write!(f, "{sw}"),
+            Value::Composed(c) => write!(f, "{c}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -92,6 +99,8 @@ impl Value {
             Value::Strides(t) if t.is_leaf() => "a basis stride",
             Value::Strides(_) => "a stride tuple",
             Value::Function(_) => "a function",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Composed(_) => "a composed layout",
         }
     }
 
@@ -184,6 +193,32 @@ impl Value {
         match self {
             Value::Layout(l) => Some(l),
             _ => None,
+        }
+    }
+
+    /// The value as a layout, swizzle or composed layout (an integer `n` is
+    /// the layout `n:1`).
+    ///
+    /// Pre: one of those (else a `Type` error naming `what`).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// assert_eq!(v.to_any_layout("c").unwrap().size().unwrap().value(), 512);
+    /// ```
+    pub fn to_any_layout(&self, what: &str) -> Result<AnyLayout> {
+        match self {
+            Value::Swizzle(s) => Ok(AnyLayout::Swizzle(*s)),
+            Value::Composed(c) => Ok(AnyLayout::Composed(c.clone())),
+            other => Ok(AnyLayout::Layout(other.to_layout(what)?)),
+        }
+    }
+
+    /// A layout, swizzle or composed layout as a value.
+    pub fn from_any(l: AnyLayout) -> Value {
+        match l {
+            AnyLayout::Layout(l) => Value::Layout(l),
+            AnyLayout::Swizzle(s) => Value::Swizzle(s),
+            AnyLayout::Composed(c) => Value::Composed(c),
         }
     }
 

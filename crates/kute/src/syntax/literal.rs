@@ -151,6 +151,7 @@ fn not_a(e: &Expr, want: &str) -> Error {
         ExprKind::Underscore => "'_'",
         ExprKind::Tuple(_) => "a tuple",
         ExprKind::Int { .. } => "an integer",
+        ExprKind::Composed(..) => "a composed layout",
     };
     Error::new(ErrorKind::Type, "parse", format!("expected {want}, found {found}")).with_span(s, t)
 }

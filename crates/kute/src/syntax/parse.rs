@@ -61,6 +61,9 @@ pub enum ExprKind {
     Name(String),
     /// Application `f(args...)` of a value, e.g. `L(5)` or `L(_,1)`.
     Apply(Box<Expr>, Vec<Expr>),
+    /// A composed layout in CuTe's printed form, `A o offset o B`
+    /// (`Sw<3,4,3> o _0 o (_8,_64):(_64,_1)`); a chain nests to the right.
+    Composed(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// A template argument: an integer (`take<1,3>`) or a type name
@@ -297,8 +300,61 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// value := postfix (':' primary ('(' args ')')*)?
+    /// value := part ('o' part 'o' value)?, where a trailing application of
+    /// the last part applies to the whole composed layout (as CuTe prints it).
     fn value(&mut self) -> Result<Expr> {
+        let start = self.here().0;
+        let a = self.part(true)?;
+        if !self.at_compose() {
+            return Ok(a);
+        }
+        self.enter()?;
+        self.pos += 1;
+        let off = self.part(true)?;
+        if !self.at_compose() {
+            let (s, e) = self.here();
+            return Err(Error::parse("expected 'o' and the inner layout of a composed layout A o offset o B", s, e));
+        }
+        self.pos += 1;
+        let b = if self.chain_follows() { self.value()? } else { self.part(false)? };
+        let mut c =
+            Expr { span: (start, self.prev_end()), kind: ExprKind::Composed(Box::new(a), Box::new(off), Box::new(b)) };
+        self.applications(start, &mut c)?;
+        self.depth -= 1;
+        Ok(c)
+    }
+
+    /// Whether the next token is the composition operator `o`.
+    fn at_compose(&self) -> bool {
+        matches!(self.peek(), Some(Tok::Ident(n)) if n == "o")
+    }
+
+    /// Whether another `o` follows the next part at this level (the inner part
+    /// is itself a composed layout), found by skipping one balanced part.
+    fn chain_follows(&self) -> bool {
+        let mut k = self.pos;
+        let mut depth = 0i64;
+        while let Some((t, _, _)) = self.toks.get(k) {
+            match t {
+                Tok::P('(') | Tok::P('<') => depth += 1,
+                Tok::P(')') | Tok::P('>') => {
+                    if depth == 0 {
+                        return false;
+                    }
+                    depth -= 1
+                }
+                Tok::P(',') if depth == 0 => return false,
+                Tok::Ident(n) if n == "o" && depth == 0 => return true,
+                _ => {}
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// part := postfix (':' primary ('(' args ')')*)?; without `apply`, a
+    /// layout's trailing applications are left to the caller.
+    fn part(&mut self, apply: bool) -> Result<Expr> {
         let start = self.here().0;
         let v = self.postfix()?;
         if self.peek() != Some(&Tok::P(':')) {
@@ -307,7 +363,9 @@ impl Parser<'_> {
         self.pos += 1;
         let stride = self.primary()?;
         let mut l = Expr { span: (start, self.prev_end()), kind: ExprKind::Layout(Box::new(v), Box::new(stride)) };
-        self.applications(start, &mut l)?;
+        if apply {
+            self.applications(start, &mut l)?;
+        }
         Ok(l)
     }
 
@@ -418,6 +476,9 @@ impl Parser<'_> {
                 } else if self.peek() == Some(&Tok::Braces) && (empty_targs || !targs.is_empty()) {
                     // a value-initialised type, `E<1,0>{}`: a call without arguments
                     self.pos += 1;
+                    Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Call { name, targs, args: Vec::new() } })
+                } else if !targs.is_empty() && name == "Sw" {
+                    // CuTe's printed swizzle `Sw<3,4,3>`: a value, as `Swizzle<3,4,3>{}`
                     Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Call { name, targs, args: Vec::new() } })
                 } else if !targs.is_empty() {
                     let (a, b) = self.here();

@@ -1,0 +1,314 @@
+//! CuTe's `ComposedLayout`: `A o offset o B`, the function
+//! `x -> A(offset + B(x))`, for maps that composition cannot fold into one
+//! layout (a swizzle above all: `Sw<3,4,3> o _0 o (_8,_64):(_64,_1)`).
+//!
+//! `B` (CuTe's `layout_b`, here [`ComposedLayout::inner`]) gives the domain:
+//! shape, size, rank and every operation on the domain (divides, products,
+//! slicing, coalescing) act on it and keep `A` and the offset. `A` (CuTe's
+//! `layout_a`, here [`ComposedLayout::outer`]) is applied last. Each of the
+//! three parts is an [`AnyLayout`]: a layout, a swizzle or another composed
+//! layout, as in CuTe.
+//!
+//! The operations with CuTe's special rules for swizzles (slicing that decays
+//! into a plain layout, composition of a layout with a swizzle, the inverses,
+//! a product by a swizzled layout) are in [`ops`]; each checks its answer
+//! point by point against the function it stands for.
+
+pub mod ops;
+mod slice;
+
+pub use slice::slice_and_offset;
+
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::swizzle::Swizzle;
+use std::fmt;
+
+/// A layout-like function: a [`Layout`], a [`Swizzle`] or a [`ComposedLayout`]
+/// (what CuTe accepts as either part of a composed layout).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyLayout {
+    /// A plain layout.
+    Layout(Layout),
+    /// A swizzle (defined on every integer; it has no shape).
+    Swizzle(Swizzle),
+    /// A composed layout.
+    Composed(Box<ComposedLayout>),
+}
+
+/// CuTe's `ComposedLayout<A, Offset, B>`: `x -> A(offset + B(x))`.
+///
+/// ```
+/// use kute::composed::{AnyLayout, ComposedLayout};
+/// use kute::{Int, swizzle::Swizzle};
+/// let c = ComposedLayout::new(
+///     AnyLayout::Swizzle(Swizzle::new(3, 4, 3).unwrap()),
+///     Int::new_static(0),
+///     AnyLayout::Layout("(_8,_64):(_64,_1)".parse().unwrap()),
+/// );
+/// assert_eq!(c.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+/// assert_eq!(c.eval_int(Int::new_static(37)).unwrap().to_string(), "_356");
+/// assert_eq!(c.size().unwrap().value(), 512);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposedLayout {
+    outer: AnyLayout,
+    offset: Int,
+    inner: AnyLayout,
+}
+
+impl ComposedLayout {
+    /// CuTe `make_composed_layout(A, offset, B)`, kept as written (no
+    /// simplification).
+    ///
+    /// Pre: none (evaluation checks that the parts fit). Post: `outer() == A`,
+    /// `offset() == offset`, `inner() == B`.
+    pub fn new(outer: AnyLayout, offset: Int, inner: AnyLayout) -> ComposedLayout {
+        ComposedLayout { outer, offset, inner }
+    }
+
+    /// `A`, applied last (CuTe's `layout_a()`).
+    pub fn outer(&self) -> &AnyLayout {
+        &self.outer
+    }
+
+    /// The offset added between `B` and `A`.
+    pub fn offset(&self) -> Int {
+        self.offset
+    }
+
+    /// `B`, which gives the domain (CuTe's `layout_b()`).
+    pub fn inner(&self) -> &AnyLayout {
+        &self.inner
+    }
+
+    /// The swizzle, when `A` is one (CuTe's swizzled layouts).
+    pub fn swizzle(&self) -> Option<Swizzle> {
+        match self.outer {
+            AnyLayout::Swizzle(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The value at the 1-D coordinate `x`: `A(offset + B(x))`.
+    ///
+    /// Pre: as [`AnyLayout::eval_int`] for each part. Post: the value, static
+    /// when `x`, the offset and the parts are.
+    pub fn eval_int(&self, x: Int) -> Result<Int> {
+        let b = self.inner.eval_int(x)?;
+        self.outer.eval_int(self.offset.add(b).map_err(|e| e.in_op("evaluate"))?)
+    }
+
+    /// The value at a (hierarchical) coordinate of `B`'s shape.
+    ///
+    /// Pre: as [`AnyLayout::eval_coord`]. Post: `A(offset + B(c))`.
+    pub fn eval_coord(&self, c: &IntTuple) -> Result<Int> {
+        let b = self.inner.eval_coord(c)?;
+        self.outer.eval_int(self.offset.add(b).map_err(|e| e.in_op("evaluate"))?)
+    }
+
+    /// The shape of `B`.
+    ///
+    /// Pre: `B` has a shape (is not a swizzle; else a `Type` error).
+    pub fn shape(&self) -> Result<IntTuple> {
+        self.inner.shape()
+    }
+
+    /// The size of `B`'s domain.
+    ///
+    /// Pre: as [`ComposedLayout::shape`].
+    pub fn size(&self) -> Result<Int> {
+        self.inner.size()
+    }
+
+    /// The leaves of the layouts among the parts (a swizzle or offset counts 1).
+    pub fn leaf_count(&self) -> usize {
+        1 + self.outer.leaf_count() + self.inner.leaf_count()
+    }
+
+    /// The nesting depth: one more than the deepest part (a layout's depth,
+    /// 0 for a swizzle), so that a chain of compositions counts its links.
+    pub fn depth(&self) -> usize {
+        1 + self.outer.depth().max(self.inner.depth())
+    }
+
+    /// A copy with `B` replaced by `f(B)`, recomposed by CuTe's
+    /// `composition(A, offset, f(B))` (see [`compose3`]): how every operation
+    /// on the domain treats a composed layout.
+    ///
+    /// Pre: `B` is a layout (else a `Type` error naming `op`); as `f`.
+    pub fn map_inner(&self, op: &'static str, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
+        let b = self.inner.as_layout(op)?;
+        Ok(compose3(self.outer.clone(), self.offset, AnyLayout::Layout(f(b)?)))
+    }
+}
+
+/// CuTe's three-argument `composition(A, offset, B)`: the composed layout, or
+/// `B` itself when `A` is a swizzle of no bits and the offset 0 (CuTe's
+/// "ignore identity case").
+///
+/// Pre: none. Post: a function equal to `x -> A(offset + B(x))`.
+///
+/// ```
+/// use kute::composed::{compose3, AnyLayout};
+/// use kute::{Int, swizzle::Swizzle};
+/// let l = AnyLayout::Layout("(_8,_8):(_8,_1)".parse().unwrap());
+/// let id = AnyLayout::Swizzle(Swizzle::new(0, 4, 3).unwrap());
+/// assert_eq!(compose3(id, Int::new_static(0), l.clone()), l);
+/// ```
+pub fn compose3(outer: AnyLayout, offset: Int, inner: AnyLayout) -> AnyLayout {
+    if let (AnyLayout::Swizzle(s), AnyLayout::Layout(_)) = (&outer, &inner) {
+        if s.is_identity() && offset.value() == 0 {
+            return inner;
+        }
+    }
+    AnyLayout::Composed(Box::new(ComposedLayout::new(outer, offset, inner)))
+}
+
+impl AnyLayout {
+    /// The value at a 1-D coordinate (a layout's last mode unbounded, as CuTe
+    /// evaluates past the size).
+    ///
+    /// Pre: a layout part has integer strides (else an `Inadmissible` error);
+    /// no intermediate value overflows (else an `Overflow` error).
+    /// Post: the value, static when `x` and the parts are.
+    pub fn eval_int(&self, x: Int) -> Result<Int> {
+        match self {
+            AnyLayout::Layout(l) => l.eval_int(x),
+            AnyLayout::Swizzle(s) => Ok(s.apply_int(x)),
+            AnyLayout::Composed(c) => c.eval_int(x),
+        }
+    }
+
+    /// The value at a coordinate: an integer, or a tuple of the shape.
+    ///
+    /// Pre: a tuple coordinate needs a shape (not a swizzle; else a `Type`
+    /// error); as [`Layout::eval_coord`]. Post: the value.
+    pub fn eval_coord(&self, c: &IntTuple) -> Result<Int> {
+        if let Some(x) = c.as_ref().as_leaf() {
+            return self.eval_int(x);
+        }
+        match self {
+            AnyLayout::Layout(l) => l.eval_coord(c),
+            AnyLayout::Swizzle(s) => Err(Error::new(
+                crate::ErrorKind::Type,
+                "evaluate",
+                format!("{s} is a function of one integer, not of the coordinate {c}"),
+            )),
+            AnyLayout::Composed(k) => k.eval_coord(c),
+        }
+    }
+
+    /// The leaves of the layouts in it (a swizzle counts 1).
+    pub fn leaf_count(&self) -> usize {
+        match self {
+            AnyLayout::Layout(l) => l.leaves().len(),
+            AnyLayout::Swizzle(_) => 1,
+            AnyLayout::Composed(c) => c.leaf_count(),
+        }
+    }
+
+    /// The nesting depth (a layout's depth; 0 for a swizzle).
+    pub fn depth(&self) -> usize {
+        match self {
+            AnyLayout::Layout(l) => l.depth(),
+            AnyLayout::Swizzle(_) => 0,
+            AnyLayout::Composed(c) => c.depth(),
+        }
+    }
+
+    /// The layout, or a `Type` error naming `op` for a swizzle or composed layout.
+    pub fn as_layout(&self, op: &'static str) -> Result<&Layout> {
+        match self {
+            AnyLayout::Layout(l) => Ok(l),
+            other => Err(Error::new(crate::ErrorKind::Type, op, format!("{other} is not a plain layout here"))),
+        }
+    }
+
+    /// The shape of the domain (a composed layout's is its inner layout's).
+    ///
+    /// Pre: not a swizzle (it has no shape; else a `Type` error).
+    pub fn shape(&self) -> Result<IntTuple> {
+        match self {
+            AnyLayout::Layout(l) => Ok(l.shape()),
+            AnyLayout::Swizzle(s) => Err(no_shape(*s)),
+            AnyLayout::Composed(c) => c.shape(),
+        }
+    }
+
+    /// The size of the domain.
+    ///
+    /// Pre: as [`AnyLayout::shape`].
+    pub fn size(&self) -> Result<Int> {
+        match self {
+            AnyLayout::Layout(l) => l.size(),
+            AnyLayout::Swizzle(s) => Err(no_shape(*s)),
+            AnyLayout::Composed(c) => c.size(),
+        }
+    }
+
+    /// Every value over the domain, in 1-D order, as plain integers.
+    ///
+    /// Pre: as [`AnyLayout::size`]; the size is at most
+    /// [`MAX_PROOF_POINTS`](crate::limits::MAX_PROOF_POINTS) (else a `Limit`
+    /// error naming `op`). Post: `size()` values.
+    pub fn values(&self, op: &'static str) -> Result<Vec<i64>> {
+        let n = self.size()?.value();
+        check_points(op, n)?;
+        (0..n).map(|i| Ok(self.eval_int(Int::new_dynamic(i))?.value())).collect()
+    }
+}
+
+/// A `Limit` error when `n` points are more than one check may enumerate.
+pub(crate) fn check_points(op: &'static str, n: i64) -> Result<()> {
+    if n > crate::limits::MAX_PROOF_POINTS {
+        return Err(Error::limit(
+            op,
+            format!(
+                "checking the answer point by point needs {n} points, past kute's limit of {}",
+                crate::limits::MAX_PROOF_POINTS
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn no_shape(s: Swizzle) -> Error {
+    Error::new(crate::ErrorKind::Type, "shape", format!("{s} is a function on all integers: it has no shape"))
+}
+
+impl fmt::Display for AnyLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyLayout::Layout(l) => write!(f, "{l}"),
+            AnyLayout::Swizzle(s) => write!(f, "{s}"),
+            AnyLayout::Composed(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+impl fmt::Display for ComposedLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {} o {}", self.outer, self.offset, self.inner)
+    }
+}
+
+impl From<Layout> for AnyLayout {
+    fn from(l: Layout) -> AnyLayout {
+        AnyLayout::Layout(l)
+    }
+}
+
+impl From<Swizzle> for AnyLayout {
+    fn from(s: Swizzle) -> AnyLayout {
+        AnyLayout::Swizzle(s)
+    }
+}
+
+impl From<ComposedLayout> for AnyLayout {
+    fn from(c: ComposedLayout) -> AnyLayout {
+        AnyLayout::Composed(Box::new(c))
+    }
+}

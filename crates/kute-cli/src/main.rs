@@ -76,6 +76,19 @@ Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns ar
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
 layout is drawn as one row.";
 
+const F2_EXAMPLES: &str = "\
+Examples:
+  kute f2 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)'
+  kute f2 '(_4,_8):(_8,_1)'
+  kute f2 --from-linear '{\"dim0\": [64, 144, 288], \"dim1\": [1, 2, 4, 8, 16, 32]}'
+
+A layout of size 2^n is xor-linear when each value is the xor of the values of its
+coordinate's set bits (swizzles are). Its bit matrix has one column per input bit
+(the bit's value) and one row per output bit, lowest first. Triton's linear-layout
+form lists, per input dimension (the layout's modes: dim0, dim1, ...), the value of
+each of its bits. --from-linear goes back: a plain layout when no two basis vectors
+share a bit, else a swizzled one. A map that is not xor-linear is an error.";
+
 #[derive(Parser)]
 #[command(name = "kute", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
 struct Cli {
@@ -124,6 +137,18 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Show an xor-linear layout (a swizzle, a power-of-two layout) as a bit
+    /// matrix and in Triton's linear-layout form, or read one back
+    #[command(after_help = F2_EXAMPLES)]
+    F2 {
+        /// An expression giving a layout of power-of-two size (plain or swizzled)
+        #[arg(value_name = "EXPR", required_unless_present = "from_linear")]
+        expr: Option<String>,
+        /// Read a linear layout given as JSON, `{"dim0": [basis vectors...], ...}`,
+        /// and print a kute layout with that map
+        #[arg(long, value_name = "JSON", conflicts_with = "expr")]
+        from_linear: Option<String>,
+    },
     /// Start an interactive session (the default on a terminal)
     #[command(after_help = repl::HELP)]
     Repl,
@@ -153,6 +178,7 @@ fn main() -> ExitCode {
         Some(Command::Table { exprs }) => picture(&exprs, "table", None),
         Some(Command::Latex { exprs }) => picture(&exprs, "latex", None),
         Some(Command::Svg { exprs, output }) => picture(&exprs, "svg", output),
+        Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
         Some(Command::Completions { shell }) => {
@@ -170,6 +196,40 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `kute f2 EXPR` or `kute f2 --from-linear JSON`.
+fn f2(expr: Option<&str>, from_linear: Option<&str>) -> anyhow::Result<bool> {
+    use kute::f2::{BitMatrix, LinearLayout};
+    let mut out = io::stdout().lock();
+    if let Some(json) = from_linear {
+        let v: serde_json::Value = serde_json::from_str(json).context("--from-linear takes a JSON object")?;
+        let obj = v.as_object().context("--from-linear takes a JSON object {\"dim0\": [...], ...}")?;
+        let mut bases = Vec::new();
+        let mut top = 0i64;
+        for (name, vs) in obj {
+            let vs = vs
+                .as_array()
+                .and_then(|a| a.iter().map(|x| x.as_i64()).collect::<Option<Vec<i64>>>())
+                .with_context(|| format!("{name}: basis vectors are a list of integers"))?;
+            top = vs.iter().fold(top, |a, &x| a | x);
+            bases.push((name.clone(), vs));
+        }
+        let out_size = 1i64 << (64 - top.max(1).leading_zeros()).min(62);
+        let ll = LinearLayout::new(bases, out_size)?;
+        writeln!(out, "{}", ll.to_layout()?)?;
+        return Ok(true);
+    }
+    let src = expr.unwrap_or_default();
+    let l = kute::expr::eval(src)?.to_any_layout("the layout")?;
+    let m = BitMatrix::of(&l)?;
+    writeln!(out, "{l}")?;
+    writeln!(out, "{m}")?;
+    match LinearLayout::of(&l) {
+        Ok(ll) => writeln!(out, "linear layout: {ll}")?,
+        Err(e) => writeln!(out, "linear layout: none ({})", e.message())?,
+    }
+    Ok(true)
 }
 
 /// `kute EXPR...` means `kute eval EXPR...`: insert `eval` when the first

@@ -2,7 +2,7 @@
 //! that remember the text they point into.
 
 use kute::expr::{self, Env, Value};
-use kute::{Error, ErrorKind, Layout};
+use kute::{AnyLayout, Error, ErrorKind};
 use std::fmt::Write as _;
 
 /// A failed line: the library's error and the text it refers to, with the
@@ -76,10 +76,11 @@ impl Session {
     }
 
     /// Evaluate an expression that must give a layout. `op` names the command.
-    pub fn layout(&self, src: &str, op: &'static str) -> Result<Layout, Failure> {
+    pub fn layout(&self, src: &str, op: &'static str) -> Result<AnyLayout, Failure> {
         let fail = |e: Error| Failure::new(src, e);
         match expr::eval_in(src, &self.env).map_err(fail)? {
-            Value::Layout(l) => Ok(l),
+            Value::Layout(l) => Ok(AnyLayout::Layout(l)),
+            v @ Value::Composed(_) => v.to_any_layout("the drawing").map_err(fail),
             other => {
                 let hint =
                     if matches!(other, Value::IntTuple(_)) { "; make_layout(S) makes one from a shape" } else { "" };

@@ -32,6 +32,7 @@ pub mod doc;
 pub mod error;
 pub mod eval;
 pub mod expr;
+pub mod f2;
 pub mod int;
 pub mod int_tuple;
 pub mod iter;

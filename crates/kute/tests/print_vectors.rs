@@ -130,3 +130,19 @@ fn latex_matches_cute_print_latex() {
     }
     assert!(failures.is_empty(), "{} LaTeX pictures differ from CuTe:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// CuTe's `print_layout` and `print_latex` of swizzled and composed layouts
+/// (the `composed` rows of `shared/vectors/print_tv.jsonl`, copied into
+/// `data/print_composed.jsonl`): every byte.
+#[test]
+fn composed_tables_and_latex_match_cute() {
+    let rows: Vec<_> = include_str!("data/print_composed.jsonl").lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(rows.len() >= 10);
+    for line in rows {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone()).expect(k);
+        let l = kute::expr::eval(&get("expr")).unwrap().to_any_layout("the layout").unwrap();
+        assert_eq!(kute::print::table(&l).unwrap(), get("table"), "table of {}", get("expr"));
+        assert_eq!(kute::print::latex(&l).unwrap(), get("latex"), "latex of {}", get("expr"));
+    }
+}

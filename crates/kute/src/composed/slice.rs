@@ -122,8 +122,9 @@ fn decayed(sw: Swizzle, lo: &[i64], hi: &[i64]) -> Result<Layout> {
 ///   free modes do not reach both a Y bit and its Z bit the slice decays into
 ///   a plain layout (strides that flip sign with the fixed bits) plus an offset.
 ///
-/// Where CuTe's decayed layout is not the slice of the function (an offset that
-/// carries into the swizzle bits), the slice is returned composed instead,
+/// Where CuTe's answer is not the slice of the function (an offset that
+/// carries into the swizzle bits: CuTe xors it with the sliced bits), the
+/// slice is returned composed instead,
 /// `Sw o (off + B(c with _ as 0)) o slice(c, B)` with offset 0: the true slice.
 ///
 /// Pre: `c` fits `B`'s shape (else a `Mismatch` error); for a swizzled
@@ -195,7 +196,10 @@ pub fn slice_and_offset(c: &Coord, k: &ComposedLayout) -> Result<(AnyLayout, Int
     if active & !sw.apply(active) != 0 {
         // the free modes reach a Y bit and its Z bit: no decay
         let r = compose3(AnyLayout::Swizzle(sw), int(off_zy), AnyLayout::Layout(sliced));
-        return Ok((r, int(off_anti)));
+        if slice_holds(k, c, &r, off_anti)? {
+            return Ok((r, int(off_anti)));
+        }
+        return generic();
     }
     let z = sw.zzz_mask() & -sw.zzz_mask();
     let y = sw.yyy_mask() & -sw.yyy_mask();
@@ -204,14 +208,14 @@ pub fn slice_and_offset(c: &Coord, k: &ComposedLayout) -> Result<(AnyLayout, Int
     let layout = algebra::composition(&decayed(sw, &lo, &hi)?, &sliced).map_err(|e| e.within(op))?;
     let off = sw.apply(off_zy) + off_anti;
     let r = AnyLayout::Layout(layout);
-    if decay_holds(k, c, &r, off)? {
+    if slice_holds(k, c, &r, off)? {
         return Ok((r, int(off)));
     }
     generic()
 }
 
 /// Whether `C(c_j) == R(j) + off` for every coordinate `j` of the slice.
-fn decay_holds(k: &ComposedLayout, c: &Coord, r: &AnyLayout, off: i64) -> Result<bool> {
+fn slice_holds(k: &ComposedLayout, c: &Coord, r: &AnyLayout, off: i64) -> Result<bool> {
     let n = r.size()?.value();
     super::check_points("slice_and_offset", n)?;
     let free = k.inner().as_layout("slice_and_offset")?.slice(c)?.shape();

@@ -6,6 +6,7 @@ mod svg;
 
 pub use svg::{svg, SVG_MAX_CELLS};
 
+use crate::composed::AnyLayout;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::Layout;
@@ -17,14 +18,62 @@ use std::fmt::Write;
 /// are written).
 pub const MAX_CELLS: i64 = 1 << 16;
 
-/// The grid of a rank-2 view of `l`: `(rows, cols, values row-major)`.
-/// A rank-1 layout is padded with `_1:_0` into a `size × 1` column (as CuTe's
-/// `print_latex` does); `transpose_rank1` makes it a `1 × size` row instead.
-pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Result<(i64, i64, Vec<i64>)> {
-    let view = match l.rank() {
-        1 if transpose_rank1 => Layout::concat_unchecked([&Layout::unit(), l]),
-        1 => Layout::concat_unchecked([l, &Layout::unit()]),
-        2 => l.clone(),
+/// What can be drawn: a layout, or a swizzled or composed layout (whose
+/// cells hold `A(offset + B(m, n))`).
+pub trait Drawable {
+    /// The drawing's layout-like value.
+    fn drawn(&self) -> std::borrow::Cow<'_, AnyLayout>;
+}
+
+impl Drawable for Layout {
+    fn drawn(&self) -> std::borrow::Cow<'_, AnyLayout> {
+        std::borrow::Cow::Owned(AnyLayout::Layout(self.clone()))
+    }
+}
+
+impl Drawable for AnyLayout {
+    fn drawn(&self) -> std::borrow::Cow<'_, AnyLayout> {
+        std::borrow::Cow::Borrowed(self)
+    }
+}
+
+impl Drawable for crate::composed::ComposedLayout {
+    fn drawn(&self) -> std::borrow::Cow<'_, AnyLayout> {
+        std::borrow::Cow::Owned(AnyLayout::from(self.clone()))
+    }
+}
+
+/// The cells of a picture: a rank-2 view of the layout (of the inner layout
+/// of a composed one) and the value of each cell, row-major.
+pub(crate) struct Grid {
+    pub(crate) rows: i64,
+    pub(crate) cols: i64,
+    pub(crate) vals: Vec<i64>,
+    /// The (inner) layout's modes along the rows and the columns.
+    pub(crate) row_mode: Layout,
+    pub(crate) col_mode: Layout,
+    /// The (inner) layout's cosize.
+    pub(crate) cosize: Int,
+}
+
+/// The grid of a rank-2 view of `l`. A rank-1 layout is padded with `_1:_0`
+/// into a `size × 1` column (as CuTe's `print_latex` does); `transpose_rank1`
+/// makes it a `1 × size` row instead.
+pub(crate) fn grid(l: &AnyLayout, op: &'static str, transpose_rank1: bool) -> Result<Grid> {
+    let (inner, outer) = match l {
+        AnyLayout::Layout(x) => (x, None),
+        AnyLayout::Composed(k) => match k.inner() {
+            AnyLayout::Layout(x) => (x, Some(k)),
+            other => return Err(Error::mismatch(op, format!("{l}: its inner part {other} is not a layout to draw"))),
+        },
+        AnyLayout::Swizzle(s) => {
+            return Err(Error::mismatch(op, format!("{s} has no shape: compose it with a layout to draw it")))
+        }
+    };
+    let view = match inner.rank() {
+        1 if transpose_rank1 => Layout::concat_unchecked([&Layout::unit(), inner]),
+        1 => Layout::concat_unchecked([inner, &Layout::unit()]),
+        2 => inner.clone(),
         r => return Err(Error::mismatch(op, format!("{l} has rank {r}; a table needs rank 1 or 2"))),
     };
     let m0 = view.mode(0)?;
@@ -47,10 +96,21 @@ pub(crate) fn grid(l: &Layout, op: &'static str, transpose_rank1: bool) -> Resul
         let a = m0.eval_int(Int::new_dynamic(m))?;
         for n in 0..cols {
             let b = m1.eval_int(Int::new_dynamic(n))?;
-            vals.push(a.add(b).map_err(|e| e.in_op(op))?.value());
+            let mut v = a.add(b).map_err(|e| e.in_op(op))?;
+            if let Some(k) = outer {
+                v = k.outer().eval_int(k.offset().add(v).map_err(|e| e.in_op(op))?)?;
+            }
+            vals.push(v.value());
         }
     }
-    Ok((rows, cols, vals))
+    let cosize = inner.cosize().map_err(|e| e.in_op(op))?;
+    // a rank-1 layout's own mode labels its cells, not the padded tuple
+    let (row_mode, col_mode) = match (inner.rank(), transpose_rank1) {
+        (1, true) => (Layout::unit(), inner.mode(0)?),
+        (1, false) => (inner.mode(0)?, Layout::unit()),
+        _ => (m0, m1),
+    };
+    Ok(Grid { rows, cols, vals, row_mode, col_mode, cosize })
 }
 
 fn num_digits(x: i64) -> usize {
@@ -80,9 +140,10 @@ fn num_digits(x: i64) -> usize {
 /// let t = kute::print::table(&l).unwrap();
 /// assert_eq!(t.lines().nth(3).unwrap(), " 0  | 0 | 2 | 1 | 3 |");
 /// ```
-pub fn table(l: &Layout) -> Result<String> {
-    let (rows, cols, vals) = grid(l, "table", true)?;
-    let w = num_digits(l.cosize().map_err(|e| e.in_op("table"))?.value()) + 2;
+pub fn table(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    let l = l.drawn();
+    let Grid { rows, cols, vals, cosize, .. } = grid(&l, "table", true)?;
+    let w = num_digits(cosize.value()) + 2;
     let mut s = String::new();
     let _ = writeln!(s, "{l}");
     s.push_str("    ");
@@ -139,9 +200,20 @@ pub fn palette_index(idx: i64) -> usize {
 /// assert!(t.starts_with("% Layout: (_2,_3):(_3,_1)\n"));
 /// assert!(t.contains("\\node[fill=black!60] at (1,0) {3};"));
 /// ```
-pub fn latex(l: &Layout) -> Result<String> {
-    let (rows, cols, vals) = grid(l, "latex", false)?;
-    let shown = if l.rank() == 1 { Layout::concat_unchecked([l, &Layout::unit()]) } else { l.clone() };
+pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    let l = l.drawn();
+    let Grid { rows, cols, vals, .. } = grid(&l, "latex", false)?;
+    // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner
+    // layout's, recomposed (a swizzle of no bits at offset 0 drops out)
+    let pad = |x: &Layout| if x.rank() == 1 { Layout::concat_unchecked([x, &Layout::unit()]) } else { x.clone() };
+    let shown = match &*l {
+        AnyLayout::Layout(x) => AnyLayout::Layout(pad(x)),
+        AnyLayout::Composed(k) => {
+            let inner = k.inner().as_layout("latex")?;
+            crate::composed::compose3(k.outer().clone(), k.offset(), AnyLayout::Layout(pad(inner)))
+        }
+        other => other.clone(),
+    };
     let mut s = String::new();
     let _ = writeln!(s, "% Layout: {shown}");
     s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n");

@@ -8,7 +8,7 @@
 //! Text is sized from the grid's dimensions and its widest number, so layouts up
 //! to 64×64 stay readable.
 
-use super::{grid, palette_index, BW_PALETTE};
+use super::{grid, palette_index, Drawable, Grid, BW_PALETTE};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{idx2crd, IntTuple};
@@ -45,18 +45,15 @@ const INDEX_COLOUR: &str = "#333333";
 /// assert_eq!(s.matches("<rect class=\"cell\"").count(), 8);
 /// assert!(s.contains(">(1,1)</text>")); // column 3's natural coordinate
 /// ```
-pub fn svg(l: &Layout) -> Result<String> {
-    let (rows, cols, vals) = grid(l, "svg", true)?;
+pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    let l = l.drawn();
+    let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg", true)?;
     if vals.len() > SVG_MAX_CELLS {
         return Err(Error::limit(
             "svg",
             format!("{l} has {rows}x{cols} cells; an SVG picture is limited to {SVG_MAX_CELLS} (256x256)"),
         ));
     }
-    let (row_mode, col_mode) = match l.rank() {
-        1 => (Layout::unit(), l.mode(0)?),
-        _ => (l.mode(0)?, l.mode(1)?),
-    };
     let row_labels = labels(&row_mode, rows)?;
     let col_labels = labels(&col_mode, cols)?;
     let title = l.to_string();

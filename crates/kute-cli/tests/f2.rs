@@ -1,0 +1,74 @@
+//! `kute f2` and pictures of swizzled layouts, run as a user runs them. The
+//! bit matrix is checked against the swizzle written out bit by bit here.
+
+use std::process::Command;
+
+fn kute(args: &[&str]) -> (String, String, bool) {
+    let o = Command::new(env!("CARGO_BIN_EXE_kute")).args(args).output().expect("run kute");
+    (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap(), o.status.success())
+}
+
+/// `Sw<B,M,S>` bit by bit.
+fn sw(b: i64, m: i64, s: i64, x: i64) -> i64 {
+    (0..b).fold(x, |r, k| r ^ (((x >> (m + s.max(0) + k)) & 1) << (m - s.min(0) + k)))
+}
+
+#[test]
+fn the_bit_matrix_is_the_swizzle() {
+    let (out, err, ok) = kute(&["f2", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"]);
+    assert!(ok, "{err}");
+    let rows: Vec<Vec<i64>> = out
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with("linear"))
+        .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
+        .collect();
+    // input bit k: bits 0-2 are the row (stride 64), 3-8 the column (stride 1)
+    let value_of_bit = |k: i64| if k < 3 { sw(3, 4, 3, 64 << k) } else { sw(3, 4, 3, 1 << (k - 3)) };
+    assert_eq!(rows.len(), 9);
+    for (r, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 9);
+        for (k, &bit) in row.iter().enumerate() {
+            assert_eq!(bit, (value_of_bit(k as i64) >> r) & 1, "output bit {r}, input bit {k}");
+        }
+    }
+    assert!(out.contains("linear layout: {dim0: [64, 144, 288], dim1: [1, 2, 4, 8, 16, 32]} -> offset (512)"));
+}
+
+#[test]
+fn a_linear_layout_reads_back_as_the_same_map() {
+    let (out, err, ok) = kute(&["f2", "--from-linear", r#"{"dim0": [64, 144, 288], "dim1": [1, 2, 4, 8, 16, 32]}"#]);
+    assert!(ok, "{err}");
+    let l = out.trim();
+    for r in 0..8i64 {
+        for c in 0..64i64 {
+            let (v, _, ok) = kute(&["eval", &format!("{l}({r},{c})")]);
+            assert!(ok);
+            assert_eq!(v.trim().trim_start_matches('_').parse::<i64>().unwrap(), sw(3, 4, 3, r * 64 + c));
+            if c > 2 {
+                break; // a few columns per row keep the test quick
+            }
+        }
+    }
+}
+
+#[test]
+fn maps_that_are_not_xor_linear_are_errors() {
+    let (_, err, ok) = kute(&["f2", "(_2,_2):(_1,_1)"]);
+    assert!(!ok && err.contains("not xor-linear"), "{err}");
+    let (_, err, ok) = kute(&["f2", "--from-linear", r#"{"dim0": [3, 5, 6]}"#]);
+    assert!(!ok && err.contains("no plain or swizzled layout"), "{err}");
+}
+
+/// `kute table` of a swizzled layout is CuTe's print_layout, byte for byte
+/// (the first composed row of the oracle's print vectors).
+#[test]
+fn table_of_a_swizzled_layout_is_cutes() {
+    let line = include_str!("../../kute/tests/data/print_composed.jsonl").lines().nth(1).unwrap();
+    assert!(line.contains("composition(Swizzle<2,0,2>{},(_4,_4):(_4,_1))"));
+    let (out, err, ok) = kute(&["table", "composition(Swizzle<2,0,2>{},(_4,_4):(_4,_1))"]);
+    assert!(ok, "{err}");
+    let want = "Sw<2,0,2> o _0 o (_4,_4):(_4,_1)\n       0    1    2    3 \n    +----+----+----+----+\n 0  |  0 |  1 |  2 |  3 |\n    +----+----+----+----+\n 1  |  5 |  4 |  7 |  6 |\n    +----+----+----+----+\n 2  | 10 | 11 |  8 |  9 |\n    +----+----+----+----+\n 3  | 15 | 14 | 13 | 12 |\n    +----+----+----+----+\n";
+    assert!(line.contains(&want.replace('\n', "\\n")));
+    assert_eq!(out, want);
+}

@@ -71,6 +71,7 @@ const SVG_EXAMPLES: &str = "\
 Examples:
   kute svg '(2,(2,2)):(4,(2,1))' -o layout.svg
   kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
+  kute svg 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
@@ -136,6 +137,10 @@ enum Command {
         /// Write the picture to FILE instead of standard output
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Colour each cell by its shared-memory bank (32 banks of 4 bytes) for
+        /// elements of BYTES bytes, with a legend of the banks
+        #[arg(long, value_name = "BYTES")]
+        banks: Option<i64>,
     },
     /// Show an xor-linear layout (a swizzle, a power-of-two layout) as a bit
     /// matrix and in Triton's linear-layout form, or read one back
@@ -175,9 +180,11 @@ fn main() -> ExitCode {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
         None => eval(&["-".to_string()], false),
         Some(Command::Eval { exprs, json }) => eval(&exprs, json),
-        Some(Command::Table { exprs }) => picture(&exprs, "table", None),
-        Some(Command::Latex { exprs }) => picture(&exprs, "latex", None),
-        Some(Command::Svg { exprs, output }) => picture(&exprs, "svg", output),
+        Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Default::default()),
+        Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Default::default()),
+        Some(Command::Svg { exprs, output, banks }) => {
+            picture(&exprs, "svg", output, &kute::print::SvgOptions { banks, ..Default::default() })
+        }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
@@ -352,11 +359,21 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
 
 /// Render a layout as `kind` (table, latex or svg) for `session`, or the failure.
 pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String, session::Failure> {
+    render_with(session, src, kind, &Default::default())
+}
+
+/// [`render`], an SVG picture drawn with `opts` (bank colours, marked cells).
+pub fn render_with(
+    session: &Session,
+    src: &str,
+    kind: &'static str,
+    opts: &kute::print::SvgOptions,
+) -> Result<String, session::Failure> {
     let l = session.layout(src, kind)?;
     let r = match kind {
         "table" => kute::print::table(&l),
         "latex" => kute::print::latex(&l),
-        _ => kute::print::svg(&l),
+        _ => kute::print::svg_with(&l, opts),
     };
     r.map_err(|err| session::Failure { src: src.to_string(), err: Box::new(err), span: None })
 }
@@ -364,14 +381,19 @@ pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String
 /// `kute table|latex|svg EXPR...`: the bindings evaluated in order, every
 /// other expression drawn (the pictures one after another; an SVG file holds
 /// one picture, so `-o FILE` takes one drawn expression).
-fn picture(exprs: &[String], kind: &'static str, output: Option<PathBuf>) -> anyhow::Result<bool> {
+fn picture(
+    exprs: &[String],
+    kind: &'static str,
+    output: Option<PathBuf>,
+    opts: &kute::print::SvgOptions,
+) -> anyhow::Result<bool> {
     let mut session = Session::default();
     let mut pictures = Vec::new();
     for src in exprs {
         let drawn = if kute::expr::split_binding(src).is_some() {
             session.eval_line(src).map(|_| None)
         } else {
-            render(&session, src, kind).map(Some)
+            render_with(&session, src, kind, opts).map(Some)
         };
         match drawn {
             Ok(Some(text)) => pictures.push(text),

@@ -28,6 +28,9 @@ use std::fmt;
 
 /// A layout-like function: a [`Layout`], a [`Swizzle`] or a [`ComposedLayout`]
 /// (what CuTe accepts as either part of a composed layout).
+// A layout keeps its first leaves inline (no allocation); composed parts,
+// rarer, are boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyLayout {
     /// A plain layout.

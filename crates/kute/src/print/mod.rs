@@ -4,7 +4,7 @@
 
 mod svg;
 
-pub use svg::{svg, SVG_MAX_CELLS};
+pub use svg::{bank_colour, svg, svg_with, SvgOptions, SVG_MAX_CELLS};
 
 use crate::composed::AnyLayout;
 use crate::error::{Error, Result};

@@ -46,6 +46,46 @@ const INDEX_COLOUR: &str = "#333333";
 /// assert!(s.contains(">(1,1)</text>")); // column 3's natural coordinate
 /// ```
 pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    svg_with(l, &SvgOptions::default())
+}
+
+/// What an SVG picture shows besides the indices.
+#[derive(Clone, Debug, Default)]
+pub struct SvgOptions {
+    /// Colour each cell by its shared-memory bank, for elements of this many
+    /// bytes: bank `(index · bytes / 4) mod 32` (32 banks of 4 bytes), with a
+    /// legend of the 32 bank colours.
+    pub banks: Option<i64>,
+    /// Cells to outline, by 1-D coordinate (row-major in the grid: `m · cols + n`),
+    /// each with a label (a thread number, say) and whether to mark it as a
+    /// conflict (red) rather than an access (blue).
+    pub marks: Vec<(i64, String, bool)>,
+}
+
+/// The colour of bank `b` of 32: hues around the wheel, alternating light and
+/// dark so that neighbouring banks differ.
+pub fn bank_colour(b: i64) -> String {
+    let b = b.rem_euclid(32);
+    let hue = (b * 360 / 32 * 7) % 360; // a stride of 7 scatters neighbours across the wheel
+    let light = if b % 2 == 0 { 78 } else { 62 };
+    format!("hsl({hue},70%,{light}%)")
+}
+
+/// [`svg`], with cells coloured by bank and outlined as `opts` asks.
+///
+/// Pre: as [`svg`]; `opts.banks` positive (else an `Inadmissible` error); each
+/// mark inside the grid (else a `Mismatch` error). Post: as [`svg`], each cell's
+/// fill its bank's [`bank_colour`] when `banks` is set (the cell's tooltip
+/// names the bank), a legend of the banks below the grid, and one outline per mark.
+///
+/// ```
+/// use kute::print::{svg_with, SvgOptions};
+/// let l = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+/// let opts = SvgOptions { banks: Some(2), marks: vec![(0, "t0".into(), false)] };
+/// let s = svg_with(&l, &opts).unwrap();
+/// assert!(s.contains("bank 0") && s.contains("class=\"legend\"") && s.contains("class=\"mark\""));
+/// ```
+pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<String> {
     let l = l.drawn();
     let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg", true)?;
     if vals.len() > SVG_MAX_CELLS {
@@ -95,6 +135,30 @@ pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
     let width = (left + grid_w + MARGIN).max(2.0 * MARGIN + title_w).ceil();
     let height = (top + grid_h + MARGIN).ceil();
 
+    if let Some(b) = opts.banks {
+        if b < 1 {
+            return Err(Error::inadmissible("svg", format!("the element size {b} must be at least one byte")));
+        }
+    }
+    for (k, _, _) in &opts.marks {
+        if !(0..rows * cols).contains(k) {
+            return Err(Error::mismatch("svg", format!("a marked cell {k} is outside the {rows}x{cols} grid")));
+        }
+    }
+    let bank_of = |v: i64| -> Result<Option<i64>> {
+        match opts.banks {
+            None => Ok(None),
+            Some(b) => {
+                let byte = v.checked_mul(b).ok_or_else(|| Error::overflow(format!("svg: the byte address of {v}")))?;
+                Ok(Some(byte.div_euclid(4).rem_euclid(32)))
+            }
+        }
+    };
+    // the legend: two rows of 16 swatches below the grid
+    let swatch = (1.6 * font).ceil();
+    let legend_h = if opts.banks.is_some() { gap + font + 2.0 * swatch + gap } else { 0.0 };
+    let height = (height + legend_h).ceil();
+    let width = if opts.banks.is_some() { width.max(left + 16.0 * swatch + MARGIN).ceil() } else { width };
     let mut s = String::with_capacity(512 + vals.len() * 160);
     let _ = writeln!(
         s,
@@ -115,11 +179,14 @@ pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
     for m in 0..rows {
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];
-            let (fill, _) = shade(v);
+            let (fill, bank) = match bank_of(v)? {
+                Some(b) => (bank_colour(b), format!(", bank {b}")),
+                None => (shade(v).0, String::new()),
+            };
             let _ = writeln!(
                 s,
                 "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\">\
-                 <title>{} \u{2192} {v}</title></rect>",
+                 <title>{} \u{2192} {v}{bank}</title></rect>",
                 f(left + n as f64 * cell),
                 f(top + m as f64 * cell),
                 esc(&tooltip(&row_labels[m as usize], &col_labels[n as usize])),
@@ -131,7 +198,7 @@ pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
     for m in 0..rows {
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];
-            let (_, ink) = shade(v);
+            let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
             let _ = writeln!(
                 s,
                 "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{v}</text>",
@@ -183,7 +250,48 @@ pub fn svg(l: &(impl Drawable + ?Sized)) -> Result<String> {
             }
         }
     }
-    s.push_str("</g>\n</svg>\n");
+    s.push_str("</g>\n");
+    if !opts.marks.is_empty() {
+        let _ = writeln!(s, "<g class=\"marks\" font-size=\"{}\" fill=\"none\">", f(0.55 * font));
+        for (k, label, conflict) in &opts.marks {
+            let (m, n) = (k / cols, k % cols);
+            let colour = if *conflict { "#d62728" } else { "#1f5fa8" };
+            let (x, y) = (left + n as f64 * cell, top + m as f64 * cell);
+            let _ = writeln!(
+                s,
+                "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke=\"{colour}\" \
+                 stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" fill=\"{colour}\">{}</text>",
+                f(x + 2.0),
+                f(y + 2.0),
+                f(cell - 4.0),
+                f(cell - 4.0),
+                f(x + 4.0),
+                f(y + 0.55 * font + 3.0),
+                esc(label)
+            );
+        }
+        s.push_str("</g>\n");
+    }
+    if opts.banks.is_some() {
+        let y0 = top + grid_h + gap;
+        let _ = writeln!(s, "<g class=\"legend\" font-size=\"{}\" text-anchor=\"middle\">", f(0.6 * font));
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"start\">banks</text>", f(left), f(y0 + font));
+        for b in 0..32i64 {
+            let (x, y) = (left + (b % 16) as f64 * swatch, y0 + font + 4.0 + (b / 16) as f64 * swatch);
+            let _ = writeln!(
+                s,
+                "<rect x=\"{}\" y=\"{}\" width=\"{swatch}\" height=\"{swatch}\" fill=\"{}\" stroke=\"#000000\"/>\
+                 <text x=\"{}\" y=\"{}\">{b}</text>",
+                f(x),
+                f(y),
+                bank_colour(b),
+                f(x + swatch / 2.0),
+                f(y + swatch / 2.0 + 0.2 * font)
+            );
+        }
+        s.push_str("</g>\n");
+    }
+    s.push_str("</svg>\n");
     Ok(s)
 }
 

@@ -72,3 +72,27 @@ fn table_of_a_swizzled_layout_is_cutes() {
     assert!(line.contains(&want.replace('\n', "\\n")));
     assert_eq!(out, want);
 }
+
+/// `kute svg --banks 2`: every cell's tooltip names the bank of its byte
+/// address, `(index · 2 / 4) mod 32`, and its fill is that bank's colour.
+#[test]
+fn svg_colours_cells_by_bank() {
+    let (out, err, ok) = kute(&["svg", "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "--banks", "2"]);
+    assert!(ok, "{err}");
+    let mut cells = 0;
+    for line in out.lines().filter(|l| l.starts_with("<rect class=\"cell\"")) {
+        let title = &line[line.find("<title>").unwrap() + 7..line.find("</title>").unwrap()];
+        // "(m,n) → v, bank b"
+        let (coord, rest) = title.split_once(" \u{2192} ").unwrap();
+        let (v, bank) = rest.split_once(", bank ").unwrap();
+        let (m, n) = coord.trim_matches(|c| c == '(' || c == ')').split_once(',').unwrap();
+        let (m, n): (i64, i64) = (m.parse().unwrap(), n.parse().unwrap());
+        assert_eq!(v.parse::<i64>().unwrap(), sw(3, 4, 3, m * 64 + n));
+        assert_eq!(bank.parse::<i64>().unwrap(), (sw(3, 4, 3, m * 64 + n) * 2 / 4) % 32);
+        cells += 1;
+    }
+    assert_eq!(cells, 512);
+    assert!(out.contains("class=\"legend\""));
+    let (_, err, ok) = kute(&["svg", "(4,4):(4,1)", "--banks", "0"]);
+    assert!(!ok && err.contains("at least one byte"), "{err}");
+}

@@ -148,6 +148,79 @@ impl ComposedLayout {
     }
 }
 
+/// The operations that act on the domain: each runs on the inner layout `B`
+/// and keeps `A` and the offset (CuTe's `layout_composed.hpp`), recomposed by
+/// [`compose3`].
+///
+/// Pre: `B` is a plain layout (else a `Type` error); as the operation on `B`.
+/// Post: `A o offset o OP(B, ...)`, or `OP(B, ...)` alone where `A` is a
+/// swizzle of no bits and the offset 0.
+///
+/// ```
+/// use kute::composed::{AnyLayout, ComposedLayout};
+/// let AnyLayout::Composed(c) = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap()
+/// else { unreachable!() };
+/// let t: kute::Tiler = "(_8,_16)".parse().unwrap();
+/// assert_eq!(c.zipped_divide(&t).unwrap().to_string(), "Sw<3,4,3> o _0 o ((_8,_16),(_1,_4)):((_64,_1),(_0,_16))");
+/// assert_eq!(c.coalesce().unwrap().to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+/// ```
+impl ComposedLayout {
+    /// CuTe `coalesce(C)`.
+    pub fn coalesce(&self) -> Result<AnyLayout> {
+        self.map_inner("coalesce", crate::algebra::coalesce)
+    }
+
+    /// CuTe `composition(C, tiler)`.
+    pub fn compose_tiler(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("composition", |b| crate::algebra::composition_tiler(b, t))
+    }
+
+    /// CuTe `logical_divide(C, tiler)`.
+    pub fn logical_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("logical_divide", |b| crate::algebra::logical_divide(b, t))
+    }
+
+    /// CuTe `zipped_divide(C, tiler)`.
+    pub fn zipped_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("zipped_divide", |b| crate::algebra::zipped_divide(b, t))
+    }
+
+    /// CuTe `tiled_divide(C, tiler)`.
+    pub fn tiled_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("tiled_divide", |b| crate::algebra::tiled_divide(b, t))
+    }
+
+    /// CuTe `flat_divide(C, tiler)`.
+    pub fn flat_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("flat_divide", |b| crate::algebra::flat_divide(b, t))
+    }
+
+    /// CuTe `logical_product(C, tiler)`.
+    pub fn logical_product(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+        self.map_inner("logical_product", |b| crate::algebra::logical_product(b, t))
+    }
+
+    /// CuTe `blocked_product(C, L)`.
+    pub fn blocked_product(&self, l: &Layout) -> Result<AnyLayout> {
+        self.map_inner("blocked_product", |b| crate::algebra::blocked_product(b, l))
+    }
+
+    /// CuTe `raked_product(C, L)`.
+    pub fn raked_product(&self, l: &Layout) -> Result<AnyLayout> {
+        self.map_inner("raked_product", |b| crate::algebra::raked_product(b, l))
+    }
+
+    /// CuTe `tile_to_shape(C, shape[, order])`.
+    pub fn tile_to_shape(&self, shape: &IntTuple, order: Option<&IntTuple>) -> Result<AnyLayout> {
+        self.map_inner("tile_to_shape", |b| crate::algebra::tile_to_shape(b, shape, order))
+    }
+
+    /// CuTe `complement(C, cotarget)`: the inner layout's complement.
+    pub fn complement(&self, cotarget: &IntTuple) -> Result<Layout> {
+        crate::algebra::complement(self.inner.as_layout("complement")?, cotarget)
+    }
+}
+
 /// CuTe's three-argument `composition(A, offset, B)`: the composed layout, or
 /// `B` itself when `A` is a swizzle of no bits and the offset 0 (CuTe's
 /// "ignore identity case").

@@ -73,6 +73,16 @@ impl ComposedLayout {
     }
 
     /// `A`, applied last (CuTe's `layout_a()`).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _64 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!((c.outer().to_string(), c.offset().value(), c.inner().to_string()),
+    ///            ("Sw<3,4,3>".to_string(), 64, "(_8,_64):(_64,_1)".to_string()));
+    /// assert_eq!(c.swizzle(), Some(kute::Swizzle::new(3, 4, 3).unwrap()));
+    /// assert_eq!(c.shape().unwrap().to_string(), "(_8,_64)");
+    /// assert_eq!((c.leaf_count(), c.depth()), (4, 2));
+    /// ```
     pub fn outer(&self) -> &AnyLayout {
         &self.outer
     }
@@ -107,6 +117,12 @@ impl ComposedLayout {
     /// The value at a (hierarchical) coordinate of `B`'s shape.
     ///
     /// Pre: as [`AnyLayout::eval_coord`]. Post: `A(offset + B(c))`.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.eval_coord(&"(_3,_9)".parse().unwrap()).unwrap().to_string(), "_217");
+    /// ```
     pub fn eval_coord(&self, c: &IntTuple) -> Result<Int> {
         let b = self.inner.eval_coord(c)?;
         self.outer.eval_int(self.offset.add(b).map_err(|e| e.in_op("evaluate"))?)
@@ -142,6 +158,13 @@ impl ComposedLayout {
     /// on the domain treats a composed layout.
     ///
     /// Pre: `B` is a layout (else a `Type` error naming `op`); as `f`.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let r = c.map_inner("flatten", |b| Ok(b.clone())).unwrap();
+    /// assert_eq!(r.to_string(), "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)");
+    /// ```
     pub fn map_inner(&self, op: &'static str, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
         let b = self.inner.as_layout(op)?;
         Ok(compose3(self.outer.clone(), self.offset, AnyLayout::Layout(f(b)?)))
@@ -250,6 +273,15 @@ impl AnyLayout {
     /// Pre: a layout part has integer strides (else an `Inadmissible` error);
     /// no intermediate value overflows (else an `Overflow` error).
     /// Post: the value, static when `x` and the parts are.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Int, Swizzle};
+    /// let sw = AnyLayout::Swizzle(Swizzle::new(3, 4, 3).unwrap());
+    /// assert_eq!(sw.eval_int(Int::new_dynamic(200)).unwrap().value(), 216);
+    /// let l = AnyLayout::Layout("(_2,_3):(_3,_1)".parse().unwrap());
+    /// assert_eq!(l.eval_int(Int::new_static(7)).unwrap().to_string(), "_6"); // past the size: 3 + 3
+    /// assert_eq!((l.leaf_count(), l.depth()), (2, 1));
+    /// ```
     pub fn eval_int(&self, x: Int) -> Result<Int> {
         match self {
             AnyLayout::Layout(l) => l.eval_int(x),
@@ -262,6 +294,13 @@ impl AnyLayout {
     ///
     /// Pre: a tuple coordinate needs a shape (not a swizzle; else a `Type`
     /// error); as [`Layout::eval_coord`]. Post: the value.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Swizzle};
+    /// let sw = AnyLayout::Swizzle(Swizzle::new(3, 4, 3).unwrap());
+    /// assert!(sw.eval_coord(&"(1,2)".parse().unwrap()).is_err());
+    /// assert!(sw.shape().is_err() && sw.size().is_err() && sw.as_layout("x").is_err());
+    /// ```
     pub fn eval_coord(&self, c: &IntTuple) -> Result<Int> {
         if let Some(x) = c.as_ref().as_leaf() {
             return self.eval_int(x);
@@ -330,6 +369,11 @@ impl AnyLayout {
     /// Pre: as [`AnyLayout::size`]; the size is at most
     /// [`MAX_PROOF_POINTS`](crate::limits::MAX_PROOF_POINTS) (else a `Limit`
     /// error naming `op`). Post: `size()` values.
+    ///
+    /// ```
+    /// let c = kute::expr::eval("Sw<2,0,2> o _0 o (_4,_4):(_4,_1)").unwrap().to_any_layout("c").unwrap();
+    /// assert_eq!(c.values("values").unwrap()[..8], [0, 5, 10, 15, 1, 4, 11, 14]);
+    /// ```
     pub fn values(&self, op: &'static str) -> Result<Vec<i64>> {
         let n = self.size()?.value();
         check_points(op, n)?;

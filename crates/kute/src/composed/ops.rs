@@ -255,6 +255,13 @@ pub fn recast(c: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
 /// [`recast_layout`](crate::recast_layout), through [`recast`].
 ///
 /// Pre: both widths positive; as [`recast`]. Post: as [`recast_layout`](crate::recast_layout).
+///
+/// ```
+/// use kute::composed::ops::recast_layout;
+/// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+/// // half_t -> uint128_t: eight halves per element
+/// assert_eq!(recast_layout(&c, 16, 128).unwrap().to_string(), "Sw<3,1,3> o _0 o (_8,_8):(_8,_1)");
+/// ```
 pub fn recast_layout(c: &AnyLayout, old_bits: i64, new_bits: i64) -> Result<AnyLayout> {
     let op = "recast_layout";
     if old_bits < 1 || new_bits < 1 {
@@ -274,6 +281,12 @@ pub fn recast_layout(c: &AnyLayout, old_bits: i64, new_bits: i64) -> Result<AnyL
 /// for any other composed layout (CuTe does not attempt it).
 ///
 /// Pre: as [`max_alignment`](crate::max_alignment). Post: as above.
+///
+/// ```
+/// use kute::composed::ops::max_alignment;
+/// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+/// assert_eq!(max_alignment(&c).unwrap().value(), 16);
+/// ```
 pub fn max_alignment(c: &AnyLayout) -> Result<Int> {
     match c {
         AnyLayout::Layout(l) => algebra::max_alignment(l),
@@ -317,6 +330,13 @@ fn identity_swizzle() -> Swizzle {
 /// for a plain layout.
 ///
 /// Pre: a plain or swizzled layout (else a `Type` error).
+///
+/// ```
+/// use kute::composed::ops::{get_nonswizzle_portion, get_swizzle_portion};
+/// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+/// assert_eq!(get_swizzle_portion(&c).unwrap().to_string(), "Sw<3,4,3>");
+/// assert_eq!(get_nonswizzle_portion(&c).unwrap().to_string(), "(_8,_64):(_64,_1)");
+/// ```
 pub fn get_swizzle_portion(c: &AnyLayout) -> Result<Swizzle> {
     Ok(swizzled_parts(c, "get_swizzle_portion")?.0)
 }
@@ -335,6 +355,14 @@ pub fn get_nonswizzle_portion(c: &AnyLayout) -> Result<Layout> {
 ///
 /// Pre: plain or swizzled layouts (else a `Type` error); as
 /// [`max_common_vector`](crate::max_common_vector).
+///
+/// ```
+/// use kute::composed::ops::max_common_vector;
+/// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+/// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+/// assert_eq!(max_common_vector(&c, &l).unwrap().value(), 16); // capped at 2^M
+/// assert_eq!(max_common_vector(&c, &c).unwrap().value(), 512); // the same swizzle
+/// ```
 pub fn max_common_vector(a: &AnyLayout, b: &AnyLayout) -> Result<Int> {
     let op = "max_common_vector";
     let (sa, la) = swizzled_parts(a, op)?;
@@ -359,6 +387,13 @@ pub fn max_common_vector(a: &AnyLayout, b: &AnyLayout) -> Result<Int> {
 ///
 /// Pre: one swizzled and one plain layout (else a `Type` error); as
 /// [`max_common_layout`](crate::max_common_layout).
+///
+/// ```
+/// use kute::composed::ops::max_common_layout;
+/// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+/// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+/// assert_eq!(max_common_layout(&c, &l).unwrap().to_string(), "_16:_8"); // coordinates 0, 8, ...
+/// ```
 pub fn max_common_layout(a: &AnyLayout, b: &AnyLayout) -> Result<Layout> {
     let op = "max_common_layout";
     let (sw, la, lb) = match (a, b) {
@@ -388,6 +423,11 @@ pub fn max_common_layout(a: &AnyLayout, b: &AnyLayout) -> Result<Layout> {
 
 /// CuTe `make_layout(Swizzle<B,M,S>)`: the swizzle composed with
 /// `_(M+B+|S|):_1` (CuTe's size, reproduced as it is).
+///
+/// ```
+/// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
+/// assert_eq!(kute::composed::ops::make_layout_of_swizzle(sw).to_string(), "Sw<3,4,3> o _0 o _10:_1");
+/// ```
 pub fn make_layout_of_swizzle(s: Swizzle) -> AnyLayout {
     let n = i64::from(s.base() + s.bits() + s.shift().abs());
     compose3(AnyLayout::Swizzle(s), Int::ZERO, AnyLayout::Layout(Layout::leaf(Int::new_static(n), Int::ONE)))
@@ -397,6 +437,13 @@ pub fn make_layout_of_swizzle(s: Swizzle) -> AnyLayout {
 /// its offset, and the pointer offset 0.
 ///
 /// Pre: as [`ComposedLayout::eval_coord`] of the inner layout at `c`.
+///
+/// ```
+/// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+/// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+/// let (r, off) = kute::composed::ops::domain_offset(&"(_1,_2)".parse().unwrap(), &c).unwrap();
+/// assert_eq!((r.to_string(), off.value()), ("Sw<3,4,3> o _66 o (_8,_64):(_64,_1)".to_string(), 0));
+/// ```
 pub fn domain_offset(c: &IntTuple, k: &ComposedLayout) -> Result<(ComposedLayout, Int)> {
     let op = "domain_offset";
     let b = k.inner().eval_coord(c).map_err(|e| e.in_op(op))?;
@@ -414,6 +461,17 @@ pub fn domain_offset(c: &IntTuple, k: &ComposedLayout) -> Result<(ComposedLayout
 /// true product (else an `Inadmissible` error); as
 /// [`logical_product`](crate::logical_product).
 /// Post: a function equal to the true product on its domain.
+///
+/// ```
+/// let v = kute::expr::eval("Sw<2,4,3> o _0 o ((_8,_1),(_32,_1)):((_32,_256),(_1,_256))").unwrap();
+/// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+/// let l: kute::Layout = "_4:_1".parse().unwrap();
+/// // CuTe carries the swizzle wrongly here (Sw<2,7,3>): kute says so
+/// let v2 = kute::expr::eval("Sw<2,1,3> o _0 o ((_8,_1),(_128,_2)):((_128,_1024),(_1,_1024))").unwrap();
+/// let kute::AnyLayout::Composed(c2) = v2.to_any_layout("c").unwrap() else { unreachable!() };
+/// assert!(kute::composed::ops::logical_product(&l, &c2).is_err());
+/// let _ = c;
+/// ```
 pub fn logical_product(l: &Layout, c: &ComposedLayout) -> Result<AnyLayout> {
     let op = "logical_product";
     let whole = AnyLayout::Composed(Box::new(c.clone()));

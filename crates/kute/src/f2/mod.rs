@@ -87,6 +87,13 @@ impl BitMatrix {
     /// The matrix with the given columns (images of the input bits).
     ///
     /// Pre: at most 24 columns, each non-negative (else an `Inadmissible` error).
+    ///
+    /// ```
+    /// let m = kute::f2::BitMatrix::from_columns(vec![1, 6, 2]).unwrap();
+    /// assert_eq!((m.apply(0b011), m.output_bits()), (7, 3));
+    /// assert_eq!(m.columns(), &[1, 6, 2]);
+    /// assert!(kute::f2::BitMatrix::from_columns(vec![-1]).is_err());
+    /// ```
     pub fn from_columns(columns: Vec<i64>) -> Result<BitMatrix> {
         if columns.len() > MAX_INPUT_BITS as usize || columns.iter().any(|&c| c < 0) {
             return Err(Error::inadmissible("f2", "a bit matrix has at most 24 columns, each non-negative"));
@@ -190,6 +197,14 @@ impl LinearLayout {
     ///
     /// Pre: at most 24 basis vectors in all, each in `[0, out_size)`, and
     /// `out_size` a power of two (else an `Inadmissible` error).
+    ///
+    /// ```
+    /// use kute::f2::LinearLayout;
+    /// let ll = LinearLayout::new(vec![("dim0".into(), vec![4, 8]), ("dim1".into(), vec![1, 2])], 16).unwrap();
+    /// assert_eq!((ll.bases().len(), ll.out_size(), ll.matrix().columns().to_vec()), (2, 16, vec![4, 8, 1, 2]));
+    /// assert_eq!(ll.to_layout().unwrap().to_string(), "(_4,_4):(_4,_1)");
+    /// assert!(LinearLayout::new(vec![("dim0".into(), vec![16])], 16).is_err());
+    /// ```
     pub fn new(bases: Vec<(String, Vec<i64>)>, out_size: i64) -> Result<LinearLayout> {
         let n: usize = bases.iter().map(|b| b.1.len()).sum();
         let ok = out_size > 0

@@ -64,6 +64,15 @@ pub struct SvgOptions {
 
 /// The colour of bank `b` of 32: hues around the wheel, alternating light and
 /// dark so that neighbouring banks differ.
+///
+/// Pre: none. Post: an SVG colour; `b` is taken modulo 32.
+///
+/// ```
+/// use kute::print::bank_colour;
+/// assert_eq!(bank_colour(0), "hsl(0,70%,78%)");
+/// assert_eq!(bank_colour(33), bank_colour(1));
+/// assert_ne!(bank_colour(1), bank_colour(2));
+/// ```
 pub fn bank_colour(b: i64) -> String {
     let b = b.rem_euclid(32);
     let hue = (b * 360 / 32 * 7) % 360; // a stride of 7 scatters neighbours across the wheel

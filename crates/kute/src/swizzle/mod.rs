@@ -56,6 +56,11 @@ impl Swizzle {
     }
 
     /// `B`, the number of bits xored.
+    ///
+    /// ```
+    /// let sw = kute::Swizzle::new(3, 4, -3).unwrap();
+    /// assert_eq!((sw.bits(), sw.base(), sw.shift(), sw.is_identity()), (3, 4, -3, false));
+    /// ```
     pub fn bits(self) -> i32 {
         self.bits
     }
@@ -80,6 +85,11 @@ impl Swizzle {
     }
 
     /// CuTe's `yyy_msk`: the bits read, `(2^B - 1) << (M + max(S,0))`.
+    ///
+    /// ```
+    /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!((sw.yyy_mask(), sw.zzz_mask()), (0b11_1000_0000, 0b111_0000));
+    /// ```
     pub fn yyy_mask(self) -> i64 {
         self.bit_mask() << (self.base + self.shift.max(0))
     }
@@ -100,6 +110,11 @@ impl Swizzle {
     }
 
     /// [`Swizzle::apply`] of an [`Int`], static when `x` is.
+    ///
+    /// ```
+    /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.apply_int(kute::Int::new_static(37)).to_string(), "_37");
+    /// ```
     pub fn apply_int(self, x: Int) -> Int {
         Int::new(self.apply(x.value()), x.is_static())
     }
@@ -172,6 +187,14 @@ impl Swizzle {
     /// Pre: `N` is a positive power of two (else an `Inadmissible` error).
     /// Post: `Sw<B, M - log2 N, S>`, or `Sw<max(B + M - log2 N, 0), 0, S>` when
     /// that base would be negative.
+    ///
+    /// ```
+    /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
+    /// assert_eq!(sw.upcast(2).unwrap().to_string(), "Sw<3,3,3>");
+    /// assert_eq!(sw.upcast(64).unwrap().to_string(), "Sw<1,0,3>");
+    /// assert_eq!(sw.downcast(4).unwrap().to_string(), "Sw<3,6,3>");
+    /// assert!(sw.upcast(3).is_err());
+    /// ```
     pub fn upcast(self, n: i64) -> Result<Swizzle> {
         let k = log2_exact(n, "upcast")?;
         let m = i64::from(self.base) - k;
@@ -192,6 +215,10 @@ impl Swizzle {
     }
 
     /// CuTe `max_alignment(Swizzle)`: `2^M`, the run of offsets it leaves alone.
+    ///
+    /// ```
+    /// assert_eq!(kute::Swizzle::new(3, 4, 3).unwrap().max_alignment(), 16);
+    /// ```
     pub fn max_alignment(self) -> i64 {
         1i64 << self.base
     }

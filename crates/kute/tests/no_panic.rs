@@ -681,3 +681,48 @@ fn budgets_hold_on_hostile_inputs() {
         assert_eq!(r.map_err(|e| e.kind()).err(), Some(ErrorKind::Limit));
     }
 }
+
+/// Every function with swizzles and composed layouts among its arguments:
+/// an answer or an error, never a panic.
+#[test]
+fn every_function_with_composed_arguments() {
+    const ARGS: &[&str] = &[
+        "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)",
+        "Sw<1,2,-3> o 5 o (3,(2,4)):(1,(3,6))",
+        "make_composed_layout((4,4):(4,1),_0,(4,4):(1,4))",
+        "(4,4):(4,1) o -7 o Sw<2,0,2>",
+        "Sw<2,0,2>",
+        "Sw<0,62,0>",
+        "(2,3):(1,2)",
+        "_4",
+        "-3",
+        "(_,1)",
+        "(0,_)",
+        "<_2,_>",
+        "_9223372036854775807:_9223372036854775807",
+    ];
+    const TARGS: &[&str] = &["", "<0>", "<2>", "<-1>", "<1,0>", "<3,4,3>", "<uint8_t,half_t>"];
+    let mut inputs = Vec::new();
+    for f in FUNCTIONS {
+        for t in TARGS {
+            for a in ARGS {
+                inputs.push(format!("{}{t}({a})", f.name));
+                for b in ARGS {
+                    if a.contains("Sw<") || a.contains(" o ") || b.contains("Sw<") || b.contains(" o ") {
+                        inputs.push(format!("{}{t}({a},{b})", f.name));
+                    }
+                }
+            }
+            inputs.push(format!("{}{t}({},_0,{})", f.name, ARGS[4], ARGS[0]));
+        }
+    }
+    for a in ARGS {
+        for c in ["(1000000,_)", "(_,_)", "(3,9)", "(_9223372036854775807,_)", "5", "(-1,_)"] {
+            inputs.push(format!("{a}{c}"));
+            inputs.push(format!("{a} o 1 o {a}"));
+        }
+    }
+    let out = eval_guarded(&inputs);
+    assert_eq!(out.len(), inputs.len());
+    assert!(out.iter().filter(|r| r.is_ok()).count() > 500);
+}

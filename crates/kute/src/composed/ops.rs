@@ -217,6 +217,9 @@ pub fn left_inverse(c: &AnyLayout) -> Result<AnyLayout> {
 
 /// An offset in `N`-times wider elements (CuTe's `upcast<N>` of an integer).
 fn upcast_offset(o: Int, n: i64) -> Result<Int> {
+    if n <= 0 {
+        return Err(Error::inadmissible("upcast", format!("upcast<{n}>: N must be positive")));
+    }
     if o.value() % n != 0 {
         return Err(Error::inadmissible("upcast", format!("the offset {o} is not a multiple of {n}")));
     }
@@ -499,7 +502,8 @@ pub fn logical_product(l: &Layout, c: &ComposedLayout) -> Result<AnyLayout> {
     let want = |i: Int| -> Result<Int> {
         let (x, y) = (i.value() % la, i.value() / la);
         let inner = sw.apply(b.eval_int(Int::new_dynamic(y))?.value());
-        Ok(Int::new_dynamic(l.eval(x)? + k.eval(inner)?))
+        let v = l.eval(x)?.checked_add(k.eval(inner)?).ok_or_else(|| Error::overflow("logical_product: a value"))?;
+        Ok(Int::new_dynamic(v))
     };
     if !agrees(op, &r, n, want)? {
         return Err(Error::inadmissible(

@@ -60,7 +60,8 @@ fn xor_bits(l: &Layout, c: &IntTuple) -> Result<i64> {
                 format!("the sliced modes {l} reach the swizzle bits with extent·stride {span}, not a power of two"),
             ));
         }
-        acc ^= (x.value() * d) & ((s - 1) * d);
+        let at = x.value().checked_mul(d).ok_or_else(|| Error::overflow(format!("{op}: {x}·{d}")))?;
+        acc ^= at & (s - 1).saturating_mul(d);
     }
     Ok(acc)
 }
@@ -206,7 +207,8 @@ pub fn slice_and_offset(c: &Coord, k: &ComposedLayout) -> Result<(AnyLayout, Int
     let lo = swizzle_strides(z < y, z, y, off_zy, sw.bits());
     let hi = swizzle_strides(z > y, z, y, off_zy, sw.bits());
     let layout = algebra::composition(&decayed(sw, &lo, &hi)?, &sliced).map_err(|e| e.within(op))?;
-    let off = sw.apply(off_zy) + off_anti;
+    let off =
+        sw.apply(off_zy).checked_add(off_anti).ok_or_else(|| Error::overflow(format!("{op}: the offset of {c}")))?;
     let r = AnyLayout::Layout(layout);
     if slice_holds(k, c, &r, off)? {
         return Ok((r, int(off)));

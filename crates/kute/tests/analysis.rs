@@ -394,9 +394,18 @@ fn bad_inputs_are_errors_not_panics() {
     assert_eq!(e(bank_conflicts(&plain, 4, &pat("row:6"))), ErrorKind::Inadmissible);
     assert_eq!(e(bank_conflicts(&any("(_2,_2,_2):(_1,_2,_4)"), 2, &pat("row"))), ErrorKind::Mismatch);
     assert_eq!(e(bank_conflicts(&any("Sw<3,3,3>"), 2, &pat("row"))), ErrorKind::Type);
-    assert_eq!(e(bank_conflicts(&plain, 2, &Access::Tv("(_32,_8):(_64,_1)".parse().unwrap()))), ErrorKind::Inadmissible);
-    assert_eq!(e(bank_conflicts(&plain, 2, &Access::Tv("(_32,_8,_2):(_1,_1,_1)".parse().unwrap()))), ErrorKind::Mismatch);
-    assert_eq!(e(bank_conflicts(&any("(_8,_8):(_4611686018427387904,_1)"), 16, &pat("column/column:16"))), ErrorKind::Overflow);
+    assert_eq!(
+        e(bank_conflicts(&plain, 2, &Access::Tv("(_32,_8):(_64,_1)".parse().unwrap()))),
+        ErrorKind::Inadmissible
+    );
+    assert_eq!(
+        e(bank_conflicts(&plain, 2, &Access::Tv("(_32,_8,_2):(_1,_1,_1)".parse().unwrap()))),
+        ErrorKind::Mismatch
+    );
+    assert_eq!(
+        e(bank_conflicts(&any("(_8,_8):(_4611686018427387904,_1)"), 16, &pat("column/column:16"))),
+        ErrorKind::Overflow
+    );
     assert!("row:0".parse::<Pattern>().is_err());
     assert!("row/diag".parse::<Pattern>().is_err());
     assert!(Access::parse("diagonal").is_err());

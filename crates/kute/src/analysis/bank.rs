@@ -58,6 +58,14 @@ impl BankReport {
     }
 
     /// Whether the access costs its ideal number of wavefronts.
+    ///
+    /// Pre: none. Post: `wavefronts <= ideal`.
+    ///
+    /// ```
+    /// use kute::analysis::{bank_conflicts, Access};
+    /// let plain = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("s").unwrap();
+    /// assert!(bank_conflicts(&plain, 2, &Access::parse("row:16").unwrap()).unwrap().is_conflict_free());
+    /// ```
     pub fn is_conflict_free(&self) -> bool {
         self.wavefronts <= self.ideal
     }
@@ -127,7 +135,9 @@ pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Res
         for p in 0..nphases {
             let mut words: BTreeSet<i64> = BTreeSet::new();
             for t in threads.iter().filter(|t| t.thread / per_phase == p) {
-                let a = t.offsets[j * w as usize].checked_mul(elem_bytes).ok_or_else(|| Error::overflow("a byte address"))?;
+                let a = t.offsets[j * w as usize]
+                    .checked_mul(elem_bytes)
+                    .ok_or_else(|| Error::overflow("a byte address"))?;
                 let last = a.checked_add(vbytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
                 words.extend(a.div_euclid(4)..=last.div_euclid(4));
             }
@@ -168,7 +178,7 @@ pub(crate) fn warp_vector(threads: &[ThreadAccess], values: i64, elem_bytes: i64
 }
 
 fn chunks_ok(offsets: &[i64], w: i64) -> bool {
-    offsets.chunks(w as usize).all(|c| {
-        c[0].rem_euclid(w) == 0 && c.iter().enumerate().all(|(i, &o)| c[0].checked_add(i as i64) == Some(o))
-    })
+    offsets
+        .chunks(w as usize)
+        .all(|c| c[0].rem_euclid(w) == 0 && c.iter().enumerate().all(|(i, &o)| c[0].checked_add(i as i64) == Some(o)))
 }

@@ -172,6 +172,8 @@ impl fmt::Display for Pattern {
 }
 
 /// Which tile coordinates each thread of a warp accesses.
+// built once per analysis: its size does not matter
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Access {
     /// A TV layout `(threads, values) -> tile coordinate`.
@@ -241,8 +243,11 @@ pub(crate) fn tile_extents(smem: &AnyLayout) -> Result<(i64, i64)> {
     Ok((shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()))
 }
 
+/// Each active thread's number and tile coordinates.
+type Coords = Vec<(usize, Vec<i64>)>;
+
 /// The tile coordinates (1-D) of each thread's values, for active threads, and `V`.
-pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<(Vec<(usize, Vec<i64>)>, i64)> {
+pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<(Coords, i64)> {
     elem_log2(elem_bytes)?;
     match access {
         Access::Tv(tv) => {
@@ -261,7 +266,10 @@ pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) ->
             for t in 0..threads.clamp(0, WARP as i64) {
                 let mut v_idx = Vec::with_capacity(values as usize);
                 for v in 0..values {
-                    let i = v.checked_mul(threads).and_then(|x| x.checked_add(t)).ok_or_else(|| Error::overflow("a TV index"))?;
+                    let i = v
+                        .checked_mul(threads)
+                        .and_then(|x| x.checked_add(t))
+                        .ok_or_else(|| Error::overflow("a TV index"))?;
                     v_idx.push(tv.eval(i)?);
                 }
                 out.push((t as usize, v_idx));
@@ -282,7 +290,10 @@ pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) ->
             if along % v != 0 {
                 return Err(Error::inadmissible(
                     "analysis",
-                    format!("{p}: {v} values per thread do not divide the tile's {along} elements along a {}", p.values),
+                    format!(
+                        "{p}: {v} values per thread do not divide the tile's {along} elements along a {}",
+                        p.values
+                    ),
                 ));
             }
             // the grid of vectors

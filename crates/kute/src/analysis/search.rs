@@ -40,6 +40,15 @@ pub struct Candidate {
 
 impl Candidate {
     /// Total wavefronts over the patterns.
+    ///
+    /// Pre: none. Post: the sum of `wavefronts`.
+    ///
+    /// ```
+    /// use kute::analysis::{search_swizzle, SearchSpec};
+    /// let spec = SearchSpec { tile: (8, 64), elem_bytes: 2, major: kute::Major::Right,
+    ///     patterns: vec![("read".into(), "column:16".parse().unwrap())] };
+    /// assert_eq!(search_swizzle(&spec).unwrap().best.total(), 4);
+    /// ```
     pub fn total(&self) -> i64 {
         self.wavefronts.iter().sum()
     }

@@ -32,6 +32,7 @@ Examples:
   kute table '(2,(2,2)):(4,(2,1))'          # CuTe's print_layout
   kute latex '(_2,_3):(_3,_1)' > l.tex      # CuTe's print_latex
   kute svg 'blocked_product((2,2):(1,2), (3,4):(1,3))' -o layout.svg
+  kute analyze conflicts '(_8,_64):(_64,_1)' --elem-bytes 2 --access column:16
   kute functions                            # every function, with its call forms
   kute                                      # interactive session";
 
@@ -71,7 +72,7 @@ const SVG_EXAMPLES: &str = "\
 Examples:
   kute svg '(2,(2,2)):(4,(2,1))' -o layout.svg
   kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
-  kute svg 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
+  kute svg 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
@@ -89,6 +90,38 @@ coordinate's set bits (swizzles are). Its bit matrix has one column per input bi
 form lists, per input dimension (the layout's modes: dim0, dim1, ...), the value of
 each of its bits. --from-linear goes back: a plain layout when no two basis vectors
 share a bit, else a swizzled one. A map that is not xor-linear is an error.";
+
+const ANALYZE_EXAMPLES: &str = "\
+Examples:
+  kute analyze conflicts '(_8,_64):(_64,_1)' --elem-bytes 2 --access column:16
+  kute analyze conflicts 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --elem-bytes 2 --access row:16
+  kute analyze conflicts 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)' --elem-bytes 2 --access column --swizzle-on-bytes
+  kute analyze conflicts '(_32,_32):(_32,_1)' --elem-bytes 4 --access '(_32,_1):(_1,_0)'   # a column: 32-way
+  kute analyze vector '(_8,_64):(_64,_1)' --elem-bytes 2 --access row:32
+  kute analyze swizzle --tile 8,64 --elem-bytes 2 --major row --write row:16 --read column:16
+
+LAYOUT maps a tile coordinate to an element offset (a kute expression: a layout, or a
+swizzled layout `Sw<B,M,S> o offset o layout`, its swizzle on element offsets unless
+--swizzle-on-bytes says it acts on byte addresses, as in CuTe's GMMA atoms).
+
+ACCESS is what one warp of 32 threads reads or writes, either a TV layout (an
+expression of shape (threads, values) giving the tile coordinate of thread t's value v;
+threads past 32 are ignored) or a pattern of a rank-2 tile (R, C):
+  T[/D][:BYTES]   T, D: row or column; BYTES per thread (default 16)
+The tile is cut into vectors of BYTES/elem-bytes elements along D (along the row unless
+given); thread t takes vector t, counting the vectors row by row (T = row) or column
+by column (T = column). So `row:16` is a row-by-row 16-byte store of a row-major tile
+and `column:16` what ldmatrix reads from a K-major one (threads 0-7: 16 bytes of rows
+0-7, threads 8-15 the next 16 bytes of the same rows, ...).
+
+Bank model: 32 banks of 4 bytes; each thread's values are cut into the widest aligned
+contiguous vectors (at most 16 bytes, the same width for the whole warp), one
+instruction per vector; an instruction of 8 bytes per thread runs in 2 phases of 16
+threads, of 16 bytes in 4 phases of 8; a phase costs the most distinct 4-byte words
+one bank holds (a word read by several threads is a broadcast). The ideal is
+ceil(bytes / 128). `swizzle` tries Sw<B,M,S> composed with the row- or column-major
+tile and keeps the one with the fewest wavefronts over the accesses (each keeping its
+vector width), the smallest B on ties, and names the CuTe GMMA atom it equals.";
 
 #[derive(Parser)]
 #[command(name = "kute", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
@@ -154,6 +187,12 @@ enum Command {
         #[arg(long, value_name = "JSON", conflicts_with = "expr")]
         from_linear: Option<String>,
     },
+    /// Analyse shared-memory accesses: bank conflicts, vector widths, swizzles
+    #[command(after_help = ANALYZE_EXAMPLES)]
+    Analyze {
+        #[command(subcommand)]
+        what: Analyze,
+    },
     /// Start an interactive session (the default on a terminal)
     #[command(after_help = repl::HELP)]
     Repl,
@@ -167,6 +206,71 @@ enum Command {
         #[arg(value_name = "SHELL")]
         shell: clap_complete::Shell,
     },
+}
+
+/// What `kute analyze` computes.
+#[derive(Subcommand)]
+enum Analyze {
+    /// Wavefronts of one warp-wide access against the ideal
+    #[command(after_help = ANALYZE_EXAMPLES)]
+    Conflicts {
+        #[command(flatten)]
+        args: AccessArgs,
+    },
+    /// The widest aligned vector each thread can use (at most 16 bytes)
+    #[command(after_help = ANALYZE_EXAMPLES)]
+    Vector {
+        #[command(flatten)]
+        args: AccessArgs,
+    },
+    /// Search the swizzle that makes a tile's accesses conflict-free
+    #[command(after_help = ANALYZE_EXAMPLES)]
+    Swizzle {
+        /// The tile's shape, ROWS,COLUMNS (or (ROWS,COLUMNS))
+        #[arg(long, value_name = "R,C")]
+        tile: String,
+        /// Bytes per element: 1, 2, 4, 8 or 16
+        #[arg(long, value_name = "N")]
+        elem_bytes: i64,
+        /// The base layout: row-major (R,C):(C,1) or column-major (R,C):(1,R)
+        #[arg(long, value_enum, default_value = "row")]
+        major: MajorArg,
+        /// A pattern that writes the tile (T[/D][:BYTES]); repeatable
+        #[arg(long, value_name = "PATTERN")]
+        write: Vec<String>,
+        /// A pattern that reads the tile (T[/D][:BYTES]); repeatable
+        #[arg(long, value_name = "PATTERN")]
+        read: Vec<String>,
+        /// Print every candidate kept, not only the first five
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+/// The layout and access of `analyze conflicts` and `analyze vector`.
+#[derive(clap::Args)]
+struct AccessArgs {
+    /// The shared-memory layout (a kute expression)
+    #[arg(value_name = "LAYOUT")]
+    layout: String,
+    /// Bytes per element: 1, 2, 4, 8 or 16
+    #[arg(long, value_name = "N")]
+    elem_bytes: i64,
+    /// The warp's access: T[/D][:BYTES] (T, D: row or column) or a TV layout
+    #[arg(long, value_name = "ACCESS")]
+    access: String,
+    /// The layout's swizzle acts on byte addresses (CuTe's GMMA atoms), not on
+    /// element offsets
+    #[arg(long)]
+    swizzle_on_bytes: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum MajorArg {
+    /// Row-major (K-major for a (rows, K) tile)
+    Row,
+    /// Column-major (MN-major)
+    Column,
 }
 
 fn main() -> ExitCode {
@@ -186,6 +290,7 @@ fn main() -> ExitCode {
             picture(&exprs, "svg", output, &kute::print::SvgOptions { banks, ..Default::default() })
         }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
+        Some(Command::Analyze { what }) => analyze(what),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
         Some(Command::Completions { shell }) => {
@@ -427,6 +532,88 @@ fn picture(
         }
     }
     Ok(true)
+}
+
+/// `kute analyze ...`.
+fn analyze(what: Analyze) -> anyhow::Result<bool> {
+    use kute::analysis::{self, SearchSpec};
+    let mut out = BufWriter::new(io::stdout().lock());
+    match what {
+        Analyze::Conflicts { args } => {
+            let Some((smem, access)) = access_args(&args)? else { return Ok(false) };
+            let r = analysis::bank_conflicts(&smem, args.elem_bytes, &access)?;
+            writeln!(out, "layout:      {smem}")?;
+            writeln!(out, "access:      {access}, {}-byte elements", args.elem_bytes)?;
+            write!(out, "{r}")?;
+        }
+        Analyze::Vector { args } => {
+            let Some((smem, access)) = access_args(&args)? else { return Ok(false) };
+            let r = analysis::vector_width(&smem, args.elem_bytes, &access)?;
+            writeln!(out, "layout:            {smem}")?;
+            writeln!(out, "access:            {access}, {}-byte elements", args.elem_bytes)?;
+            write!(out, "{r}")?;
+        }
+        Analyze::Swizzle { tile, elem_bytes, major, write, read, all } => {
+            let t = tile.trim();
+            let t = if t.starts_with('(') { t.to_string() } else { format!("({t})") };
+            let shape = kute::expr::parse_int_tuple(&t).map_err(|e| anyhow::anyhow!("--tile {tile}: {e}"))?;
+            let dims: Vec<i64> = (0..shape.rank())
+                .map(|i| shape.get(i).and_then(|m| m.size()).map(|n| n.value()))
+                .collect::<kute::Result<_>>()?;
+            let &[rows, cols] = &dims[..] else {
+                anyhow::bail!("--tile {tile}: a rank-2 shape ROWS,COLUMNS");
+            };
+            let mut patterns = Vec::new();
+            for (label, list) in [("write", &write), ("read", &read)] {
+                for p in list {
+                    patterns.push((label.to_string(), p.parse().map_err(|e| anyhow::anyhow!("--{label} {p}: {e}"))?));
+                }
+            }
+            if patterns.is_empty() {
+                anyhow::bail!("swizzle: give at least one --write or --read pattern");
+            }
+            let major = match major {
+                MajorArg::Row => kute::Major::Right,
+                MajorArg::Column => kute::Major::Left,
+            };
+            let r = analysis::search_swizzle(&SearchSpec { tile: (rows, cols), elem_bytes, major, patterns })?;
+            for line in &r.reasoning {
+                writeln!(out, "{line}")?;
+            }
+            if all {
+                writeln!(out, "every candidate kept, best first:")?;
+                for c in &r.candidates {
+                    writeln!(out, "  {}: {} wavefronts {:?}", c.swizzle, c.total(), c.wavefronts)?;
+                }
+            }
+            match &r.atom {
+                Some(a) => writeln!(out, "result: {} = {a}", r.best.layout)?,
+                None => writeln!(out, "result: {}", r.best.layout)?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(true)
+}
+
+/// The layout (element offsets) and the access of `analyze conflicts|vector`,
+/// or `None` after printing an expression's failure.
+fn access_args(args: &AccessArgs) -> anyhow::Result<Option<(kute::AnyLayout, kute::analysis::Access)>> {
+    let mut session = Session::default();
+    let value = match session.eval_line(&args.layout) {
+        Ok(v) => v,
+        Err(f) => {
+            eprintln!("{}", f.render());
+            return Ok(None);
+        }
+    };
+    let mut smem = value.to_any_layout("LAYOUT")?;
+    if args.swizzle_on_bytes {
+        smem = kute::analysis::swizzle_bytes_to_elements(&smem, args.elem_bytes)?;
+    }
+    let access =
+        kute::analysis::Access::parse(&args.access).map_err(|e| anyhow::anyhow!("--access {}: {e}", args.access))?;
+    Ok(Some((smem, access)))
 }
 
 /// A function's summary, naming its aliases (listed nowhere else).

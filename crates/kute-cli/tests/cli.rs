@@ -381,6 +381,8 @@ fn every_command_has_help_with_examples() {
         &["svg", "--help"],
         &["repl", "--help"],
         &["functions", "--help"],
+        &["analyze", "--help"],
+        &["analyze", "swizzle", "--help"],
     ] {
         let o = kute(cmd);
         assert!(o.status.success(), "{cmd:?}");
@@ -545,4 +547,98 @@ fn pictures_take_bindings_and_several_expressions() {
     assert!(!o.status.success() && stderr(&o).contains("nothing to draw"), "{}", stderr(&o));
     let o = kute(&["svg", "A = 4:1", "A", "A", "-o", "/dev/null"]);
     assert!(!o.status.success() && stderr(&o).contains("one picture"), "{}", stderr(&o));
+}
+
+// ----- analyze ----------------------------------------------------------------
+
+#[test]
+fn analyze_conflicts_of_cute_atoms() {
+    // CuTe: ldmatrix reads of a plain K-major tile of halves conflict 8 ways ...
+    let o = kute(&["analyze", "conflicts", "(_8,_64):(_64,_1)", "--elem-bytes", "2", "--access", "column:16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("wavefronts:  32 (ideal 4): 8-way conflict\n"), "{}", stdout(&o));
+    // ... and none in Layout_K_SW128, as CuTe prints it (its swizzle on bytes)
+    let o = kute(&[
+        "analyze",
+        "conflicts",
+        "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)",
+        "--elem-bytes",
+        "2",
+        "--access",
+        "column",
+        "--swizzle-on-bytes",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("layout:      Sw<3,3,3> o _0 o (_8,_64):(_64,_1)\n"), "{out}");
+    assert!(out.contains("wavefronts:  4 (ideal 4): conflict-free\n"), "{out}");
+    // a TV layout: 32 threads down one column of 32-bit words
+    let o = kute(&["analyze", "conflicts", "(_32,_32):(_32,_1)", "--elem-bytes", "4", "--access", "(_32,_1):(_1,_0)"]);
+    assert!(stdout(&o).contains("wavefronts:  32 (ideal 1): 32-way conflict\n"), "{}", stdout(&o));
+}
+
+#[test]
+fn analyze_vector_and_swizzle() {
+    let o =
+        kute(&["analyze", "vector", "Sw<3,2,3> o _0 o (_8,_64):(_64,_1)", "--elem-bytes", "2", "--access", "row:16"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("vector:            8 bytes (4 elements)\n"), "{}", stdout(&o));
+    let o = kute(&[
+        "analyze",
+        "swizzle",
+        "--tile",
+        "(8,64)",
+        "--elem-bytes",
+        "2",
+        "--major",
+        "row",
+        "--write",
+        "row:16",
+        "--read",
+        "column:16",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.ends_with("result: Sw<3,3,3> o _0 o (_8,_64):(_64,_1) = Layout_K_SW128\n"), "{out}");
+    assert!(out.contains("read column/row:16: 32 (ideal 4)"), "{out}");
+}
+
+#[test]
+fn analyze_errors_are_reported() {
+    for args in [
+        &["analyze", "conflicts", "(_8,_64):(_64,_1)", "--elem-bytes", "3", "--access", "row"][..],
+        &["analyze", "conflicts", "(_8,_64", "--elem-bytes", "2", "--access", "row"],
+        &["analyze", "conflicts", "(_8,_64):(_64,_1)", "--elem-bytes", "2", "--access", "diagonal"],
+        &["analyze", "vector", "Sw<3,3,3>", "--elem-bytes", "2", "--access", "row"],
+        &["analyze", "swizzle", "--tile", "8", "--elem-bytes", "2", "--read", "row"],
+        &["analyze", "swizzle", "--tile", "8,64", "--elem-bytes", "2"],
+    ] {
+        let o = kute(args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains("error"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_analyze_help_examples_work() {
+    let help = stdout(&kute(&["analyze", "--help"]));
+    let mut n = 0;
+    for line in help.lines().filter(|l| l.starts_with("  kute analyze ")) {
+        let command = line.split(" # ").next().unwrap_or(line);
+        // split on spaces outside single quotes
+        let mut args = Vec::new();
+        for (i, part) in command.trim().split('\'').enumerate() {
+            if i % 2 == 1 {
+                args.push(part.to_string());
+            } else {
+                args.extend(part.split_whitespace().map(str::to_string));
+            }
+        }
+        let args: Vec<&str> = args.iter().skip(1).map(String::as_str).collect();
+        let o = kute(&args);
+        assert!(o.status.success(), "help example fails: {line}\n{}", stderr(&o));
+        assert!(stdout(&o).contains("wavefronts") || stdout(&o).contains("vector"), "{line}");
+        n += 1;
+    }
+    assert!(n >= 5, "only {n} examples");
 }

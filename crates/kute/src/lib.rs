@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 pub mod algebra;
+pub mod analysis;
 pub mod composed;
 pub mod doc;
 pub mod error;

@@ -1,0 +1,184 @@
+//! Bank conflicts of one warp-wide access (the model is in the
+//! [module docs](super)).
+
+use super::{elem_log2, thread_offsets, Access, ThreadAccess, WARP};
+use crate::composed::AnyLayout;
+use crate::error::{Error, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The wavefronts of one phase of one instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseReport {
+    /// The instruction (chunk of each thread's values), from 0.
+    pub instruction: usize,
+    /// The phase within the instruction, from 0.
+    pub phase: usize,
+    /// Its wavefronts: the most distinct words in one bank (0 if no thread of
+    /// the phase is active).
+    pub wavefronts: i64,
+}
+
+/// The cost of one warp-wide access in shared-memory wavefronts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankReport {
+    /// Total wavefronts over every instruction and phase.
+    pub wavefronts: i64,
+    /// `ceil(bytes / 128)`, at least 1: the fewest wavefronts that move the bytes.
+    pub ideal: i64,
+    /// Active threads (at most 32).
+    pub threads: usize,
+    /// Values per thread (`V`).
+    pub values: i64,
+    /// Elements per vector instruction (`w`, the warp-wide width).
+    pub vector_elems: i64,
+    /// Bytes per vector instruction, `w * elem_bytes`.
+    pub vector_bytes: i64,
+    /// Instructions per thread, `V / w`.
+    pub instructions: i64,
+    /// Bytes the warp accesses, `threads * V * elem_bytes`.
+    pub bytes: i64,
+    /// Each instruction's phases, in order.
+    pub phases: Vec<PhaseReport>,
+}
+
+impl BankReport {
+    /// The conflict degree, `wavefronts / ideal` (1 is conflict-free).
+    ///
+    /// Pre: none. Post: `wavefronts as f64 / ideal as f64`.
+    ///
+    /// ```
+    /// use kute::analysis::{bank_conflicts, Access};
+    /// let plain = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("s").unwrap();
+    /// let r = bank_conflicts(&plain, 2, &Access::parse("column:16").unwrap()).unwrap();
+    /// assert_eq!(r.degree(), 8.0);
+    /// ```
+    pub fn degree(&self) -> f64 {
+        self.wavefronts as f64 / self.ideal as f64
+    }
+
+    /// Whether the access costs its ideal number of wavefronts.
+    ///
+    /// Pre: none. Post: `wavefronts <= ideal`.
+    ///
+    /// ```
+    /// use kute::analysis::{bank_conflicts, Access};
+    /// let plain = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("s").unwrap();
+    /// assert!(bank_conflicts(&plain, 2, &Access::parse("row:16").unwrap()).unwrap().is_conflict_free());
+    /// ```
+    pub fn is_conflict_free(&self) -> bool {
+        self.wavefronts <= self.ideal
+    }
+}
+
+impl fmt::Display for BankReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "threads:     {} active, {} values each ({} bytes in all)", self.threads, self.values, self.bytes)?;
+        writeln!(
+            f,
+            "vector:      {} bytes ({} elements) per instruction, {} instruction(s) per thread",
+            self.vector_bytes, self.vector_elems, self.instructions
+        )?;
+        let verdict = if self.is_conflict_free() {
+            "conflict-free".to_string()
+        } else if self.wavefronts % self.ideal == 0 {
+            format!("{}-way conflict", self.wavefronts / self.ideal)
+        } else {
+            format!("{:.2}x the ideal", self.degree())
+        };
+        writeln!(f, "wavefronts:  {} (ideal {}): {verdict}", self.wavefronts, self.ideal)?;
+        let mut per: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for p in &self.phases {
+            per.entry(p.instruction).or_default().push(p.wavefronts.to_string());
+        }
+        let shown = per.len().min(8);
+        for (i, w) in per.iter().take(shown) {
+            writeln!(f, "phases:      instruction {i}: {}", w.join(" "))?;
+        }
+        if per.len() > shown {
+            writeln!(f, "phases:      ... {} more instructions", per.len() - shown)?;
+        }
+        Ok(())
+    }
+}
+
+/// The wavefronts of one warp-wide access of `smem` with `elem_bytes`-byte
+/// elements, in the bank model of the [module docs](super).
+///
+/// Pre: `elem_bytes` in 1, 2, 4, 8, 16; `smem` has a shape (not a bare
+/// swizzle; else a `Type` error); a named pattern needs a rank-2 tile (else a
+/// `Mismatch` error) and a byte width that is a whole number of elements and
+/// whose vectors divide the tile (else `Inadmissible`); every accessed tile
+/// coordinate is inside the tile (else `Inadmissible`); 1 to
+/// [`MAX_VALUES`](super::MAX_VALUES) values per thread (else `Limit`); byte
+/// addresses fit in `i64` (else `Overflow`).
+/// Post: `wavefronts` is the sum of `phases`; `ideal = max(1, ceil(bytes/128))`;
+/// `vector_elems * instructions == values`.
+///
+/// ```
+/// use kute::analysis::{bank_conflicts, Access};
+/// let smem = kute::expr::eval("(_32,_32):(_32,_1)").unwrap().to_any_layout("s").unwrap();
+/// // 4-byte elements, each thread one element down a column: all in bank 0
+/// let r = bank_conflicts(&smem, 4, &Access::parse("column:4").unwrap()).unwrap();
+/// assert_eq!((r.wavefronts, r.ideal), (32, 1));
+/// ```
+pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<BankReport> {
+    elem_log2(elem_bytes)?;
+    let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
+    let w = warp_vector(&threads, values, elem_bytes);
+    let vbytes = w * elem_bytes;
+    let nphases = (vbytes / 4).max(1) as usize;
+    let per_phase = WARP / nphases;
+    let instructions = values / w;
+    let mut phases = Vec::new();
+    for j in 0..instructions as usize {
+        for p in 0..nphases {
+            let mut words: BTreeSet<i64> = BTreeSet::new();
+            for t in threads.iter().filter(|t| t.thread / per_phase == p) {
+                let a = t.offsets[j * w as usize]
+                    .checked_mul(elem_bytes)
+                    .ok_or_else(|| Error::overflow("a byte address"))?;
+                let last = a.checked_add(vbytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
+                words.extend(a.div_euclid(4)..=last.div_euclid(4));
+            }
+            let mut per_bank = [0i64; 32];
+            for wd in words {
+                per_bank[wd.rem_euclid(32) as usize] += 1;
+            }
+            let wavefronts = per_bank.iter().copied().max().unwrap_or(0);
+            phases.push(PhaseReport { instruction: j, phase: p, wavefronts });
+        }
+    }
+    let bytes = threads.len() as i64 * values * elem_bytes;
+    Ok(BankReport {
+        wavefronts: phases.iter().map(|p| p.wavefronts).sum(),
+        ideal: ((bytes + 127) / 128).max(1),
+        threads: threads.len(),
+        values,
+        vector_elems: w,
+        vector_bytes: vbytes,
+        instructions,
+        bytes,
+        phases,
+    })
+}
+
+/// The warp-wide vector width: the largest power of two `w` dividing
+/// `values`, `w * elem_bytes <= 16`, with every chunk of every thread
+/// consecutive and aligned.
+pub(crate) fn warp_vector(threads: &[ThreadAccess], values: i64, elem_bytes: i64) -> i64 {
+    let mut w = 16 / elem_bytes;
+    while w > 1 {
+        if values % w == 0 && threads.iter().all(|t| chunks_ok(&t.offsets, w)) {
+            return w;
+        }
+        w /= 2;
+    }
+    1
+}
+
+fn chunks_ok(offsets: &[i64], w: i64) -> bool {
+    offsets
+        .chunks(w as usize)
+        .all(|c| c[0].rem_euclid(w) == 0 && c.iter().enumerate().all(|(i, &o)| c[0].checked_add(i as i64) == Some(o)))
+}

@@ -73,6 +73,7 @@ Examples:
   kute svg '(2,(2,2)):(4,(2,1))' -o layout.svg
   kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
   kute svg 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
+  kute svg '(_8,_64):(_64,_1)' --banks 2 --access column:16 -o ldsm.svg   # one warp's ldmatrix
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
@@ -174,6 +175,11 @@ enum Command {
         /// elements of BYTES bytes, with a legend of the banks
         #[arg(long, value_name = "BYTES")]
         banks: Option<i64>,
+        /// With --banks: outline the cells one warp accesses (a pattern such as
+        /// column:16, or a TV layout; see `kute analyze --help`), each labelled
+        /// with its thread, in red where its bank is shared in its phase
+        #[arg(long, value_name = "ACCESS", requires = "banks")]
+        access: Option<String>,
     },
     /// Show an xor-linear layout (a swizzle, a power-of-two layout) as a bit
     /// matrix and in Triton's linear-layout form, or read one back
@@ -284,10 +290,13 @@ fn main() -> ExitCode {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
         None => eval(&["-".to_string()], false),
         Some(Command::Eval { exprs, json }) => eval(&exprs, json),
-        Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Default::default()),
-        Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Default::default()),
-        Some(Command::Svg { exprs, output, banks }) => {
-            picture(&exprs, "svg", output, &kute::print::SvgOptions { banks, ..Default::default() })
+        Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Drawing::default()),
+        Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Drawing::default()),
+        Some(Command::Svg { exprs, output, banks, access }) => {
+            match access.as_deref().map(kute::analysis::Access::parse) {
+                Some(Err(e)) => Err(anyhow::anyhow!("svg --access: {e}")),
+                access => picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok) }),
+            }
         }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
         Some(Command::Analyze { what }) => analyze(what),
@@ -467,18 +476,33 @@ pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String
     render_with(session, src, kind, &Default::default())
 }
 
-/// [`render`], an SVG picture drawn with `opts` (bank colours, marked cells).
+/// What an SVG picture adds: bank colours for elements of `banks` bytes, and
+/// one warp's `access` outlined.
+#[derive(Default)]
+pub struct Drawing {
+    banks: Option<i64>,
+    access: Option<kute::analysis::Access>,
+}
+
+/// [`render`], an SVG picture drawn as `drawing` asks.
 pub fn render_with(
     session: &Session,
     src: &str,
     kind: &'static str,
-    opts: &kute::print::SvgOptions,
+    drawing: &Drawing,
 ) -> Result<String, session::Failure> {
     let l = session.layout(src, kind)?;
+    let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None };
     let r = match kind {
         "table" => kute::print::table(&l),
         "latex" => kute::print::latex(&l),
-        _ => kute::print::svg_with(&l, opts),
+        _ => {
+            let mut opts = kute::print::SvgOptions { banks: drawing.banks, marks: Vec::new() };
+            if let (Some(bytes), Some(access)) = (drawing.banks, &drawing.access) {
+                opts.marks = access_marks(&l, bytes, access).map_err(fail)?;
+            }
+            kute::print::svg_with(&l, &opts)
+        }
     };
     r.map_err(|err| session::Failure { src: src.to_string(), err: Box::new(err), span: None })
 }
@@ -486,12 +510,29 @@ pub fn render_with(
 /// `kute table|latex|svg EXPR...`: the bindings evaluated in order, every
 /// other expression drawn (the pictures one after another; an SVG file holds
 /// one picture, so `-o FILE` takes one drawn expression).
-fn picture(
-    exprs: &[String],
-    kind: &'static str,
-    output: Option<PathBuf>,
-    opts: &kute::print::SvgOptions,
-) -> anyhow::Result<bool> {
+/// The cells of `l`'s grid one warp's `access` touches: thread labels, red
+/// where the bank is shared (row-major grid index: `m · cols + n`).
+fn access_marks(
+    l: &kute::AnyLayout,
+    bytes: i64,
+    access: &kute::analysis::Access,
+) -> kute::Result<Vec<(i64, String, bool)>> {
+    let shape = l.shape()?;
+    let (rows, cols) = match shape.rank() {
+        2 => (shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()),
+        _ => (1, shape.size()?.value()),
+    };
+    let cells = kute::analysis::accessed_cells(l, bytes, access)?;
+    Ok(cells
+        .into_iter()
+        .map(|c| {
+            let (m, n) = if rows == 1 { (0, c.coord) } else { (c.coord % rows, c.coord / rows) };
+            (m * cols + n, format!("t{}", c.thread), c.conflict)
+        })
+        .collect())
+}
+
+fn picture(exprs: &[String], kind: &'static str, output: Option<PathBuf>, opts: &Drawing) -> anyhow::Result<bool> {
     let mut session = Session::default();
     let mut pictures = Vec::new();
     for src in exprs {

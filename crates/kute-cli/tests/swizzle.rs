@@ -96,3 +96,26 @@ fn svg_colours_cells_by_bank() {
     let (_, err, ok) = kute(&["svg", "(4,4):(4,1)", "--banks", "0"]);
     assert!(!ok && err.contains("at least one byte"), "{err}");
 }
+
+/// `kute svg --banks 2 --access column:16` outlines the 256 halves one warp's
+/// ldmatrix reads (8 per thread), red where the bank is shared: all of them on
+/// the plain row-major tile (8-way), none through CuTe's 128-byte swizzle.
+#[test]
+fn svg_outlines_a_warps_access() {
+    for (layout, red) in [("(_8,_64):(_64,_1)", 256), ("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 0)] {
+        let (out, err, ok) = kute(&["svg", layout, "--banks", "2", "--access", "column:16"]);
+        assert!(ok, "{err}");
+        let marks: Vec<&str> = out.lines().filter(|l| l.starts_with("<rect class=\"mark\"")).collect();
+        assert_eq!(marks.len(), 256, "{layout}");
+        assert_eq!(marks.iter().filter(|l| l.contains("#d62728")).count(), red, "{layout}");
+        for t in 0..32 {
+            assert_eq!(
+                marks.iter().filter(|l| l.ends_with(&format!(">t{t}</text>"))).count(),
+                8,
+                "{layout}: thread {t}"
+            );
+        }
+    }
+    let (_, err, ok) = kute(&["svg", "(_8,_64):(_64,_1)", "--access", "column:16"]);
+    assert!(!ok && err.contains("--banks"), "{err}");
+}

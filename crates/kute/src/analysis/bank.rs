@@ -163,6 +163,76 @@ pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Res
     })
 }
 
+/// One element a warp-wide access touches: its tile coordinate (1-D), the
+/// thread, and whether its bank holds another word in the same phase (a
+/// conflict).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessedCell {
+    /// The 1-D coordinate of the element in the tile.
+    pub coord: i64,
+    /// The thread that accesses it.
+    pub thread: usize,
+    /// Whether another word of the element's bank is accessed in the same
+    /// phase of the same instruction.
+    pub conflict: bool,
+}
+
+/// Every element of one warp-wide access, with its thread and whether it is
+/// in a conflicting bank (as [`bank_conflicts`] counts them): what `kute svg
+/// --access` outlines.
+///
+/// Pre: as [`bank_conflicts`]. Post: one entry per (thread, value); `conflict`
+/// is set exactly when the element's phase has more than one distinct word in
+/// one of the banks the element's own words fall in.
+///
+/// ```
+/// use kute::analysis::{accessed_cells, Access};
+/// let plain = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("s").unwrap();
+/// let cells = accessed_cells(&plain, 2, &Access::parse("column:16").unwrap()).unwrap();
+/// assert_eq!(cells.len(), 32 * 8);
+/// assert!(cells.iter().all(|c| c.conflict)); // 8-way: every bank is shared
+/// ```
+pub fn accessed_cells(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<Vec<AccessedCell>> {
+    elem_log2(elem_bytes)?;
+    let (coords, values) = super::tile_coords(smem, elem_bytes, access)?;
+    let (threads, _) = thread_offsets(smem, elem_bytes, access)?;
+    let w = warp_vector(&threads, values, elem_bytes);
+    let vbytes = w * elem_bytes;
+    let nphases = (vbytes / 4).max(1) as usize;
+    let per_phase = WARP / nphases;
+    let words_of = |o: i64| -> Result<(i64, i64)> {
+        let a = o.checked_mul(elem_bytes).ok_or_else(|| Error::overflow("a byte address"))?;
+        let last = a.checked_add(elem_bytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
+        Ok((a.div_euclid(4), last.div_euclid(4)))
+    };
+    let mut out = Vec::new();
+    for j in 0..(values / w) as usize {
+        for p in 0..nphases {
+            let in_phase: Vec<usize> = (0..threads.len()).filter(|&k| threads[k].thread / per_phase == p).collect();
+            let mut words: BTreeSet<i64> = BTreeSet::new();
+            for &k in &in_phase {
+                for e in 0..w as usize {
+                    let (a, b) = words_of(threads[k].offsets[j * w as usize + e])?;
+                    words.extend(a..=b);
+                }
+            }
+            let mut per_bank = [0i64; 32];
+            for wd in &words {
+                per_bank[wd.rem_euclid(32) as usize] += 1;
+            }
+            for &k in &in_phase {
+                for e in 0..w as usize {
+                    let i = j * w as usize + e;
+                    let (a, b) = words_of(threads[k].offsets[i])?;
+                    let conflict = (a..=b).any(|wd| per_bank[wd.rem_euclid(32) as usize] > 1);
+                    out.push(AccessedCell { coord: coords[k].1[i], thread: threads[k].thread, conflict });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The warp-wide vector width: the largest power of two `w` dividing
 /// `values`, `w * elem_bytes <= 16`, with every chunk of every thread
 /// consecutive and aligned.

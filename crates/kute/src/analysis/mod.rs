@@ -74,7 +74,7 @@ mod bank;
 mod search;
 mod vector;
 
-pub use bank::{bank_conflicts, BankReport, PhaseReport};
+pub use bank::{accessed_cells, bank_conflicts, AccessedCell, BankReport, PhaseReport};
 pub use search::{gmma_atom_name, search_swizzle, Candidate, SearchResult, SearchSpec};
 pub use vector::{vector_width, VectorReport};
 

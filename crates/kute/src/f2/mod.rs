@@ -336,19 +336,21 @@ mod tests {
             })
     }
 
-    /// Every swizzle atom CuTe's GMMA and SM80 kernels use, in the element
-    /// widths they come in: to Triton's form and back, the same function.
+    /// Every swizzle atom CuTe's GMMA and SM80 kernels use, on element
+    /// offsets, for 1-, 2- and 4-byte elements: to Triton's form and back,
+    /// the same function.
     #[test]
     fn swizzle_atoms_round_trip() {
         let mut atoms = Vec::new();
-        for (b, cols) in [(0, 8), (1, 16), (2, 32), (3, 64)] {
-            // K-major 16-bit atoms (Layout_K_SW32/64/128 and the interleaved one)
-            atoms.push(format!("Sw<{b},4,3> o _0 o (_8,_{cols}):(_{cols},_1)"));
-            // MN-major
-            atoms.push(format!("Sw<{b},4,3> o _0 o (_{cols},_8):(_1,_{cols})"));
-            // 8-bit and 32-bit elements: the base moves with the element size
-            atoms.push(format!("Sw<{b},5,3> o _0 o (_8,_{}):(_{},_1)", cols * 2, cols * 2));
-            atoms.push(format!("Sw<{b},3,3> o _0 o (_8,_{}):(_{},_1)", cols / 2, cols / 2));
+        // rows of 16, 32, 64, 128 bytes (INTER, SW32, SW64, SW128); the swizzle
+        // keeps 16-byte pieces whole, so its base is log2(16 / element bytes)
+        for (b, bytes) in [(0, 16), (1, 32), (2, 64), (3, 128)] {
+            for (elem, m) in [(1, 4), (2, 3), (4, 2)] {
+                let cols = bytes / elem;
+                atoms.push(format!("Sw<{b},{m},3> o _0 o (_8,_{cols}):(_{cols},_1)")); // K-major
+                atoms.push(format!("Sw<{b},{m},3> o _0 o (_{cols},_8):(_1,_{cols})"));
+                // MN-major
+            }
         }
         atoms.push("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)".into());
         atoms.push("Sw<2,0,2> o _0 o (_4,_4):(_4,_1)".into());

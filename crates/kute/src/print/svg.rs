@@ -69,15 +69,35 @@ pub struct SvgOptions {
 ///
 /// ```
 /// use kute::print::bank_colour;
-/// assert_eq!(bank_colour(0), "hsl(0,70%,78%)");
+/// assert_eq!(bank_colour(0), "#eea0a0"); // light red: hue 0, 70% saturation, 78% lightness
 /// assert_eq!(bank_colour(33), bank_colour(1));
 /// assert_ne!(bank_colour(1), bank_colour(2));
 /// ```
 pub fn bank_colour(b: i64) -> String {
     let b = b.rem_euclid(32);
-    let hue = (b * 360 / 32 * 7) % 360; // a stride of 7 scatters neighbours across the wheel
-    let light = if b % 2 == 0 { 78 } else { 62 };
-    format!("hsl({hue},70%,{light}%)")
+    let hue = ((b * 360 / 32 * 7) % 360) as f64; // a stride of 7 scatters neighbours across the wheel
+    let light = if b % 2 == 0 { 0.78 } else { 0.62 };
+    let (r, g, bl) = hsl_to_rgb(hue, 0.7, light);
+    format!("#{r:02x}{g:02x}{bl:02x}")
+}
+
+/// An HSL colour (hue in degrees, saturation and lightness in `[0, 1]`) as
+/// 8-bit RGB: SVG 1.1 renderers read hex colours, not `hsl()`.
+fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = h / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as i64 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let to = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    (to(r), to(g), to(b))
 }
 
 /// [`svg`], with cells coloured by bank and outlined as `opts` asks.

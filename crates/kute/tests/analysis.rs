@@ -1,6 +1,8 @@
 //! The shared-memory analysis against an independent brute-force model of the
 //! banks, and against CuTe's published facts about its GMMA atoms.
 
+mod common;
+
 use kute::analysis::{
     bank_conflicts, gmma_atom_name, search_swizzle, swizzle_bytes_to_elements, vector_width, Access, Dir, Pattern,
     SearchSpec,
@@ -124,26 +126,20 @@ fn simulate(smem: &Smem, eb: i64, threads: &[Vec<i64>]) -> (i64, i64) {
     (total, ((all + 127) / 128).max(1))
 }
 
-// a seeded xorshift
-struct Rng(u64);
+/// The tests' seeded generator, with the helpers this file uses.
+struct Rng(common::Gen);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: i64) -> i64 {
-        (self.next() % n as u64) as i64
+        self.0.range(0, n - 1)
     }
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as i64) as usize]
+        self.0.pick(xs)
     }
 }
 
 #[test]
 fn the_library_agrees_with_the_brute_force_model_on_random_cases() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(common::Gen::new(0x9e37_79b9_7f4a_7c15));
     let dims = [1, 2, 3, 4, 6, 8, 12, 16, 32, 64];
     let mut cases = 0;
     let mut conflicted = 0;

@@ -5,19 +5,13 @@
 
 use kute::expr::{eval, Value};
 
-/// A small xorshift generator (deterministic).
-struct Gen(u64);
+mod common;
 
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> i64 {
-        (self.next() % n) as i64
-    }
+use common::Gen;
+
+/// Uniform in `[0, n)`.
+fn below(g: &mut Gen, n: i64) -> i64 {
+    g.range(0, n - 1)
 }
 
 /// The swizzle, bit by bit: bit `M+max(S,0)+k` is xored into bit `M-min(S,0)+k`.
@@ -37,26 +31,26 @@ fn int(v: &Value) -> i64 {
 
 /// A random rank-2 layout of power-of-two extents, row- or column-major.
 fn layout(g: &mut Gen) -> (i64, i64, String) {
-    let (r, c) = (1i64 << g.below(4), 1i64 << (1 + g.below(5)));
-    let text = if g.below(2) == 0 { format!("(_{r},_{c}):(_{c},_1)") } else { format!("(_{r},_{c}):(_1,_{r})") };
+    let (r, c) = (1i64 << below(g, 4), 1i64 << (1 + below(g, 5)));
+    let text = if below(g, 2) == 0 { format!("(_{r},_{c}):(_{c},_1)") } else { format!("(_{r},_{c}):(_1,_{r})") };
     (r, c, text)
 }
 
 fn swizzle(g: &mut Gen) -> (i64, i64, i64) {
-    let b = g.below(4);
-    let s = b.max(1) + g.below(3);
-    let s = if g.below(4) == 0 { -s } else { s };
-    (b, g.below(5), s)
+    let b = below(g, 4);
+    let s = b.max(1) + below(g, 3);
+    let s = if below(g, 4) == 0 { -s } else { s };
+    (b, below(g, 5), s)
 }
 
 #[test]
 fn evaluation_and_slices_are_the_function() {
-    let mut g = Gen(0x9e3779b97f4a7c15);
+    let g = &mut Gen::new(1);
     let (mut sliced, mut decayed) = (0, 0);
     for _ in 0..400 {
-        let (r, c, l) = layout(&mut g);
-        let (b, m, s) = swizzle(&mut g);
-        let off = if g.below(3) == 0 { 0 } else { g.below(256) };
+        let (r, c, l) = layout(g);
+        let (b, m, s) = swizzle(g);
+        let off = if below(g, 3) == 0 { 0 } else { below(g, 256) };
         let src = format!("Sw<{b},{m},{s}> o _{off} o {l}");
         let plain: kute::Layout = l.parse().unwrap();
         let f = |i: i64, j: i64| {
@@ -64,12 +58,12 @@ fn evaluation_and_slices_are_the_function() {
             sw(b, m, s, off + x)
         };
         for _ in 0..8 {
-            let (i, j) = (g.below(r as u64), g.below(c as u64));
+            let (i, j) = (below(g, r), below(g, c));
             assert_eq!(int(&eval(&format!("{src}({i},{j})")).unwrap()), f(i, j), "{src}({i},{j})");
         }
         // a row or a column fixed: the slice plus its offset is the function
-        let fixed_row = g.below(2) == 0;
-        let k = if fixed_row { g.below(r as u64) } else { g.below(c as u64) };
+        let fixed_row = below(g, 2) == 0;
+        let k = if fixed_row { below(g, r) } else { below(g, c) };
         let coord = if fixed_row { format!("({k},_)") } else { format!("(_,{k})") };
         let Ok(Value::Tuple(p)) = eval(&format!("slice_and_offset({coord},{src})")) else { continue };
         sliced += 1;
@@ -88,11 +82,11 @@ fn evaluation_and_slices_are_the_function() {
 
 #[test]
 fn layout_of_swizzle_is_the_composite_or_an_error() {
-    let mut g = Gen(0x2545f4914f6cdd1d);
+    let g = &mut Gen::new(2);
     let mut answered = 0;
     for _ in 0..400 {
-        let (_, _, l) = layout(&mut g);
-        let (b, m, s) = swizzle(&mut g);
+        let (_, _, l) = layout(g);
+        let (b, m, s) = swizzle(g);
         let plain: kute::Layout = l.parse().unwrap();
         let Ok(v) = eval(&format!("composition({l},Swizzle<{b},{m},{s}>{{}})")) else { continue };
         answered += 1;

@@ -15,16 +15,20 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::swizzle::Swizzle;
 
-/// Whether `got(i) == want(i)` for every `i` in `[0, n)`.
-fn agrees(op: &'static str, got: &AnyLayout, n: i64, want: impl Fn(Int) -> Result<Int>) -> Result<bool> {
+/// The first `i` in `[0, n)` where `holds(i)` is false, if any.
+fn first_failure(op: &'static str, n: i64, holds: impl Fn(Int) -> Result<bool>) -> Result<Option<i64>> {
     check_points(op, n)?;
     for i in 0..n {
-        let x = Int::new_dynamic(i);
-        if got.eval_int(x)?.value() != want(x)?.value() {
-            return Ok(false);
+        if !holds(Int::new_dynamic(i))? {
+            return Ok(Some(i));
         }
     }
-    Ok(true)
+    Ok(None)
+}
+
+/// Whether `got(i) == want(i)` for every `i` in `[0, n)`.
+fn agrees(op: &'static str, got: &AnyLayout, n: i64, want: impl Fn(Int) -> Result<Int>) -> Result<bool> {
+    Ok(first_failure(op, n, |x| Ok(got.eval_int(x)?.value() == want(x)?.value()))?.is_none())
 }
 
 fn not_the_composite(op: &'static str, what: String) -> Error {
@@ -179,12 +183,8 @@ pub fn right_inverse(c: &AnyLayout) -> Result<AnyLayout> {
     let op = "right_inverse";
     let r = inverse(c, Side::Right)?;
     if let (Ok(n), AnyLayout::Composed(_)) = (r.size(), c) {
-        check_points(op, n.value())?;
-        for j in 0..n.value() {
-            let x = Int::new_dynamic(j);
-            if c.eval_int(r.eval_int(x)?)?.value() != j {
-                return Err(Error::inadmissible(op, format!("{r} is not a right inverse of {c}: it fails at {j}")));
-            }
+        if let Some(j) = first_failure(op, n.value(), |x| Ok(c.eval_int(r.eval_int(x)?)?.value() == x.value()))? {
+            return Err(Error::inadmissible(op, format!("{r} is not a right inverse of {c}: it fails at {j}")));
         }
     }
     Ok(r)
@@ -204,12 +204,8 @@ pub fn left_inverse(c: &AnyLayout) -> Result<AnyLayout> {
     let op = "left_inverse";
     let r = inverse(c, Side::Left)?;
     if let (Ok(n), AnyLayout::Composed(_)) = (c.size(), c) {
-        check_points(op, n.value())?;
-        for i in 0..n.value() {
-            let x = Int::new_dynamic(i);
-            if r.eval_int(c.eval_int(x)?)?.value() != i {
-                return Err(Error::inadmissible(op, format!("{r} is not a left inverse of {c}: it fails at {i}")));
-            }
+        if let Some(i) = first_failure(op, n.value(), |x| Ok(r.eval_int(c.eval_int(x)?)?.value() == x.value()))? {
+            return Err(Error::inadmissible(op, format!("{r} is not a left inverse of {c}: it fails at {i}")));
         }
     }
     Ok(r)

@@ -151,6 +151,9 @@ fn check_file(name: &str, text: &str) {
             continue;
         }
         let (src, want) = line.split_once('\t').expect("expr<TAB>answer");
+        // a multi-line CuTe print (a TiledMMA, an atom) has its newlines written `\n`
+        let want_owned = want.replace("\\n", "\n");
+        let want = want_owned.as_str();
         n += 1;
         let got = expr::eval(src);
         let ok = match (want, &got) {
@@ -300,6 +303,12 @@ fn pycute_vectors() {
 #[test]
 fn swizzle_vectors() {
     check_file("swizzle.tsv", include_str!("data/swizzle.tsv"));
+}
+
+/// MMA and copy atoms, tiled MMAs and tiled copies (`shared/vectors/tv.tsv`).
+#[test]
+fn tv_vectors() {
+    check_file("tv.tsv", include_str!("data/tv.tsv"));
 }
 
 #[test]

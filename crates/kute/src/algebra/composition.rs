@@ -141,13 +141,6 @@ impl Op for CompositionTiler<'_> {
 #[inline(always)]
 fn compose_tiler<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler) -> Result<(), P::Err> {
     match t {
-        Tiler::Layout(b) => match leaf_tile(t) {
-            // a leaf layout or an integer is one flat part: no walk over a tree
-            Some(m) => compose(out, a, &[Part::Flat(std::slice::from_ref(&m))], true),
-            None => compose(out, a, &[Part::Tree(b.as_tree_ref())], true),
-        },
-        Tiler::Int(n) => compose(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
-        Tiler::Underscore => out.push(a),
         Tiler::Tuple(ts) => {
             P::lift(t.check_rank(a, "composition"))?;
             let p = out.open()?;
@@ -157,6 +150,22 @@ fn compose_tiler<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler
             out.close(p, ts.len())?;
             Ok(())
         }
+        _ => compose_tile(out, a, t),
+    }
+}
+
+/// One tile of [`compose_tiler`], out of line: the composition's buffers
+/// stay out of the frame the by-mode recursion repeats at each level.
+#[inline(never)]
+fn compose_tile<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler) -> Result<(), P::Err> {
+    match t {
+        Tiler::Layout(b) => match leaf_tile(t) {
+            // a leaf layout or an integer is one flat part: no walk over a tree
+            Some(m) => compose(out, a, &[Part::Flat(std::slice::from_ref(&m))], true),
+            None => compose(out, a, &[Part::Tree(b.as_tree_ref())], true),
+        },
+        Tiler::Int(n) => compose(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
+        _ => out.push(a),
     }
 }
 

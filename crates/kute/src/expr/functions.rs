@@ -295,6 +295,9 @@ fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result
 /// The implementation `imp` of the entry `name`, or CuTe's overload for
 /// swizzles and composed layouts when one is among the arguments.
 pub(super) fn dispatch(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
+    if matches!(name, "size" | "tile_size") && args.first().is_some_and(super::atoms::is_atom) {
+        return super::atoms::call(name, targs, args);
+    }
     if super::composed::involved(args) {
         return super::composed::call(name, targs, args, imp);
     }
@@ -317,6 +320,35 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_composed_layout", "make_composed_layout(A, offset, B) | A o offset o B", "the function x -> A(offset + B(x)) (CuTe's ComposedLayout)", super::composed::make_composed_layout).args(n(3)),
     FunctionInfo::new("get_swizzle_portion", "get_swizzle_portion(C)", "the swizzle of a swizzled layout (Sw<0,4,3> for a plain one)", super::composed::get_swizzle_portion).args(n(1)),
     FunctionInfo::new("get_nonswizzle_portion", "get_nonswizzle_portion(C)", "the layout under a swizzle (a plain layout itself)", super::composed::get_nonswizzle_portion).args(n(1)),
+    FunctionInfo::new("make_tiled_mma", "make_tiled_mma(atom[, atom_layout[, permutation]])", "CuTe's TiledMMA: the atom repeated over atom_layout (M,N,K), each mode permuted", super::atoms::make_tiled_mma).args(range(1, 3)),
+    FunctionInfo::new("make_tiled_copy", "make_tiled_copy(copy_atom, thr_layout, val_layout)", "CuTe's TiledCopy from (m,n) -> thread and (m,n) -> value layouts", super::atoms::make_tiled_copy).args(n(3)),
+    FunctionInfo::new("make_tiled_copy_A", "make_tiled_copy_A(copy_atom, mma)", "a TiledCopy over the MMA's A tile, with its TV layout", super::atoms::make_tiled_copy_a).args(n(2)),
+    FunctionInfo::new("make_tiled_copy_B", "make_tiled_copy_B(copy_atom, mma)", "a TiledCopy over the MMA's B tile, with its TV layout", super::atoms::make_tiled_copy_b).args(n(2)),
+    FunctionInfo::new("make_tiled_copy_C", "make_tiled_copy_C(copy_atom, mma)", "a TiledCopy over the MMA's C tile, with its TV layout", super::atoms::make_tiled_copy_c).args(n(2)),
+    FunctionInfo::new("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(copy_atom, mma)", "a TiledCopy of C cut to the copy atom's values per thread", super::atoms::make_tiled_copy_c_atom).args(n(2)),
+    FunctionInfo::new("make_tiled_copy_S", "make_tiled_copy_S(copy_atom, tiled_copy)", "a TiledCopy with the other copy's source TV layout", super::atoms::make_tiled_copy_s).args(n(2)),
+    FunctionInfo::new("make_tiled_copy_D", "make_tiled_copy_D(copy_atom, tiled_copy)", "a TiledCopy with the other copy's destination TV layout", super::atoms::make_tiled_copy_d).args(n(2)),
+    FunctionInfo::new("get_layoutA_TV", "get_layoutA_TV(mma)", "(thread, value) -> (m,k) of the TiledMMA's A tile", super::atoms::get_layout_a_tv).args(n(1)),
+    FunctionInfo::new("get_layoutB_TV", "get_layoutB_TV(mma)", "(thread, value) -> (n,k) of the TiledMMA's B tile", super::atoms::get_layout_b_tv).args(n(1)),
+    FunctionInfo::new("get_layoutC_TV", "get_layoutC_TV(mma)", "(thread, value) -> (m,n) of the TiledMMA's C tile", super::atoms::get_layout_c_tv).args(n(1)),
+    FunctionInfo::new("get_thr_layout_vmnk", "get_thr_layout_vmnk(mma)", "(atom thread, M, N, K) -> thread index", super::atoms::get_thr_layout_vmnk).args(n(1)),
+    FunctionInfo::new("thrfrg_A", "thrfrg_A(mma, L)", "L divided into ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))", super::atoms::thrfrg_a).args(n(2)),
+    FunctionInfo::new("thrfrg_B", "thrfrg_B(mma, L)", "L divided into ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))", super::atoms::thrfrg_b).args(n(2)),
+    FunctionInfo::new("thrfrg_C", "thrfrg_C(mma, L)", "L divided into ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))", super::atoms::thrfrg_c).args(n(2)),
+    FunctionInfo::new("partition_shape_A", "partition_shape_A(mma, S)", "the shape of one thread's fragment of an A of shape S", super::atoms::partition_shape_a).args(n(2)),
+    FunctionInfo::new("partition_shape_B", "partition_shape_B(mma, S)", "the shape of one thread's fragment of a B of shape S", super::atoms::partition_shape_b).args(n(2)),
+    FunctionInfo::new("partition_shape_C", "partition_shape_C(mma, S)", "the shape of one thread's fragment of a C of shape S", super::atoms::partition_shape_c).args(n(2)),
+    FunctionInfo::new("permutation_mnk", "permutation_mnk<I>(mma)", "the permutation of M, N or K (the atom's extent times its atoms where none was given)", super::atoms::permutation_mnk).targs(n(1)).args(n(1)),
+    FunctionInfo::new("tile_shape", "tile_shape(mma)", "(tile_size<0>, tile_size<1>, tile_size<2>)", super::atoms::tile_shape).args(n(1)),
+    FunctionInfo::new("thr_size", "thr_size(mma)", "the TiledMMA's threads", super::atoms::thr_size).args(n(1)),
+    FunctionInfo::new("tile_size", "tile_size<I>(mma | tiled_copy)", "the tile's extent in mode I", super::atoms::tile_size).targs(n(1)).args(n(1)),
+    FunctionInfo::new("get_layoutS_TV", "get_layoutS_TV(tiled_copy)", "(thread, value) -> source tile coordinate", super::atoms::get_layout_s_tv).args(n(1)),
+    FunctionInfo::new("get_layoutD_TV", "get_layoutD_TV(tiled_copy)", "(thread, value) -> destination tile coordinate", super::atoms::get_layout_d_tv).args(n(1)),
+    FunctionInfo::new("tidfrg_S", "tidfrg_S(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the source", super::atoms::tidfrg_s).args(n(2)),
+    FunctionInfo::new("tidfrg_D", "tidfrg_D(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the destination", super::atoms::tidfrg_d).args(n(2)),
+    FunctionInfo::new("Tiler_MN", "Tiler_MN(tiled_copy)", "the tile a TiledCopy covers", super::atoms::tiler_mn).args(n(1)),
+    FunctionInfo::new("TiledLayout_TV", "TiledLayout_TV(tiled_copy)", "the TiledCopy's (thread, value) -> tile layout", super::atoms::tiled_layout_tv).args(n(1)),
+    FunctionInfo::new("make_layout_tv", "make_layout_tv(thr, val)", "(tiler, layout_tv) of make_tiled_copy with these layouts (CuTe DSL)", super::atoms::layout_tv).args(n(2)),
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),

@@ -21,6 +21,7 @@
 //! assert_eq!(eval("(_2,_3):(_3,_1)(_1,_1)").unwrap().to_string(), "_4");
 //! ```
 
+mod atoms;
 mod composed;
 mod functions;
 mod value;
@@ -161,6 +162,7 @@ fn weight(v: &Value) -> usize {
         Value::Tuple(vs) => vs.iter().map(|v| weight(v).max(16)).sum(),
         Value::Composed(c) => c.leaf_count(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
+        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 16,
     }
 }
 
@@ -182,6 +184,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
         Value::Composed(c) => c.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
+        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 4,
     }
 }
 
@@ -255,10 +258,14 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         ExprKind::Name(n) => match n.as_str() {
             "LayoutLeft" | "GenColMajor" => Ok(Value::Major(Major::Left)),
             "LayoutRight" | "GenRowMajor" => Ok(Value::Major(Major::Right)),
-            _ => env.get(n).cloned().or_else(|| function_value(n)).ok_or_else(|| {
-                Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'"))
-                    .with_span(e.span.0, e.span.1)
-            }),
+            _ => match env.get(n).cloned().or_else(|| function_value(n)) {
+                Some(v) => Ok(v),
+                // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
+                None => atoms::type_value(n, &[]).unwrap_or_else(|| {
+                    Err(Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'")))
+                }),
+            }
+            .map_err(|err| err.with_span(e.span.0, e.span.1)),
         },
         ExprKind::Call { name, targs, args }
             if targs.is_empty() && lookup(name).is_none() && env.contains_key(name) =>
@@ -266,6 +273,14 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             // a bound name applied to a coordinate: `A(1,3)`, `A(_,1)`
             let vs = eval_all(args, sub)?;
             apply(&env[name], &vs).map_err(|err| err.in_op("evaluate"))
+        }
+        ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
+            // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
+            match atoms::type_value(name, targs) {
+                Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
+                None => functions::call_written(name, targs, &[])
+                    .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),
+            }
         }
         ExprKind::Call { name, targs, args } => {
             let vs = eval_all(args, sub)?;

@@ -42,6 +42,14 @@ pub enum Value {
     Swizzle(crate::swizzle::Swizzle),
     /// A composed layout `A o offset o B`.
     Composed(Box<crate::composed::ComposedLayout>),
+    /// An MMA atom (`MMA_Atom<Op>`, or an operation named on its own).
+    MmaAtom(Box<crate::atom::MmaAtom>),
+    /// A tiled MMA.
+    TiledMma(Box<crate::atom::TiledMma>),
+    /// A copy atom (`Copy_Atom<Op,T>`).
+    CopyAtom(Box<crate::atom::CopyAtom>),
+    /// A tiled copy.
+    TiledCopy(Box<crate::atom::TiledCopy>),
 }
 
 impl fmt::Display for Value {
@@ -59,6 +67,10 @@ impl fmt::Display for Value {
             Value::Function(name) => f.write_str(name),
             Value::Swizzle(sw) => write!(f, "{sw}"),
             Value::Composed(c) => write!(f, "{c}"),
+            Value::MmaAtom(a) => write!(f, "{a}"),
+            Value::TiledMma(m) => write!(f, "{m}"),
+            Value::CopyAtom(a) => write!(f, "{a}"),
+            Value::TiledCopy(c) => write!(f, "{c}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -101,6 +113,10 @@ impl Value {
             Value::Function(_) => "a function",
             Value::Swizzle(_) => "a swizzle",
             Value::Composed(_) => "a composed layout",
+            Value::MmaAtom(_) => "an MMA atom",
+            Value::TiledMma(_) => "a TiledMMA",
+            Value::CopyAtom(_) => "a copy atom",
+            Value::TiledCopy(_) => "a TiledCopy",
         }
     }
 

@@ -324,6 +324,70 @@ impl Parser<'_> {
         Ok(c)
     }
 
+    /// `::NAME` (a member or namespace step), consumed; its name, and whether
+    /// `{}` followed it (the lexer keeps `NAME{}` as one identifier).
+    fn member(&mut self) -> Option<(String, bool)> {
+        match (self.peek(), self.peek_at(1), self.peek_at(2)) {
+            (Some(Tok::P(':')), Some(Tok::P(':')), Some(Tok::Ident(n))) => {
+                let n = n.clone();
+                let (start, end) = (self.toks[self.pos + 2].1, self.toks[self.pos + 2].2);
+                self.pos += 3;
+                Some((n, self._src.get(start..end).is_some_and(|t| t.ends_with("{}"))))
+            }
+            _ => None,
+        }
+    }
+
+    /// A type as a template argument, as text without spaces:
+    /// `half_t`, `UniversalCopy<uint128_t>`, `GMMA::Major::K`.
+    fn type_arg(&mut self) -> Result<String> {
+        self.enter()?;
+        let Some(Tok::Ident(name)) = self.peek().cloned() else {
+            let (a, b) = self.here();
+            return Err(Error::parse("expected a type name", a, b));
+        };
+        self.pos += 1;
+        let mut text = name;
+        loop {
+            if self.peek() == Some(&Tok::P('<')) {
+                self.pos += 1;
+                let mut parts = Vec::new();
+                loop {
+                    match self.peek().cloned() {
+                        Some(Tok::Int(v, _)) => {
+                            self.pos += 1;
+                            parts.push(v.to_string());
+                        }
+                        Some(Tok::Ident(_)) => parts.push(self.type_arg()?),
+                        _ => {
+                            let (a, b) = self.here();
+                            return Err(Error::parse("expected an integer or a type as template argument", a, b));
+                        }
+                    }
+                    if self.peek() == Some(&Tok::P(',')) {
+                        self.pos += 1;
+                        continue;
+                    }
+                    self.expect('>')?;
+                    break;
+                }
+                text = format!("{text}<{}>", parts.join(","));
+            }
+            match self.member() {
+                Some((m, _)) => text = format!("{text}::{m}"),
+                None => break,
+            }
+        }
+        self.depth -= 1;
+        Ok(text)
+    }
+
+    /// The end of [`Parser::primary`]: its depth given back.
+    fn done(&mut self, r: Result<Expr>) -> Result<Expr> {
+        self.depth -= 1;
+        r
+    }
+
     /// Whether the next token is the composition operator `o`.
     fn at_compose(&self) -> bool {
         matches!(self.peek(), Some(Tok::Ident(n)) if n == "o")
@@ -453,8 +517,8 @@ impl Parser<'_> {
                                 self.pos += 1;
                                 targs.push(TemplateArg::Int(v));
                             }
-                            Some(Tok::Ident(t)) => {
-                                self.pos += 1;
+                            Some(Tok::Ident(_)) => {
+                                let t = self.type_arg()?;
                                 targs.push(TemplateArg::Type(t));
                             }
                             _ => {
@@ -469,6 +533,21 @@ impl Parser<'_> {
                         self.expect('>')?;
                         break;
                     }
+                }
+                // a member type, `MMA_Traits<Op>::ALayout`: the call is named
+                // `MMA_Traits::ALayout`, its template arguments those of the class
+                let mut name = name;
+                let mut member_braces = false;
+                while let Some((member, braces)) = self.member() {
+                    name = format!("{name}::{member}");
+                    member_braces = braces;
+                }
+                if member_braces {
+                    // `MMA_Traits<Op>::ALayout{}`: a value-initialised member type
+                    return self.done(Ok(Expr {
+                        span: (s, self.prev_end()),
+                        kind: ExprKind::Call { name, targs, args: Vec::new() },
+                    }));
                 }
                 if self.peek() == Some(&Tok::P('(')) {
                     let args = self.args('(', ')')?;

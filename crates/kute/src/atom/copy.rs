@@ -1,0 +1,367 @@
+//! Copy atoms and tiled copies (CuTe's `Copy_Atom` and `TiledCopy`,
+//! copy_atom.hpp): which thread moves which values of a tile, for an
+//! instruction (`ldmatrix`, `cp.async`, a plain vector copy) and for a tile of
+//! such instructions.
+//!
+//! As in [`super::mma`], every layout is CuTe's member function computed with
+//! kute's algebra.
+
+use super::mma::{show_tiler, TiledMma};
+use super::traits::{copy_traits, CopyTraits};
+use crate::algebra::{self, Tiler};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::{self, IntTuple};
+use crate::layout::slice::{Coord, Crd};
+use crate::layout::Layout;
+use crate::tree::Tree;
+use std::fmt;
+
+/// CuTe's `Copy_Atom<Op, T>`: a copy instruction moving values of type `T`.
+///
+/// ```
+/// let a = kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+/// assert_eq!(a.val_layout_src().to_string(), "(_32,_8):(_8,_1)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CopyAtom {
+    traits: CopyTraits,
+    val_type: String,
+    val_bits: i64,
+    src: Layout,
+    dst: Layout,
+    reference: Layout,
+}
+
+impl CopyAtom {
+    /// The atom of operation `op` moving values of type `val_type` (CuTe's
+    /// names: `half_t`, `float`, `uint128_t`, ...).
+    ///
+    /// Pre: kute knows the operation and the type (else an `UnknownName`
+    /// error); the bit layouts recast to `val_type` keep the atom's threads
+    /// (CuTe's static assertions; else an `Inadmissible` error).
+    /// Post: `ValLayoutSrc/Dst/Ref` are the traits' bit layouts in units of `val_type`.
+    pub fn new(op: &str, val_type: &str) -> Result<CopyAtom> {
+        let traits = copy_traits(op)?;
+        let bits = algebra::sizeof_bits(val_type).ok_or_else(|| {
+            Error::new(crate::ErrorKind::UnknownName, "Copy_Atom", format!("unknown value type '{val_type}'"))
+        })?;
+        let recast = |l: &Layout| algebra::recast_layout(l, 1, bits).map_err(|e| e.within("Copy_Atom"));
+        let (src, dst, reference) = (recast(&traits.src)?, recast(&traits.dst)?, recast(&traits.r#ref)?);
+        let threads = traits.thr_id.size()?;
+        for (what, l) in [("source", &src), ("destination", &dst), ("reference", &reference)] {
+            if l.mode(0)?.size()? != threads {
+                return Err(Error::inadmissible(
+                    "Copy_Atom",
+                    format!("{op} is not valid for the {what} of {val_type}: {l} does not have {threads} threads"),
+                ));
+            }
+        }
+        Ok(CopyAtom { traits, val_type: val_type.to_string(), val_bits: bits, src, dst, reference })
+    }
+
+    /// The operation's traits (layouts in bits).
+    pub fn traits(&self) -> &CopyTraits {
+        &self.traits
+    }
+
+    /// `ThrID`.
+    pub fn thr_id(&self) -> &Layout {
+        &self.traits.thr_id
+    }
+
+    /// `ValLayoutSrc`: (thread, value) to the source offset, in values.
+    pub fn val_layout_src(&self) -> &Layout {
+        &self.src
+    }
+
+    /// `ValLayoutDst`.
+    pub fn val_layout_dst(&self) -> &Layout {
+        &self.dst
+    }
+
+    /// `ValLayoutRef`.
+    pub fn val_layout_ref(&self) -> &Layout {
+        &self.reference
+    }
+
+    /// The value type's name.
+    pub fn val_type(&self) -> &str {
+        &self.val_type
+    }
+
+    /// The values one thread moves in one instruction (`NumValSrc`).
+    pub fn num_val_src(&self) -> Result<Int> {
+        self.src.mode(1)?.size()
+    }
+}
+
+impl fmt::Display for CopyAtom {
+    /// CuTe's `print(Copy_Atom)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Copy_Atom")?;
+        writeln!(f, "  ThrID:        {}", self.thr_id())?;
+        writeln!(f, "  ValLayoutSrc: {}", self.src)?;
+        writeln!(f, "  ValLayoutDst: {}", self.dst)?;
+        writeln!(f, "  ValLayoutRef: {}", self.reference)?;
+        write!(f, "  ValueType:    {}b", self.val_bits)
+    }
+}
+
+/// CuTe's `TiledCopy`: an atom, the tile's (thread, value) layout
+/// `TiledLayout_TV` and the tile `Tiler_MN` it covers.
+///
+/// ```
+/// use kute::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+/// let c = TiledCopy::make(atom, &"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TiledCopy {
+    atom: CopyAtom,
+    layout_tv: Layout,
+    tiler: Tiler,
+}
+
+/// A coordinate of `_` and integers, as a tree.
+fn coord(build: impl FnOnce(&mut crate::tree::Builder<'_, Crd>)) -> Result<Coord> {
+    Tree::try_build(|b| {
+        build(b);
+        Ok(())
+    })
+}
+
+impl TiledCopy {
+    /// CuTe's `make_tiled_copy_impl(atom, layout_tv, tiler)`.
+    ///
+    /// Pre: the tile's threads and values are multiples of the atom's (CuTe's
+    /// static assertions; else an `Inadmissible` error).
+    pub fn new(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> Result<TiledCopy> {
+        let op = "make_tiled_copy";
+        let (thr, val) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
+        let (athr, aval) = (atom.reference.mode(0)?.size()?, atom.reference.mode(1)?.size()?);
+        if athr.value() == 0 || thr.value() % athr.value() != 0 {
+            return Err(Error::inadmissible(op, format!("{thr} threads are too few for the atom's {athr}")));
+        }
+        if aval.value() == 0 || val.value() % aval.value() != 0 {
+            return Err(Error::inadmissible(op, format!("{val} values are too few for the atom's {aval}")));
+        }
+        Ok(TiledCopy { atom, layout_tv, tiler })
+    }
+
+    /// CuTe `make_tiled_copy(atom, thr_layout, val_layout)`: the raked product
+    /// of the thread and value layouts, inverted into (thread, value) to the tile.
+    pub fn make(atom: CopyAtom, thr: &Layout, val: &Layout) -> Result<TiledCopy> {
+        let op = "make_tiled_copy";
+        let (tiler, layout_tv) = make_layout_tv(thr, val).map_err(|e| e.in_op(op))?;
+        TiledCopy::new(atom, layout_tv, Tiler::from(&tiler))
+    }
+
+    /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which` 0, 1, 2): the MMA's
+    /// operand TV layout over its tile.
+    pub fn for_mma(atom: CopyAtom, mma: &TiledMma, which: usize) -> Result<TiledCopy> {
+        let (t0, t1) = match which {
+            0 => (0, 2),
+            1 => (1, 2),
+            _ => (0, 1),
+        };
+        let tiler = Tiler::Tuple(vec![Tiler::Int(mma.tile_size(t0)?), Tiler::Int(mma.tile_size(t1)?)]);
+        TiledCopy::new(atom, mma.layout_tv(which)?, tiler)
+    }
+
+    /// CuTe `make_tiled_copy_C_atom(atom, mma)`: the C layout cut to the atom's
+    /// values per thread, over the smallest tile that holds them.
+    pub fn for_mma_c_atom(atom: CopyAtom, mma: &TiledMma) -> Result<TiledCopy> {
+        let op = "make_tiled_copy_C_atom";
+        let go = |atom: CopyAtom| -> Result<TiledCopy> {
+            let c = mma.layout_c_tv()?;
+            let v = atom.num_val_src()?;
+            if v.value() > c.mode(1)?.size()?.value() {
+                return Err(Error::inadmissible(op, format!("the atom's {v} values exceed C's values per thread")));
+            }
+            let tv =
+                algebra::composition(&c, &Layout::from_shape(&IntTuple::tuple_of_leaves([c.mode(0)?.size()?, v]))?)?;
+            let mn = IntTuple::tuple_of_leaves([mma.tile_size(0)?, mma.tile_size(1)?]);
+            let mut parts = Vec::new();
+            for i in 0..2 {
+                let mut d = [Int::ZERO, Int::ZERO];
+                d[i] = Int::ONE;
+                let proj = Layout::new(&mn, &IntTuple::tuple_of_leaves(d))?;
+                parts.push(Tiler::Layout(algebra::filter(&algebra::composition(&proj, &tv)?)?));
+            }
+            let tiler = Tiler::Tuple(parts);
+            let tile2mma = algebra::composition_tiler(&Layout::from_shape(&mn)?, &tiler)?;
+            let layout_tv = algebra::composition(&algebra::left_inverse(&tile2mma)?, &tv)?;
+            TiledCopy::new(atom, layout_tv, tiler)
+        };
+        go(atom).map_err(|e| e.within(op))
+    }
+
+    /// CuTe `make_tiled_copy_S/D(atom, tiled_copy)` (`source`): the other
+    /// copy's source (destination) TV layout over its tile.
+    pub fn for_copy(atom: CopyAtom, other: &TiledCopy, source: bool) -> Result<TiledCopy> {
+        let tv = if source { other.layout_s_tv()? } else { other.layout_d_tv()? };
+        TiledCopy::new(atom, tv, other.tiler.clone())
+    }
+
+    /// The atom.
+    pub fn atom(&self) -> &CopyAtom {
+        &self.atom
+    }
+
+    /// `TiledLayout_TV`.
+    pub fn tiled_layout_tv(&self) -> &Layout {
+        &self.layout_tv
+    }
+
+    /// `Tiler_MN`: a shape, or a tile of layouts.
+    pub fn tiler_mn(&self) -> &Tiler {
+        &self.tiler
+    }
+
+    /// `Tiler_MN` as CuTe prints it.
+    pub fn tiler_mn_text(&self) -> String {
+        show_tiler(&self.tiler)
+    }
+
+    /// `size(c)`: the number of threads.
+    pub fn size(&self) -> Result<Int> {
+        self.layout_tv.mode(0)?.size()
+    }
+
+    /// `tile_size<I>(c)`: the size of `Tiler_MN`'s mode `i`.
+    pub fn tile_size(&self, i: usize) -> Result<Int> {
+        match &self.tiler {
+            Tiler::Tuple(ts) => match ts.get(i) {
+                Some(Tiler::Int(n)) => Ok(*n),
+                Some(Tiler::Layout(l)) => l.size(),
+                _ => Err(Error::mismatch("tile_size", format!("mode {i} of {}", self.tiler_mn_text()))),
+            },
+            _ => Err(Error::mismatch("tile_size", format!("mode {i} of {}", self.tiler_mn_text()))),
+        }
+    }
+
+    /// The shape of `Tiler_MN` (each layout's shape, or the integer).
+    fn tiler_shape(&self) -> Result<IntTuple> {
+        let Tiler::Tuple(ts) = &self.tiler else {
+            return Err(Error::mismatch("Tiler_MN", "a tiler of modes"));
+        };
+        let parts = ts
+            .iter()
+            .map(|t| match t {
+                Tiler::Int(n) => Ok(IntTuple::leaf(*n)),
+                Tiler::Layout(l) => Ok(l.shape()),
+                _ => Err(Error::mismatch("Tiler_MN", "a mode that is `_` or nested")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Tree::tuple(parts.iter().map(|p| p.as_ref())))
+    }
+
+    /// `right_inverse(AtomLayoutRef).compose(AtomLayoutSrc or Dst)`.
+    fn ref_to(&self, source: bool) -> Result<Layout> {
+        let trg = if source { &self.atom.src } else { &self.atom.dst };
+        algebra::composition(&algebra::right_inverse(&self.atom.reference)?, trg)
+    }
+
+    /// CuTe's `tile2thrfrg(tensor, ref2trg)`.
+    fn tile2thrfrg(&self, tensor: &Layout, ref2trg: &Layout) -> Result<Layout> {
+        let (athr, aval) = (self.atom.reference.mode(0)?.size()?, self.atom.reference.mode(1)?.size()?);
+        let atom_tv = algebra::zipped_divide(&self.layout_tv, &Tiler::Tuple(vec![Tiler::Int(athr), Tiler::Int(aval)]))?;
+        let trg_tv = algebra::composition_tiler(
+            &atom_tv,
+            &Tiler::Tuple(vec![Tiler::Layout(ref2trg.clone()), Tiler::Underscore]),
+        )?;
+        let profile: IntTuple = Tree::try_build(|b| {
+            b.open();
+            b.leaf(Int::ONE);
+            b.open();
+            b.leaf(Int::ONE);
+            b.leaf(Int::ONE);
+            b.close();
+            b.close();
+            Ok(())
+        })?;
+        let thrval2mn = algebra::coalesce_profile(&trg_tv.zip()?, &profile)?;
+        let tv = algebra::composition_tiler(tensor, &Tiler::Tuple(vec![Tiler::Layout(thrval2mn), Tiler::Underscore]))?;
+        let c = coord(|b| {
+            b.open();
+            b.open();
+            b.leaf(Crd::Underscore);
+            b.leaf(Crd::Underscore);
+            b.close();
+            b.leaf(Crd::Underscore);
+            b.close();
+        })?;
+        tv.slice(&c)
+    }
+
+    /// CuTe's `tidfrg_S` / `tidfrg_D` (`source`): a tensor's layout divided
+    /// into `(Thr, Val, Rest...)` of this copy.
+    pub fn tidfrg(&self, l: &Layout, source: bool) -> Result<Layout> {
+        let op = if source { "tidfrg_S" } else { "tidfrg_D" };
+        let go = || -> Result<Layout> {
+            let z = algebra::zipped_divide(l, &self.tiler)?;
+            self.tile2thrfrg(&z, &self.ref_to(source)?)
+        };
+        go().map_err(|e| e.within(op))
+    }
+
+    /// CuTe's `get_layoutS_TV` / `get_layoutD_TV` (`source`): (thread, value)
+    /// to the coordinate in the tile.
+    pub fn layout_tv(&self, source: bool) -> Result<Layout> {
+        let op = if source { "get_layoutS_TV" } else { "get_layoutD_TV" };
+        let go = || -> Result<Layout> {
+            let reference =
+                Layout::from_shape(&Tree::tuple([self.tiler_shape()?.as_ref(), IntTuple::leaf(Int::ONE).as_ref()]))?;
+            let frg = self.tile2thrfrg(&reference, &self.ref_to(source)?)?;
+            let c = coord(|b| {
+                b.open();
+                b.leaf(Crd::Underscore);
+                b.leaf(Crd::Underscore);
+                b.leaf(Crd::Int(Int::ZERO));
+                b.close();
+            })?;
+            frg.slice(&c)
+        };
+        go().map_err(|e| e.within(op))
+    }
+
+    /// `get_layoutS_TV()`.
+    pub fn layout_s_tv(&self) -> Result<Layout> {
+        self.layout_tv(true)
+    }
+
+    /// `get_layoutD_TV()`.
+    pub fn layout_d_tv(&self) -> Result<Layout> {
+        self.layout_tv(false)
+    }
+}
+
+impl fmt::Display for TiledCopy {
+    /// CuTe's `print(TiledCopy)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "TiledCopy")?;
+        writeln!(f, "  Tiler_MN:       {}", self.tiler_mn_text())?;
+        writeln!(f, "  TiledLayout_TV: {}", self.layout_tv)?;
+        write!(f, "{}", self.atom)
+    }
+}
+
+/// CuTe DSL's `make_layout_tv(thr, val)`: `(tiler, layout_tv)` of
+/// `make_tiled_copy` with these layouts.
+///
+/// ```
+/// let (tiler, tv) = kute::atom::make_layout_tv(&"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// assert_eq!((tiler.to_string(), tv.to_string()), ("(_32,_32)".to_string(), "((_4,_32),_8):((_256,_1),_32)".to_string()));
+/// ```
+pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout)> {
+    let op = "make_layout_tv";
+    let go = || -> Result<(IntTuple, Layout)> {
+        let layout_mn = algebra::raked_product(thr, val)?;
+        let shape = IntTuple::tuple_of_leaves([thr.size()?, val.size()?]);
+        let layout_tv = algebra::composition(&algebra::right_inverse(&layout_mn)?, &Layout::from_shape(&shape)?)?;
+        Ok((int_tuple::product_each(layout_mn.shape().as_ref())?, layout_tv))
+    };
+    go().map_err(|e| e.within(op))
+}

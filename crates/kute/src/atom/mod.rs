@@ -1,0 +1,10 @@
+//! CuTe's MMA and copy atoms: the traits of the hardware's instructions
+//! ([`traits`]), and the tiled MMAs and copies built from them ([`mma`],
+//! [`copy`]): which thread owns which value of a tile.
+
+pub mod copy;
+pub mod mma;
+pub mod traits;
+
+pub use copy::{make_layout_tv, CopyAtom, TiledCopy};
+pub use mma::{MmaAtom, TiledMma};

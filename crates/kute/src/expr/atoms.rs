@@ -1,0 +1,317 @@
+//! MMA and copy atoms, tiled MMAs and tiled copies in the expression
+//! language: CuTe's type spellings (`MMA_Traits<Op>::ALayout{}`,
+//! `Copy_Atom<Op,T>{}`, a bare op name `SM80_16x8x16_F16F16F16F16_TN{}`) and
+//! the functions of mma_atom.hpp and copy_atom.hpp.
+
+use super::value::{type_error, Value};
+use crate::algebra::Tiler;
+use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, TiledCopy, TiledMma};
+use crate::error::{Error, ErrorKind, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::syntax::TemplateArg;
+
+/// Whether a value is an atom, a tiled MMA or a tiled copy.
+pub(super) fn is_atom(v: &Value) -> bool {
+    matches!(v, Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_))
+}
+
+fn unknown(name: &str) -> Error {
+    Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown type '{name}'"))
+}
+
+fn type_text(t: &TemplateArg) -> String {
+    t.to_string()
+}
+
+fn one_type(name: &str, targs: &[TemplateArg]) -> Result<String> {
+    match targs {
+        [t] => Ok(type_text(t)),
+        _ => Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes one operation type"))),
+    }
+}
+
+fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
+    match targs {
+        [a, b] => Ok((type_text(a), type_text(b))),
+        _ => Err(Error::new(
+            ErrorKind::UnknownName,
+            "evaluate",
+            format!("{name} takes an operation and a value type: {name}<Op,T>"),
+        )),
+    }
+}
+
+fn lay(l: &Layout) -> Value {
+    Value::Layout(l.clone())
+}
+
+/// A CuTe type written as a value (`name<targs>{}` or a bare name), if it is
+/// one of the atom types or an operation kute knows; `None` for any other name.
+pub(super) fn type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
+    let r = match name {
+        "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
+        "Copy_Atom" => {
+            two_types(name, targs).and_then(|(op, t)| Ok(Value::CopyAtom(Box::new(CopyAtom::new(&op, &t)?))))
+        }
+        _ if name.starts_with("MMA_Traits::") || name.starts_with("MMA_Atom::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            one_type(name, targs).and_then(|op| {
+                let a = MmaAtom::new(&op)?;
+                Ok(match member {
+                    "ALayout" | "LayoutA_TV" => lay(a.layout_a_tv()),
+                    "BLayout" | "LayoutB_TV" => lay(a.layout_b_tv()),
+                    "CLayout" | "LayoutC_TV" => lay(a.layout_c_tv()),
+                    "ThrID" => lay(a.thr_id()),
+                    "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ if name.starts_with("Copy_Traits::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            one_type(name, targs).and_then(|op| {
+                let t = crate::atom::traits::copy_traits(&op)?;
+                Ok(match member {
+                    "SrcLayout" => lay(&t.src),
+                    "DstLayout" => lay(&t.dst),
+                    "RefLayout" => lay(&t.r#ref),
+                    "ThrID" => lay(&t.thr_id),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ if name.starts_with("Copy_Atom::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            two_types(name, targs).and_then(|(op, t)| {
+                let a = CopyAtom::new(&op, &t)?;
+                Ok(match member {
+                    "ValLayoutSrc" => lay(a.val_layout_src()),
+                    "ValLayoutDst" => lay(a.val_layout_dst()),
+                    "ValLayoutRef" => lay(a.val_layout_ref()),
+                    "ThrID" => lay(a.thr_id()),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ => {
+            // a bare MMA operation, `SM80_16x8x16_F16F16F16F16_TN{}` or
+            // `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}`
+            let op = if targs.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))
+            };
+            return MmaAtom::new(&op).ok().map(|a| Ok(Value::MmaAtom(Box::new(a))));
+        }
+    };
+    Some(r)
+}
+
+fn mma<'a>(v: &'a Value, name: &str) -> Result<std::borrow::Cow<'a, TiledMma>> {
+    match v {
+        Value::TiledMma(m) => Ok(std::borrow::Cow::Borrowed(m)),
+        Value::MmaAtom(a) => Ok(std::borrow::Cow::Owned(TiledMma::new((**a).clone(), None, None)?)),
+        other => Err(type_error("the operand", "a TiledMMA", other).in_op(name.to_string())),
+    }
+}
+
+fn copy<'a>(v: &'a Value, name: &str) -> Result<&'a TiledCopy> {
+    match v {
+        Value::TiledCopy(c) => Ok(c),
+        other => Err(type_error("the operand", "a TiledCopy", other).in_op(name.to_string())),
+    }
+}
+
+fn copy_atom(v: &Value, name: &str) -> Result<CopyAtom> {
+    match v {
+        Value::CopyAtom(a) => Ok((**a).clone()),
+        other => Err(type_error("the copy atom", "a Copy_Atom", other).in_op(name.to_string())),
+    }
+}
+
+fn int(i: Int) -> Value {
+    Value::IntTuple(IntTuple::leaf(i))
+}
+
+/// The operand a name is about: 0 for A, 1 for B, 2 for C
+/// (`get_layoutA_TV`, `thrfrg_B`, `make_tiled_copy_C_atom`).
+fn which(name: &str) -> usize {
+    let stem = name.trim_end_matches("_TV").trim_end_matches("_atom");
+    match stem.chars().last() {
+        Some('A') => 0,
+        Some('B') => 1,
+        _ => 2,
+    }
+}
+
+/// `make_tiled_mma(atom[, atom_layout[, permutation]])`.
+pub(super) fn make_tiled_mma(_: &[i64], a: &[Value]) -> Result<Value> {
+    let name = "make_tiled_mma";
+    let atom = match &a[0] {
+        Value::MmaAtom(x) => (**x).clone(),
+        other => return Err(type_error("the atom", "an MMA atom or operation", other).in_op(name)),
+    };
+    let layout = a.get(1).map(|v| v.to_layout("the atom layout")).transpose().map_err(|e| e.in_op(name))?;
+    let perm = a.get(2).map(|v| v.as_tiler("the permutation")).transpose().map_err(|e| e.in_op(name))?;
+    Ok(Value::TiledMma(Box::new(TiledMma::new(atom, layout.as_ref(), perm.as_ref())?)))
+}
+
+/// `make_tiled_copy(atom, thr_layout, val_layout)`.
+pub(super) fn make_tiled_copy(_: &[i64], a: &[Value]) -> Result<Value> {
+    let name = "make_tiled_copy";
+    let atom = copy_atom(&a[0], name)?;
+    let thr = a[1].to_layout("the thread layout").map_err(|e| e.in_op(name))?;
+    let val = a[2].to_layout("the value layout").map_err(|e| e.in_op(name))?;
+    Ok(Value::TiledCopy(Box::new(TiledCopy::make(atom, &thr, &val)?)))
+}
+
+/// `make_tiled_copy_A/B/C(atom, mma)`.
+pub(super) fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Value> {
+    let atom = copy_atom(&a[0], name)?;
+    let m = mma(&a[1], name)?;
+    let c = if name.ends_with("_C_atom") {
+        TiledCopy::for_mma_c_atom(atom, &m)?
+    } else {
+        TiledCopy::for_mma(atom, &m, which(name)).map_err(|e| e.within(name))?
+    };
+    Ok(Value::TiledCopy(Box::new(c)))
+}
+
+/// `make_tiled_copy_S/D(atom, tiled_copy)`.
+pub(super) fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
+    let atom = copy_atom(&a[0], name)?;
+    let c = copy(&a[1], name)?;
+    Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, name.ends_with('S')).map_err(|e| e.within(name))?)))
+}
+
+/// The accessors of a TiledMMA: `get_layoutA_TV(m)`, `thrfrg_A(m, L)`, ...
+pub(super) fn mma_accessor(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
+    let m = mma(&a[0], name)?;
+    match name {
+        "get_layoutA_TV" | "get_layoutB_TV" | "get_layoutC_TV" => Ok(Value::Layout(m.layout_tv(which(name))?)),
+        "get_thr_layout_vmnk" => Ok(Value::Layout(m.thr_layout_vmnk().clone())),
+        "thrfrg_A" | "thrfrg_B" | "thrfrg_C" => {
+            let l = a.get(1).ok_or_else(|| Error::mismatch(name, "a layout to partition"))?;
+            Ok(Value::Layout(m.thrfrg(which(name), &l.to_layout("the layout").map_err(|e| e.in_op(name))?)?))
+        }
+        "partition_shape_A" | "partition_shape_B" | "partition_shape_C" => {
+            let s = a.get(1).ok_or_else(|| Error::mismatch(name, "a shape"))?;
+            let s = s.as_int_tuple("the shape").map_err(|e| e.in_op(name))?;
+            Ok(Value::IntTuple(m.partition_shape(which(name), &s).map_err(|e| e.within(name))?))
+        }
+        "permutation_mnk" => {
+            let i = t.first().copied().unwrap_or(-1);
+            let i = usize::try_from(i).map_err(|_| Error::mismatch(name, format!("mode {i} of M, N, K")))?;
+            Ok(match m.permutation_mnk(i)? {
+                Tiler::Layout(l) => Value::Layout(l),
+                Tiler::Int(n) => int(n),
+                other => Value::Tiler(other),
+            })
+        }
+        "tile_shape" => Ok(Value::IntTuple(m.tile_shape()?)),
+        _ => Ok(int(m.size()?)), // thr_size
+    }
+}
+
+/// The accessors of a TiledCopy: `get_layoutS_TV(c)`, `tidfrg_S(c, L)`, ...
+pub(super) fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
+    let c = copy(&a[0], name)?;
+    match name {
+        "get_layoutS_TV" => Ok(Value::Layout(c.layout_s_tv()?)),
+        "get_layoutD_TV" => Ok(Value::Layout(c.layout_d_tv()?)),
+        "tidfrg_S" | "tidfrg_D" => {
+            let l = a.get(1).ok_or_else(|| Error::mismatch(name, "a layout to partition"))?;
+            Ok(Value::Layout(c.tidfrg(&l.to_layout("the layout").map_err(|e| e.in_op(name))?, name.ends_with('S'))?))
+        }
+        "TiledLayout_TV" => Ok(Value::Layout(c.tiled_layout_tv().clone())),
+        _ => Ok(match c.tiler_mn() {
+            // Tiler_MN: a shape of integers, or a tile of layouts
+            Tiler::Tuple(ts) if ts.iter().all(|t| matches!(t, Tiler::Int(_))) => {
+                Value::IntTuple(IntTuple::tuple_of_leaves(ts.iter().map(|t| {
+                    if let Tiler::Int(n) = t {
+                        *n
+                    } else {
+                        Int::ZERO
+                    }
+                })))
+            }
+            Tiler::Tuple(ts) => Value::Tuple(
+                ts.iter()
+                    .map(|t| match t {
+                        Tiler::Layout(l) => Value::Layout(l.clone()),
+                        Tiler::Int(n) => int(*n),
+                        other => Value::Tiler(other.clone()),
+                    })
+                    .collect(),
+            ),
+            other => Value::Tiler(other.clone()),
+        }),
+    }
+}
+
+/// `make_layout_tv(thr, val)`: `(tiler, layout_tv)`.
+pub(super) fn layout_tv(_: &[i64], a: &[Value]) -> Result<Value> {
+    let name = "make_layout_tv";
+    let thr = a[0].to_layout("the thread layout").map_err(|e| e.in_op(name))?;
+    let val = a[1].to_layout("the value layout").map_err(|e| e.in_op(name))?;
+    let (tiler, tv) = make_layout_tv(&thr, &val)?;
+    Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
+}
+
+/// `size(X)` and `tile_size<I>(X)` of a TiledMMA or TiledCopy.
+pub(super) fn call(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
+    let v = &a[0];
+    let idx = |what: &str| -> Result<usize> {
+        let i = t.first().copied().unwrap_or(-1);
+        usize::try_from(i).map_err(|_| Error::mismatch(name, format!("{what} {i}")))
+    };
+    match (name, v) {
+        ("size", Value::TiledMma(m)) if t.is_empty() => Ok(int(m.size()?)),
+        ("size", Value::TiledMma(m)) => Ok(int(m.thr_layout_vmnk().mode(idx("mode")?)?.size()?)),
+        ("size", Value::TiledCopy(c)) if t.is_empty() => Ok(int(c.size()?)),
+        ("tile_size", Value::TiledMma(m)) => Ok(int(m.tile_size(idx("mode")?)?)),
+        ("tile_size", Value::TiledCopy(c)) => Ok(int(c.tile_size(idx("mode")?)?)),
+        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on {}", v.kind_name()))),
+    }
+}
+
+/// One registry implementation per name, each calling the shared accessor.
+macro_rules! by_name {
+    ($($f:ident => $body:expr;)*) => {
+        $(pub(super) fn $f(t: &[i64], a: &[Value]) -> Result<Value> {
+            let _ = t;
+            $body(t, a)
+        })*
+    };
+}
+
+by_name! {
+    make_tiled_copy_a => |_, a| make_tiled_copy_abc("make_tiled_copy_A", a);
+    make_tiled_copy_b => |_, a| make_tiled_copy_abc("make_tiled_copy_B", a);
+    make_tiled_copy_c => |_, a| make_tiled_copy_abc("make_tiled_copy_C", a);
+    make_tiled_copy_c_atom => |_, a| make_tiled_copy_abc("make_tiled_copy_C_atom", a);
+    make_tiled_copy_s => |_, a| make_tiled_copy_sd("make_tiled_copy_S", a);
+    make_tiled_copy_d => |_, a| make_tiled_copy_sd("make_tiled_copy_D", a);
+    get_layout_a_tv => |t, a| mma_accessor("get_layoutA_TV", t, a);
+    get_layout_b_tv => |t, a| mma_accessor("get_layoutB_TV", t, a);
+    get_layout_c_tv => |t, a| mma_accessor("get_layoutC_TV", t, a);
+    get_thr_layout_vmnk => |t, a| mma_accessor("get_thr_layout_vmnk", t, a);
+    thrfrg_a => |t, a| mma_accessor("thrfrg_A", t, a);
+    thrfrg_b => |t, a| mma_accessor("thrfrg_B", t, a);
+    thrfrg_c => |t, a| mma_accessor("thrfrg_C", t, a);
+    partition_shape_a => |t, a| mma_accessor("partition_shape_A", t, a);
+    partition_shape_b => |t, a| mma_accessor("partition_shape_B", t, a);
+    partition_shape_c => |t, a| mma_accessor("partition_shape_C", t, a);
+    permutation_mnk => |t, a| mma_accessor("permutation_mnk", t, a);
+    tile_shape => |t, a| mma_accessor("tile_shape", t, a);
+    thr_size => |t, a| mma_accessor("thr_size", t, a);
+    get_layout_s_tv => |_, a| copy_accessor("get_layoutS_TV", a);
+    get_layout_d_tv => |_, a| copy_accessor("get_layoutD_TV", a);
+    tidfrg_s => |_, a| copy_accessor("tidfrg_S", a);
+    tidfrg_d => |_, a| copy_accessor("tidfrg_D", a);
+    tiler_mn => |_, a| copy_accessor("Tiler_MN", a);
+    tiled_layout_tv => |_, a| copy_accessor("TiledLayout_TV", a);
+    tile_size => |t, a: &[Value]| call("tile_size", t, a);
+}

@@ -28,6 +28,7 @@
 
 pub mod algebra;
 pub mod analysis;
+pub mod atom;
 pub mod composed;
 pub mod doc;
 pub mod error;

@@ -33,6 +33,9 @@ use crate::layout::Layout;
 /// GMMA op, CuTe's `GMMA::ABLayout<M,K>` = `(_128,(M,K)):(_0,(_1,M))`): their
 /// thread mode has stride 0 (the warpgroup reads the tile through one smem
 /// descriptor), and their value mode alone is the bijection onto the tile.
+/// One exception, CuTe's own: the `BLayout` of `SM80_16x8x32_S32{S4,U4}{S4,U4}S32_TN[_SATURATE]`,
+/// `((_4,_8),(_8)):((_32,_1),(_8))`, reaches some of the 8×32 positions twice;
+/// kute keeps CuTe's layout.
 ///
 /// Pre: none (a plain value). Post: built by [`mma_traits`] from CuTe's tables.
 ///
@@ -217,6 +220,11 @@ const S32: &str = "int32_t";
 const DBL: &str = "double";
 const CDBL: &str = "complex<double>";
 
+/// An integer mma.sync shape: (`MxNxK`, `Shape_MNK`, `ALayout`, `BLayout`, `CLayout`).
+type IntShape = (&'static str, &'static str, &'static str, &'static str, &'static str);
+/// The signedness variants of an integer width: (name part, CuTe type).
+type Signs = [(&'static str, &'static str); 2];
+
 /// CuTe's `MMA_Traits` specializations of the warp-level (`mma.sync`) ops, in header order.
 fn fixed_mma() -> Vec<Fixed> {
     let mut v = Vec::new();
@@ -325,7 +333,7 @@ fn fixed_mma() -> Vec<Fixed> {
             SM80_16X8_ROW,
         ),
     ];
-    let widths: [(&[(&str, &str, &str, &str, &str)], [(&str, &str); 2]); 2] = [
+    let widths: [(&[IntShape], Signs); 2] = [
         (&int8_shapes, [("S8", "int8_t"), ("U8", "uint8_t")]),
         (&int4_shapes, [("S4", "int4b_t"), ("U4", "uint4b_t")]),
     ];

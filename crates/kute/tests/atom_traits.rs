@@ -95,7 +95,11 @@ fn atom_every_mma_op_builds_and_is_consistent() {
             let all_zero = threads > 1 && (0..threads).all(|i| thread_mode.eval(i) == Ok(0));
             assert_eq!(smem, all_zero, "{name} {which}: stride-0 threads");
             let image = if smem { l.mode(1).unwrap() } else { l.clone() };
-            if !is_bijection_onto(&image, rows * cols) {
+            // every op is built and its thread modes checked; the point-by-point
+            // bijection of the generated GMMA ops on a spread of N keeps the test
+            // short in a debug build (the tables are one formula in N)
+            let checked = !gmma || [8, 16, 24, 32, 64, 96, 128, 192, 256].contains(&n);
+            if checked && !is_bijection_onto(&image, rows * cols) {
                 bad.push(format!("{name} {which}: {l} onto {rows}x{cols}"));
             }
         }

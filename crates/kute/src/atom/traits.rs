@@ -117,28 +117,16 @@ fn unknown(op: &'static str, name: &str, candidates: &[String]) -> Error {
 /// The candidate closest to `name` in edit distance, when close enough.
 fn suggest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
     let base = name.split('<').next().unwrap_or(name);
+    if base.len() > 64 {
+        return None;
+    }
     let limit = (base.len() / 4).max(2);
     candidates
         .iter()
-        .map(|c| (edit_distance(base, c.split('<').next().unwrap_or(c)), c))
+        .map(|c| (crate::syntax::edit_distance(base, c.split('<').next().unwrap_or(c)), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c.as_str())
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, &x) in a.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &y) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(x != y)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// An op name split as `base<args>`: whitespace removed, a leading `cute::` dropped.

@@ -98,6 +98,9 @@ pub(super) fn type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Val
         _ => {
             // a bare MMA operation, `SM80_16x8x16_F16F16F16F16_TN{}` or
             // `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}`
+            if !(name.starts_with("SM") || name.starts_with("UniversalFMA")) {
+                return None;
+            }
             let op = if targs.is_empty() {
                 name.to_string()
             } else {

@@ -214,28 +214,13 @@ pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) ->
 /// assert_eq!(nearest("zzz", ["eval", "table"]), None);
 /// ```
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    fn distance(a: &str, b: &str) -> usize {
-        // Levenshtein, one row at a time
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, &cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
-            }
-        }
-        row[b.len()]
-    }
     if word.len() > 64 {
         return None;
     }
     let limit = if word.chars().count() <= 4 { 1 } else { 2 };
     candidates
         .into_iter()
-        .map(|n| (distance(word, n), n))
+        .map(|n| (crate::syntax::edit_distance(word, n), n))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, n)| n)

@@ -82,3 +82,28 @@ mod tests {
         }
     }
 }
+
+/// The Levenshtein distance between two texts, in characters (for "did you
+/// mean" hints).
+///
+/// Pre: none. Post: the fewest insertions, deletions and substitutions that
+/// turn `a` into `b`.
+///
+/// ```
+/// assert_eq!(kute::syntax::edit_distance("tabel", "table"), 2);
+/// assert_eq!(kute::syntax::edit_distance("", "abc"), 3);
+/// ```
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

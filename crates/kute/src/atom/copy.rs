@@ -187,7 +187,7 @@ impl TiledCopy {
             for i in 0..2 {
                 let mut d = [Int::ZERO, Int::ZERO];
                 d[i] = Int::ONE;
-                let proj = Layout::new(&mn, &IntTuple::tuple_of_leaves(d))?;
+                let proj = Layout::new(&mn, IntTuple::tuple_of_leaves(d))?;
                 parts.push(Tiler::Layout(algebra::filter(&algebra::composition(&proj, &tv)?)?));
             }
             let tiler = Tiler::Tuple(parts);

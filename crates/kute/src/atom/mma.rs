@@ -245,7 +245,7 @@ impl TiledMma {
         let n = v.size()?;
         let full = Layout::concat([v, &algebra::complement_self(v)?])?;
         let pick =
-            Layout::new(&IntTuple::tuple_of_leaves([n, Int::ONE]), &IntTuple::tuple_of_leaves([Int::ONE, Int::ZERO]))?;
+            Layout::new(IntTuple::tuple_of_leaves([n, Int::ONE]), IntTuple::tuple_of_leaves([Int::ONE, Int::ZERO]))?;
         algebra::composition(&pick, &algebra::right_inverse(&full)?)
     }
 
@@ -265,7 +265,7 @@ impl TiledMma {
                 // the threads along the other operand's mode own the same values
                 let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
                 let stride = if which == 0 { [Int::ONE, Int::ZERO] } else { [Int::ZERO, Int::ONE] };
-                let bcast = Layout::new(&IntTuple::tuple_of_leaves([s1, s2]), &IntTuple::tuple_of_leaves(stride))?;
+                let bcast = Layout::new(IntTuple::tuple_of_leaves([s1, s2]), IntTuple::tuple_of_leaves(stride))?;
                 // CuTe's `.compose(atile, _)`: atile = (_, (bcast, _)) on the thread mode
                 let atile = tile([Tiler::Underscore, tile([Tiler::Layout(bcast), Tiler::Underscore])]);
                 frg = algebra::composition_tiler(&frg, &tile([atile, Tiler::Underscore]))?;

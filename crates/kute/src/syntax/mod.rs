@@ -55,6 +55,31 @@ pub(crate) fn basis_stride(e: &Expr) -> Option<crate::error::Result<crate::strid
     }
 }
 
+/// The Levenshtein distance between two texts, in characters (for "did you
+/// mean" hints).
+///
+/// Pre: none. Post: the fewest insertions, deletions and substitutions that
+/// turn `a` into `b`.
+///
+/// ```
+/// assert_eq!(kute::syntax::edit_distance("tabel", "table"), 2);
+/// assert_eq!(kute::syntax::edit_distance("", "abc"), 3);
+/// ```
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     /// The code lines (not comments) of a source file that name a module of the crate.
@@ -81,29 +106,4 @@ mod tests {
             assert!(!l.contains("algebra") || l == "use crate::algebra::Tiler;", "literal.rs: {l}");
         }
     }
-}
-
-/// The Levenshtein distance between two texts, in characters (for "did you
-/// mean" hints).
-///
-/// Pre: none. Post: the fewest insertions, deletions and substitutions that
-/// turn `a` into `b`.
-///
-/// ```
-/// assert_eq!(kute::syntax::edit_distance("tabel", "table"), 2);
-/// assert_eq!(kute::syntax::edit_distance("", "abc"), 3);
-/// ```
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }

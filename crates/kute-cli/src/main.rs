@@ -491,8 +491,14 @@ pub fn render_with(
     kind: &'static str,
     drawing: &Drawing,
 ) -> Result<String, session::Failure> {
-    let l = session.layout(src, kind)?;
     let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None };
+    // a TiledMMA, an MMA atom or a TiledCopy: CuTe's TV pictures
+    if kind != "table" {
+        if let Some(picture) = session.tv_picture(src, kind)? {
+            return picture.map_err(fail);
+        }
+    }
+    let l = session.layout(src, kind)?;
     let r = match kind {
         "table" => kute::print::table(&l),
         "latex" => kute::print::latex(&l),

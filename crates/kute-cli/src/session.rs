@@ -75,6 +75,25 @@ impl Session {
         expr::eval_line(&mut self.env, line).map_err(|e| Failure::new(line, e))
     }
 
+    /// The TV picture (`latex` or `svg`) of an expression giving a TiledMMA,
+    /// an MMA atom or a TiledCopy; `None` for any other value.
+    pub fn tv_picture(&self, src: &str, kind: &str) -> Result<Option<kute::Result<String>>, Failure> {
+        let fail = |e: Error| Failure::new(src, e);
+        let v = expr::eval_in(src, &self.env).map_err(fail)?;
+        let mma = match &v {
+            Value::TiledMma(m) => Some((**m).clone()),
+            Value::MmaAtom(a) => Some(kute::atom::TiledMma::new((**a).clone(), None, None).map_err(fail)?),
+            _ => None,
+        };
+        Ok(match (mma, &v, kind) {
+            (Some(m), _, "latex") => Some(kute::print::latex_mma(&m)),
+            (Some(m), _, _) => Some(kute::print::svg_mma(&m)),
+            (None, Value::TiledCopy(c), "latex") => Some(kute::print::latex_copy(c)),
+            (None, Value::TiledCopy(c), _) => Some(kute::print::svg_copy(c)),
+            _ => None,
+        })
+    }
+
     /// Evaluate an expression that must give a layout. `op` names the command.
     pub fn layout(&self, src: &str, op: &'static str) -> Result<AnyLayout, Failure> {
         let fail = |e: Error| Failure::new(src, e);

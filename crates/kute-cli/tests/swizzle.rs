@@ -119,3 +119,23 @@ fn svg_outlines_a_warps_access() {
     let (_, err, ok) = kute(&["svg", "(_8,_64):(_64,_1)", "--access", "column:16"]);
     assert!(!ok && err.contains("--banks"), "{err}");
 }
+
+/// `kute latex` and `kute svg` of a TiledMMA are CuTe's `print_latex` and
+/// `print_svg`, byte for byte (the first MMA row of the oracle's vectors);
+/// a TiledCopy's SVG has its two panels.
+#[test]
+fn tv_pictures_from_the_command_line() {
+    let line = include_str!("../../kute/tests/data/print_tv.jsonl").lines().next().unwrap();
+    let expr = "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})";
+    assert!(line.contains(expr));
+    let (latex, err, ok) = kute(&["latex", expr]);
+    assert!(ok, "{err}");
+    let (svg, err, ok) = kute(&["svg", expr]);
+    assert!(ok, "{err}");
+    let esc = |s: &str| s.replace('\\', "\\\\").replace('\n', "\\n").replace('"', "\\\"");
+    assert!(line.contains(&esc(&latex)), "latex differs from CuTe's");
+    assert!(line.contains(&esc(&svg)), "svg differs from CuTe's");
+    let (svg, err, ok) = kute(&["svg", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))"]);
+    assert!(ok, "{err}");
+    assert_eq!(svg.matches("<rect ").count(), 2 * 8 * 32);
+}

@@ -146,3 +146,38 @@ fn composed_tables_and_latex_match_cute() {
         assert_eq!(kute::print::latex(&l).unwrap(), get("latex"), "latex of {}", get("expr"));
     }
 }
+
+/// CuTe's `print_latex` of TiledMMAs, MMA atoms and TiledCopies, and its
+/// `print_svg` of TiledMMAs (the `mma` and `copy` rows of
+/// `shared/vectors/print_tv.jsonl`, copied into `data/print_tv.jsonl`): every byte.
+#[test]
+fn tv_pictures_match_cute() {
+    let rows: Vec<_> = include_str!("data/print_tv.jsonl").lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(rows.len() >= 20);
+    let mut svgs = 0;
+    for line in rows {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone());
+        let expr = get("expr").unwrap();
+        let v = kute::expr::eval(&expr).unwrap();
+        let (latex, svg) = match &v {
+            kute::expr::Value::TiledMma(m) => {
+                (kute::print::latex_mma(m).unwrap(), Some(kute::print::svg_mma(m).unwrap()))
+            }
+            kute::expr::Value::MmaAtom(a) => {
+                let m = kute::atom::TiledMma::new((**a).clone(), None, None).unwrap();
+                (kute::print::latex_mma(&m).unwrap(), Some(kute::print::svg_mma(&m).unwrap()))
+            }
+            kute::expr::Value::TiledCopy(c) => (kute::print::latex_copy(c).unwrap(), None),
+            other => panic!("{expr}: {}", other.kind_name()),
+        };
+        assert_eq!(latex, get("latex").unwrap(), "latex of {expr}");
+        if let Some(want) = get("svg") {
+            assert_eq!(svg.unwrap(), want, "svg of {expr}");
+            svgs += 1;
+        }
+        // CuTe ends its print with a newline (the capture adds one more)
+        assert_eq!(v.to_string(), get("print").unwrap().trim_end(), "print of {expr}");
+    }
+    assert!(svgs >= 5);
+}

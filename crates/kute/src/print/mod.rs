@@ -3,8 +3,10 @@
 //! [`table`] and [`latex`] reproduce CuTe's output byte for byte.
 
 mod svg;
+mod tv;
 
 pub use svg::{bank_colour, svg, svg_with, SvgOptions, SVG_MAX_CELLS};
+pub use tv::{latex_copy, latex_mma, svg_copy, svg_mma};
 
 use crate::composed::AnyLayout;
 use crate::error::{Error, Result};

@@ -1,0 +1,400 @@
+//! Pictures of thread-value layouts: CuTe's `print_latex` of a TiledMMA (C,
+//! A and B panels) and of a TiledCopy (S and D panels), and `print_svg` of a
+//! TiledMMA, byte for byte; each cell `T<thread> V<value>`, coloured by thread.
+
+use crate::atom::{TiledCopy, TiledMma};
+use crate::error::{Error, Result};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use std::fmt::Write;
+
+/// CuTe's `TikzColor_TV`, by thread modulo 8.
+const TIKZ_TV: [&str; 8] = [
+    "{rgb,255:red,175;green,175;blue,255}",
+    "{rgb,255:red,175;green,255;blue,175}",
+    "{rgb,255:red,255;green,255;blue,175}",
+    "{rgb,255:red,255;green,175;blue,175}",
+    "{rgb,255:red,210;green,210;blue,255}",
+    "{rgb,255:red,210;green,255;blue,210}",
+    "{rgb,255:red,255;green,255;blue,210}",
+    "{rgb,255:red,255;green,210;blue,210}",
+];
+
+/// CuTe's `SVGColor_TV`, by thread modulo 8.
+const SVG_TV: [&str; 8] = [
+    "175,175,255",
+    "175,255,175",
+    "255,255,175",
+    "255,175,175",
+    "210,210,255",
+    "210,255,210",
+    "255,255,210",
+    "255,210,210",
+];
+
+/// Largest tile a TV picture draws, in cells.
+const MAX_TV_CELLS: i64 = 1 << 16;
+
+/// A `(thread, value) -> (row, column)` map, and its layout as CuTe prints
+/// the tensor behind it (`ArithTuple(_0,_0) o (T,V):(coordinate strides)`).
+struct Tv {
+    coords: Layout,
+}
+
+impl Tv {
+    /// The identity tensor of `(rows, cols)` composed with `tv` (an index of
+    /// the column-major tile), as CuTe's `composition(make_identity_tensor, tv)`.
+    fn of_index(tv: &Layout, rows: Int, cols: Int) -> Result<Tv> {
+        let id = Layout::identity(&IntTuple::tuple_of_leaves([rows, cols]))?;
+        Ok(Tv { coords: crate::algebra::composition(&id, tv)? })
+    }
+
+    /// A layout whose values are already coordinates.
+    fn of_coords(coords: Layout) -> Tv {
+        Tv { coords }
+    }
+
+    fn threads(&self) -> Result<i64> {
+        Ok(self.coords.mode(0)?.size()?.value())
+    }
+
+    fn values(&self) -> Result<i64> {
+        Ok(self.coords.mode(1)?.size()?.value())
+    }
+
+    /// `(row, column)` of thread `t`'s value `v`.
+    fn at(&self, t: i64, v: i64) -> Result<(i64, i64)> {
+        let p = self.coords.eval_point(Int::new_dynamic(t + self.threads()? * v))?;
+        let c = p.to_int_tuple();
+        let get = |i| -> Result<i64> { Ok(c.get(i)?.as_int().map(|x| x.value()).unwrap_or(0)) };
+        Ok((get(0)?, get(1)?))
+    }
+
+    /// The tensor as CuTe prints it.
+    fn header(&self) -> String {
+        format!("ArithTuple(_0,_0) o {}", self.coords)
+    }
+
+    /// Each cell once: `(thread, value, row, column)` of its first owner, in
+    /// CuTe's order (threads outer, values inner).
+    fn cells(&self, rows: i64, cols: i64, op: &'static str) -> Result<Vec<(i64, i64, i64, i64)>> {
+        let mut filled = vec![false; (rows * cols) as usize];
+        let mut out = Vec::new();
+        for t in 0..self.threads()? {
+            for v in 0..self.values()? {
+                let (m, n) = self.at(t, v)?;
+                if !(0..rows).contains(&m) || !(0..cols).contains(&n) {
+                    return Err(Error::mismatch(
+                        op,
+                        format!("thread {t} value {v} is at ({m},{n}), outside {rows}x{cols}"),
+                    ));
+                }
+                let k = (m + rows * n) as usize;
+                if !filled[k] {
+                    filled[k] = true;
+                    out.push((t, v, m, n));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn check_tile(op: &'static str, dims: &[i64]) -> Result<()> {
+    let cells = dims.iter().try_fold(1i64, |a, &d| a.checked_mul(d.max(1)));
+    if cells.is_none_or(|c| c > MAX_TV_CELLS) {
+        return Err(Error::limit(op, format!("a tile of {dims:?} is too large to draw (limit {MAX_TV_CELLS} cells)")));
+    }
+    Ok(())
+}
+
+fn latex_head(s: &mut String) {
+    s.push_str("\\documentclass[convert]{standalone}\n\\usepackage{tikz}\n\n\\begin{document}\n");
+    s.push_str(
+        "\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]\n\n",
+    );
+}
+
+fn latex_cell(s: &mut String, t: i64, v: i64, x: i64, y: i64) {
+    let _ = writeln!(s, "\\node[fill={}] at ({x},{y}) {{\\shortstack{{T{t} \\\\ V{v}}}}};", TIKZ_TV[(t % 8) as usize]);
+}
+
+fn latex_label(s: &mut String, x: i64, y: i64, text: i64) {
+    let _ = writeln!(s, "\\node at ({x},{y}) {{\\Large{{\\texttt{{{text}}}}}}};");
+}
+
+/// The (M, N, K) of a TiledMMA, and the maps of its C, A, B panels.
+type Panels = ((i64, i64, i64), Tv, Tv, Tv);
+
+/// The panels of a TiledMMA's picture.
+fn mma_parts(m: &TiledMma) -> Result<Panels> {
+    let (tm, tn, tk) = (m.tile_size(0)?, m.tile_size(1)?, m.tile_size(2)?);
+    let c = Tv::of_index(&m.layout_c_tv()?, tm, tn)?;
+    let a = Tv::of_index(&m.layout_a_tv()?, tm, tk)?;
+    let b = Tv::of_index(&m.layout_b_tv()?, tn, tk)?;
+    Ok(((tm.value(), tn.value(), tk.value()), c, a, b))
+}
+
+/// CuTe's `print_latex(TiledMMA)` (and of an `MMA_Atom`, through
+/// `make_tiled_mma`): C in the middle, A to its left, B above.
+///
+/// Pre: the tile has at most 65536 cells per panel (else a `Limit` error); as
+/// the TiledMMA's layouts. Post: CuTe's TikZ document, byte for byte.
+///
+/// ```
+/// use kute::atom::{MmaAtom, TiledMma};
+/// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+/// let t = kute::print::latex_mma(&m).unwrap();
+/// assert!(t.starts_with("% LayoutC: ArithTuple(_0,_0) o ((_4,_8),((_2,_2),(_1,_1))):((_2@1,_1@0),((_1@1,_8@0),(_0,_0)))\n"));
+/// assert!(t.contains("\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};"));
+/// ```
+pub fn latex_mma(m: &TiledMma) -> Result<String> {
+    let op = "latex";
+    let ((tm, tn, tk), c, a, b) = mma_parts(m)?;
+    check_tile(op, &[tm, tn, tk])?;
+    let mut s = String::new();
+    let _ = writeln!(s, "% LayoutC: {}", c.header());
+    let _ = writeln!(s, "% LayoutA: {}", a.header());
+    let _ = writeln!(s, "% LayoutB: {}", b.header());
+    latex_head(&mut s);
+    for (t, v, x, y) in c.cells(tm, tn, op)? {
+        latex_cell(&mut s, t, v, x, y);
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({tm},{tn});\n");
+    for (t, v, x, k) in a.cells(tm, tk, op)? {
+        latex_cell(&mut s, t, v, x, k - tk - 1);
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{}) grid ({tm},-1);\n", -tk - 1);
+    for i in 0..tm {
+        latex_label(&mut s, i, -1 - tk - 1, i);
+    }
+    for k in 0..tk {
+        latex_label(&mut s, -1, k - tk - 1, k);
+    }
+    for (t, v, n, k) in b.cells(tn, tk, op)? {
+        latex_cell(&mut s, t, v, k - tk - 1, n);
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({},0) grid (-1,{tn});\n", -tk - 1);
+    for n in 0..tn {
+        latex_label(&mut s, -1 - tk - 1, n, n);
+    }
+    for k in 0..tk {
+        latex_label(&mut s, k - tk - 1, -1, k);
+    }
+    s.push_str("\\end{tikzpicture}\n\\end{document}\n");
+    Ok(s)
+}
+
+/// CuTe's `print_svg(TiledMMA)`: the same three panels as an SVG picture,
+/// byte for byte.
+///
+/// Pre: as [`latex_mma`]. Post: CuTe's SVG document.
+///
+/// ```
+/// use kute::atom::{MmaAtom, TiledMma};
+/// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+/// let s = kute::print::svg_mma(&m).unwrap();
+/// assert!(s.starts_with("<!--  Tile: (_16,_8,_8)  -->\n"));
+/// assert!(s.ends_with("</svg>\n"));
+/// ```
+pub fn svg_mma(m: &TiledMma) -> Result<String> {
+    let op = "svg";
+    let ((tm, tn, tk), c, a, b) = mma_parts(m)?;
+    check_tile(op, &[tm, tn, tk])?;
+    let cell = 20i64;
+    let (width, height) = ((tk + tn + 2) * cell, (tk + tm + 2) * cell);
+    let mut s = String::new();
+    let _ = writeln!(s, "<!--  Tile: {}  -->", m.tile_shape()?);
+    let _ = writeln!(s, "<!--     A: {}  -->", a.header());
+    let _ = writeln!(s, "<!--     B: {}  -->", b.header());
+    let _ = writeln!(s, "<!--     C: {}  -->", c.header());
+    let _ = writeln!(
+        s,
+        "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
+         xmlns=\"http://www.w3.org/2000/svg\">"
+    );
+    let rect = |s: &mut String, x: i64, y: i64, t: i64, v: i64, space: &str| {
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"{space}/>",
+            SVG_TV[(t % 8) as usize]
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">T{t}</text>",
+            x + cell / 2,
+            y + cell / 4
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">V{v}</text>",
+            x + cell / 2,
+            y + 3 * cell / 4
+        );
+    };
+    let label = |s: &mut String, x: i64, y: i64, text: i64| {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{text}</text>",
+            x + cell / 2,
+            y + cell / 2
+        );
+    };
+    for (t, v, m_, n) in c.cells(tm, tn, op)? {
+        rect(&mut s, (n + tk + 2) * cell, (m_ + tk + 2) * cell, t, v, "");
+    }
+    for (t, v, m_, k) in a.cells(tm, tk, op)? {
+        rect(&mut s, (k + 1) * cell, (m_ + tk + 2) * cell, t, v, " ");
+    }
+    for i in 0..tm {
+        label(&mut s, 0, (i + tk + 2) * cell, i);
+    }
+    for k in 0..tk {
+        label(&mut s, (k + 1) * cell, (tk + 1) * cell, k);
+    }
+    for (t, v, n, k) in b.cells(tn, tk, op)? {
+        rect(&mut s, (n + tk + 2) * cell, (k + 1) * cell, t, v, " ");
+    }
+    for n in 0..tn {
+        label(&mut s, (n + tk + 2) * cell, 0, n);
+    }
+    for k in 0..tk {
+        label(&mut s, (tk + 1) * cell, (k + 1) * cell, k);
+    }
+    s.push_str("</svg>\n");
+    Ok(s)
+}
+
+/// CuTe's `print_latex(TiledCopy)`: the source panel, and the destination
+/// panel to its right.
+///
+/// Pre: the tile has at most 65536 cells (else a `Limit` error); as the
+/// copy's `tidfrg_S/D`. Post: CuTe's TikZ document, byte for byte.
+///
+/// ```
+/// use kute::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+/// let c = TiledCopy::make(atom, &"(_8,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// let t = kute::print::latex_copy(&c).unwrap();
+/// assert!(t.starts_with("% Layout S TV: ArithTuple(_0,_0) o ((_4,_8),(_8,_1)):((_8@1,_1@0),(_1@1,_0))\n"));
+/// ```
+pub fn latex_copy(c: &TiledCopy) -> Result<String> {
+    let op = "latex";
+    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
+    check_tile(op, &[tm.value(), tn.value()])?;
+    let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
+    // CuTe's `tidfrg(...)(_,_,0)`: (thread, value) of the first rest
+    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
+    let s_tv = first(c.tidfrg(&id, true)?)?;
+    let d_tv = first(c.tidfrg(&id, false)?)?;
+    let (tm, tn) = (tm.value(), tn.value());
+    let mut s = String::new();
+    let _ = writeln!(s, "% Layout S TV: {}", s_tv.header());
+    let _ = writeln!(s, "% Layout D TV: {}", d_tv.header());
+    latex_head(&mut s);
+    for (t, v, m_, n) in s_tv.cells(tm, tn, op)? {
+        latex_cell(&mut s, t, v, m_, n);
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({tm},{tn});\n");
+    for i in 0..tm {
+        latex_label(&mut s, i, -1, i);
+    }
+    for n in 0..tn {
+        latex_label(&mut s, -1, n, n);
+    }
+    for (t, v, m_, n) in d_tv.cells(tm, tn, op)? {
+        latex_cell(&mut s, t, v, m_, n + tn + 3);
+    }
+    let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{}) grid ({tm},{});\n", tn + 3, 2 * tn + 3);
+    for i in 0..tm {
+        latex_label(&mut s, i, tn + tn + 3, i);
+    }
+    for n in 0..tn {
+        latex_label(&mut s, -1, n + tn + 3, n);
+    }
+    s.push_str("\\end{tikzpicture}\n\\end{document}\n");
+    Ok(s)
+}
+
+/// An SVG picture of a TiledCopy in the style of CuTe's `print_svg` of a
+/// TiledMMA (CuTe has none for copies): the source panel, and the destination
+/// panel to its right, each cell `T<thread> V<value>` coloured by thread.
+///
+/// Pre: as [`latex_copy`]. Post: an SVG document with one cell per
+/// coordinate of each panel.
+///
+/// ```
+/// use kute::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+/// let c = TiledCopy::make(atom, &"(_8,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// let s = kute::print::svg_copy(&c).unwrap();
+/// assert_eq!(s.matches("<rect ").count(), 2 * 8 * 32);
+/// ```
+pub fn svg_copy(c: &TiledCopy) -> Result<String> {
+    let op = "svg";
+    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
+    check_tile(op, &[tm.value(), tn.value()])?;
+    let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
+    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
+    let s_tv = first(c.tidfrg(&id, true)?)?;
+    let d_tv = first(c.tidfrg(&id, false)?)?;
+    let (tm, tn) = (tm.value(), tn.value());
+    let cell = 20i64;
+    let (width, height) = ((2 * tn + 4) * cell, (tm + 2) * cell);
+    let mut s = String::new();
+    let _ = writeln!(s, "<!--  Tile: ({tm},{tn})  -->");
+    let _ = writeln!(s, "<!--     S: {}  -->", s_tv.header());
+    let _ = writeln!(s, "<!--     D: {}  -->", d_tv.header());
+    let _ = writeln!(
+        s,
+        "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
+         xmlns=\"http://www.w3.org/2000/svg\">"
+    );
+    for (panel, tv, x0) in [("S", &s_tv, 1), ("D", &d_tv, tn + 3)] {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{panel}</text>",
+            x0 * cell - cell / 2,
+            cell / 2
+        );
+        for (t, v, m_, n) in tv.cells(tm, tn, op)? {
+            let (x, y) = ((n + x0) * cell, (m_ + 1) * cell);
+            let _ = writeln!(
+                s,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"/>",
+                SVG_TV[(t % 8) as usize]
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">T{t}</text>",
+                x + cell / 2,
+                y + cell / 4
+            );
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">V{v}</text>",
+                x + cell / 2,
+                y + 3 * cell / 4
+            );
+        }
+        for n in 0..tn {
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{n}</text>",
+                (n + x0) * cell + cell / 2,
+                cell / 2
+            );
+        }
+    }
+    for m_ in 0..tm {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{m_}</text>",
+            cell / 2,
+            (m_ + 1) * cell + cell / 2
+        );
+    }
+    s.push_str("</svg>\n");
+    Ok(s)
+}

@@ -726,3 +726,35 @@ fn every_function_with_composed_arguments() {
     assert_eq!(out.len(), inputs.len());
     assert!(out.iter().filter(|r| r.is_ok()).count() > 500);
 }
+
+/// Every function with atoms, tiled MMAs and tiled copies among its
+/// arguments: an answer or an error, never a panic.
+#[test]
+fn every_function_with_atom_arguments() {
+    const ATOMS: &[&str] = &[
+        "SM80_16x8x8_F16F16F16F16_TN{}",
+        "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{},(_2,_2,_1):(_1,_2,_0),<_16,_16,_8>)",
+        "Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}",
+        "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))",
+    ];
+    const OTHERS: &[&str] = &["(2,3):(1,2)", "(_64,_32)", "_", "-3", "(_0,_0,_0):(_1,_1,_1)"];
+    const TARGS: &[&str] = &["", "<1>", "<-1>"];
+    let mut inputs = Vec::new();
+    for f in FUNCTIONS {
+        for t in TARGS {
+            for a in ATOMS {
+                inputs.push(format!("{}{t}({a})", f.name));
+                for b in OTHERS.iter().chain(ATOMS) {
+                    inputs.push(format!("{}{t}({a},{b})", f.name));
+                    inputs.push(format!("{}{t}({b},{a})", f.name));
+                }
+            }
+        }
+    }
+    for bad in ["MMA_Traits<SM80_1x1x1_F16>::ALayout{}", "Copy_Atom<SM75_U32x4_LDSM_N,void>{}", "MMA_Atom<>{}", "Copy_Atom<X>{}"] {
+        inputs.push(bad.to_string());
+    }
+    let out = eval_guarded(&inputs);
+    assert_eq!(out.len(), inputs.len());
+    assert!(out.iter().filter(|r| r.is_ok()).count() > 50);
+}

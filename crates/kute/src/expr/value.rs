@@ -42,6 +42,8 @@ pub enum Value {
     Swizzle(crate::swizzle::Swizzle),
     /// A composed layout `A o offset o B`.
     Composed(Box<crate::composed::ComposedLayout>),
+    /// A tensor (counting or identity), or the text of `print_tensor`.
+    Tensor(Box<super::tensor::TensorValue>),
 }
 
 impl fmt::Display for Value {
@@ -59,6 +61,7 @@ impl fmt::Display for Value {
             Value::Function(name) => f.write_str(name),
             Value::Swizzle(sw) => write!(f, "{sw}"),
             Value::Composed(c) => write!(f, "{c}"),
+            Value::Tensor(t) => write!(f, "{t}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -101,6 +104,7 @@ impl Value {
             Value::Function(_) => "a function",
             Value::Swizzle(_) => "a swizzle",
             Value::Composed(_) => "a composed layout",
+            Value::Tensor(_) => "a tensor",
         }
     }
 

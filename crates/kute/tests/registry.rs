@@ -119,6 +119,14 @@ const CALLABLE: &[&str] = &[
     "make_composed_layout",
     "get_swizzle_portion",
     "get_nonswizzle_portion",
+    "make_tensor",
+    "counting",
+    "make_identity_tensor",
+    "local_tile",
+    "local_partition",
+    "inner_partition",
+    "outer_partition",
+    "print_tensor",
 ];
 
 fn all_names() -> Vec<&'static str> {

@@ -5,7 +5,10 @@
 //! layouts with integer strides: it walks both layouts in runs (no layout
 //! evaluation per element), and when [`max_common_vector`](crate::max_common_vector)
 //! of the two layouts is more than 1 it copies whole vectors of that many
-//! contiguous elements with `clone_from_slice` (a `memcpy` for `Copy` types).
+//! contiguous elements with `clone_from_slice` (a `memcpy` for `Copy` types):
+//! both layouts are divided by [`max_common_layout`](crate::max_common_layout)
+//! (the same reordering of the 1-D domain for both, so element `i` still goes
+//! to element `i`), and the rest modes give the vectors' offsets.
 //! Every path copies element `i` of the source to element `i` of the
 //! destination, for every 1-D coordinate `i`.
 
@@ -176,8 +179,14 @@ fn vector_plan(ls: &Layout, ld: &Layout, bs: i64, bd: i64) -> Result<Option<(i64
     if v <= 1 {
         return Ok(None);
     }
-    let tiler = crate::algebra::Tiler::Int(Int::new_dynamic(v));
-    let (zs, zd) = (crate::zipped_divide(ls, &tiler)?, crate::zipped_divide(ld, &tiler)?);
+    // the domain's vector (CuTe's max_common_layout), first in both layouts:
+    // the same reordering of the domain for both keeps element i matched to i
+    let common = crate::max_common_layout(ls, ld)?;
+    if common.size()?.value() != v {
+        return Ok(None);
+    }
+    let tiler = crate::algebra::Tiler::Layout(common);
+    let (zs, zd) = (crate::logical_divide(ls, &tiler)?, crate::logical_divide(ld, &tiler)?);
     let parts = |z: &Layout, base: i64| -> Result<Option<Flat>> {
         let (Some(v0), Some(rest)) = (Flat::of(&z.mode(0)?, 0), Flat::of(&z.mode(1)?, base)) else { return Ok(None) };
         Ok(v0.is_contiguous(v).then_some(rest))
@@ -199,7 +208,8 @@ where
     if let (Some(fs), Some(fd), Some(sdata)) = (Flat::of_tensor(src), Flat::of_tensor(dst), src.engine().data()) {
         if vectorize {
             if let (AnyLayout::Layout(ls), AnyLayout::Layout(ld)) = (src.layout(), dst.layout()) {
-                if let Some((v, rs, rd)) = vector_plan(ls, ld, fs.base, fd.base)? {
+                // a layout pair the common-vector analysis refuses is copied strided
+                if let Ok(Some((v, rs, rd))) = vector_plan(ls, ld, fs.base, fd.base) {
                     let ddata = dst.engine.data_mut();
                     if rs.within(v, sdata.len()) && rd.within(v, ddata.len()) {
                         let w = v as usize;

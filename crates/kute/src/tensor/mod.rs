@@ -429,7 +429,7 @@ where
     /// let v: Vec<u8> = (0..8).collect();
     /// let t = Tensor::new(Borrowed(&v[..]), "8:1".parse::<kute::Layout>().unwrap());
     /// let w = t.recast::<u16>().unwrap();
-    /// assert_eq!(w.layout().to_string(), "4:_1");
+    /// assert_eq!(w.layout().to_string(), "4:1");
     /// assert_eq!(w.get(1).unwrap(), u16::from_ne_bytes([2, 3]));
     /// ```
     pub fn recast<U: Pod>(&self) -> Result<Tensor<Borrowed<'_, U>>> {

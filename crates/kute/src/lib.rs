@@ -45,6 +45,7 @@ pub mod print;
 pub mod stride;
 pub mod swizzle;
 pub mod syntax;
+pub mod tensor;
 pub mod tree;
 
 pub use algebra::*;

@@ -148,6 +148,14 @@ const CALLABLE: &[&str] = &[
     "Tiler_MN",
     "TiledLayout_TV",
     "make_layout_tv",
+    "make_tensor",
+    "counting",
+    "make_identity_tensor",
+    "local_tile",
+    "local_partition",
+    "inner_partition",
+    "outer_partition",
+    "print_tensor",
 ];
 
 fn all_names() -> Vec<&'static str> {

@@ -24,10 +24,12 @@
 mod atoms;
 mod composed;
 mod functions;
+mod tensor;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
 pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
+pub use tensor::TensorValue;
 pub use value::Value;
 
 use crate::algebra::Tiler;
@@ -161,6 +163,7 @@ fn weight(v: &Value) -> usize {
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => vs.iter().map(|v| weight(v).max(16)).sum(),
         Value::Composed(c) => c.leaf_count(),
+        Value::Tensor(t) => t.leaf_count(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 16,
     }
@@ -183,6 +186,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
         Value::Composed(c) => c.depth(),
+        Value::Tensor(t) => t.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 4,
     }
@@ -327,6 +331,7 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
         Value::Swizzle(_) | Value::Composed(_) => return composed::apply(f, args),
+        Value::Tensor(t) => return tensor::apply(t, args),
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };

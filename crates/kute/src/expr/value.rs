@@ -50,6 +50,8 @@ pub enum Value {
     CopyAtom(Box<crate::atom::CopyAtom>),
     /// A tiled copy.
     TiledCopy(Box<crate::atom::TiledCopy>),
+    /// A tensor (counting or identity), or the text of `print_tensor`.
+    Tensor(Box<super::tensor::TensorValue>),
 }
 
 impl fmt::Display for Value {
@@ -71,6 +73,7 @@ impl fmt::Display for Value {
             Value::TiledMma(m) => write!(f, "{m}"),
             Value::CopyAtom(a) => write!(f, "{a}"),
             Value::TiledCopy(c) => write!(f, "{c}"),
+            Value::Tensor(t) => write!(f, "{t}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -117,6 +120,7 @@ impl Value {
             Value::TiledMma(_) => "a TiledMMA",
             Value::CopyAtom(_) => "a copy atom",
             Value::TiledCopy(_) => "a TiledCopy",
+            Value::Tensor(_) => "a tensor",
         }
     }
 

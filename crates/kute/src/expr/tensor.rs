@@ -1,0 +1,238 @@
+//! Tensors in the expression language: counting and identity (coordinate)
+//! tensors, their partitions, divides, indexing and `print_tensor`.
+//!
+//! `make_tensor(counting, L)` is CuTe's `make_tensor(counting_iterator<int>(0), L)`
+//! (`counting` names the counting engine; the oracle has no spelling for it);
+//! `make_identity_tensor(S)` is CuTe's. A tensor prints as CuTe's `print`
+//! (`counting_iter(0) o (_4,_8):(_1,_4)`); `print_tensor(T)` gives CuTe's
+//! `print_tensor` text.
+//!
+//! ```
+//! use kute::expr::eval;
+//! assert_eq!(eval("make_tensor(counting, (_4,_8):(_1,_4))(1,2)").unwrap().to_string(), "9");
+//! assert_eq!(eval("make_identity_tensor((_4,_8))(_,2)").unwrap().to_string(), "ArithTuple(_0,2) o (_4):(_1@0)");
+//! assert_eq!(eval("local_tile(make_identity_tensor((_8,_12)), (_4,_3), (1,2))(0)").unwrap().to_string(), "(4,6)");
+//! ```
+
+use super::functions::Impl;
+use super::value::{type_error, Value};
+use crate::error::{Error, ErrorKind, Result};
+use crate::int::Int;
+use crate::tensor::{self, Coords, Counting, Tensor};
+use std::fmt;
+
+/// A tensor value of the expression language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorValue {
+    /// A tensor of a counting engine (`make_tensor(counting, L)`).
+    Counting(Tensor<Counting>),
+    /// A coordinate tensor (`make_identity_tensor(S)`).
+    Identity(Tensor<Coords>),
+    /// The text of `print_tensor(T)`.
+    Printed(String),
+}
+
+impl Eq for TensorValue {}
+
+impl fmt::Display for TensorValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::tensor::Engine;
+        match self {
+            TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Printed(s) => f.write_str(s.trim_end_matches('\n')),
+        }
+    }
+}
+
+impl TensorValue {
+    /// The leaves of its layout (for the evaluator's budgets).
+    pub(super) fn leaf_count(&self) -> usize {
+        match self {
+            TensorValue::Counting(t) => t.layout().leaf_count(),
+            TensorValue::Identity(t) => t.layout().leaf_count(),
+            TensorValue::Printed(_) => 1,
+        }
+    }
+
+    /// The depth of its layout.
+    pub(super) fn depth(&self) -> usize {
+        match self {
+            TensorValue::Counting(t) => t.layout().depth(),
+            TensorValue::Identity(t) => t.layout().depth(),
+            TensorValue::Printed(_) => 0,
+        }
+    }
+
+    fn layout(&self) -> Result<&crate::AnyLayout> {
+        match self {
+            TensorValue::Counting(t) => Ok(t.layout()),
+            TensorValue::Identity(t) => Ok(t.layout()),
+            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor")),
+        }
+    }
+
+    /// `f` applied to whichever tensor it is.
+    fn map(&self, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Value> {
+        let r = match self {
+            TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
+            TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
+            TensorValue::Printed(_) => {
+                return Err(Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor"))
+            }
+        };
+        Ok(match r {
+            TensorOf::C(t) => wrap(TensorValue::Counting(t)),
+            TensorOf::I(t) => wrap(TensorValue::Identity(t)),
+        })
+    }
+}
+
+/// One of the two tensor kinds, to write each operation once.
+enum TensorOf {
+    C(Tensor<Counting>),
+    I(Tensor<Coords>),
+}
+
+macro_rules! both {
+    ($x:expr, |$t:ident| $body:expr) => {
+        match $x {
+            TensorOf::C($t) => Ok(TensorOf::C($body?)),
+            TensorOf::I($t) => Ok(TensorOf::I($body?)),
+        }
+    };
+}
+
+fn wrap(t: TensorValue) -> Value {
+    Value::Tensor(Box::new(t))
+}
+
+fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
+    match v {
+        Value::Tensor(t) if !matches!(**t, TensorValue::Printed(_)) => Ok(t),
+        other => Err(type_error(what, "a tensor", other)),
+    }
+}
+
+/// Whether a call goes through [`call`]: a function of this file, or a
+/// tensor among the arguments.
+pub(super) fn involved(name: &str, args: &[Value]) -> bool {
+    NATIVE.contains(&name) || args.iter().any(|v| matches!(v, Value::Tensor(_)))
+}
+
+/// Functions of the registry answered on a tensor's layout.
+const OF_LAYOUT: &[&str] = &["shape", "size", "rank", "depth", "cosize", "stride", "layout"];
+
+/// A call of a registry function with a tensor among the arguments: the
+/// tensor functions themselves, the divides (on the layout, same engine),
+/// and layout queries (on the layout).
+pub(super) fn call(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
+    if NATIVE.contains(&name) {
+        return imp(targs, args);
+    }
+    let t = as_tensor(&args[0], "the first argument")?;
+    if OF_LAYOUT.contains(&name) && args.len() == 1 {
+        return super::functions::dispatch(name, targs, &[Value::from_any(t.layout()?.clone())], imp);
+    }
+    let tiler = || -> Result<crate::algebra::Tiler> {
+        args.get(1).ok_or_else(|| Error::new(ErrorKind::Type, "evaluate", "a tiler is missing"))?.as_tiler("the tiler")
+    };
+    match name {
+        "logical_divide" => t.map(|x| both!(x, |t| t.logical_divide(&tiler()?))),
+        "zipped_divide" => t.map(|x| both!(x, |t| t.zipped_divide(&tiler()?))),
+        "tiled_divide" => t.map(|x| both!(x, |t| t.tiled_divide(&tiler()?))),
+        "flat_divide" => t.map(|x| both!(x, |t| t.flat_divide(&tiler()?))),
+        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on a tensor"))),
+    }
+}
+
+/// The functions of this file (called with tensors as they are).
+pub(super) const NATIVE: &[&str] = &[
+    "make_tensor",
+    "make_identity_tensor",
+    "counting",
+    "local_tile",
+    "local_partition",
+    "inner_partition",
+    "outer_partition",
+    "print_tensor",
+];
+
+/// `counting`: the name of the counting engine (an argument of `make_tensor`).
+pub(super) fn counting(_: &[i64], _: &[Value]) -> Result<Value> {
+    Err(Error::new(ErrorKind::Type, "counting", "counting names an engine: write make_tensor(counting, L)"))
+}
+
+/// `make_tensor(counting, L)`.
+pub(super) fn make_tensor(_: &[i64], a: &[Value]) -> Result<Value> {
+    if !matches!(a[0], Value::Function("counting")) {
+        return Err(type_error("the engine", "'counting'", &a[0]));
+    }
+    let l = match &a[1] {
+        Value::IntTuple(s) => crate::AnyLayout::Layout(crate::Layout::from_shape(s)?),
+        other => other.to_any_layout("the layout")?,
+    };
+    Ok(wrap(TensorValue::Counting(tensor::make_counting_tensor(l))))
+}
+
+/// `make_identity_tensor(S)`.
+pub(super) fn make_identity_tensor(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = a[0].as_int_tuple("the shape")?;
+    Ok(wrap(TensorValue::Identity(tensor::make_identity_tensor(&s)?)))
+}
+
+fn tiler_coord(a: &[Value]) -> Result<(crate::algebra::Tiler, crate::Coord)> {
+    Ok((a[1].as_tiler("the tiler")?, a[2].as_coord("the coordinate")?))
+}
+
+/// `local_tile(T, tiler, coord)`.
+pub(super) fn local_tile(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (tl, c) = tiler_coord(a)?;
+    as_tensor(&a[0], "the tensor")?.map(|x| both!(x, |t| t.local_tile(&tl, &c)))
+}
+
+/// `inner_partition(T, tiler, coord)`.
+pub(super) fn inner_partition(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (tl, c) = tiler_coord(a)?;
+    as_tensor(&a[0], "the tensor")?.map(|x| both!(x, |t| t.inner_partition(&tl, &c)))
+}
+
+/// `outer_partition(T, tiler, coord)`.
+pub(super) fn outer_partition(_: &[i64], a: &[Value]) -> Result<Value> {
+    let (tl, c) = tiler_coord(a)?;
+    as_tensor(&a[0], "the tensor")?.map(|x| both!(x, |t| t.outer_partition(&tl, &c)))
+}
+
+/// `local_partition(T, thr_layout, thr_idx)`.
+pub(super) fn local_partition(_: &[i64], a: &[Value]) -> Result<Value> {
+    let thr = a[1].to_layout("the thread layout")?;
+    let idx = a[2].as_int("the thread index")?.value();
+    as_tensor(&a[0], "the tensor")?.map(|x| both!(x, |t| t.local_partition(&thr, idx)))
+}
+
+/// `print_tensor(T)`.
+pub(super) fn print_tensor(_: &[i64], a: &[Value]) -> Result<Value> {
+    let s = match as_tensor(&a[0], "the tensor")? {
+        TensorValue::Counting(t) => tensor::print_tensor(t)?,
+        TensorValue::Identity(t) => tensor::print_tensor(t)?,
+        TensorValue::Printed(_) => unreachable!("as_tensor refuses printed text"),
+    };
+    Ok(wrap(TensorValue::Printed(s)))
+}
+
+/// `T(args...)`: the element at a coordinate, or the slice when it has `_`.
+pub(super) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
+    let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
+    match coord {
+        Value::IntTuple(c) => match t {
+            TensorValue::Counting(t) => Ok(Value::IntTuple(crate::IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
+            TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
+            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text cannot be indexed")),
+        },
+        Value::Coord(_) | Value::Underscore => {
+            let c = coord.as_coord("the coordinate")?;
+            t.map(|x| both!(x, |t| t.slice(&c)))
+        }
+        other => Err(type_error("the coordinate", "integers and '_'", &other)),
+    }
+}

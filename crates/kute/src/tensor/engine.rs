@@ -1,0 +1,160 @@
+//! Engines: where a tensor's elements come from.
+//!
+//! A tensor is an engine plus a layout (CuTe's iterator plus layout). The
+//! layout maps a coordinate to a *position* (a [`Point`]: an integer for
+//! integer strides, a coordinate for basis strides); the engine turns the
+//! position, plus the tensor's offset, into an element:
+//!
+//! | engine | element at position `p` | CuTe |
+//! |---|---|---|
+//! | [`Owned`], [`Borrowed`], [`BorrowedMut`] | `data[p]` | a pointer |
+//! | [`Counting`] | `p` itself (an `i64`) | `counting_iterator` |
+//! | [`Coords`] | `p` as a coordinate ([`IntTuple`]) | `ArithmeticTupleIterator` (identity tensors) |
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::point::Point;
+
+/// Where a tensor's elements come from.
+///
+/// ```
+/// use kute::tensor::{Counting, Engine};
+/// use kute::layout::point::Point;
+/// let p = Point::Scalar(kute::Int::new_dynamic(7).into());
+/// assert_eq!(Counting.read(&p).unwrap(), 7);
+/// ```
+pub trait Engine {
+    /// The element type.
+    type Elem;
+
+    /// The element at the position `at` (the tensor's offset plus the
+    /// layout's value).
+    ///
+    /// Pre: `at` is a position this engine holds: an integer in `[0, len)`
+    /// for storage (else a `Mismatch` error), an integer for [`Counting`]
+    /// (else a `Type` error). Post: the element.
+    fn read(&self, at: &Point) -> Result<Self::Elem>;
+
+    /// CuTe's `print` of the iterator at `offset` (`counting_iter(0)`,
+    /// `ArithTuple(_0,_0)`, `ptr[32b](0x...)`).
+    ///
+    /// Pre: none. Post: one line.
+    fn describe(&self, offset: &Point) -> String;
+
+    /// The elements, for an engine with storage (the fast paths of the
+    /// algorithms use it).
+    ///
+    /// Pre: none. Post: `Some(slice)` for storage engines, else `None`.
+    fn data(&self) -> Option<&[Self::Elem]> {
+        None
+    }
+}
+
+/// An engine whose elements can be written.
+///
+/// ```
+/// use kute::tensor::{EngineMut, Owned};
+/// let mut e = Owned(vec![1, 2, 3]);
+/// e.data_mut()[1] = 5;
+/// assert_eq!(e.0, vec![1, 5, 3]);
+/// ```
+pub trait EngineMut: Engine {
+    /// The elements, writable.
+    ///
+    /// Pre: none. Post: the whole storage.
+    fn data_mut(&mut self) -> &mut [Self::Elem];
+}
+
+/// Owned storage (CuTe's `ArrayEngine`, here of any length).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Owned<T>(pub Vec<T>);
+
+/// Borrowed read-only storage (a view).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Borrowed<'a, T>(pub &'a [T]);
+
+/// Borrowed writable storage (a mutable view).
+#[derive(Debug, PartialEq)]
+pub struct BorrowedMut<'a, T>(pub &'a mut [T]);
+
+/// CuTe's `counting_iterator`: the element at a position is the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Counting;
+
+/// The engine of coordinate (identity) tensors, CuTe's
+/// `ArithmeticTupleIterator`: the element at a position is the position, a
+/// coordinate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Coords;
+
+/// The index of an integer position in storage of `len` elements.
+pub(crate) fn storage_index(len: usize, at: &Point) -> Result<usize> {
+    let i = at.as_int().ok_or_else(|| {
+        Error::new(ErrorKind::Type, "tensor", format!("the position {at} is a coordinate, not an index into storage"))
+    })?;
+    let v = i.value();
+    if v < 0 || v as u128 >= len as u128 {
+        return Err(Error::mismatch("tensor", format!("the index {v} is outside the storage of {len} element(s)")));
+    }
+    Ok(v as usize)
+}
+
+fn ptr_header<T>(data: &[T], offset: &Point) -> String {
+    let off = offset.as_int().map(|i| i.value()).unwrap_or(0);
+    let p = data.as_ptr().wrapping_offset(off as isize);
+    format!("ptr[{}b]({:p})", 8 * std::mem::size_of::<T>(), p)
+}
+
+macro_rules! storage {
+    ($t:ty, $($lt:lifetime)?) => {
+        impl<$($lt,)? T: Clone> Engine for $t {
+            type Elem = T;
+            fn read(&self, at: &Point) -> Result<T> {
+                Ok(self.0[storage_index(self.0.len(), at)?].clone())
+            }
+            fn describe(&self, offset: &Point) -> String {
+                ptr_header(&self.0, offset)
+            }
+            fn data(&self) -> Option<&[T]> {
+                Some(&self.0)
+            }
+        }
+    };
+}
+storage!(Owned<T>,);
+storage!(Borrowed<'a, T>, 'a);
+storage!(BorrowedMut<'a, T>, 'a);
+
+impl<T: Clone> EngineMut for Owned<T> {
+    fn data_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
+impl<T: Clone> EngineMut for BorrowedMut<'_, T> {
+    fn data_mut(&mut self) -> &mut [T] {
+        self.0
+    }
+}
+
+impl Engine for Counting {
+    type Elem = i64;
+    fn read(&self, at: &Point) -> Result<i64> {
+        at.as_int().map(|i| i.value()).ok_or_else(|| {
+            Error::new(ErrorKind::Type, "tensor", format!("a counting tensor's position {at} must be an integer"))
+        })
+    }
+    fn describe(&self, offset: &Point) -> String {
+        format!("counting_iter({offset})")
+    }
+}
+
+impl Engine for Coords {
+    type Elem = IntTuple;
+    fn read(&self, at: &Point) -> Result<IntTuple> {
+        Ok(at.to_int_tuple())
+    }
+    fn describe(&self, offset: &Point) -> String {
+        format!("ArithTuple{offset}")
+    }
+}

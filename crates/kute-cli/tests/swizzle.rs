@@ -135,7 +135,8 @@ fn tv_pictures_from_the_command_line() {
     let esc = |s: &str| s.replace('\\', "\\\\").replace('\n', "\\n").replace('"', "\\\"");
     assert!(line.contains(&esc(&latex)), "latex differs from CuTe's");
     assert!(line.contains(&esc(&svg)), "svg differs from CuTe's");
-    let (svg, err, ok) = kute(&["svg", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))"]);
+    let (svg, err, ok) =
+        kute(&["svg", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))"]);
     assert!(ok, "{err}");
     assert_eq!(svg.matches("<rect ").count(), 2 * 8 * 32);
 }

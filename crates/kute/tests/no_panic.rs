@@ -751,7 +751,12 @@ fn every_function_with_atom_arguments() {
             }
         }
     }
-    for bad in ["MMA_Traits<SM80_1x1x1_F16>::ALayout{}", "Copy_Atom<SM75_U32x4_LDSM_N,void>{}", "MMA_Atom<>{}", "Copy_Atom<X>{}"] {
+    for bad in [
+        "MMA_Traits<SM80_1x1x1_F16>::ALayout{}",
+        "Copy_Atom<SM75_U32x4_LDSM_N,void>{}",
+        "MMA_Atom<>{}",
+        "Copy_Atom<X>{}",
+    ] {
         inputs.push(bad.to_string());
     }
     let out = eval_guarded(&inputs);

@@ -289,3 +289,80 @@ fn tiled_copies_move_every_element_once() {
     let c = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
     check_copy(&c);
 }
+
+/// `get_slice(t).partition_C(tensor)` of an identity tensor larger than the
+/// tile: the threads' partitions cover every coordinate exactly once, each
+/// thread's first-tile values are `get_layoutC_TV(t, v)`, and the fragment
+/// has `partition_shape_C`'s shape. Likewise `partition_S` of a tiled copy.
+#[test]
+fn thread_slices_partition_tensors() {
+    use kute::tensor::make_identity_tensor;
+    let m =
+        TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(), Some(&lay("(_2,_2,_1):(_1,_2,_0)")), None)
+            .unwrap();
+    let shape: kute::IntTuple = "(_64,_32)".parse().unwrap();
+    let (rows, cols) = (64i64, 32i64);
+    let tv = m.layout_c_tv().unwrap();
+    let tile_m = m.tile_size(0).unwrap().value();
+    let mut seen = vec![0u32; (rows * cols) as usize];
+    for t in 0..m.size().unwrap().value() {
+        let thr = m.get_slice(t).unwrap();
+        let part = thr.partition_c(make_identity_tensor(&shape).unwrap()).unwrap();
+        assert_eq!(part.shape().unwrap(), m.partition_shape(2, &shape).unwrap());
+        for i in 0..part.size().unwrap() {
+            let c = part.get(i).unwrap();
+            let g = |k| c.get(k).unwrap().as_int().unwrap().value();
+            seen[(g(0) + rows * g(1)) as usize] += 1;
+        }
+        // the first tile: value v of thread t is get_layoutC_TV(t, v)
+        let vals = part.layout().as_layout("c").unwrap().mode(0).unwrap().size().unwrap().value();
+        for v in 0..vals {
+            let c = part.get(v).unwrap();
+            let g = |k| c.get(k).unwrap().as_int().unwrap().value();
+            let idx = at2(&tv, t, v);
+            assert_eq!((g(0), g(1)), (idx % tile_m, idx / tile_m), "thread {t} value {v}");
+        }
+        let frag = thr.partition_fragment::<_, f32>(2, make_identity_tensor(&shape).unwrap()).unwrap();
+        assert_eq!(frag.shape().unwrap(), part.shape().unwrap());
+    }
+    assert!(seen.iter().all(|&n| n == 1), "C coverage");
+
+    let c = TiledCopy::make(
+        CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap(),
+        &lay("(_16,_8):(_8,_1)"),
+        &lay("(_1,_8):(_8,_1)"),
+    )
+    .unwrap();
+    let shape: kute::IntTuple = "(_32,_128)".parse().unwrap();
+    let mut seen = vec![0u32; 32 * 128];
+    for t in 0..c.size().unwrap().value() {
+        let part = c.get_slice(t).unwrap().partition_s(make_identity_tensor(&shape).unwrap()).unwrap();
+        for i in 0..part.size().unwrap() {
+            let x = part.get(i).unwrap();
+            let g = |k| x.get(k).unwrap().as_int().unwrap().value();
+            seen[(g(0) + 32 * g(1)) as usize] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1), "copy coverage");
+}
+
+/// The expression forms of the thread slices agree with the library's.
+#[test]
+fn thread_slices_in_expressions() {
+    let v = kute::expr::eval(
+        "partition_C(get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}),5),make_identity_tensor((_16,_8)))",
+    )
+    .unwrap();
+    let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    let lib = m
+        .get_slice(5)
+        .unwrap()
+        .partition_c(kute::tensor::make_identity_tensor(&"(_16,_8)".parse().unwrap()).unwrap())
+        .unwrap();
+    assert_eq!(v.to_string(), format!("ArithTuple(1,2) o {}", lib.layout()));
+    assert!(kute::expr::eval(
+        "partition_S(get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}),0),make_identity_tensor((_16,_8)))"
+    )
+    .is_err());
+    assert!(kute::expr::eval("get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}),32)").is_err());
+}

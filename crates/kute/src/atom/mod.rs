@@ -4,7 +4,9 @@
 
 pub mod copy;
 pub mod mma;
+pub mod thread;
 pub mod traits;
 
 pub use copy::{make_layout_tv, CopyAtom, TiledCopy};
 pub use mma::{MmaAtom, TiledMma};
+pub use thread::{ThrCopy, ThrMma};

@@ -318,3 +318,94 @@ by_name! {
     tiled_layout_tv => |_, a| copy_accessor("TiledLayout_TV", a);
     tile_size => |t, a: &[Value]| call("tile_size", t, a);
 }
+
+/// One thread of a tiled MMA or copy (`get_slice(X, t)`), CuTe's `ThrMMA` /
+/// `ThrCopy`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ThrSlice {
+    /// Thread `t` of a tiled MMA.
+    Mma(TiledMma, i64),
+    /// Thread `t` of a tiled copy.
+    Copy(TiledCopy, i64),
+}
+
+impl std::fmt::Display for ThrSlice {
+    /// CuTe's `print(ThrMMA)` / `print(ThrCopy)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ThrSlice::Mma(m, t) => {
+                let c = m.get_slice(*t).map_err(|_| std::fmt::Error)?.thr_vmnk();
+                writeln!(f, "ThrMMA")?;
+                writeln!(f, "  Thr VMNK: ({},{},{},{})", c[0], c[1], c[2], c[3])?;
+                write!(f, "{m}")
+            }
+            ThrSlice::Copy(c, t) => {
+                writeln!(f, "ThrCopy")?;
+                writeln!(f, "  ThrIdx: {t}")?;
+                write!(f, "{c}")
+            }
+        }
+    }
+}
+
+/// `get_slice(mma | tiled_copy, t)`.
+pub(super) fn get_slice(_: &[i64], a: &[Value]) -> Result<Value> {
+    let name = "get_slice";
+    let t = a[1].as_int("the thread").map_err(|e| e.in_op(name))?.value();
+    let s = match &a[0] {
+        Value::TiledMma(m) => {
+            m.get_slice(t)?;
+            ThrSlice::Mma((**m).clone(), t)
+        }
+        Value::MmaAtom(x) => {
+            let m = TiledMma::new((**x).clone(), None, None)?;
+            m.get_slice(t)?;
+            ThrSlice::Mma(m, t)
+        }
+        Value::TiledCopy(c) => {
+            c.get_slice(t)?;
+            ThrSlice::Copy((**c).clone(), t)
+        }
+        other => return Err(type_error("the operand", "a TiledMMA or TiledCopy", other).in_op(name)),
+    };
+    Ok(Value::ThrSlice(Box::new(s)))
+}
+
+/// `partition_A/B/C(thr_mma, T)`, `partition_S/D(thr_copy, T)` of a counting
+/// or identity tensor, and `partition_fragment_A/B/C(thr_mma, T)`: the layout
+/// of the register fragment (CuTe makes a register tensor of it).
+pub(super) fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
+    let slice = match &a[0] {
+        Value::ThrSlice(s) => s,
+        other => return Err(type_error("the thread slice", "get_slice(...)", other).in_op(name)),
+    };
+    let fragment = name.starts_with("partition_fragment_");
+    let stem = name.trim_start_matches("partition_").trim_start_matches("fragment_");
+    match (&**slice, stem) {
+        (ThrSlice::Mma(m, thr), "A" | "B" | "C") => {
+            let s = m.get_slice(*thr)?;
+            if fragment {
+                let shape = super::tensor::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
+                let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
+                let frag = s.partition_fragment::<_, f32>(which(stem), t)?;
+                return Ok(Value::Layout(frag.layout().as_layout(name)?.clone()));
+            }
+            super::tensor::partition_mma(&a[1], &s, which(stem))
+        }
+        (ThrSlice::Copy(c, thr), "S" | "D") if !fragment => {
+            super::tensor::partition_copy(&a[1], &c.get_slice(*thr)?, stem == "S")
+        }
+        _ => Err(Error::new(ErrorKind::Type, name, format!("{name} does not apply to this thread slice"))),
+    }
+}
+
+by_name! {
+    partition_a => |_, a| partition("partition_A", a);
+    partition_b => |_, a| partition("partition_B", a);
+    partition_c => |_, a| partition("partition_C", a);
+    partition_s => |_, a| partition("partition_S", a);
+    partition_d => |_, a| partition("partition_D", a);
+    partition_fragment_a => |_, a| partition("partition_fragment_A", a);
+    partition_fragment_b => |_, a| partition("partition_fragment_B", a);
+    partition_fragment_c => |_, a| partition("partition_fragment_C", a);
+}

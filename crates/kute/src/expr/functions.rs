@@ -283,6 +283,10 @@ pub(super) fn dispatch(name: &'static str, targs: &[i64], args: &[Value], imp: I
     if matches!(name, "size" | "tile_size") && args.first().is_some_and(super::atoms::is_atom) {
         return super::atoms::call(name, targs, args);
     }
+    if args.first().is_some_and(|v| matches!(v, Value::ThrSlice(_))) {
+        // a thread slice's partitions take tensors as they are
+        return imp(targs, args);
+    }
     if super::tensor::involved(name, args) {
         return super::tensor::call(name, targs, args, imp);
     }
@@ -336,6 +340,15 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("tidfrg_D", "tidfrg_D(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the destination", super::atoms::tidfrg_d).args(n(2)),
     FunctionInfo::new("Tiler_MN", "Tiler_MN(tiled_copy)", "the tile a TiledCopy covers", super::atoms::tiler_mn).args(n(1)),
     FunctionInfo::new("TiledLayout_TV", "TiledLayout_TV(tiled_copy)", "the TiledCopy's (thread, value) -> tile layout", super::atoms::tiled_layout_tv).args(n(1)),
+    FunctionInfo::new("get_slice", "get_slice(mma | tiled_copy, t)", "thread t's slice (CuTe's ThrMMA / ThrCopy)", super::atoms::get_slice).args(n(2)),
+    FunctionInfo::new("partition_A", "partition_A(get_slice(mma, t), T)", "thread t's values of an A tensor: (FrgV, RestM, RestK)", super::atoms::partition_a).args(n(2)),
+    FunctionInfo::new("partition_B", "partition_B(get_slice(mma, t), T)", "thread t's values of a B tensor: (FrgV, RestN, RestK)", super::atoms::partition_b).args(n(2)),
+    FunctionInfo::new("partition_C", "partition_C(get_slice(mma, t), T)", "thread t's values of a C tensor: (FrgV, RestM, RestN)", super::atoms::partition_c).args(n(2)),
+    FunctionInfo::new("partition_S", "partition_S(get_slice(copy, t), T)", "thread t's source values: (CopyV, Rest...)", super::atoms::partition_s).args(n(2)),
+    FunctionInfo::new("partition_D", "partition_D(get_slice(copy, t), T)", "thread t's destination values: (CopyV, Rest...)", super::atoms::partition_d).args(n(2)),
+    FunctionInfo::new("partition_fragment_A", "partition_fragment_A(get_slice(mma, t), T)", "the layout of thread t's register fragment of A", super::atoms::partition_fragment_a).args(n(2)),
+    FunctionInfo::new("partition_fragment_B", "partition_fragment_B(get_slice(mma, t), T)", "the layout of thread t's register fragment of B", super::atoms::partition_fragment_b).args(n(2)),
+    FunctionInfo::new("partition_fragment_C", "partition_fragment_C(get_slice(mma, t), T)", "the layout of thread t's register fragment of C", super::atoms::partition_fragment_c).args(n(2)),
     FunctionInfo::new("make_layout_tv", "make_layout_tv(thr, val)", "(tiler, layout_tv) of make_tiled_copy with these layouts (CuTe DSL)", super::atoms::layout_tv).args(n(2)),
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),

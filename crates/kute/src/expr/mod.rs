@@ -165,7 +165,7 @@ fn weight(v: &Value) -> usize {
         Value::Composed(c) => c.leaf_count(),
         Value::Tensor(t) => t.leaf_count(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
-        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 16,
+        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 16,
     }
 }
 
@@ -188,7 +188,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Composed(c) => c.depth(),
         Value::Tensor(t) => t.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
-        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => 4,
+        Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 4,
     }
 }
 

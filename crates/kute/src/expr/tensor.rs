@@ -236,3 +236,32 @@ pub(super) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
         other => Err(type_error("the coordinate", "integers and '_'", &other)),
     }
 }
+
+/// The shape of the tensor a value holds.
+pub(super) fn tensor_shape(v: &Value) -> Result<crate::IntTuple> {
+    as_tensor(v, "the tensor")?.layout()?.shape()
+}
+
+/// `thr_mma.partition_A/B/C(T)` (`which` 0, 1, 2) of the tensor a value holds.
+pub(super) fn partition_mma(v: &Value, s: &crate::atom::ThrMma<'_>, which: usize) -> Result<Value> {
+    let part = |x: TensorOf| -> Result<TensorOf> {
+        match which {
+            0 => both!(x, |t| s.partition_a(t)),
+            1 => both!(x, |t| s.partition_b(t)),
+            _ => both!(x, |t| s.partition_c(t)),
+        }
+    };
+    as_tensor(v, "the tensor")?.map(part)
+}
+
+/// `thr_copy.partition_S/D(T)` (`source`) of the tensor a value holds.
+pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, source: bool) -> Result<Value> {
+    let part = |x: TensorOf| -> Result<TensorOf> {
+        if source {
+            both!(x, |t| s.partition_s(t))
+        } else {
+            both!(x, |t| s.partition_d(t))
+        }
+    };
+    as_tensor(v, "the tensor")?.map(part)
+}

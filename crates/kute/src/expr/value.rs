@@ -50,6 +50,8 @@ pub enum Value {
     CopyAtom(Box<crate::atom::CopyAtom>),
     /// A tiled copy.
     TiledCopy(Box<crate::atom::TiledCopy>),
+    /// One thread of a tiled MMA or copy (`get_slice(X, t)`).
+    ThrSlice(Box<super::atoms::ThrSlice>),
     /// A tensor (counting or identity), or the text of `print_tensor`.
     Tensor(Box<super::tensor::TensorValue>),
 }
@@ -73,6 +75,7 @@ impl fmt::Display for Value {
             Value::TiledMma(m) => write!(f, "{m}"),
             Value::CopyAtom(a) => write!(f, "{a}"),
             Value::TiledCopy(c) => write!(f, "{c}"),
+            Value::ThrSlice(t) => write!(f, "{t}"),
             Value::Tensor(t) => write!(f, "{t}"),
             Value::Tuple(vs) => {
                 f.write_str("(")?;
@@ -120,6 +123,7 @@ impl Value {
             Value::TiledMma(_) => "a TiledMMA",
             Value::CopyAtom(_) => "a copy atom",
             Value::TiledCopy(_) => "a TiledCopy",
+            Value::ThrSlice(_) => "a thread slice",
             Value::Tensor(_) => "a tensor",
         }
     }

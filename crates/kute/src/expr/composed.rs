@@ -185,7 +185,7 @@ pub(super) fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         }
         (Value::Composed(k), Value::IntTuple(t)) => {
             if !t.is_leaf() {
-                super::check_coord_range(t, &k.shape()?, &k.to_string())?;
+                crate::layout::slice::check_coord_range(t, &k.shape()?, &k.to_string())?;
             }
             Ok(int(k.eval_coord(t)?))
         }

@@ -337,7 +337,7 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
     if let Value::IntTuple(c) = &coord {
         if !c.is_leaf() {
-            coord_in_range(c.as_ref(), l.shape().as_ref(), l)?;
+            crate::layout::slice::coord_in_range(c.as_ref(), l.shape().as_ref(), l)?;
         }
     }
     match coord {
@@ -350,42 +350,6 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Coord(_) | Value::Underscore => Ok(Value::Layout(l.slice(&coord.as_coord("the coordinate")?)?)),
         other => Err(value::type_error("the coordinate", "integers and '_'", &other)),
     }
-}
-
-/// A multi-dimensional coordinate must lie inside the shape: each integer in
-/// `[0, size)` of the part of the shape it indexes (a 1-D coordinate past the
-/// size extends the last mode, as in CuTe, and is not checked here).
-/// Incongruent coordinates are left to the evaluation's own error.
-fn coord_in_range(
-    c: crate::int_tuple::IntTupleRef<'_>,
-    s: crate::int_tuple::IntTupleRef<'_>,
-    l: &dyn std::fmt::Display,
-) -> Result<()> {
-    match (c.as_leaf(), s.is_leaf()) {
-        (Some(x), _) => {
-            let n = crate::int_tuple::product(s.leaves())?;
-            if !(0..n.value()).contains(&x.value()) {
-                return Err(Error::new(
-                    crate::ErrorKind::Mismatch,
-                    "evaluate",
-                    format!("the coordinate {x} is outside the mode {s} of {l} (0 to {})", n.value() - 1),
-                ));
-            }
-            Ok(())
-        }
-        (None, false) if c.rank() == s.rank() => {
-            for (ci, si) in c.children().zip(s.children()) {
-                coord_in_range(ci, si, l)?;
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// [`coord_in_range`] of a whole coordinate and shape, for the layout-like value `what`.
-pub(crate) fn check_coord_range(c: &IntTuple, s: &IntTuple, what: &str) -> Result<()> {
-    coord_in_range(c.as_ref(), s.as_ref(), &what)
 }
 
 /// Evaluate an expression whose value is a layout (a bare shape gets compact

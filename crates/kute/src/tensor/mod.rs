@@ -207,7 +207,7 @@ impl<E: Engine> Tensor<E> {
             return self.position(x.value());
         }
         let shape = self.shape()?;
-        crate::expr::check_coord_range(c, &shape, &self.layout.to_string())?;
+        crate::layout::slice::check_coord_range(c, &shape, &self.layout.to_string())?;
         let p = match &self.layout {
             AnyLayout::Layout(l) => l.eval_coord_point(c)?,
             other => Point::Scalar(other.eval_coord(c)?.into()),
@@ -257,7 +257,7 @@ impl<E: Engine> Tensor<E> {
             Crd::Int(i) => i,
             Crd::Underscore => Int::ZERO,
         });
-        crate::expr::check_coord_range(&ints, &shape, &self.layout.to_string())?;
+        crate::layout::slice::check_coord_range(&ints, &shape, &self.layout.to_string())?;
         let (layout, off) = slice_layout(&self.layout, c)?;
         let offset = add_points(&self.offset, &off)?;
         Ok(Tensor { engine: self.engine, layout, offset })

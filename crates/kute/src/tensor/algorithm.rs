@@ -150,6 +150,67 @@ fn for_each_run(a: &Flat, b: &Flat, n: i64, mut f: impl FnMut(i64, i64, i64, i64
     }
 }
 
+/// The strided copy of two layouts whose first two leaves have the same
+/// extents (a tile, e.g. both sides of a tiled transpose): block by block,
+/// each block walked with its inner loop along the source's smaller stride
+/// (one slice of the source per row, so a contiguous source row is read as
+/// a slice). `false`, copying nothing, when the layouts are not of that form.
+///
+/// Pre: both layouts lie in their storage (`within(1, ..)`), `n` elements each.
+fn copy_blocks<T: Clone>(src: &[T], dst: &mut [T], a: &Flat, b: &Flat, n: i64) -> bool {
+    if a.ext.len() < 2 || b.ext.len() < 2 || a.ext[..2] != b.ext[..2] {
+        return false;
+    }
+    let (e0, e1) = (a.ext[0], a.ext[1]);
+    // the inner loop runs along the leaf where the destination's stride is 1
+    let (inner, outer) = if b.stride[1] == 1 { (1, 0) } else { (0, 1) };
+    let (ei, eo) = ([e0, e1][inner], [e0, e1][outer]);
+    let (sai, sao, sbi, sbo) = (a.stride[inner], a.stride[outer], b.stride[inner], b.stride[outer]);
+    if sai <= 0 || sbi <= 0 || (sai != 1 && sbi != 1) {
+        return false;
+    }
+    // the rest: the leaves after the block, walked block by block
+    let rest = |f: &Flat| Flat { ext: f.ext[2..].to_vec(), stride: f.stride[2..].to_vec(), base: f.base };
+    let (ra, rb) = (rest(a), rest(b));
+    let block = e0 * e1;
+    let (mut oa, mut ob) = (Odometer::new(&ra), Odometer::new(&rb));
+    let mut done = 0;
+    while done < n {
+        for o in 0..eo {
+            let (s0, d0) = ((oa.cur + o * sao) as usize, (ob.cur + o * sbo) as usize);
+            if sbi == 1 && sai != 1 {
+                // a contiguous destination row: read the source along its stride
+                let step = sai as usize;
+                let mut si = s0;
+                for y in &mut dst[d0..d0 + ei as usize] {
+                    *y = src[si].clone();
+                    si += step;
+                }
+                continue;
+            }
+            let row = &src[s0..s0 + ei as usize];
+            if sbi == 1 {
+                dst[d0..d0 + ei as usize].clone_from_slice(row);
+            } else if sbi > 0 {
+                let step = sbi as usize;
+                let mut di = d0;
+                for x in row {
+                    dst[di] = x.clone();
+                    di += step;
+                }
+            } else {
+                for (k, x) in row.iter().enumerate() {
+                    dst[(d0 as i64 + k as i64 * sbi) as usize] = x.clone();
+                }
+            }
+        }
+        oa.advance(1);
+        ob.advance(1);
+        done += block;
+    }
+    true
+}
+
 fn check_sizes(op: &'static str, a: i64, b: i64) -> Result<()> {
     if a != b {
         return Err(Error::mismatch(op, format!("the tensors have {a} and {b} elements")));
@@ -226,7 +287,9 @@ where
         }
         let ddata = dst.engine.data_mut();
         if fs.within(1, sdata.len()) && fd.within(1, ddata.len()) {
-            for_each_run(&fs, &fd, n, |s, d, g, ss, sd| run_copy(sdata, ddata, s, d, g, ss, sd));
+            if !copy_blocks(sdata, ddata, &fs, &fd, n) {
+                for_each_run(&fs, &fd, n, |s, d, g, ss, sd| run_copy(sdata, ddata, s, d, g, ss, sd));
+            }
             return Ok(CopyPath::Strided);
         }
     }

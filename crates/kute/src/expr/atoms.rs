@@ -321,6 +321,8 @@ by_name! {
 
 /// One thread of a tiled MMA or copy (`get_slice(X, t)`), CuTe's `ThrMMA` /
 /// `ThrCopy`.
+// (boxed inside `Value`: the variants' sizes do not matter there)
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ThrSlice {
     /// Thread `t` of a tiled MMA.

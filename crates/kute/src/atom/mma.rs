@@ -11,9 +11,8 @@ use crate::algebra::{self, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::slice::{Coord, Crd};
+use crate::layout::slice::Crd;
 use crate::layout::Layout;
-use crate::tree::Tree;
 use std::fmt;
 
 /// CuTe's `MMA_Atom<Op>`: one MMA instruction's threads and their values of
@@ -297,25 +296,7 @@ impl TiledMma {
         let dummy = Layout::from_shape(shape)?;
         let tv = self.thrfrg(which, &dummy)?;
         // (0, (_, repeat<rank>(_))): thread 0, every value and rest
-        let rank = dummy.rank();
-        let coord: Coord = Tree::try_build(|b| {
-            b.open();
-            b.leaf(Crd::Int(Int::ZERO));
-            b.open();
-            b.leaf(Crd::Underscore);
-            if rank == 1 {
-                b.leaf(Crd::Underscore);
-            } else {
-                b.open();
-                for _ in 0..rank {
-                    b.leaf(Crd::Underscore);
-                }
-                b.close();
-            }
-            b.close();
-            b.close();
-            Ok(())
-        })?;
+        let coord = super::thread::fragment_coord(|b| b.leaf(Crd::Int(Int::ZERO)), dummy.rank())?;
         Ok(tv.slice(&coord)?.shape())
     }
 }

@@ -46,23 +46,28 @@ impl TiledMma {
     }
 }
 
-/// `((thread...), (_, (_,...,_)))` with `rank` underscores in the rest: the
-/// coordinate slicing one thread's fragment out of a `thrfrg`.
-fn fragment_coord(thread: impl FnOnce(&mut Builder<'_, Crd>), rank: usize) -> Result<Coord> {
+/// CuTe's `repeat<rank>(_)`: `_` for rank 1, else a tuple of `rank` of them.
+fn push_rest(b: &mut Builder<'_, Crd>, rank: usize) {
+    if rank == 1 {
+        b.leaf(Crd::Underscore);
+    } else {
+        b.open();
+        for _ in 0..rank {
+            b.leaf(Crd::Underscore);
+        }
+        b.close();
+    }
+}
+
+/// `(thread, (_, repeat<rank>(_)))`: the coordinate slicing one thread's
+/// fragment out of a `thrfrg` (the thread part pushed by `thread`).
+pub(crate) fn fragment_coord(thread: impl FnOnce(&mut Builder<'_, Crd>), rank: usize) -> Result<Coord> {
     Tree::try_build(|b| {
         b.open();
         thread(b);
         b.open();
         b.leaf(Crd::Underscore);
-        if rank == 1 {
-            b.leaf(Crd::Underscore);
-        } else {
-            b.open();
-            for _ in 0..rank {
-                b.leaf(Crd::Underscore);
-            }
-            b.close();
-        }
+        push_rest(b, rank);
         b.close();
         b.close();
         Ok(())
@@ -180,15 +185,7 @@ impl ThrCopy<'_> {
             b.open();
             b.leaf(int(self.thr));
             b.leaf(Crd::Underscore);
-            if rank == 1 {
-                b.leaf(Crd::Underscore);
-            } else {
-                b.open();
-                for _ in 0..rank {
-                    b.leaf(Crd::Underscore);
-                }
-                b.close();
-            }
+            push_rest(b, rank);
             b.close();
             Ok(())
         })?;

@@ -186,6 +186,35 @@ pub fn latex_mma(m: &TiledMma) -> Result<String> {
     Ok(s)
 }
 
+/// One cell of a TV picture in SVG: the square in its thread's colour and
+/// the `T<thread>` / `V<value>` labels (CuTe's `print_svg`; `space` is what
+/// CuTe writes before `/>`, which differs between its panels).
+fn svg_cell(s: &mut String, (x, y): (i64, i64), cell: i64, (t, v): (i64, i64), space: &str) {
+    let _ = writeln!(
+        s,
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"{space}/>",
+        SVG_TV[(t % 8) as usize]
+    );
+    for (text, dy) in [(format!("T{t}"), cell / 4), (format!("V{v}"), 3 * cell / 4)] {
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">{text}</text>",
+            x + cell / 2,
+            y + dy
+        );
+    }
+}
+
+/// A row or column label of a TV picture in SVG, centred in the cell at `(x, y)`.
+fn svg_label(s: &mut String, (x, y): (i64, i64), cell: i64, text: &str) {
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{text}</text>",
+        x + cell / 2,
+        y + cell / 2
+    );
+}
+
 /// CuTe's `print_svg(TiledMMA)`: the same three panels as an SVG picture,
 /// byte for byte.
 ///
@@ -214,56 +243,39 @@ pub fn svg_mma(m: &TiledMma) -> Result<String> {
         "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
          xmlns=\"http://www.w3.org/2000/svg\">"
     );
-    let rect = |s: &mut String, x: i64, y: i64, t: i64, v: i64, space: &str| {
-        let _ = writeln!(
-            s,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"{space}/>",
-            SVG_TV[(t % 8) as usize]
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">T{t}</text>",
-            x + cell / 2,
-            y + cell / 4
-        );
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">V{v}</text>",
-            x + cell / 2,
-            y + 3 * cell / 4
-        );
-    };
-    let label = |s: &mut String, x: i64, y: i64, text: i64| {
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{text}</text>",
-            x + cell / 2,
-            y + cell / 2
-        );
-    };
     for (t, v, m_, n) in c.cells(tm, tn, op)? {
-        rect(&mut s, (n + tk + 2) * cell, (m_ + tk + 2) * cell, t, v, "");
+        svg_cell(&mut s, ((n + tk + 2) * cell, (m_ + tk + 2) * cell), cell, (t, v), "");
     }
     for (t, v, m_, k) in a.cells(tm, tk, op)? {
-        rect(&mut s, (k + 1) * cell, (m_ + tk + 2) * cell, t, v, " ");
+        svg_cell(&mut s, ((k + 1) * cell, (m_ + tk + 2) * cell), cell, (t, v), " ");
     }
     for i in 0..tm {
-        label(&mut s, 0, (i + tk + 2) * cell, i);
+        svg_label(&mut s, (0, (i + tk + 2) * cell), cell, &i.to_string());
     }
     for k in 0..tk {
-        label(&mut s, (k + 1) * cell, (tk + 1) * cell, k);
+        svg_label(&mut s, ((k + 1) * cell, (tk + 1) * cell), cell, &k.to_string());
     }
     for (t, v, n, k) in b.cells(tn, tk, op)? {
-        rect(&mut s, (n + tk + 2) * cell, (k + 1) * cell, t, v, " ");
+        svg_cell(&mut s, ((n + tk + 2) * cell, (k + 1) * cell), cell, (t, v), " ");
     }
     for n in 0..tn {
-        label(&mut s, (n + tk + 2) * cell, 0, n);
+        svg_label(&mut s, ((n + tk + 2) * cell, 0), cell, &n.to_string());
     }
     for k in 0..tk {
-        label(&mut s, (tk + 1) * cell, (k + 1) * cell, k);
+        svg_label(&mut s, ((tk + 1) * cell, (k + 1) * cell), cell, &k.to_string());
     }
     s.push_str("</svg>\n");
     Ok(s)
+}
+
+/// The tile of a TiledCopy's picture and its source and destination maps:
+/// CuTe's `tidfrg_S/D(identity tensor)(_,_,0)`, (thread, value) of the first rest.
+fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
+    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
+    check_tile(op, &[tm.value(), tn.value()])?;
+    let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
+    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
+    Ok((tm.value(), tn.value(), first(c.tidfrg(&id, true)?)?, first(c.tidfrg(&id, false)?)?))
 }
 
 /// CuTe's `print_latex(TiledCopy)`: the source panel, and the destination
@@ -281,14 +293,7 @@ pub fn svg_mma(m: &TiledMma) -> Result<String> {
 /// ```
 pub fn latex_copy(c: &TiledCopy) -> Result<String> {
     let op = "latex";
-    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
-    check_tile(op, &[tm.value(), tn.value()])?;
-    let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
-    // CuTe's `tidfrg(...)(_,_,0)`: (thread, value) of the first rest
-    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
-    let s_tv = first(c.tidfrg(&id, true)?)?;
-    let d_tv = first(c.tidfrg(&id, false)?)?;
-    let (tm, tn) = (tm.value(), tn.value());
+    let (tm, tn, s_tv, d_tv) = copy_panels(c, op)?;
     let mut s = String::new();
     let _ = writeln!(s, "% Layout S TV: {}", s_tv.header());
     let _ = writeln!(s, "% Layout D TV: {}", d_tv.header());
@@ -333,13 +338,7 @@ pub fn latex_copy(c: &TiledCopy) -> Result<String> {
 /// ```
 pub fn svg_copy(c: &TiledCopy) -> Result<String> {
     let op = "svg";
-    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
-    check_tile(op, &[tm.value(), tn.value()])?;
-    let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
-    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
-    let s_tv = first(c.tidfrg(&id, true)?)?;
-    let d_tv = first(c.tidfrg(&id, false)?)?;
-    let (tm, tn) = (tm.value(), tn.value());
+    let (tm, tn, s_tv, d_tv) = copy_panels(c, op)?;
     let cell = 20i64;
     let (width, height) = ((2 * tn + 4) * cell, (tm + 2) * cell);
     let mut s = String::new();
@@ -352,48 +351,16 @@ pub fn svg_copy(c: &TiledCopy) -> Result<String> {
          xmlns=\"http://www.w3.org/2000/svg\">"
     );
     for (panel, tv, x0) in [("S", &s_tv, 1), ("D", &d_tv, tn + 3)] {
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{panel}</text>",
-            x0 * cell - cell / 2,
-            cell / 2
-        );
+        svg_label(&mut s, ((x0 - 1) * cell, 0), cell, panel);
         for (t, v, m_, n) in tv.cells(tm, tn, op)? {
-            let (x, y) = ((n + x0) * cell, (m_ + 1) * cell);
-            let _ = writeln!(
-                s,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"rgb({})\" stroke=\"black\"/>",
-                SVG_TV[(t % 8) as usize]
-            );
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">T{t}</text>",
-                x + cell / 2,
-                y + cell / 4
-            );
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"8\">V{v}</text>",
-                x + cell / 2,
-                y + 3 * cell / 4
-            );
+            svg_cell(&mut s, ((n + x0) * cell, (m_ + 1) * cell), cell, (t, v), "");
         }
         for n in 0..tn {
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{n}</text>",
-                (n + x0) * cell + cell / 2,
-                cell / 2
-            );
+            svg_label(&mut s, ((n + x0) * cell, 0), cell, &n.to_string());
         }
     }
     for m_ in 0..tm {
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" alignment-baseline=\"central\" font-size=\"12\">{m_}</text>",
-            cell / 2,
-            (m_ + 1) * cell + cell / 2
-        );
+        svg_label(&mut s, (0, (m_ + 1) * cell), cell, &m_.to_string());
     }
     s.push_str("</svg>\n");
     Ok(s)

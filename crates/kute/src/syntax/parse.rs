@@ -338,6 +338,31 @@ impl Parser<'_> {
         }
     }
 
+    /// The template arguments after a `<` already consumed, to the closing `>`:
+    /// integers and types (`take<1,3>`, `Copy_Atom<UniversalCopy<uint128_t>,half_t>`).
+    fn template_args(&mut self) -> Result<Vec<TemplateArg>> {
+        let mut out = Vec::new();
+        loop {
+            match self.peek().cloned() {
+                Some(Tok::Int(v, _)) => {
+                    self.pos += 1;
+                    out.push(TemplateArg::Int(v));
+                }
+                Some(Tok::Ident(_)) => out.push(TemplateArg::Type(self.type_arg()?)),
+                _ => {
+                    let (a, b) = self.here();
+                    return Err(Error::parse("expected an integer or a type as template argument", a, b));
+                }
+            }
+            if self.peek() == Some(&Tok::P(',')) {
+                self.pos += 1;
+                continue;
+            }
+            self.expect('>')?;
+            return Ok(out);
+        }
+    }
+
     /// A type as a template argument, as text without spaces:
     /// `half_t`, `UniversalCopy<uint128_t>`, `GMMA::Major::K`.
     fn type_arg(&mut self) -> Result<String> {
@@ -351,26 +376,7 @@ impl Parser<'_> {
         loop {
             if self.peek() == Some(&Tok::P('<')) {
                 self.pos += 1;
-                let mut parts = Vec::new();
-                loop {
-                    match self.peek().cloned() {
-                        Some(Tok::Int(v, _)) => {
-                            self.pos += 1;
-                            parts.push(v.to_string());
-                        }
-                        Some(Tok::Ident(_)) => parts.push(self.type_arg()?),
-                        _ => {
-                            let (a, b) = self.here();
-                            return Err(Error::parse("expected an integer or a type as template argument", a, b));
-                        }
-                    }
-                    if self.peek() == Some(&Tok::P(',')) {
-                        self.pos += 1;
-                        continue;
-                    }
-                    self.expect('>')?;
-                    break;
-                }
+                let parts: Vec<String> = self.template_args()?.iter().map(|t| t.to_string()).collect();
                 text = format!("{text}<{}>", parts.join(","));
             }
             match self.member() {
@@ -511,28 +517,7 @@ impl Parser<'_> {
                 }
                 if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..) | Tok::Ident(_))) {
                     self.pos += 1;
-                    loop {
-                        match self.peek().cloned() {
-                            Some(Tok::Int(v, _)) => {
-                                self.pos += 1;
-                                targs.push(TemplateArg::Int(v));
-                            }
-                            Some(Tok::Ident(_)) => {
-                                let t = self.type_arg()?;
-                                targs.push(TemplateArg::Type(t));
-                            }
-                            _ => {
-                                let (a, b) = self.here();
-                                return Err(Error::parse("expected an integer or a type as template argument", a, b));
-                            }
-                        }
-                        if self.peek() == Some(&Tok::P(',')) {
-                            self.pos += 1;
-                            continue;
-                        }
-                        self.expect('>')?;
-                        break;
-                    }
+                    targs = self.template_args()?;
                 }
                 // a member type, `MMA_Traits<Op>::ALayout`: the call is named
                 // `MMA_Traits::ALayout`, its template arguments those of the class

@@ -5,7 +5,8 @@
 #   scripts/svg-screenshot.sh FILE.svg [OUT.png]
 #   scripts/svg-screenshot.sh --expr 'LAYOUT-EXPR' [OUT.png]   # draws it with kute first
 #
-# Needs chromium (Debian/Ubuntu: apt-get install chromium) and python3. The PNG is
+# Needs chromium (Debian/Ubuntu: apt-get install chromium), or python3's cairosvg where no
+# browser is installed, and python3. The PNG is
 # decoded with Pillow when it is installed, else with a small pure-Python decoder.
 # Exit status: 0 when the screenshot has at least 3 colours and no colour covers
 # more than 99% of it; 1 when it looks blank; 2 on a usage or setup problem.
@@ -46,26 +47,45 @@ if [[ -z $browser ]]; then
         if command -v "$b" >/dev/null; then browser=$b; break; fi
     done
 fi
-[[ -n $browser ]] || { echo "chromium not found (apt-get install chromium, or set CHROMIUM)" >&2; exit 2; }
+if [[ -z $browser ]]; then
+    # no browser: render with cairosvg (pip install cairosvg) where it is installed
+    python3 -c 'import cairosvg' 2>/dev/null || {
+        echo "chromium not found (apt-get install chromium, or set CHROMIUM), nor python3's cairosvg" >&2
+        exit 2
+    }
+    echo "chromium not found: rendering with cairosvg instead" >&2
+fi
 
 # The window is the picture's own size (from the <svg width= height=>), capped.
 read -r w h < <(python3 - "$svg" <<'EOF'
 import re, sys
 head = open(sys.argv[1], encoding="utf-8").read(4096)
 tag = re.search(r"<svg\b[^>]*>", head)
-def dim(name, default):
-    m = tag and re.search(r'\b%s="([0-9.]+)' % name, tag.group(0))
-    return min(int(float(m.group(1))) + 1, 8000) if m else default
-print(dim("width", 1280), dim("height", 1024))
+box = tag and re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ([0-9.]+)"', tag.group(0))
+def dim(name, default, i):
+    m = tag and re.search(r'\b%s="([0-9.]+)(%%?)' % name, tag.group(0))
+    if m and not m.group(2):
+        return min(int(float(m.group(1))) + 1, 8000)
+    # a size in percent (CuTe's print_svg): the viewBox's, at least 800 pixels wide
+    if box:
+        scale = max(1.0, 800 / float(box.group(1)))
+        return min(int(float(box.group(i)) * scale) + 1, 8000)
+    return default
+print(dim("width", 1280, 1), dim("height", 1024, 2))
 EOF
 )
 
 abs=$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")
-# Chromium needs --no-sandbox when run as root (containers); it is harmless otherwise.
-"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-    --user-data-dir="$tmp/profile" --window-size="$w,$h" --screenshot="$png" "file://$abs" \
-    >"$tmp/chromium.log" 2>&1 || { cat "$tmp/chromium.log" >&2; exit 2; }
-[[ -s $png ]] || { echo "chromium wrote no screenshot" >&2; cat "$tmp/chromium.log" >&2; exit 2; }
+if [[ -n $browser ]]; then
+    # Chromium needs --no-sandbox when run as root (containers); it is harmless otherwise.
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+        --user-data-dir="$tmp/profile" --window-size="$w,$h" --screenshot="$png" "file://$abs" \
+        >"$tmp/chromium.log" 2>&1 || { cat "$tmp/chromium.log" >&2; exit 2; }
+    [[ -s $png ]] || { echo "chromium wrote no screenshot" >&2; cat "$tmp/chromium.log" >&2; exit 2; }
+else
+    python3 -c 'import sys, cairosvg; cairosvg.svg2png(url=sys.argv[1], write_to=sys.argv[2], output_width=int(sys.argv[3]))' \
+        "$abs" "$png" "$w" || exit 2
+fi
 
 python3 - "$png" <<'EOF'
 import struct, sys, zlib

@@ -124,6 +124,28 @@ ceil(bytes / 128). `swizzle` tries Sw<B,M,S> composed with the row- or column-ma
 tile and keeps the one with the fewest wavefronts over the accesses (each keeping its
 vector width), the smallest B on ties, and names the CuTe GMMA atom it equals.";
 
+const EMIT_EXAMPLES: &str = "\
+Examples:
+  kute emit cuda '(_4,_8):(_8,_1)' --name idx
+  kute emit cuda 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --name smem
+  kute emit cuda 'make_identity_layout((_128,_64))' --name coord
+  kute emit cuda '(64,32):(1,64)' --dynamic-params    # layout(i, s0, d0, d1)
+
+The snippet has no #include: `__host__ __device__ __forceinline__` functions from a 1-D
+coordinate to the index (a struct of coordinates for a coordinate layout, the swizzled
+index for a swizzled layout), every extent and stride a literal, divisions and remainders
+by powers of two as shifts and masks. With --dynamic-params the integers written without
+`_` become parameters after the coordinate (the last extent is not needed: the last mode
+is not reduced). Compiled as host C++ (the qualifiers defined
+empty) it gives exactly kute's values; the coordinate is expected to be non-negative.";
+
+/// The languages `kute emit` writes.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EmitTarget {
+    /// CUDA C++ (host and device)
+    Cuda,
+}
+
 #[derive(Parser)]
 #[command(name = "kute", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
 struct Cli {
@@ -198,6 +220,23 @@ enum Command {
     Analyze {
         #[command(subcommand)]
         what: Analyze,
+    },
+    /// Print code computing a layout: a CUDA C++ snippet with every value baked in
+    #[command(after_help = EMIT_EXAMPLES)]
+    Emit {
+        /// The target language
+        #[arg(value_enum)]
+        target: EmitTarget,
+        /// An expression giving a layout (plain, coordinate, swizzled or composed)
+        #[arg(value_name = "EXPR")]
+        expr: String,
+        /// The function's name
+        #[arg(long, default_value = "layout")]
+        name: String,
+        /// Keep the expression's dynamic integers (written without `_`) as
+        /// function parameters (s<k>, d<k>: leaf k's extent and stride)
+        #[arg(long)]
+        dynamic_params: bool,
     },
     /// Start an interactive session (the default on a terminal)
     #[command(after_help = repl::HELP)]
@@ -300,6 +339,9 @@ fn main() -> ExitCode {
         }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
         Some(Command::Analyze { what }) => analyze(what),
+        Some(Command::Emit { target: EmitTarget::Cuda, expr, name, dynamic_params }) => {
+            emit(&expr, &name, dynamic_params)
+        }
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
         Some(Command::Completions { shell }) => {
@@ -317,6 +359,15 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `kute emit cuda EXPR`.
+fn emit(src: &str, name: &str, dynamic_params: bool) -> anyhow::Result<bool> {
+    use kute::codegen::cuda::{emit, Dynamic};
+    let l = kute::expr::eval(src)?.to_any_layout("the layout")?;
+    let dynamic = if dynamic_params { Dynamic::Parameters } else { Dynamic::Literal };
+    print!("{}", emit(&l, name, dynamic)?);
+    Ok(true)
 }
 
 /// `kute f2 EXPR` or `kute f2 --from-linear JSON`.

@@ -29,6 +29,7 @@
 pub mod algebra;
 pub mod analysis;
 pub mod atom;
+pub mod codegen;
 pub mod composed;
 pub mod doc;
 pub mod error;

@@ -1,0 +1,286 @@
+//! CUDA C++ from layouts: a self-contained snippet (no includes) of
+//! `__host__ __device__ __forceinline__` functions computing a layout's
+//! function of a 1-D coordinate, every extent and stride a literal (or, on
+//! request, the expression's dynamic integers as parameters), divisions and
+//! remainders by powers of two written as shifts and masks.
+//!
+//! What each kind of layout gives:
+//! - integer strides: `long long NAME(long long i)`, the index, CuTe's
+//!   evaluation (the last mode not reduced, so `i` past the size extends it);
+//! - basis strides (a coordinate layout): `NAME_coord NAME(long long i)`, a
+//!   struct of the coordinate's components (the codomain's leaves in order);
+//! - a swizzled or composed layout `A o off o B`: `NAME(i) = A(off + B(i))`,
+//!   with `NAME_inner` (B) and, for a layout A, `NAME_outer`.
+//!
+//! The coordinate is expected to be non-negative (a shift and a mask are C++'s
+//! `/` and `%` only there).
+
+use crate::composed::AnyLayout;
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::swizzle::Swizzle;
+use std::fmt::Write;
+
+/// How dynamic integers are emitted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dynamic {
+    /// Every integer a literal (the layout's values).
+    #[default]
+    Literal,
+    /// The expression's dynamic integers (extents and strides written
+    /// without `_`) as `long long` parameters after the coordinate, named by
+    /// their place: `s<k>` for leaf `k`'s extent, `d<k>` for its stride (the
+    /// last leaf's extent is never read, so it is not a parameter).
+    Parameters,
+}
+
+/// A C identifier: ASCII letters, digits and `_`, not starting with a digit.
+fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 128
+        && !name.as_bytes()[0].is_ascii_digit()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !ok {
+        return Err(Error::inadmissible("emit", format!("'{name}' is not a C identifier")));
+    }
+    Ok(())
+}
+
+/// One flat leaf as the emitted code reads it: its extent and stride as C
+/// expressions, and their values where they are literals.
+struct Leaf {
+    ext: String,
+    ext_value: Option<i64>,
+    stride: String,
+    stride_value: Option<i64>,
+}
+
+/// The leaves of `l` (integer strides), with dynamic integers as parameters
+/// when asked; the parameters in order.
+fn leaves(l: &Layout, dynamic: Dynamic, params: &mut Vec<String>) -> Result<Vec<Leaf>> {
+    let mut out = Vec::new();
+    let n = l.leaves().len();
+    for (k, m) in l.leaves().iter().enumerate() {
+        let d = m.stride.int_in("emit")?;
+        let (s, d_) = (m.shape, d);
+        let param = |p: &str, v: i64, is_static: bool, params: &mut Vec<String>| -> (String, Option<i64>) {
+            if dynamic == Dynamic::Parameters && !is_static {
+                params.push(p.to_string());
+                (p.to_string(), None)
+            } else {
+                (format!("{v}LL"), Some(v))
+            }
+        };
+        // the last extent is never read (the last mode is not reduced)
+        let (ext, ext_value) = param(&format!("s{k}"), s.value(), s.is_static() || k + 1 == n, params);
+        let (stride, stride_value) = param(&format!("d{k}"), d_.value(), d_.is_static(), params);
+        out.push(Leaf { ext, ext_value, stride, stride_value });
+    }
+    Ok(out)
+}
+
+/// The body computing `sum_k (c_k % s_k) * d_k` from the coordinate in `i`
+/// (the last leaf unreduced), into `r`, for integer strides.
+fn index_body(s: &mut String, leaves: &[Leaf]) {
+    let _ = writeln!(s, "  long long r = 0;");
+    let n = leaves.len();
+    for (k, leaf) in leaves.iter().enumerate() {
+        let last = k + 1 == n;
+        let pow2 = leaf.ext_value.filter(|&e| e > 0 && e & (e - 1) == 0);
+        if leaf.ext_value == Some(1) && !last {
+            continue; // a size-1 leaf: coordinate 0 and no division
+        }
+        let term = if last {
+            "i".to_string()
+        } else {
+            match pow2 {
+                Some(e) => format!("(i & {}LL)", e - 1),
+                None => format!("(i % {})", leaf.ext),
+            }
+        };
+        if leaf.stride_value != Some(0) {
+            let _ = writeln!(s, "  r += {term} * {};", leaf.stride);
+        }
+        if !last {
+            match pow2 {
+                Some(e) => {
+                    let _ = writeln!(s, "  i >>= {};", e.trailing_zeros());
+                }
+                None => {
+                    let _ = writeln!(s, "  i /= {};", leaf.ext);
+                }
+            }
+        }
+    }
+    let _ = writeln!(s, "  return r;");
+}
+
+const QUALIFIERS: &str = "__host__ __device__ __forceinline__";
+
+/// The snippet of one integer-stride layout as the function `name`.
+fn layout_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
+    let mut params = Vec::new();
+    let ls = leaves(l, dynamic, &mut params)?;
+    let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
+    let _ = writeln!(s, "// {l}");
+    let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long i{extra}) {{");
+    index_body(s, &ls);
+    let _ = writeln!(s, "}}");
+    Ok(())
+}
+
+/// The snippet of a coordinate layout: a struct of the components and the
+/// function filling it.
+fn coord_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
+    let prof = l.coprofile()?;
+    let dims = prof.leaves().len();
+    let _ = writeln!(s, "// {l}");
+    let _ = writeln!(s, "struct {name}_coord {{ long long c[{dims}]; }};");
+    let mut params = Vec::new();
+    // each leaf's stride is a scaled basis: its scale goes to one component
+    let mut body = String::new();
+    let _ = writeln!(body, "  {name}_coord r = {{}};");
+    let n = l.leaves().len();
+    // component index of a basis path: its position among the codomain's leaves
+    let paths: Vec<Vec<usize>> = leaf_paths(prof.as_ref());
+    for (k, m) in l.leaves().iter().enumerate() {
+        let last = k + 1 == n;
+        let e = m.shape;
+        let ext = if dynamic == Dynamic::Parameters && !e.is_static() && !last {
+            params.push(format!("s{k}"));
+            format!("s{k}")
+        } else {
+            format!("{}LL", e.value())
+        };
+        let pow2 = (e.is_static() || dynamic == Dynamic::Literal) && e.value() > 0 && e.value() & (e.value() - 1) == 0;
+        if e.value() == 1 && !last && (e.is_static() || dynamic == Dynamic::Literal) {
+            continue;
+        }
+        let term = if last {
+            "i".to_string()
+        } else if pow2 {
+            format!("(i & {}LL)", e.value() - 1)
+        } else {
+            format!("(i % {ext})")
+        };
+        let st = m.stride;
+        if st.value() != 0 {
+            let path: Vec<usize> = st.path().iter().copied().collect();
+            let comp = paths.iter().position(|p| *p == path).unwrap_or(0);
+            let scale = if dynamic == Dynamic::Parameters && !st.is_static() {
+                params.push(format!("d{k}"));
+                format!("d{k}")
+            } else {
+                format!("{}LL", st.value())
+            };
+            let _ = writeln!(body, "  r.c[{comp}] += {term} * {scale};");
+        }
+        if !last {
+            if pow2 {
+                let _ = writeln!(body, "  i >>= {};", e.value().trailing_zeros());
+            } else {
+                let _ = writeln!(body, "  i /= {ext};");
+            }
+        }
+    }
+    let _ = writeln!(body, "  return r;");
+    let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
+    let _ = writeln!(s, "{QUALIFIERS} {name}_coord {name}(long long i{extra}) {{");
+    s.push_str(&body);
+    let _ = writeln!(s, "}}");
+    Ok(())
+}
+
+/// The paths (outermost index first) of a tuple's leaves, in order.
+fn leaf_paths(t: crate::int_tuple::IntTupleRef<'_>) -> Vec<Vec<usize>> {
+    fn go(t: crate::int_tuple::IntTupleRef<'_>, at: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if t.is_leaf() {
+            out.push(at.clone());
+            return;
+        }
+        for (i, c) in t.children().enumerate() {
+            at.push(i);
+            go(c, at, out);
+            at.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(t, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The swizzle `x ^ ((x & yyy) >> S)` as a C expression of `x`.
+fn swizzle_expr(sw: Swizzle, x: &str) -> String {
+    if sw.is_identity() {
+        return x.to_string();
+    }
+    let shift = sw.shift();
+    let moved = if shift >= 0 {
+        format!("(({x} & {}LL) >> {shift})", sw.yyy_mask())
+    } else {
+        format!("(({x} & {}LL) << {})", sw.yyy_mask(), -shift)
+    };
+    format!("({x} ^ {moved})")
+}
+
+/// CuTe's layout `l` as CUDA C++: the snippet defining `name` (see the
+/// [module docs](self)).
+///
+/// Pre: `name` is a C identifier (else an `Inadmissible` error); a layout
+/// (part) has integer or basis strides; a composed layout's inner part is a
+/// plain layout of integer strides and its outer part a swizzle or such a
+/// layout (else an `Inadmissible` error).
+/// Post: a snippet with no `#include`, whose function gives the layout's
+/// value at every non-negative 1-D coordinate (compiled as host C++ with
+/// the qualifiers defined empty, it prints what kute evaluates).
+///
+/// ```
+/// use kute::codegen::cuda::{emit, Dynamic};
+/// let l = kute::expr::eval("(_4,_8):(_8,_1)").unwrap().to_any_layout("l").unwrap();
+/// let code = emit(&l, "idx", Dynamic::Literal).unwrap();
+/// assert!(code.contains("long long idx(long long i)"));
+/// assert!(code.contains("(i & 3LL) * 8LL") && code.contains("i >>= 2;"));
+/// ```
+pub fn emit(l: &AnyLayout, name: &str, dynamic: Dynamic) -> Result<String> {
+    check_name(name)?;
+    let mut s = String::new();
+    let _ = writeln!(s, "// generated by kute: {l}");
+    match l {
+        AnyLayout::Layout(x) if x.has_int_strides() => layout_fn(&mut s, name, x, dynamic)?,
+        AnyLayout::Layout(x) => coord_fn(&mut s, name, x, dynamic)?,
+        AnyLayout::Swizzle(sw) => {
+            let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long x) {{ return {}; }}", swizzle_expr(*sw, "x"));
+        }
+        AnyLayout::Composed(k) => {
+            let inner = k.inner().as_layout("emit")?;
+            if !inner.has_int_strides() {
+                return Err(Error::inadmissible("emit", format!("the inner layout {inner} needs integer strides")));
+            }
+            let inner_name = format!("{name}_inner");
+            layout_fn(&mut s, &inner_name, inner, Dynamic::Literal)?;
+            let off = k.offset().value();
+            let x = format!("({off}LL + {inner_name}(i))");
+            match k.outer() {
+                AnyLayout::Swizzle(sw) => {
+                    let _ = writeln!(
+                        s,
+                        "{QUALIFIERS} long long {name}(long long i) {{\n  long long x = {x};\n  return {};\n}}",
+                        swizzle_expr(*sw, "x")
+                    );
+                }
+                AnyLayout::Layout(a) if a.has_int_strides() => {
+                    let outer_name = format!("{name}_outer");
+                    layout_fn(&mut s, &outer_name, a, Dynamic::Literal)?;
+                    let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long i) {{ return {outer_name}{x}; }}");
+                }
+                other => {
+                    return Err(Error::inadmissible(
+                        "emit",
+                        format!("the outer part {other} of a composed layout must be a swizzle or an integer layout"),
+                    ))
+                }
+            }
+        }
+    }
+    Ok(s)
+}

@@ -1,0 +1,4 @@
+//! Code from layouts: source text that computes a layout's function with
+//! every value baked in ([`cuda`]).
+
+pub mod cuda;

@@ -1,4 +1,5 @@
-//! `layout!`: a CuTe layout literal checked when the program is built.
+//! `layout!`: a CuTe layout literal checked when the program is built, and
+//! `static_layout!`: a zero-sized layout whose evaluation is plain arithmetic.
 //!
 //! The literal is parsed by kute's own parser at compile time; a bad literal
 //! fails the build with the parse error. (A separate crate because a
@@ -44,6 +45,107 @@ pub fn layout(input: TokenStream) -> TokenStream {
         Ok(ts) => ts,
         Err(msg) => compile_error(&msg),
     }
+}
+
+/// A zero-sized layout known when the program is compiled: a value of a
+/// new type implementing [`kute::codegen::StaticLayout`] whose `eval` and
+/// `for_each` are integer arithmetic on the literal's values (shifts and
+/// masks for powers of two), as a programmer would write them.
+///
+/// ```
+/// use kute::codegen::StaticLayout;
+/// let l = kute_macros::static_layout!("(_4,(_2,_3)):(_6,(_1,_24))");
+/// assert_eq!(std::mem::size_of_val(&l), 0);
+/// let dynamic = l.to_layout().unwrap();
+/// for i in 0..24 {
+///     assert_eq!(l.eval(i), dynamic.eval(i).unwrap());
+/// }
+/// ```
+///
+/// Pre: one string literal of a layout with integer strides (else a compile
+/// error naming the problem). Post: a value whose `eval(i)` is the layout's
+/// value at `i` for every `i >= 0`.
+#[proc_macro]
+pub fn static_layout(input: TokenStream) -> TokenStream {
+    match expand_static(input) {
+        Ok(ts) => ts,
+        Err(msg) => compile_error(&msg),
+    }
+}
+
+/// The expansion of [`static_layout!`], or the message of its compile error.
+fn expand_static(input: TokenStream) -> Result<TokenStream, String> {
+    let mut tokens = input.into_iter();
+    let lit = match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Literal(l)), None) => l,
+        _ => return Err("static_layout! takes one string literal, e.g. static_layout!(\"(4,8):(8,1)\")".to_string()),
+    };
+    let text = string_value(&lit.to_string())
+        .ok_or_else(|| format!("static_layout! takes one string literal without escapes, not {lit}"))?;
+    check(&text)?;
+    let l: kute::Layout = text.parse().map_err(|e| format!("static_layout!(\"{text}\"): {e}"))?;
+    let leaves: Vec<(i64, i64)> = l
+        .leaves()
+        .iter()
+        .map(|m| Ok((m.shape.value(), m.stride.as_int().ok_or("a basis stride")?.value())))
+        .collect::<Result<_, &str>>()
+        .map_err(|e| format!("static_layout!(\"{text}\"): {e}: static layouts have integer strides"))?;
+    let size: i64 =
+        leaves.iter().try_fold(1i64, |a, &(s, _)| a.checked_mul(s)).ok_or("static_layout!: the size overflows i64")?;
+    // eval: the coordinate's digits, each times its stride
+    let mut eval = String::from("let mut i = i; let mut r: i64 = 0;");
+    let n = leaves.len();
+    for (k, &(s, d)) in leaves.iter().enumerate() {
+        let last = k + 1 == n;
+        if s == 1 && !last {
+            continue;
+        }
+        let pow2 = s > 0 && s & (s - 1) == 0;
+        let digit = if last {
+            "i".to_string()
+        } else if pow2 {
+            format!("(i & {}i64)", s - 1)
+        } else {
+            format!("i.wrapping_rem({s}i64)")
+        };
+        if d != 0 {
+            eval.push_str(&format!(" r = r.wrapping_add({digit}.wrapping_mul({d}i64));"));
+        }
+        if !last {
+            if pow2 {
+                eval.push_str(&format!(" i >>= {};", s.trailing_zeros()));
+            } else {
+                eval.push_str(&format!(" i = i.wrapping_div({s}i64);"));
+            }
+        }
+    }
+    eval.push_str(" let _ = i; r");
+    // for_each: a loop nest, the first mode innermost
+    let mut nest = String::new();
+    for (k, &(s, _)) in leaves.iter().enumerate().rev() {
+        nest.push_str(&format!("for c{k} in 0..{s}i64 {{ "));
+    }
+    let sum: Vec<String> = leaves.iter().enumerate().map(|(k, &(_, d))| format!("c{k}.wrapping_mul({d}i64)")).collect();
+    let sum = if sum.is_empty() {
+        "0i64".to_string()
+    } else {
+        sum.join(".wrapping_add(") + &")".repeat(sum.len().saturating_sub(1))
+    };
+    nest.push_str(&format!("f({sum});"));
+    nest.push_str(&" }".repeat(leaves.len()));
+    if leaves.is_empty() {
+        nest = "f(0i64);".to_string();
+    }
+    let code = format!(
+        "{{ #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)] struct KuteStaticLayout; \
+         impl ::kute::codegen::StaticLayout for KuteStaticLayout {{ \
+           const SIZE: i64 = {size}i64; const TEXT: &'static str = {text_lit}; \
+           #[inline(always)] #[allow(unused_mut)] fn eval(self, i: i64) -> i64 {{ {eval} }} \
+           #[inline(always)] fn for_each(self, mut f: impl FnMut(i64)) {{ {nest} }} \
+         }} KuteStaticLayout }}",
+        text_lit = Literal::string(&text)
+    );
+    code.parse().map_err(|e| format!("static_layout!: internal expansion error: {e}"))
 }
 
 /// The expansion of [`layout!`], or the message of its compile error.

@@ -160,6 +160,19 @@ impl TiledCopy {
 
     /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which` 0, 1, 2): the MMA's
     /// operand TV layout over its tile.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
+    /// assert_eq!(c.tiler_mn_text(), "(_32,_16)");
+    /// let c2 = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
+    /// assert_eq!(c2.tiler_mn_text(), "((_8,_2):(_1,_16),(_8,_2):(_2,_1))");
+    /// let c3 = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap(), &c, true).unwrap();
+    /// assert_eq!(c3.tiled_layout_tv(), &c.layout_s_tv().unwrap());
+    /// ```
     pub fn for_mma(atom: CopyAtom, mma: &TiledMma, which: usize) -> Result<TiledCopy> {
         let (t0, t1) = match which {
             0 => (0, 2),
@@ -298,6 +311,15 @@ impl TiledCopy {
 
     /// CuTe's `tidfrg_S` / `tidfrg_D` (`source`): a tensor's layout divided
     /// into `(Thr, Val, Rest...)` of this copy.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let c = TiledCopy::make(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+    /// let t = c.tidfrg(&"(_32,_128):(_128,_1)".parse().unwrap(), true).unwrap();
+    /// assert_eq!(t.rank(), 3); // (thread, value, rest)
+    /// assert_eq!(t.mode(0).unwrap().size().unwrap().value(), 128);
+    /// ```
     pub fn tidfrg(&self, l: &Layout, source: bool) -> Result<Layout> {
         let op = if source { "tidfrg_S" } else { "tidfrg_D" };
         let go = || -> Result<Layout> {

@@ -166,6 +166,16 @@ impl TiledMma {
     /// 2 = K), or the atom's extent times the atoms along it where none was given.
     ///
     /// Pre: `i < 3` (else a `Mismatch` error).
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let p: kute::Tiler = "<_32,(_8,_2,_2):(_1,_16,_8),_16>".parse().unwrap();
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F32F16F16F32_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
+    /// assert_eq!(m.permutation_mnk(1).unwrap().to_string(), "(_8,_2,_2):(_1,_16,_8)");
+    /// assert_eq!((m.tile_size(0).unwrap().value(), m.tile_size(1).unwrap().value()), (32, 32));
+    /// assert!(m.permutation_mnk(3).is_err());
+    /// ```
     pub fn permutation_mnk(&self, i: usize) -> Result<Tiler> {
         let p = self
             .permutation
@@ -214,6 +224,13 @@ impl TiledMma {
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1)))`.
     ///
     /// Pre: the layout has rank at least 2 (else a `Mismatch` error); as CuTe's divides.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    /// let c = m.thrfrg(2, &"(_16,_8):(_1,_16)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.to_string(), "(((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))");
+    /// ```
     pub fn thrfrg(&self, which: usize, l: &Layout) -> Result<Layout> {
         let (op, (m0, m1), atom_tv) = match which {
             0 => ("thrfrg_A", (0, 2), self.atom.layout_a_tv()),
@@ -292,6 +309,13 @@ impl TiledMma {
 
     /// CuTe's `partition_shape_A/B/C(m, shape)` (`which` 0, 1, 2): the shape of
     /// one thread's fragment of an operand of that shape, `(FrgV, Rest...)`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.partition_shape(0, &"(_64,_32)".parse().unwrap()).unwrap().to_string(), "((_2,_2,_2),_2,_2)");
+    /// ```
     pub fn partition_shape(&self, which: usize, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::from_shape(shape)?;
         let tv = self.thrfrg(which, &dummy)?;

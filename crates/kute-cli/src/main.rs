@@ -124,6 +124,17 @@ ceil(bytes / 128). `swizzle` tries Sw<B,M,S> composed with the row- or column-ma
 tile and keeps the one with the fewest wavefronts over the accesses (each keeping its
 vector width), the smallest B on ties, and names the CuTe GMMA atom it equals.";
 
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  kute explain 'logical_divide(24:2, 4:2)'
+  kute explain 'composition(20:2, (4,5):(1,4))' 'complement((2,2):(1,6), 24)'
+  kute explain 'logical_product((2,2):(1,2), (3,4):(1,3))'
+  kute explain 'composition((6,4):(1,7), 4:4)'    # the step that fails, and why
+
+Each step is computed by kute: the complement (with the indices the divisor reaches and
+the offsets of its repeats), the concatenation, the composition leaf by leaf with CuTe's
+base case a:b o c:d = c:b.d, and the operation's own answer last.";
+
 const EMIT_EXAMPLES: &str = "\
 Examples:
   kute emit cuda '(_4,_8):(_8,_1)' --name idx
@@ -238,6 +249,14 @@ enum Command {
         #[arg(long)]
         dynamic_params: bool,
     },
+    /// Show how a result is derived, step by step (composition, complement,
+    /// coalesce, the divides and the products)
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain {
+        /// Calls to explain, each in turn
+        #[arg(value_name = "EXPR", required = true)]
+        exprs: Vec<String>,
+    },
     /// Start an interactive session (the default on a terminal)
     #[command(after_help = repl::HELP)]
     Repl,
@@ -342,6 +361,7 @@ fn main() -> ExitCode {
         Some(Command::Emit { target: EmitTarget::Cuda, expr, name, dynamic_params }) => {
             emit(&expr, &name, dynamic_params)
         }
+        Some(Command::Explain { exprs }) => explain(&exprs),
         Some(Command::Repl) => repl::run(Session::default()),
         Some(Command::Functions) => functions(),
         Some(Command::Completions { shell }) => {
@@ -359,6 +379,22 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `kute explain EXPR...`.
+fn explain(exprs: &[String]) -> anyhow::Result<bool> {
+    let mut ok = true;
+    let mut out = io::stdout().lock();
+    for src in exprs {
+        match kute::explain::explain(src) {
+            Ok(e) => out.write_all(e.text.as_bytes())?,
+            Err(e) => {
+                ok = false;
+                writeln!(out, "error: {e}")?;
+            }
+        }
+    }
+    Ok(ok)
 }
 
 /// `kute emit cuda EXPR`.

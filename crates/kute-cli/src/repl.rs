@@ -21,6 +21,7 @@ Commands:
   :table EXPR           CuTe's print_layout table of a layout
   :latex EXPR           CuTe's print_latex TikZ picture of a layout
   :svg FILE EXPR        write an SVG picture of a layout to FILE
+  :explain EXPR         how a composition, complement, divide or product is derived
   :env                  list the bound names
   :help [NAME]          this help and every function; with NAME, its call forms
   :quit                 leave (also :q, :exit, Ctrl-D)
@@ -34,7 +35,7 @@ Example session:
 
 History is kept in $KUTE_HISTORY, or else ~/.kute_history. Tab completes names.";
 
-const COMMANDS: &[&str] = &[":table", ":latex", ":svg", ":env", ":help", ":quit", ":exit"];
+const COMMANDS: &[&str] = &[":table", ":latex", ":svg", ":explain", ":env", ":help", ":quit", ":exit"];
 
 /// What the loop does after a line.
 #[derive(Debug, PartialEq, Eq)]
@@ -139,6 +140,11 @@ impl Repl {
                     Err(f) => writeln!(err, "{}", f.render()).map(|_| false)?,
                 }
             }
+            "explain" if rest.is_empty() => usage(err, ":explain EXPR")?,
+            "explain" => match kute::explain::explain_in(rest, &self.session.env) {
+                Ok(e) => out.write_all(e.text.as_bytes()).map(|_| true)?,
+                Err(e) => writeln!(err, "error: {e}").map(|_| false)?,
+            },
             "svg" => match rest.split_once(char::is_whitespace) {
                 None => usage(err, ":svg FILE EXPR")?,
                 Some((file, src)) => match crate::render(&self.session, src.trim(), "svg") {

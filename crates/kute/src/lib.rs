@@ -34,6 +34,7 @@ pub mod composed;
 pub mod doc;
 pub mod error;
 pub mod eval;
+pub mod explain;
 pub mod expr;
 pub mod f2;
 pub mod int;

@@ -75,14 +75,7 @@ pub fn static_layout(input: TokenStream) -> TokenStream {
 
 /// The expansion of [`static_layout!`], or the message of its compile error.
 fn expand_static(input: TokenStream) -> Result<TokenStream, String> {
-    let mut tokens = input.into_iter();
-    let lit = match (tokens.next(), tokens.next()) {
-        (Some(TokenTree::Literal(l)), None) => l,
-        _ => return Err("static_layout! takes one string literal, e.g. static_layout!(\"(4,8):(8,1)\")".to_string()),
-    };
-    let text = string_value(&lit.to_string())
-        .ok_or_else(|| format!("static_layout! takes one string literal without escapes, not {lit}"))?;
-    check(&text)?;
+    let text = the_literal(input, "static_layout")?;
     let l: kute::Layout = text.parse().map_err(|e| format!("static_layout!(\"{text}\"): {e}"))?;
     let leaves: Vec<(i64, i64)> = l
         .leaves()
@@ -150,20 +143,27 @@ fn expand_static(input: TokenStream) -> Result<TokenStream, String> {
 
 /// The expansion of [`layout!`], or the message of its compile error.
 fn expand(input: TokenStream) -> Result<TokenStream, String> {
-    let mut tokens = input.into_iter();
-    let lit = match (tokens.next(), tokens.next()) {
-        (Some(TokenTree::Literal(l)), None) => l,
-        _ => return Err("layout! takes one string literal, e.g. layout!(\"(4,8):(8,1)\")".to_string()),
-    };
-    let text = string_value(&lit.to_string())
-        .ok_or_else(|| format!("layout! takes one string literal without escapes, not {lit}"))?;
-    check(&text)?;
+    let text = the_literal(input, "layout")?;
     // the literal is known to parse: the run-time parse cannot fail
     let code = format!(
         "<::kute::Layout as ::core::str::FromStr>::from_str({}).expect(\"kute_macros::layout!: checked when the program was built\")",
         Literal::string(&text)
     );
     code.parse().map_err(|e| format!("layout!: internal expansion error: {e}"))
+}
+
+/// The macro's one string literal, checked to parse as a layout; else the
+/// message of the compile error (`mac` names the macro).
+fn the_literal(input: TokenStream, mac: &str) -> Result<String, String> {
+    let mut tokens = input.into_iter();
+    let lit = match (tokens.next(), tokens.next()) {
+        (Some(TokenTree::Literal(l)), None) => l,
+        _ => return Err(format!("{mac}! takes one string literal, e.g. {mac}!(\"(4,8):(8,1)\")")),
+    };
+    let text = string_value(&lit.to_string())
+        .ok_or_else(|| format!("{mac}! takes one string literal without escapes, not {lit}"))?;
+    check(&text)?;
+    Ok(text)
 }
 
 /// Parses `text` as kute does at run time; the parse error as the message.

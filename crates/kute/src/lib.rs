@@ -18,10 +18,15 @@
 //! ```
 //!
 //! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
-//! [`algebra`], [`mod@print`] (tables, LaTeX, SVG), [`syntax`] (the notation:
-//! parser and literals, what `str::parse` reads), [`expr`] (the expression
-//! language's evaluator), [`limits`] (the budgets every input is held to)
-//! and [`doc`] (guides).
+//! [`algebra`], [`swizzle`] and [`composed`] (swizzles and composed layouts),
+//! [`f2`] (bit matrices, Triton's linear layouts), [`analysis`] (bank
+//! conflicts, vector widths, swizzle search), [`tensor`], [`atom`] (MMA and
+//! copy atoms, tiled MMAs and copies), [`codegen`] (CUDA C++ and static
+//! layouts), [`mod@print`] (tables, LaTeX, SVG, TV pictures), [`explain`]
+//! (derivations step by step), [`syntax`] (the notation: parser and
+//! literals, what `str::parse` reads), [`expr`] (the expression language's
+//! evaluator), [`limits`] (the budgets every input is held to) and [`doc`]
+//! (guides).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]

@@ -579,13 +579,14 @@ pub fn render_with(
     drawing: &Drawing,
 ) -> Result<String, session::Failure> {
     let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None };
-    // a TiledMMA, an MMA atom or a TiledCopy: CuTe's TV pictures
-    if kind != "table" {
-        if let Some(picture) = session.tv_picture(src, kind)? {
-            return picture.map_err(fail);
-        }
-    }
-    let l = session.layout(src, kind)?;
+    let l = match session.drawn(src, kind)? {
+        session::Drawn::Layout(l) => l,
+        // a TiledMMA or a TiledCopy: CuTe's TV pictures
+        session::Drawn::Mma(m) if kind == "latex" => return kute::print::latex_mma(&m).map_err(fail),
+        session::Drawn::Mma(m) => return kute::print::svg_mma(&m).map_err(fail),
+        session::Drawn::Copy(c) if kind == "latex" => return kute::print::latex_copy(&c).map_err(fail),
+        session::Drawn::Copy(c) => return kute::print::svg_copy(&c).map_err(fail),
+    };
     let r = match kind {
         "table" => kute::print::table(&l),
         "latex" => kute::print::latex(&l),
@@ -597,7 +598,7 @@ pub fn render_with(
             kute::print::svg_with(&l, &opts)
         }
     };
-    r.map_err(|err| session::Failure { src: src.to_string(), err: Box::new(err), span: None })
+    r.map_err(fail)
 }
 
 /// `kute table|latex|svg EXPR...`: the bindings evaluated in order, every

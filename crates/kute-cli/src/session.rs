@@ -68,6 +68,17 @@ pub struct Session {
     pub env: Env,
 }
 
+/// What a picture command draws (one per command: its size does not matter).
+#[allow(clippy::large_enum_variant)]
+pub enum Drawn {
+    /// A plain or composed layout.
+    Layout(AnyLayout),
+    /// A TiledMMA (an MMA atom is drawn as its TiledMMA).
+    Mma(Box<kute::atom::TiledMma>),
+    /// A TiledCopy.
+    Copy(Box<kute::atom::TiledCopy>),
+}
+
 impl Session {
     /// Evaluate a line: `NAME = expr` binds and returns the value; anything else
     /// is an expression.
@@ -75,31 +86,20 @@ impl Session {
         expr::eval_line(&mut self.env, line).map_err(|e| Failure::new(line, e))
     }
 
-    /// The TV picture (`latex` or `svg`) of an expression giving a TiledMMA,
-    /// an MMA atom or a TiledCopy; `None` for any other value.
-    pub fn tv_picture(&self, src: &str, kind: &str) -> Result<Option<kute::Result<String>>, Failure> {
+    /// Evaluate an expression that must give something `op` draws: a layout
+    /// (plain or composed), or, for `latex` and `svg`, a TiledMMA, an MMA atom
+    /// or a TiledCopy.
+    pub fn drawn(&self, src: &str, op: &'static str) -> Result<Drawn, Failure> {
         let fail = |e: Error| Failure::new(src, e);
-        let v = expr::eval_in(src, &self.env).map_err(fail)?;
-        let mma = match &v {
-            Value::TiledMma(m) => Some((**m).clone()),
-            Value::MmaAtom(a) => Some(kute::atom::TiledMma::new((**a).clone(), None, None).map_err(fail)?),
-            _ => None,
-        };
-        Ok(match (mma, &v, kind) {
-            (Some(m), _, "latex") => Some(kute::print::latex_mma(&m)),
-            (Some(m), _, _) => Some(kute::print::svg_mma(&m)),
-            (None, Value::TiledCopy(c), "latex") => Some(kute::print::latex_copy(c)),
-            (None, Value::TiledCopy(c), _) => Some(kute::print::svg_copy(c)),
-            _ => None,
-        })
-    }
-
-    /// Evaluate an expression that must give a layout. `op` names the command.
-    pub fn layout(&self, src: &str, op: &'static str) -> Result<AnyLayout, Failure> {
-        let fail = |e: Error| Failure::new(src, e);
+        let tv = op != "table";
         match expr::eval_in(src, &self.env).map_err(fail)? {
-            Value::Layout(l) => Ok(AnyLayout::Layout(l)),
-            v @ Value::Composed(_) => v.to_any_layout("the drawing").map_err(fail),
+            Value::Layout(l) => Ok(Drawn::Layout(AnyLayout::Layout(l))),
+            v @ Value::Composed(_) => v.to_any_layout("the drawing").map(Drawn::Layout).map_err(fail),
+            Value::TiledMma(m) if tv => Ok(Drawn::Mma(m)),
+            Value::MmaAtom(a) if tv => {
+                Ok(Drawn::Mma(Box::new(kute::atom::TiledMma::new(*a, None, None).map_err(fail)?)))
+            }
+            Value::TiledCopy(c) if tv => Ok(Drawn::Copy(c)),
             other => {
                 let hint =
                     if matches!(other, Value::IntTuple(_)) { "; make_layout(S) makes one from a shape" } else { "" };

@@ -174,12 +174,8 @@ impl TiledCopy {
     /// assert_eq!(c3.tiled_layout_tv(), &c.layout_s_tv().unwrap());
     /// ```
     pub fn for_mma(atom: CopyAtom, mma: &TiledMma, which: usize) -> Result<TiledCopy> {
-        let (t0, t1) = match which {
-            0 => (0, 2),
-            1 => (1, 2),
-            _ => (0, 1),
-        };
-        let tiler = Tiler::Tuple(vec![Tiler::Int(mma.tile_size(t0)?), Tiler::Int(mma.tile_size(t1)?)]);
+        let (t0, t1) = mma.operand_tile(which)?;
+        let tiler = Tiler::Tuple(vec![Tiler::Int(t0), Tiler::Int(t1)]);
         TiledCopy::new(atom, mma.layout_tv(which)?, tiler)
     }
 
@@ -195,7 +191,8 @@ impl TiledCopy {
             }
             let tv =
                 algebra::composition(&c, &Layout::from_shape(&IntTuple::tuple_of_leaves([c.mode(0)?.size()?, v]))?)?;
-            let mn = IntTuple::tuple_of_leaves([mma.tile_size(0)?, mma.tile_size(1)?]);
+            let (tm, tn) = mma.operand_tile(2)?;
+            let mn = IntTuple::tuple_of_leaves([tm, tn]);
             let mut parts = Vec::new();
             for i in 0..2 {
                 let mut d = [Int::ZERO, Int::ZERO];

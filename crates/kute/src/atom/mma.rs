@@ -103,6 +103,16 @@ pub struct TiledMma {
     permutation: Vec<Tiler>,
 }
 
+/// The modes of M, N, K an operand spans (`which` 0 for A: M×K, 1 for B:
+/// N×K, 2 for C: M×N).
+pub(crate) fn operand_modes(which: usize) -> (usize, usize) {
+    match which {
+        0 => (0, 2),
+        1 => (1, 2),
+        _ => (0, 1),
+    }
+}
+
 /// CuTe's `make_layout(n)`: `n:_1`, and `_1:_0` for `n = 1`.
 fn line(n: Int) -> Layout {
     if n.value() == 1 {
@@ -209,6 +219,12 @@ impl TiledMma {
         }
     }
 
+    /// The tile sizes of an operand's two modes (`which` 0, 1, 2 for A, B, C).
+    pub(crate) fn operand_tile(&self, which: usize) -> Result<(Int, Int)> {
+        let (m0, m1) = operand_modes(which);
+        Ok((self.tile_size(m0)?, self.tile_size(m1)?))
+    }
+
     /// `tile_shape`: `(tile_size<0>, tile_size<1>, tile_size<2>)`.
     pub fn tile_shape(&self) -> Result<IntTuple> {
         Ok(IntTuple::tuple_of_leaves([self.tile_size(0)?, self.tile_size(1)?, self.tile_size(2)?]))
@@ -232,11 +248,12 @@ impl TiledMma {
     /// assert_eq!(c.to_string(), "(((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))");
     /// ```
     pub fn thrfrg(&self, which: usize, l: &Layout) -> Result<Layout> {
-        let (op, (m0, m1), atom_tv) = match which {
-            0 => ("thrfrg_A", (0, 2), self.atom.layout_a_tv()),
-            1 => ("thrfrg_B", (1, 2), self.atom.layout_b_tv()),
-            _ => ("thrfrg_C", (0, 1), self.atom.layout_c_tv()),
+        let (op, atom_tv) = match which {
+            0 => ("thrfrg_A", self.atom.layout_a_tv()),
+            1 => ("thrfrg_B", self.atom.layout_b_tv()),
+            _ => ("thrfrg_C", self.atom.layout_c_tv()),
         };
+        let (m0, m1) = operand_modes(which);
         let go = || -> Result<Layout> {
             if l.rank() < 2 {
                 return Err(Error::mismatch(op, format!("{l} has rank {}; the operand needs rank 2", l.rank())));
@@ -270,12 +287,8 @@ impl TiledMma {
     pub fn layout_tv(&self, which: usize) -> Result<Layout> {
         let op = ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"][which.min(2)];
         let go = || -> Result<Layout> {
-            let (t0, t1) = match which {
-                0 => (0, 2),
-                1 => (1, 2),
-                _ => (0, 1),
-            };
-            let reference = Layout::from_shape(&IntTuple::tuple_of_leaves([self.tile_size(t0)?, self.tile_size(t1)?]))?;
+            let (t0, t1) = self.operand_tile(which)?;
+            let reference = Layout::from_shape(&IntTuple::tuple_of_leaves([t0, t1]))?;
             let mut frg = self.thrfrg(which, &reference)?;
             if which < 2 {
                 // the threads along the other operand's mode own the same values

@@ -89,12 +89,10 @@ impl ThrMma<'_> {
         let (engine, layout, offset) = t.into_parts();
         let l = layout.as_layout(op)?;
         let frg = self.mma.thrfrg(which, l).map_err(|e| e.within(op))?;
-        let [v, m, n, k] = self.vmnk;
-        let (a, b) = match which {
-            0 => (m, k),
-            1 => (n, k),
-            _ => (m, n),
-        };
+        // the thread's coordinates along the operand's two modes of (M, N, K)
+        let v = self.vmnk[0];
+        let (m0, m1) = super::mma::operand_modes(which);
+        let (a, b) = (self.vmnk[1 + m0], self.vmnk[1 + m1]);
         let c = fragment_coord(
             |bld| {
                 bld.open();

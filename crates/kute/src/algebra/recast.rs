@@ -69,6 +69,21 @@ pub fn sizeof_bits(type_name: &str) -> Option<i64> {
     TYPE_BITS.iter().find(|(n, _)| *n == type_name).map(|&(_, b)| b)
 }
 
+/// `(n, d)` with `new_bits / old_bits = n / d` in lowest terms: `recast_layout`
+/// is `upcast<n>` then `downcast<d>` (of a layout, a swizzle or a composed layout).
+///
+/// Pre: both widths positive (else an `Inadmissible` error naming `recast_layout`).
+pub(crate) fn recast_factors(old_bits: i64, new_bits: i64) -> Result<(i64, i64)> {
+    if old_bits < 1 || new_bits < 1 {
+        return Err(Error::inadmissible(
+            "recast_layout",
+            format!("the element widths {old_bits} and {new_bits} must be positive"),
+        ));
+    }
+    let g = Int::new_static(old_bits).gcd(Int::new_static(new_bits)).value();
+    Ok((new_bits / g, old_bits / g))
+}
+
 /// CuTe `recast_layout<OldType, NewType>(L)`, with the types given by their
 /// widths in bits: `L` re-expressed in elements of `new_bits` where it
 /// addresses elements of `old_bits`. With `new_bits / old_bits = n / d` in
@@ -90,11 +105,7 @@ pub fn sizeof_bits(type_name: &str) -> Option<i64> {
 /// ```
 pub fn recast_layout(l: &Layout, old_bits: i64, new_bits: i64) -> Result<Layout> {
     let op = "recast_layout";
-    if old_bits < 1 || new_bits < 1 {
-        return Err(Error::inadmissible(op, format!("the element widths {old_bits} and {new_bits} must be positive")));
-    }
-    let g = Int::new_static(old_bits).gcd(Int::new_static(new_bits)).value();
-    let (n, d) = (new_bits / g, old_bits / g);
+    let (n, d) = recast_factors(old_bits, new_bits)?;
     // the inner operation's own failure, said to be recast_layout's
     let step = |name: &str, factor: i64, r: Result<Layout>| {
         r.map_err(|e| Error::new(e.kind(), op, format!("{name}<{factor}>: {}", e.message())))

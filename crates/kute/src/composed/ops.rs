@@ -263,11 +263,7 @@ pub fn recast(c: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
 /// ```
 pub fn recast_layout(c: &AnyLayout, old_bits: i64, new_bits: i64) -> Result<AnyLayout> {
     let op = "recast_layout";
-    if old_bits < 1 || new_bits < 1 {
-        return Err(Error::inadmissible(op, format!("the element widths {old_bits} and {new_bits} must be positive")));
-    }
-    let g = Int::new_static(old_bits).gcd(Int::new_static(new_bits)).value();
-    let (n, d) = (new_bits / g, old_bits / g);
+    let (n, d) = algebra::recast_factors(old_bits, new_bits)?;
     let up = if n == 1 { c.clone() } else { recast(c, n, true).map_err(|e| e.within(op))? };
     if d == 1 {
         return Ok(up);

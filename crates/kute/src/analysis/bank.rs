@@ -125,30 +125,17 @@ impl fmt::Display for BankReport {
 pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<BankReport> {
     elem_log2(elem_bytes)?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
-    let w = warp_vector(&threads, values, elem_bytes);
+    let (w, all) = phases(&threads, values, elem_bytes)?;
     let vbytes = w * elem_bytes;
-    let nphases = (vbytes / 4).max(1) as usize;
-    let per_phase = WARP / nphases;
     let instructions = values / w;
-    let mut phases = Vec::new();
-    for j in 0..instructions as usize {
-        for p in 0..nphases {
-            let mut words: BTreeSet<i64> = BTreeSet::new();
-            for t in threads.iter().filter(|t| t.thread / per_phase == p) {
-                let a = t.offsets[j * w as usize]
-                    .checked_mul(elem_bytes)
-                    .ok_or_else(|| Error::overflow("a byte address"))?;
-                let last = a.checked_add(vbytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
-                words.extend(a.div_euclid(4)..=last.div_euclid(4));
-            }
-            let mut per_bank = [0i64; 32];
-            for wd in words {
-                per_bank[wd.rem_euclid(32) as usize] += 1;
-            }
-            let wavefronts = per_bank.iter().copied().max().unwrap_or(0);
-            phases.push(PhaseReport { instruction: j, phase: p, wavefronts });
-        }
-    }
+    let phases: Vec<PhaseReport> = all
+        .iter()
+        .map(|p| PhaseReport {
+            instruction: p.instruction,
+            phase: p.phase,
+            wavefronts: p.per_bank.iter().copied().max().unwrap_or(0),
+        })
+        .collect();
     let bytes = threads.len() as i64 * values * elem_bytes;
     Ok(BankReport {
         wavefronts: phases.iter().map(|p| p.wavefronts).sum(),
@@ -195,42 +182,63 @@ pub struct AccessedCell {
 pub fn accessed_cells(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<Vec<AccessedCell>> {
     elem_log2(elem_bytes)?;
     let (coords, values) = super::tile_coords(smem, elem_bytes, access)?;
-    let (threads, _) = thread_offsets(smem, elem_bytes, access)?;
-    let w = warp_vector(&threads, values, elem_bytes);
-    let vbytes = w * elem_bytes;
-    let nphases = (vbytes / 4).max(1) as usize;
-    let per_phase = WARP / nphases;
-    let words_of = |o: i64| -> Result<(i64, i64)> {
-        let a = o.checked_mul(elem_bytes).ok_or_else(|| Error::overflow("a byte address"))?;
-        let last = a.checked_add(elem_bytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
-        Ok((a.div_euclid(4), last.div_euclid(4)))
-    };
+    let threads = super::offsets_of(smem, &coords)?;
+    let (w, all) = phases(&threads, values, elem_bytes)?;
     let mut out = Vec::new();
-    for j in 0..(values / w) as usize {
-        for p in 0..nphases {
-            let in_phase: Vec<usize> = (0..threads.len()).filter(|&k| threads[k].thread / per_phase == p).collect();
-            let mut words: BTreeSet<i64> = BTreeSet::new();
-            for &k in &in_phase {
-                for e in 0..w as usize {
-                    let (a, b) = words_of(threads[k].offsets[j * w as usize + e])?;
-                    words.extend(a..=b);
-                }
-            }
-            let mut per_bank = [0i64; 32];
-            for wd in &words {
-                per_bank[wd.rem_euclid(32) as usize] += 1;
-            }
-            for &k in &in_phase {
-                for e in 0..w as usize {
-                    let i = j * w as usize + e;
-                    let (a, b) = words_of(threads[k].offsets[i])?;
-                    let conflict = (a..=b).any(|wd| per_bank[wd.rem_euclid(32) as usize] > 1);
-                    out.push(AccessedCell { coord: coords[k].1[i], thread: threads[k].thread, conflict });
-                }
+    for p in &all {
+        for &k in &p.members {
+            for e in 0..w as usize {
+                let i = p.instruction * w as usize + e;
+                let (a, b) = words_of(threads[k].offsets[i], elem_bytes)?;
+                let conflict = (a..=b).any(|wd| p.per_bank[wd.rem_euclid(32) as usize] > 1);
+                out.push(AccessedCell { coord: coords[k].1[i], thread: threads[k].thread, conflict });
             }
         }
     }
     Ok(out)
+}
+
+/// The first and last 4-byte words of the element at offset `o`.
+fn words_of(o: i64, elem_bytes: i64) -> Result<(i64, i64)> {
+    let a = o.checked_mul(elem_bytes).ok_or_else(|| Error::overflow("a byte address"))?;
+    let last = a.checked_add(elem_bytes - 1).ok_or_else(|| Error::overflow("a byte address"))?;
+    Ok((a.div_euclid(4), last.div_euclid(4)))
+}
+
+/// One phase of one instruction: its threads (indices into the access's
+/// threads) and the distinct words each bank holds.
+struct Phase {
+    instruction: usize,
+    phase: usize,
+    members: Vec<usize>,
+    per_bank: [i64; 32],
+}
+
+/// The warp-wide vector width and every phase of every instruction of the
+/// access (the model of the [module docs](super)).
+fn phases(threads: &[ThreadAccess], values: i64, elem_bytes: i64) -> Result<(i64, Vec<Phase>)> {
+    let w = warp_vector(threads, values, elem_bytes);
+    let nphases = (w * elem_bytes / 4).max(1) as usize;
+    let per_phase = WARP / nphases;
+    let mut out = Vec::new();
+    for instruction in 0..(values / w) as usize {
+        for phase in 0..nphases {
+            let members: Vec<usize> = (0..threads.len()).filter(|&k| threads[k].thread / per_phase == phase).collect();
+            let mut words: BTreeSet<i64> = BTreeSet::new();
+            for &k in &members {
+                for e in 0..w as usize {
+                    let (a, b) = words_of(threads[k].offsets[instruction * w as usize + e], elem_bytes)?;
+                    words.extend(a..=b);
+                }
+            }
+            let mut per_bank = [0i64; 32];
+            for wd in words {
+                per_bank[wd.rem_euclid(32) as usize] += 1;
+            }
+            out.push(Phase { instruction, phase, members, per_bank });
+        }
+    }
+    Ok((w, out))
 }
 
 /// The warp-wide vector width: the largest power of two `w` dividing

@@ -323,12 +323,17 @@ fn check_values(v: i64) -> Result<()> {
 
 /// Each active thread's element offsets, and `V`.
 pub(crate) fn thread_offsets(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<(Vec<ThreadAccess>, i64)> {
-    let size = smem.size()?.value();
     let (coords, v) = tile_coords(smem, elem_bytes, access)?;
+    Ok((offsets_of(smem, &coords)?, v))
+}
+
+/// The element offsets of each thread's tile coordinates.
+pub(crate) fn offsets_of(smem: &AnyLayout, coords: &Coords) -> Result<Vec<ThreadAccess>> {
+    let size = smem.size()?.value();
     let mut out = Vec::with_capacity(coords.len());
     for (thread, idx) in coords {
         let mut offsets = Vec::with_capacity(idx.len());
-        for i in idx {
+        for &i in idx {
             if !(0..size).contains(&i) {
                 return Err(Error::inadmissible(
                     "analysis",
@@ -337,9 +342,9 @@ pub(crate) fn thread_offsets(smem: &AnyLayout, elem_bytes: i64, access: &Access)
             }
             offsets.push(smem.eval_int(Int::new_dynamic(i))?.value());
         }
-        out.push(ThreadAccess { thread, offsets });
+        out.push(ThreadAccess { thread: *thread, offsets });
     }
-    Ok((out, v))
+    Ok(out)
 }
 
 /// A layout whose swizzle acts on byte addresses (CuTe's GMMA atoms with

@@ -47,22 +47,39 @@ fn check_name(name: &str) -> Result<()> {
 }
 
 /// One flat leaf as the emitted code reads it: its extent and stride as C
-/// expressions, and their values where they are literals.
+/// expressions, their values where they are literals, and what its term is
+/// added to (`r`, or a coordinate's component `r.c[k]`).
 struct Leaf {
     ext: String,
     ext_value: Option<i64>,
     stride: String,
     stride_value: Option<i64>,
+    target: String,
 }
 
-/// The leaves of `l` (integer strides), with dynamic integers as parameters
-/// when asked; the parameters in order.
-fn leaves(l: &Layout, dynamic: Dynamic, params: &mut Vec<String>) -> Result<Vec<Leaf>> {
+/// The leaves of `l`, with dynamic integers as parameters when asked; the
+/// parameters in order. A basis stride's scale is added to the component of
+/// its direction, the component's index its place among `components` (the
+/// codomain's leaf paths); with `components` `None` every stride is an integer.
+fn leaves(
+    l: &Layout,
+    dynamic: Dynamic,
+    components: Option<&[Vec<usize>]>,
+    params: &mut Vec<String>,
+) -> Result<Vec<Leaf>> {
     let mut out = Vec::new();
     let n = l.leaves().len();
     for (k, m) in l.leaves().iter().enumerate() {
-        let d = m.stride.int_in("emit")?;
-        let (s, d_) = (m.shape, d);
+        let target = match components {
+            None => {
+                m.stride.int_in("emit")?;
+                "r".to_string()
+            }
+            Some(paths) => {
+                let path: Vec<usize> = m.stride.path().iter().copied().collect();
+                format!("r.c[{}]", paths.iter().position(|p| *p == path).unwrap_or(0))
+            }
+        };
         let param = |p: &str, v: i64, is_static: bool, params: &mut Vec<String>| -> (String, Option<i64>) {
             if dynamic == Dynamic::Parameters && !is_static {
                 params.push(p.to_string());
@@ -72,17 +89,16 @@ fn leaves(l: &Layout, dynamic: Dynamic, params: &mut Vec<String>) -> Result<Vec<
             }
         };
         // the last extent is never read (the last mode is not reduced)
-        let (ext, ext_value) = param(&format!("s{k}"), s.value(), s.is_static() || k + 1 == n, params);
-        let (stride, stride_value) = param(&format!("d{k}"), d_.value(), d_.is_static(), params);
-        out.push(Leaf { ext, ext_value, stride, stride_value });
+        let (ext, ext_value) = param(&format!("s{k}"), m.shape.value(), m.shape.is_static() || k + 1 == n, params);
+        let (stride, stride_value) = param(&format!("d{k}"), m.stride.value(), m.stride.is_static(), params);
+        out.push(Leaf { ext, ext_value, stride, stride_value, target });
     }
     Ok(out)
 }
 
-/// The body computing `sum_k (c_k % s_k) * d_k` from the coordinate in `i`
-/// (the last leaf unreduced), into `r`, for integer strides.
-fn index_body(s: &mut String, leaves: &[Leaf]) {
-    let _ = writeln!(s, "  long long r = 0;");
+/// The statements adding `(c_k % s_k) * d_k` to each leaf's target, from the
+/// coordinate in `i` (the last leaf unreduced).
+fn digits_body(s: &mut String, leaves: &[Leaf]) {
     let n = leaves.len();
     for (k, leaf) in leaves.iter().enumerate() {
         let last = k + 1 == n;
@@ -99,7 +115,7 @@ fn index_body(s: &mut String, leaves: &[Leaf]) {
             }
         };
         if leaf.stride_value != Some(0) {
-            let _ = writeln!(s, "  r += {term} * {};", leaf.stride);
+            let _ = writeln!(s, "  {} += {term} * {};", leaf.target, leaf.stride);
         }
         if !last {
             match pow2 {
@@ -112,7 +128,6 @@ fn index_body(s: &mut String, leaves: &[Leaf]) {
             }
         }
     }
-    let _ = writeln!(s, "  return r;");
 }
 
 const QUALIFIERS: &str = "__host__ __device__ __forceinline__";
@@ -120,74 +135,31 @@ const QUALIFIERS: &str = "__host__ __device__ __forceinline__";
 /// The snippet of one integer-stride layout as the function `name`.
 fn layout_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
     let mut params = Vec::new();
-    let ls = leaves(l, dynamic, &mut params)?;
+    let ls = leaves(l, dynamic, None, &mut params)?;
     let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
     let _ = writeln!(s, "// {l}");
     let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long i{extra}) {{");
-    index_body(s, &ls);
-    let _ = writeln!(s, "}}");
+    let _ = writeln!(s, "  long long r = 0;");
+    digits_body(s, &ls);
+    let _ = writeln!(s, "  return r;\n}}");
     Ok(())
 }
 
 /// The snippet of a coordinate layout: a struct of the components and the
-/// function filling it.
+/// function filling it (each leaf's basis stride adds its scale to one
+/// component).
 fn coord_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
     let prof = l.coprofile()?;
-    let dims = prof.leaves().len();
-    let _ = writeln!(s, "// {l}");
-    let _ = writeln!(s, "struct {name}_coord {{ long long c[{dims}]; }};");
+    let paths = leaf_paths(prof.as_ref());
     let mut params = Vec::new();
-    // each leaf's stride is a scaled basis: its scale goes to one component
-    let mut body = String::new();
-    let _ = writeln!(body, "  {name}_coord r = {{}};");
-    let n = l.leaves().len();
-    // component index of a basis path: its position among the codomain's leaves
-    let paths: Vec<Vec<usize>> = leaf_paths(prof.as_ref());
-    for (k, m) in l.leaves().iter().enumerate() {
-        let last = k + 1 == n;
-        let e = m.shape;
-        let ext = if dynamic == Dynamic::Parameters && !e.is_static() && !last {
-            params.push(format!("s{k}"));
-            format!("s{k}")
-        } else {
-            format!("{}LL", e.value())
-        };
-        let pow2 = (e.is_static() || dynamic == Dynamic::Literal) && e.value() > 0 && e.value() & (e.value() - 1) == 0;
-        if e.value() == 1 && !last && (e.is_static() || dynamic == Dynamic::Literal) {
-            continue;
-        }
-        let term = if last {
-            "i".to_string()
-        } else if pow2 {
-            format!("(i & {}LL)", e.value() - 1)
-        } else {
-            format!("(i % {ext})")
-        };
-        let st = m.stride;
-        if st.value() != 0 {
-            let path: Vec<usize> = st.path().iter().copied().collect();
-            let comp = paths.iter().position(|p| *p == path).unwrap_or(0);
-            let scale = if dynamic == Dynamic::Parameters && !st.is_static() {
-                params.push(format!("d{k}"));
-                format!("d{k}")
-            } else {
-                format!("{}LL", st.value())
-            };
-            let _ = writeln!(body, "  r.c[{comp}] += {term} * {scale};");
-        }
-        if !last {
-            if pow2 {
-                let _ = writeln!(body, "  i >>= {};", e.value().trailing_zeros());
-            } else {
-                let _ = writeln!(body, "  i /= {ext};");
-            }
-        }
-    }
-    let _ = writeln!(body, "  return r;");
+    let ls = leaves(l, dynamic, Some(&paths), &mut params)?;
     let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
+    let _ = writeln!(s, "// {l}");
+    let _ = writeln!(s, "struct {name}_coord {{ long long c[{}]; }};", paths.len());
     let _ = writeln!(s, "{QUALIFIERS} {name}_coord {name}(long long i{extra}) {{");
-    s.push_str(&body);
-    let _ = writeln!(s, "}}");
+    let _ = writeln!(s, "  {name}_coord r = {{}};");
+    digits_body(s, &ls);
+    let _ = writeln!(s, "  return r;\n}}");
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 //! As in [`super::mma`], every layout is CuTe's member function computed with
 //! kute's algebra.
 
-use super::mma::{show_tiler, TiledMma};
+use super::mma::TiledMma;
 use super::traits::{copy_traits, CopyTraits};
 use crate::algebra::{self, Tiler};
 use crate::error::{Error, Result};
@@ -232,7 +232,7 @@ impl TiledCopy {
 
     /// `Tiler_MN` as CuTe prints it.
     pub fn tiler_mn_text(&self) -> String {
-        show_tiler(&self.tiler)
+        self.tiler.to_string()
     }
 
     /// `size(c)`: the number of threads.

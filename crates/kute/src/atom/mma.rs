@@ -338,22 +338,13 @@ impl TiledMma {
     }
 }
 
-/// A permutation tile as CuTe prints it: `(_,_,_)`, `(_32,_32,_16)`.
-pub(crate) fn show_tiler(t: &Tiler) -> String {
-    match t {
-        Tiler::Underscore => "_".into(),
-        Tiler::Int(n) => n.to_string(),
-        Tiler::Layout(l) => l.to_string(),
-        Tiler::Tuple(ts) => format!("({})", ts.iter().map(show_tiler).collect::<Vec<_>>().join(",")),
-    }
-}
-
 impl fmt::Display for TiledMma {
     /// CuTe's `print(TiledMMA)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "TiledMMA")?;
         writeln!(f, "  ThrLayoutVMNK:  {}", self.thr_layout_vmnk)?;
-        writeln!(f, "  PermutationMNK: {}", show_tiler(&Tiler::Tuple(self.permutation.clone())))?;
+        // a tile prints as CuTe prints it: `(_,_,_)`, `(_32,_32,_16)`
+        writeln!(f, "  PermutationMNK: {}", Tiler::Tuple(self.permutation.clone()))?;
         write!(f, "{}", self.atom)
     }
 }

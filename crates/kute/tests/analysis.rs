@@ -406,7 +406,7 @@ fn bad_inputs_are_errors_not_panics() {
     assert!("row/diag".parse::<Pattern>().is_err());
     assert!(Access::parse("diagonal").is_err());
     assert!(swizzle_bytes_to_elements(&any("Sw<3,0,3> o _0 o (_8,_64):(_64,_1)"), 2).is_err());
-    let bad = |tile, patterns: Vec<(String, Pattern)>| {
+    let bad = |tile, patterns: Vec<(String, Access)>| {
         search_swizzle(&SearchSpec { tile, elem_bytes: 2, major: Major::Right, patterns }).unwrap_err().kind()
     };
     assert_eq!(bad((8, 64), vec![]), ErrorKind::Inadmissible);

@@ -12,6 +12,12 @@ use std::process::Command;
 
 /// Compile `code` (after the empty qualifiers) with `main`, run it, return stdout.
 fn run_cpp(code: &str, main: &str) -> String {
+    run_cpp_at(code, main, "-O1")
+}
+
+/// Compiles and runs at the optimisation level `opt` (`-O0` compiles a
+/// large snippet fastest).
+fn run_cpp_at(code: &str, main: &str, opt: &str) -> String {
     let dir = std::env::temp_dir().join(format!("kute-codegen-{}-{}", std::process::id(), rand_tag()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("t.cpp");
@@ -21,7 +27,7 @@ fn run_cpp(code: &str, main: &str) -> String {
     );
     std::fs::write(&src, text).unwrap();
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
-    let out = Command::new(&cxx).args(["-std=c++17", "-O1", "-o"]).arg(&exe).arg(&src).output().unwrap_or_else(|e| {
+    let out = Command::new(&cxx).args(["-std=c++17", opt, "-o"]).arg(&exe).arg(&src).output().unwrap_or_else(|e| {
         panic!("no C++ compiler '{cxx}' to check the generated code ({e}); install g++ or set CXX")
     });
     assert!(out.status.success(), "the snippet does not compile:\n{}\n{code}", String::from_utf8_lossy(&out.stderr));
@@ -135,4 +141,78 @@ fn bad_names_and_layouts_are_errors() {
     assert!(emit(&l, "a-b", Dynamic::Literal).is_err());
     let sw = eval("Sw<3,4,3>").unwrap().to_any_layout("l").unwrap();
     assert!(emit(&sw, "sw", Dynamic::Literal).unwrap().contains("long long sw(long long x)"));
+}
+
+/// FNV-style hash of a sequence of values, the same in Rust and in the C++
+/// the test compiles.
+fn hash_step(h: u64, v: i64) -> u64 {
+    (h ^ v as u64).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// Every row of the vector files whose value (as kute computes it) is a
+/// layout, a swizzle or a composed layout: its emitted function, compiled as
+/// host C++, hashes to what kute's evaluation hashes to over the whole
+/// domain (every component of a coordinate layout's value).
+#[test]
+fn every_layout_of_the_vector_files_compiles_to_kutes_values() {
+    let files = [
+        ("algebra", include_str!("data/algebra.tsv")),
+        ("basis", include_str!("data/basis.tsv")),
+        ("swizzle", include_str!("data/swizzle.tsv")),
+    ];
+    let (mut code, mut main, mut want) = (String::new(), String::new(), String::new());
+    let (mut count, mut kinds) = (0usize, [0usize; 3]);
+    for (file, text) in files {
+        for (row, line) in text.lines().enumerate() {
+            let Some((expr, _)) = line.split_once('\t') else { continue };
+            let Ok(v) = eval(expr) else { continue };
+            let Ok(l) = v.to_any_layout("row") else { continue };
+            let Ok(n) = l.size().map(|n| n.value()) else { continue };
+            let name = format!("f{count}");
+            let Ok(snippet) = emit(&l, &name, Dynamic::Literal) else {
+                panic!("{file}.tsv row {}: {expr} = {l} cannot be emitted", row + 1)
+            };
+            let (is_coord, dims) = match &l {
+                kute::AnyLayout::Layout(x) if !x.has_int_strides() => (true, x.coprofile().unwrap().leaves().len()),
+                _ => (false, 0),
+            };
+            kinds[match &l {
+                kute::AnyLayout::Layout(_) if is_coord => 1,
+                kute::AnyLayout::Layout(_) => 0,
+                _ => 2,
+            }] += 1;
+            code.push_str(&snippet);
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            if is_coord {
+                for i in 0..n {
+                    let p = l.as_layout("l").unwrap().eval_point(Int::new_dynamic(i)).unwrap().to_int_tuple();
+                    for x in p.leaves() {
+                        h = hash_step(h, x.value());
+                    }
+                }
+            } else if let kute::AnyLayout::Layout(x) = &l {
+                // the whole domain in one traversal (kute's `indices`, tested
+                // against `eval` elsewhere)
+                h = x.indices().unwrap().fold(h, hash_step);
+            } else {
+                h = (0..n).map(|i| l.eval_int(Int::new_dynamic(i)).unwrap().value()).fold(h, hash_step);
+            }
+            let body = if is_coord {
+                format!("{{ auto r = {name}(i); for (int d = 0; d < {dims}; ++d) h = (h ^ (unsigned long long)r.c[d]) * 0x100000001b3ULL; }}")
+            } else {
+                format!("h = (h ^ (unsigned long long){name}(i)) * 0x100000001b3ULL;")
+            };
+            main.push_str(&format!(
+                "{{ unsigned long long h = 0xcbf29ce484222325ULL; for (long long i = 0; i < {n}LL; ++i) {body} printf(\"%llu\\n\", h); }}\n"
+            ));
+            want.push_str(&format!("{h}\n"));
+            count += 1;
+        }
+    }
+    assert!(count > 3000 && kinds.iter().all(|&k| k > 20), "{count} layouts, kinds {kinds:?}");
+    let got = run_cpp_at(&code, &main, "-O0");
+    let (g, w): (Vec<_>, Vec<_>) = (got.lines().collect(), want.lines().collect());
+    assert_eq!(g.len(), w.len(), "the program printed {} of {} hashes", g.len(), w.len());
+    let wrong: Vec<usize> = (0..w.len()).filter(|&k| g[k] != w[k]).collect();
+    assert!(wrong.is_empty(), "{} of {count} emitted layouts differ from kute, the first f{}", wrong.len(), wrong[0]);
 }

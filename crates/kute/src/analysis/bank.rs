@@ -1,9 +1,10 @@
 //! Bank conflicts of one warp-wide access (the model is in the
 //! [module docs](super)).
 
-use super::{elem_log2, thread_offsets, Access, ThreadAccess, WARP};
+use super::{elem_log2, offsets_of, thread_offsets, tv_coords, tv_extents, Access, ThreadAccess, WARP};
 use crate::composed::AnyLayout;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -125,7 +126,43 @@ impl fmt::Display for BankReport {
 pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<BankReport> {
     elem_log2(elem_bytes)?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
-    let (w, all) = phases(&threads, values, elem_bytes)?;
+    report(&threads, values, elem_bytes)
+}
+
+/// The wavefronts of every warp of a thread block's access of `smem`: the
+/// TV layout `tv` of shape `(threads, values)` gives each thread's tile
+/// coordinates, and warp `w` is threads `32w .. 32w+31` (the last warp may be
+/// partial). This is what a kernel whose block runs `tv` costs per block; a
+/// profiler's count of shared-memory wavefronts is the sum of these times
+/// the number of blocks.
+///
+/// Pre: as [`bank_conflicts`] with `Access::Tv(tv)`, for every warp.
+/// Post: one report per warp, in order, `ceil(threads / 32)` of them; report
+/// 0 equals `bank_conflicts(smem, elem_bytes, &Access::Tv(tv))`.
+///
+/// ```
+/// use kute::analysis::block_bank_conflicts;
+/// let smem = kute::expr::eval("(_32,_32):(_32,_1)").unwrap().to_any_layout("s").unwrap();
+/// // 64 threads, each reading one element of a column: every warp 32-way
+/// let tv = "(_64,_1):(_1,_0)".parse().unwrap();
+/// let r = block_bank_conflicts(&smem, 4, &tv).unwrap();
+/// assert_eq!(r.iter().map(|w| w.wavefronts).collect::<Vec<_>>(), [32, 32]);
+/// ```
+pub fn block_bank_conflicts(smem: &AnyLayout, elem_bytes: i64, tv: &Layout) -> Result<Vec<BankReport>> {
+    elem_log2(elem_bytes)?;
+    let (threads, _) = tv_extents(tv)?;
+    let warps = (threads + WARP as i64 - 1) / WARP as i64;
+    (0..warps)
+        .map(|w| {
+            let (coords, values) = tv_coords(tv, w)?;
+            report(&offsets_of(smem, &coords)?, values, elem_bytes)
+        })
+        .collect()
+}
+
+/// The report of one warp's accesses.
+pub(crate) fn report(threads: &[ThreadAccess], values: i64, elem_bytes: i64) -> Result<BankReport> {
+    let (w, all) = phases(threads, values, elem_bytes)?;
     let vbytes = w * elem_bytes;
     let instructions = values / w;
     let phases: Vec<PhaseReport> = all

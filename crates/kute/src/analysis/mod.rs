@@ -74,7 +74,7 @@ mod bank;
 mod search;
 mod vector;
 
-pub use bank::{accessed_cells, bank_conflicts, AccessedCell, BankReport, PhaseReport};
+pub use bank::{accessed_cells, bank_conflicts, block_bank_conflicts, AccessedCell, BankReport, PhaseReport};
 pub use search::{gmma_atom_name, search_swizzle, Candidate, SearchResult, SearchSpec};
 pub use vector::{vector_width, VectorReport};
 
@@ -213,6 +213,17 @@ impl Access {
     }
 }
 
+impl FromStr for Access {
+    type Err = Error;
+
+    /// As [`Access::parse`].
+    ///
+    /// Pre: a pattern or an expression giving a layout. Post: the access.
+    fn from_str(s: &str) -> Result<Access> {
+        Access::parse(s)
+    }
+}
+
 /// `log2(elem_bytes)`, checking the element size.
 pub(crate) fn elem_log2(elem_bytes: i64) -> Result<u32> {
     match elem_bytes {
@@ -244,38 +255,48 @@ pub(crate) fn tile_extents(smem: &AnyLayout) -> Result<(i64, i64)> {
 }
 
 /// Each active thread's number and tile coordinates.
-type Coords = Vec<(usize, Vec<i64>)>;
+pub(crate) type Coords = Vec<(usize, Vec<i64>)>;
+
+/// `(threads, values)` of a TV layout: its two modes' sizes (rank 1: one
+/// value per thread).
+pub(crate) fn tv_extents(tv: &Layout) -> Result<(i64, i64)> {
+    let (threads, values) = match tv.rank() {
+        1 => (tv.size()?.value(), 1),
+        2 => (tv.mode(0)?.size()?.value(), tv.mode(1)?.size()?.value()),
+        r => {
+            return Err(Error::mismatch(
+                "analysis",
+                format!("a TV layout has rank 2 (threads, values); {tv} has rank {r}"),
+            ))
+        }
+    };
+    check_values(values)?;
+    Ok((threads, values))
+}
+
+/// The tile coordinates of the threads of warp `warp` of a TV layout
+/// (threads `32 * warp ..`, numbered from 0 within the warp), and `V`.
+pub(crate) fn tv_coords(tv: &Layout, warp: i64) -> Result<(Coords, i64)> {
+    let (threads, values) = tv_extents(tv)?;
+    let first = warp.checked_mul(WARP as i64).ok_or_else(|| Error::overflow("a warp's first thread"))?;
+    let mut out = Vec::new();
+    for t in first..threads.min(first.saturating_add(WARP as i64)) {
+        let mut v_idx = Vec::with_capacity(values as usize);
+        for v in 0..values {
+            let i =
+                v.checked_mul(threads).and_then(|x| x.checked_add(t)).ok_or_else(|| Error::overflow("a TV index"))?;
+            v_idx.push(tv.eval(i)?);
+        }
+        out.push(((t - first) as usize, v_idx));
+    }
+    Ok((out, values))
+}
 
 /// The tile coordinates (1-D) of each thread's values, for active threads, and `V`.
 pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<(Coords, i64)> {
     elem_log2(elem_bytes)?;
     match access {
-        Access::Tv(tv) => {
-            let (threads, values) = match tv.rank() {
-                1 => (tv.size()?.value(), 1),
-                2 => (tv.mode(0)?.size()?.value(), tv.mode(1)?.size()?.value()),
-                r => {
-                    return Err(Error::mismatch(
-                        "analysis",
-                        format!("a TV layout has rank 2 (threads, values); {tv} has rank {r}"),
-                    ))
-                }
-            };
-            check_values(values)?;
-            let mut out = Vec::new();
-            for t in 0..threads.clamp(0, WARP as i64) {
-                let mut v_idx = Vec::with_capacity(values as usize);
-                for v in 0..values {
-                    let i = v
-                        .checked_mul(threads)
-                        .and_then(|x| x.checked_add(t))
-                        .ok_or_else(|| Error::overflow("a TV index"))?;
-                    v_idx.push(tv.eval(i)?);
-                }
-                out.push((t as usize, v_idx));
-            }
-            Ok((out, values))
-        }
+        Access::Tv(tv) => tv_coords(tv, 0),
         Access::Pattern(p) => {
             let (rows, cols) = tile_extents(smem)?;
             if p.bytes % elem_bytes != 0 {

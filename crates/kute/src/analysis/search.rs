@@ -1,7 +1,7 @@
 //! The search for a swizzle that makes a tile's accesses conflict-free.
 
-use super::bank::bank_conflicts;
-use super::{elem_log2, Access, Pattern};
+use super::bank::report;
+use super::{elem_log2, tile_coords, tv_coords, tv_extents, Access, Coords, ThreadAccess, WARP};
 use crate::composed::{compose3, AnyLayout};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -19,8 +19,10 @@ pub struct SearchSpec {
     /// The base layout: row-major ([`Major::Right`], `(R,C):(C,1)`) or
     /// column-major ([`Major::Left`], `(R,C):(1,R)`).
     pub major: Major,
-    /// The accesses, each with a label.
-    pub patterns: Vec<(String, Pattern)>,
+    /// The accesses, each with a label: named patterns (one warp), or TV
+    /// layouts of a whole thread block (every warp counted; see
+    /// [`block_bank_conflicts`](super::block_bank_conflicts)).
+    pub patterns: Vec<(String, Access)>,
 }
 
 /// One swizzle tried.
@@ -119,22 +121,85 @@ fn base_layout(spec: &SearchSpec) -> Result<Layout> {
     text.parse()
 }
 
-fn evaluate(spec: &SearchSpec, sw: Swizzle, base: &Layout, size: i64) -> Result<Option<Candidate>> {
-    let layout = compose3(AnyLayout::Swizzle(sw), Int::ZERO, AnyLayout::Layout(base.clone()));
-    // the swizzled offsets must stay in the tile's buffer
-    for x in 0..size {
-        let o = layout.eval_int(Int::new_dynamic(x))?.value();
-        if !(0..size).contains(&o) {
-            return Ok(None);
+/// An access's warps, each its threads' tile coordinates and the values per
+/// thread: one warp for a pattern, every warp of the block for a TV layout.
+/// They do not depend on the swizzle, so they are computed once.
+type Warps = Vec<(Coords, i64)>;
+
+fn access_warps(base: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<Warps> {
+    match access {
+        Access::Pattern(_) => Ok(vec![tile_coords(base, elem_bytes, access)?]),
+        Access::Tv(tv) => {
+            let (threads, _) = tv_extents(tv)?;
+            let warps = (threads + WARP as i64 - 1) / WARP as i64;
+            (0..warps).map(|w| tv_coords(tv, w)).collect()
         }
     }
-    let (mut wavefronts, mut ideal) = (Vec::new(), Vec::new());
-    for (_, p) in &spec.patterns {
-        let r = bank_conflicts(&layout, spec.elem_bytes, &Access::Pattern(*p))?;
-        wavefronts.push(r.wavefronts);
-        ideal.push(r.ideal);
+}
+
+/// What [`cost`] measures: the sum over the warps, and the narrowest warp's
+/// vector width.
+struct Cost {
+    wavefronts: i64,
+    ideal: i64,
+    vector_elems: i64,
+}
+
+/// The cost of an access's warps when tile coordinate `c` is at offset `table[c]`.
+fn cost(table: &[i64], elem_bytes: i64, warps: &Warps) -> Result<Cost> {
+    let mut out = Cost { wavefronts: 0, ideal: 0, vector_elems: i64::MAX };
+    for (coords, values) in warps {
+        let mut threads = Vec::with_capacity(coords.len());
+        for (thread, idx) in coords {
+            let offsets = idx
+                .iter()
+                .map(|&i| {
+                    usize::try_from(i).ok().and_then(|i| table.get(i).copied()).ok_or_else(|| {
+                        Error::inadmissible(
+                            "swizzle search",
+                            format!("thread {thread} accesses tile coordinate {i}, outside the tile"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<i64>>>()?;
+            threads.push(ThreadAccess { thread: *thread, offsets });
+        }
+        let r = report(&threads, *values, elem_bytes)?;
+        out.wavefronts += r.wavefronts;
+        out.ideal += r.ideal;
+        out.vector_elems = out.vector_elems.min(r.vector_elems);
     }
-    Ok(Some(Candidate { swizzle: sw, layout, wavefronts, ideal, keeps_vectors: true }))
+    if warps.is_empty() {
+        out.vector_elems = 1;
+    }
+    Ok(out)
+}
+
+/// The candidate `sw o base` and each access's vector width, or `None` when
+/// its offsets leave the tile.
+fn evaluate(
+    spec: &SearchSpec,
+    sw: Swizzle,
+    base: &Layout,
+    base_offsets: &[i64],
+    accesses: &[Warps],
+) -> Result<Option<(Candidate, Vec<i64>)>> {
+    let size = base_offsets.len() as i64;
+    let table: Vec<i64> = base_offsets.iter().map(|&o| sw.apply(o)).collect();
+    // the swizzled offsets must stay in the tile's buffer
+    if table.iter().any(|o| !(0..size).contains(o)) {
+        return Ok(None);
+    }
+    let (mut wavefronts, mut ideal) = (Vec::new(), Vec::new());
+    let mut vectors = Vec::new();
+    for warps in accesses {
+        let c = cost(&table, spec.elem_bytes, warps)?;
+        wavefronts.push(c.wavefronts);
+        ideal.push(c.ideal);
+        vectors.push(c.vector_elems);
+    }
+    let layout = compose3(AnyLayout::Swizzle(sw), Int::ZERO, AnyLayout::Layout(base.clone()));
+    Ok(Some((Candidate { swizzle: sw, layout, wavefronts, ideal, keeps_vectors: true }, vectors)))
 }
 
 /// The swizzle `Sw<B,M,S>` that, composed with the base layout, gives the
@@ -176,15 +241,14 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
     let size = r * c;
     let bits = 63 - size.leading_zeros() as i64; // floor(log2(size))
     let base = base_layout(spec)?;
+    let base_offsets = base.values()?;
+    let base_any = AnyLayout::Layout(base.clone());
+    let accesses: Vec<Warps> =
+        spec.patterns.iter().map(|(_, p)| access_warps(&base_any, spec.elem_bytes, p)).collect::<Result<_>>()?;
     let none = Swizzle::new(0, 4 - i64::from(elem_log2(spec.elem_bytes)?), 3)?;
-    let Some(base_c) = evaluate(spec, none, &base, size)? else {
+    let Some((base_c, base_vectors)) = evaluate(spec, none, &base, &base_offsets, &accesses)? else {
         return Err(Error::inadmissible("swizzle search", "the base layout leaves the tile"));
     };
-    let base_vectors: Vec<i64> = spec
-        .patterns
-        .iter()
-        .map(|(_, p)| Ok(bank_conflicts(&base_c.layout, spec.elem_bytes, &Access::Pattern(*p))?.vector_elems))
-        .collect::<Result<_>>()?;
     let mut reasoning = Vec::new();
     let describe = |c: &Candidate| -> String {
         let parts: Vec<String> = spec
@@ -206,14 +270,11 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
                 }
                 let sw = Swizzle::new(b, m, s)?;
                 tried += 1;
-                let Some(mut cand) = evaluate(spec, sw, &base, size)? else {
+                let Some((mut cand, vectors)) = evaluate(spec, sw, &base, &base_offsets, &accesses)? else {
                     rejected += 1;
                     continue;
                 };
-                for ((_, p), want) in spec.patterns.iter().zip(&base_vectors) {
-                    let got = bank_conflicts(&cand.layout, spec.elem_bytes, &Access::Pattern(*p))?.vector_elems;
-                    cand.keeps_vectors &= got == *want;
-                }
+                cand.keeps_vectors = vectors == base_vectors;
                 if cand.keeps_vectors {
                     kept.push(cand);
                 } else {

@@ -246,7 +246,17 @@ impl Value {
         }
     }
 
-    pub(crate) fn to_layout(&self, what: &str) -> Result<Layout> {
+    /// The value as a plain layout (an integer `n` is the layout `n:1`).
+    ///
+    /// Pre: a layout or an integer (else a `Type` error naming `what`).
+    /// Post: the layout.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("logical_divide(24:2, 4:2)").unwrap();
+    /// assert_eq!(v.to_layout("l").unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
+    /// assert!(kute::expr::eval("Sw<1,2,3>").unwrap().to_layout("l").is_err());
+    /// ```
+    pub fn to_layout(&self, what: &str) -> Result<Layout> {
         match self {
             Value::Layout(l) => Ok(l.clone()),
             Value::IntTuple(t) if t.is_leaf() => Ok(Layout::leaf(t.leaves()[0], Int::ONE)),

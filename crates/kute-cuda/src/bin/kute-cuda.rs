@@ -1,0 +1,602 @@
+//! `kute-cuda`: plans, compiles, checks and measures the kernels kute builds
+//! from layouts.
+//!
+//! - `plan`: prints a kernel's plan (layouts, swizzle reasoning, predicted
+//!   shared-memory wavefronts) and its CUDA source; needs nothing.
+//! - `ptx`: compiles every kernel of the catalogue with NVRTC for the given
+//!   architectures (no GPU needed).
+//! - `check`: runs every kernel of the catalogue on the GPU and compares with
+//!   the CPU reference.
+//! - `bench`: times kute's copy and transpose beside PyTorch's `copy_` and
+//!   `x.t().contiguous()` (a Python subprocess) on the same shapes.
+//! - `ncu`: runs the transposes under Nsight Compute and compares its
+//!   shared-memory counters with kute's prediction.
+
+use clap::{Parser, Subcommand};
+use kute::Layout;
+use kute_cuda::copy::{CopyConfig, CopyKernel};
+use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
+use kute_cuda::reference::check_copy;
+use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
+use kute_cuda::{Elem, Error};
+use std::process::{Command, ExitCode};
+
+#[derive(Parser)]
+#[command(
+    name = "kute-cuda",
+    version,
+    about = "CUDA kernels from kute's layouts: plan, compile (NVRTC), check and benchmark"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Print the plan and CUDA source of a copy or transpose from SRC to DST.
+    Plan {
+        /// `copy` or `transpose`.
+        kind: String,
+        /// The source layout, e.g. '(64,64):(64,1)'.
+        src: String,
+        /// The destination layout.
+        dst: String,
+        /// f32, f16 or bf16.
+        #[arg(long, default_value = "f32")]
+        elem: Elem,
+        /// Use the plain (unswizzled) shared tile.
+        #[arg(long)]
+        no_swizzle: bool,
+    },
+    /// Compile every kernel of the catalogue to PTX with NVRTC.
+    Ptx {
+        /// Architectures (NVRTC names).
+        #[arg(long, value_delimiter = ',', default_value = "sm_80,sm_90")]
+        arch: Vec<String>,
+        /// Write each kernel's source and PTX here.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Compile one CUDA source (its kernels need no includes) with NVRTC.
+    CompileOne {
+        /// The source text.
+        source: String,
+        /// Architecture (NVRTC name).
+        #[arg(long, default_value = "sm_90")]
+        arch: String,
+    },
+    /// Run every kernel of the catalogue on the GPU against the CPU reference.
+    Check,
+    /// Time kute's kernels beside PyTorch's on the same tensors.
+    Bench {
+        /// Square sizes.
+        #[arg(long, value_delimiter = ',', default_value = "8192,16384")]
+        sizes: Vec<i64>,
+        /// Element types.
+        #[arg(long, value_delimiter = ',', default_value = "f32,f16")]
+        elems: Vec<Elem>,
+        /// Launches per timed round.
+        #[arg(long, default_value_t = 20)]
+        reps: usize,
+        /// Skip PyTorch.
+        #[arg(long)]
+        no_torch: bool,
+        /// Also time copy kernels with these vectors per thread (tuning).
+        #[arg(long, value_delimiter = ',')]
+        sweep: Vec<u32>,
+    },
+    /// Compare Nsight Compute's shared-memory counters with kute's prediction.
+    Ncu {
+        /// Square size.
+        #[arg(long, default_value_t = 4096)]
+        size: i64,
+        /// Element types.
+        #[arg(long, value_delimiter = ',', default_value = "f32,f16")]
+        elems: Vec<Elem>,
+        /// The ncu executable.
+        #[arg(long, default_value = "ncu")]
+        ncu: String,
+    },
+    /// Launch one transpose once (what `ncu` profiles).
+    #[command(hide = true)]
+    Once {
+        size: i64,
+        elem: Elem,
+        #[arg(long)]
+        no_swizzle: bool,
+        #[arg(long)]
+        shared_only: bool,
+    },
+}
+
+fn lay(s: &str) -> Result<Layout, Error> {
+    Ok(s.parse::<Layout>()?)
+}
+
+/// A row-major and a column-major `n x n` layout.
+fn square(n: i64) -> Result<(Layout, Layout), Error> {
+    Ok((lay(&format!("({n},{n}):({n},1)"))?, lay(&format!("({n},{n}):(1,{n})"))?))
+}
+
+enum Kernel {
+    Copy(Box<CopyKernel>),
+    Transpose(Box<TransposeKernel>),
+}
+
+impl Kernel {
+    fn copy(k: CopyKernel) -> Kernel {
+        Kernel::Copy(Box::new(k))
+    }
+    fn transpose(k: TransposeKernel) -> Kernel {
+        Kernel::Transpose(Box::new(k))
+    }
+    fn name(&self) -> &str {
+        match self {
+            Kernel::Copy(k) => &k.name,
+            Kernel::Transpose(k) => &k.name,
+        }
+    }
+    fn source(&self) -> &str {
+        match self {
+            Kernel::Copy(k) => &k.source,
+            Kernel::Transpose(k) => &k.source,
+        }
+    }
+    /// Every (kernel name, source) this plan generates.
+    fn sources(&self) -> Vec<(String, &str)> {
+        match self {
+            Kernel::Copy(k) => vec![(k.name.clone(), &k.source)],
+            Kernel::Transpose(k) => {
+                vec![(k.name.clone(), &k.source), (format!("{}_shared_only", k.name), &k.shared_only_source)]
+            }
+        }
+    }
+    fn layouts(&self) -> (&Layout, &Layout) {
+        match self {
+            Kernel::Copy(k) => (&k.src, &k.dst),
+            Kernel::Transpose(k) => (&k.src, &k.dst),
+        }
+    }
+    fn elem(&self) -> Elem {
+        match self {
+            Kernel::Copy(k) => k.elem,
+            Kernel::Transpose(k) => k.elem,
+        }
+    }
+    fn launch_shape(&self) -> (u32, u32) {
+        match self {
+            Kernel::Copy(k) => (k.blocks(), k.config.threads),
+            Kernel::Transpose(k) => (k.blocks as u32, k.threads),
+        }
+    }
+}
+
+/// Every kernel kute-cuda generates in its tests and benchmarks: copies
+/// between assorted layouts, transposes swizzled and plain, each element type.
+fn catalogue() -> Result<Vec<Kernel>, Error> {
+    let mut out = Vec::new();
+    let copies = [
+        ("rowmajor", "(256,320):(320,1)", "(256,320):(320,1)"),
+        ("colmajor", "(96,64):(1,96)", "(96,64):(1,96)"),
+        ("row_to_col", "(64,48):(48,1)", "(64,48):(1,64)"),
+        ("padded", "(64,60):(64,1)", "(64,60):(60,1)"),
+        ("tiled", "((8,16),(8,16)):((8,1024),(1,64))", "((8,16),(8,16)):((16,1),(128,1024))"),
+        ("strided", "(100,33):(40,1)", "(100,33):(1,100)"),
+        ("odd", "1001:1", "1001:1"),
+        ("big", "(1024,1024):(1024,1)", "(1024,1024):(1024,1)"),
+    ];
+    for elem in Elem::ALL {
+        for (tag, s, d) in copies {
+            out.push(Kernel::copy(CopyKernel::new(
+                &format!("copy_{tag}_{elem}"),
+                &lay(s)?,
+                &lay(d)?,
+                elem,
+                CopyConfig::default(),
+            )?));
+        }
+        for (tag, s, d) in [
+            ("256", "(256,256):(256,1)", "(256,256):(1,256)"),
+            ("rect", "(192,512):(512,1)", "(192,512):(1,192)"),
+            ("colsrc", "(128,256):(1,128)", "(128,256):(256,1)"),
+            ("1024", "(1024,1024):(1024,1)", "(1024,1024):(1,1024)"),
+        ] {
+            for swizzle in [true, false] {
+                let cfg = TransposeConfig { swizzle, ..TransposeConfig::default() };
+                let name = format!("transpose_{tag}_{elem}{}", if swizzle { "" } else { "_plain" });
+                out.push(Kernel::transpose(TransposeKernel::new(&name, &lay(s)?, &lay(d)?, elem, cfg)?));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn need_nvrtc() -> Result<(), Error> {
+    if nvrtc_available() {
+        Ok(())
+    } else {
+        Err(Error::Compile {
+            name: "(all)".into(),
+            log: "libnvrtc could not be loaded: put it on LD_LIBRARY_PATH".into(),
+        })
+    }
+}
+
+fn static_arch(a: &str) -> &'static str {
+    Box::leak(a.to_string().into_boxed_str())
+}
+
+fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Result<(), Error> {
+    let (s, d) = (lay(src)?, lay(dst)?);
+    match kind {
+        "copy" => {
+            let k = CopyKernel::new("kute_copy", &s, &d, elem, CopyConfig::default())?;
+            println!("// max_common_layout: {}", k.common);
+            println!("// vector: {} elements ({} bytes)", k.vector_elems, k.vector_elems * elem.bytes());
+            println!("// source units: {}", k.src_units);
+            println!("// destination units: {}", k.dst_units);
+            println!("// launch: {} blocks of {} threads", k.blocks(), k.config.threads);
+            print!("{}", k.source);
+        }
+        "transpose" => {
+            let cfg = TransposeConfig { swizzle: !no_swizzle, ..TransposeConfig::default() };
+            let k = TransposeKernel::new("kute_transpose", &s, &d, elem, cfg)?;
+            println!(
+                "// tile: {:?}, {} threads, {} vectors of {} elements each",
+                k.tile, k.threads, k.passes, k.vector_elems
+            );
+            println!("// tv_read:  {}", k.tv_read);
+            println!("// tv_write: {}", k.tv_write);
+            println!("// shared:   {}", k.smem);
+            for r in &k.reasoning {
+                println!("//   {r}");
+            }
+            println!(
+                "// per block: shared stores {} wavefronts ({} conflicts), loads {} wavefronts ({} conflicts)",
+                k.cost.store_wavefronts(),
+                k.cost.store_conflicts(),
+                k.cost.load_wavefronts(),
+                k.cost.load_conflicts()
+            );
+            println!("// launch: {} blocks of {} threads", k.blocks, k.threads);
+            print!("{}", k.source);
+        }
+        other => return Err(Error::Unsupported { op: "plan", why: format!("'{other}': copy or transpose") }),
+    }
+    Ok(())
+}
+
+fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
+    need_nvrtc()?;
+    let kernels = catalogue()?;
+    let mut failed = 0;
+    for arch in archs {
+        let a = static_arch(arch);
+        let mut count = 0;
+        for (name, source) in kernels.iter().flat_map(|k| k.sources()) {
+            count += 1;
+            match compile_ptx(&name, source, a) {
+                Ok(p) => {
+                    if let Some(dir) = out {
+                        std::fs::create_dir_all(dir)
+                            .map_err(|e| Error::Unsupported { op: "ptx", why: e.to_string() })?;
+                        let _ = std::fs::write(dir.join(format!("{name}.cu")), source);
+                        let _ = std::fs::write(dir.join(format!("{name}.{arch}.ptx")), p.to_src());
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("{arch} {name}: {e}");
+                }
+            }
+        }
+        println!("{arch}: {count} kernels compiled, {failed} failed");
+    }
+    if failed > 0 {
+        return Err(Error::Compile { name: format!("{failed} kernels"), log: "see above".into() });
+    }
+    Ok(())
+}
+
+/// Random bits for `n` elements (a xorshift stream; the values only need to differ).
+fn data<T: From<u16>>(n: usize, seed: u64) -> Vec<T> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            T::from((x >> 20) as u16)
+        })
+        .collect()
+}
+
+fn cosize(l: &Layout) -> Result<usize, Error> {
+    Ok(l.cosize()?.value().max(0) as usize)
+}
+
+/// Runs `k` once on fresh buffers and checks the result; returns the kernel.
+fn run_checked<T>(gpu: &Gpu, k: &Kernel) -> Result<cudarc::driver::CudaFunction, Error>
+where
+    T: cudarc::driver::DeviceRepr
+        + cudarc::driver::ValidAsZeroBits
+        + From<u16>
+        + Copy
+        + PartialEq
+        + std::fmt::Debug
+        + Default,
+{
+    let f = gpu.kernel(k.name(), k.source())?;
+    let (s, d) = k.layouts();
+    let input: Vec<T> = data(cosize(s)?, 0x9e37_79b9);
+    let src = gpu.upload(&input)?;
+    let mut dst = gpu.zeros::<T>(cosize(d)?)?;
+    let (blocks, threads) = k.launch_shape();
+    gpu.launch(&f, blocks, threads, &src, &mut dst)?;
+    let out = gpu.download(&dst)?;
+    check_copy(k.name(), s, d, &input, &out)?;
+    Ok(f)
+}
+
+fn check() -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let kernels = catalogue()?;
+    let mut bad = 0;
+    for k in &kernels {
+        let r = match k.elem() {
+            Elem::F32 => run_checked::<u32>(&gpu, k).map(|_| ()),
+            Elem::F16 | Elem::Bf16 => run_checked::<u16>(&gpu, k).map(|_| ()),
+        };
+        match r {
+            Ok(()) => println!("ok    {}", k.name()),
+            Err(e) => {
+                bad += 1;
+                println!("FAIL  {}: {e}", k.name());
+            }
+        }
+    }
+    println!("{} kernels checked against the CPU reference, {bad} wrong", kernels.len());
+    if bad > 0 {
+        return Err(Error::Wrong { kernel: format!("{bad} kernels"), why: "see above".into() });
+    }
+    Ok(())
+}
+
+const TORCH: &str = include_str!("torch_bench.py");
+
+/// PyTorch's times (ms) for each (size, dtype): `copy_` and `t().contiguous()`.
+fn torch_times(sizes: &[i64], elems: &[Elem], reps: usize) -> Result<Vec<serde_json::Value>, String> {
+    let dtypes: Vec<&str> = elems.iter().map(|e| e.torch()).collect();
+    let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+    let out = Command::new("python3")
+        .args(["-c", TORCH, &sizes.join(","), &dtypes.join(","), &reps.to_string()])
+        .output()
+        .map_err(|e| format!("python3: {e}"))?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn bench(sizes: &[i64], elems: &[Elem], reps: usize, no_torch: bool, sweep: &[u32]) -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let mut rows: Vec<(i64, Elem, String, f64)> = Vec::new();
+    for &n in sizes {
+        for &elem in elems {
+            let (row, col) = square(n)?;
+            let mut kernels = vec![
+                (
+                    "kute copy".to_string(),
+                    Kernel::copy(CopyKernel::new("kcopy", &row, &row, elem, CopyConfig::default())?),
+                ),
+                (
+                    "kute transpose".to_string(),
+                    Kernel::transpose(TransposeKernel::new("ktr", &row, &col, elem, TransposeConfig::default())?),
+                ),
+                (
+                    "kute transpose (no swizzle)".to_string(),
+                    Kernel::transpose(TransposeKernel::new(
+                        "ktrp",
+                        &row,
+                        &col,
+                        elem,
+                        TransposeConfig { swizzle: false, ..Default::default() },
+                    )?),
+                ),
+            ];
+            for &i in sweep {
+                let cfg = CopyConfig { units_per_thread: i, ..CopyConfig::default() };
+                kernels.push((
+                    format!("kute copy I={i}"),
+                    Kernel::copy(CopyKernel::new(&format!("kcopy{i}"), &row, &row, elem, cfg)?),
+                ));
+            }
+            for (label, k) in &kernels {
+                let ms = match elem {
+                    Elem::F32 => time_kernel::<u32>(&gpu, k, reps)?,
+                    _ => time_kernel::<u16>(&gpu, k, reps)?,
+                };
+                rows.push((n, elem, label.clone(), ms));
+                if let Kernel::Transpose(t) = k {
+                    println!("{n} {elem} {label}: tile {:?}, shared {}", t.tile, t.smem);
+                }
+            }
+        }
+    }
+    let torch = if no_torch { Err("not run (--no-torch)".to_string()) } else { torch_times(sizes, elems, reps) };
+    match &torch {
+        Ok(t) => {
+            for v in t {
+                let n = v["size"].as_i64().unwrap_or(0);
+                let Some(elem) = elems.iter().copied().find(|e| v["dtype"].as_str() == Some(e.torch())) else {
+                    continue;
+                };
+                for (key, label) in [("copy_ms", "torch copy_"), ("transpose_ms", "torch x.t().contiguous()")] {
+                    if let Some(ms) = v[key].as_f64() {
+                        rows.push((n, elem, label.to_string(), ms));
+                    }
+                }
+            }
+        }
+        Err(e) => println!("PyTorch: not measured: {e}"),
+    }
+    println!();
+    println!("| size | type | kernel | time (ms) | GB/s | vs torch copy_ | vs kute copy |");
+    println!("|---|---|---|---|---|---|---|");
+    for &n in sizes {
+        for &elem in elems {
+            let bytes = 2.0 * (n * n * elem.bytes()) as f64;
+            let find = |label: &str| rows.iter().find(|r| r.0 == n && r.1 == elem && r.2 == label).map(|r| r.3);
+            let (tc, kc) = (find("torch copy_"), find("kute copy"));
+            for r in rows.iter().filter(|r| r.0 == n && r.1 == elem) {
+                let ratio = |base: Option<f64>| base.map(|b| format!("{:.3}", b / r.3)).unwrap_or_else(|| "-".into());
+                println!(
+                    "| {n}² | {elem} | {} | {:.4} | {:.0} | {} | {} |",
+                    r.2,
+                    r.3,
+                    bytes / r.3 / 1e6,
+                    ratio(tc),
+                    ratio(kc)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn time_kernel<T>(gpu: &Gpu, k: &Kernel, reps: usize) -> Result<f64, Error>
+where
+    T: cudarc::driver::DeviceRepr
+        + cudarc::driver::ValidAsZeroBits
+        + From<u16>
+        + Copy
+        + PartialEq
+        + std::fmt::Debug
+        + Default,
+{
+    let f = run_checked::<T>(gpu, k)?;
+    let (s, d) = k.layouts();
+    let src = gpu.zeros::<T>(cosize(s)?)?;
+    let mut dst = gpu.zeros::<T>(cosize(d)?)?;
+    let (blocks, threads) = k.launch_shape();
+    gpu.time(3, 5, reps, || gpu.launch(&f, blocks, threads, &src, &mut dst))
+}
+
+fn transposes(n: i64, elem: Elem) -> Result<Vec<(bool, TransposeKernel)>, Error> {
+    let (row, col) = square(n)?;
+    [true, false]
+        .into_iter()
+        .map(|sw| {
+            let name = if sw { "ktr" } else { "ktrp" };
+            Ok((
+                sw,
+                TransposeKernel::new(name, &row, &col, elem, TransposeConfig { swizzle: sw, ..Default::default() })?,
+            ))
+        })
+        .collect()
+}
+
+fn once(n: i64, elem: Elem, no_swizzle: bool, shared_only: bool) -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    let Some((_, k)) = transposes(n, elem)?.into_iter().find(|(sw, _)| *sw != no_swizzle) else {
+        return Err(Error::Unsupported { op: "once", why: "no plan".into() });
+    };
+    if shared_only {
+        let name = format!("{}_shared_only", k.name);
+        let f = gpu.kernel(&name, &k.shared_only_source)?;
+        let src = gpu.zeros::<u32>(1)?;
+        let mut dst = gpu.zeros::<u32>(1)?;
+        gpu.launch(&f, k.blocks as u32, k.threads, &src, &mut dst)?;
+        return gpu.sync();
+    }
+    let k = Kernel::Transpose(Box::new(k));
+    match elem {
+        Elem::F32 => run_checked::<u32>(&gpu, &k).map(|_| ()),
+        _ => run_checked::<u16>(&gpu, &k).map(|_| ()),
+    }
+}
+
+fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
+    let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu", why: e.to_string() })?;
+    let metrics = [
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    ];
+    println!(
+        "| type | kernel | shared tile | | store conflicts | load conflicts | store wavefronts | load wavefronts |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for &elem in elems {
+        for ((sw, k), shared_only) in transposes(n, elem)?.into_iter().flat_map(|x| [(x.clone(), false), (x, true)]) {
+            let mut flags = vec![];
+            if !sw {
+                flags.push("--no-swizzle");
+            }
+            if shared_only {
+                flags.push("--shared-only");
+            }
+            let out = Command::new(ncu)
+                .args(["--csv", "--metrics", &metrics.join(","), "-k", "regex:ktr"])
+                .arg(&me)
+                .args(["once", &n.to_string(), &elem.to_string()])
+                .args(flags)
+                .output()
+                .map_err(|e| Error::Unsupported { op: "ncu", why: format!("{ncu}: {e}") })?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let measured: Vec<String> = metrics
+                .iter()
+                .map(|m| {
+                    text.lines()
+                        .find(|l| l.contains(m))
+                        .and_then(|l| l.rsplit("\",\"").next())
+                        .map(|v| v.trim_matches('"').replace(',', ""))
+                        .unwrap_or_else(|| "?".into())
+                })
+                .collect();
+            if measured.iter().all(|m| m == "?") {
+                eprintln!("ncu output:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+            }
+            let b = k.blocks;
+            let predicted = [
+                k.cost.store_conflicts() * b,
+                k.cost.load_conflicts() * b,
+                k.cost.store_wavefronts() * b,
+                k.cost.load_wavefronts() * b,
+            ];
+            let cells: Vec<String> = predicted.iter().zip(&measured).map(|(p, m)| format!("{p} / {m}")).collect();
+            let what = if shared_only { "shared only" } else { "transpose" };
+            println!("| {elem} | {what} | {} | kute / ncu | {} |", k.smem, cells.join(" | "));
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Plan { kind, src, dst, elem, no_swizzle } => plan(&kind, &src, &dst, elem, no_swizzle),
+        Cmd::Ptx { arch, out } => ptx(&arch, out.as_deref()),
+        Cmd::CompileOne { source, arch } => need_nvrtc()
+            .and_then(|()| compile_ptx("source", &source, static_arch(&arch)).map(|p| print!("{}", p.to_src()))),
+        Cmd::Check => check(),
+        Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
+        Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
+        Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Compiling with NVRTC and running on a GPU (through `cudarc`, which loads
+//! `libnvrtc` and `libcuda` when first used).
+
+use crate::{Error, Result};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
+use std::sync::Arc;
+
+/// The NVRTC architecture names this crate compiles for.
+pub const ARCHS: [&str; 4] = ["sm_80", "sm_86", "sm_89", "sm_90"];
+
+/// Compiles `source` to PTX for `arch` (`sm_80`, `sm_90`, ...) with NVRTC.
+///
+/// Pre: NVRTC can be loaded (`libnvrtc.so` on the library path; else this
+/// panics inside `cudarc`, so check with [`nvrtc_available`] first).
+/// Post: the PTX, or a `Compile` error carrying NVRTC's log.
+pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<Ptx> {
+    let opts = CompileOptions { arch: Some(arch), options: vec!["--std=c++17".into()], ..Default::default() };
+    compile_ptx_with_opts(source, opts).map_err(|e| Error::Compile { name: name.to_string(), log: format!("{e:?}") })
+}
+
+/// Whether NVRTC can be loaded (without panicking when it cannot).
+///
+/// Pre: none. Post: `true` when `libnvrtc` was found and answers its version.
+pub fn nvrtc_available() -> bool {
+    // SAFETY: only tries to load the library and reports whether it could.
+    std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
+}
+
+/// A GPU: its context and the stream kernels run on.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+}
+
+impl Gpu {
+    /// Opens GPU `ordinal`.
+    ///
+    /// Pre: the CUDA driver can be loaded (else `cudarc` panics). Post: the
+    /// GPU, or the driver's error.
+    pub fn new(ordinal: usize) -> Result<Gpu> {
+        let ctx = CudaContext::new(ordinal)?;
+        let stream = ctx.default_stream();
+        Ok(Gpu { ctx, stream })
+    }
+
+    /// The GPU's name.
+    ///
+    /// Pre: none. Post: the driver's name for it.
+    pub fn name(&self) -> Result<String> {
+        Ok(self.ctx.name()?)
+    }
+
+    /// The NVRTC architecture of the GPU (`sm_90` for compute capability 9.0).
+    ///
+    /// Pre: none. Post: `sm_XY`.
+    pub fn arch(&self) -> Result<&'static str> {
+        let (major, minor) = self.ctx.compute_capability()?;
+        let name = format!("sm_{major}{minor}");
+        Ok(match ARCHS.iter().find(|a| **a == name) {
+            Some(a) => a,
+            None => Box::leak(name.into_boxed_str()),
+        })
+    }
+
+    /// The stream kernels run on.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Compiles `source` for this GPU and loads the kernel `name`.
+    ///
+    /// Pre: as [`compile_ptx`]. Post: the kernel, or the compiler's or
+    /// driver's error.
+    pub fn kernel(&self, name: &str, source: &str) -> Result<CudaFunction> {
+        let ptx = compile_ptx(name, source, self.arch()?)?;
+        let module = self.ctx.load_module(ptx)?;
+        Ok(module.load_function(name)?)
+    }
+
+    /// Copies `data` to a new device buffer.
+    ///
+    /// Pre: none. Post: the buffer, or the driver's error.
+    pub fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
+        Ok(self.stream.clone_htod(data)?)
+    }
+
+    /// A zeroed device buffer of `n` elements.
+    ///
+    /// Pre: none. Post: the buffer, or the driver's error.
+    pub fn zeros<T: DeviceRepr + cudarc::driver::ValidAsZeroBits>(&self, n: usize) -> Result<CudaSlice<T>> {
+        Ok(self.stream.alloc_zeros(n)?)
+    }
+
+    /// Copies a device buffer back.
+    ///
+    /// Pre: none. Post: its contents, or the driver's error.
+    pub fn download<T: DeviceRepr + Clone + Default>(&self, buf: &CudaSlice<T>) -> Result<Vec<T>> {
+        Ok(self.stream.clone_dtoh(buf)?)
+    }
+
+    /// Launches `f(src, dst)` on `blocks` blocks of `threads` threads.
+    ///
+    /// Pre: `f` takes a source and a destination pointer and stays inside
+    /// the buffers for this launch shape (the plans guarantee it for their
+    /// own layouts and buffers of their cosizes). Post: the launch was
+    /// queued, or the driver's error.
+    pub fn launch<T: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        blocks: u32,
+        threads: u32,
+        src: &CudaSlice<T>,
+        dst: &mut CudaSlice<T>,
+    ) -> Result<()> {
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let mut b = self.stream.launch_builder(f);
+        b.arg(src);
+        b.arg(dst);
+        // SAFETY: the kernel's two pointer parameters are the buffers, and
+        // the plans keep every access inside them (the precondition).
+        unsafe { b.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// Milliseconds per call of `run`: `warmup` calls, then `rounds` rounds
+    /// of `reps` calls timed with CUDA events; the median round's mean.
+    ///
+    /// Pre: `reps, rounds >= 1`. Post: the time, or the first error.
+    pub fn time(&self, warmup: usize, rounds: usize, reps: usize, mut run: impl FnMut() -> Result<()>) -> Result<f64> {
+        for _ in 0..warmup {
+            run()?;
+        }
+        let flags = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let mut times = Vec::with_capacity(rounds);
+        for _ in 0..rounds.max(1) {
+            let start = self.stream.record_event(flags)?;
+            for _ in 0..reps.max(1) {
+                run()?;
+            }
+            let end = self.stream.record_event(flags)?;
+            times.push(f64::from(start.elapsed_ms(&end)?) / reps.max(1) as f64);
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
+
+    /// Waits for the stream.
+    ///
+    /// Pre: none. Post: every queued launch finished, or the driver's error.
+    pub fn sync(&self) -> Result<()> {
+        Ok(self.stream.synchronize()?)
+    }
+}

@@ -5,12 +5,14 @@
 Serves PLAYGROUND_DIR (scripts/build-playground.sh's output) on a free port of
 127.0.0.1, then: types an expression and presses Enter, and checks the result, the
 table and that an SVG picture was drawn; loads a link #e=<expression>; shows an error;
-follows a worked example; checks the page raised no JavaScript error. Exit status 0
+follows a worked example; checks the page raised no JavaScript error, and that
+opened as a file it says to serve it. Exit status 0
 when every check passes, 1 otherwise. Run by scripts/test-playground.sh.
 """
 
 import functools
 import http.server
+import os
 import sys
 import threading
 import urllib.parse
@@ -153,6 +155,13 @@ def main():
         check(pic is not None and pic[0] > 100, f"the MMA example draws its TV picture ({pic})")
 
         check(not errors, f"no JavaScript errors ({errors})")
+
+        # 5. opened from a file, the page says to serve it (modules load over http only)
+        page3 = browser.new_page()
+        page3.goto("file://" + os.path.abspath(os.path.join(root, "index.html")))
+        status = page3.inner_text("#status")
+        check("http" in status and "serve" in status, f"opened as a file, the page says to serve it: {status[:60]!r}")
+        page3.close()
         browser.close()
     server.shutdown()
     if failures:

@@ -52,6 +52,7 @@ function run(expr, remember) {
   show($("result"), r.ok);
   $("result").textContent = r.ok ? r.result : "";
   $("kind").textContent = r.ok ? "(" + r.kind + ")" : "";
+  $("answer-title").textContent = r.ok ? "Result" : "Error";
   const err = $("error");
   show(err, !r.ok);
   err.textContent = r.ok ? "" : r.error + (r.pointer ? "\n\n" + r.pointer : "");

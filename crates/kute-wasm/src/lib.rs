@@ -1,0 +1,319 @@
+//! # kute-wasm — kute in the browser
+//!
+//! The evaluator behind the browser playground (`scripts/build-playground.sh`
+//! builds it into a static page). [`evaluate`] takes what was typed — one
+//! expression of kute's language, or several statements separated by `;` or
+//! new lines, of which `NAME = expr` binds a name for the statements after it
+//! — and gives an [`Evaluation`]: the value as `kute eval` prints it, and for a
+//! layout its `print_layout` table (`kute table`) and its SVG picture
+//! (`kute svg`), or the error kute reports. Every failure is an answer, never
+//! a panic.
+//!
+//! The crate is plain Rust on every target, so its logic is tested by
+//! `cargo test` on the host; compiled for `wasm32` the same functions and
+//! structures are exported to JavaScript by wasm-bindgen.
+//!
+//! ```
+//! let e = kute_wasm::evaluate("logical_divide(24:2, 4:2)");
+//! assert!(e.ok);
+//! assert_eq!(e.result, "(4,(2,3)):(4,(2,16))");
+//! assert!(e.table.unwrap().contains("+----+"));
+//! assert!(e.svg.unwrap().starts_with("<svg"));
+//! ```
+
+#![warn(missing_docs)]
+#![cfg_attr(not(target_arch = "wasm32"), forbid(unsafe_code))]
+
+use kute::expr::{self, Env, Value};
+use kute::{print, AnyLayout, Error, ErrorKind};
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// What the playground shows for one input.
+///
+/// Exactly one of `result` (with `ok` true) and `error` is set. For a value that
+/// can be drawn, `table` and `svg` hold its pictures, or `table_note` and
+/// `svg_note` say why it has none (a rank-3 layout has no table; a huge one is
+/// past the drawings' size limits).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen(getter_with_clone))]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Whether every statement evaluated.
+    pub ok: bool,
+    /// The value of the last statement, as `kute eval` prints it (empty on error).
+    pub result: String,
+    /// What the value is (`a layout`, `an integer tuple`, ...; empty on error).
+    pub kind: String,
+    /// CuTe's `print_layout` of the value, as `kute table` prints it.
+    pub table: Option<String>,
+    /// Why a drawable value has no table.
+    pub table_note: Option<String>,
+    /// The SVG picture of the value, as `kute svg` draws it.
+    pub svg: Option<String>,
+    /// Why a drawable value has no picture.
+    pub svg_note: Option<String>,
+    /// kute's error, as `kute eval` prints it (`error: op: message`).
+    pub error: Option<String>,
+    /// The failing statement with a line of carets under the part the error
+    /// points at, when it points at part of it (as `kute eval` shows it).
+    pub pointer: Option<String>,
+}
+
+/// A worked example of the playground: a title and an expression.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen(getter_with_clone))]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// What the example shows.
+    pub title: String,
+    /// The expression (statements separated by `;`).
+    pub expr: String,
+}
+
+/// The worked examples, as (title, expression): the README's tour, one click away.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("logical_divide", "logical_divide(24:2, 4:2)"),
+    ("a layout as a table", "(2,(2,2)):(4,(2,1))"),
+    ("composition with a tiler", "composition((_12,(_4,_8)):(_59,(_13,_1)), <_3:_4,_8:_2>)"),
+    ("complement", "complement((_2,_2):(_1,_6), _24)"),
+    ("blocked_product", "blocked_product((_2,_2):(_1,_2), (_3,_4):(_4,_1))"),
+    ("raked_product", "raked_product((_2,_2):(_1,_2), (_3,_4):(_4,_1))"),
+    ("zipped_divide with a name", "A = (_8,_8):(_8,_1); zipped_divide(A, (_2,_4))"),
+    ("a swizzle", "composition(Swizzle<3,0,3>{}, (_8,_8):(_8,_1))"),
+    ("an MMA's thread-value layouts", "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})"),
+];
+
+/// The worked examples ([`EXAMPLES`]) for JavaScript.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn examples() -> Vec<Example> {
+    EXAMPLES.iter().map(|&(title, expr)| Example { title: title.into(), expr: expr.into() }).collect()
+}
+
+/// The version of kute the playground was built from.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// The statements of an input: split at `;` and new lines (neither occurs in
+/// kute's expressions), blank ones left out, each with its byte offset.
+fn statements(input: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in input.char_indices().chain(std::iter::once((input.len(), ';'))) {
+        if c == ';' || c == '\n' || c == '\r' {
+            let s = &input[start..i];
+            if !s.trim().is_empty() {
+                out.push((start, s));
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Evaluate what was typed into the playground: statements separated by `;` or
+/// new lines, each an expression or a binding `NAME = expr`; the last one's
+/// value is shown, and drawn when it is a layout (plain or composed), an MMA
+/// atom, a TiledMMA or a TiledCopy.
+///
+/// Pre: none (any text). Post: an [`Evaluation`] — the value and its pictures,
+/// or the first statement's error; never a panic.
+///
+/// ```
+/// let e = kute_wasm::evaluate("A = 8:2; size(A)");
+/// assert_eq!((e.ok, e.result.as_str()), (true, "8"));
+/// let e = kute_wasm::evaluate("composition((6,4):(1,7), 4:4)");
+/// assert!(!e.ok && e.error.unwrap().starts_with("error: composition: "));
+/// ```
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn evaluate(input: &str) -> Evaluation {
+    let mut env = Env::new();
+    let mut last = None;
+    for (_, stmt) in statements(input) {
+        match expr::eval_line(&mut env, stmt) {
+            Ok(v) => last = Some(v),
+            Err(e) => {
+                return Evaluation {
+                    error: Some(format!("error: {}", e.to_string().replace(['\n', '\r'], " "))),
+                    pointer: pointer(stmt, &e),
+                    ..Evaluation::default()
+                }
+            }
+        }
+    }
+    let Some(v) = last else {
+        return Evaluation {
+            error: Some("error: nothing to evaluate: type an expression, such as logical_divide(24:2, 4:2)".into()),
+            ..Evaluation::default()
+        };
+    };
+    let mut out = Evaluation { ok: true, result: v.to_string(), kind: v.kind_name().to_string(), ..Default::default() };
+    draw(&v, &mut out);
+    out
+}
+
+/// Fill in the pictures of `v`: a layout's table and SVG (the calls of `kute
+/// table` and `kute svg`), a TiledMMA's or TiledCopy's thread-value picture
+/// (CuTe's `print_svg`); other values are not drawn.
+fn draw(v: &Value, out: &mut Evaluation) {
+    let note = |e: Error| e.to_string().replace(['\n', '\r'], " ");
+    let layout = match v {
+        Value::Layout(l) => AnyLayout::Layout(l.clone()),
+        Value::Composed(_) => match v.to_any_layout("the drawing") {
+            Ok(l) => l,
+            Err(e) => {
+                out.svg_note = Some(note(e));
+                return;
+            }
+        },
+        Value::TiledMma(m) => {
+            set(print::svg_mma(m), &mut out.svg, &mut out.svg_note);
+            return;
+        }
+        Value::MmaAtom(a) => {
+            let svg = kute::atom::TiledMma::new((**a).clone(), None, None).and_then(|m| print::svg_mma(&m));
+            set(svg, &mut out.svg, &mut out.svg_note);
+            return;
+        }
+        Value::TiledCopy(c) => {
+            set(print::svg_copy(c), &mut out.svg, &mut out.svg_note);
+            return;
+        }
+        _ => return,
+    };
+    set(print::table(&layout), &mut out.table, &mut out.table_note);
+    set(print::svg(&layout), &mut out.svg, &mut out.svg_note);
+}
+
+/// Store a drawing, or the reason there is none.
+fn set(r: kute::Result<String>, picture: &mut Option<String>, note: &mut Option<String>) {
+    match r {
+        Ok(s) => *picture = Some(s),
+        Err(e) => *note = Some(e.to_string().replace(['\n', '\r'], " ")),
+    }
+}
+
+/// The statement and a line of carets under the span `e` points at — for a
+/// parse error, or an error about part of the statement (as `kute eval` does).
+fn pointer(stmt: &str, e: &Error) -> Option<String> {
+    let (start, end) = e.span()?;
+    let lead = stmt.len() - stmt.trim_start().len();
+    let covers_all = start <= lead && end >= lead + stmt.trim().len();
+    if e.kind() != ErrorKind::Parse && covers_all {
+        return None;
+    }
+    let shown: String = stmt.trim_end().chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+    let before = char_count(stmt, start);
+    let width = char_count(stmt, end.max(start + 1)).saturating_sub(before).max(1);
+    Some(format!("{shown}\n{}{}", " ".repeat(before), "^".repeat(width)))
+}
+
+/// The number of characters in the first `byte` bytes of `s` (past the end: the
+/// length plus the excess, so a caret can point just after the text).
+fn char_count(s: &str, byte: usize) -> usize {
+    if byte >= s.len() {
+        return s.chars().count() + (byte - s.len());
+    }
+    let mut b = byte;
+    while !s.is_char_boundary(b) {
+        b -= 1;
+    }
+    s[..b].chars().count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_layout_has_its_value_table_and_picture() {
+        let e = evaluate("logical_divide(24:2, 4:2)");
+        assert!(e.ok, "{e:?}");
+        assert_eq!(e.result, "(4,(2,3)):(4,(2,16))");
+        assert_eq!(e.kind, "a layout");
+        assert_eq!(e.error, None);
+        // the same text as `kute table` and `kute svg`
+        let l: kute::Layout = "(4,(2,3)):(4,(2,16))".parse().unwrap();
+        assert_eq!(e.table.as_deref(), Some(print::table(&l).unwrap().as_str()));
+        assert_eq!(e.svg.as_deref(), Some(print::svg(&l).unwrap().as_str()));
+    }
+
+    #[test]
+    fn statements_share_bindings() {
+        let e = evaluate("A = (_8,_8):(_8,_1);\n B = _4:_2 ; logical_divide(A, B)");
+        assert_eq!(e.result, "(_4,(_2,_8)):(_16,(_8,_1))", "{e:?}");
+        let e = evaluate("A = 8:2");
+        assert_eq!((e.ok, e.result.as_str()), (true, "8:2"));
+        assert!(e.svg.is_some());
+    }
+
+    #[test]
+    fn values_that_are_not_layouts_are_not_drawn() {
+        let e = evaluate("size((2,(2,2)):(4,(1,2)))");
+        assert_eq!((e.ok, e.result.as_str()), (true, "8"));
+        assert_eq!((e.table, e.svg, e.table_note, e.svg_note), (None, None, None, None));
+    }
+
+    #[test]
+    fn a_rank_3_layout_has_a_picture_note_instead_of_a_table() {
+        let e = evaluate("(2,2,2):(1,2,4)");
+        assert!(e.ok);
+        assert!(e.table.is_none());
+        assert!(e.table_note.as_deref().unwrap_or("").contains("table"), "{e:?}");
+    }
+
+    #[test]
+    fn composed_layouts_and_atoms_are_drawn() {
+        let e = evaluate("composition(Swizzle<2,0,2>{},(_4,_4):(_4,_1))");
+        assert_eq!(e.result, "Sw<2,0,2> o _0 o (_4,_4):(_4,_1)");
+        assert!(e.table.unwrap().contains("| 15 | 14 | 13 | 12 |"));
+        let e = evaluate("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})");
+        assert!(e.ok && e.table.is_none() && e.svg.unwrap().contains("<svg"), "{:?}", e.svg_note);
+        let e = evaluate("SM80_16x8x8_F16F16F16F16_TN{}");
+        assert!(e.ok && e.svg.is_some(), "{e:?}");
+    }
+
+    #[test]
+    fn errors_are_answers() {
+        let e = evaluate("composition((6,4):(1,7), 4:4)");
+        assert!(!e.ok);
+        assert_eq!(e.result, "");
+        let msg = e.error.unwrap();
+        assert_eq!(msg, format!("error: {}", expr::eval("composition((6,4):(1,7), 4:4)").unwrap_err()));
+
+        let e = evaluate("size(foo)");
+        assert_eq!(e.pointer.as_deref(), Some("size(foo)\n     ^^^"));
+        let e = evaluate("A = 4:1; B = (2,3");
+        assert!(e.error.unwrap().starts_with("error: parse"));
+        assert!(e.pointer.unwrap().starts_with(" B = (2,3\n"));
+        for bad in ["", " ; \n", ")", "(((((", "logical_divide(", "é(", "1:0:1", "_1@@", &"(".repeat(10_000)] {
+            let e = evaluate(bad);
+            assert!(!e.ok && e.error.is_some(), "{bad:?}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn pictures_past_the_limits_are_notes() {
+        let e = evaluate("(1000,1000):(1,1000)");
+        assert!(e.ok);
+        assert!(e.table.is_none() && e.table_note.is_some());
+        assert!(e.svg.is_none() && e.svg_note.is_some());
+    }
+
+    #[test]
+    fn every_example_evaluates_and_is_drawn() {
+        assert_eq!(examples().len(), EXAMPLES.len());
+        for x in examples() {
+            let e = evaluate(&x.expr);
+            assert!(e.ok, "{}: {e:?}", x.expr);
+            assert!(e.svg.is_some(), "{}: {:?}", x.expr, e.svg_note);
+        }
+    }
+
+    #[test]
+    fn statements_split_at_semicolons_and_new_lines() {
+        assert_eq!(statements("a;b\n\nc ;"), vec![(0, "a"), (2, "b"), (5, "c ")]);
+        assert!(statements(" ;\r\n").is_empty());
+    }
+}

@@ -228,42 +228,46 @@ fn static_arch(a: &str) -> &'static str {
 }
 
 fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Result<(), Error> {
+    use std::fmt::Write as _;
+    let mut o = String::new();
     let (s, d) = (lay(src)?, lay(dst)?);
     match kind {
         "copy" => {
             let k = CopyKernel::new("kute_copy", &s, &d, elem, CopyConfig::default())?;
-            println!("// max_common_layout: {}", k.common);
-            println!("// vector: {} elements ({} bytes)", k.vector_elems, k.vector_elems * elem.bytes());
-            println!("// source units: {}", k.src_units);
-            println!("// destination units: {}", k.dst_units);
-            println!("// launch: {} blocks of {} threads", k.blocks(), k.config.threads);
-            print!("{}", k.source);
+            let _ = writeln!(o, "// max_common_layout: {}", k.common);
+            let _ = writeln!(o, "// vector: {} elements ({} bytes)", k.vector_elems, k.vector_elems * elem.bytes());
+            let _ = writeln!(o, "// source units: {}", k.src_units);
+            let _ = writeln!(o, "// destination units: {}", k.dst_units);
+            let _ = writeln!(o, "// launch: {} blocks of {} threads", k.blocks(), k.config.threads);
+            o.push_str(&k.source);
         }
         "transpose" => {
             let cfg = TransposeConfig { swizzle: !no_swizzle, ..TransposeConfig::default() };
             let k = TransposeKernel::new("kute_transpose", &s, &d, elem, cfg)?;
-            println!(
+            let _ = writeln!(o, 
                 "// tile: {:?}, {} threads, {} vectors of {} elements each",
                 k.tile, k.threads, k.passes, k.vector_elems
             );
-            println!("// tv_read:  {}", k.tv_read);
-            println!("// tv_write: {}", k.tv_write);
-            println!("// shared:   {}", k.smem);
+            let _ = writeln!(o, "// tv_read:  {}", k.tv_read);
+            let _ = writeln!(o, "// tv_write: {}", k.tv_write);
+            let _ = writeln!(o, "// shared:   {}", k.smem);
             for r in &k.reasoning {
-                println!("//   {r}");
+                let _ = writeln!(o, "//   {r}");
             }
-            println!(
+            let _ = writeln!(o, 
                 "// per block: shared stores {} wavefronts ({} conflicts), loads {} wavefronts ({} conflicts)",
                 k.cost.store_wavefronts(),
                 k.cost.store_conflicts(),
                 k.cost.load_wavefronts(),
                 k.cost.load_conflicts()
             );
-            println!("// launch: {} blocks of {} threads", k.blocks, k.threads);
-            print!("{}", k.source);
+            let _ = writeln!(o, "// launch: {} blocks of {} threads", k.blocks, k.threads);
+            o.push_str(&k.source);
         }
         other => return Err(Error::Unsupported { op: "plan", why: format!("'{other}': copy or transpose") }),
     }
+    // a closed pipe (`| head`) ends the output quietly
+    let _ = std::io::Write::write_all(&mut std::io::stdout(), o.as_bytes());
     Ok(())
 }
 

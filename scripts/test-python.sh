@@ -7,7 +7,9 @@
 # and pytest from PyPI, installs the package into it exactly as the README says
 # (`pip install ./crates/kute-py`, here without build isolation: maturin is already in
 # the environment) and runs crates/kute-py/tests. The Rust part is built in
-# target/python (CARGO_TARGET_DIR is not shared with a cargo command that runs this).
+# target/python (CARGO_TARGET_DIR is not shared with a cargo command that runs this), with
+# the dev profile (KUTE_PY_PROFILE, default dev: half the build time of release, and
+# overflow checks on; `release` builds what `pip install ./crates/kute-py` installs).
 #
 # Needs python3 (3.9 or newer, with venv) and a Rust toolchain. When python3 or its venv
 # module is missing, or PyPI cannot be reached to install maturin and pytest, the script
@@ -47,8 +49,9 @@ if ! "$vpy" -c 'import maturin, pytest' >/dev/null 2>&1; then
     fi
 fi
 
-echo "building and installing crates/kute-py into $venv"
+echo "building (profile ${KUTE_PY_PROFILE:-dev}) and installing crates/kute-py into $venv"
 export CARGO_TARGET_DIR=$here/target/python
+export MATURIN_PEP517_ARGS="--profile ${KUTE_PY_PROFILE:-dev}"
 # (maturin is run by pip from the venv's bin directory)
 PATH=$venv/bin:$PATH "$vpy" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
     --force-reinstall --no-deps ./crates/kute-py

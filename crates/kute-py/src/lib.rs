@@ -22,6 +22,7 @@
 //! `list` is an integer tuple, a coordinate (with `None` or `kute._` for `_`)
 //! or a by-mode tiler (with layouts in it).
 
+#![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 use kute::expr::{self, Value};
@@ -93,6 +94,12 @@ pub struct PyUnderscore;
 /// for an object of another type, `KuteError` for a string that does not
 /// evaluate or a tuple past kute's limits.
 pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    value_at(obj, 0)
+}
+
+/// [`to_value`] of an object `depth` tuples deep in the argument (bounded as
+/// kute bounds the nesting of what it parses: no recursion without end).
+fn value_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Ok(l) = obj.cast::<PyLayout>() {
         return Ok(Value::Layout(l.get().inner.clone()));
     }
@@ -115,10 +122,10 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         return expr::eval(&s.to_cow()?).map_err(kerr);
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
-        return tuple_value(t.iter());
+        return tuple_value(t.len(), t.iter(), depth);
     }
     if let Ok(t) = obj.cast::<PyList>() {
-        return tuple_value(t.iter());
+        return tuple_value(t.len(), t.iter(), depth);
     }
     if obj.cast::<PyInt>().is_ok() {
         // (an OverflowError past 64 bits)
@@ -130,9 +137,19 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     )))
 }
 
-/// A Python sequence as one tuple value.
-fn tuple_value<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<Value> {
-    let vals = items.map(|x| to_value(&x)).collect::<PyResult<Vec<_>>>()?;
+/// A Python sequence of `len` items, `depth` deep, as one tuple value.
+fn tuple_value<'py>(len: usize, items: impl Iterator<Item = Bound<'py, PyAny>>, depth: usize) -> PyResult<Value> {
+    let max_depth = kute::limits::MAX_DEPTH + 8;
+    if depth >= max_depth {
+        return Err(KuteError::new_err(format!("a tuple nested deeper than {max_depth} levels")));
+    }
+    if len > kute::limits::MAX_RANK {
+        return Err(KuteError::new_err(format!(
+            "a tuple of {len} elements (at most {} are taken)",
+            kute::limits::MAX_RANK
+        )));
+    }
+    let vals = items.map(|x| value_at(&x, depth + 1)).collect::<PyResult<Vec<_>>>()?;
     Value::tuple(vals).map_err(kerr)
 }
 

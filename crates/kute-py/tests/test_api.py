@@ -237,3 +237,12 @@ def test_errors_carry_kutes_message():
         Layout(2**80)
     with pytest.raises(KuteError):
         kute.eval("make_layout(" * 5000)  # past kute's limits: an error, never a crash
+    deep = 1
+    for _ in range(100000):
+        deep = (deep,)
+    with pytest.raises(KuteError):
+        Layout(deep)
+    with pytest.raises(KuteError):
+        IntTuple(tuple(range(100000)))
+    with pytest.raises(KuteError):
+        Layout(2**40, 2**40)(2**40 - 1)  # the index overflows 64 bits

@@ -22,6 +22,7 @@ by name, ``targs=`` giving template arguments: ``kute.size(L, targs=1)`` is
 message.
 """
 
+import builtins as _builtins
 import keyword as _keyword
 
 from . import _kute
@@ -40,7 +41,9 @@ from ._kute import (  # noqa: F401
     functions,
 )
 
-__all__ = ["Layout", "IntTuple", "Tiler", "Value", "Underscore", "KuteError", "eval", "call", "functions", "_"]
+# (`from kute import *` leaves Python's builtins alone: kute.eval, kute.filter, kute.slice, ...
+# and kute._ are reached through the module)
+__all__ = ["Layout", "IntTuple", "Tiler", "Value", "Underscore", "KuteError", "call", "functions"]
 
 
 def _function(name, signature, summary):
@@ -59,7 +62,8 @@ def _install():
             if n.isidentifier() and not _keyword.iskeyword(n) and n not in globals():
                 # the native function where there is one (a direct path for layouts)
                 globals()[n] = getattr(_kute, n, None) or _function(n, signature, summary)
-                __all__.append(n)
+                if not hasattr(_builtins, n):
+                    __all__.append(n)
 
 
 _install()

@@ -130,7 +130,19 @@ impl Value {
 
     /// Build a tuple value from elements, choosing the most specific kind (a
     /// `Limit` error past the limits of [`crate::limits`]).
-    pub(crate) fn tuple(items: Vec<Value>) -> Result<Value> {
+    ///
+    /// Pre: none. Post: an integer tuple when every element is an integer
+    /// (tuple), strides when some element is a basis stride, a coordinate when
+    /// some element is `_`, else a [`Value::Tuple`] of the elements.
+    ///
+    /// ```
+    /// use kute::expr::{eval, Value};
+    /// let t = Value::tuple(vec![eval("4").unwrap(), eval("(_2,3)").unwrap()]).unwrap();
+    /// assert_eq!((t.kind_name(), t.to_string().as_str()), ("an integer tuple", "(4,(_2,3))"));
+    /// let c = Value::tuple(vec![eval("_").unwrap(), eval("1").unwrap()]).unwrap();
+    /// assert_eq!(c.to_string(), "(_,1)");
+    /// ```
+    pub fn tuple(items: Vec<Value>) -> Result<Value> {
         if items.iter().all(|v| matches!(v, Value::IntTuple(_) | Value::Strides(_))) {
             // (an integer tuple when no element has a basis stride)
             return Ok(Value::from_strides(Tree::try_build(|b| {

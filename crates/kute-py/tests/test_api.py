@@ -1,0 +1,248 @@
+"""The Python API: pycute-style usage, evaluation, slicing, printing, errors, Jupyter display.
+
+The expected layouts are CuTe's answers (the worked examples of CuTe's documentation and
+the oracle's vectors), written out here, not what kute prints today.
+"""
+
+import pickle
+
+import pytest
+
+import kute
+from kute import IntTuple, KuteError, Layout
+
+
+# --- pycute-style: the five operations of pycute on layouts built from Python tuples ---------
+
+
+def test_layout_from_python_tuples():
+    a = Layout((4, 8), (8, 1))
+    assert str(a) == "(4,8):(8,1)"
+    assert repr(a) == "Layout('(4,8):(8,1)')"
+    assert a.shape == (4, 8) and a.stride == (8, 1)
+    assert a.size() == 32 and a.cosize() == 32
+    assert len(a) == 2 and a.rank() == 2 and a.depth() == 1
+    # no stride: CuTe's make_layout (column-major, the first stride static)
+    assert str(Layout((2, (2, 2)))) == "(2,(2,2)):(_1,(2,4))"
+    assert str(Layout(8)) == "8:_1"
+    assert str(Layout(((2, 2), 2), ((4, 1), 2))) == "((2,2),2):((4,1),2)"
+
+
+def test_coalesce():
+    assert str(kute.coalesce(Layout((2, (1, 6)), (1, (6, 2))))) == "12:1"
+    assert str(kute.coalesce(Layout("(_2,(_1,_6)):(_1,(_6,_2))"))) == "_12:_1"
+    assert str(kute.coalesce(Layout((2, 2), (2, 1)))) == "(2,2):(2,1)"
+    # by-mode coalesce
+    assert str(kute.coalesce(Layout("(_2,(_1,_6)):(_1,(_6,_2))"), (1, 1))) == "(_2,_6):(_1,_2)"
+
+
+def test_composition():
+    a = Layout((6, 2), (8, 2))
+    b = Layout((4, 3), (3, 1))
+    assert str(kute.composition(a, b)) == "((2,2),3):((24,2),8)"
+    assert str(kute.composition(Layout("(_10,_2):(_16,_4)"), Layout("(_5,_4):(_1,_5)"))) == "(_5,(_2,_2)):(_16,(_80,_4))"
+    # a tuple of layouts is a by-mode tiler (as in pycute)
+    l20 = Layout("(_12,(_4,_8)):(_59,(_13,_1))")
+    assert str(kute.composition(l20, (Layout("_3:_4"), Layout("_8:_2")))) == "(_3,(_2,_4)):(_236,(_26,_1))"
+
+
+def test_complement():
+    assert str(kute.complement(Layout(4, 1), 24)) == "6:4"
+    assert str(kute.complement(Layout(6, 4), 24)) == "4:_1"
+    assert str(kute.complement(Layout(4, 2), 24)) == "(2,3):(_1,8)"
+    assert str(kute.complement(Layout("(_2,_4):(_1,_6)"), "_24")) == "_3:_2"
+
+
+def test_logical_divide():
+    assert str(kute.logical_divide(Layout(24, 2), Layout(4, 2))) == "(4,(2,3)):(4,(2,16))"
+    a = Layout("(_9,(_4,_8)):(_59,(_13,_1))")
+    tiler = (Layout("_3:_3"), Layout("(_2,_4):(_1,_8)"))
+    assert str(kute.logical_divide(a, tiler)) == "((_3,_3),((_2,_4),(_2,_2))):((_177,_59),((_13,_2),(_26,_1)))"
+
+
+def test_logical_product():
+    assert str(kute.logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))) == "((2,2),(2,3)):((4,1),(2,8))"
+    assert str(kute.logical_product(Layout((2, 2), (4, 1)), Layout((4, 2), (1, 4)))) == (
+        "((2,2),((2,2),2)):((4,1),((2,8),16))"
+    )
+    assert str(kute.logical_product(Layout("(_2,_2):(_1,_2)"), Layout("(_3,_4):(_4,_1)"))) == (
+        "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))"
+    )
+
+
+def test_other_operations_by_cute_name():
+    a = Layout("(_4,_2):(_1,_16)")
+    assert str(kute.right_inverse(a)) == "_4:_1"
+    assert str(kute.left_inverse(Layout("(_4,_2):(_2,_1)"))) == "(_2,_4):(_4,_1)"
+    b = Layout("(_8,_8):(_8,_1)")
+    assert str(kute.zipped_divide(b, "<_2:_1,_4:_1>")) == "((_2,_4),(_4,_2)):((_8,_1),(_16,_4))"
+    assert str(kute.zipped_divide(b, ("_2", "_4"))) == "((_2,_4),(_4,_2)):((_8,_1),(_16,_4))"
+    assert str(kute.tiled_divide(b, "<_2:_1,_4:_1>")) == "((_2,_4),_4,_2):((_8,_1),_16,_4)"
+    assert str(kute.flat_divide(b, "<_2:_1,_4:_1>")) == "(_2,_4,_4,_2):(_8,_1,_16,_4)"
+    # Python ints are run-time integers: the same values, without the static marks
+    assert str(kute.zipped_divide(b, (2, 4))) == "((2,4),(4,2)):((_8,_1),(16,4))"
+    c = Layout("((_3,_2),(_4,_2)):((_16,_1),(_4,_2))")
+    assert str(kute.zipped_product(Layout("(_2,_2):(_1,_2)"), Layout("(_3,_4):(_4,_1)"))) == (
+        "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))"
+    )
+    assert str(kute.tiled_product(Layout("(_2,_2):(_1,_2)"), Layout("(_3,_4):(_4,_1)"))) == (
+        "((_2,_2),_3,_4):((_1,_2),_16,_4)"
+    )
+    assert str(kute.flat_product(Layout("(_2,_2):(_1,_2)"), Layout("(_3,_4):(_4,_1)"))) == "(_2,_2,_3,_4):(_1,_2,_16,_4)"
+    assert str(kute.zipped_divide(c, kute.Tiler(Layout("_2:_3"), Layout("_2:_4")))) == "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))"
+    blk = Layout("(_2,_5):(_5,_1)")
+    tile = Layout("(_3,_4):(_1,_3)")
+    assert str(kute.blocked_product(blk, tile)) == "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))"
+    assert str(kute.raked_product(blk, tile)) == "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))"
+    assert str(kute.make_layout(Layout("_3:_1"), Layout("_4:_3"))) == "(_3,_4):(_1,_3)"
+    assert str(kute.make_identity_layout((4, 8))) == "(4,8):(_1@0,_1@1)"
+    assert kute.size(Layout("(_4,_8):(_1,_4)")) == 32
+    assert str(kute.size(Layout("(_4,_8):(_1,_4)"), targs=1)) == "_8"
+    assert str(kute.rank(Layout("(_4,_8):(_1,_4)"))) == "_2"
+
+
+def test_every_function_of_the_language_is_a_module_function():
+    for name, aliases, signature, summary in kute.functions():
+        for n in (name, *aliases):
+            if n.isidentifier() and n not in ("and", "or", "not"):
+                f = getattr(kute, n)
+                assert callable(f), n
+    assert "logical_divide" in kute.__all__ and "eval" not in kute.__all__ and "filter" not in kute.__all__
+    assert "logical_divide(" in kute.logical_divide.__doc__
+
+
+# --- evaluation and slicing -------------------------------------------------------------------
+
+
+def test_evaluation():
+    a = Layout((2, (2, 2)), (4, (2, 1)))
+    assert [a(i) for i in range(8)] == [0, 4, 2, 6, 1, 5, 3, 7]
+    assert a(1, 3) == 7
+    assert Layout((3, (2, 3)), (3, (12, 1)))(2, (1, 2)) == 20
+    assert isinstance(a(5), int)
+
+
+def test_slicing():
+    a = Layout((4, (2, 4)), (2, (1, 8)))
+    assert a(2, (0, 1)) == 12
+    assert str(a(kute._, (1, kute._))) == "(4,4):(2,8)"
+    assert str(a(None, (1, None))) == "(4,4):(2,8)"
+    assert str(a(0, (None, None))) == "(2,4):(1,8)"
+    b = Layout("(_4,_8):(_1,_4)")
+    assert str(b(None, 2)) == "(_4):(_1)"
+    assert str(kute.slice((0, (None, None)), a)) == "(2,4):(1,8)"
+    layout, offset = kute.slice_and_offset((1, (None, 1)), a)
+    assert str(layout) == "(2):(1)" and offset == 10
+
+
+def test_modes():
+    a = Layout("(_4,(_3,_6)):(_1,(_4,_12))")
+    assert str(a[1]) == "(_3,_6):(_4,_12)"
+    assert str(a[-1][0]) == "_3:_4"
+    assert [str(m) for m in a] == ["_4:_1", "(_3,_6):(_4,_12)"]
+    with pytest.raises(IndexError):
+        a[2]
+    assert str(kute.layout(a, targs=(1, 0))) == "_3:_4"
+
+
+def test_eval_kinds():
+    assert isinstance(kute.eval("logical_divide(24:2, 4:2)"), Layout)
+    t = kute.eval("idx2crd(16,(_3,(_2,_3)))")
+    assert isinstance(t, IntTuple) and str(t) == "(1,(1,2))" and t == (1, (1, 2))
+    assert isinstance(kute.eval("<4:1,_>"), kute.Tiler)
+    assert kute.eval("congruent((1,2),(3,4))") is True
+    sw = kute.eval("Sw<3,4,3>")
+    assert isinstance(sw, kute.Value) and str(sw) == "Sw<3,4,3>" and sw.kind == "a swizzle"
+    assert sw(200) == 216
+    c = kute.eval("composition(Sw<3,4,3>{}, (_8,_64):(_64,_1))")
+    assert str(c) == "Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"
+    assert c._repr_svg_().startswith("<svg")
+    # values come back as arguments
+    assert str(kute.composition(sw, Layout("(_8,_64):(_64,_1)"))) == str(c)
+
+
+def test_int_tuple():
+    t = IntTuple((2, (3, 4)))
+    assert str(t) == "(2,(3,4))" and repr(t) == "IntTuple('(2,(3,4))')"
+    assert t.size() == 24 and t.rank() == 2 and t.depth() == 2 and len(t) == 2
+    assert t[1] == (3, 4) and t.value == (2, (3, 4))
+    assert str(IntTuple("(_2,4)")) == "(_2,4)"
+    assert int(IntTuple(7)) == 7 and list(range(IntTuple(3))) == [0, 1, 2]
+    assert IntTuple(7)[0] == 7 and len(IntTuple(7)) == 1 and [str(m) for m in IntTuple("(_2,(3,4))")] == ["_2", "(3,4)"]
+    with pytest.raises(IndexError):
+        IntTuple((1, 2))[2]
+    assert IntTuple("_2") != IntTuple("2")
+    assert hash(IntTuple(5)) == hash(5) and {IntTuple((1, 2)): 1}[IntTuple((1, 2))] == 1
+
+
+def test_tiler():
+    t = kute.Tiler(Layout("_4:_1"), None)
+    assert str(t) == "(_4:_1,_)"  # CuTe prints a tile as a tuple
+    assert t == kute.Tiler("<_4:_1,_>")
+    assert str(kute.logical_divide(Layout("(_8,_6):(_1,_8)"), t)) == "((_4,_2),_6):((_1,_4),_8)"
+
+
+# --- printing, equality, hashing, pickling ---------------------------------------------------
+
+
+def test_str_repr_eq_hash():
+    a = Layout("(_4,_8):(_8,_1)")
+    assert str(a) == "(_4,_8):(_8,_1)"
+    assert repr(a) == "Layout('(_4,_8):(_8,_1)')"
+    assert eval(repr(a), {"Layout": Layout}) == a
+    assert a == Layout("(_4,_8):(_8,_1)") and hash(a) == hash(Layout("(_4,_8):(_8,_1)"))
+    assert a != Layout((4, 8), (8, 1))  # dynamic integers are another layout
+    assert a != "(_4,_8):(_8,_1)"
+    assert len({a, Layout("(_4,_8):(_8,_1)"), Layout("_4:_1")}) == 2
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+def test_table_latex_svg():
+    a = Layout((2, (2, 2)), (4, (2, 1)))
+    assert a.table() == (
+        "(2,(2,2)):(4,(2,1))\n"
+        "      0   1   2   3 \n"
+        "    +---+---+---+---+\n"
+        " 0  | 0 | 2 | 1 | 3 |\n"
+        "    +---+---+---+---+\n"
+        " 1  | 4 | 6 | 5 | 7 |\n"
+        "    +---+---+---+---+\n"
+    )
+    svg = a._repr_svg_()
+    assert svg.startswith("<svg") and svg == a.svg()
+    latex = a._repr_latex_()
+    assert "tikzpicture" in latex and latex == a.latex()
+
+
+# --- errors ------------------------------------------------------------------------------------
+
+
+def test_errors_carry_kutes_message():
+    assert issubclass(KuteError, ValueError)
+    with pytest.raises(KuteError) as e:
+        kute.eval("logical_divide(24:2,")
+    assert str(e.value)
+    with pytest.raises(KuteError) as e:
+        kute.call("size")
+    assert str(e.value) == "evaluate: size takes 1 argument(s), got 0"
+    with pytest.raises(KuteError):
+        Layout((4, 8), (1,))  # shape and stride not congruent
+    with pytest.raises(KuteError):
+        Layout((4, 8), (8, 1))(4, 0)  # out of range
+    with pytest.raises(KuteError):
+        kute.nosuch_function_is_not_there if False else kute.call("nosuch", 1)
+    with pytest.raises(TypeError):
+        Layout(4.5)
+    with pytest.raises(OverflowError):
+        Layout(2**80)
+    with pytest.raises(KuteError):
+        kute.eval("make_layout(" * 5000)  # past kute's limits: an error, never a crash
+    deep = 1
+    for _ in range(100000):
+        deep = (deep,)
+    with pytest.raises(KuteError):
+        Layout(deep)
+    with pytest.raises(KuteError):
+        IntTuple(tuple(range(100000)))
+    with pytest.raises(KuteError):
+        Layout(2**40, 2**40)(2**40 - 1)  # the index overflows 64 bits

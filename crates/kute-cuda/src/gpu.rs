@@ -123,6 +123,31 @@ impl Gpu {
         Ok(())
     }
 
+    /// Launches `f(a, b, c)` on a `grid` of blocks of `threads` threads (a
+    /// GEMM: two inputs and an output).
+    ///
+    /// Pre: `f` takes three pointers and stays inside the buffers for this
+    /// launch shape. Post: the launch was queued, or the driver's error.
+    pub fn launch3<T: DeviceRepr, U: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        grid: (u32, u32),
+        threads: u32,
+        a: &CudaSlice<T>,
+        b: &CudaSlice<T>,
+        c: &mut CudaSlice<U>,
+    ) -> Result<()> {
+        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let mut l = self.stream.launch_builder(f);
+        l.arg(a);
+        l.arg(b);
+        l.arg(c);
+        // SAFETY: the kernel's three pointer parameters are the buffers, and
+        // the plans keep every access inside them (the precondition).
+        unsafe { l.launch(cfg) }?;
+        Ok(())
+    }
+
     /// Milliseconds per call of `run`: `warmup` calls, then `rounds` rounds
     /// of `reps` calls timed with CUDA events; the median round's mean.
     ///

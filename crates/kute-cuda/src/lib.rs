@@ -20,6 +20,7 @@
 pub mod copy;
 pub mod elem;
 pub mod error;
+pub mod gemm;
 pub mod gpu;
 pub mod reference;
 pub mod source;

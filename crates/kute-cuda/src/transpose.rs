@@ -153,7 +153,14 @@ pub struct TransposeKernel {
 /// `(T, (V, P))` to tile coordinates for threads arranged by `thr` and
 /// values by `val` (CuTe's `make_tiled_copy(atom, thr, val)` for one pass),
 /// repeated over the tile.
-fn tv_layout(thr: &str, val: &str, threads: i64, vec: i64, pass: (i64, i64), tile: (i64, i64)) -> Result<Layout> {
+pub(crate) fn tv_layout(
+    thr: &str,
+    val: &str,
+    threads: i64,
+    vec: i64,
+    pass: (i64, i64),
+    tile: (i64, i64),
+) -> Result<Layout> {
     let one = layout_of(&format!(
         "composition(right_inverse(raked_product({thr}, {val})), ({threads},{vec}):(1,{threads}))"
     ))?;

@@ -15,6 +15,7 @@
 use clap::{Parser, Subcommand};
 use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
+use kute_cuda::gemm::{GemmConfig, GemmKernel};
 use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
 use kute_cuda::reference::check_copy;
 use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
@@ -85,6 +86,21 @@ enum Cmd {
         /// Also time copy kernels with these vectors per thread (tuning).
         #[arg(long, value_delimiter = ',')]
         sweep: Vec<u32>,
+    },
+    /// Check and time kute's GEMM beside PyTorch's matmul (cuBLAS).
+    Gemm {
+        /// Shapes MxNxK.
+        #[arg(long, value_delimiter = ',', default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512")]
+        shapes: Vec<String>,
+        /// Input types.
+        #[arg(long, value_delimiter = ',', default_value = "f16,bf16")]
+        elems: Vec<Elem>,
+        /// Launches per timed round.
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+        /// Skip PyTorch.
+        #[arg(long)]
+        no_torch: bool,
     },
     /// Compare Nsight Compute's shared-memory counters with kute's prediction.
     Ncu {
@@ -212,6 +228,170 @@ fn catalogue() -> Result<Vec<Kernel>, Error> {
     Ok(out)
 }
 
+/// The GEMM shapes of `check` and of the NVRTC test: (M, N, K) and type.
+const GEMM_CASES: [((i64, i64, i64), Elem); 4] = [
+    ((256, 256, 64), Elem::F16),
+    ((384, 256, 160), Elem::F16),
+    ((256, 512, 96), Elem::Bf16),
+    ((128, 128, 32), Elem::Bf16),
+];
+
+/// Every GEMM kernel and its reference, as (name, source).
+fn gemm_catalogue() -> Result<Vec<(String, String)>, Error> {
+    let mut out = Vec::new();
+    for (k, (mnk, elem)) in GEMM_CASES.iter().enumerate() {
+        let g = GemmKernel::new(&format!("gemm{k}_{elem}"), *mnk, *elem, GemmConfig::default())?;
+        out.push((g.name.clone(), g.source));
+        let r = format!("gemm{k}_{elem}_reference");
+        out.push((r.clone(), kute_cuda::gemm::reference_source(&r, *mnk, *elem)?));
+    }
+    Ok(out)
+}
+
+/// Inputs whose every product and sum is exact in f32 (multiples of 1/8 in
+/// [-1, 1]), so that any order of summation gives the same bits: f16 or
+/// bf16 bit patterns.
+fn gemm_data(n: usize, elem: Elem, seed: u64) -> Vec<u16> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = ((x >> 33) % 17) as f32 / 8.0 - 1.0;
+            let b = v.to_bits();
+            match elem {
+                Elem::Bf16 => (b >> 16) as u16,
+                _ => {
+                    if v == 0.0 {
+                        0
+                    } else {
+                        let sign = (b >> 16) & 0x8000;
+                        let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+                        (sign | ((exp as u32) << 10) | ((b >> 13) & 0x3ff)) as u16
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// A checked GEMM: the kernel, its output and its two inputs.
+type GemmRun = (cudarc::driver::CudaFunction, Vec<f32>, Vec<u16>, Vec<u16>);
+
+/// Runs the GEMM and its reference on the same inputs; `Ok(C)` when they agree bit for bit.
+fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> {
+    let (m, n, k) = g.mnk;
+    let f = gpu.kernel(&g.name, &g.source)?;
+    let rname = format!("{}_reference", g.name);
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, g.mnk, g.elem)?)?;
+    let a_host = gemm_data((m * k) as usize, g.elem, seed);
+    let b_host = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
+    let a = gpu.upload(&a_host)?;
+    let b = gpu.upload(&b_host)?;
+    let mut c = gpu.zeros::<f32>((m * n) as usize)?;
+    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+    gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut c)?;
+    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &a, &b, &mut want)?;
+    let (got, want) = (gpu.download(&c)?, gpu.download(&want)?);
+    let bad = got.iter().zip(&want).position(|(x, y)| x.to_bits() != y.to_bits());
+    if let Some(e) = bad {
+        let wrong = got.iter().zip(&want).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
+        return Err(Error::Wrong {
+            kernel: g.name.clone(),
+            why: format!(
+                "{wrong} of {} elements differ; C[{}][{}] = {} where the reference has {}",
+                got.len(),
+                e as i64 / n,
+                e as i64 % n,
+                got[e],
+                want[e]
+            ),
+        });
+    }
+    Ok((f, got, a_host, b_host))
+}
+
+const TORCH_GEMM: &str = include_str!("torch_gemm.py");
+
+fn gemm(shapes: &[String], elems: &[Elem], reps: usize, no_torch: bool) -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let parse = |s: &str| -> Result<(i64, i64, i64), Error> {
+        let v: Vec<i64> = s.split('x').filter_map(|x| x.trim().parse().ok()).collect();
+        match v[..] {
+            [m, n, k] => Ok((m, n, k)),
+            _ => Err(Error::Unsupported { op: "gemm", why: format!("'{s}': MxNxK") }),
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("kute-gemm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Unsupported { op: "gemm", why: e.to_string() })?;
+    let mut rows = Vec::new();
+    let mut torch_args = Vec::new();
+    for (si, s) in shapes.iter().enumerate() {
+        let mnk = parse(s)?;
+        for &elem in elems {
+            let g = GemmKernel::new("kgemm", mnk, elem, GemmConfig::default())?;
+            let (f, c, a_host, b_host) = gemm_checked(&gpu, &g, 0x5eed + si as u64)?;
+            println!("{s} {elem}: equal to the reference kernel bit for bit; shared A {}, B {}", g.smem_a, g.smem_b);
+            if si == 0 {
+                // kute's C and its inputs for PyTorch to check
+                let tag = format!("{s}_{elem}");
+                let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(format!("{tag}_{name}.bin")), bytes);
+                let as_bytes16 = |v: &[u16]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+                write("a", &as_bytes16(&a_host))
+                    .and_then(|()| write("b", &as_bytes16(&b_host)))
+                    .and_then(|()| write("c", &c.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()))
+                    .map_err(|e| Error::Unsupported { op: "gemm", why: e.to_string() })?;
+                torch_args.push(format!("{s}:{}:{}", elem.torch(), dir.join(&tag).display()));
+            } else {
+                torch_args.push(format!("{s}:{}:", elem.torch()));
+            }
+            let (m, n, k) = mnk;
+            let a = gpu.zeros::<u16>((m * k) as usize)?;
+            let b = gpu.zeros::<u16>((n * k) as usize)?;
+            let mut cc = gpu.zeros::<f32>((m * n) as usize)?;
+            let ms =
+                gpu.time(2, 5, reps, || gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut cc))?;
+            rows.push((s.clone(), elem, "kute gemm (SM80 mma.sync)".to_string(), ms, mnk));
+        }
+    }
+    if no_torch {
+        println!("PyTorch: not run (--no-torch)");
+    } else {
+        let out = Command::new("python3")
+            .args(["-c", TORCH_GEMM, &reps.to_string()])
+            .args(&torch_args)
+            .output()
+            .map_err(|e| Error::Unsupported { op: "gemm", why: format!("python3: {e}") })?;
+        if !out.status.success() {
+            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| Error::Unsupported { op: "gemm", why: e.to_string() })?;
+            let (Some(shape), Some(ms)) = (v["shape"].as_str(), v["matmul_ms"].as_f64()) else { continue };
+            let Some(elem) = elems.iter().copied().find(|e| v["dtype"].as_str() == Some(e.torch())) else { continue };
+            let mnk = parse(shape)?;
+            rows.push((shape.to_string(), elem, "torch.matmul (cuBLAS)".to_string(), ms, mnk));
+            if let Some(err) = v["max_rel_err"].as_f64() {
+                println!("{shape} {elem}: kute's C against torch.matmul(A.float(), B.float().t()): max relative error {err:e}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    println!();
+    println!("| M x N x K | type | kernel | time (ms) | TFLOP/s | vs torch.matmul |");
+    println!("|---|---|---|---|---|---|");
+    for r in &rows {
+        let flops = 2.0 * (r.4 .0 * r.4 .1 * r.4 .2) as f64;
+        let base = rows.iter().find(|x| x.0 == r.0 && x.1 == r.1 && x.2.starts_with("torch")).map(|x| x.3);
+        let ratio = base.map(|b| format!("{:.3}", b / r.3)).unwrap_or_else(|| "-".into());
+        println!("| {} | {} | {} | {:.4} | {:.1} | {ratio} |", r.0, r.1, r.2, r.3, flops / r.3 / 1e9);
+    }
+    Ok(())
+}
+
 fn need_nvrtc() -> Result<(), Error> {
     if nvrtc_available() {
         Ok(())
@@ -244,7 +424,8 @@ fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Resul
         "transpose" => {
             let cfg = TransposeConfig { swizzle: !no_swizzle, ..TransposeConfig::default() };
             let k = TransposeKernel::new("kute_transpose", &s, &d, elem, cfg)?;
-            let _ = writeln!(o, 
+            let _ = writeln!(
+                o,
                 "// tile: {:?}, {} threads, {} vectors of {} elements each",
                 k.tile, k.threads, k.passes, k.vector_elems
             );
@@ -254,7 +435,8 @@ fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Resul
             for r in &k.reasoning {
                 let _ = writeln!(o, "//   {r}");
             }
-            let _ = writeln!(o, 
+            let _ = writeln!(
+                o,
                 "// per block: shared stores {} wavefronts ({} conflicts), loads {} wavefronts ({} conflicts)",
                 k.cost.store_wavefronts(),
                 k.cost.store_conflicts(),
@@ -264,7 +446,17 @@ fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Resul
             let _ = writeln!(o, "// launch: {} blocks of {} threads", k.blocks, k.threads);
             o.push_str(&k.source);
         }
-        other => return Err(Error::Unsupported { op: "plan", why: format!("'{other}': copy or transpose") }),
+        "gemm" => {
+            let mnk = |t: &str| -> Result<i64, Error> {
+                t.trim().parse().map_err(|_| Error::Unsupported { op: "plan", why: format!("'{t}' is not a size") })
+            };
+            let k = GemmKernel::new("kute_gemm", (mnk(src)?, mnk(dst)?, mnk(src)?), elem, GemmConfig::default())?;
+            for r in &k.reasoning {
+                let _ = writeln!(o, "//   {r}");
+            }
+            o.push_str(&k.source);
+        }
+        other => return Err(Error::Unsupported { op: "plan", why: format!("'{other}': copy, transpose or gemm") }),
     }
     // a closed pipe (`| head`) ends the output quietly
     let _ = std::io::Write::write_all(&mut std::io::stdout(), o.as_bytes());
@@ -293,6 +485,13 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
                     failed += 1;
                     eprintln!("{arch} {name}: {e}");
                 }
+            }
+        }
+        for (name, source) in gemm_catalogue()? {
+            count += 1;
+            if let Err(e) = compile_ptx(&name, &source, a) {
+                failed += 1;
+                eprintln!("{arch} {name}: {e}");
             }
         }
         println!("{arch}: {count} kernels compiled, {failed} failed");
@@ -361,7 +560,21 @@ fn check() -> Result<(), Error> {
             }
         }
     }
-    println!("{} kernels checked against the CPU reference, {bad} wrong", kernels.len());
+    for (k, (mnk, elem)) in GEMM_CASES.iter().enumerate() {
+        let g = GemmKernel::new(&format!("gemm{k}_{elem}"), *mnk, *elem, GemmConfig::default())?;
+        match gemm_checked(&gpu, &g, 7 + k as u64) {
+            Ok(_) => println!("ok    {} {mnk:?}", g.name),
+            Err(e) => {
+                bad += 1;
+                println!("FAIL  {}: {e}", g.name);
+            }
+        }
+    }
+    println!(
+        "{} kernels checked against the CPU reference, {} GEMMs against the reference GEMM, {bad} wrong",
+        kernels.len(),
+        GEMM_CASES.len()
+    );
     if bad > 0 {
         return Err(Error::Wrong { kernel: format!("{bad} kernels"), why: "see above".into() });
     }
@@ -594,6 +807,7 @@ fn main() -> ExitCode {
         Cmd::Check => check(),
         Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
         Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
+        Cmd::Gemm { shapes, elems, reps, no_torch } => gemm(&shapes, &elems, reps, no_torch),
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
     };
     match r {

@@ -1,0 +1,457 @@
+//! A tensor-core GEMM (SM80 `mma.sync`), every index from kute's layouts.
+//!
+//! `C = A · Bᵀ` with `A` of shape `(M, K)`, `B` of shape `(N, K)` (both
+//! K-major: CuTe's "TN"), f16 or bf16 inputs, f32 accumulation and an f32
+//! `C` of shape `(M, N)`, row-major. `M`, `N`, `K` are multiples of the block
+//! tile.
+//!
+//! The plan:
+//! 1. The block tile `(BM, BN, BK)` cuts `A`, `B` and `C` with
+//!    `zipped_divide`: mode 0 a tile's offsets, mode 1 the tiles' first
+//!    offsets.
+//! 2. The MMA is CuTe's `make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{},
+//!    (2,2,1))`: four warps, 2 x 2. Its `get_layoutA_TV`, `get_layoutB_TV` and
+//!    `get_layoutC_TV` give each thread's fragment coordinates in one MMA
+//!    tile `(32, 16, 16)`, whose value order is the register order of the
+//!    `mma.sync` instruction. The MMA tile is repeated over the block tile
+//!    with `zipped_divide`.
+//! 3. Global to shared memory: `cp.async` 16-byte copies whose TV layout is
+//!    CuTe's `make_tiled_copy` construction (`right_inverse(raked_product)`),
+//!    in a pipeline of `STAGES` tiles.
+//! 4. The shared tiles are K-major and swizzled as
+//!    [`kute::analysis::search_swizzle`] picks for the `cp.async` stores and
+//!    the fragment loads, every warp counted.
+//!
+//! Fragments are loaded from shared memory with `ldmatrix` (`x4` for A, `x2`
+//! for B), its addresses from CuTe's `make_tiled_copy_A/B` of the
+//! `SM75_U32x{4,2}_LDSM_N` atoms, whose destination TV layouts must equal
+//! the MMA's (checked).
+
+use crate::source::{header, layout_fn, plain_fn};
+use crate::transpose::tv_layout;
+use crate::{layout_of, Elem, Error, Result};
+use kute::analysis::{block_bank_conflicts, search_swizzle, Access, BankReport, SearchSpec};
+use kute::{AnyLayout, Layout, Major};
+
+const OP: &str = "gemm kernel";
+
+/// The block tile and pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmConfig {
+    /// Block tile along M.
+    pub bm: i64,
+    /// Block tile along N.
+    pub bn: i64,
+    /// Block tile along K.
+    pub bk: i64,
+    /// Tiles in flight in shared memory (2 or more).
+    pub stages: i64,
+}
+
+impl Default for GemmConfig {
+    fn default() -> GemmConfig {
+        GemmConfig { bm: 128, bn: 128, bk: 32, stages: 3 }
+    }
+}
+
+/// Threads per block: the tiled MMA's four warps.
+pub const THREADS: i64 = 128;
+
+/// A planned GEMM kernel.
+#[derive(Clone, Debug)]
+pub struct GemmKernel {
+    /// The kernel's name.
+    pub name: String,
+    /// The input element type (f16 or bf16).
+    pub elem: Elem,
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// The tile and pipeline.
+    pub config: GemmConfig,
+    /// `A`, `(M, K)`.
+    pub a: Layout,
+    /// `B`, `(N, K)`.
+    pub b: Layout,
+    /// `C`, `(M, N)`.
+    pub c: Layout,
+    /// The shared tile of `A`, `(BM, BK)`.
+    pub smem_a: AnyLayout,
+    /// The shared tile of `B`, `(BN, BK)`.
+    pub smem_b: AnyLayout,
+    /// Every layout the kernel evaluates for `A`.
+    pub plan_a: OperandPlan,
+    /// Every layout the kernel evaluates for `B`.
+    pub plan_b: OperandPlan,
+    /// Every layout the kernel evaluates for `C`.
+    pub plan_c: OutputPlan,
+    /// Predicted wavefronts of one block's `cp.async` stores and fragment
+    /// loads of `A` (one k-block), per warp.
+    pub cost_a: [Vec<BankReport>; 2],
+    /// Same for `B`.
+    pub cost_b: [Vec<BankReport>; 2],
+    /// The swizzle searches' reasoning.
+    pub reasoning: Vec<String>,
+    /// The CUDA C++ source.
+    pub source: String,
+}
+
+/// The layouts of one input operand, as the kernel evaluates them (each a
+/// function of a 1-D index).
+#[derive(Clone, Debug)]
+pub struct OperandPlan {
+    /// Block tile number (`row tile + tiles · k tile`) to its first offset.
+    pub tiles: Layout,
+    /// `cp.async` TV index (`t + 128 · V · p`) to the global offset in the tile.
+    pub gcopy: Layout,
+    /// `cp.async` TV index to the tile coordinate (the shared offset is
+    /// the shared layout of it).
+    pub scopy: Layout,
+    /// Thread to the tile coordinate of its `ldmatrix` row (the first MMA tile).
+    pub ldsm: Layout,
+    /// MMA tile repeat (`row repeat + repeats · k repeat`) to its tile-coordinate offset.
+    pub rep: Layout,
+}
+
+/// The layouts of `C`, as the kernel evaluates them.
+#[derive(Clone, Debug)]
+pub struct OutputPlan {
+    /// Block tile number (`bm + tiles · bn`) to its first offset.
+    pub tiles: Layout,
+    /// Tile coordinate to the offset in the tile.
+    pub tile: Layout,
+    /// `t + 128 · v` to the tile coordinate of accumulator `v` (the first MMA tile).
+    pub frag: Layout,
+    /// MMA tile repeat (`i + repeats · j`) to its tile-coordinate offset.
+    pub rep: Layout,
+}
+
+struct Side {
+    /// `zipped_divide(X, (BX, BK))`.
+    tiles: Layout,
+    /// `cp.async` TV over `(BX, BK)`.
+    copy_tv: Layout,
+    /// `ldmatrix` source TV over `(BX, BK)` (the first MMA tile): each
+    /// thread's row address is its value 0.
+    frag: Layout,
+    /// MMA tile repeats over `(BX, BK)`.
+    rep: Layout,
+    smem: AnyLayout,
+    cost: [Vec<BankReport>; 2],
+}
+
+/// Whether two layouts are the same function over the same domain size.
+fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
+    let n = a.size()?.value();
+    if n != b.size()?.value() {
+        return Ok(false);
+    }
+    Ok(a.indices()?.zip(b.indices()?).all(|(x, y)| x == y))
+}
+
+/// One operand's plan (its arguments are the operand's parts; a struct of
+/// them would only be unpacked again). `ldsm` is the `ldmatrix` tiled copy
+/// (`make_tiled_copy_A/B`): its source TV gives each thread's row address,
+/// and its destination TV must be the MMA's (the registers come out in the
+/// MMA's order).
+#[allow(clippy::too_many_arguments)]
+fn side(
+    x: &Layout,
+    rows: i64,
+    bk: i64,
+    mma_tv: &Layout,
+    ldsm: (&Layout, &Layout),
+    mma_tile: (i64, i64),
+    elem: Elem,
+    reasoning: &mut Vec<String>,
+) -> Result<Side> {
+    if !same_function(ldsm.1, mma_tv)? {
+        return Err(Error::unsupported(OP, format!("the ldmatrix copy gives {} where the MMA takes {mma_tv}", ldsm.1)));
+    }
+    let mma_tv = ldsm.0;
+    let tiles = layout_of(&format!("zipped_divide({x}, ({rows},{bk}))"))?;
+    let vec = 16 / elem.bytes();
+    let across = bk / vec; // threads along K
+    let copy_tv = tv_layout(
+        &format!("({},{across}):({across},1)", THREADS / across),
+        &format!("(1,{vec}):(0,1)"),
+        THREADS,
+        vec,
+        (THREADS / across, bk),
+        (rows, bk),
+    )?;
+    let zd = layout_of(&format!("zipped_divide(make_layout(({rows},{bk})), ({},{}))", mma_tile.0, mma_tile.1))?;
+    let frag = layout_of(&format!("composition({}, {mma_tv})", zd.mode(0)?))?;
+    let rep = zd.mode(1)?;
+    let spec = SearchSpec {
+        tile: (rows, bk),
+        elem_bytes: elem.bytes(),
+        major: Major::Right,
+        patterns: vec![
+            ("cp.async".into(), Access::Tv(copy_tv.clone())),
+            ("fragments".into(), Access::Tv(frag.clone())),
+        ],
+    };
+    let r = search_swizzle(&spec)?;
+    reasoning.extend(r.reasoning);
+    let smem = r.best.layout;
+    let cost =
+        [block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?, block_bank_conflicts(&smem, elem.bytes(), &frag)?];
+    Ok(Side { tiles, copy_tv, frag, rep, smem, cost })
+}
+
+impl GemmKernel {
+    /// Plans `C = A · Bᵀ` for `(M, N, K)` (see the [module docs](self)).
+    ///
+    /// Pre: `elem` f16 or bf16; `M`, `N`, `K` positive multiples of `BM`,
+    /// `BN`, `BK`; `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8`
+    /// dividing 128 (else an `Unsupported` error).
+    /// Post: a kernel of `(M/BM, N/BN)` blocks of 128 threads whose static
+    /// shared memory is `STAGES · (BM + BN) · BK · 2` bytes.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, GemmKernel}, Elem};
+    /// let k = GemmKernel::new("g", (256, 256, 64), Elem::F16, GemmConfig::default()).unwrap();
+    /// assert!(k.source.contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    /// assert_eq!(k.blocks(), (2, 2));
+    /// ```
+    pub fn new(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<GemmKernel> {
+        let GemmConfig { bm, bn, bk, stages } = config;
+        let ty = match elem {
+            Elem::F16 => "f16",
+            Elem::Bf16 => "bf16",
+            Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: the tensor-core GEMM takes f16 or bf16")),
+        };
+        if bm < 32
+            || bm % 32 != 0
+            || bn < 16
+            || bn % 16 != 0
+            || bk < 16
+            || bk % 16 != 0
+            || 128 % (bk / 8) != 0
+            || stages < 2
+        {
+            return Err(Error::unsupported(OP, format!("tile ({bm},{bn},{bk}) with {stages} stages")));
+        }
+        if m < 1 || n < 1 || k < 1 || m % bm != 0 || n % bn != 0 || k % bk != 0 {
+            return Err(Error::unsupported(
+                OP,
+                format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
+            ));
+        }
+        if stages * (bm + bn) * bk * 2 > 48 * 1024 {
+            return Err(Error::unsupported(OP, "more than 48 KiB of static shared memory"));
+        }
+        let atom = match elem {
+            Elem::Bf16 => "SM80_16x8x16_F32BF16BF16F32_TN",
+            _ => "SM80_16x8x16_F32F16F16F32_TN",
+        };
+        let mma = format!("make_tiled_mma({atom}{{}},(_2,_2,_1):(_1,_2,_0))");
+        let tv_a = layout_of(&format!("get_layoutA_TV({mma})"))?;
+        let tv_b = layout_of(&format!("get_layoutB_TV({mma})"))?;
+        let tv_c = layout_of(&format!("get_layoutC_TV({mma})"))?;
+        let vt = if elem == Elem::Bf16 { "bfloat16_t" } else { "half_t" };
+        let ldsm = |which: &str, atom: &str| -> Result<(Layout, Layout)> {
+            let copy = format!("make_tiled_copy_{which}(Copy_Atom<{atom},{vt}>{{}}, {mma})");
+            Ok((layout_of(&format!("get_layoutS_TV({copy})"))?, layout_of(&format!("get_layoutD_TV({copy})"))?))
+        };
+        let (ldsm_a, ldsm_b) = (ldsm("A", "SM75_U32x4_LDSM_N")?, ldsm("B", "SM75_U32x2_LDSM_N")?);
+        let a = layout_of(&format!("({m},{k}):({k},1)"))?;
+        let b = layout_of(&format!("({n},{k}):({k},1)"))?;
+        let c = layout_of(&format!("({m},{n}):({n},1)"))?;
+        let mut reasoning = Vec::new();
+        let sa = side(&a, bm, bk, &tv_a, (&ldsm_a.0, &ldsm_a.1), (32, 16), elem, &mut reasoning)?;
+        let sb = side(&b, bn, bk, &tv_b, (&ldsm_b.0, &ldsm_b.1), (16, 16), elem, &mut reasoning)?;
+        let zc = layout_of(&format!("zipped_divide({c}, ({bm},{bn}))"))?;
+        let zt = layout_of(&format!("zipped_divide(make_layout(({bm},{bn})), (32,16))"))?;
+        let frag_c = layout_of(&format!("composition({}, {tv_c})", zt.mode(0)?))?;
+        let rep_c = zt.mode(1)?;
+
+        let mut s = String::new();
+        header(
+            &mut s,
+            &format!("gemm C({m},{n}) f32 = A({m},{k}) * B({n},{k})^T, {elem}, tile ({bm},{bn},{bk}), {stages} stages"),
+        );
+        s.push_str(&format!("// shared A: {}\n// shared B: {}\n", sa.smem, sb.smem));
+        let operand = |x: &Side| -> Result<OperandPlan> {
+            Ok(OperandPlan {
+                tiles: x.tiles.mode(1)?,
+                gcopy: layout_of(&format!("composition({}, {})", x.tiles.mode(0)?, x.copy_tv))?,
+                scopy: x.copy_tv.clone(),
+                ldsm: x.frag.clone(),
+                rep: x.rep.clone(),
+            })
+        };
+        let (plan_a, plan_b) = (operand(&sa)?, operand(&sb)?);
+        let plan_c = OutputPlan { tiles: zc.mode(1)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c };
+        for (l, f) in [
+            (&plan_a.tiles, "a_tiles"),
+            (&plan_b.tiles, "b_tiles"),
+            (&plan_c.tiles, "c_tiles"),
+            (&plan_a.gcopy, "a_gcopy"),
+            (&plan_b.gcopy, "b_gcopy"),
+            (&plan_a.scopy, "a_scopy"),
+            (&plan_b.scopy, "b_scopy"),
+            (&plan_a.ldsm, "a_frag"),
+            (&plan_b.ldsm, "b_frag"),
+            (&plan_a.rep, "a_rep"),
+            (&plan_b.rep, "b_rep"),
+            (&plan_c.frag, "c_frag"),
+            (&plan_c.rep, "c_rep"),
+            (&plan_c.tile, "c_tile"),
+        ] {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+        layout_fn(&mut s, &sa.smem, &format!("{name}_sa"))?;
+        layout_fn(&mut s, &sb.smem, &format!("{name}_sb"))?;
+        let vec = 16 / elem.bytes();
+        let (pa, pb) = (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec));
+        let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
+        let (tm, tk) = (m / bm, k / bk);
+        let _ = tk;
+        s.push_str(&format!(
+            r#"__device__ __forceinline__ void kute_cp_async16(void* smem, const void* gmem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(gmem) : "memory");
+}}
+__device__ __forceinline__ void kute_ldsm_x4(unsigned int (&r)[4], const void* smem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0,%1,%2,%3}}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}}
+__device__ __forceinline__ void kute_ldsm_x2(unsigned int (&r)[2], const void* smem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {{%0,%1}}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}}
+__device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[4], const unsigned int (&b)[2]) {{
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.{ty}.{ty}.f32 {{%0,%1,%2,%3}}, {{%4,%5,%6,%7}}, {{%8,%9}}, {{%0,%1,%2,%3}};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}}
+extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+  __shared__ alignas(128) unsigned short smem[{smem_elems}];
+  unsigned short* sa = smem;
+  unsigned short* sb = smem + {sa_all};
+  const long long t = threadIdx.x;
+  const long long bm = blockIdx.x, bn = blockIdx.y;
+  float acc[{mm}][{mn}][4];
+#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
+  const long long ktiles = {ktiles};
+  auto load = [&](long long kt, int stage) {{
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+#pragma unroll
+    for (int p = 0; p < {pa}; ++p) kute_cp_async16(sa + stage * {sa_one} + {name}_sa({name}_a_scopy(t + {tvv}LL * p)), ga + {name}_a_gcopy(t + {tvv}LL * p));
+#pragma unroll
+    for (int p = 0; p < {pb}; ++p) kute_cp_async16(sb + stage * {sb_one} + {name}_sb({name}_b_scopy(t + {tvv}LL * p)), gb + {name}_b_gcopy(t + {tvv}LL * p));
+  }};
+#pragma unroll
+  for (int s = 0; s < {stages} - 1; ++s) {{
+    if (s < ktiles) load(s, s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }}
+  for (long long kt = 0; kt < ktiles; ++kt) {{
+    asm volatile("cp.async.wait_group {wait};" ::: "memory");
+    __syncthreads();
+    const long long next = kt + {stages} - 1;
+    if (next < ktiles) load(next, (int)(next % {stages}));
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const unsigned short* sas = sa + (kt % {stages}) * {sa_one};
+    const unsigned short* sbs = sb + (kt % {stages}) * {sb_one};
+#pragma unroll
+    for (int ki = 0; ki < {mk}; ++ki) {{
+      unsigned int fa[{mm}][4], fb[{mn}][2];
+#pragma unroll
+      for (int i = 0; i < {mm}; ++i) kute_ldsm_x4(fa[i], sas + {name}_sa({name}_a_frag(t) + {name}_a_rep(i + {mm}LL * ki)));
+#pragma unroll
+      for (int j = 0; j < {mn}; ++j) kute_ldsm_x2(fb[j], sbs + {name}_sb({name}_b_frag(t) + {name}_b_rep(j + {mn}LL * ki)));
+#pragma unroll
+      for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+        for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[i], fb[j]);
+    }}
+  }}
+  float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {{
+        const long long at = {name}_c_tile({name}_c_frag(t + {threads}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
+        asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");
+      }}
+}}
+"#,
+            threads = THREADS,
+            smem_elems = stages * (bm + bn) * bk,
+            sa_all = stages * bm * bk,
+            sa_one = bm * bk,
+            sb_one = bn * bk,
+            ktiles = k / bk,
+            tn = n / bn,
+            tvv = THREADS * vec,
+            wait = stages - 2,
+        ));
+        Ok(GemmKernel {
+            name: name.to_string(),
+            elem,
+            mnk: (m, n, k),
+            config,
+            a,
+            b,
+            c,
+            smem_a: sa.smem,
+            smem_b: sb.smem,
+            plan_a,
+            plan_b,
+            plan_c,
+            cost_a: sa.cost,
+            cost_b: sb.cost,
+            reasoning,
+            source: s,
+        })
+    }
+
+    /// The grid, `(M/BM, N/BN)`.
+    ///
+    /// Pre: none. Post: the number of block tiles along M and N.
+    pub fn blocks(&self) -> (u32, u32) {
+        ((self.mnk.0 / self.config.bm) as u32, (self.mnk.1 / self.config.bn) as u32)
+    }
+}
+
+/// A plain GEMM for checking: one thread per element of `C`, f32
+/// accumulation in order of K, the same operand layouts.
+///
+/// Pre: `elem` f16 or bf16. Post: a kernel `name(A, B, C)` for blocks of
+/// 256 threads over `M·N` elements.
+pub fn reference_source(name: &str, (m, n, k): (i64, i64, i64), elem: Elem) -> Result<String> {
+    let cvt = match elem {
+        Elem::F16 => "__half2float_bits",
+        Elem::Bf16 => "__bf162float_bits",
+        Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs")),
+    };
+    Ok(format!(
+        r#"// generated by kute-cuda: reference gemm ({m},{n},{k}), {elem}
+__device__ __forceinline__ float __half2float_bits(unsigned short h) {{
+  float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f;
+}}
+__device__ __forceinline__ float __bf162float_bits(unsigned short h) {{
+  return __uint_as_float(((unsigned int)h) << 16);
+}}
+extern "C" __global__ void __launch_bounds__(256) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+  const long long e = (long long)blockIdx.x * 256 + threadIdx.x;
+  if (e >= {mn}LL) return;
+  const long long i = e / {n}LL, j = e % {n}LL;
+  float s = 0.f;
+  for (long long l = 0; l < {k}LL; ++l) s += {cvt}(A[i * {k}LL + l]) * {cvt}(B[j * {k}LL + l]);
+  C[e] = s;
+}}
+"#,
+        mn = m * n
+    ))
+}

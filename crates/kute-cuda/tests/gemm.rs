@@ -1,0 +1,156 @@
+//! The GEMM plan run on the CPU with a model of the hardware instructions
+//! taken from the PTX ISA (not from kute): `cp.async` moves 16 bytes,
+//! `ldmatrix.x4/.x2` gives lane `l` the elements `(l/4, 2·(l%4)..+1)` of each
+//! 8x8 matrix whose rows lanes `8q..8q+7` point at, and `mma.m16n8k16`
+//! takes its A, B and C fragments by the ISA's register tables. The product
+//! must be the plain matrix product, for every block, warp and pipeline
+//! stage of the plan.
+
+use kute::{AnyLayout, Int, Layout};
+use kute_cuda::gemm::{GemmConfig, GemmKernel, OperandPlan, THREADS};
+use kute_cuda::Elem;
+
+fn at(l: &Layout, i: i64) -> i64 {
+    l.eval(i).unwrap()
+}
+
+fn smem_at(s: &AnyLayout, c: i64) -> usize {
+    s.eval_int(Int::new_dynamic(c)).unwrap().value() as usize
+}
+
+/// One k-tile of an operand into shared memory, as the kernel's `cp.async`s do.
+fn load(p: &OperandPlan, smem_layout: &AnyLayout, global: &[f64], tile: i64, smem: &mut [f64], vec: i64, passes: i64) {
+    let base = at(&p.tiles, tile);
+    for t in 0..THREADS {
+        for q in 0..passes {
+            let i = t + THREADS * vec * q;
+            let (g, s) = ((base + at(&p.gcopy, i)) as usize, smem_at(smem_layout, at(&p.scopy, i)));
+            smem[s..s + vec as usize].copy_from_slice(&global[g..g + vec as usize]);
+        }
+    }
+}
+
+/// `ldmatrix.x{n}` for one warp: `rows[l]` is the shared offset lane `l`
+/// points at; returns each lane's `n` registers of two elements.
+fn ldmatrix(smem: &[f64], rows: &[usize], n: usize) -> Vec<Vec<[f64; 2]>> {
+    (0..32)
+        .map(|l| {
+            (0..n)
+                .map(|q| {
+                    let row = rows[8 * q + l / 4];
+                    [smem[row + 2 * (l % 4)], smem[row + 2 * (l % 4) + 1]]
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `mma.m16n8k16` for one warp: fragments by the PTX ISA's tables.
+fn mma(acc: &mut [[f64; 4]], a: &[Vec<[f64; 2]>], b: &[Vec<[f64; 2]>]) {
+    let (mut am, mut bm) = ([[0.0; 16]; 16], [[0.0; 8]; 16]); // A[m][k], B[k][n]
+    for l in 0..32 {
+        let (g, c) = (l / 4, l % 4);
+        for e in 0..2 {
+            am[g][2 * c + e] = a[l][0][e];
+            am[g + 8][2 * c + e] = a[l][1][e];
+            am[g][2 * c + 8 + e] = a[l][2][e];
+            am[g + 8][2 * c + 8 + e] = a[l][3][e];
+            bm[2 * c + e][g] = b[l][0][e];
+            bm[2 * c + 8 + e][g] = b[l][1][e];
+        }
+    }
+    let dot = |m: usize, n: usize| (0..16).map(|k| am[m][k] * bm[k][n]).sum::<f64>();
+    for (l, r) in acc.iter_mut().enumerate() {
+        let (g, c) = (l / 4, l % 4);
+        r[0] += dot(g, 2 * c);
+        r[1] += dot(g, 2 * c + 1);
+        r[2] += dot(g + 8, 2 * c);
+        r[3] += dot(g + 8, 2 * c + 1);
+    }
+}
+
+fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
+    let (m, n, k) = g.mnk;
+    let GemmConfig { bm, bn, bk, .. } = g.config;
+    let vec = 16 / g.elem.bytes();
+    let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
+    let mut c = vec![f64::NAN; (m * n) as usize];
+    for tb in 0..n / bn {
+        for tm in 0..m / bm {
+            // acc[thread][i][j][r]
+            let mut acc = vec![vec![vec![[0.0f64; 4]; mn as usize]; mm as usize]; THREADS as usize];
+            for kt in 0..k / bk {
+                let (mut sa, mut sb) = (vec![f64::NAN; (bm * bk) as usize], vec![f64::NAN; (bn * bk) as usize]);
+                load(&g.plan_a, &g.smem_a, a, tm + (m / bm) * kt, &mut sa, vec, bm * bk / (THREADS * vec));
+                load(&g.plan_b, &g.smem_b, b, tb + (n / bn) * kt, &mut sb, vec, bn * bk / (THREADS * vec));
+                for w in 0..THREADS / 32 {
+                    for ki in 0..mk {
+                        let rows = |p: &OperandPlan, s: &AnyLayout, rep: i64| -> Vec<usize> {
+                            (0..32).map(|l| smem_at(s, at(&p.ldsm, 32 * w + l) + at(&p.rep, rep))).collect()
+                        };
+                        let fa: Vec<_> =
+                            (0..mm).map(|i| ldmatrix(&sa, &rows(&g.plan_a, &g.smem_a, i + mm * ki), 4)).collect();
+                        let fb: Vec<_> =
+                            (0..mn).map(|j| ldmatrix(&sb, &rows(&g.plan_b, &g.smem_b, j + mn * ki), 2)).collect();
+                        for i in 0..mm as usize {
+                            for j in 0..mn as usize {
+                                let mut warp: Vec<[f64; 4]> = (0..32).map(|l| acc[32 * w as usize + l][i][j]).collect();
+                                mma(&mut warp, &fa[i], &fb[j]);
+                                for l in 0..32 {
+                                    acc[32 * w as usize + l][i][j] = warp[l];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let base = at(&g.plan_c.tiles, tm + (m / bm) * tb);
+            for t in 0..THREADS {
+                for i in 0..mm {
+                    for j in 0..mn {
+                        for r in 0..2 {
+                            let coord = at(&g.plan_c.frag, t + THREADS * 2 * r) + at(&g.plan_c.rep, i + mm * j);
+                            let o = (base + at(&g.plan_c.tile, coord)) as usize;
+                            let v = acc[t as usize][i as usize][j as usize];
+                            c[o] = v[2 * r as usize];
+                            c[o + 1] = v[2 * r as usize + 1];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
+    for ((m, n, k), elem, cfg) in [
+        ((128, 128, 64), Elem::F16, GemmConfig::default()),
+        ((256, 128, 32), Elem::Bf16, GemmConfig::default()),
+        ((64, 64, 64), Elem::F16, GemmConfig { bm: 64, bn: 64, bk: 64, stages: 2 }),
+    ] {
+        let g = GemmKernel::new("g", (m, n, k), elem, cfg).unwrap();
+        let a: Vec<f64> = (0..m * k).map(|x| ((x * 7 + 3) % 11) as f64 - 5.0).collect();
+        let b: Vec<f64> = (0..n * k).map(|x| ((x * 5 + 1) % 13) as f64 - 6.0).collect();
+        let c = simulate(&g, &a, &b);
+        for i in 0..m {
+            for j in 0..n {
+                let want: f64 = (0..k).map(|l| a[(i * k + l) as usize] * b[(j * k + l) as usize]).sum();
+                assert_eq!(c[(i * n + j) as usize], want, "C[{i}][{j}] of ({m},{n},{k}) {cfg:?}");
+            }
+        }
+        // every warp's fragment loads and every cp.async store conflict-free
+        for r in g.cost_a.iter().chain(&g.cost_b).flatten() {
+            assert!(r.is_conflict_free(), "{r}");
+        }
+    }
+}
+
+#[test]
+fn gemm_plans_refuse_what_they_cannot_tile() {
+    let e = |mnk, elem, cfg| GemmKernel::new("g", mnk, elem, cfg).unwrap_err().to_string();
+    assert!(e((100, 128, 64), Elem::F16, GemmConfig::default()).contains("multiple of the tile"));
+    assert!(e((128, 128, 64), Elem::F32, GemmConfig::default()).contains("f16 or bf16"));
+    assert!(e((128, 128, 64), Elem::F16, GemmConfig { stages: 4, bk: 64, ..GemmConfig::default() }).contains("48 KiB"));
+}

@@ -35,6 +35,11 @@ use kute::{AnyLayout, Layout, Major};
 
 const OP: &str = "gemm kernel";
 
+/// `ceil(a / b)` for positive `b`.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
 /// The block tile and pipeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmConfig {
@@ -110,6 +115,11 @@ pub struct OperandPlan {
     pub ldsm: Layout,
     /// MMA tile repeat (`row repeat + repeats · k repeat`) to its tile-coordinate offset.
     pub rep: Layout,
+    /// When predicated: block tile number to the (row, k) coordinate of its
+    /// first element (an identity layout divided by the tile).
+    pub ctiles: Option<Layout>,
+    /// When predicated: `cp.async` TV index to the (row, k) coordinate in the tile.
+    pub ccopy: Option<Layout>,
 }
 
 /// The layouts of `C`, as the kernel evaluates them.
@@ -123,6 +133,10 @@ pub struct OutputPlan {
     pub frag: Layout,
     /// MMA tile repeat (`i + repeats · j`) to its tile-coordinate offset.
     pub rep: Layout,
+    /// When predicated: block tile number to the (row, column) of its first element.
+    pub ctiles: Option<Layout>,
+    /// When predicated: tile coordinate to its (row, column) in the tile.
+    pub ctile: Option<Layout>,
 }
 
 struct Side {
@@ -202,11 +216,12 @@ fn side(
 impl GemmKernel {
     /// Plans `C = A · Bᵀ` for `(M, N, K)` (see the [module docs](self)).
     ///
-    /// Pre: `elem` f16 or bf16; `M`, `N`, `K` positive multiples of `BM`,
-    /// `BN`, `BK`; `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8`
-    /// dividing 128 (else an `Unsupported` error).
-    /// Post: a kernel of `(M/BM, N/BN)` blocks of 128 threads whose static
-    /// shared memory is `STAGES · (BM + BN) · BK · 2` bytes.
+    /// Pre: `elem` f16 or bf16; `M, N >= 1`, `K` a positive multiple of 8;
+    /// `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8` dividing 128
+    /// (else an `Unsupported` error).
+    /// Post: a kernel of [`GemmKernel::blocks`] blocks of 128 threads whose
+    /// static shared memory is `STAGES · (BM + BN) · BK · 2` bytes,
+    /// predicated when the sizes are not multiples of the tile.
     ///
     /// ```
     /// use kute_cuda::{gemm::{GemmConfig, GemmKernel}, Elem};
@@ -232,12 +247,17 @@ impl GemmKernel {
         {
             return Err(Error::unsupported(OP, format!("tile ({bm},{bn},{bk}) with {stages} stages")));
         }
-        if m < 1 || n < 1 || k < 1 || m % bm != 0 || n % bn != 0 || k % bk != 0 {
+        if m < 1 || n < 1 || k < 8 || k % 8 != 0 {
             return Err(Error::unsupported(
                 OP,
-                format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
+                format!(
+                    "({m},{n},{k}): M and N at least 1, K a positive multiple of 8 (rows of whole 16-byte vectors)"
+                ),
             ));
         }
+        // Off the tile grid, every copy and store is guarded by a predicate
+        // computed from identity layouts (CuTe's make_identity_tensor).
+        let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;
         if stages * (bm + bn) * bk * 2 > 48 * 1024 {
             return Err(Error::unsupported(OP, "more than 48 KiB of static shared memory"));
         }
@@ -272,17 +292,43 @@ impl GemmKernel {
             &format!("gemm C({m},{n}) f32 = A({m},{k}) * B({n},{k})^T, {elem}, tile ({bm},{bn},{bk}), {stages} stages"),
         );
         s.push_str(&format!("// shared A: {}\n// shared B: {}\n", sa.smem, sb.smem));
-        let operand = |x: &Side| -> Result<OperandPlan> {
+        // the coordinates (row, k) or (row, column) of what each thread touches
+        let identity = |rows: i64, cols: i64, tr: i64, tc: i64| -> Result<Option<Layout>> {
+            if !predicated {
+                return Ok(None);
+            }
+            Ok(Some(layout_of(&format!("zipped_divide(make_identity_layout(({rows},{cols})), ({tr},{tc}))"))?))
+        };
+        // A part of an identity layout may name one coordinate only (CuTe's
+        // sparse `128@0`); a trailing size-1 mode of strides `1@0, 1@1` makes
+        // the emitted coordinate always have both components.
+        let both = |l: Layout| -> Result<Layout> { layout_of(&format!("make_layout({l}, (_1,_1):(_1@0,_1@1))")) };
+        let operand = |x: &Side, rows: i64, br: i64| -> Result<OperandPlan> {
+            let id = identity(rows, k, br, bk)?;
+            let (ctiles, ccopy) = match &id {
+                Some(i) => (
+                    Some(both(i.mode(1)?)?),
+                    Some(both(layout_of(&format!("composition({}, {})", i.mode(0)?, x.copy_tv))?)?),
+                ),
+                None => (None, None),
+            };
             Ok(OperandPlan {
                 tiles: x.tiles.mode(1)?,
                 gcopy: layout_of(&format!("composition({}, {})", x.tiles.mode(0)?, x.copy_tv))?,
                 scopy: x.copy_tv.clone(),
                 ldsm: x.frag.clone(),
                 rep: x.rep.clone(),
+                ctiles,
+                ccopy,
             })
         };
-        let (plan_a, plan_b) = (operand(&sa)?, operand(&sb)?);
-        let plan_c = OutputPlan { tiles: zc.mode(1)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c };
+        let (plan_a, plan_b) = (operand(&sa, m, bm)?, operand(&sb, n, bn)?);
+        let ic = identity(m, n, bm, bn)?;
+        let (ctiles, ctile) = match &ic {
+            Some(i) => (Some(both(i.mode(1)?)?), Some(both(i.mode(0)?)?)),
+            None => (None, None),
+        };
+        let plan_c = OutputPlan { tiles: zc.mode(1)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c, ctiles, ctile };
         for (l, f) in [
             (&plan_a.tiles, "a_tiles"),
             (&plan_b.tiles, "b_tiles"),
@@ -303,15 +349,91 @@ impl GemmKernel {
         }
         layout_fn(&mut s, &sa.smem, &format!("{name}_sa"))?;
         layout_fn(&mut s, &sb.smem, &format!("{name}_sb"))?;
+        for (l, f) in [
+            (&plan_a.ctiles, "a_ctiles"),
+            (&plan_a.ccopy, "a_ccopy"),
+            (&plan_b.ctiles, "b_ctiles"),
+            (&plan_b.ccopy, "b_ccopy"),
+            (&plan_c.ctiles, "c_ctiles"),
+            (&plan_c.ctile, "c_ctile"),
+        ] {
+            if let Some(l) = l {
+                plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+            }
+        }
         let vec = 16 / elem.bytes();
         let (pa, pb) = (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec));
         let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
-        let (tm, tk) = (m / bm, k / bk);
-        let _ = tk;
+        let (tm, tn, ktiles) = (ceil_div(m, bm), ceil_div(n, bn), ceil_div(k, bk));
+        let tvv = THREADS * vec;
+        let copy = |x: &str, rows: i64, passes: i64, guarded: bool| -> String {
+            let store = format!("s{x} + stage * {one} + {name}_s{x}({name}_{x}_scopy(i))", one = rows * bk);
+            if guarded {
+                let lim = if x == "a" { m } else { n };
+                format!(
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim}LL && c{x}.c[1] + at.c[1] < {k}LL;\n      kute_cp_async16_zfill({store}, ok ? g{x} + {name}_{x}_gcopy(i) : g{x}0, ok ? 16 : 0);\n    }}"
+                )
+            } else {
+                format!(
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      kute_cp_async16({store}, g{x} + {name}_{x}_gcopy(i));\n    }}"
+                )
+            }
+        };
+        let fast_load = format!("{}\n{}", copy("a", bm, pa, false), copy("b", bn, pb, false));
+        // Only the blocks and the k-tile that cross an edge take the guarded path.
+        let load_body = if predicated {
+            format!(
+                "    if (interior && (kt + 1) * {bk}LL <= {k}LL) {{\n{fast_load}\n    }} else {{\n    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);\n    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);\n{}\n{}\n    }}",
+                copy("a", bm, pa, true),
+                copy("b", bn, pb, true)
+            )
+        } else {
+            fast_load
+        };
+        let fast_store = format!(
+            r#"#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {{
+        const long long at = {name}_c_tile({name}_c_frag(t + {THREADS}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
+        asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");
+      }}"#
+        );
+        let store_c = if predicated {
+            let guarded = format!(
+                r#"const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {{
+          const long long x = {name}_c_frag(t + {THREADS}LL * (2 * r + e)) + {name}_c_rep(i + {mm}LL * j);
+          const auto at = {name}_c_ctile(x);
+          if (cc.c[0] + at.c[0] < {m}LL && cc.c[1] + at.c[1] < {n}LL) gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];
+        }}"#
+            );
+            // the paired stores need 8-byte aligned rows
+            if n % 2 == 0 {
+                format!("if (interior) {{\n  {fast_store}\n  }} else {{\n  {guarded}\n  }}")
+            } else {
+                guarded
+            }
+        } else {
+            fast_store
+        };
         s.push_str(&format!(
             r#"__device__ __forceinline__ void kute_cp_async16(void* smem, const void* gmem) {{
   unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(gmem) : "memory");
+}}
+__device__ __forceinline__ void kute_cp_async16_zfill(void* smem, const void* gmem, int bytes) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" :: "r"(s), "l"(gmem), "r"(bytes) : "memory");
 }}
 __device__ __forceinline__ void kute_ldsm_x4(unsigned int (&r)[4], const void* smem) {{
   unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
@@ -332,6 +454,8 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
   unsigned short* sb = smem + {sa_all};
   const long long t = threadIdx.x;
   const long long bm = blockIdx.x, bn = blockIdx.y;
+  const bool interior = (bm + 1) * {bm}LL <= {m}LL && (bn + 1) * {bn}LL <= {n}LL;
+  (void)interior;
   float acc[{mm}][{mn}][4];
 #pragma unroll
   for (int i = 0; i < {mm}; ++i)
@@ -343,10 +467,10 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
   auto load = [&](long long kt, int stage) {{
     const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
     const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
-#pragma unroll
-    for (int p = 0; p < {pa}; ++p) kute_cp_async16(sa + stage * {sa_one} + {name}_sa({name}_a_scopy(t + {tvv}LL * p)), ga + {name}_a_gcopy(t + {tvv}LL * p));
-#pragma unroll
-    for (int p = 0; p < {pb}; ++p) kute_cp_async16(sb + stage * {sb_one} + {name}_sb({name}_b_scopy(t + {tvv}LL * p)), gb + {name}_b_gcopy(t + {tvv}LL * p));
+    const unsigned short* ga0 = A;
+    const unsigned short* gb0 = B;
+    (void)ga0; (void)gb0;
+{load_body}
   }};
 #pragma unroll
   for (int s = 0; s < {stages} - 1; ++s) {{
@@ -375,25 +499,13 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
     }}
   }}
   float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
-#pragma unroll
-  for (int i = 0; i < {mm}; ++i)
-#pragma unroll
-    for (int j = 0; j < {mn}; ++j)
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {{
-        const long long at = {name}_c_tile({name}_c_frag(t + {threads}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
-        asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");
-      }}
+  {store_c}
 }}
 "#,
-            threads = THREADS,
             smem_elems = stages * (bm + bn) * bk,
             sa_all = stages * bm * bk,
             sa_one = bm * bk,
             sb_one = bn * bk,
-            ktiles = k / bk,
-            tn = n / bn,
-            tvv = THREADS * vec,
             wait = stages - 2,
         ));
         Ok(GemmKernel {
@@ -416,11 +528,11 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
         })
     }
 
-    /// The grid, `(M/BM, N/BN)`.
+    /// The grid, `(ceil(M/BM), ceil(N/BN))`.
     ///
     /// Pre: none. Post: the number of block tiles along M and N.
     pub fn blocks(&self) -> (u32, u32) {
-        ((self.mnk.0 / self.config.bm) as u32, (self.mnk.1 / self.config.bn) as u32)
+        (ceil_div(self.mnk.0, self.config.bm) as u32, ceil_div(self.mnk.1, self.config.bn) as u32)
     }
 }
 

@@ -18,14 +18,44 @@ fn smem_at(s: &AnyLayout, c: i64) -> usize {
     s.eval_int(Int::new_dynamic(c)).unwrap().value() as usize
 }
 
-/// One k-tile of an operand into shared memory, as the kernel's `cp.async`s do.
-fn load(p: &OperandPlan, smem_layout: &AnyLayout, global: &[f64], tile: i64, smem: &mut [f64], vec: i64, passes: i64) {
+/// The (row, column) a coordinate layout gives at `i`.
+fn coord(l: &Layout, i: i64) -> (i64, i64) {
+    let p = l.eval_point(Int::new_dynamic(i)).unwrap().to_int_tuple();
+    let v: Vec<i64> = p.leaves().iter().map(|x| x.value()).collect();
+    (v[0], v[1])
+}
+
+/// One k-tile of an operand into shared memory, as the kernel's `cp.async`s
+/// do (zeros for a vector whose coordinates leave `(rows, k)`).
+#[allow(clippy::too_many_arguments)]
+fn load(
+    p: &OperandPlan,
+    smem_layout: &AnyLayout,
+    global: &[f64],
+    tile: i64,
+    smem: &mut [f64],
+    vec: i64,
+    passes: i64,
+    lim: (i64, i64),
+) {
     let base = at(&p.tiles, tile);
     for t in 0..THREADS {
         for q in 0..passes {
             let i = t + THREADS * vec * q;
-            let (g, s) = ((base + at(&p.gcopy, i)) as usize, smem_at(smem_layout, at(&p.scopy, i)));
-            smem[s..s + vec as usize].copy_from_slice(&global[g..g + vec as usize]);
+            let s = smem_at(smem_layout, at(&p.scopy, i));
+            let inside = match (&p.ctiles, &p.ccopy) {
+                (Some(ct), Some(cc)) => {
+                    let ((r0, k0), (r, k)) = (coord(ct, tile), coord(cc, i));
+                    r0 + r < lim.0 && k0 + k < lim.1
+                }
+                _ => true,
+            };
+            if inside {
+                let g = (base + at(&p.gcopy, i)) as usize;
+                smem[s..s + vec as usize].copy_from_slice(&global[g..g + vec as usize]);
+            } else {
+                smem[s..s + vec as usize].fill(0.0);
+            }
         }
     }
 }
@@ -75,14 +105,32 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
     let vec = 16 / g.elem.bytes();
     let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
     let mut c = vec![f64::NAN; (m * n) as usize];
-    for tb in 0..n / bn {
-        for tm in 0..m / bm {
+    for tb in 0..((n + bn - 1) / bn) {
+        for tm in 0..((m + bm - 1) / bm) {
             // acc[thread][i][j][r]
             let mut acc = vec![vec![vec![[0.0f64; 4]; mn as usize]; mm as usize]; THREADS as usize];
-            for kt in 0..k / bk {
+            for kt in 0..((k + bk - 1) / bk) {
                 let (mut sa, mut sb) = (vec![f64::NAN; (bm * bk) as usize], vec![f64::NAN; (bn * bk) as usize]);
-                load(&g.plan_a, &g.smem_a, a, tm + (m / bm) * kt, &mut sa, vec, bm * bk / (THREADS * vec));
-                load(&g.plan_b, &g.smem_b, b, tb + (n / bn) * kt, &mut sb, vec, bn * bk / (THREADS * vec));
+                load(
+                    &g.plan_a,
+                    &g.smem_a,
+                    a,
+                    tm + ((m + bm - 1) / bm) * kt,
+                    &mut sa,
+                    vec,
+                    bm * bk / (THREADS * vec),
+                    (m, k),
+                );
+                load(
+                    &g.plan_b,
+                    &g.smem_b,
+                    b,
+                    tb + ((n + bn - 1) / bn) * kt,
+                    &mut sb,
+                    vec,
+                    bn * bk / (THREADS * vec),
+                    (n, k),
+                );
                 for w in 0..THREADS / 32 {
                     for ki in 0..mk {
                         let rows = |p: &OperandPlan, s: &AnyLayout, rep: i64| -> Vec<usize> {
@@ -104,16 +152,21 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
                     }
                 }
             }
-            let base = at(&g.plan_c.tiles, tm + (m / bm) * tb);
+            let block = tm + ((m + bm - 1) / bm) * tb;
+            let base = at(&g.plan_c.tiles, block);
             for t in 0..THREADS {
                 for i in 0..mm {
                     for j in 0..mn {
-                        for r in 0..2 {
-                            let coord = at(&g.plan_c.frag, t + THREADS * 2 * r) + at(&g.plan_c.rep, i + mm * j);
-                            let o = (base + at(&g.plan_c.tile, coord)) as usize;
-                            let v = acc[t as usize][i as usize][j as usize];
-                            c[o] = v[2 * r as usize];
-                            c[o + 1] = v[2 * r as usize + 1];
+                        for v in 0..4 {
+                            let x = at(&g.plan_c.frag, t + THREADS * v) + at(&g.plan_c.rep, i + mm * j);
+                            if let (Some(ct), Some(cc)) = (&g.plan_c.ctiles, &g.plan_c.ctile) {
+                                let ((r0, c0), (r, col)) = (coord(ct, block), coord(cc, x));
+                                if r0 + r >= m || c0 + col >= n {
+                                    continue;
+                                }
+                            }
+                            c[(base + at(&g.plan_c.tile, x)) as usize] =
+                                acc[t as usize][i as usize][j as usize][v as usize];
                         }
                     }
                 }
@@ -129,6 +182,9 @@ fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
         ((128, 128, 64), Elem::F16, GemmConfig::default()),
         ((256, 128, 32), Elem::Bf16, GemmConfig::default()),
         ((64, 64, 64), Elem::F16, GemmConfig { bm: 64, bn: 64, bk: 64, stages: 2 }),
+        // predicated: no size a multiple of the tile
+        ((100, 72, 40), Elem::F16, GemmConfig::default()),
+        ((130, 17, 8), Elem::Bf16, GemmConfig::default()),
     ] {
         let g = GemmKernel::new("g", (m, n, k), elem, cfg).unwrap();
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7 + 3) % 11) as f64 - 5.0).collect();
@@ -150,7 +206,8 @@ fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
 #[test]
 fn gemm_plans_refuse_what_they_cannot_tile() {
     let e = |mnk, elem, cfg| GemmKernel::new("g", mnk, elem, cfg).unwrap_err().to_string();
-    assert!(e((100, 128, 64), Elem::F16, GemmConfig::default()).contains("multiple of the tile"));
+    assert!(e((100, 128, 60), Elem::F16, GemmConfig::default()).contains("multiple of 8"));
+    assert!(e((0, 128, 64), Elem::F16, GemmConfig::default()).contains("at least 1"));
     assert!(e((128, 128, 64), Elem::F32, GemmConfig::default()).contains("f16 or bf16"));
     assert!(e((128, 128, 64), Elem::F16, GemmConfig { stages: 4, bk: 64, ..GemmConfig::default() }).contains("48 KiB"));
 }

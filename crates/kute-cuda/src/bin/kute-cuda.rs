@@ -90,7 +90,11 @@ enum Cmd {
     /// Check and time kute's GEMM beside PyTorch's matmul (cuBLAS).
     Gemm {
         /// Shapes MxNxK.
-        #[arg(long, value_delimiter = ',', default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512,4000x4000x4000"
+        )]
         shapes: Vec<String>,
         /// Input types.
         #[arg(long, value_delimiter = ',', default_value = "f16,bf16")]
@@ -229,11 +233,15 @@ fn catalogue() -> Result<Vec<Kernel>, Error> {
 }
 
 /// The GEMM shapes of `check` and of the NVRTC test: (M, N, K) and type.
-const GEMM_CASES: [((i64, i64, i64), Elem); 4] = [
+const GEMM_CASES: [((i64, i64, i64), Elem); 7] = [
     ((256, 256, 64), Elem::F16),
     ((384, 256, 160), Elem::F16),
     ((256, 512, 96), Elem::Bf16),
     ((128, 128, 32), Elem::Bf16),
+    // predicated: sizes off the tile grid
+    ((200, 136, 72), Elem::F16),
+    ((1000, 520, 1000), Elem::Bf16),
+    ((17, 3, 8), Elem::F16),
 ];
 
 /// Every GEMM kernel and its reference, as (name, source).

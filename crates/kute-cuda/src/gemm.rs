@@ -1,7 +1,8 @@
 //! A tensor-core GEMM (SM80 `mma.sync`), every index from kute's layouts.
 //!
-//! `C = A · Bᵀ` with `A` of shape `(M, K)`, `B` of shape `(N, K)` (both
-//! K-major: CuTe's "TN"), f16 or bf16 inputs, f32 accumulation and an f32
+//! `C = A · Bᵀ` with `A` of shape `(M, K)` and `B` of shape `(N, K)`, each
+//! contiguous along K or along M (N): BLAS's TN, NT, NN and TT; f16 or bf16
+//! inputs, f32 accumulation and an f32
 //! `C` of shape `(M, N)`, row-major. `M`, `N`, `K` are multiples of the block
 //! tile.
 //!
@@ -51,11 +52,35 @@ pub struct GemmConfig {
     pub bk: i64,
     /// Tiles in flight in shared memory (2 or more).
     pub stages: i64,
+    /// `A (M,K)` contiguous along K (`true`, BLAS's "T") or along M ("N").
+    pub a_k_major: bool,
+    /// `B (N,K)` contiguous along K (`true`, BLAS's "N") or along N ("T").
+    pub b_k_major: bool,
+}
+
+impl GemmConfig {
+    /// BLAS's name of the operand layouts (column-major `C = op(A)·op(B)`):
+    /// `TN` for both K-major, `NT` for both M/N-major, `NN`, `TT`.
+    ///
+    /// Pre: none. Post: two letters.
+    ///
+    /// ```
+    /// let c = kute_cuda::gemm::GemmConfig { a_k_major: false, ..Default::default() };
+    /// assert_eq!((kute_cuda::gemm::GemmConfig::default().blas(), c.blas()), ("TN", "NN"));
+    /// ```
+    pub fn blas(&self) -> &'static str {
+        match (self.a_k_major, self.b_k_major) {
+            (true, true) => "TN",
+            (false, false) => "NT",
+            (false, true) => "NN",
+            (true, false) => "TT",
+        }
+    }
 }
 
 impl Default for GemmConfig {
     fn default() -> GemmConfig {
-        GemmConfig { bm: 128, bn: 128, bk: 32, stages: 3 }
+        GemmConfig { bm: 128, bn: 128, bk: 32, stages: 3, a_k_major: true, b_k_major: true }
     }
 }
 
@@ -176,6 +201,7 @@ fn side(
     ldsm: (&Layout, &Layout),
     mma_tile: (i64, i64),
     elem: Elem,
+    k_major: bool,
     reasoning: &mut Vec<String>,
 ) -> Result<Side> {
     if !same_function(ldsm.1, mma_tv)? {
@@ -184,22 +210,41 @@ fn side(
     let mma_tv = ldsm.0;
     let tiles = layout_of(&format!("zipped_divide({x}, ({rows},{bk}))"))?;
     let vec = 16 / elem.bytes();
-    let across = bk / vec; // threads along K
-    let copy_tv = tv_layout(
-        &format!("({},{across}):({across},1)", THREADS / across),
-        &format!("(1,{vec}):(0,1)"),
-        THREADS,
-        vec,
-        (THREADS / across, bk),
-        (rows, bk),
-    )?;
+    // 16-byte vectors along the contiguous mode, neighbouring threads along it too
+    let copy_tv = if k_major {
+        let across = bk / vec; // threads along K
+        tv_layout(
+            &format!("({},{across}):({across},1)", THREADS / across),
+            &format!("(1,{vec}):(0,1)"),
+            THREADS,
+            vec,
+            (THREADS / across, bk),
+            (rows, bk),
+        )?
+    } else {
+        let down = rows / vec; // threads along M (or N)
+        if THREADS % down != 0 || bk % (THREADS / down) != 0 {
+            return Err(Error::unsupported(
+                OP,
+                format!("{THREADS} threads of {vec}-element vectors do not tile ({rows},{bk})"),
+            ));
+        }
+        tv_layout(
+            &format!("({down},{}):(1,{down})", THREADS / down),
+            &format!("({vec},1):(1,0)"),
+            THREADS,
+            vec,
+            (rows, THREADS / down),
+            (rows, bk),
+        )?
+    };
     let zd = layout_of(&format!("zipped_divide(make_layout(({rows},{bk})), ({},{}))", mma_tile.0, mma_tile.1))?;
     let frag = layout_of(&format!("composition({}, {mma_tv})", zd.mode(0)?))?;
     let rep = zd.mode(1)?;
     let spec = SearchSpec {
         tile: (rows, bk),
         elem_bytes: elem.bytes(),
-        major: Major::Right,
+        major: if k_major { Major::Right } else { Major::Left },
         patterns: vec![
             ("cp.async".into(), Access::Tv(copy_tv.clone())),
             ("fragments".into(), Access::Tv(frag.clone())),
@@ -230,7 +275,7 @@ impl GemmKernel {
     /// assert_eq!(k.blocks(), (2, 2));
     /// ```
     pub fn new(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<GemmKernel> {
-        let GemmConfig { bm, bn, bk, stages } = config;
+        let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major } = config;
         let ty = match elem {
             Elem::F16 => "f16",
             Elem::Bf16 => "bf16",
@@ -247,13 +292,21 @@ impl GemmKernel {
         {
             return Err(Error::unsupported(OP, format!("tile ({bm},{bn},{bk}) with {stages} stages")));
         }
-        if m < 1 || n < 1 || k < 8 || k % 8 != 0 {
-            return Err(Error::unsupported(
-                OP,
-                format!(
-                    "({m},{n},{k}): M and N at least 1, K a positive multiple of 8 (rows of whole 16-byte vectors)"
-                ),
-            ));
+        if m < 1 || n < 1 || k < 1 {
+            return Err(Error::unsupported(OP, format!("({m},{n},{k}): M, N and K at least 1")));
+        }
+        // every operand's contiguous extent a whole number of 16-byte vectors
+        let contiguous = [if a_k_major { ("K", k) } else { ("M", m) }, if b_k_major { ("K", k) } else { ("N", n) }];
+        for (what, extent) in contiguous {
+            if extent % 8 != 0 {
+                return Err(Error::unsupported(
+                    OP,
+                    format!(
+                        "({m},{n},{k}) {}: {what} = {extent} must be a multiple of 8 (the operands' rows are whole 16-byte vectors)",
+                        config.blas()
+                    ),
+                ));
+            }
         }
         // Off the tile grid, every copy and store is guarded by a predicate
         // computed from identity layouts (CuTe's make_identity_tensor).
@@ -274,13 +327,18 @@ impl GemmKernel {
             let copy = format!("make_tiled_copy_{which}(Copy_Atom<{atom},{vt}>{{}}, {mma})");
             Ok((layout_of(&format!("get_layoutS_TV({copy})"))?, layout_of(&format!("get_layoutD_TV({copy})"))?))
         };
-        let (ldsm_a, ldsm_b) = (ldsm("A", "SM75_U32x4_LDSM_N")?, ldsm("B", "SM75_U32x2_LDSM_N")?);
-        let a = layout_of(&format!("({m},{k}):({k},1)"))?;
-        let b = layout_of(&format!("({n},{k}):({k},1)"))?;
+        // K-major tiles are read with ldmatrix, M/N-major ones with ldmatrix.trans
+        let ldsm_a = ldsm("A", if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
+        let ldsm_b = ldsm("B", if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
+        let operand_layout = |rows: i64, k_major: bool| {
+            layout_of(&if k_major { format!("({rows},{k}):({k},1)") } else { format!("({rows},{k}):(1,{rows})") })
+        };
+        let a = operand_layout(m, a_k_major)?;
+        let b = operand_layout(n, b_k_major)?;
         let c = layout_of(&format!("({m},{n}):({n},1)"))?;
         let mut reasoning = Vec::new();
-        let sa = side(&a, bm, bk, &tv_a, (&ldsm_a.0, &ldsm_a.1), (32, 16), elem, &mut reasoning)?;
-        let sb = side(&b, bn, bk, &tv_b, (&ldsm_b.0, &ldsm_b.1), (16, 16), elem, &mut reasoning)?;
+        let sa = side(&a, bm, bk, &tv_a, (&ldsm_a.0, &ldsm_a.1), (32, 16), elem, a_k_major, &mut reasoning)?;
+        let sb = side(&b, bn, bk, &tv_b, (&ldsm_b.0, &ldsm_b.1), (16, 16), elem, b_k_major, &mut reasoning)?;
         let zc = layout_of(&format!("zipped_divide({c}, ({bm},{bn}))"))?;
         let zt = layout_of(&format!("zipped_divide(make_layout(({bm},{bn})), (32,16))"))?;
         let frag_c = layout_of(&format!("composition({}, {tv_c})", zt.mode(0)?))?;
@@ -443,6 +501,14 @@ __device__ __forceinline__ void kute_ldsm_x2(unsigned int (&r)[2], const void* s
   unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {{%0,%1}}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
 }}
+__device__ __forceinline__ void kute_ldsm_x4_trans(unsigned int (&r)[4], const void* smem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{%0,%1,%2,%3}}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}}
+__device__ __forceinline__ void kute_ldsm_x2_trans(unsigned int (&r)[2], const void* smem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{%0,%1}}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}}
 __device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[4], const unsigned int (&b)[2]) {{
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.{ty}.{ty}.f32 {{%0,%1,%2,%3}}, {{%4,%5,%6,%7}}, {{%8,%9}}, {{%0,%1,%2,%3}};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
@@ -489,9 +555,9 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
     for (int ki = 0; ki < {mk}; ++ki) {{
       unsigned int fa[{mm}][4], fb[{mn}][2];
 #pragma unroll
-      for (int i = 0; i < {mm}; ++i) kute_ldsm_x4(fa[i], sas + {name}_sa({name}_a_frag(t) + {name}_a_rep(i + {mm}LL * ki)));
+      for (int i = 0; i < {mm}; ++i) kute_ldsm_x4{ta}(fa[i], sas + {name}_sa({name}_a_frag(t) + {name}_a_rep(i + {mm}LL * ki)));
 #pragma unroll
-      for (int j = 0; j < {mn}; ++j) kute_ldsm_x2(fb[j], sbs + {name}_sb({name}_b_frag(t) + {name}_b_rep(j + {mn}LL * ki)));
+      for (int j = 0; j < {mn}; ++j) kute_ldsm_x2{tb}(fb[j], sbs + {name}_sb({name}_b_frag(t) + {name}_b_rep(j + {mn}LL * ki)));
 #pragma unroll
       for (int i = 0; i < {mm}; ++i)
 #pragma unroll
@@ -507,6 +573,8 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
             sa_one = bm * bk,
             sb_one = bn * bk,
             wait = stages - 2,
+            ta = if a_k_major { "" } else { "_trans" },
+            tb = if b_k_major { "" } else { "_trans" },
         ));
         Ok(GemmKernel {
             name: name.to_string(),
@@ -540,8 +608,9 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
 /// accumulation in order of K, the same operand layouts.
 ///
 /// Pre: `elem` f16 or bf16. Post: a kernel `name(A, B, C)` for blocks of
-/// 256 threads over `M·N` elements.
-pub fn reference_source(name: &str, (m, n, k): (i64, i64, i64), elem: Elem) -> Result<String> {
+/// 256 threads over `M·N` elements, reading `A` and `B` with the majors of
+/// `config`.
+pub fn reference_source(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: &GemmConfig) -> Result<String> {
     let cvt = match elem {
         Elem::F16 => "__half2float_bits",
         Elem::Bf16 => "__bf162float_bits",
@@ -560,10 +629,12 @@ extern "C" __global__ void __launch_bounds__(256) {name}(const unsigned short* _
   if (e >= {mn}LL) return;
   const long long i = e / {n}LL, j = e % {n}LL;
   float s = 0.f;
-  for (long long l = 0; l < {k}LL; ++l) s += {cvt}(A[i * {k}LL + l]) * {cvt}(B[j * {k}LL + l]);
+  for (long long l = 0; l < {k}LL; ++l) s += {cvt}(A[{ai}]) * {cvt}(B[{bj}]);
   C[e] = s;
 }}
 "#,
-        mn = m * n
+        mn = m * n,
+        ai = if config.a_k_major { format!("i * {k}LL + l") } else { format!("l * {m}LL + i") },
+        bj = if config.b_k_major { format!("j * {k}LL + l") } else { format!("l * {n}LL + j") },
     ))
 }

@@ -60,15 +60,22 @@ fn load(
     }
 }
 
-/// `ldmatrix.x{n}` for one warp: `rows[l]` is the shared offset lane `l`
-/// points at; returns each lane's `n` registers of two elements.
-fn ldmatrix(smem: &[f64], rows: &[usize], n: usize) -> Vec<Vec<[f64; 2]>> {
+/// `ldmatrix.x{n}[.trans]` for one warp: `rows[l]` is the shared offset
+/// lane `l` points at, the first element of row `l % 8` of matrix `l / 8`
+/// (`M_q[r][c] = smem[rows[8q + r] + c]`); lane `l` receives, in register
+/// `q`, `M_q[l/4][2(l%4) + e]`, or with `.trans` `M_q[2(l%4) + e][l/4]`.
+fn ldmatrix(smem: &[f64], rows: &[usize], n: usize, trans: bool) -> Vec<Vec<[f64; 2]>> {
     (0..32)
         .map(|l| {
             (0..n)
                 .map(|q| {
-                    let row = rows[8 * q + l / 4];
-                    [smem[row + 2 * (l % 4)], smem[row + 2 * (l % 4) + 1]]
+                    let el = |r: usize, c: usize| smem[rows[8 * q + r] + c];
+                    let (g, c) = (l / 4, 2 * (l % 4));
+                    if trans {
+                        [el(c, g), el(c + 1, g)]
+                    } else {
+                        [el(g, c), el(g, c + 1)]
+                    }
                 })
                 .collect()
         })
@@ -136,10 +143,12 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
                         let rows = |p: &OperandPlan, s: &AnyLayout, rep: i64| -> Vec<usize> {
                             (0..32).map(|l| smem_at(s, at(&p.ldsm, 32 * w + l) + at(&p.rep, rep))).collect()
                         };
-                        let fa: Vec<_> =
-                            (0..mm).map(|i| ldmatrix(&sa, &rows(&g.plan_a, &g.smem_a, i + mm * ki), 4)).collect();
-                        let fb: Vec<_> =
-                            (0..mn).map(|j| ldmatrix(&sb, &rows(&g.plan_b, &g.smem_b, j + mn * ki), 2)).collect();
+                        let fa: Vec<_> = (0..mm)
+                            .map(|i| ldmatrix(&sa, &rows(&g.plan_a, &g.smem_a, i + mm * ki), 4, !g.config.a_k_major))
+                            .collect();
+                        let fb: Vec<_> = (0..mn)
+                            .map(|j| ldmatrix(&sb, &rows(&g.plan_b, &g.smem_b, j + mn * ki), 2, !g.config.b_k_major))
+                            .collect();
                         for i in 0..mm as usize {
                             for j in 0..mn as usize {
                                 let mut warp: Vec<[f64; 4]> = (0..32).map(|l| acc[32 * w as usize + l][i][j]).collect();
@@ -181,18 +190,28 @@ fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
     for ((m, n, k), elem, cfg) in [
         ((128, 128, 64), Elem::F16, GemmConfig::default()),
         ((256, 128, 32), Elem::Bf16, GemmConfig::default()),
-        ((64, 64, 64), Elem::F16, GemmConfig { bm: 64, bn: 64, bk: 64, stages: 2 }),
+        ((64, 64, 64), Elem::F16, GemmConfig { bm: 64, bn: 64, bk: 64, stages: 2, ..GemmConfig::default() }),
         // predicated: no size a multiple of the tile
         ((100, 72, 40), Elem::F16, GemmConfig::default()),
         ((130, 17, 8), Elem::Bf16, GemmConfig::default()),
+        // the other operand layouts, on and off the tile grid
+        ((128, 128, 64), Elem::F16, GemmConfig { a_k_major: false, b_k_major: false, ..GemmConfig::default() }),
+        ((128, 128, 32), Elem::Bf16, GemmConfig { a_k_major: false, ..GemmConfig::default() }),
+        ((128, 128, 32), Elem::F16, GemmConfig { b_k_major: false, ..GemmConfig::default() }),
+        ((136, 24, 37), Elem::F16, GemmConfig { a_k_major: false, b_k_major: false, ..GemmConfig::default() }),
     ] {
         let g = GemmKernel::new("g", (m, n, k), elem, cfg).unwrap();
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7 + 3) % 11) as f64 - 5.0).collect();
         let b: Vec<f64> = (0..n * k).map(|x| ((x * 5 + 1) % 13) as f64 - 6.0).collect();
         let c = simulate(&g, &a, &b);
+        // A(i, l) and B(j, l) where the plan's layouts put them
+        let (la, lb) = (&g.a, &g.b);
+        let elem_at = |l: &Layout, data: &[f64], r: i64, col: i64| {
+            data[l.eval(r + l.mode(0).unwrap().size().unwrap().value() * col).unwrap() as usize]
+        };
         for i in 0..m {
             for j in 0..n {
-                let want: f64 = (0..k).map(|l| a[(i * k + l) as usize] * b[(j * k + l) as usize]).sum();
+                let want: f64 = (0..k).map(|l| elem_at(la, &a, i, l) * elem_at(lb, &b, j, l)).sum();
                 assert_eq!(c[(i * n + j) as usize], want, "C[{i}][{j}] of ({m},{n},{k}) {cfg:?}");
             }
         }
@@ -206,8 +225,11 @@ fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
 #[test]
 fn gemm_plans_refuse_what_they_cannot_tile() {
     let e = |mnk, elem, cfg| GemmKernel::new("g", mnk, elem, cfg).unwrap_err().to_string();
-    assert!(e((100, 128, 60), Elem::F16, GemmConfig::default()).contains("multiple of 8"));
+    assert!(e((100, 128, 60), Elem::F16, GemmConfig::default()).contains("K = 60 must be a multiple of 8"));
+    let nt = GemmConfig { a_k_major: false, b_k_major: false, ..GemmConfig::default() };
+    assert!(e((100, 128, 60), Elem::F16, nt).contains("M = 100 must be a multiple of 8"));
     assert!(e((0, 128, 64), Elem::F16, GemmConfig::default()).contains("at least 1"));
+    assert_eq!(nt.blas(), "NT");
     assert!(e((128, 128, 64), Elem::F32, GemmConfig::default()).contains("f16 or bf16"));
     assert!(e((128, 128, 64), Elem::F16, GemmConfig { stages: 4, bk: 64, ..GemmConfig::default() }).contains("48 KiB"));
 }

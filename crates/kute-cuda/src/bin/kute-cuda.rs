@@ -99,6 +99,9 @@ enum Cmd {
         /// Input types.
         #[arg(long, value_delimiter = ',', default_value = "f16,bf16")]
         elems: Vec<Elem>,
+        /// Operand layouts (BLAS's TN, NT, NN, TT); PyTorch is timed for TN.
+        #[arg(long, default_value = "TN")]
+        layouts: String,
         /// Launches per timed round.
         #[arg(long, default_value_t = 10)]
         reps: usize,
@@ -232,26 +235,44 @@ fn catalogue() -> Result<Vec<Kernel>, Error> {
     Ok(out)
 }
 
-/// The GEMM shapes of `check` and of the NVRTC test: (M, N, K) and type.
-const GEMM_CASES: [((i64, i64, i64), Elem); 7] = [
-    ((256, 256, 64), Elem::F16),
-    ((384, 256, 160), Elem::F16),
-    ((256, 512, 96), Elem::Bf16),
-    ((128, 128, 32), Elem::Bf16),
+/// The GEMM cases of `check` and of the NVRTC test: (M, N, K), type and
+/// operand layouts (BLAS's TN, NT, NN, TT).
+const GEMM_CASES: [((i64, i64, i64), Elem, &str); 11] = [
+    ((256, 256, 64), Elem::F16, "TN"),
+    ((384, 256, 160), Elem::F16, "TN"),
+    ((256, 512, 96), Elem::Bf16, "TN"),
+    ((128, 128, 32), Elem::Bf16, "TN"),
+    ((256, 256, 64), Elem::F16, "NT"),
+    ((256, 128, 96), Elem::Bf16, "NN"),
+    ((128, 256, 64), Elem::F16, "TT"),
     // predicated: sizes off the tile grid
-    ((200, 136, 72), Elem::F16),
-    ((1000, 520, 1000), Elem::Bf16),
-    ((17, 3, 8), Elem::F16),
+    ((200, 136, 72), Elem::F16, "TN"),
+    ((1000, 520, 1000), Elem::Bf16, "TN"),
+    ((17, 3, 8), Elem::F16, "TN"),
+    ((136, 200, 37), Elem::F16, "NT"),
 ];
+
+/// The configuration for BLAS's name of the operand layouts.
+fn gemm_config(blas: &str) -> Result<GemmConfig, Error> {
+    let (a_k_major, b_k_major) = match blas {
+        "TN" => (true, true),
+        "NT" => (false, false),
+        "NN" => (false, true),
+        "TT" => (true, false),
+        other => return Err(Error::Unsupported { op: "gemm", why: format!("'{other}': TN, NT, NN or TT") }),
+    };
+    Ok(GemmConfig { a_k_major, b_k_major, ..GemmConfig::default() })
+}
 
 /// Every GEMM kernel and its reference, as (name, source).
 fn gemm_catalogue() -> Result<Vec<(String, String)>, Error> {
     let mut out = Vec::new();
-    for (k, (mnk, elem)) in GEMM_CASES.iter().enumerate() {
-        let g = GemmKernel::new(&format!("gemm{k}_{elem}"), *mnk, *elem, GemmConfig::default())?;
+    for (k, (mnk, elem, blas)) in GEMM_CASES.iter().enumerate() {
+        let cfg = gemm_config(blas)?;
+        let g = GemmKernel::new(&format!("gemm{k}_{blas}_{elem}"), *mnk, *elem, cfg)?;
         out.push((g.name.clone(), g.source));
-        let r = format!("gemm{k}_{elem}_reference");
-        out.push((r.clone(), kute_cuda::gemm::reference_source(&r, *mnk, *elem)?));
+        let r = format!("gemm{k}_{blas}_{elem}_reference");
+        out.push((r.clone(), kute_cuda::gemm::reference_source(&r, *mnk, *elem, &cfg)?));
     }
     Ok(out)
 }
@@ -292,7 +313,7 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
     let (m, n, k) = g.mnk;
     let f = gpu.kernel(&g.name, &g.source)?;
     let rname = format!("{}_reference", g.name);
-    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, g.mnk, g.elem)?)?;
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, g.mnk, g.elem, &g.config)?)?;
     let a_host = gemm_data((m * k) as usize, g.elem, seed);
     let b_host = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
     let a = gpu.upload(&a_host)?;
@@ -322,7 +343,9 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
 
 const TORCH_GEMM: &str = include_str!("torch_gemm.py");
 
-fn gemm(shapes: &[String], elems: &[Elem], reps: usize, no_torch: bool) -> Result<(), Error> {
+fn gemm(shapes: &[String], elems: &[Elem], layouts: &str, reps: usize, no_torch: bool) -> Result<(), Error> {
+    let cfg = gemm_config(layouts)?;
+    let no_torch = no_torch || layouts != "TN";
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
     let parse = |s: &str| -> Result<(i64, i64, i64), Error> {
@@ -339,7 +362,7 @@ fn gemm(shapes: &[String], elems: &[Elem], reps: usize, no_torch: bool) -> Resul
     for (si, s) in shapes.iter().enumerate() {
         let mnk = parse(s)?;
         for &elem in elems {
-            let g = GemmKernel::new("kgemm", mnk, elem, GemmConfig::default())?;
+            let g = GemmKernel::new("kgemm", mnk, elem, cfg)?;
             let (f, c, a_host, b_host) = gemm_checked(&gpu, &g, 0x5eed + si as u64)?;
             println!("{s} {elem}: equal to the reference kernel bit for bit; shared A {}, B {}", g.smem_a, g.smem_b);
             if si == 0 {
@@ -361,7 +384,7 @@ fn gemm(shapes: &[String], elems: &[Elem], reps: usize, no_torch: bool) -> Resul
             let mut cc = gpu.zeros::<f32>((m * n) as usize)?;
             let ms =
                 gpu.time(2, 5, reps, || gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut cc))?;
-            rows.push((s.clone(), elem, "kute gemm (SM80 mma.sync)".to_string(), ms, mnk));
+            rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync)"), ms, mnk));
         }
     }
     if no_torch {
@@ -568,8 +591,8 @@ fn check() -> Result<(), Error> {
             }
         }
     }
-    for (k, (mnk, elem)) in GEMM_CASES.iter().enumerate() {
-        let g = GemmKernel::new(&format!("gemm{k}_{elem}"), *mnk, *elem, GemmConfig::default())?;
+    for (k, (mnk, elem, blas)) in GEMM_CASES.iter().enumerate() {
+        let g = GemmKernel::new(&format!("gemm{k}_{blas}_{elem}"), *mnk, *elem, gemm_config(blas)?)?;
         match gemm_checked(&gpu, &g, 7 + k as u64) {
             Ok(_) => println!("ok    {} {mnk:?}", g.name),
             Err(e) => {
@@ -815,7 +838,7 @@ fn main() -> ExitCode {
         Cmd::Check => check(),
         Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
         Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
-        Cmd::Gemm { shapes, elems, reps, no_torch } => gemm(&shapes, &elems, reps, no_torch),
+        Cmd::Gemm { shapes, elems, layouts, reps, no_torch } => gemm(&shapes, &elems, &layouts, reps, no_torch),
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
     };
     match r {

@@ -25,7 +25,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), forbid(unsafe_code))]
 
 use kute::expr::{self, Env, Value};
-use kute::{print, AnyLayout, Error, ErrorKind};
+use kute::{print, AnyLayout, Error};
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -197,29 +197,7 @@ fn set(r: kute::Result<String>, picture: &mut Option<String>, note: &mut Option<
 /// The statement and a line of carets under the span `e` points at — for a
 /// parse error, or an error about part of the statement (as `kute eval` does).
 fn pointer(stmt: &str, e: &Error) -> Option<String> {
-    let (start, end) = e.span()?;
-    let lead = stmt.len() - stmt.trim_start().len();
-    let covers_all = start <= lead && end >= lead + stmt.trim().len();
-    if e.kind() != ErrorKind::Parse && covers_all {
-        return None;
-    }
-    let shown: String = stmt.trim_end().chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
-    let before = char_count(stmt, start);
-    let width = char_count(stmt, end.max(start + 1)).saturating_sub(before).max(1);
-    Some(format!("{shown}\n{}{}", " ".repeat(before), "^".repeat(width)))
-}
-
-/// The number of characters in the first `byte` bytes of `s` (past the end: the
-/// length plus the excess, so a caret can point just after the text).
-fn char_count(s: &str, byte: usize) -> usize {
-    if byte >= s.len() {
-        return s.chars().count() + (byte - s.len());
-    }
-    let mut b = byte;
-    while !s.is_char_boundary(b) {
-        b -= 1;
-    }
-    s[..b].chars().count()
+    e.pointer(stmt)
 }
 
 #[cfg(test)]

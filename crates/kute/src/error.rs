@@ -210,6 +210,45 @@ impl Error {
     pub fn span(&self) -> Option<(usize, usize)> {
         self.0.span
     }
+
+    /// The text `src` this error came from (trimmed at the end, tabs as
+    /// spaces) and, below it, a line of carets under the span it points at:
+    /// for a parse error, or an error about part of the text. An error about
+    /// the whole text, or without a span, gives `None`.
+    ///
+    /// Pre: `src` is the text that was parsed or evaluated. Post: two lines,
+    /// the carets counted in characters (not bytes), at least one.
+    ///
+    /// ```
+    /// let e = kute::expr::eval("size(foo)").unwrap_err();
+    /// assert_eq!(e.pointer("size(foo)").unwrap(), "size(foo)\n     ^^^");
+    /// ```
+    pub fn pointer(&self, src: &str) -> Option<String> {
+        let (start, end) = self.span()?;
+        let lead = src.len() - src.trim_start().len();
+        let covers_all = start <= lead && end >= lead + src.trim().len();
+        if self.kind() != ErrorKind::Parse && covers_all {
+            return None;
+        }
+        let text = src.trim_end();
+        let shown: String = text.chars().map(|c| if c == '\t' { ' ' } else { c }).collect();
+        let before = char_count(text, start);
+        let width = char_count(text, end.max(start + 1)).saturating_sub(before).max(1);
+        Some(format!("{shown}\n{}{}", " ".repeat(before), "^".repeat(width)))
+    }
+}
+
+/// The number of characters in the first `byte` bytes of `s` (past the end:
+/// the length plus the excess, so that a caret can point just after the text).
+fn char_count(s: &str, byte: usize) -> usize {
+    if byte >= s.len() {
+        return s.chars().count() + (byte - s.len());
+    }
+    let mut b = byte;
+    while !s.is_char_boundary(b) {
+        b -= 1;
+    }
+    s[..b].chars().count()
 }
 
 impl fmt::Display for Error {
@@ -229,3 +268,15 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::char_count;
+
+    #[test]
+    fn char_counts_handle_multibyte_text() {
+        assert_eq!(char_count("aé(", 3), 2);
+        assert_eq!(char_count("aé(", 2), 1); // inside 'é': the character before
+        assert_eq!(char_count("ab", 4), 4);
+    }
+}

@@ -341,8 +341,6 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
     Ok((f, got, a_host, b_host))
 }
 
-const TORCH_GEMM: &str = include_str!("torch_gemm.py");
-
 fn gemm(shapes: &[String], elems: &[Elem], layouts: &str, reps: usize, no_torch: bool) -> Result<(), Error> {
     let cfg = gemm_config(layouts)?;
     let no_torch = no_torch || layouts != "TN";
@@ -391,7 +389,7 @@ fn gemm(shapes: &[String], elems: &[Elem], layouts: &str, reps: usize, no_torch:
         println!("PyTorch: not run (--no-torch)");
     } else {
         let out = Command::new("python3")
-            .args(["-c", TORCH_GEMM, &reps.to_string()])
+            .args(["-c", TORCH, "gemm", &reps.to_string()])
             .args(&torch_args)
             .output()
             .map_err(|e| Error::Unsupported { op: "gemm", why: format!("python3: {e}") })?;
@@ -550,16 +548,27 @@ fn cosize(l: &Layout) -> Result<usize, Error> {
     Ok(l.cosize()?.value().max(0) as usize)
 }
 
-/// Runs `k` once on fresh buffers and checks the result; returns the kernel.
-fn run_checked<T>(gpu: &Gpu, k: &Kernel) -> Result<cudarc::driver::CudaFunction, Error>
-where
+/// An element's carrier on the host (`u32` for f32, `u16` for f16 and bf16).
+trait Carrier:
+    cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + From<u16> + Copy + PartialEq + std::fmt::Debug + Default
+{
+}
+
+impl<T> Carrier for T where
     T: cudarc::driver::DeviceRepr
         + cudarc::driver::ValidAsZeroBits
         + From<u16>
         + Copy
         + PartialEq
         + std::fmt::Debug
-        + Default,
+        + Default
+{
+}
+
+/// Runs `k` once on fresh buffers and checks the result; returns the kernel.
+fn run_checked<T>(gpu: &Gpu, k: &Kernel) -> Result<cudarc::driver::CudaFunction, Error>
+where
+    T: Carrier,
 {
     let f = gpu.kernel(k.name(), k.source())?;
     let (s, d) = k.layouts();
@@ -619,7 +628,7 @@ fn torch_times(sizes: &[i64], elems: &[Elem], reps: usize) -> Result<Vec<serde_j
     let dtypes: Vec<&str> = elems.iter().map(|e| e.torch()).collect();
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
     let out = Command::new("python3")
-        .args(["-c", TORCH, &sizes.join(","), &dtypes.join(","), &reps.to_string()])
+        .args(["-c", TORCH, "copy", &sizes.join(","), &dtypes.join(","), &reps.to_string()])
         .output()
         .map_err(|e| format!("python3: {e}"))?;
     if !out.status.success() {
@@ -721,13 +730,7 @@ fn bench(sizes: &[i64], elems: &[Elem], reps: usize, no_torch: bool, sweep: &[u3
 
 fn time_kernel<T>(gpu: &Gpu, k: &Kernel, reps: usize) -> Result<f64, Error>
 where
-    T: cudarc::driver::DeviceRepr
-        + cudarc::driver::ValidAsZeroBits
-        + From<u16>
-        + Copy
-        + PartialEq
-        + std::fmt::Debug
-        + Default,
+    T: Carrier,
 {
     let f = run_checked::<T>(gpu, k)?;
     let (s, d) = k.layouts();

@@ -73,7 +73,16 @@ impl Gpu {
     /// Pre: as [`compile_ptx`]. Post: the kernel, or the compiler's or
     /// driver's error.
     pub fn kernel(&self, name: &str, source: &str) -> Result<CudaFunction> {
-        let ptx = compile_ptx(name, source, self.arch()?)?;
+        self.kernel_for(name, source, self.arch()?)
+    }
+
+    /// As [`Gpu::kernel`], compiled for `arch` (`sm_90a` for Hopper's
+    /// architecture-specific instructions).
+    ///
+    /// Pre: as [`compile_ptx`]; the GPU runs `arch`. Post: the kernel, or the
+    /// compiler's or driver's error.
+    pub fn kernel_for(&self, name: &str, source: &str, arch: &'static str) -> Result<CudaFunction> {
+        let ptx = compile_ptx(name, source, arch)?;
         let module = self.ctx.load_module(ptx)?;
         Ok(module.load_function(name)?)
     }
@@ -137,7 +146,30 @@ impl Gpu {
         b: &CudaSlice<T>,
         c: &mut CudaSlice<U>,
     ) -> Result<()> {
-        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        self.launch3_smem(f, grid, threads, 0, a, b, c)
+    }
+
+    /// As [`Gpu::launch3`], with `smem` bytes of dynamic shared memory (the
+    /// kernel's limit raised to it first).
+    ///
+    /// Pre: as `launch3`; `smem` within the GPU's limit per block.
+    /// Post: the launch was queued, or the driver's error.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch3_smem<T: DeviceRepr, U: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        grid: (u32, u32),
+        threads: u32,
+        smem: u32,
+        a: &CudaSlice<T>,
+        b: &CudaSlice<T>,
+        c: &mut CudaSlice<U>,
+    ) -> Result<()> {
+        if smem > 48 * 1024 {
+            use cudarc::driver::sys::CUfunction_attribute_enum as Attr;
+            f.set_attribute(Attr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)?;
+        }
+        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem };
         let mut l = self.stream.launch_builder(f);
         l.arg(a);
         l.arg(b);

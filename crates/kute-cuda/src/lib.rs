@@ -21,6 +21,7 @@ pub mod copy;
 pub mod elem;
 pub mod error;
 pub mod gemm;
+pub mod gemm_sm90;
 pub mod gpu;
 pub mod reference;
 pub mod source;

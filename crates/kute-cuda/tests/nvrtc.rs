@@ -1,4 +1,5 @@
 //! NVRTC compiles every kernel kute-cuda generates, for `sm_80` and `sm_90`
+//! (and the `wgmma` kernels for `sm_90a`)
 //! (CI has no GPU; NVRTC needs none). NVRTC comes from NVIDIA's PyPI wheel
 //! `nvidia-cuda-nvrtc` (CUDA 13, the version `cudarc` is built for),
 //! downloaded once into `~/.cache/kute-nvrtc` (or `$KUTE_NVRTC_DIR`). Where
@@ -105,10 +106,11 @@ fn every_generated_kernel_compiles_with_nvrtc_for_sm80_and_sm90() {
         .expect("kute-cuda runs");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "NVRTC rejected kernels:\n{stdout}\n{stderr}");
-    for arch in ["sm_80", "sm_90"] {
+    // sm_90a: the wgmma kernels
+    for (arch, least) in [("sm_80:", 40), ("sm_90:", 40), ("sm_90a:", 2)] {
         let line = stdout.lines().find(|l| l.starts_with(arch)).unwrap_or_else(|| panic!("no {arch} line:\n{stdout}"));
         let n: usize = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("a count");
-        assert!(n >= 40, "{line}");
+        assert!(n >= least, "{line}");
         assert!(line.ends_with(" 0 failed"), "{line}");
     }
 }

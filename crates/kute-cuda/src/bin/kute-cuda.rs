@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
+use kute_cuda::gemm_sm90::{Sm90Gemm, THREADS as SM90_THREADS};
 use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
 use kute_cuda::reference::check_copy;
 use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
@@ -102,6 +103,9 @@ enum Cmd {
         /// Operand layouts (BLAS's TN, NT, NN, TT); PyTorch is timed for TN.
         #[arg(long, default_value = "TN")]
         layouts: String,
+        /// Also the SM90 wgmma kernel (TN; Hopper only).
+        #[arg(long)]
+        sm90: bool,
         /// Launches per timed round.
         #[arg(long, default_value_t = 10)]
         reps: usize,
@@ -341,7 +345,14 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
     Ok((f, got, a_host, b_host))
 }
 
-fn gemm(shapes: &[String], elems: &[Elem], layouts: &str, reps: usize, no_torch: bool) -> Result<(), Error> {
+fn gemm(
+    shapes: &[String],
+    elems: &[Elem],
+    layouts: &str,
+    sm90: bool,
+    reps: usize,
+    no_torch: bool,
+) -> Result<(), Error> {
     let cfg = gemm_config(layouts)?;
     let no_torch = no_torch || layouts != "TN";
     let gpu = Gpu::new(0)?;
@@ -383,6 +394,22 @@ fn gemm(shapes: &[String], elems: &[Elem], layouts: &str, reps: usize, no_torch:
             let ms =
                 gpu.time(2, 5, reps, || gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut cc))?;
             rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync)"), ms, mnk));
+            let plan90 = if sm90 && layouts == "TN" {
+                Sm90Gemm::new("kgemm90", mnk, elem).map_err(|e| println!("{s} {elem}: no SM90 kernel: {e}")).ok()
+            } else {
+                None
+            };
+            if let Some(h) = plan90 {
+                let f90 = sm90_checked(&gpu, &h, &a_host, &b_host, &c)?;
+                println!(
+                    "{s} {elem}: the SM90 kernel equals the SM80 kernel bit for bit; shared {} ({})",
+                    h.smem, h.atom
+                );
+                let ms = gpu.time(2, 5, reps, || {
+                    gpu.launch3_smem(&f90, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut cc)
+                })?;
+                rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
+            }
         }
     }
     if no_torch {
@@ -525,6 +552,17 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
         }
         println!("{arch}: {count} kernels compiled, {failed} failed");
     }
+    // the wgmma kernels are for sm_90a only
+    let mut count = 0;
+    for (mnk, elem) in [((256, 256, 128), Elem::F16), ((128, 512, 64), Elem::Bf16)] {
+        let h = Sm90Gemm::new(&format!("gemm90_{elem}"), mnk, elem)?;
+        count += 1;
+        if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {
+            failed += 1;
+            eprintln!("sm_90a {}: {e}", h.name);
+        }
+    }
+    println!("sm_90a: {count} kernels compiled, {failed} failed");
     if failed > 0 {
         return Err(Error::Compile { name: format!("{failed} kernels"), log: "see above".into() });
     }
@@ -622,6 +660,38 @@ fn check() -> Result<(), Error> {
 }
 
 const TORCH: &str = include_str!("torch_bench.py");
+
+/// Runs the SM90 kernel on `a` and `b` and compares with `want` (the checked
+/// SM80 result) bit for bit.
+fn sm90_checked(
+    gpu: &Gpu,
+    h: &Sm90Gemm,
+    a: &[u16],
+    b: &[u16],
+    want: &[f32],
+) -> Result<cudarc::driver::CudaFunction, Error> {
+    let f = gpu.kernel_for(&h.name, &h.source, "sm_90a")?;
+    let (da, db) = (gpu.upload(a)?, gpu.upload(b)?);
+    let mut dc = gpu.zeros::<f32>(want.len())?;
+    gpu.launch3_smem(&f, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &da, &db, &mut dc)?;
+    let got = gpu.download(&dc)?;
+    let n = h.mnk.1 as usize;
+    if let Some(e) = got.iter().zip(want).position(|(x, y)| x.to_bits() != y.to_bits()) {
+        let wrong = got.iter().zip(want).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
+        return Err(Error::Wrong {
+            kernel: h.name.clone(),
+            why: format!(
+                "{wrong} of {} differ; C[{}][{}] = {} where the SM80 kernel has {}",
+                got.len(),
+                e / n,
+                e % n,
+                got[e],
+                want[e]
+            ),
+        });
+    }
+    Ok(f)
+}
 
 /// PyTorch's times (ms) for each (size, dtype): `copy_` and `t().contiguous()`.
 fn torch_times(sizes: &[i64], elems: &[Elem], reps: usize) -> Result<Vec<serde_json::Value>, String> {
@@ -841,7 +911,9 @@ fn main() -> ExitCode {
         Cmd::Check => check(),
         Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
         Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
-        Cmd::Gemm { shapes, elems, layouts, reps, no_torch } => gemm(&shapes, &elems, &layouts, reps, no_torch),
+        Cmd::Gemm { shapes, elems, layouts, sm90, reps, no_torch } => {
+            gemm(&shapes, &elems, &layouts, sm90, reps, no_torch)
+        }
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
     };
     match r {

@@ -1,0 +1,276 @@
+//! A Hopper GEMM (SM90 `wgmma`), every index from kute's layouts.
+//!
+//! `C = A · Bᵀ`, both operands K-major (BLAS's "TN"), f16 or bf16 inputs,
+//! f32 accumulation and an f32 row-major `C`; `M` a multiple of 128, `N` of
+//! 256, `K` of 64. Two warpgroups (256 threads) per block, each computing 64
+//! rows of the 128 x 256 block tile with `wgmma.mma_async.m64n256k16`.
+//!
+//! From kute:
+//! - the shared tiles are CuTe's GMMA atom `Layout_K_SW128` tiled to
+//!   `(128, 64)`: `Sw<3,3,3> o (128,64):(64,1)` in elements, checked with
+//!   [`kute::analysis::gmma_atom_name`]; the `wgmma` descriptors' swizzle
+//!   mode (128B) and stride between 8-row groups (1024 bytes) are read off
+//!   that layout;
+//! - the `cp.async` copies into them use the TV layout of CuTe's
+//!   `make_tiled_copy` construction, and kute's bank model finds them
+//!   conflict-free;
+//! - the accumulators go to `C` through the GMMA atom's `CLayout`
+//!   (`MMA_Traits<SM90_64x256x16_F32F16F16_SS<K,K>>::CLayout{}`), repeated
+//!   over the two warpgroups with `zipped_divide`.
+//!
+//! The mainloop is a `cp.async` pipeline of `STAGES` k-tiles, two of them
+//! loading while one is multiplied and the previous one's `wgmma`s may still
+//! run: wait for tile `kt`, fence the async proxy, synchronise, refill the
+//! stage of tile `kt-2`, issue four `wgmma`s on tile `kt`, and wait until at
+//! most one group of them is in flight.
+//!
+//! Compiled for `sm_90a` (the `wgmma` instructions are architecture-specific).
+//! The copies are `cp.async` issued by every thread; TMA copies with a
+//! producer warp are the next step.
+
+use crate::source::{header, layout_fn, plain_fn};
+use crate::transpose::tv_layout;
+use crate::{layout_of, Elem, Error, Result};
+use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
+use kute::{AnyLayout, Major};
+
+const OP: &str = "sm90 gemm kernel";
+
+/// Threads per block: two warpgroups.
+pub const THREADS: i64 = 256;
+/// The block tile `(BM, BN, BK)`.
+pub const TILE: (i64, i64, i64) = (128, 256, 64);
+/// k-tiles in flight.
+pub const STAGES: i64 = 4;
+
+/// A planned SM90 GEMM.
+#[derive(Clone, Debug)]
+pub struct Sm90Gemm {
+    /// The kernel's name.
+    pub name: String,
+    /// The input type.
+    pub elem: Elem,
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// The shared tile of either operand, in elements.
+    pub smem: AnyLayout,
+    /// CuTe's name of its atom.
+    pub atom: String,
+    /// Predicted wavefronts of one block's `cp.async` stores of one operand, per warp.
+    pub store_cost: Vec<BankReport>,
+    /// Bytes of dynamic shared memory per block (1 KiB of it for alignment).
+    pub smem_bytes: u32,
+    /// The CUDA C++ source.
+    pub source: String,
+}
+
+impl Sm90Gemm {
+    /// Plans `C = A · Bᵀ` for `(M, N, K)` (see the [module docs](self)).
+    ///
+    /// Pre: `elem` f16 or bf16; `M` a positive multiple of 128, `N` of 256,
+    /// `K` of 64 (else an `Unsupported` error).
+    /// Post: a kernel of `(M/128, N/256)` blocks of 256 threads taking
+    /// [`Sm90Gemm::smem_bytes`] of dynamic shared memory.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// let g = Sm90Gemm::new("h", (256, 256, 128), Elem::F16).unwrap();
+    /// assert_eq!(g.atom, "Layout_K_SW128");
+    /// assert!(g.source.contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"));
+    /// ```
+    pub fn new(name: &str, (m, n, k): (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
+        let (bm, bn, bk) = TILE;
+        let (ty, op) = match elem {
+            Elem::F16 => ("f16", format!("SM90_64x{bn}x16_F32F16F16_SS")),
+            Elem::Bf16 => ("bf16", format!("SM90_64x{bn}x16_F32BF16BF16_SS")),
+            Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: wgmma takes f16 or bf16 here")),
+        };
+        if m < 1 || n < 1 || k < 1 || m % bm != 0 || n % bn != 0 || k % bk != 0 {
+            return Err(Error::unsupported(
+                OP,
+                format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
+            ));
+        }
+        // CuTe's K-major 128-byte swizzle atom for 16-bit elements
+        // (GMMA::Layout_K_SW128_Atom: a swizzle of byte addresses), tiled
+        // down the rows
+        let smem_of = |rows: i64| -> Result<AnyLayout> {
+            let bytes = layout_of_any(&format!("tile_to_shape(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), (_{rows},_{bk}))"))?;
+            Ok(swizzle_bytes_to_elements(&bytes, elem.bytes())?)
+        };
+        let smem = smem_of(bm)?;
+        let smem_b = smem_of(bn)?;
+        let sw = match &smem {
+            AnyLayout::Composed(c) => c.swizzle(),
+            _ => None,
+        }
+        .ok_or_else(|| Error::unsupported(OP, format!("{smem} is not swizzled")))?;
+        let atom = gmma_atom_name(sw, (8, 128 / elem.bytes()), elem.bytes(), Major::Right)
+            .ok_or_else(|| Error::unsupported(OP, format!("{smem} is no GMMA atom")))?;
+        if atom != "Layout_K_SW128" {
+            return Err(Error::unsupported(OP, format!("{smem} is {atom}, not Layout_K_SW128")));
+        }
+        // the descriptor's stride between 8-row groups, from the layout
+        let sbo_bytes = (smem.eval_int(kute::Int::new_dynamic(8))?.value() - smem.eval_int(kute::Int::ZERO)?.value())
+            * elem.bytes();
+        let vec = 16 / elem.bytes();
+        let across = bk / vec;
+        let copy_of = |rows: i64| {
+            tv_layout(
+                &format!("({},{across}):({across},1)", THREADS / across),
+                &format!("(1,{vec}):(0,1)"),
+                THREADS,
+                vec,
+                (THREADS / across, bk),
+                (rows, bk),
+            )
+        };
+        let (copy_tv, copy_b) = (copy_of(bm)?, copy_of(bn)?);
+        let store_cost = block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?;
+        let a = layout_of(&format!("({m},{k}):({k},1)"))?;
+        let b = layout_of(&format!("({n},{k}):({k},1)"))?;
+        let c = layout_of(&format!("({m},{n}):({n},1)"))?;
+        let za = layout_of(&format!("zipped_divide({a}, ({bm},{bk}))"))?;
+        let zb = layout_of(&format!("zipped_divide({b}, ({bn},{bk}))"))?;
+        let zc = layout_of(&format!("zipped_divide({c}, ({bm},{bn}))"))?;
+        let c_atom = layout_of(&format!("MMA_Traits<{op}<GMMA::Major::K,GMMA::Major::K>>::CLayout{{}}"))?;
+        // the two warpgroups' atoms over the (128,128) tile: (thread, value) -> tile coordinate
+        let zt = layout_of(&format!("zipped_divide(make_layout(({bm},{bn})), (64,{bn}))"))?;
+        let frag_c = layout_of(&format!("composition({}, {c_atom})", zt.mode(0)?))?;
+        let rep_c = zt.mode(1)?;
+
+        let mut s = String::new();
+        header(&mut s, &format!("sm90 gemm TN C({m},{n}) f32 = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k16, shared {smem} ({atom})"));
+        for (l, f) in [
+            (&za.mode(1)?, "a_tiles"),
+            (&zb.mode(1)?, "b_tiles"),
+            (&zc.mode(1)?, "c_tiles"),
+            (&layout_of(&format!("composition({}, {copy_tv})", za.mode(0)?))?, "a_gcopy"),
+            (&layout_of(&format!("composition({}, {copy_b})", zb.mode(0)?))?, "b_gcopy"),
+            (&copy_tv, "a_scopy"),
+            (&copy_b, "b_scopy"),
+            (&frag_c, "c_frag"),
+            (&rep_c, "c_rep"),
+            (&zc.mode(0)?, "c_tile"),
+        ] {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+        layout_fn(&mut s, &smem, &format!("{name}_sa"))?;
+        layout_fn(&mut s, &smem_b, &format!("{name}_sb"))?;
+        let (a_elems, b_elems) = (bm * bk, bn * bk);
+        let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
+        let outs: Vec<String> = (0..acc).map(|r| format!("\"+f\"(d[{r}])")).collect();
+        let regs: Vec<String> = (0..acc).map(|r| format!("%{r}")).collect();
+        s.push_str(&format!(
+            r#"__device__ __forceinline__ void kute_cp_async16(void* smem, const void* gmem) {{
+  unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(gmem) : "memory");
+}}
+// a wgmma shared-memory descriptor: start address, leading byte offset 1
+// (unused by a swizzled K-major tile), stride byte offset {sbo_bytes} (8 rows),
+// swizzle mode 1 (128 bytes)
+__device__ __forceinline__ unsigned long long kute_desc(const void* p) {{
+  unsigned long long a = (unsigned long long)((unsigned int)__cvta_generic_to_shared(p) & 0x3FFFF) >> 4;
+  return a | (1ULL << 16) | ((unsigned long long)({sbo_bytes} >> 4) << 32) | (1ULL << 62);
+}}
+__device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long da, unsigned long long db) {{
+  asm volatile("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ty}.{ty} {{{regs}}}, %{ia}, %{ib}, 1, 1, 1, 0, 0;"
+               : {outs}
+               : "l"(da), "l"(db));
+}}
+extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+  extern __shared__ unsigned char smem_raw[];
+  // 1024-byte aligned, as the 128-byte swizzle needs
+  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  unsigned short* sa = sm;
+  unsigned short* sb = sm + {STAGES} * {a_elems};
+  const long long t = threadIdx.x;
+  const long long wg = t / 128;
+  const long long bm = blockIdx.x, bn = blockIdx.y;
+  float d[{acc}];
+#pragma unroll
+  for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
+  const long long ktiles = {ktiles};
+  auto load = [&](long long kt, int stage) {{
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+#pragma unroll
+    for (int p = 0; p < {pa}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sa + stage * {a_elems} + {name}_sa({name}_a_scopy(i)), ga + {name}_a_gcopy(i));
+    }}
+#pragma unroll
+    for (int p = 0; p < {pb}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sb + stage * {b_elems} + {name}_sb({name}_b_scopy(i)), gb + {name}_b_gcopy(i));
+    }}
+  }};
+#pragma unroll
+  for (int s = 0; s < {STAGES} - 2; ++s) {{
+    if (s < ktiles) load(s, s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }}
+  for (long long kt = 0; kt < ktiles; ++kt) {{
+    // tile kt has landed; every thread's wgmma of tile kt-2 has finished
+    asm volatile("cp.async.wait_group {wait};" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    // refill the stage of tile kt-2
+    const long long next = kt + {STAGES} - 2;
+    if (next < ktiles) load(next, (int)(next % {STAGES}));
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const unsigned short* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
+    const unsigned short* sbs = sb + (kt % {STAGES}) * {b_elems};
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc(sas + 16 * ks), kute_desc(sbs + 16 * ks));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    // keep one tile's wgmma in flight
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+  }}
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
+  for (int r = 0; r < {acc}; r += 2) {{
+    const long long at = {name}_c_tile({name}_c_frag(t % 128 + 128LL * r) + {name}_c_rep(wg));
+    asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(d[r]), "f"(d[r + 1]) : "memory");
+  }}
+}}
+"#,
+            regs = regs.join(","),
+            outs = outs.join(", "),
+            ia = acc,
+            ib = acc + 1,
+            ktiles = k / bk,
+            tm = m / bm,
+            tn = n / bn,
+            pa = bm * bk / (THREADS * vec),
+            pb = bn * bk / (THREADS * vec),
+            tvv = THREADS * vec,
+            wait = STAGES - 3,
+            wg_rows = 64 * bk,
+            ksteps = bk / 16,
+        ));
+        Ok(Sm90Gemm {
+            name: name.to_string(),
+            elem,
+            mnk: (m, n, k),
+            smem,
+            atom,
+            store_cost,
+            smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + 1024) as u32,
+            source: s,
+        })
+    }
+
+    /// The grid, `(M/128, N/256)`.
+    ///
+    /// Pre: none. Post: the number of block tiles along M and N.
+    pub fn blocks(&self) -> (u32, u32) {
+        ((self.mnk.0 / TILE.0) as u32, (self.mnk.1 / TILE.1) as u32)
+    }
+}
+
+fn layout_of_any(expr: &str) -> Result<AnyLayout> {
+    Ok(kute::expr::eval(expr)?.to_any_layout("kernel plan")?)
+}

@@ -125,6 +125,23 @@ enum Cmd {
         #[arg(long, default_value = "ncu")]
         ncu: String,
     },
+    /// Nsight Compute's bank-conflict counters for the GEMMs (kute predicts none).
+    NcuGemm {
+        /// Square size.
+        #[arg(long, default_value_t = 4096)]
+        size: i64,
+        /// The ncu executable.
+        #[arg(long, default_value = "ncu")]
+        ncu: String,
+    },
+    /// Launch one GEMM once (what `ncu-gemm` profiles).
+    #[command(hide = true)]
+    GemmOnce {
+        size: i64,
+        layouts: String,
+        #[arg(long)]
+        sm90: bool,
+    },
     /// Launch one transpose once (what `ncu` profiles).
     #[command(hide = true)]
     Once {
@@ -844,6 +861,72 @@ fn once(n: i64, elem: Elem, no_swizzle: bool, shared_only: bool) -> Result<(), E
     }
 }
 
+fn gemm_once(n: i64, layouts: &str, sm90: bool) -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    let a = gpu.zeros::<u16>((n * n) as usize)?;
+    let b = gpu.zeros::<u16>((n * n) as usize)?;
+    let mut c = gpu.zeros::<f32>((n * n) as usize)?;
+    if sm90 {
+        let h = Sm90Gemm::new("kgemm90", (n, n, n), Elem::F16)?;
+        let f = gpu.kernel_for(&h.name, &h.source, "sm_90a")?;
+        gpu.launch3_smem(&f, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut c)?;
+    } else {
+        let g = GemmKernel::new("kgemm", (n, n, n), Elem::F16, gemm_config(layouts)?)?;
+        let f = gpu.kernel(&g.name, &g.source)?;
+        gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut c)?;
+    }
+    gpu.sync()
+}
+
+fn ncu_gemm(n: i64, ncu: &str) -> Result<(), Error> {
+    let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu-gemm", why: e.to_string() })?;
+    let metrics = [
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "smsp__inst_executed_op_ldgsts.sum",
+        "smsp__inst_executed_op_ldsm.sum",
+    ];
+    println!("| kernel | predicted conflicts (cp.async stores / ldmatrix loads) | {} |", metrics.join(" | "));
+    println!("|---|---|{}", "---|".repeat(metrics.len()));
+    for (label, layouts, sm90) in [("SM80 TN", "TN", false), ("SM80 NT", "NT", false), ("SM90 TN", "TN", true)] {
+        let predicted = if sm90 {
+            let h = Sm90Gemm::new("kgemm90", (n, n, n), Elem::F16)?;
+            format!("{} / (wgmma reads)", h.store_cost.iter().flat_map(|w| &w.phases).map(|p| (p.wavefronts - 1).max(0)).sum::<i64>())
+        } else {
+            let g = GemmKernel::new("kgemm", (n, n, n), Elem::F16, gemm_config(layouts)?)?;
+            let excess = |r: &[kute::analysis::BankReport]| -> i64 {
+                r.iter().flat_map(|w| &w.phases).map(|p| (p.wavefronts - 1).max(0)).sum()
+            };
+            format!("{} / {}", excess(&g.cost_a[0]) + excess(&g.cost_b[0]), excess(&g.cost_a[1]) + excess(&g.cost_b[1]))
+        };
+        let out = Command::new(ncu)
+            .args(["--csv", "--metrics", &metrics.join(","), "-k", "regex:kgemm"])
+            .arg(&me)
+            .args(["gemm-once", &n.to_string(), layouts])
+            .args(if sm90 { vec!["--sm90"] } else { vec![] })
+            .output()
+            .map_err(|e| Error::Unsupported { op: "ncu-gemm", why: format!("{ncu}: {e}") })?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let measured: Vec<String> = metrics
+            .iter()
+            .map(|m| {
+                text.lines()
+                    .find(|l| l.contains(m))
+                    .and_then(|l| l.rsplit("\",\"").next())
+                    .map(|v| v.trim_matches('"').replace(',', ""))
+                    .unwrap_or_else(|| "?".into())
+            })
+            .collect();
+        if measured.iter().all(|m| m == "?") {
+            eprintln!("ncu output:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        println!("| {label} | {predicted} | {} |", measured.join(" | "));
+    }
+    Ok(())
+}
+
 fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
     let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu", why: e.to_string() })?;
     let metrics = [
@@ -915,6 +998,8 @@ fn main() -> ExitCode {
             gemm(&shapes, &elems, &layouts, sm90, reps, no_torch)
         }
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
+        Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
+        Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,9 +3,11 @@
 //! libraries when first used, so this crate builds on machines without CUDA).
 //!
 //! The data path: layouts → a kernel *plan* ([`copy::CopyKernel`],
-//! [`transpose::TransposeKernel`]) whose every index is a layout derived with
-//! kute's algebra and emitted by [`kute::codegen::cuda`] → CUDA C++ source
-//! (no includes) → PTX ([`gpu::compile_ptx`]) → a launch ([`gpu::Gpu`]).
+//! [`transpose::TransposeKernel`], the tensor-core GEMMs
+//! [`gemm::GemmKernel`] (SM80 `mma.sync`) and [`gemm_sm90::Sm90Gemm`]
+//! (SM90 `wgmma`)) whose every index is a layout derived with kute's algebra
+//! and emitted by [`kute::codegen::cuda`] → CUDA C++ source (no includes) →
+//! PTX ([`gpu::compile_ptx`]) → a launch ([`gpu::Gpu`]).
 //! Planning needs no GPU and no CUDA library; compiling needs NVRTC; running
 //! needs a GPU.
 //!

@@ -96,7 +96,7 @@ impl SharedCost {
 }
 
 fn excess(r: &[BankReport]) -> i64 {
-    r.iter().flat_map(|w| w.phases.iter()).map(|p| (p.wavefronts - 1).max(0)).sum()
+    r.iter().map(BankReport::conflicts).sum()
 }
 
 /// A planned transpose kernel.

@@ -893,12 +893,10 @@ fn ncu_gemm(n: i64, ncu: &str) -> Result<(), Error> {
     for (label, layouts, sm90) in [("SM80 TN", "TN", false), ("SM80 NT", "NT", false), ("SM90 TN", "TN", true)] {
         let predicted = if sm90 {
             let h = Sm90Gemm::new("kgemm90", (n, n, n), Elem::F16)?;
-            format!("{} / (wgmma reads)", h.store_cost.iter().flat_map(|w| &w.phases).map(|p| (p.wavefronts - 1).max(0)).sum::<i64>())
+            format!("{} / (wgmma reads)", h.store_cost.iter().map(|w| w.conflicts()).sum::<i64>())
         } else {
             let g = GemmKernel::new("kgemm", (n, n, n), Elem::F16, gemm_config(layouts)?)?;
-            let excess = |r: &[kute::analysis::BankReport]| -> i64 {
-                r.iter().flat_map(|w| &w.phases).map(|p| (p.wavefronts - 1).max(0)).sum()
-            };
+            let excess = |r: &[kute::analysis::BankReport]| -> i64 { r.iter().map(|w| w.conflicts()).sum() };
             format!("{} / {}", excess(&g.cost_a[0]) + excess(&g.cost_b[0]), excess(&g.cost_a[1]) + excess(&g.cost_b[1]))
         };
         let out = Command::new(ncu)

@@ -58,6 +58,21 @@ impl BankReport {
         self.wavefronts as f64 / self.ideal as f64
     }
 
+    /// Bank conflicts as a profiler counts them: the wavefronts beyond one
+    /// per phase that any thread is active in.
+    ///
+    /// Pre: none. Post: the sum over phases of `max(0, wavefronts - 1)`.
+    ///
+    /// ```
+    /// use kute::analysis::{bank_conflicts, Access};
+    /// let plain = kute::expr::eval("(_32,_32):(_32,_1)").unwrap().to_any_layout("s").unwrap();
+    /// // one element down a column per thread: 32 words in one bank
+    /// assert_eq!(bank_conflicts(&plain, 4, &Access::parse("column:4").unwrap()).unwrap().conflicts(), 31);
+    /// ```
+    pub fn conflicts(&self) -> i64 {
+        self.phases.iter().map(|p| (p.wavefronts - 1).max(0)).sum()
+    }
+
     /// Whether the access costs its ideal number of wavefronts.
     ///
     /// Pre: none. Post: `wavefronts <= ideal`.

@@ -52,7 +52,8 @@ pub struct Sm90Gemm {
     pub elem: Elem,
     /// `(M, N, K)`.
     pub mnk: (i64, i64, i64),
-    /// The shared tile of either operand, in elements.
+    /// The shared tile of `A`, in elements (`B`'s is the same atom tiled to
+    /// `(256, 64)`).
     pub smem: AnyLayout,
     /// CuTe's name of its atom.
     pub atom: String,

@@ -861,6 +861,34 @@ fn once(n: i64, elem: Elem, no_swizzle: bool, shared_only: bool) -> Result<(), E
     }
 }
 
+/// Runs this program with `args` under Nsight Compute (`ncu`), profiling
+/// the kernels whose names contain `kernel`; each metric's value ("?" when
+/// ncu printed none).
+fn profile(ncu: &str, metrics: &[&str], kernel: &str, args: &[String]) -> Result<Vec<String>, Error> {
+    let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu", why: e.to_string() })?;
+    let out = Command::new(ncu)
+        .args(["--csv", "--metrics", &metrics.join(","), "-k", &format!("regex:{kernel}")])
+        .arg(&me)
+        .args(args)
+        .output()
+        .map_err(|e| Error::Unsupported { op: "ncu", why: format!("{ncu}: {e}") })?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let measured: Vec<String> = metrics
+        .iter()
+        .map(|m| {
+            text.lines()
+                .find(|l| l.contains(m))
+                .and_then(|l| l.rsplit("\",\"").next())
+                .map(|v| v.trim_matches('"').replace(',', ""))
+                .unwrap_or_else(|| "?".into())
+        })
+        .collect();
+    if measured.iter().all(|m| m == "?") {
+        eprintln!("ncu output:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(measured)
+}
+
 fn gemm_once(n: i64, layouts: &str, sm90: bool) -> Result<(), Error> {
     let gpu = Gpu::new(0)?;
     let a = gpu.zeros::<u16>((n * n) as usize)?;
@@ -879,7 +907,6 @@ fn gemm_once(n: i64, layouts: &str, sm90: bool) -> Result<(), Error> {
 }
 
 fn ncu_gemm(n: i64, ncu: &str) -> Result<(), Error> {
-    let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu-gemm", why: e.to_string() })?;
     let metrics = [
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
@@ -899,34 +926,17 @@ fn ncu_gemm(n: i64, ncu: &str) -> Result<(), Error> {
             let excess = |r: &[kute::analysis::BankReport]| -> i64 { r.iter().map(|w| w.conflicts()).sum() };
             format!("{} / {}", excess(&g.cost_a[0]) + excess(&g.cost_b[0]), excess(&g.cost_a[1]) + excess(&g.cost_b[1]))
         };
-        let out = Command::new(ncu)
-            .args(["--csv", "--metrics", &metrics.join(","), "-k", "regex:kgemm"])
-            .arg(&me)
-            .args(["gemm-once", &n.to_string(), layouts])
-            .args(if sm90 { vec!["--sm90"] } else { vec![] })
-            .output()
-            .map_err(|e| Error::Unsupported { op: "ncu-gemm", why: format!("{ncu}: {e}") })?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let measured: Vec<String> = metrics
-            .iter()
-            .map(|m| {
-                text.lines()
-                    .find(|l| l.contains(m))
-                    .and_then(|l| l.rsplit("\",\"").next())
-                    .map(|v| v.trim_matches('"').replace(',', ""))
-                    .unwrap_or_else(|| "?".into())
-            })
-            .collect();
-        if measured.iter().all(|m| m == "?") {
-            eprintln!("ncu output:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+        let mut args = vec!["gemm-once".to_string(), n.to_string(), layouts.to_string()];
+        if sm90 {
+            args.push("--sm90".into());
         }
+        let measured = profile(ncu, &metrics, "kgemm", &args)?;
         println!("| {label} | {predicted} | {} |", measured.join(" | "));
     }
     Ok(())
 }
 
 fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
-    let me = std::env::current_exe().map_err(|e| Error::Unsupported { op: "ncu", why: e.to_string() })?;
     let metrics = [
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
@@ -946,27 +956,9 @@ fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
             if shared_only {
                 flags.push("--shared-only");
             }
-            let out = Command::new(ncu)
-                .args(["--csv", "--metrics", &metrics.join(","), "-k", "regex:ktr"])
-                .arg(&me)
-                .args(["once", &n.to_string(), &elem.to_string()])
-                .args(flags)
-                .output()
-                .map_err(|e| Error::Unsupported { op: "ncu", why: format!("{ncu}: {e}") })?;
-            let text = String::from_utf8_lossy(&out.stdout);
-            let measured: Vec<String> = metrics
-                .iter()
-                .map(|m| {
-                    text.lines()
-                        .find(|l| l.contains(m))
-                        .and_then(|l| l.rsplit("\",\"").next())
-                        .map(|v| v.trim_matches('"').replace(',', ""))
-                        .unwrap_or_else(|| "?".into())
-                })
-                .collect();
-            if measured.iter().all(|m| m == "?") {
-                eprintln!("ncu output:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
-            }
+            let mut args = vec!["once".to_string(), n.to_string(), elem.to_string()];
+            args.extend(flags.iter().map(|f| f.to_string()));
+            let measured = profile(ncu, &metrics, "ktr", &args)?;
             let b = k.blocks;
             let predicted = [
                 k.cost.store_conflicts() * b,

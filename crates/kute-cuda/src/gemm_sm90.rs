@@ -25,8 +25,13 @@
 //! most one group of them is in flight.
 //!
 //! Compiled for `sm_90a` (the `wgmma` instructions are architecture-specific).
-//! The copies are `cp.async` issued by every thread; TMA copies with a
-//! producer warp are the next step.
+//! The tiles are copied either by every thread with `cp.async`
+//! ([`Sm90Gemm::new`]) or by TMA ([`Sm90Gemm::with_tma`]): one thread arms
+//! the stage's mbarrier with the tile's bytes and issues two bulk tensor
+//! copies, at coordinates read off `zipped_divide(make_identity_layout)`,
+//! into the same 128-byte-swizzled tiles (the tensor maps' boxes and swizzle
+//! are the shared layouts'); the consumers wait on the mbarrier's phase.
+//! A dedicated producer warp and a persistent schedule are not written.
 
 use crate::source::{header, layout_fn, plain_fn};
 use crate::transpose::tv_layout;
@@ -61,6 +66,13 @@ pub struct Sm90Gemm {
     pub store_cost: Vec<BankReport>,
     /// Bytes of dynamic shared memory per block (1 KiB of it for alignment).
     pub smem_bytes: u32,
+    /// Whether the tiles are loaded with TMA (the kernel then takes two
+    /// tensor maps of A and B, [`crate::gpu::TensorMap`]s, in place of
+    /// their pointers).
+    pub tma: bool,
+    /// The TMA box of A and of B: `(rows, columns)` of a tile, in elements,
+    /// read off the shared layouts.
+    pub tma_boxes: [(i64, i64); 2],
     /// The CUDA C++ source.
     pub source: String,
 }
@@ -79,7 +91,21 @@ impl Sm90Gemm {
     /// assert_eq!(g.atom, "Layout_K_SW128");
     /// assert!(g.source.contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"));
     /// ```
-    pub fn new(name: &str, (m, n, k): (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
+    pub fn new(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
+        Sm90Gemm::plan(name, mnk, elem, false)
+    }
+
+    /// As [`Sm90Gemm::new`], the tiles loaded by TMA (bulk tensor copies
+    /// into the 128-byte-swizzled tiles, completion counted by mbarriers)
+    /// issued by one thread, in place of every thread's `cp.async`.
+    ///
+    /// Pre: as `new`. Post: a kernel `NAME(tma_a, tma_b, C)` taking the
+    /// tensor maps of A and B by value (`__grid_constant__`).
+    pub fn with_tma(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
+        Sm90Gemm::plan(name, mnk, elem, true)
+    }
+
+    fn plan(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, tma: bool) -> Result<Sm90Gemm> {
         let (bm, bn, bk) = TILE;
         let (ty, op) = match elem {
             Elem::F16 => ("f16", format!("SM90_64x{bn}x16_F32F16F16_SS")),
@@ -156,12 +182,89 @@ impl Sm90Gemm {
         ] {
             plain_fn(&mut s, l, &format!("{name}_{f}"))?;
         }
+        if tma {
+            for (rows, br, f) in [(m, bm, "a_ctiles"), (n, bn, "b_ctiles")] {
+                let id = layout_of(&format!("zipped_divide(make_identity_layout(({rows},{k})), ({br},{bk}))"))?;
+                // both components, even where a tile grid has one tile along a mode
+                let both = layout_of(&format!("make_layout({}, (_1,_1):(_1@0,_1@1))", id.mode(1)?))?;
+                plain_fn(&mut s, &both, &format!("{name}_{f}"))?;
+            }
+        }
         layout_fn(&mut s, &smem, &format!("{name}_sa"))?;
         layout_fn(&mut s, &smem_b, &format!("{name}_sb"))?;
         let (a_elems, b_elems) = (bm * bk, bn * bk);
         let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
         let outs: Vec<String> = (0..acc).map(|r| format!("\"+f\"(d[{r}])")).collect();
         let regs: Vec<String> = (0..acc).map(|r| format!("%{r}")).collect();
+        let cp_load = format!(
+            r#"  auto load = [&](long long kt, int stage) {{
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+#pragma unroll
+    for (int p = 0; p < {pa}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sa + stage * {a_elems} + {name}_sa({name}_a_scopy(i)), ga + {name}_a_gcopy(i));
+    }}
+#pragma unroll
+    for (int p = 0; p < {pb}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sb + stage * {b_elems} + {name}_sb({name}_b_scopy(i)), gb + {name}_b_gcopy(i));
+    }}
+  }};
+"#,
+            tm = m / bm,
+            tn = n / bn,
+            pa = bm * bk / (THREADS * vec),
+            pb = bn * bk / (THREADS * vec),
+            tvv = THREADS * vec,
+        );
+        // TMA: one thread arms the stage's mbarrier with the tile's bytes and
+        // issues both bulk copies at the tiles' coordinates (innermost, K,
+        // first), read off identity layouts divided by the tile
+        let tma_load = format!(
+            r#"  __shared__ alignas(8) unsigned long long full[{STAGES}];
+  if (t == 0) {{
+    for (int s = 0; s < {STAGES}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"((unsigned int)__cvta_generic_to_shared(&full[s])));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }}
+  __syncthreads();
+  auto load = [&](long long kt, int stage) {{
+    if (t != 0) return;
+    const unsigned int bar = (unsigned int)__cvta_generic_to_shared(&full[stage]);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
+    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
+    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
+                 :: "r"((unsigned int)__cvta_generic_to_shared(sa + stage * {a_elems})), "l"(&tma_a), "r"((int)ca.c[1]), "r"((int)ca.c[0]), "r"(bar) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
+                 :: "r"((unsigned int)__cvta_generic_to_shared(sb + stage * {b_elems})), "l"(&tma_b), "r"((int)cb.c[1]), "r"((int)cb.c[0]), "r"(bar) : "memory");
+  }};
+"#,
+            tm = m / bm,
+            tn = n / bn,
+            tile_bytes = (a_elems + b_elems) * elem.bytes(),
+        );
+        let (tma_decl, params, load_fn, commit, wait_tile) = if tma {
+            (
+                "struct alignas(64) kute_tmap { unsigned long long v[16]; };\n".to_string(),
+                "const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b".to_string(),
+                tma_load,
+                String::new(),
+                format!(
+                    r#"{{ const unsigned int bar = (unsigned int)__cvta_generic_to_shared(&full[kt % {STAGES}]);
+      const unsigned int phase = (unsigned int)((kt / {STAGES}) & 1);
+      asm volatile("{{\n.reg .pred p;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra WAIT;\n}}" :: "r"(bar), "r"(phase) : "memory"); }}"#
+                ),
+            )
+        } else {
+            (
+                String::new(),
+                "const unsigned short* __restrict__ A, const unsigned short* __restrict__ B".to_string(),
+                cp_load,
+                "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");".to_string(),
+                format!("asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");\n    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");", STAGES - 3),
+            )
+        };
         s.push_str(&format!(
             r#"__device__ __forceinline__ void kute_cp_async16(void* smem, const void* gmem) {{
   unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
@@ -179,7 +282,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                : {outs}
                : "l"(da), "l"(db));
 }}
-extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -192,34 +295,19 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
 #pragma unroll
   for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
   const long long ktiles = {ktiles};
-  auto load = [&](long long kt, int stage) {{
-    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
-    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
-#pragma unroll
-    for (int p = 0; p < {pa}; ++p) {{
-      const long long i = t + {tvv}LL * p;
-      kute_cp_async16(sa + stage * {a_elems} + {name}_sa({name}_a_scopy(i)), ga + {name}_a_gcopy(i));
-    }}
-#pragma unroll
-    for (int p = 0; p < {pb}; ++p) {{
-      const long long i = t + {tvv}LL * p;
-      kute_cp_async16(sb + stage * {b_elems} + {name}_sb({name}_b_scopy(i)), gb + {name}_b_gcopy(i));
-    }}
-  }};
-#pragma unroll
+{load_fn}#pragma unroll
   for (int s = 0; s < {STAGES} - 2; ++s) {{
     if (s < ktiles) load(s, s);
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    {commit}
   }}
   for (long long kt = 0; kt < ktiles; ++kt) {{
     // tile kt has landed; every thread's wgmma of tile kt-2 has finished
-    asm volatile("cp.async.wait_group {wait};" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    {wait_tile}
     __syncthreads();
     // refill the stage of tile kt-2
     const long long next = kt + {STAGES} - 2;
     if (next < ktiles) load(next, (int)(next % {STAGES}));
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    {commit}
     const unsigned short* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
     const unsigned short* sbs = sb + (kt % {STAGES}) * {b_elems};
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -244,11 +332,6 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
             ib = acc + 1,
             ktiles = k / bk,
             tm = m / bm,
-            tn = n / bn,
-            pa = bm * bk / (THREADS * vec),
-            pb = bn * bk / (THREADS * vec),
-            tvv = THREADS * vec,
-            wait = STAGES - 3,
             wg_rows = 64 * bk,
             ksteps = bk / 16,
         ));
@@ -260,6 +343,8 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
             atom,
             store_cost,
             smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + 1024) as u32,
+            tma,
+            tma_boxes: [(bm, bk), (bn, bk)],
             source: s,
         })
     }

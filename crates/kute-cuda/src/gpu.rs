@@ -27,6 +27,14 @@ pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// A TMA tensor map (CUDA's `CUtensorMap`), passed to a kernel by value.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct TensorMap(pub [u64; 16]);
+
+// SAFETY: plain bytes, laid out as CUDA's CUtensorMap (128 bytes, 64-aligned).
+unsafe impl DeviceRepr for TensorMap {}
+
 /// A GPU: its context and the stream kernels run on.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
@@ -176,6 +184,80 @@ impl Gpu {
         l.arg(c);
         // SAFETY: the kernel's three pointer parameters are the buffers, and
         // the plans keep every access inside them (the precondition).
+        unsafe { l.launch(cfg) }?;
+        Ok(())
+    }
+
+    /// The TMA tensor map of a row-major `(rows, cols)` matrix of 16-bit
+    /// elements (`bf16` or else `f16`) in `buf`, copied in boxes of
+    /// `(box_rows, box_cols)` into shared memory with the 128-byte swizzle.
+    ///
+    /// Pre: `buf` holds `rows · cols` elements; `cols · 2` a multiple of 16;
+    /// `box_cols · 2 == 128`, `box_rows <= 256`. Post: the map, or the
+    /// driver's error.
+    pub fn tensor_map_sw128(
+        &self,
+        buf: &CudaSlice<u16>,
+        rows: u64,
+        cols: u64,
+        box_rows: u32,
+        box_cols: u32,
+        bf16: bool,
+    ) -> Result<TensorMap> {
+        use cudarc::driver::sys::{self, CUtensorMapDataType as Ty};
+        use cudarc::driver::DevicePtr;
+        let (ptr, _sync) = buf.device_ptr(&self.stream);
+        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+        let dims = [cols, rows];
+        let strides = [cols * 2];
+        let boxes = [box_cols, box_rows];
+        let elem_strides = [1u32, 1];
+        // SAFETY: every pointer is to a live local array of the rank's length.
+        let r = unsafe {
+            sys::cuTensorMapEncodeTiled(
+                &mut map,
+                if bf16 { Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 } else { Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16 },
+                2,
+                ptr as *mut std::ffi::c_void,
+                dims.as_ptr(),
+                strides.as_ptr(),
+                boxes.as_ptr(),
+                elem_strides.as_ptr(),
+                sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+                sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            )
+        };
+        r.result()?;
+        Ok(TensorMap(map.opaque))
+    }
+
+    /// Launches `f(ta, tb, c)` (a TMA GEMM: two tensor maps and an output)
+    /// with `smem` bytes of dynamic shared memory.
+    ///
+    /// Pre: the maps describe buffers the kernel may read; `c` holds what
+    /// it writes. Post: the launch was queued, or the driver's error.
+    pub fn launch_tma<U: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        grid: (u32, u32),
+        threads: u32,
+        smem: u32,
+        maps: (&TensorMap, &TensorMap),
+        c: &mut CudaSlice<U>,
+    ) -> Result<()> {
+        if smem > 48 * 1024 {
+            use cudarc::driver::sys::CUfunction_attribute_enum as Attr;
+            f.set_attribute(Attr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)?;
+        }
+        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem };
+        let mut l = self.stream.launch_builder(f);
+        l.arg(maps.0);
+        l.arg(maps.1);
+        l.arg(c);
+        // SAFETY: the kernel takes two tensor maps by value and an output the
+        // plan keeps its stores inside (the precondition).
         unsafe { l.launch(cfg) }?;
         Ok(())
     }

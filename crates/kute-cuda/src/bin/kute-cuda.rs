@@ -426,6 +426,29 @@ fn gemm(
                     gpu.launch3_smem(&f90, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut cc)
                 })?;
                 rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
+                let t90 = Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?;
+                let ft = gpu.kernel_for(&t90.name, &t90.source, "sm_90a")?;
+                let (m, n, k) = mnk;
+                let bf = elem == Elem::Bf16;
+                let [(ar, ac), (br, bc)] = t90.tma_boxes;
+                let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
+                let ma = gpu.tensor_map_sw128(&ha, m as u64, k as u64, ar as u32, ac as u32, bf)?;
+                let mb = gpu.tensor_map_sw128(&hb, n as u64, k as u64, br as u32, bc as u32, bf)?;
+                let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
+                gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)?;
+                let got = gpu.download(&tc)?;
+                let bad = got.iter().zip(&c).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
+                if bad > 0 {
+                    return Err(Error::Wrong {
+                        kernel: t90.name,
+                        why: format!("{bad} elements differ from the SM80 kernel's"),
+                    });
+                }
+                println!("{s} {elem}: the SM90 TMA kernel equals the SM80 kernel bit for bit");
+                let ms = gpu.time(2, 5, reps, || {
+                    gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)
+                })?;
+                rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma + TMA)".to_string(), ms, mnk));
             }
         }
     }
@@ -572,11 +595,15 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
     // the wgmma kernels are for sm_90a only
     let mut count = 0;
     for (mnk, elem) in [((256, 256, 128), Elem::F16), ((128, 512, 64), Elem::Bf16)] {
-        let h = Sm90Gemm::new(&format!("gemm90_{elem}"), mnk, elem)?;
-        count += 1;
-        if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {
-            failed += 1;
-            eprintln!("sm_90a {}: {e}", h.name);
+        for h in [
+            Sm90Gemm::new(&format!("gemm90_{elem}"), mnk, elem)?,
+            Sm90Gemm::with_tma(&format!("gemm90tma_{elem}"), mnk, elem)?,
+        ] {
+            count += 1;
+            if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {
+                failed += 1;
+                eprintln!("sm_90a {}: {e}", h.name);
+            }
         }
     }
     println!("sm_90a: {count} kernels compiled, {failed} failed");

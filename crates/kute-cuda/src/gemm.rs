@@ -178,6 +178,29 @@ struct Side {
     cost: [Vec<BankReport>; 2],
 }
 
+/// The `cp.async` TV layout of `threads` threads over a `(rows, bk)` tile:
+/// 16-byte vectors along the contiguous mode (K when `k_major`, else the
+/// rows), neighbouring threads along it too.
+///
+/// Pre: the threads' vectors tile the tile (else an `Unsupported` error).
+/// Post: `(threads, (V, P))` to tile coordinates, a bijection.
+pub(crate) fn copy_tv(threads: i64, rows: i64, bk: i64, elem: Elem, k_major: bool) -> Result<Layout> {
+    let vec = 16 / elem.bytes();
+    if k_major {
+        let across = bk / vec; // threads along K
+        tv_layout(&format!("({},{across}):({across},1)", threads / across), &format!("(1,{vec}):(0,1)"), (rows, bk))
+    } else {
+        let down = rows / vec; // threads along M (or N)
+        if threads % down != 0 || bk % (threads / down) != 0 {
+            return Err(Error::unsupported(
+                OP,
+                format!("{threads} threads of {vec}-element vectors do not tile ({rows},{bk})"),
+            ));
+        }
+        tv_layout(&format!("({down},{}):(1,{down})", threads / down), &format!("({vec},1):(1,0)"), (rows, bk))
+    }
+}
+
 /// Whether two layouts are the same function over the same domain size.
 fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
     let n = a.size()?.value();
@@ -209,35 +232,7 @@ fn side(
     }
     let mma_tv = ldsm.0;
     let tiles = layout_of(&format!("zipped_divide({x}, ({rows},{bk}))"))?;
-    let vec = 16 / elem.bytes();
-    // 16-byte vectors along the contiguous mode, neighbouring threads along it too
-    let copy_tv = if k_major {
-        let across = bk / vec; // threads along K
-        tv_layout(
-            &format!("({},{across}):({across},1)", THREADS / across),
-            &format!("(1,{vec}):(0,1)"),
-            THREADS,
-            vec,
-            (THREADS / across, bk),
-            (rows, bk),
-        )?
-    } else {
-        let down = rows / vec; // threads along M (or N)
-        if THREADS % down != 0 || bk % (THREADS / down) != 0 {
-            return Err(Error::unsupported(
-                OP,
-                format!("{THREADS} threads of {vec}-element vectors do not tile ({rows},{bk})"),
-            ));
-        }
-        tv_layout(
-            &format!("({down},{}):(1,{down})", THREADS / down),
-            &format!("({vec},1):(1,0)"),
-            THREADS,
-            vec,
-            (rows, THREADS / down),
-            (rows, bk),
-        )?
-    };
+    let copy_tv = copy_tv(THREADS, rows, bk, elem, k_major)?;
     let zd = layout_of(&format!("zipped_divide(make_layout(({rows},{bk})), ({},{}))", mma_tile.0, mma_tile.1))?;
     let frag = layout_of(&format!("composition({}, {mma_tv})", zd.mode(0)?))?;
     let rep = zd.mode(1)?;

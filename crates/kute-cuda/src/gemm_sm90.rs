@@ -33,8 +33,8 @@
 //! are the shared layouts'); the consumers wait on the mbarrier's phase.
 //! A dedicated producer warp and a persistent schedule are not written.
 
+use crate::gemm::copy_tv;
 use crate::source::{header, layout_fn, plain_fn};
-use crate::transpose::tv_layout;
 use crate::{layout_of, Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
 use kute::{AnyLayout, Major};
@@ -141,18 +141,7 @@ impl Sm90Gemm {
         let sbo_bytes = (smem.eval_int(kute::Int::new_dynamic(8))?.value() - smem.eval_int(kute::Int::ZERO)?.value())
             * elem.bytes();
         let vec = 16 / elem.bytes();
-        let across = bk / vec;
-        let copy_of = |rows: i64| {
-            tv_layout(
-                &format!("({},{across}):({across},1)", THREADS / across),
-                &format!("(1,{vec}):(0,1)"),
-                THREADS,
-                vec,
-                (THREADS / across, bk),
-                (rows, bk),
-            )
-        };
-        let (copy_tv, copy_b) = (copy_of(bm)?, copy_of(bn)?);
+        let (copy_tv, copy_b) = (copy_tv(THREADS, bm, bk, elem, true)?, copy_tv(THREADS, bn, bk, elem, true)?);
         let store_cost = block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?;
         let a = layout_of(&format!("({m},{k}):({k},1)"))?;
         let b = layout_of(&format!("({n},{k}):({k},1)"))?;

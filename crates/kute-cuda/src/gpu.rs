@@ -27,6 +27,17 @@ pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// The launch shape of `f`: a `grid` of blocks of `threads` threads with
+/// `smem` bytes of dynamic shared memory (past the default 48 KiB, the
+/// kernel's limit is raised to it first).
+fn config(f: &CudaFunction, grid: (u32, u32), threads: u32, smem: u32) -> Result<LaunchConfig> {
+    if smem > 48 * 1024 {
+        use cudarc::driver::sys::CUfunction_attribute_enum as Attr;
+        f.set_attribute(Attr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)?;
+    }
+    Ok(LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem })
+}
+
 /// A TMA tensor map (CUDA's `CUtensorMap`), passed to a kernel by value.
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +141,7 @@ impl Gpu {
         src: &CudaSlice<T>,
         dst: &mut CudaSlice<T>,
     ) -> Result<()> {
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let cfg = config(f, (blocks, 1), threads, 0)?;
         let mut b = self.stream.launch_builder(f);
         b.arg(src);
         b.arg(dst);
@@ -173,11 +184,7 @@ impl Gpu {
         b: &CudaSlice<T>,
         c: &mut CudaSlice<U>,
     ) -> Result<()> {
-        if smem > 48 * 1024 {
-            use cudarc::driver::sys::CUfunction_attribute_enum as Attr;
-            f.set_attribute(Attr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)?;
-        }
-        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem };
+        let cfg = config(f, grid, threads, smem)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(a);
         l.arg(b);
@@ -247,11 +254,7 @@ impl Gpu {
         maps: (&TensorMap, &TensorMap),
         c: &mut CudaSlice<U>,
     ) -> Result<()> {
-        if smem > 48 * 1024 {
-            use cudarc::driver::sys::CUfunction_attribute_enum as Attr;
-            f.set_attribute(Attr::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem as i32)?;
-        }
-        let cfg = LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem };
+        let cfg = config(f, grid, threads, smem)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(maps.0);
         l.arg(maps.1);

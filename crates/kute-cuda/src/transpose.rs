@@ -151,20 +151,12 @@ pub struct TransposeKernel {
 }
 
 /// `(T, (V, P))` to tile coordinates for threads arranged by `thr` and
-/// values by `val` (CuTe's `make_tiled_copy(atom, thr, val)` for one pass),
-/// repeated over the tile.
-pub(crate) fn tv_layout(
-    thr: &str,
-    val: &str,
-    threads: i64,
-    vec: i64,
-    pass: (i64, i64),
-    tile: (i64, i64),
-) -> Result<Layout> {
-    let one = layout_of(&format!(
-        "composition(right_inverse(raked_product({thr}, {val})), ({threads},{vec}):(1,{threads}))"
-    ))?;
-    let zd = layout_of(&format!("zipped_divide(make_layout(({},{})), ({},{}))", tile.0, tile.1, pass.0, pass.1))?;
+/// values by `val`: CuTe's `make_tiled_copy(atom, thr, val)` for one pass
+/// ([`kute::atom::make_layout_tv`]: its TV layout and pass tile), repeated
+/// over the tile with `zipped_divide`.
+pub(crate) fn tv_layout(thr: &str, val: &str, tile: (i64, i64)) -> Result<Layout> {
+    let (pass, one) = kute::atom::make_layout_tv(&layout_of(thr)?, &layout_of(val)?)?;
+    let zd = layout_of(&format!("zipped_divide(make_layout(({},{})), {pass})", tile.0, tile.1))?;
     let a = layout_of(&format!("composition({}, {one})", zd.mode(0)?))?;
     Ok(Layout::concat([&a.mode(0)?, &Layout::concat([&a.mode(1)?, &zd.mode(1)?])?])?)
 }
@@ -287,22 +279,8 @@ fn plan(
         return Err(Error::unsupported(OP, format!("{t} threads do not fit the tile ({tm},{tn})")));
     }
     // Threads along the source's contiguous mode (1), values too; then along mode 0 for the destination.
-    let tv_read = tv_layout(
-        &format!("({rows},{}):({},1)", tn / vec, tn / vec),
-        &format!("(1,{vec}):(0,1)"),
-        t,
-        vec,
-        (rows, tn),
-        tile,
-    )?;
-    let tv_write = tv_layout(
-        &format!("({},{cols}):(1,{})", tm / vec, tm / vec),
-        &format!("({vec},1):(1,0)"),
-        t,
-        vec,
-        (tm, cols),
-        tile,
-    )?;
+    let tv_read = tv_layout(&format!("({rows},{}):({},1)", tn / vec, tn / vec), &format!("(1,{vec}):(0,1)"), tile)?;
+    let tv_write = tv_layout(&format!("({},{cols}):(1,{})", tm / vec, tm / vec), &format!("({vec},1):(1,0)"), tile)?;
     let passes = tm * tn / (t * vec);
 
     let (smem, reasoning) = if config.swizzle {

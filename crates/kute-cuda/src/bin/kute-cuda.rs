@@ -298,16 +298,44 @@ fn gemm_catalogue() -> Result<Vec<(String, String)>, Error> {
     Ok(out)
 }
 
+/// `Ok` when `got` equals `want` bit for bit, else a `Wrong` error naming
+/// how many of the row-major `(., n)` elements differ and the first
+/// (`C[i][j]`), against `what` produced `want`.
+fn same_bits(kernel: &str, got: &[f32], want: &[f32], n: usize, what: &str) -> Result<(), Error> {
+    let differs = |(x, y): (&f32, &f32)| x.to_bits() != y.to_bits();
+    let Some(e) = got.iter().zip(want).position(differs) else { return Ok(()) };
+    let wrong = got.iter().zip(want).filter(|p| differs(*p)).count();
+    Err(Error::Wrong {
+        kernel: kernel.to_string(),
+        why: format!(
+            "{wrong} of {} elements differ; C[{}][{}] = {} where {what} has {}",
+            got.len(),
+            e / n,
+            e % n,
+            got[e],
+            want[e]
+        ),
+    })
+}
+
+/// A xorshift stream of pseudo-random 64-bit words from `seed`.
+fn xorshift(seed: u64) -> impl Iterator<Item = u64> {
+    let mut x = seed | 1;
+    std::iter::repeat_with(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    })
+}
+
 /// Inputs whose every product and sum is exact in f32 (multiples of 1/8 in
 /// [-1, 1]), so that any order of summation gives the same bits: f16 or
 /// bf16 bit patterns.
 fn gemm_data(n: usize, elem: Elem, seed: u64) -> Vec<u16> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+    xorshift(seed)
+        .take(n)
+        .map(|x| {
             let v = ((x >> 33) % 17) as f32 / 8.0 - 1.0;
             let b = v.to_bits();
             match elem {
@@ -344,21 +372,7 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
     gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut c)?;
     gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &a, &b, &mut want)?;
     let (got, want) = (gpu.download(&c)?, gpu.download(&want)?);
-    let bad = got.iter().zip(&want).position(|(x, y)| x.to_bits() != y.to_bits());
-    if let Some(e) = bad {
-        let wrong = got.iter().zip(&want).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
-        return Err(Error::Wrong {
-            kernel: g.name.clone(),
-            why: format!(
-                "{wrong} of {} elements differ; C[{}][{}] = {} where the reference has {}",
-                got.len(),
-                e as i64 / n,
-                e as i64 % n,
-                got[e],
-                want[e]
-            ),
-        });
-    }
+    same_bits(&g.name, &got, &want, n as usize, "the reference")?;
     Ok((f, got, a_host, b_host))
 }
 
@@ -436,14 +450,7 @@ fn gemm(
                 let mb = gpu.tensor_map_sw128(&hb, n as u64, k as u64, br as u32, bc as u32, bf)?;
                 let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
                 gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)?;
-                let got = gpu.download(&tc)?;
-                let bad = got.iter().zip(&c).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
-                if bad > 0 {
-                    return Err(Error::Wrong {
-                        kernel: t90.name,
-                        why: format!("{bad} elements differ from the SM80 kernel's"),
-                    });
-                }
+                same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
                 println!("{s} {elem}: the SM90 TMA kernel equals the SM80 kernel bit for bit");
                 let ms = gpu.time(2, 5, reps, || {
                     gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)
@@ -615,15 +622,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
 
 /// Random bits for `n` elements (a xorshift stream; the values only need to differ).
 fn data<T: From<u16>>(n: usize, seed: u64) -> Vec<T> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            T::from((x >> 20) as u16)
-        })
-        .collect()
+    xorshift(seed).take(n).map(|x| T::from((x >> 20) as u16)).collect()
 }
 
 fn cosize(l: &Layout) -> Result<usize, Error> {
@@ -719,21 +718,7 @@ fn sm90_checked(
     let mut dc = gpu.zeros::<f32>(want.len())?;
     gpu.launch3_smem(&f, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &da, &db, &mut dc)?;
     let got = gpu.download(&dc)?;
-    let n = h.mnk.1 as usize;
-    if let Some(e) = got.iter().zip(want).position(|(x, y)| x.to_bits() != y.to_bits()) {
-        let wrong = got.iter().zip(want).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
-        return Err(Error::Wrong {
-            kernel: h.name.clone(),
-            why: format!(
-                "{wrong} of {} differ; C[{}][{}] = {} where the SM80 kernel has {}",
-                got.len(),
-                e / n,
-                e % n,
-                got[e],
-                want[e]
-            ),
-        });
-    }
+    same_bits(&h.name, &got, want, h.mnk.1 as usize, "the SM80 kernel")?;
     Ok(f)
 }
 

@@ -52,12 +52,13 @@ const TABLE_EXAMPLES: &str = "\
 Examples:
   kute table '(2,(2,2)):(4,(2,1))'
   kute table 'logical_divide(16:1, 4:1)'
-  kute table '8:2'                           # rank 1: one row
+  kute table '8:2'                           # rank 1: one column
   kute table 'A = (4,6):(6,1)' 'A' 'logical_divide(A, <2,3>)'   # bindings, several tables
 
 The output is byte-identical to CuTe's print_layout: the layout, a header of column
 indices, then one row per coordinate of mode 0. Hierarchical modes are indexed
-colexicographically. Rank 1 gives one row; rank 3 or more is an error.";
+colexicographically. Rank 1 gives one column, as CuTe's print_latex draws it;
+rank 3 or more is an error.";
 
 const LATEX_EXAMPLES: &str = "\
 Examples:
@@ -77,7 +78,7 @@ Examples:
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
-layout is drawn as one row.";
+layout is drawn as one column.";
 
 const F2_EXAMPLES: &str = "\
 Examples:

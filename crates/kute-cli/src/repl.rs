@@ -84,10 +84,8 @@ pub fn run(session: Session) -> anyhow::Result<bool> {
             Err(e) => return Err(e.into()),
         }
     }
-    if interactive {
-        if let Some(h) = &history {
-            let _ = rl.save_history(h);
-        }
+    if interactive && let Some(h) = &history {
+        let _ = rl.save_history(h);
     }
     Ok(ok)
 }

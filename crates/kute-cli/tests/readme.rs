@@ -100,3 +100,15 @@ fn readme_examples_are_real() {
     }
     assert!(bad.is_empty(), "README examples differ from kute's output:\n{}", bad.join("\n\n"));
 }
+
+/// `.ci/run` runs exactly the README's test command: the second line of the
+/// "Getting started" block.
+#[test]
+fn ci_runs_the_readmes_test_command() {
+    let ci = include_str!("../../../.ci/run");
+    let start = README.find("## Getting started").expect("a Getting started section");
+    let block = README[start..].split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("a sh block");
+    let test_command = block.lines().nth(1).expect("two commands");
+    assert!(test_command.starts_with("cargo test"), "{test_command}");
+    assert_eq!(ci.lines().rfind(|l| !l.trim().is_empty()), Some(test_command), ".ci/run:\n{ci}");
+}

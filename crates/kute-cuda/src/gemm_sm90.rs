@@ -31,7 +31,15 @@
 //! copies, at coordinates read off `zipped_divide(make_identity_layout)`,
 //! into the same 128-byte-swizzled tiles (the tensor maps' boxes and swizzle
 //! are the shared layouts'); the consumers wait on the mbarrier's phase.
-//! A dedicated producer warp and a persistent schedule are not written.
+//!
+//! [`Sm90Gemm::warp_specialized`] is the Hopper schedule proper: a persistent
+//! kernel of one block per multiprocessor, each looping over block tiles
+//! (grouped by eight along M, for L2), with a producer warpgroup whose one
+//! thread issues the TMA copies and two consumer warpgroups that only
+//! multiply. Full and empty mbarriers per stage replace `__syncthreads`:
+//! the producer waits until both consumers have released a stage, the
+//! consumers wait until its bytes have landed, and the producer fills the
+//! next tile's stages while the consumers store the last tile's `C`.
 
 use crate::gemm::copy_tv;
 use crate::source::{header, layout_fn, plain_fn};
@@ -41,7 +49,8 @@ use kute::{AnyLayout, Major};
 
 const OP: &str = "sm90 gemm kernel";
 
-/// Threads per block: two warpgroups.
+/// Threads per block: two warpgroups (three, a producer and two consumers,
+/// in the warp-specialized kernel: [`Sm90Gemm::threads`]).
 pub const THREADS: i64 = 256;
 /// The block tile `(BM, BN, BK)`.
 pub const TILE: (i64, i64, i64) = (128, 256, 64);
@@ -66,15 +75,32 @@ pub struct Sm90Gemm {
     pub store_cost: Vec<BankReport>,
     /// Bytes of dynamic shared memory per block (1 KiB of it for alignment).
     pub smem_bytes: u32,
-    /// Whether the tiles are loaded with TMA (the kernel then takes two
+    /// How the tiles reach shared memory; with TMA the kernel takes two
     /// tensor maps of A and B, [`crate::gpu::TensorMap`]s, in place of
-    /// their pointers).
-    pub tma: bool,
+    /// their pointers.
+    pub loader: Sm90Loader,
+    /// Threads per block.
+    pub threads: u32,
+    /// The type of `C`: f32, or (warp-specialized kernel) the inputs' type,
+    /// rounded to nearest even from the f32 accumulators.
+    pub c_elem: Elem,
     /// The TMA box of A and of B: `(rows, columns)` of a tile, in elements,
     /// read off the shared layouts.
     pub tma_boxes: [(i64, i64); 2],
     /// The CUDA C++ source.
     pub source: String,
+}
+
+/// How an [`Sm90Gemm`] moves its tiles and schedules its blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sm90Loader {
+    /// Every thread copies with `cp.async`; a block per tile.
+    CpAsync,
+    /// One consumer thread issues TMA copies; a block per tile.
+    Tma,
+    /// A producer warpgroup issues TMA copies for two consumer warpgroups,
+    /// under full/empty mbarriers; one persistent block per multiprocessor.
+    WarpSpecialized,
 }
 
 impl Sm90Gemm {
@@ -92,7 +118,7 @@ impl Sm90Gemm {
     /// assert!(g.source.contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"));
     /// ```
     pub fn new(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, false)
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::CpAsync, Elem::F32)
     }
 
     /// As [`Sm90Gemm::new`], the tiles loaded by TMA (bulk tensor copies
@@ -102,10 +128,36 @@ impl Sm90Gemm {
     /// Pre: as `new`. Post: a kernel `NAME(tma_a, tma_b, C)` taking the
     /// tensor maps of A and B by value (`__grid_constant__`).
     pub fn with_tma(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, true)
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32)
     }
 
-    fn plan(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, tma: bool) -> Result<Sm90Gemm> {
+    /// As [`Sm90Gemm::with_tma`], warp-specialized and persistent (see the
+    /// [module docs](self)): 384 threads per block, launched on
+    /// [`Sm90Gemm::grid`] blocks. `C` is `c_elem`: f32, or the inputs' type
+    /// (each accumulator rounded to nearest even, as cuBLAS's half-precision
+    /// GEMMs write).
+    ///
+    /// Pre: as `new`; `c_elem` f32 or `elem` (else an `Unsupported` error).
+    /// Post: a kernel `NAME(tma_a, tma_b, C)`.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// let g = Sm90Gemm::warp_specialized("w", (1024, 1024, 128), Elem::Bf16, Elem::F32).unwrap();
+    /// assert_eq!((g.threads, g.grid(132)), (384, (32, 1)));
+    /// assert!(g.source.contains("setmaxnreg.inc.sync.aligned.u32 232"));
+    /// let h = Sm90Gemm::warp_specialized("h", (1024, 1024, 128), Elem::Bf16, Elem::Bf16).unwrap();
+    /// assert!(h.source.contains("cvt.rn.bf16x2.f32"));
+    /// assert!(Sm90Gemm::warp_specialized("x", (1024, 1024, 128), Elem::Bf16, Elem::F16).is_err());
+    /// ```
+    pub fn warp_specialized(name: &str, mnk: (i64, i64, i64), elem: Elem, c_elem: Elem) -> Result<Sm90Gemm> {
+        if c_elem != Elem::F32 && c_elem != elem {
+            return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
+        }
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::WarpSpecialized, c_elem)
+    }
+
+    fn plan(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, loader: Sm90Loader, c_elem: Elem) -> Result<Sm90Gemm> {
+        let tma = loader != Sm90Loader::CpAsync;
         let (bm, bn, bk) = TILE;
         let (ty, op) = match elem {
             Elem::F16 => ("f16", format!("SM90_64x{bn}x16_F32F16F16_SS")),
@@ -156,7 +208,7 @@ impl Sm90Gemm {
         let rep_c = zt.mode(1)?;
 
         let mut s = String::new();
-        header(&mut s, &format!("sm90 gemm TN C({m},{n}) f32 = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k16, shared {smem} ({atom})"));
+        header(&mut s, &format!("sm90 gemm TN C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k16, shared {smem} ({atom})"));
         for (l, f) in [
             (&za.mode(1)?, "a_tiles"),
             (&zb.mode(1)?, "b_tiles"),
@@ -271,7 +323,18 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                : {outs}
                : "l"(da), "l"(db));
 }}
-{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
+"#,
+            regs = regs.join(","),
+            outs = outs.join(", "),
+            ia = acc,
+            ib = acc + 1,
+        ));
+        let (tm, tn) = (m / bm, n / bn);
+        if loader == Sm90Loader::WarpSpecialized {
+            s.push_str(&warp_specialized_kernel(name, &tma_decl, (tm, tn, k / bk), (a_elems, b_elems), elem, c_elem));
+        } else {
+            s.push_str(&format!(
+                r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -315,15 +378,12 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
   }}
 }}
 "#,
-            regs = regs.join(","),
-            outs = outs.join(", "),
-            ia = acc,
-            ib = acc + 1,
-            ktiles = k / bk,
-            tm = m / bm,
-            wg_rows = 64 * bk,
-            ksteps = bk / 16,
-        ));
+                ktiles = k / bk,
+                wg_rows = 64 * bk,
+                ksteps = bk / 16,
+            ));
+        }
+        let ws = loader == Sm90Loader::WarpSpecialized;
         Ok(Sm90Gemm {
             name: name.to_string(),
             elem,
@@ -332,7 +392,9 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
             atom,
             store_cost,
             smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + 1024) as u32,
-            tma,
+            loader,
+            threads: if ws { 3 * 128 } else { THREADS as u32 },
+            c_elem,
             tma_boxes: [(bm, bk), (bn, bk)],
             source: s,
         })
@@ -344,6 +406,147 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     pub fn blocks(&self) -> (u32, u32) {
         ((self.mnk.0 / TILE.0) as u32, (self.mnk.1 / TILE.1) as u32)
     }
+
+    /// The grid to launch on a GPU of `sms` multiprocessors: [`blocks`](Self::blocks),
+    /// or for the persistent kernel one block per multiprocessor (at most one
+    /// per tile).
+    ///
+    /// Pre: `sms >= 1`. Post: the grid's `(x, y)`.
+    pub fn grid(&self, sms: u32) -> (u32, u32) {
+        let (x, y) = self.blocks();
+        match self.loader {
+            Sm90Loader::WarpSpecialized => ((x * y).min(sms.max(1)), 1),
+            _ => (x, y),
+        }
+    }
+}
+
+/// The warp-specialized persistent kernel (see the [module docs](self)):
+/// `tiles = (TM, TN, KT)` block tiles along M and N and k-tiles, `elems` the
+/// elements of one stage of A and of B. The layout functions, `kute_desc`
+/// and `kute_wgmma` are already in the source.
+fn warp_specialized_kernel(
+    name: &str,
+    tma_decl: &str,
+    (tm, tn, ktiles): (i64, i64, i64),
+    (a_elems, b_elems): (i64, i64),
+    elem: Elem,
+    c_elem: Elem,
+) -> String {
+    let bytes = elem.bytes();
+    let (c_type, store) = match c_elem {
+        Elem::F32 => (
+            "float",
+            r#"asm volatile("st.global.v2.f32 [%0], {%1, %2};" :: "l"(gc + at), "f"(d[r]), "f"(d[r + 1]) : "memory");"#
+                .to_string(),
+        ),
+        _ => (
+            "unsigned short",
+            // d[r] to the low half: the lower address
+            format!(
+                r#"unsigned int h; asm("cvt.rn.{}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
+      asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#,
+                if c_elem == Elem::Bf16 { "bf16" } else { "f16" }
+            ),
+        ),
+    };
+    let (bn, bk) = (TILE.1, TILE.2);
+    let acc = bn / 2;
+    // tiles are numbered in groups of `group` M-tiles, N fastest within a
+    // group: the blocks at work together share A's and B's tiles in L2
+    let group = [8, 4, 2, 1].into_iter().find(|g| tm % g == 0).unwrap_or(1);
+    let consumer_warps = 8;
+    format!(
+        r#"{tma_decl}__device__ __forceinline__ unsigned int kute_bar(const unsigned long long* b) {{
+  return (unsigned int)__cvta_generic_to_shared(b);
+}}
+__device__ __forceinline__ void kute_wait(unsigned int bar, unsigned int phase) {{
+  asm volatile("{{\n.reg .pred p;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra WAIT;\n}}" :: "r"(bar), "r"(phase) : "memory");
+}}
+extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C) {{
+  extern __shared__ unsigned char smem_raw[];
+  // 1024-byte aligned, as the 128-byte swizzle needs
+  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  unsigned short* sa = sm;
+  unsigned short* sb = sm + {STAGES} * {a_elems};
+  // full: the stage's bytes have landed; empty: both consumers are done with it
+  __shared__ alignas(8) unsigned long long full[{STAGES}], empty[{STAGES}];
+  const int t = threadIdx.x;
+  const int wg = t / 128;
+  if (t == 0) {{
+    for (int s = 0; s < {STAGES}; ++s) {{
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
+    }}
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }}
+  __syncthreads();
+  const long long tiles = {tiles};
+  if (wg == 0) {{
+    // the producer: few registers, one thread issuing every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (t != 0) return;
+    long long it = 0;
+    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+      const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+      const long long bm = g * {group} + w % {group}, bn = w / {group};
+      for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+        const int stage = (int)(it % {STAGES});
+        // the consumers released this stage's previous round
+        if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
+        const unsigned int bar = kute_bar(&full[stage]);
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
+        const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
+        const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
+                     :: "r"((unsigned int)__cvta_generic_to_shared(sa + stage * {a_elems})), "l"(&tma_a), "r"((int)ca.c[1]), "r"((int)ca.c[0]), "r"(bar) : "memory");
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
+                     :: "r"((unsigned int)__cvta_generic_to_shared(sb + stage * {b_elems})), "l"(&tma_b), "r"((int)cb.c[1]), "r"((int)cb.c[0]), "r"(bar) : "memory");
+      }}
+    }}
+    return;
+  }}
+  // the consumers: warpgroup cw multiplies rows 64 cw .. 64 cw + 63 of each tile
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+  const long long ct = t - 128;
+  const long long cw = ct / 128;
+  long long it = 0;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+    const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+    const long long bm = g * {group} + w % {group}, bn = w / {group};
+    float d[{acc}];
+#pragma unroll
+    for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
+    for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+      const int stage = (int)(it % {STAGES});
+      kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
+      const unsigned short* sas = sa + stage * {a_elems} + cw * {wg_rows};
+      const unsigned short* sbs = sb + stage * {b_elems};
+      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+      for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc(sas + 16 * ks), kute_desc(sbs + 16 * ks));
+      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      // the previous k-tile's wgmma have finished: release its stage
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      if (kt > 0 && ct % 32 == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(kute_bar(&empty[(it - 1) % {STAGES}])) : "memory");
+    }}
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    if (ct % 32 == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(kute_bar(&empty[(it - 1) % {STAGES}])) : "memory");
+    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
+      {store}
+    }}
+  }}
+}}
+"#,
+        tiles = tm * tn,
+        group_tiles = group * tn,
+        tile_bytes = (a_elems + b_elems) * bytes,
+        wg_rows = 64 * bk,
+        ksteps = bk / 16,
+    )
 }
 
 fn layout_of_any(expr: &str) -> Result<AnyLayout> {

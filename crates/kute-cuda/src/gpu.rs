@@ -82,6 +82,14 @@ impl Gpu {
         })
     }
 
+    /// The number of streaming multiprocessors (the grid of a persistent kernel).
+    ///
+    /// Pre: none. Post: the driver's multiprocessor count.
+    pub fn sm_count(&self) -> Result<u32> {
+        use cudarc::driver::sys::CUdevice_attribute_enum as Attr;
+        Ok(self.ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32)
+    }
+
     /// The stream kernels run on.
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream

@@ -5,7 +5,8 @@
 //! The data path: layouts → a kernel *plan* ([`copy::CopyKernel`],
 //! [`transpose::TransposeKernel`], the tensor-core GEMMs
 //! [`gemm::GemmKernel`] (SM80 `mma.sync`) and [`gemm_sm90::Sm90Gemm`]
-//! (SM90 `wgmma`)) whose every index is a layout derived with kute's algebra
+//! (SM90 `wgmma` with `cp.async`, TMA, or warp-specialized and persistent))
+//! whose every index is a layout derived with kute's algebra
 //! and emitted by [`kute::codegen::cuda`] → CUDA C++ source (no includes) →
 //! PTX ([`gpu::compile_ptx`]) → a launch ([`gpu::Gpu`]).
 //! Planning needs no GPU and no CUDA library; compiling needs NVRTC; running

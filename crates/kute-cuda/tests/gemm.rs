@@ -112,6 +112,16 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
     let vec = 16 / g.elem.bytes();
     let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
     let mut c = vec![f64::NAN; (m * n) as usize];
+    // each warp's ldmatrix rows per (k step, repeat): the same in every tile
+    let rows = |p: &OperandPlan, s: &AnyLayout, w: i64, rep: i64| -> Vec<usize> {
+        (0..32).map(|l| smem_at(s, at(&p.ldsm, 32 * w + l) + at(&p.rep, rep))).collect()
+    };
+    let rows_a: Vec<Vec<Vec<Vec<usize>>>> = (0..THREADS / 32)
+        .map(|w| (0..mk).map(|ki| (0..mm).map(|i| rows(&g.plan_a, &g.smem_a, w, i + mm * ki)).collect()).collect())
+        .collect();
+    let rows_b: Vec<Vec<Vec<Vec<usize>>>> = (0..THREADS / 32)
+        .map(|w| (0..mk).map(|ki| (0..mn).map(|j| rows(&g.plan_b, &g.smem_b, w, j + mn * ki)).collect()).collect())
+        .collect();
     for tb in 0..((n + bn - 1) / bn) {
         for tm in 0..((m + bm - 1) / bm) {
             // acc[thread][i][j][r]
@@ -140,15 +150,9 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
                 );
                 for w in 0..THREADS / 32 {
                     for ki in 0..mk {
-                        let rows = |p: &OperandPlan, s: &AnyLayout, rep: i64| -> Vec<usize> {
-                            (0..32).map(|l| smem_at(s, at(&p.ldsm, 32 * w + l) + at(&p.rep, rep))).collect()
-                        };
-                        let fa: Vec<_> = (0..mm)
-                            .map(|i| ldmatrix(&sa, &rows(&g.plan_a, &g.smem_a, i + mm * ki), 4, !g.config.a_k_major))
-                            .collect();
-                        let fb: Vec<_> = (0..mn)
-                            .map(|j| ldmatrix(&sb, &rows(&g.plan_b, &g.smem_b, j + mn * ki), 2, !g.config.b_k_major))
-                            .collect();
+                        let (ra, rb) = (&rows_a[w as usize][ki as usize], &rows_b[w as usize][ki as usize]);
+                        let fa: Vec<_> = ra.iter().map(|r| ldmatrix(&sa, r, 4, !g.config.a_k_major)).collect();
+                        let fb: Vec<_> = rb.iter().map(|r| ldmatrix(&sb, r, 2, !g.config.b_k_major)).collect();
                         for i in 0..mm as usize {
                             for j in 0..mn as usize {
                                 let mut warp: Vec<[f64; 4]> = (0..32).map(|l| acc[32 * w as usize + l][i][j]).collect();
@@ -187,19 +191,37 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
 
 #[test]
 fn the_gemm_plan_computes_the_matrix_product_with_the_instructions_semantics() {
-    for ((m, n, k), elem, cfg) in [
+    the_plans_compute_the_matrix_product(&[
         ((128, 128, 64), Elem::F16, GemmConfig::default()),
         ((256, 128, 32), Elem::Bf16, GemmConfig::default()),
         ((64, 64, 64), Elem::F16, GemmConfig { bm: 64, bn: 64, bk: 64, stages: 2, ..GemmConfig::default() }),
-        // predicated: no size a multiple of the tile
+    ]);
+}
+
+#[test]
+fn the_predicated_gemm_plan_computes_the_matrix_product() {
+    // no size a multiple of the tile
+    the_plans_compute_the_matrix_product(&[
         ((100, 72, 40), Elem::F16, GemmConfig::default()),
         ((130, 17, 8), Elem::Bf16, GemmConfig::default()),
-        // the other operand layouts, on and off the tile grid
+    ]);
+}
+
+#[test]
+fn the_gemm_plans_of_every_operand_layout_compute_the_matrix_product() {
+    // on and off the tile grid
+    the_plans_compute_the_matrix_product(&[
         ((128, 128, 64), Elem::F16, GemmConfig { a_k_major: false, b_k_major: false, ..GemmConfig::default() }),
         ((128, 128, 32), Elem::Bf16, GemmConfig { a_k_major: false, ..GemmConfig::default() }),
         ((128, 128, 32), Elem::F16, GemmConfig { b_k_major: false, ..GemmConfig::default() }),
         ((136, 24, 37), Elem::F16, GemmConfig { a_k_major: false, b_k_major: false, ..GemmConfig::default() }),
-    ] {
+    ]);
+}
+
+/// Each plan run on the model equals the product of its operands, and every
+/// warp's fragment loads and `cp.async` stores are conflict-free.
+fn the_plans_compute_the_matrix_product(cases: &[((i64, i64, i64), Elem, GemmConfig)]) {
+    for &((m, n, k), elem, cfg) in cases {
         let g = GemmKernel::new("g", (m, n, k), elem, cfg).unwrap();
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7 + 3) % 11) as f64 - 5.0).collect();
         let b: Vec<f64> = (0..n * k).map(|x| ((x * 5 + 1) % 13) as f64 - 6.0).collect();

@@ -88,14 +88,15 @@ fn fetch_nvrtc() -> Result<PathBuf, String> {
 }
 
 #[test]
-fn every_generated_kernel_compiles_with_nvrtc_for_sm80_and_sm90() {
+#[ignore = "downloads NVRTC: run by the README's test command with `-- --ignored toolchain_`"]
+fn toolchain_nvrtc_compiles_every_generated_kernel_for_sm80_and_sm90() {
     let dir = match nvrtc_dir() {
         Ok(d) => d,
         Err(why) => {
             if std::env::var_os("KUTE_REQUIRE_NVRTC").is_some() {
                 panic!("NVRTC is required (KUTE_REQUIRE_NVRTC) but unavailable: {why}");
             }
-            loud(&format!("SKIPPED every_generated_kernel_compiles_with_nvrtc: {why}"));
+            loud(&format!("SKIPPED toolchain_nvrtc_compiles_every_generated_kernel: {why}"));
             return;
         }
     };
@@ -107,7 +108,7 @@ fn every_generated_kernel_compiles_with_nvrtc_for_sm80_and_sm90() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "NVRTC rejected kernels:\n{stdout}\n{stderr}");
     // sm_90a: the wgmma kernels
-    for (arch, least) in [("sm_80:", 40), ("sm_90:", 40), ("sm_90a:", 2)] {
+    for (arch, least) in [("sm_80:", 40), ("sm_90:", 40), ("sm_90a:", 6)] {
         let line = stdout.lines().find(|l| l.starts_with(arch)).unwrap_or_else(|| panic!("no {arch} line:\n{stdout}"));
         let n: usize = line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("a count");
         assert!(n >= least, "{line}");
@@ -116,11 +117,12 @@ fn every_generated_kernel_compiles_with_nvrtc_for_sm80_and_sm90() {
 }
 
 #[test]
-fn a_bad_kernel_is_a_compile_error_with_nvrtcs_log() {
+#[ignore = "downloads NVRTC: run by the README's test command with `-- --ignored toolchain_`"]
+fn toolchain_nvrtc_reports_a_bad_kernel_with_its_log() {
     // The same path the catalogue takes, fed a kernel with a type error: the
     // test of the test above (NVRTC's failures are reported, not ignored).
     let Ok(dir) = nvrtc_dir() else {
-        loud("SKIPPED a_bad_kernel_is_a_compile_error_with_nvrtcs_log: no NVRTC");
+        loud("SKIPPED toolchain_nvrtc_reports_a_bad_kernel_with_its_log: no NVRTC");
         return;
     };
     let out = Command::new(env!("CARGO_BIN_EXE_kute-cuda"))

@@ -139,3 +139,12 @@ fn transpose_refuses_layouts_it_cannot_stage() {
     assert!(e("(64,64,2):(64,1,4096)", "(64,64):(1,64)").contains("rank 2"));
     assert!(e("(60,64):(64,1)", "(60,64):(1,60)").contains("does not divide"));
 }
+
+/// The README's GEMM walk-through is `examples/run_gemm.rs`, verbatim (the
+/// example is compiled by `cargo test`, and was run on an H100).
+#[test]
+fn the_readme_shows_the_gemm_example_verbatim() {
+    let readme = include_str!("../../../README.md");
+    let example = include_str!("../examples/run_gemm.rs");
+    assert!(readme.contains(&format!("```rust\n{example}```")), "README.md lacks examples/run_gemm.rs verbatim");
+}

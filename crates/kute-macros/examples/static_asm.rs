@@ -9,21 +9,21 @@ use kute_macros::static_layout;
 
 /// The row-major 4x8 layout's value at `i`, through `static_layout!`.
 #[inline(never)]
-#[no_mangle]
+#[unsafe(no_mangle)]
 pub fn static_eval(i: i64) -> i64 {
     static_layout!("(_4,_8):(_8,_1)").eval(i)
 }
 
 /// The same, written by hand.
 #[inline(never)]
-#[no_mangle]
+#[unsafe(no_mangle)]
 pub fn hand_eval(i: i64) -> i64 {
     (i & 3) * 8 + (i >> 2)
 }
 
 /// A sum over a tile in the order of a mma.sync C layout, through `static_layout!`.
 #[inline(never)]
-#[no_mangle]
+#[unsafe(no_mangle)]
 pub fn static_sum(buf: &[f32; 128]) -> f32 {
     let mut s = 0.0;
     static_layout!("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").for_each(|x| s += buf[x as usize]);
@@ -32,7 +32,7 @@ pub fn static_sum(buf: &[f32; 128]) -> f32 {
 
 /// The same loop nest, written by hand.
 #[inline(never)]
-#[no_mangle]
+#[unsafe(no_mangle)]
 pub fn hand_sum(buf: &[f32; 128]) -> f32 {
     let mut s = 0.0;
     for v1 in 0..2i64 {

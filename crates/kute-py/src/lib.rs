@@ -208,10 +208,10 @@ impl PyLayout {
     #[new]
     #[pyo3(signature = (shape, stride = None))]
     fn new(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<PyLayout> {
-        if let Ok(l) = shape.cast::<PyLayout>() {
-            if stride.is_none() {
-                return Ok(l.get().clone());
-            }
+        if let Ok(l) = shape.cast::<PyLayout>()
+            && stride.is_none()
+        {
+            return Ok(l.get().clone());
         }
         if let (Ok(s), None) = (shape.cast::<PyString>(), stride) {
             return Ok(PyLayout { inner: expr::parse_layout(&s.to_cow()?).map_err(kerr)? });
@@ -614,14 +614,18 @@ fn direct_call(
             (Direct::Cotarget(f), 2, _) if items[0].cast::<PyLayout>().is_ok() => {
                 let a = &layouts[0].get().inner;
                 let m = &items[1];
-                if let Ok(l) = m.cast::<PyLayout>() {
-                    Some(f(a, &l.get().inner.shape()))
-                } else if let Ok(t) = m.cast::<PyIntTuple>() {
-                    Some(f(a, &t.get().inner))
-                } else if m.cast::<PyInt>().is_ok() {
-                    Some(f(a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
-                } else {
-                    None
+                match m.cast::<PyLayout>() {
+                    Ok(l) => Some(f(a, &l.get().inner.shape())),
+                    _ => match m.cast::<PyIntTuple>() {
+                        Ok(t) => Some(f(a, &t.get().inner)),
+                        _ => {
+                            if m.cast::<PyInt>().is_ok() {
+                                Some(f(a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
+                            } else {
+                                None
+                            }
+                        }
+                    },
                 }
             }
             _ => None,

@@ -101,14 +101,90 @@ fn table_snapshots() {
 }
 
 #[test]
-fn rank1_table_is_the_padded_row_under_the_layout_itself() {
-    // CuTe's print_layout rejects rank 1; kute prints the 1×N table of
-    // (_1,L):(_0,..) (which CuTe does print), under L's own header line.
+fn rank1_table_is_the_padded_column_under_the_layout_itself() {
+    // CuTe's print_layout rejects rank 1; kute prints the N×1 table of
+    // (L,_1):(..,_0), which CuTe does print, under L's own header line: the
+    // column CuTe's print_latex draws (append<2>(L, _1:_0)).
     let t = table(&layout("8:2")).unwrap();
-    let padded = table(&layout("(_1,8):(_0,2)")).unwrap();
+    let padded = table(&layout("(8,_1):(2,_0)")).unwrap();
     assert_eq!(t.split_once('\n').unwrap().1, padded.split_once('\n').unwrap().1);
     assert_eq!(t.lines().next(), Some("8:2"));
-    assert_eq!(t.lines().count(), 5);
+    assert_eq!(t.lines().count(), 2 + 2 * 8 + 1);
+}
+
+/// The cells of each picture, row by row, read back from its text.
+fn table_cells(t: &str) -> Vec<Vec<i64>> {
+    t.lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.split('|').skip(1).filter_map(|c| c.trim().parse().ok()).collect())
+        .collect()
+}
+
+fn latex_cells(t: &str) -> Vec<Vec<i64>> {
+    // `\node[fill=..] at (m,n) {v};`
+    let mut cells: Vec<(usize, usize, i64)> = Vec::new();
+    for l in t.lines().filter(|l| l.contains("\\node[fill")) {
+        let at = &l[l.find(" at (").unwrap() + 5..];
+        let (mn, rest) = at.split_once(')').unwrap();
+        let (m, n) = mn.split_once(',').unwrap();
+        let v = &rest[rest.find('{').unwrap() + 1..rest.find('}').unwrap()];
+        cells.push((m.parse().unwrap(), n.parse().unwrap(), v.parse().unwrap()));
+    }
+    grid_of(cells)
+}
+
+fn svg_cells(t: &str) -> Vec<Vec<i64>> {
+    // each cell: `<rect class="cell" x=".." y=".." ...><title>coord → index</title>`,
+    // placed by its x and y
+    let num = |part: &str, k: &str| -> f64 {
+        let i = part.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
+        part[i..i + part[i..].find('"').unwrap()].parse().unwrap()
+    };
+    let rects: Vec<(f64, f64, i64)> = t
+        .split("<rect class=\"cell\"")
+        .skip(1)
+        .map(|p| {
+            (
+                num(p, "y"),
+                num(p, "x"),
+                p[p.find("→ ").unwrap() + "→ ".len()..].split('<').next().unwrap().parse().unwrap(),
+            )
+        })
+        .collect();
+    let rank = |vals: Vec<f64>, v: f64| vals.iter().filter(|&&w| w < v).count();
+    let ys: Vec<f64> = rects.iter().map(|r| r.0).collect();
+    let xs: Vec<f64> = rects.iter().map(|r| r.1).collect();
+    let mut uy = ys.clone();
+    uy.sort_by(f64::total_cmp);
+    uy.dedup();
+    let mut ux = xs.clone();
+    ux.sort_by(f64::total_cmp);
+    ux.dedup();
+    grid_of(rects.iter().map(|&(y, x, v)| (rank(uy.clone(), y), rank(ux.clone(), x), v)).collect())
+}
+
+fn grid_of(cells: Vec<(usize, usize, i64)>) -> Vec<Vec<i64>> {
+    let rows = cells.iter().map(|c| c.0 + 1).max().unwrap_or(0);
+    let cols = cells.iter().map(|c| c.1 + 1).max().unwrap_or(0);
+    let mut g = vec![vec![i64::MIN; cols]; rows];
+    for (m, n, v) in cells {
+        g[m][n] = v;
+    }
+    g
+}
+
+#[test]
+fn table_latex_and_svg_draw_every_layout_alike_rank1_included() {
+    for src in ["8:2", "((4,2)):((2,1))", "1:0", "(3,4):(4,1)", "(2,(2,2)):(4,(2,1))", "Sw<1,0,1> o 0 o 4:1"] {
+        let l = eval(src).unwrap().to_any_layout("draw").unwrap();
+        let t = table_cells(&table(&l).unwrap());
+        assert_eq!(latex_cells(&latex(&l).unwrap()), t, "latex of {src}");
+        assert_eq!(svg_cells(&svg(&l).unwrap()), t, "svg of {src}");
+        if !src.contains('(') {
+            // rank 1: one column, in index order
+            assert!(t.iter().all(|r| r.len() == 1), "{src}: {t:?}");
+        }
+    }
 }
 
 #[test]
@@ -209,12 +285,14 @@ fn svg_labels_give_index_and_natural_coordinate() {
 }
 
 #[test]
-fn svg_rank1_is_a_row() {
+fn svg_rank1_is_a_column() {
     let s = svg(&layout("8:2")).unwrap();
     let values: Vec<String> = cells(&s).into_iter().map(|(_, t)| t).collect();
     assert_eq!(values, ["0", "2", "4", "6", "8", "10", "12", "14"]);
-    let rows = s.split("<g class=\"row-labels\"").nth(1).unwrap().split("</g>").next().unwrap();
-    assert_eq!(rows.matches("<text").count(), 1);
+    let labels =
+        |g: &str| s.split(&format!("<g class=\"{g}\"")).nth(1).unwrap().split("</g>").next().unwrap().to_string();
+    assert_eq!(labels("row-labels").matches("<text").count(), 8);
+    assert_eq!(labels("col-labels").matches("<text").count(), 1);
 }
 
 #[test]

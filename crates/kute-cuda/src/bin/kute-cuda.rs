@@ -15,6 +15,7 @@
 use clap::{Parser, Subcommand};
 use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
+use kute_cuda::elem::round_to_16;
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
 use kute_cuda::gemm_sm90::{Sm90Gemm, THREADS as SM90_THREADS};
 use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
@@ -440,22 +441,58 @@ fn gemm(
                     gpu.launch3_smem(&f90, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut cc)
                 })?;
                 rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
-                let t90 = Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?;
-                let ft = gpu.kernel_for(&t90.name, &t90.source, "sm_90a")?;
-                let (m, n, k) = mnk;
-                let bf = elem == Elem::Bf16;
-                let [(ar, ac), (br, bc)] = t90.tma_boxes;
-                let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
-                let ma = gpu.tensor_map_sw128(&ha, m as u64, k as u64, ar as u32, ac as u32, bf)?;
-                let mb = gpu.tensor_map_sw128(&hb, n as u64, k as u64, br as u32, bc as u32, bf)?;
-                let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
-                gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)?;
-                same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
-                println!("{s} {elem}: the SM90 TMA kernel equals the SM80 kernel bit for bit");
-                let ms = gpu.time(2, 5, reps, || {
-                    gpu.launch_tma(&ft, t90.blocks(), SM90_THREADS as u32, t90.smem_bytes, (&ma, &mb), &mut tc)
-                })?;
-                rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma + TMA)".to_string(), ms, mnk));
+                let sms = gpu.sm_count()?;
+                for (t90, label) in [
+                    (Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?, "SM90 wgmma + TMA".to_string()),
+                    (
+                        Sm90Gemm::warp_specialized("kgemm90ws", mnk, elem, Elem::F32)?,
+                        "SM90 warp-specialized, persistent".to_string(),
+                    ),
+                    (
+                        Sm90Gemm::warp_specialized("kgemm90ws16", mnk, elem, elem)?,
+                        format!("SM90 warp-specialized, persistent, {elem} C"),
+                    ),
+                ] {
+                    let ft = gpu.kernel_for(&t90.name, &t90.source, "sm_90a")?;
+                    let (m, n, k) = mnk;
+                    let bf = elem == Elem::Bf16;
+                    let [(ar, ac), (br, bc)] = t90.tma_boxes;
+                    let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
+                    let ma = gpu.tensor_map_sw128(&ha, m as u64, k as u64, ar as u32, ac as u32, bf)?;
+                    let mb = gpu.tensor_map_sw128(&hb, n as u64, k as u64, br as u32, bc as u32, bf)?;
+                    let grid = t90.grid(sms);
+                    let ms = if t90.c_elem == Elem::F32 {
+                        let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
+                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)?;
+                        same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
+                        println!("{s} {elem}: the {label} kernel equals the SM80 kernel bit for bit ({grid:?} blocks)");
+                        gpu.time(2, 5, reps, || {
+                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)
+                        })?
+                    } else {
+                        let mut tc = gpu.zeros::<u16>((m * n) as usize)?;
+                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)?;
+                        let want: Vec<u16> = c.iter().map(|x| round_to_16(*x, elem)).collect();
+                        let got = gpu.download(&tc)?;
+                        if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
+                            return Err(Error::Wrong {
+                                kernel: t90.name.clone(),
+                                why: format!(
+                                    "C[{}][{}] = {:#06x} where the SM80 result rounds to {:#06x}",
+                                    e / n as usize,
+                                    e % n as usize,
+                                    got[e],
+                                    want[e]
+                                ),
+                            });
+                        }
+                        println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
+                        gpu.time(2, 5, reps, || {
+                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)
+                        })?
+                    };
+                    rows.push((s.clone(), elem, format!("kute gemm TN ({label})"), ms, mnk));
+                }
             }
         }
     }
@@ -605,6 +642,8 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
         for h in [
             Sm90Gemm::new(&format!("gemm90_{elem}"), mnk, elem)?,
             Sm90Gemm::with_tma(&format!("gemm90tma_{elem}"), mnk, elem)?,
+            Sm90Gemm::warp_specialized(&format!("gemm90ws_{elem}"), mnk, elem, Elem::F32)?,
+            Sm90Gemm::warp_specialized(&format!("gemm90ws16_{elem}"), mnk, elem, elem)?,
         ] {
             count += 1;
             if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {

@@ -92,16 +92,15 @@ pub(crate) fn coalesce_leaves<P: Policy>(
     fake_last: bool,
 ) -> Result<(), P::Err> {
     let mut c = Coalescer::NEW;
-    if fake_last {
-        if let Some((&last, init)) = leaves.split_last() {
-            if last.shape.value() == 1 {
-                for &m in init {
-                    c.push(m, dst)?;
-                }
-                c.push(Mode::with_stride(Int::new_static(2), last.stride), dst)?;
-                return c.finish(dst);
-            }
+    if fake_last
+        && let Some((&last, init)) = leaves.split_last()
+        && last.shape.value() == 1
+    {
+        for &m in init {
+            c.push(m, dst)?;
         }
+        c.push(Mode::with_stride(Int::new_static(2), last.stride), dst)?;
+        return c.finish(dst);
     }
     // (up to three leaves unrolled: no loop control between the merges)
     match *leaves {

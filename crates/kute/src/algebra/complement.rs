@@ -293,11 +293,11 @@ fn complement_apart<P: Policy>(
     a: LayoutRef<'_>,
 ) -> Result<(), P::Err> {
     let mut any = false;
-    if let Some(g) = first {
-        if g.shape.value() != 1 {
-            emit.put(g)?;
-            any = true;
-        }
+    if let Some(g) = first
+        && g.shape.value() != 1
+    {
+        emit.put(g)?;
+        any = true;
     }
     let (gap, new_stride) = last_gap::<P>(m0, last, a)?;
     if gap.shape.value() != 1 {

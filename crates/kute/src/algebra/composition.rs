@@ -274,10 +274,10 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
 ) -> Result<(), P::Err> {
     // A right operand with basis strides composes mode by mode (the checked
     // run only; the fast run declines at the first basis stride it reads)
-    if let (true, [Part::Tree(bt)]) = (P::CHECKED, b) {
-        if !bt.leaves().iter().all(|m| m.stride.is_int()) {
-            return push_built(out, |g| compose_basis_rhs(g, a, *bt, verify));
-        }
+    if let (true, [Part::Tree(bt)]) = (P::CHECKED, b)
+        && !bt.leaves().iter().all(|m| m.stride.is_int())
+    {
+        return push_built(out, |g| compose_basis_rhs(g, a, *bt, verify));
     }
     if let Some(am) = a.as_leaf() {
         // early branch: a leaf of extent >= 2 is its own coalesced form

@@ -195,18 +195,18 @@ impl Tiler {
 
     /// A by-mode tiler may not have more modes than the layout it applies to.
     pub(crate) fn check_rank(&self, a: crate::layout::LayoutRef<'_>, op: &'static str) -> crate::error::Result<()> {
-        if let Tiler::Tuple(ts) = self {
-            if ts.len() > a.rank() {
-                let a = Layout::from_ref(a);
-                return Err(crate::error::Error::mismatch(
-                    op,
-                    format!(
-                        "too many modes in the tiler: {self} has {} but the layout {a} has rank {}",
-                        ts.len(),
-                        a.rank()
-                    ),
-                ));
-            }
+        if let Tiler::Tuple(ts) = self
+            && ts.len() > a.rank()
+        {
+            let a = Layout::from_ref(a);
+            return Err(crate::error::Error::mismatch(
+                op,
+                format!(
+                    "too many modes in the tiler: {self} has {} but the layout {a} has rank {}",
+                    ts.len(),
+                    a.rank()
+                ),
+            ));
         }
         Ok(())
     }

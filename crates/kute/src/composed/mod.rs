@@ -258,10 +258,11 @@ impl ComposedLayout {
 /// assert_eq!(compose3(id, Int::new_static(0), l.clone()), l);
 /// ```
 pub fn compose3(outer: AnyLayout, offset: Int, inner: AnyLayout) -> AnyLayout {
-    if let (AnyLayout::Swizzle(s), AnyLayout::Layout(_)) = (&outer, &inner) {
-        if s.is_identity() && offset.value() == 0 {
-            return inner;
-        }
+    if let (AnyLayout::Swizzle(s), AnyLayout::Layout(_)) = (&outer, &inner)
+        && s.is_identity()
+        && offset.value() == 0
+    {
+        return inner;
     }
     AnyLayout::Composed(Box::new(ComposedLayout::new(outer, offset, inner)))
 }

@@ -182,10 +182,10 @@ fn inverse(c: &AnyLayout, side: Side) -> Result<AnyLayout> {
 pub fn right_inverse(c: &AnyLayout) -> Result<AnyLayout> {
     let op = "right_inverse";
     let r = inverse(c, Side::Right)?;
-    if let (Ok(n), AnyLayout::Composed(_)) = (r.size(), c) {
-        if let Some(j) = first_failure(op, n.value(), |x| Ok(c.eval_int(r.eval_int(x)?)?.value() == x.value()))? {
-            return Err(Error::inadmissible(op, format!("{r} is not a right inverse of {c}: it fails at {j}")));
-        }
+    if let (Ok(n), AnyLayout::Composed(_)) = (r.size(), c)
+        && let Some(j) = first_failure(op, n.value(), |x| Ok(c.eval_int(r.eval_int(x)?)?.value() == x.value()))?
+    {
+        return Err(Error::inadmissible(op, format!("{r} is not a right inverse of {c}: it fails at {j}")));
     }
     Ok(r)
 }
@@ -203,10 +203,10 @@ pub fn right_inverse(c: &AnyLayout) -> Result<AnyLayout> {
 pub fn left_inverse(c: &AnyLayout) -> Result<AnyLayout> {
     let op = "left_inverse";
     let r = inverse(c, Side::Left)?;
-    if let (Ok(n), AnyLayout::Composed(_)) = (c.size(), c) {
-        if let Some(i) = first_failure(op, n.value(), |x| Ok(r.eval_int(c.eval_int(x)?)?.value() == x.value()))? {
-            return Err(Error::inadmissible(op, format!("{r} is not a left inverse of {c}: it fails at {i}")));
-        }
+    if let (Ok(n), AnyLayout::Composed(_)) = (c.size(), c)
+        && let Some(i) = first_failure(op, n.value(), |x| Ok(r.eval_int(c.eval_int(x)?)?.value() == x.value()))?
+    {
+        return Err(Error::inadmissible(op, format!("{r} is not a left inverse of {c}: it fails at {i}")));
     }
     Ok(r)
 }

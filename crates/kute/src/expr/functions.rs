@@ -152,7 +152,7 @@ impl FunctionInfo {
     /// assert_eq!(f.names().next(), Some("make_shape"));
     /// assert!(f.names().any(|n| n == "make_coord"));
     /// ```
-    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + use<> {
         std::iter::once(self.name).chain(self.aliases.iter().copied())
     }
 }

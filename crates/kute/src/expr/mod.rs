@@ -335,10 +335,10 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
-    if let Value::IntTuple(c) = &coord {
-        if !c.is_leaf() {
-            crate::layout::slice::coord_in_range(c.as_ref(), l.shape().as_ref(), l)?;
-        }
+    if let Value::IntTuple(c) = &coord
+        && !c.is_leaf()
+    {
+        crate::layout::slice::coord_in_range(c.as_ref(), l.shape().as_ref(), l)?;
     }
     match coord {
         Value::IntTuple(c) if c.is_leaf() && l.has_int_strides() => {

@@ -59,9 +59,9 @@ pub(crate) struct Grid {
 }
 
 /// The grid of a rank-2 view of `l`. A rank-1 layout is padded with `_1:_0`
-/// into a `size × 1` column (as CuTe's `print_latex` does); `transpose_rank1`
-/// makes it a `1 × size` row instead.
-pub(crate) fn grid(l: &AnyLayout, op: &'static str, transpose_rank1: bool) -> Result<Grid> {
+/// into a `size × 1` column, as CuTe's `print_latex` does (and as its
+/// `print_tensor` lists a rank-1 tensor), so every picture draws it alike.
+pub(crate) fn grid(l: &AnyLayout, op: &'static str) -> Result<Grid> {
     let (inner, outer) = match l {
         AnyLayout::Layout(x) => (x, None),
         AnyLayout::Composed(k) => match k.inner() {
@@ -73,7 +73,6 @@ pub(crate) fn grid(l: &AnyLayout, op: &'static str, transpose_rank1: bool) -> Re
         }
     };
     let view = match inner.rank() {
-        1 if transpose_rank1 => Layout::concat_unchecked([&Layout::unit(), inner]),
         1 => Layout::concat_unchecked([inner, &Layout::unit()]),
         2 => inner.clone(),
         r => return Err(Error::mismatch(op, format!("{l} has rank {r}; a table needs rank 1 or 2"))),
@@ -107,11 +106,7 @@ pub(crate) fn grid(l: &AnyLayout, op: &'static str, transpose_rank1: bool) -> Re
     }
     let cosize = inner.cosize().map_err(|e| e.in_op(op))?;
     // a rank-1 layout's own mode labels its cells, not the padded tuple
-    let (row_mode, col_mode) = match (inner.rank(), transpose_rank1) {
-        (1, true) => (Layout::unit(), inner.mode(0)?),
-        (1, false) => (inner.mode(0)?, Layout::unit()),
-        _ => (m0, m1),
-    };
+    let (row_mode, col_mode) = if inner.rank() == 1 { (inner.mode(0)?, Layout::unit()) } else { (m0, m1) };
     Ok(Grid { rows, cols, vals, row_mode, col_mode, cosize })
 }
 
@@ -127,7 +122,8 @@ fn num_digits(x: i64) -> usize {
 
 /// CuTe's `print_layout(L)`: the layout, then a grid of its values indexed by
 /// the row (mode 0) and column (mode 1) coordinates. Byte-identical to CuTe for
-/// rank-2 layouts; a rank-1 layout is shown as one row.
+/// rank-2 layouts (CuTe's `print_layout` takes only those); a rank-1 layout is
+/// shown as one column, as [`latex`] and [`svg`](svg()) draw it.
 ///
 /// Pre: `L` has rank 1 or 2 and modes of non-negative size (else a `Mismatch`
 /// error), at most [`MAX_CELLS`] cells (else a `Limit` error) and integer
@@ -144,7 +140,7 @@ fn num_digits(x: i64) -> usize {
 /// ```
 pub fn table(l: &(impl Drawable + ?Sized)) -> Result<String> {
     let l = l.drawn();
-    let Grid { rows, cols, vals, cosize, .. } = grid(&l, "table", true)?;
+    let Grid { rows, cols, vals, cosize, .. } = grid(&l, "table")?;
     let w = num_digits(cosize.value()) + 2;
     let mut s = String::new();
     let _ = writeln!(s, "{l}");
@@ -204,7 +200,7 @@ pub fn palette_index(idx: i64) -> usize {
 /// ```
 pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     let l = l.drawn();
-    let Grid { rows, cols, vals, .. } = grid(&l, "latex", false)?;
+    let Grid { rows, cols, vals, .. } = grid(&l, "latex")?;
     // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner
     // layout's, recomposed (a swizzle of no bits at offset 0 drops out)
     let pad = |x: &Layout| if x.rank() == 1 { Layout::concat_unchecked([x, &Layout::unit()]) } else { x.clone() };

@@ -30,7 +30,7 @@ const INDEX_COLOUR: &str = "#333333";
 /// An SVG picture of the layout's grid (see [`table`](super::table)): the layout
 /// as a title, then a cell per coordinate holding its index, coloured by index
 /// modulo 8 with CuTe's grey palette (white text on the dark greys). Rows are
-/// mode 0 and columns mode 1; a rank-1 layout is drawn as one row. Each row and
+/// mode 0 and columns mode 1; a rank-1 layout is drawn as one column. Each row and
 /// column is labelled with its index and, for a nested mode, its natural
 /// coordinate; hovering a cell shows its coordinate in a tooltip.
 ///
@@ -116,7 +116,7 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 /// ```
 pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<String> {
     let l = l.drawn();
-    let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg", true)?;
+    let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg")?;
     if vals.len() > SVG_MAX_CELLS {
         return Err(Error::limit(
             "svg",
@@ -164,10 +164,10 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let width = (left + grid_w + MARGIN).max(2.0 * MARGIN + title_w).ceil();
     let height = (top + grid_h + MARGIN).ceil();
 
-    if let Some(b) = opts.banks {
-        if b < 1 {
-            return Err(Error::inadmissible("svg", format!("the element size {b} must be at least one byte")));
-        }
+    if let Some(b) = opts.banks
+        && b < 1
+    {
+        return Err(Error::inadmissible("svg", format!("the element size {b} must be at least one byte")));
     }
     for (k, _, _) in &opts.marks {
         if !(0..rows * cols).contains(k) {

@@ -267,21 +267,19 @@ where
     let n = src.size()?;
     check_sizes("copy", n, dst.size()?)?;
     if let (Some(fs), Some(fd), Some(sdata)) = (Flat::of_tensor(src), Flat::of_tensor(dst), src.engine().data()) {
-        if vectorize {
-            if let (AnyLayout::Layout(ls), AnyLayout::Layout(ld)) = (src.layout(), dst.layout()) {
-                // a layout pair the common-vector analysis refuses is copied strided
-                if let Ok(Some((v, rs, rd))) = vector_plan(ls, ld, fs.base, fd.base) {
-                    let ddata = dst.engine.data_mut();
-                    if rs.within(v, sdata.len()) && rd.within(v, ddata.len()) {
-                        let w = v as usize;
-                        for_each_run(&rs, &rd, n / v, |s, d, g, ss, sd| {
-                            for r in 0..g {
-                                let (s, d) = ((s + r * ss) as usize, (d + r * sd) as usize);
-                                ddata[d..d + w].clone_from_slice(&sdata[s..s + w]);
-                            }
-                        });
-                        return Ok(CopyPath::Vector { width: v });
-                    }
+        if vectorize && let (AnyLayout::Layout(ls), AnyLayout::Layout(ld)) = (src.layout(), dst.layout()) {
+            // a layout pair the common-vector analysis refuses is copied strided
+            if let Ok(Some((v, rs, rd))) = vector_plan(ls, ld, fs.base, fd.base) {
+                let ddata = dst.engine.data_mut();
+                if rs.within(v, sdata.len()) && rd.within(v, ddata.len()) {
+                    let w = v as usize;
+                    for_each_run(&rs, &rd, n / v, |s, d, g, ss, sd| {
+                        for r in 0..g {
+                            let (s, d) = ((s + r * ss) as usize, (d + r * sd) as usize);
+                            ddata[d..d + w].clone_from_slice(&sdata[s..s + w]);
+                        }
+                    });
+                    return Ok(CopyPath::Vector { width: v });
                 }
             }
         }

@@ -45,9 +45,9 @@ fn main() -> Result<(), Error> {
         // Hopper: wgmma + TMA, a producer warpgroup, persistent blocks, an f16 C.
         let sm90 = Sm90Gemm::warp_specialized("my_gemm90", (m, n, k), Elem::F16, Elem::F16)?;
         let kernel = gpu.kernel_for(&sm90.name, &sm90.source, "sm_90a")?;
-        let [(ar, ac), (br, bc)] = sm90.tma_boxes;
-        let ta = gpu.tensor_map_sw128(&da, m as u64, k as u64, ar as u32, ac as u32, false)?;
-        let tb = gpu.tensor_map_sw128(&db, n as u64, k as u64, br as u32, bc as u32, false)?;
+        let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = sm90.tma_maps;
+        let ta = gpu.tensor_map_sw128(&da, ar, ac, abr, abc, false)?;
+        let tb = gpu.tensor_map_sw128(&db, br, bc, bbr, bbc, false)?;
         let mut dc16 = gpu.zeros::<u16>((m * n) as usize)?;
         gpu.launch_tma(&kernel, sm90.grid(gpu.sm_count()?), sm90.threads, sm90.smem_bytes, (&ta, &tb), &mut dc16)?;
         let c16 = gpu.download(&dc16)?;

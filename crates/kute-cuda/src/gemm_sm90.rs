@@ -84,9 +84,13 @@ pub struct Sm90Gemm {
     /// The type of `C`: f32, or (warp-specialized kernel) the inputs' type,
     /// rounded to nearest even from the f32 accumulators.
     pub c_elem: Elem,
-    /// The TMA box of A and of B: `(rows, columns)` of a tile, in elements,
-    /// read off the shared layouts.
-    pub tma_boxes: [(i64, i64); 2],
+    /// The TMA tensor maps of A and of B: `(rows, columns, box rows, box
+    /// columns)` of the row-major matrix each is read as (`(M, K)` for a
+    /// K-major A, `(K, M)` for an M-major one), boxes read off the shared
+    /// layouts; the arguments of [`crate::gpu::Gpu::tensor_map_sw128`].
+    pub tma_maps: [(u64, u64, u32, u32); 2],
+    /// Whether A and B are K-major (BLAS's "TN" is `(true, true)`).
+    pub k_major: (bool, bool),
     /// The CUDA C++ source.
     pub source: String,
 }
@@ -118,7 +122,7 @@ impl Sm90Gemm {
     /// assert!(g.source.contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"));
     /// ```
     pub fn new(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::CpAsync, Elem::F32)
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::CpAsync, Elem::F32, (true, true))
     }
 
     /// As [`Sm90Gemm::new`], the tiles loaded by TMA (bulk tensor copies
@@ -128,7 +132,7 @@ impl Sm90Gemm {
     /// Pre: as `new`. Post: a kernel `NAME(tma_a, tma_b, C)` taking the
     /// tensor maps of A and B by value (`__grid_constant__`).
     pub fn with_tma(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32)
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32, (true, true))
     }
 
     /// As [`Sm90Gemm::with_tma`], warp-specialized and persistent (see the
@@ -150,14 +154,51 @@ impl Sm90Gemm {
     /// assert!(Sm90Gemm::warp_specialized("x", (1024, 1024, 128), Elem::Bf16, Elem::F16).is_err());
     /// ```
     pub fn warp_specialized(name: &str, mnk: (i64, i64, i64), elem: Elem, c_elem: Elem) -> Result<Sm90Gemm> {
+        Sm90Gemm::warp_specialized_with(name, mnk, elem, c_elem, (true, true))
+    }
+
+    /// As [`Sm90Gemm::warp_specialized`], for A and B K-major or not
+    /// (`k_major`): an M- or N-major operand's tile is CuTe's
+    /// `Layout_MN_SW128` atom tiled along K first, read by `wgmma` with its
+    /// transpose bit and descriptors whose leading and stride byte offsets
+    /// come from that layout, and copied by TMA in 64-element-wide boxes.
+    ///
+    /// Pre: as `warp_specialized`. Post: `C = A · Bᵀ` with A `(M, K)` and B
+    /// `(N, K)` column-major where not K-major (the SM80
+    /// [`GemmKernel`](crate::gemm::GemmKernel)'s operand layouts).
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// let g = Sm90Gemm::warp_specialized_with("nn", (256, 256, 128), Elem::F16, Elem::F32, (false, true)).unwrap();
+    /// assert_eq!(g.atom, "Layout_MN_SW128");
+    /// assert_eq!(g.tma_maps[0], (128, 256, 64, 64)); // A read as (K, M), 64 x 64 boxes
+    /// assert!(g.source.contains(", 1, 1, 1, 1, 0;"));  // A transposed
+    /// ```
+    pub fn warp_specialized_with(
+        name: &str,
+        mnk: (i64, i64, i64),
+        elem: Elem,
+        c_elem: Elem,
+        k_major: (bool, bool),
+    ) -> Result<Sm90Gemm> {
         if c_elem != Elem::F32 && c_elem != elem {
             return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
         }
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::WarpSpecialized, c_elem)
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::WarpSpecialized, c_elem, k_major)
     }
 
-    fn plan(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, loader: Sm90Loader, c_elem: Elem) -> Result<Sm90Gemm> {
+    fn plan(
+        name: &str,
+        (m, n, k): (i64, i64, i64),
+        elem: Elem,
+        loader: Sm90Loader,
+        c_elem: Elem,
+        (a_k, b_k): (bool, bool),
+    ) -> Result<Sm90Gemm> {
         let tma = loader != Sm90Loader::CpAsync;
+        if !(a_k && b_k) && loader != Sm90Loader::WarpSpecialized {
+            return Err(Error::unsupported(OP, "M- or N-major operands: only the warp-specialized kernel takes them"));
+        }
         let (bm, bn, bk) = TILE;
         let (ty, op) = match elem {
             Elem::F16 => ("f16", format!("SM90_64x{bn}x16_F32F16F16_SS")),
@@ -170,33 +211,61 @@ impl Sm90Gemm {
                 format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
             ));
         }
-        // CuTe's K-major 128-byte swizzle atom for 16-bit elements
-        // (GMMA::Layout_K_SW128_Atom: a swizzle of byte addresses), tiled
-        // down the rows
-        let smem_of = |rows: i64| -> Result<AnyLayout> {
-            let bytes = layout_of_any(&format!("tile_to_shape(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), (_{rows},_{bk}))"))?;
-            Ok(swizzle_bytes_to_elements(&bytes, elem.bytes())?)
+        // CuTe's 128-byte swizzle atoms for 16-bit elements (a swizzle of
+        // byte addresses): GMMA::Layout_K_SW128_Atom tiled down the rows, or
+        // Layout_MN_SW128_Atom (64 rows by 8 k) tiled along K first, so that
+        // one 64-row slab is one TMA box
+        let w = 128 / elem.bytes();
+        let smem_of = |rows: i64, k_major: bool| -> Result<(AnyLayout, String)> {
+            let expr = if k_major {
+                format!("tile_to_shape(Sw<3,4,3> o _0 o (_8,_{w}):(_{w},_1), (_{rows},_{bk}))")
+            } else {
+                format!("tile_to_shape(Sw<3,4,3> o _0 o (_{w},_8):(_1,_{w}), (_{rows},_{bk}), (_2,_1))")
+            };
+            let l = swizzle_bytes_to_elements(&layout_of_any(&expr)?, elem.bytes())?;
+            let sw = match &l {
+                AnyLayout::Composed(c) => c.swizzle(),
+                _ => None,
+            }
+            .ok_or_else(|| Error::unsupported(OP, format!("{l} is not swizzled")))?;
+            let (shape, major, want) =
+                if k_major { ((8, w), Major::Right, "Layout_K_SW128") } else { ((w, 8), Major::Left, "Layout_MN_SW128") };
+            let atom = gmma_atom_name(sw, shape, elem.bytes(), major)
+                .ok_or_else(|| Error::unsupported(OP, format!("{l} is no GMMA atom")))?;
+            if atom != want {
+                return Err(Error::unsupported(OP, format!("{l} is {atom}, not {want}")));
+            }
+            Ok((l, atom))
         };
-        let smem = smem_of(bm)?;
-        let smem_b = smem_of(bn)?;
-        let sw = match &smem {
-            AnyLayout::Composed(c) => c.swizzle(),
-            _ => None,
-        }
-        .ok_or_else(|| Error::unsupported(OP, format!("{smem} is not swizzled")))?;
-        let atom = gmma_atom_name(sw, (8, 128 / elem.bytes()), elem.bytes(), Major::Right)
-            .ok_or_else(|| Error::unsupported(OP, format!("{smem} is no GMMA atom")))?;
-        if atom != "Layout_K_SW128" {
-            return Err(Error::unsupported(OP, format!("{smem} is {atom}, not Layout_K_SW128")));
-        }
-        // the descriptor's stride between 8-row groups, from the layout
-        let sbo_bytes = (smem.eval_int(kute::Int::new_dynamic(8))?.value() - smem.eval_int(kute::Int::ZERO)?.value())
-            * elem.bytes();
+        let (smem, atom) = smem_of(bm, a_k)?;
+        let (smem_b, _) = smem_of(bn, b_k)?;
+        // the descriptors' fields, the k step and the second warpgroup's
+        // rows, read off the layouts (unswizzled offsets of (row, k))
+        let at = |l: &AnyLayout, rows: i64, r: i64, c: i64| -> Result<i64> {
+            let plain = match l {
+                AnyLayout::Composed(x) => x.inner().as_layout(OP)?.clone(),
+                AnyLayout::Layout(x) => x.clone(),
+                AnyLayout::Swizzle(_) => return Err(Error::unsupported(OP, "a bare swizzle")),
+            };
+            Ok(plain.eval(r + rows * c)?)
+        };
+        // K-major: LBO unused (16 bytes), SBO the stride of 8-row groups;
+        // MN-major: LBO the stride of 64-row slabs, SBO that of 8-k groups
+        let desc = |l: &AnyLayout, rows: i64, k_major: bool| -> Result<(i64, i64, i64)> {
+            let b = elem.bytes();
+            let (lbo, sbo) =
+                if k_major { (16, at(l, rows, 8, 0)? * b) } else { (at(l, rows, w, 0)? * b, at(l, rows, 0, 8)? * b) };
+            Ok((lbo, sbo, at(l, rows, 0, 16)?))
+        };
+        let (a_desc, b_desc) = (desc(&smem, bm, a_k)?, desc(&smem_b, bn, b_k)?);
+        let wg_offset = at(&smem, bm, 64, 0)?;
         let vec = 16 / elem.bytes();
         let (copy_tv, copy_b) = (copy_tv(THREADS, bm, bk, elem, true)?, copy_tv(THREADS, bn, bk, elem, true)?);
         let store_cost = block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?;
-        let a = layout_of(&format!("({m},{k}):({k},1)"))?;
-        let b = layout_of(&format!("({n},{k}):({k},1)"))?;
+        let operand = |rows: i64, k_major: bool| {
+            layout_of(&if k_major { format!("({rows},{k}):({k},1)") } else { format!("({rows},{k}):(1,{rows})") })
+        };
+        let (a, b) = (operand(m, a_k)?, operand(n, b_k)?);
         let c = layout_of(&format!("({m},{n}):({n},1)"))?;
         let za = layout_of(&format!("zipped_divide({a}, ({bm},{bk}))"))?;
         let zb = layout_of(&format!("zipped_divide({b}, ({bn},{bk}))"))?;
@@ -311,19 +380,29 @@ impl Sm90Gemm {
   unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s), "l"(gmem) : "memory");
 }}
-// a wgmma shared-memory descriptor: start address, leading byte offset 1
-// (unused by a swizzled K-major tile), stride byte offset {sbo_bytes} (8 rows),
-// swizzle mode 1 (128 bytes)
-__device__ __forceinline__ unsigned long long kute_desc(const void* p) {{
+// wgmma shared-memory descriptors: start address, leading byte offset,
+// stride byte offset (in 16-byte units), swizzle mode 1 (128 bytes)
+__device__ __forceinline__ unsigned long long kute_desc_a(const void* p) {{
   unsigned long long a = (unsigned long long)((unsigned int)__cvta_generic_to_shared(p) & 0x3FFFF) >> 4;
-  return a | (1ULL << 16) | ((unsigned long long)({sbo_bytes} >> 4) << 32) | (1ULL << 62);
+  return a | ((unsigned long long)({a_lbo} >> 4) << 16) | ((unsigned long long)({a_sbo} >> 4) << 32) | (1ULL << 62);
 }}
+__device__ __forceinline__ unsigned long long kute_desc_b(const void* p) {{
+  unsigned long long a = (unsigned long long)((unsigned int)__cvta_generic_to_shared(p) & 0x3FFFF) >> 4;
+  return a | ((unsigned long long)({b_lbo} >> 4) << 16) | ((unsigned long long)({b_sbo} >> 4) << 32) | (1ULL << 62);
+}}
+// A and B transposed (imm-trans) where they are M- or N-major
 __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long da, unsigned long long db) {{
-  asm volatile("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ty}.{ty} {{{regs}}}, %{ia}, %{ib}, 1, 1, 1, 0, 0;"
+  asm volatile("wgmma.mma_async.sync.aligned.m64n{bn}k16.f32.{ty}.{ty} {{{regs}}}, %{ia}, %{ib}, 1, 1, 1, {ta}, {tb};"
                : {outs}
                : "l"(da), "l"(db));
 }}
 "#,
+            a_lbo = a_desc.0,
+            a_sbo = a_desc.1,
+            b_lbo = b_desc.0,
+            b_sbo = b_desc.1,
+            ta = u8::from(!a_k),
+            tb = u8::from(!b_k),
             regs = regs.join(","),
             outs = outs.join(", "),
             ia = acc,
@@ -331,7 +410,16 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
         ));
         let (tm, tn) = (m / bm, n / bn);
         if loader == Sm90Loader::WarpSpecialized {
-            s.push_str(&warp_specialized_kernel(name, &tma_decl, (tm, tn, k / bk), (a_elems, b_elems), elem, c_elem));
+            let operands = [(bm, a_k, a_desc.2, wg_offset), (bn, b_k, b_desc.2, 0)];
+            s.push_str(&warp_specialized_kernel(
+                name,
+                &tma_decl,
+                (tm, tn, k / bk),
+                (a_elems, b_elems),
+                elem,
+                c_elem,
+                operands,
+            ));
         } else {
             s.push_str(&format!(
                 r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
@@ -364,7 +452,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     const unsigned short* sbs = sb + (kt % {STAGES}) * {b_elems};
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc(sas + 16 * ks), kute_desc(sbs + 16 * ks));
+    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + 16 * ks), kute_desc_b(sbs + 16 * ks));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
     // keep one tile's wgmma in flight
     asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -395,7 +483,14 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
             loader,
             threads: if ws { 3 * 128 } else { THREADS as u32 },
             c_elem,
-            tma_boxes: [(bm, bk), (bn, bk)],
+            tma_maps: [(m, bm, a_k), (n, bn, b_k)].map(|(rows, box_rows, k_major)| {
+                if k_major {
+                    (rows as u64, k as u64, box_rows as u32, bk as u32)
+                } else {
+                    (k as u64, rows as u64, bk as u32, w as u32)
+                }
+            }),
+            k_major: (a_k, b_k),
             source: s,
         })
     }
@@ -432,8 +527,28 @@ fn warp_specialized_kernel(
     (a_elems, b_elems): (i64, i64),
     elem: Elem,
     c_elem: Elem,
+    operands: [(i64, bool, i64, i64); 2],
 ) -> String {
     let bytes = elem.bytes();
+    // per operand: (tile rows, K-major, the k step's offset, the second
+    // warpgroup's offset), offsets in elements
+    let [(_, _, a_kstep, a_wg), (_, _, b_kstep, _)] = operands;
+    // one TMA box per K-major tile, one per 64-row slab of an MN-major one
+    let w = 128 / bytes;
+    let mut copies = String::new();
+    for (x, elems, (rows, k_major, _, _)) in [("a", a_elems, operands[0]), ("b", b_elems, operands[1])] {
+        for j in 0..if k_major { 1 } else { rows / w } {
+            let (inner, outer) = if k_major {
+                (format!("(int)c{x}.c[1]"), format!("(int)c{x}.c[0]"))
+            } else {
+                (format!("(int)c{x}.c[0] + {}", j * w), format!("(int)c{x}.c[1]"))
+            };
+            copies.push_str(&format!(
+                "        asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];\"\n                     :: \"r\"((unsigned int)__cvta_generic_to_shared(s{x} + stage * {elems} + {off})), \"l\"(&tma_{x}), \"r\"({inner}), \"r\"({outer}), \"r\"(bar) : \"memory\");\n",
+                off = j * w * TILE.2,
+            ));
+        }
+    }
     let (c_type, store) = match c_elem {
         Elem::F32 => (
             "float",
@@ -498,11 +613,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
         const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
         const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
-                     :: "r"((unsigned int)__cvta_generic_to_shared(sa + stage * {a_elems})), "l"(&tma_a), "r"((int)ca.c[1]), "r"((int)ca.c[0]), "r"(bar) : "memory");
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
-                     :: "r"((unsigned int)__cvta_generic_to_shared(sb + stage * {b_elems})), "l"(&tma_b), "r"((int)cb.c[1]), "r"((int)cb.c[0]), "r"(bar) : "memory");
-      }}
+{copies}      }}
     }}
     return;
   }}
@@ -520,11 +631,11 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
     for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
       const int stage = (int)(it % {STAGES});
       kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
-      const unsigned short* sas = sa + stage * {a_elems} + cw * {wg_rows};
+      const unsigned short* sas = sa + stage * {a_elems} + cw * {a_wg};
       const unsigned short* sbs = sb + stage * {b_elems};
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-      for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc(sas + 16 * ks), kute_desc(sbs + 16 * ks));
+      for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + {a_kstep} * ks), kute_desc_b(sbs + {b_kstep} * ks));
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
       // the previous k-tile's wgmma have finished: release its stage
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -544,7 +655,6 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
         tiles = tm * tn,
         group_tiles = group * tn,
         tile_bytes = (a_elems + b_elems) * bytes,
-        wg_rows = 64 * bk,
         ksteps = bk / 16,
     )
 }

@@ -426,40 +426,45 @@ fn gemm(
             let ms =
                 gpu.time(2, 5, reps, || gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut cc))?;
             rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync)"), ms, mnk));
-            let plan90 = if sm90 && layouts == "TN" {
-                Sm90Gemm::new("kgemm90", mnk, elem).map_err(|e| println!("{s} {elem}: no SM90 kernel: {e}")).ok()
+            let plan90 = if sm90 {
+                Sm90Gemm::warp_specialized_with("kgemm90ws", mnk, elem, Elem::F32, (cfg.a_k_major, cfg.b_k_major))
+                    .map_err(|e| println!("{s} {elem}: no SM90 kernel: {e}"))
+                    .ok()
             } else {
                 None
             };
-            if let Some(h) = plan90 {
-                let f90 = sm90_checked(&gpu, &h, &a_host, &b_host, &c)?;
-                println!(
-                    "{s} {elem}: the SM90 kernel equals the SM80 kernel bit for bit; shared {} ({})",
-                    h.smem, h.atom
-                );
-                let ms = gpu.time(2, 5, reps, || {
-                    gpu.launch3_smem(&f90, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut cc)
-                })?;
-                rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
+            if let Some(ws) = plan90 {
+                let majors = ws.k_major;
+                // the cp.async and the non-persistent TMA kernels take TN only
+                let mut kernels = Vec::new();
+                if layouts == "TN" {
+                    let h = Sm90Gemm::new("kgemm90", mnk, elem)?;
+                    let f90 = sm90_checked(&gpu, &h, &a_host, &b_host, &c)?;
+                    println!(
+                        "{s} {elem}: the SM90 kernel equals the SM80 kernel bit for bit; shared {} ({})",
+                        h.smem, h.atom
+                    );
+                    let ms = gpu.time(2, 5, reps, || {
+                        gpu.launch3_smem(&f90, h.blocks(), SM90_THREADS as u32, h.smem_bytes, &a, &b, &mut cc)
+                    })?;
+                    rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
+                    kernels.push((Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?, "SM90 wgmma + TMA".to_string()));
+                }
+                kernels.push((ws, "SM90 warp-specialized, persistent".to_string()));
+                kernels.push((
+                    Sm90Gemm::warp_specialized_with("kgemm90ws16", mnk, elem, elem, majors)?,
+                    format!("SM90 warp-specialized, persistent, {elem} C"),
+                ));
                 let sms = gpu.sm_count()?;
-                for (t90, label) in [
-                    (Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?, "SM90 wgmma + TMA".to_string()),
-                    (
-                        Sm90Gemm::warp_specialized("kgemm90ws", mnk, elem, Elem::F32)?,
-                        "SM90 warp-specialized, persistent".to_string(),
-                    ),
-                    (
-                        Sm90Gemm::warp_specialized("kgemm90ws16", mnk, elem, elem)?,
-                        format!("SM90 warp-specialized, persistent, {elem} C"),
-                    ),
-                ] {
+                for (t90, label) in kernels {
+                    let label = format!("{layouts} ({label})");
                     let ft = gpu.kernel_for(&t90.name, &t90.source, "sm_90a")?;
-                    let (m, n, k) = mnk;
+                    let (m, n, _) = mnk;
                     let bf = elem == Elem::Bf16;
-                    let [(ar, ac), (br, bc)] = t90.tma_boxes;
+                    let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = t90.tma_maps;
                     let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
-                    let ma = gpu.tensor_map_sw128(&ha, m as u64, k as u64, ar as u32, ac as u32, bf)?;
-                    let mb = gpu.tensor_map_sw128(&hb, n as u64, k as u64, br as u32, bc as u32, bf)?;
+                    let ma = gpu.tensor_map_sw128(&ha, ar, ac, abr, abc, bf)?;
+                    let mb = gpu.tensor_map_sw128(&hb, br, bc, bbr, bbc, bf)?;
                     let grid = t90.grid(sms);
                     let ms = if t90.c_elem == Elem::F32 {
                         let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
@@ -491,7 +496,7 @@ fn gemm(
                             gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)
                         })?
                     };
-                    rows.push((s.clone(), elem, format!("kute gemm TN ({label})"), ms, mnk));
+                    rows.push((s.clone(), elem, format!("kute gemm {label}"), ms, mnk));
                 }
             }
         }
@@ -644,6 +649,9 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             Sm90Gemm::with_tma(&format!("gemm90tma_{elem}"), mnk, elem)?,
             Sm90Gemm::warp_specialized(&format!("gemm90ws_{elem}"), mnk, elem, Elem::F32)?,
             Sm90Gemm::warp_specialized(&format!("gemm90ws16_{elem}"), mnk, elem, elem)?,
+            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nt_{elem}"), mnk, elem, Elem::F32, (false, false))?,
+            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nn_{elem}"), mnk, elem, Elem::F32, (false, true))?,
+            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_tt_{elem}"), mnk, elem, elem, (true, false))?,
         ] {
             count += 1;
             if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {

@@ -91,8 +91,8 @@ impl FromStr for Elem {
 
 /// The bits of `x` rounded to `elem` (to nearest, ties to even), as the GPU's
 /// `cvt.rn.f16x2.f32` and `cvt.rn.bf16x2.f32` round: the host's model of a
-/// kernel that stores 16-bit results. `Elem::F32` keeps the low 16 bits of
-/// nothing and returns 0; NaN inputs give a quiet NaN.
+/// kernel that stores 16-bit results. `Elem::F32` has no 16-bit form and
+/// gives 0; NaN inputs give a quiet NaN.
 ///
 /// Pre: `elem` is F16 or Bf16. Post: the 16-bit pattern.
 ///

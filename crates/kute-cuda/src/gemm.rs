@@ -37,7 +37,7 @@ use kute::{AnyLayout, Layout, Major};
 const OP: &str = "gemm kernel";
 
 /// `ceil(a / b)` for positive `b`.
-fn ceil_div(a: i64, b: i64) -> i64 {
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
 }
 

@@ -1,7 +1,8 @@
 //! A Hopper GEMM (SM90 `wgmma`), every index from kute's layouts.
 //!
-//! `C = A · Bᵀ`, both operands K-major (BLAS's "TN"), f16 or bf16 inputs,
-//! f32 accumulation and an f32 row-major `C`; `M` a multiple of 128, `N` of
+//! `C = A · Bᵀ`, f16 or bf16 inputs, f32 accumulation and a row-major `C`
+//! (f32, or 16-bit from the warp-specialized kernel); the first two kernels
+//! take both operands K-major (BLAS's "TN") and `M` a multiple of 128, `N` of
 //! 256, `K` of 64. Two warpgroups (256 threads) per block, each computing 64
 //! rows of the 128 x 256 block tile with `wgmma.mma_async.m64n256k16`.
 //!
@@ -40,6 +41,11 @@
 //! the producer waits until both consumers have released a stage, the
 //! consumers wait until its bytes have landed, and the producer fills the
 //! next tile's stages while the consumers store the last tile's `C`.
+//! It alone takes M- or N-major operands ([`Sm90Gemm::warp_specialized_with`]:
+//! `Layout_MN_SW128` tiles, transposed `wgmma` operands) and any sizes whose
+//! operands' rows are whole 16-byte units (TMA fills what lies outside the
+//! operands with zeros; the edge tiles' stores are guarded by coordinates
+//! from `zipped_divide(make_identity_layout((M, N)), tile)`).
 
 use crate::gemm::copy_tv;
 use crate::source::{header, layout_fn, plain_fn};
@@ -163,7 +169,11 @@ impl Sm90Gemm {
     /// transpose bit and descriptors whose leading and stride byte offsets
     /// come from that layout, and copied by TMA in 64-element-wide boxes.
     ///
-    /// Pre: as `warp_specialized`. Post: `C = A · Bᵀ` with A `(M, K)` and B
+    /// Pre: as `warp_specialized`, except that `M`, `N` and `K` may be any
+    /// positive sizes whose operands' contiguous extents are multiples of 8
+    /// (TMA reads rows of multiples of 16 bytes; else an `Unsupported` error):
+    /// TMA fills what lies outside the operands with zeros, and the edge
+    /// tiles' stores are guarded. Post: `C = A · Bᵀ` with A `(M, K)` and B
     /// `(N, K)` column-major where not K-major (the SM80
     /// [`GemmKernel`](crate::gemm::GemmKernel)'s operand layouts).
     ///
@@ -173,6 +183,12 @@ impl Sm90Gemm {
     /// assert_eq!(g.atom, "Layout_MN_SW128");
     /// assert_eq!(g.tma_maps[0], (128, 256, 64, 64)); // A read as (K, M), 64 x 64 boxes
     /// assert!(g.source.contains(", 1, 1, 1, 1, 0;"));  // A transposed
+    /// // any sizes: the edge tiles' stores are guarded by C's coordinates
+    /// let e = Sm90Gemm::warp_specialized_with("e", (200, 264, 72), Elem::F16, Elem::F32, (true, true)).unwrap();
+    /// assert_eq!(e.blocks(), (2, 2));
+    /// assert!(e.source.contains("e_c_ctile("));
+    /// // but TMA reads rows of whole 16-byte units: K-major A needs K % 8 == 0
+    /// assert!(Sm90Gemm::warp_specialized_with("x", (200, 264, 70), Elem::F16, Elem::F32, (true, true)).is_err());
     /// ```
     pub fn warp_specialized_with(
         name: &str,
@@ -205,12 +221,25 @@ impl Sm90Gemm {
             Elem::Bf16 => ("bf16", format!("SM90_64x{bn}x16_F32BF16BF16_SS")),
             Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: wgmma takes f16 or bf16 here")),
         };
-        if m < 1 || n < 1 || k < 1 || m % bm != 0 || n % bn != 0 || k % bk != 0 {
+        // the warp-specialized kernel takes any sizes: TMA fills what lies
+        // outside the operands with zeros, and the edge tiles' stores are
+        // guarded; TMA needs rows of a multiple of 16 bytes
+        let ws = loader == Sm90Loader::WarpSpecialized;
+        let multiple = m % bm == 0 && n % bn == 0 && k % bk == 0;
+        if m < 1 || n < 1 || k < 1 || (!ws && !multiple) {
             return Err(Error::unsupported(
                 OP,
                 format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
             ));
         }
+        let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
+        if let Some((what, x)) = contiguous.into_iter().find(|(_, x)| x * elem.bytes() % 16 != 0) {
+            return Err(Error::unsupported(
+                OP,
+                format!("{what} = {x}: the operands' contiguous extents must be multiples of {}", 16 / elem.bytes()),
+            ));
+        }
+        let predicated = !multiple;
         // CuTe's 128-byte swizzle atoms for 16-bit elements (a swizzle of
         // byte addresses): GMMA::Layout_K_SW128_Atom tiled down the rows, or
         // Layout_MN_SW128_Atom (64 rows by 8 k) tiled along K first, so that
@@ -228,8 +257,11 @@ impl Sm90Gemm {
                 _ => None,
             }
             .ok_or_else(|| Error::unsupported(OP, format!("{l} is not swizzled")))?;
-            let (shape, major, want) =
-                if k_major { ((8, w), Major::Right, "Layout_K_SW128") } else { ((w, 8), Major::Left, "Layout_MN_SW128") };
+            let (shape, major, want) = if k_major {
+                ((8, w), Major::Right, "Layout_K_SW128")
+            } else {
+                ((w, 8), Major::Left, "Layout_MN_SW128")
+            };
             let atom = gmma_atom_name(sw, shape, elem.bytes(), major)
                 .ok_or_else(|| Error::unsupported(OP, format!("{l} is no GMMA atom")))?;
             if atom != want {
@@ -297,6 +329,13 @@ impl Sm90Gemm {
                 let id = layout_of(&format!("zipped_divide(make_identity_layout(({rows},{k})), ({br},{bk}))"))?;
                 // both components, even where a tile grid has one tile along a mode
                 let both = layout_of(&format!("make_layout({}, (_1,_1):(_1@0,_1@1))", id.mode(1)?))?;
+                plain_fn(&mut s, &both, &format!("{name}_{f}"))?;
+            }
+        }
+        if predicated {
+            let id = layout_of(&format!("zipped_divide(make_identity_layout(({m},{n})), ({bm},{bn}))"))?;
+            for (l, f) in [(id.mode(1)?, "c_ctiles"), (id.mode(0)?, "c_ctile")] {
+                let both = layout_of(&format!("make_layout({l}, (_1,_1):(_1@0,_1@1))"))?;
                 plain_fn(&mut s, &both, &format!("{name}_{f}"))?;
             }
         }
@@ -408,17 +447,17 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
             ia = acc,
             ib = acc + 1,
         ));
-        let (tm, tn) = (m / bm, n / bn);
+        let (tm, tn) = (crate::gemm::ceil_div(m, bm), crate::gemm::ceil_div(n, bn));
         if loader == Sm90Loader::WarpSpecialized {
             let operands = [(bm, a_k, a_desc.2, wg_offset), (bn, b_k, b_desc.2, 0)];
             s.push_str(&warp_specialized_kernel(
                 name,
                 &tma_decl,
-                (tm, tn, k / bk),
+                (tm, tn, crate::gemm::ceil_div(k, bk)),
                 (a_elems, b_elems),
-                elem,
-                c_elem,
+                (elem, c_elem),
                 operands,
+                predicated.then_some((m, n)),
             ));
         } else {
             s.push_str(&format!(
@@ -495,11 +534,12 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
         })
     }
 
-    /// The grid, `(M/128, N/256)`.
+    /// The grid, `(ceil(M/128), ceil(N/256))`.
     ///
     /// Pre: none. Post: the number of block tiles along M and N.
     pub fn blocks(&self) -> (u32, u32) {
-        ((self.mnk.0 / TILE.0) as u32, (self.mnk.1 / TILE.1) as u32)
+        let (m, n, _) = self.mnk;
+        (crate::gemm::ceil_div(m, TILE.0) as u32, crate::gemm::ceil_div(n, TILE.1) as u32)
     }
 
     /// The grid to launch on a GPU of `sms` multiprocessors: [`blocks`](Self::blocks),
@@ -525,9 +565,9 @@ fn warp_specialized_kernel(
     tma_decl: &str,
     (tm, tn, ktiles): (i64, i64, i64),
     (a_elems, b_elems): (i64, i64),
-    elem: Elem,
-    c_elem: Elem,
+    (elem, c_elem): (Elem, Elem),
     operands: [(i64, bool, i64, i64); 2],
+    edges: Option<(i64, i64)>,
 ) -> String {
     let bytes = elem.bytes();
     // per operand: (tile rows, K-major, the k step's offset, the second
@@ -549,6 +589,14 @@ fn warp_specialized_kernel(
             ));
         }
     }
+    // one element at a time, for the edge tiles
+    let store_one = match c_elem {
+        Elem::F32 => "gc[at + e] = d[r + e];".to_string(),
+        _ => format!(
+            r#"{{ unsigned short h; asm("cvt.rn.{}.f32 %0, %1;" : "=h"(h) : "f"(d[r + e])); gc[at + e] = h; }}"#,
+            if c_elem == Elem::Bf16 { "bf16" } else { "f16" }
+        ),
+    };
     let (c_type, store) = match c_elem {
         Elem::F32 => (
             "float",
@@ -571,6 +619,14 @@ fn warp_specialized_kernel(
     // group: the blocks at work together share A's and B's tiles in L2
     let group = [8, 4, 2, 1].into_iter().find(|g| tm % g == 0).unwrap_or(1);
     let consumer_warps = 8;
+    let fast = format!(
+        r#"#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
+      {store}
+    }}
+"#
+    );
     format!(
         r#"{tma_decl}__device__ __forceinline__ unsigned int kute_bar(const unsigned long long* b) {{
   return (unsigned int)__cvta_generic_to_shared(b);
@@ -644,18 +700,41 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     if (ct % 32 == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(kute_bar(&empty[(it - 1) % {STAGES}])) : "memory");
     {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
-#pragma unroll
-    for (int r = 0; r < {acc}; r += 2) {{
-      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
-      {store}
-    }}
-  }}
+{epilogue}  }}
 }}
 "#,
         tiles = tm * tn,
         group_tiles = group * tn,
         tile_bytes = (a_elems + b_elems) * bytes,
         ksteps = bk / 16,
+        epilogue = match edges {
+            None => fast,
+            Some((m, n)) => {
+                // a value pair is two adjacent columns; paired stores need
+                // rows of an even length
+                let pair = if n % 2 == 0 {
+                    format!(
+                        "if (col + 1 < {n}LL) {{ {store} }} else if (col < {n}LL) {{ const int e = 0; {store_one} }}"
+                    )
+                } else {
+                    format!("if (col < {n}LL) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}LL) {{ const int e = 1; {store_one} }}")
+                };
+                format!(
+                    r#"    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
+      const auto in = {name}_c_ctile(x);
+      const long long at = {name}_c_tile(x);
+      const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
+      if (row < {m}LL) {{
+        {pair}
+      }}
+    }}
+"#
+                )
+            }
+        },
     )
 }
 

@@ -437,8 +437,7 @@ fn gemm(
                 let majors = ws.k_major;
                 // the cp.async and the non-persistent TMA kernels take TN only
                 let mut kernels = Vec::new();
-                if layouts == "TN" {
-                    let h = Sm90Gemm::new("kgemm90", mnk, elem)?;
+                if let (true, Ok(h)) = (layouts == "TN", Sm90Gemm::new("kgemm90", mnk, elem)) {
                     let f90 = sm90_checked(&gpu, &h, &a_host, &b_host, &c)?;
                     println!(
                         "{s} {elem}: the SM90 kernel equals the SM80 kernel bit for bit; shared {} ({})",
@@ -652,6 +651,21 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nt_{elem}"), mnk, elem, Elem::F32, (false, false))?,
             Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nn_{elem}"), mnk, elem, Elem::F32, (false, true))?,
             Sm90Gemm::warp_specialized_with(&format!("gemm90ws_tt_{elem}"), mnk, elem, elem, (true, false))?,
+            // predicated: no size a multiple of the tile
+            Sm90Gemm::warp_specialized_with(
+                &format!("gemm90ws_edge_{elem}"),
+                (200, 264, 72),
+                elem,
+                Elem::F32,
+                (true, true),
+            )?,
+            Sm90Gemm::warp_specialized_with(
+                &format!("gemm90ws_edge_nt_{elem}"),
+                (136, 8, 1000),
+                elem,
+                elem,
+                (false, false),
+            )?,
         ] {
             count += 1;
             if let Err(e) = compile_ptx(&h.name, &h.source, "sm_90a") {

@@ -24,7 +24,7 @@ fn main() -> Result<(), Error> {
     let kernel = gpu.kernel(&sm80.name, &sm80.source)?; // NVRTC, for this GPU
     let (da, db) = (gpu.upload(&bits(&a))?, gpu.upload(&bits(&b))?);
     let mut dc = gpu.zeros::<f32>((m * n) as usize)?;
-    gpu.launch3(&kernel, sm80.blocks(), THREADS as u32, &da, &db, &mut dc)?;
+    gpu.launch3_smem(&kernel, sm80.blocks(), THREADS as u32, sm80.smem_bytes, &da, &db, &mut dc)?;
     let c = gpu.download(&dc)?;
 
     // The product on the CPU, through the plan's own operand layouts.

@@ -113,6 +113,9 @@ enum Cmd {
         /// Skip PyTorch.
         #[arg(long)]
         no_torch: bool,
+        /// The SM80 kernel's k-tile (BK) and stages.
+        #[arg(long, value_delimiter = ',', default_value = "32,3")]
+        bk_stages: Vec<i64>,
     },
     /// Compare Nsight Compute's shared-memory counters with kute's prediction.
     Ncu {
@@ -370,7 +373,7 @@ fn gemm_checked(gpu: &Gpu, g: &GemmKernel, seed: u64) -> Result<GemmRun, Error> 
     let b = gpu.upload(&b_host)?;
     let mut c = gpu.zeros::<f32>((m * n) as usize)?;
     let mut want = gpu.zeros::<f32>((m * n) as usize)?;
-    gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut c)?;
+    gpu.launch3_smem(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, g.smem_bytes, &a, &b, &mut c)?;
     gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &a, &b, &mut want)?;
     let (got, want) = (gpu.download(&c)?, gpu.download(&want)?);
     same_bits(&g.name, &got, &want, n as usize, "the reference")?;
@@ -384,8 +387,12 @@ fn gemm(
     sm90: bool,
     reps: usize,
     no_torch: bool,
+    bk_stages: &[i64],
 ) -> Result<(), Error> {
-    let cfg = gemm_config(layouts)?;
+    let mut cfg = gemm_config(layouts)?;
+    if let [bk, stages] = bk_stages[..] {
+        (cfg.bk, cfg.stages) = (bk, stages);
+    }
     let no_torch = no_torch || layouts != "TN";
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
@@ -423,8 +430,9 @@ fn gemm(
             let a = gpu.zeros::<u16>((m * k) as usize)?;
             let b = gpu.zeros::<u16>((n * k) as usize)?;
             let mut cc = gpu.zeros::<f32>((m * n) as usize)?;
-            let ms =
-                gpu.time(2, 5, reps, || gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut cc))?;
+            let ms = gpu.time(2, 5, reps, || {
+                gpu.launch3_smem(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, g.smem_bytes, &a, &b, &mut cc)
+            })?;
             rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync)"), ms, mnk));
             let plan90 = if sm90 {
                 Sm90Gemm::warp_specialized_with("kgemm90ws", mnk, elem, Elem::F32, (cfg.a_k_major, cfg.b_k_major))
@@ -974,7 +982,7 @@ fn gemm_once(n: i64, layouts: &str, sm90: bool) -> Result<(), Error> {
     } else {
         let g = GemmKernel::new("kgemm", (n, n, n), Elem::F16, gemm_config(layouts)?)?;
         let f = gpu.kernel(&g.name, &g.source)?;
-        gpu.launch3(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, &a, &b, &mut c)?;
+        gpu.launch3_smem(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, g.smem_bytes, &a, &b, &mut c)?;
     }
     gpu.sync()
 }
@@ -1057,8 +1065,8 @@ fn main() -> ExitCode {
         Cmd::Check => check(),
         Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
         Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
-        Cmd::Gemm { shapes, elems, layouts, sm90, reps, no_torch } => {
-            gemm(&shapes, &elems, &layouts, sm90, reps, no_torch)
+        Cmd::Gemm { shapes, elems, layouts, sm90, reps, no_torch, bk_stages } => {
+            gemm(&shapes, &elems, &layouts, sm90, reps, no_torch, &bk_stages)
         }
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),

@@ -69,12 +69,40 @@ impl GemmConfig {
     /// assert_eq!((kute_cuda::gemm::GemmConfig::default().blas(), c.blas()), ("TN", "NN"));
     /// ```
     pub fn blas(&self) -> &'static str {
-        match (self.a_k_major, self.b_k_major) {
-            (true, true) => "TN",
-            (false, false) => "NT",
-            (false, true) => "NN",
-            (true, false) => "TT",
-        }
+        blas((self.a_k_major, self.b_k_major))
+    }
+}
+
+/// BLAS's name of the operand layouts whose K-majorness is `k_major` (A, B).
+fn blas(k_major: (bool, bool)) -> &'static str {
+    match k_major {
+        (true, true) => "TN",
+        (false, false) => "NT",
+        (false, true) => "NN",
+        (true, false) => "TT",
+    }
+}
+
+/// An operand `(rows, K)`: K-major (row-major), else column-major. The SM80
+/// and SM90 GEMMs read their operands through it.
+pub(crate) fn operand_layout(rows: i64, k: i64, k_major: bool) -> Result<Layout> {
+    layout_of(&if k_major { format!("({rows},{k}):({k},1)") } else { format!("({rows},{k}):(1,{rows})") })
+}
+
+/// Every operand's contiguous extent a whole number of 16-byte vectors of
+/// 16-bit elements (what `cp.async` and TMA copy), else an `Unsupported`
+/// error of `op`.
+pub(crate) fn check_rows(op: &'static str, (m, n, k): (i64, i64, i64), (a_k, b_k): (bool, bool)) -> Result<()> {
+    let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
+    match contiguous.into_iter().find(|(_, extent)| extent % 8 != 0) {
+        Some((what, extent)) => Err(Error::unsupported(
+            op,
+            format!(
+                "({m},{n},{k}) {}: {what} = {extent} must be a multiple of 8 (the operands' rows are whole 16-byte vectors)",
+                blas((a_k, b_k))
+            ),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -293,19 +321,7 @@ impl GemmKernel {
         if m < 1 || n < 1 || k < 1 {
             return Err(Error::unsupported(OP, format!("({m},{n},{k}): M, N and K at least 1")));
         }
-        // every operand's contiguous extent a whole number of 16-byte vectors
-        let contiguous = [if a_k_major { ("K", k) } else { ("M", m) }, if b_k_major { ("K", k) } else { ("N", n) }];
-        for (what, extent) in contiguous {
-            if extent % 8 != 0 {
-                return Err(Error::unsupported(
-                    OP,
-                    format!(
-                        "({m},{n},{k}) {}: {what} = {extent} must be a multiple of 8 (the operands' rows are whole 16-byte vectors)",
-                        config.blas()
-                    ),
-                ));
-            }
-        }
+        check_rows(OP, (m, n, k), (a_k_major, b_k_major))?;
         // Off the tile grid, every copy and store is guarded by a predicate
         // computed from identity layouts (CuTe's make_identity_tensor).
         let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;
@@ -331,11 +347,8 @@ impl GemmKernel {
         // K-major tiles are read with ldmatrix, M/N-major ones with ldmatrix.trans
         let ldsm_a = ldsm("A", if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
         let ldsm_b = ldsm("B", if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
-        let operand_layout = |rows: i64, k_major: bool| {
-            layout_of(&if k_major { format!("({rows},{k}):({k},1)") } else { format!("({rows},{k}):(1,{rows})") })
-        };
-        let a = operand_layout(m, a_k_major)?;
-        let b = operand_layout(n, b_k_major)?;
+        let a = operand_layout(m, k, a_k_major)?;
+        let b = operand_layout(n, k, b_k_major)?;
         let c = layout_of(&format!("({m},{n}):({n},1)"))?;
         let mut reasoning = Vec::new();
         let sa = side(&a, bm, bk, &tv_a, (&ldsm_a.0, &ldsm_a.1), (32, 16), elem, a_k_major, &mut reasoning)?;

@@ -47,7 +47,7 @@
 //! operands with zeros; the edge tiles' stores are guarded by coordinates
 //! from `zipped_divide(make_identity_layout((M, N)), tile)`).
 
-use crate::gemm::copy_tv;
+use crate::gemm::{ceil_div, check_rows, copy_tv, operand_layout};
 use crate::source::{header, layout_fn, plain_fn};
 use crate::{layout_of, Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
@@ -72,10 +72,12 @@ pub struct Sm90Gemm {
     pub elem: Elem,
     /// `(M, N, K)`.
     pub mnk: (i64, i64, i64),
-    /// The shared tile of `A`, in elements (`B`'s is the same atom tiled to
-    /// `(256, 64)`).
+    /// The shared tile of `A`, `(128, 64)` in elements.
     pub smem: AnyLayout,
-    /// CuTe's name of its atom.
+    /// The shared tile of `B`, `(256, 64)` in elements.
+    pub smem_b: AnyLayout,
+    /// CuTe's name of `A`'s atom (`Layout_K_SW128`, or `Layout_MN_SW128` for
+    /// an M-major `A`).
     pub atom: String,
     /// Predicted wavefronts of one block's `cp.async` stores of one operand, per warp.
     pub store_cost: Vec<BankReport>,
@@ -212,7 +214,8 @@ impl Sm90Gemm {
         (a_k, b_k): (bool, bool),
     ) -> Result<Sm90Gemm> {
         let tma = loader != Sm90Loader::CpAsync;
-        if !(a_k && b_k) && loader != Sm90Loader::WarpSpecialized {
+        let ws = loader == Sm90Loader::WarpSpecialized;
+        if !(ws || a_k && b_k) {
             return Err(Error::unsupported(OP, "M- or N-major operands: only the warp-specialized kernel takes them"));
         }
         let (bm, bn, bk) = TILE;
@@ -224,7 +227,6 @@ impl Sm90Gemm {
         // the warp-specialized kernel takes any sizes: TMA fills what lies
         // outside the operands with zeros, and the edge tiles' stores are
         // guarded; TMA needs rows of a multiple of 16 bytes
-        let ws = loader == Sm90Loader::WarpSpecialized;
         let multiple = m % bm == 0 && n % bn == 0 && k % bk == 0;
         if m < 1 || n < 1 || k < 1 || (!ws && !multiple) {
             return Err(Error::unsupported(
@@ -232,13 +234,7 @@ impl Sm90Gemm {
                 format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})"),
             ));
         }
-        let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
-        if let Some((what, x)) = contiguous.into_iter().find(|(_, x)| x * elem.bytes() % 16 != 0) {
-            return Err(Error::unsupported(
-                OP,
-                format!("{what} = {x}: the operands' contiguous extents must be multiples of {}", 16 / elem.bytes()),
-            ));
-        }
+        check_rows(OP, (m, n, k), (a_k, b_k))?;
         let predicated = !multiple;
         // CuTe's 128-byte swizzle atoms for 16-bit elements (a swizzle of
         // byte addresses): GMMA::Layout_K_SW128_Atom tiled down the rows, or
@@ -294,10 +290,7 @@ impl Sm90Gemm {
         let vec = 16 / elem.bytes();
         let (copy_tv, copy_b) = (copy_tv(THREADS, bm, bk, elem, true)?, copy_tv(THREADS, bn, bk, elem, true)?);
         let store_cost = block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?;
-        let operand = |rows: i64, k_major: bool| {
-            layout_of(&if k_major { format!("({rows},{k}):({k},1)") } else { format!("({rows},{k}):(1,{rows})") })
-        };
-        let (a, b) = (operand(m, a_k)?, operand(n, b_k)?);
+        let (a, b) = (operand_layout(m, k, a_k)?, operand_layout(n, k, b_k)?);
         let c = layout_of(&format!("({m},{n}):({n},1)"))?;
         let za = layout_of(&format!("zipped_divide({a}, ({bm},{bk}))"))?;
         let zb = layout_of(&format!("zipped_divide({b}, ({bn},{bk}))"))?;
@@ -373,37 +366,33 @@ impl Sm90Gemm {
         let tma_load = format!(
             r#"  __shared__ alignas(8) unsigned long long full[{STAGES}];
   if (t == 0) {{
-    for (int s = 0; s < {STAGES}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"((unsigned int)__cvta_generic_to_shared(&full[s])));
+    for (int s = 0; s < {STAGES}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }}
   __syncthreads();
   auto load = [&](long long kt, int stage) {{
     if (t != 0) return;
-    const unsigned int bar = (unsigned int)__cvta_generic_to_shared(&full[stage]);
+    const unsigned int bar = kute_bar(&full[stage]);
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
     const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
     const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
-                 :: "r"((unsigned int)__cvta_generic_to_shared(sa + stage * {a_elems})), "l"(&tma_a), "r"((int)ca.c[1]), "r"((int)ca.c[0]), "r"(bar) : "memory");
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
-                 :: "r"((unsigned int)__cvta_generic_to_shared(sb + stage * {b_elems})), "l"(&tma_b), "r"((int)cb.c[1]), "r"((int)cb.c[0]), "r"(bar) : "memory");
+    {copy_a}
+    {copy_b}
   }};
 "#,
+            copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]"),
+            copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]"),
             tm = m / bm,
             tn = n / bn,
             tile_bytes = (a_elems + b_elems) * elem.bytes(),
         );
         let (tma_decl, params, load_fn, commit, wait_tile) = if tma {
             (
-                "struct alignas(64) kute_tmap { unsigned long long v[16]; };\n".to_string(),
+                TMA_HELPERS.to_string(),
                 "const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b".to_string(),
                 tma_load,
                 String::new(),
-                format!(
-                    r#"{{ const unsigned int bar = (unsigned int)__cvta_generic_to_shared(&full[kt % {STAGES}]);
-      const unsigned int phase = (unsigned int)((kt / {STAGES}) & 1);
-      asm volatile("{{\n.reg .pred p;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra WAIT;\n}}" :: "r"(bar), "r"(phase) : "memory"); }}"#
-                ),
+                format!("kute_wait(kute_bar(&full[kt % {STAGES}]), (unsigned int)((kt / {STAGES}) & 1));"),
             )
         } else {
             (
@@ -447,13 +436,13 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
             ia = acc,
             ib = acc + 1,
         ));
-        let (tm, tn) = (crate::gemm::ceil_div(m, bm), crate::gemm::ceil_div(n, bn));
+        let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
         if loader == Sm90Loader::WarpSpecialized {
             let operands = [(bm, a_k, a_desc.2, wg_offset), (bn, b_k, b_desc.2, 0)];
             s.push_str(&warp_specialized_kernel(
                 name,
                 &tma_decl,
-                (tm, tn, crate::gemm::ceil_div(k, bk)),
+                (tm, tn, ceil_div(k, bk)),
                 (a_elems, b_elems),
                 (elem, c_elem),
                 operands,
@@ -510,12 +499,12 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                 ksteps = bk / 16,
             ));
         }
-        let ws = loader == Sm90Loader::WarpSpecialized;
         Ok(Sm90Gemm {
             name: name.to_string(),
             elem,
             mnk: (m, n, k),
             smem,
+            smem_b,
             atom,
             store_cost,
             smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + 1024) as u32,
@@ -539,7 +528,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     /// Pre: none. Post: the number of block tiles along M and N.
     pub fn blocks(&self) -> (u32, u32) {
         let (m, n, _) = self.mnk;
-        (crate::gemm::ceil_div(m, TILE.0) as u32, crate::gemm::ceil_div(n, TILE.1) as u32)
+        (ceil_div(m, TILE.0) as u32, ceil_div(n, TILE.1) as u32)
     }
 
     /// The grid to launch on a GPU of `sms` multiprocessors: [`blocks`](Self::blocks),
@@ -558,8 +547,9 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 
 /// The warp-specialized persistent kernel (see the [module docs](self)):
 /// `tiles = (TM, TN, KT)` block tiles along M and N and k-tiles, `elems` the
-/// elements of one stage of A and of B. The layout functions, `kute_desc`
-/// and `kute_wgmma` are already in the source.
+/// elements of one stage of A and of B. The layout functions, `kute_desc_a`,
+/// `kute_desc_b` and `kute_wgmma` are already in the source, and `tma_decl`
+/// holds [`TMA_HELPERS`].
 fn warp_specialized_kernel(
     name: &str,
     tma_decl: &str,
@@ -579,22 +569,21 @@ fn warp_specialized_kernel(
     for (x, elems, (rows, k_major, _, _)) in [("a", a_elems, operands[0]), ("b", b_elems, operands[1])] {
         for j in 0..if k_major { 1 } else { rows / w } {
             let (inner, outer) = if k_major {
-                (format!("(int)c{x}.c[1]"), format!("(int)c{x}.c[0]"))
+                (format!("c{x}.c[1]"), format!("c{x}.c[0]"))
             } else {
-                (format!("(int)c{x}.c[0] + {}", j * w), format!("(int)c{x}.c[1]"))
+                (format!("c{x}.c[0] + {}", j * w), format!("c{x}.c[1]"))
             };
-            copies.push_str(&format!(
-                "        asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];\"\n                     :: \"r\"((unsigned int)__cvta_generic_to_shared(s{x} + stage * {elems} + {off})), \"l\"(&tma_{x}), \"r\"({inner}), \"r\"({outer}), \"r\"(bar) : \"memory\");\n",
-                off = j * w * TILE.2,
-            ));
+            let offset = format!("stage * {elems} + {}", j * w * TILE.2);
+            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer)));
         }
     }
+    // the 16-bit C's conversion (cvt.rn.f16 / cvt.rn.bf16)
+    let cvt = if c_elem == Elem::Bf16 { "bf16" } else { "f16" };
     // one element at a time, for the edge tiles
     let store_one = match c_elem {
         Elem::F32 => "gc[at + e] = d[r + e];".to_string(),
         _ => format!(
-            r#"{{ unsigned short h; asm("cvt.rn.{}.f32 %0, %1;" : "=h"(h) : "f"(d[r + e])); gc[at + e] = h; }}"#,
-            if c_elem == Elem::Bf16 { "bf16" } else { "f16" }
+            r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(d[r + e])); gc[at + e] = h; }}"#
         ),
     };
     let (c_type, store) = match c_elem {
@@ -607,9 +596,8 @@ fn warp_specialized_kernel(
             "unsigned short",
             // d[r] to the low half: the lower address
             format!(
-                r#"unsigned int h; asm("cvt.rn.{}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
-      asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#,
-                if c_elem == Elem::Bf16 { "bf16" } else { "f16" }
+                r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
+      asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#
             ),
         ),
     };
@@ -628,13 +616,7 @@ fn warp_specialized_kernel(
 "#
     );
     format!(
-        r#"{tma_decl}__device__ __forceinline__ unsigned int kute_bar(const unsigned long long* b) {{
-  return (unsigned int)__cvta_generic_to_shared(b);
-}}
-__device__ __forceinline__ void kute_wait(unsigned int bar, unsigned int phase) {{
-  asm volatile("{{\n.reg .pred p;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra WAIT;\n}}" :: "r"(bar), "r"(phase) : "memory");
-}}
-extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C) {{
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -695,10 +677,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
       // the previous k-tile's wgmma have finished: release its stage
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-      if (kt > 0 && ct % 32 == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(kute_bar(&empty[(it - 1) % {STAGES}])) : "memory");
+      if (kt > 0 && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    if (ct % 32 == 0) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(kute_bar(&empty[(it - 1) % {STAGES}])) : "memory");
+    if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
     {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
 {epilogue}  }}
 }}
@@ -735,6 +717,29 @@ extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constan
                 )
             }
         },
+    )
+}
+
+/// The tensor-map type and the mbarrier helpers of every TMA kernel.
+const TMA_HELPERS: &str = r#"struct alignas(64) kute_tmap { unsigned long long v[16]; };
+__device__ __forceinline__ unsigned int kute_bar(const unsigned long long* b) {
+  return (unsigned int)__cvta_generic_to_shared(b);
+}
+// wait until the barrier's phase of this parity has completed
+__device__ __forceinline__ void kute_wait(unsigned int bar, unsigned int phase) {
+  asm volatile("{\n.reg .pred p;\nWAIT:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra WAIT;\n}" :: "r"(bar), "r"(phase) : "memory");
+}
+__device__ __forceinline__ void kute_arrive(unsigned int bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
+}
+"#;
+
+/// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the
+/// tensor-map coordinate `(inner, outer)`, completing on the mbarrier `bar`.
+fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str) -> String {
+    format!(
+        r#"asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {{%2, %3}}], [%4];"
+                     :: "r"((unsigned int)__cvta_generic_to_shared(s{x} + {offset})), "l"(&tma_{x}), "r"((int)({inner})), "r"((int)({outer})), "r"(bar) : "memory");"#
     )
 }
 

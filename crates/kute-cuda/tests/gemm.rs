@@ -122,32 +122,15 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
     let rows_b: Vec<Vec<Vec<Vec<usize>>>> = (0..THREADS / 32)
         .map(|w| (0..mk).map(|ki| (0..mn).map(|j| rows(&g.plan_b, &g.smem_b, w, j + mn * ki)).collect()).collect())
         .collect();
-    for tb in 0..((n + bn - 1) / bn) {
-        for tm in 0..((m + bm - 1) / bm) {
+    let (tiles_m, tiles_n) = ((m + bm - 1) / bm, (n + bn - 1) / bn);
+    for tb in 0..tiles_n {
+        for tm in 0..tiles_m {
             // acc[thread][i][j][r]
             let mut acc = vec![vec![vec![[0.0f64; 4]; mn as usize]; mm as usize]; THREADS as usize];
             for kt in 0..((k + bk - 1) / bk) {
                 let (mut sa, mut sb) = (vec![f64::NAN; (bm * bk) as usize], vec![f64::NAN; (bn * bk) as usize]);
-                load(
-                    &g.plan_a,
-                    &g.smem_a,
-                    a,
-                    tm + ((m + bm - 1) / bm) * kt,
-                    &mut sa,
-                    vec,
-                    bm * bk / (THREADS * vec),
-                    (m, k),
-                );
-                load(
-                    &g.plan_b,
-                    &g.smem_b,
-                    b,
-                    tb + ((n + bn - 1) / bn) * kt,
-                    &mut sb,
-                    vec,
-                    bn * bk / (THREADS * vec),
-                    (n, k),
-                );
+                load(&g.plan_a, &g.smem_a, a, tm + tiles_m * kt, &mut sa, vec, bm * bk / (THREADS * vec), (m, k));
+                load(&g.plan_b, &g.smem_b, b, tb + tiles_n * kt, &mut sb, vec, bn * bk / (THREADS * vec), (n, k));
                 for w in 0..THREADS / 32 {
                     for ki in 0..mk {
                         let (ra, rb) = (&rows_a[w as usize][ki as usize], &rows_b[w as usize][ki as usize]);
@@ -165,7 +148,7 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
                     }
                 }
             }
-            let block = tm + ((m + bm - 1) / bm) * tb;
+            let block = tm + tiles_m * tb;
             let base = at(&g.plan_c.tiles, block);
             for t in 0..THREADS {
                 for i in 0..mm {

@@ -115,17 +115,15 @@ fn transpose_plans_are_conflict_free_and_move_every_element() {
         [("(128,256):(256,1)", "(128,256):(1,128)", Elem::F32), ("(64,128):(1,64)", "(64,128):(128,1)", Elem::F16)]
     {
         let (src, dst) = (lay(s), lay(d));
-        {
-            for swizzle in [true, false] {
-                let cfg = TransposeConfig { swizzle, ..TransposeConfig::default() };
-                let k = TransposeKernel::new("t", &src, &dst, elem, cfg).unwrap();
-                if swizzle {
-                    assert_eq!((k.cost.store_conflicts(), k.cost.load_conflicts()), (0, 0), "{s} {elem}: {}", k.smem);
-                }
-                let inp = input(src.cosize().unwrap().value());
-                check_copy("t", &src, &dst, &inp, &run_transpose(&k, &inp))
-                    .unwrap_or_else(|e| panic!("{s} {elem} {swizzle}: {e}"));
+        for swizzle in [true, false] {
+            let cfg = TransposeConfig { swizzle, ..TransposeConfig::default() };
+            let k = TransposeKernel::new("t", &src, &dst, elem, cfg).unwrap();
+            if swizzle {
+                assert_eq!((k.cost.store_conflicts(), k.cost.load_conflicts()), (0, 0), "{s} {elem}: {}", k.smem);
             }
+            let inp = input(src.cosize().unwrap().value());
+            check_copy("t", &src, &dst, &inp, &run_transpose(&k, &inp))
+                .unwrap_or_else(|e| panic!("{s} {elem} {swizzle}: {e}"));
         }
     }
 }

@@ -135,32 +135,28 @@ fn latex_cells(t: &str) -> Vec<Vec<i64>> {
 
 fn svg_cells(t: &str) -> Vec<Vec<i64>> {
     // each cell: `<rect class="cell" x=".." y=".." ...><title>coord → index</title>`,
-    // placed by its x and y
-    let num = |part: &str, k: &str| -> f64 {
-        let i = part.find(&format!(" {k}=\"")).unwrap() + k.len() + 3;
-        part[i..i + part[i..].find('"').unwrap()].parse().unwrap()
-    };
+    // placed by the rank of its y and x among all cells'
     let rects: Vec<(f64, f64, i64)> = t
         .split("<rect class=\"cell\"")
         .skip(1)
         .map(|p| {
             (
-                num(p, "y"),
-                num(p, "x"),
+                attr(p, "y").parse().unwrap(),
+                attr(p, "x").parse().unwrap(),
                 p[p.find("→ ").unwrap() + "→ ".len()..].split('<').next().unwrap().parse().unwrap(),
             )
         })
         .collect();
-    let rank = |vals: Vec<f64>, v: f64| vals.iter().filter(|&&w| w < v).count();
-    let ys: Vec<f64> = rects.iter().map(|r| r.0).collect();
-    let xs: Vec<f64> = rects.iter().map(|r| r.1).collect();
-    let mut uy = ys.clone();
-    uy.sort_by(f64::total_cmp);
-    uy.dedup();
-    let mut ux = xs.clone();
-    ux.sort_by(f64::total_cmp);
-    ux.dedup();
-    grid_of(rects.iter().map(|&(y, x, v)| (rank(uy.clone(), y), rank(ux.clone(), x), v)).collect())
+    let sorted = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let ys = sorted(rects.iter().map(|r| r.0).collect());
+    let xs = sorted(rects.iter().map(|r| r.1).collect());
+    grid_of(
+        rects.iter().map(|&(y, x, v)| (ys.partition_point(|&w| w < y), xs.partition_point(|&w| w < x), v)).collect(),
+    )
 }
 
 fn grid_of(cells: Vec<(usize, usize, i64)>) -> Vec<Vec<i64>> {
@@ -236,13 +232,15 @@ fn svg_snapshots() {
 }
 
 /// The `(fill, text)` of every cell, in row-major order.
+/// The value of the attribute `name` in the text of a tag.
+fn attr<'a>(tag: &'a str, name: &str) -> &'a str {
+    let k = format!(" {name}=\"");
+    let i = tag.find(&k).unwrap() + k.len();
+    &tag[i..i + tag[i..].find('"').unwrap()]
+}
+
 fn cells(s: &str) -> Vec<(String, String)> {
-    let attr = |tag: &str, name: &str| -> String {
-        let k = format!(" {name}=\"");
-        let i = tag.find(&k).unwrap() + k.len();
-        tag[i..i + tag[i..].find('"').unwrap()].to_string()
-    };
-    let fills: Vec<String> = s.split("<rect class=\"cell\"").skip(1).map(|t| attr(t, "fill")).collect();
+    let fills: Vec<String> = s.split("<rect class=\"cell\"").skip(1).map(|t| attr(t, "fill").to_string()).collect();
     let values = s.split("<g class=\"values\"").nth(1).unwrap().split("</g>").next().unwrap();
     let texts: Vec<String> = values
         .split("<text")

@@ -58,6 +58,11 @@ pub(crate) struct Grid {
     pub(crate) cosize: Int,
 }
 
+/// A rank-1 layout as a column: `append<2>(L, _1:_0)`, CuTe's padding.
+fn as_column(l: &Layout) -> Layout {
+    Layout::concat_unchecked([l, &Layout::unit()])
+}
+
 /// The grid of a rank-2 view of `l`. A rank-1 layout is padded with `_1:_0`
 /// into a `size × 1` column, as CuTe's `print_latex` does (and as its
 /// `print_tensor` lists a rank-1 tensor), so every picture draws it alike.
@@ -73,7 +78,7 @@ pub(crate) fn grid(l: &AnyLayout, op: &'static str) -> Result<Grid> {
         }
     };
     let view = match inner.rank() {
-        1 => Layout::concat_unchecked([inner, &Layout::unit()]),
+        1 => as_column(inner),
         2 => inner.clone(),
         r => return Err(Error::mismatch(op, format!("{l} has rank {r}; a table needs rank 1 or 2"))),
     };
@@ -203,7 +208,7 @@ pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     let Grid { rows, cols, vals, .. } = grid(&l, "latex")?;
     // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner
     // layout's, recomposed (a swizzle of no bits at offset 0 drops out)
-    let pad = |x: &Layout| if x.rank() == 1 { Layout::concat_unchecked([x, &Layout::unit()]) } else { x.clone() };
+    let pad = |x: &Layout| if x.rank() == 1 { as_column(x) } else { x.clone() };
     let shown = match &*l {
         AnyLayout::Layout(x) => AnyLayout::Layout(pad(x)),
         AnyLayout::Composed(k) => {

@@ -209,14 +209,18 @@ fn the_plans_compute_the_matrix_product(cases: &[((i64, i64, i64), Elem, GemmCon
         let a: Vec<f64> = (0..m * k).map(|x| ((x * 7 + 3) % 11) as f64 - 5.0).collect();
         let b: Vec<f64> = (0..n * k).map(|x| ((x * 5 + 1) % 13) as f64 - 6.0).collect();
         let c = simulate(&g, &a, &b);
-        // A(i, l) and B(j, l) where the plan's layouts put them
-        let (la, lb) = (&g.a, &g.b);
-        let elem_at = |l: &Layout, data: &[f64], r: i64, col: i64| {
-            data[l.eval(r + l.mode(0).unwrap().size().unwrap().value() * col).unwrap() as usize]
+        // A(i, l) and B(j, l) where the plan's layouts put them, gathered once
+        // into rows of K
+        let gather = |l: &Layout, data: &[f64], rows: i64| -> Vec<f64> {
+            let (ev, r0) = (l.evaluator().unwrap(), l.mode(0).unwrap().size().unwrap().value());
+            assert_eq!(r0, rows);
+            (0..rows * k).map(|x| data[ev.eval((x / k) + rows * (x % k)).unwrap() as usize]).collect()
         };
+        let (ra, rb) = (gather(&g.a, &a, m), gather(&g.b, &b, n));
         for i in 0..m {
             for j in 0..n {
-                let want: f64 = (0..k).map(|l| elem_at(la, &a, i, l) * elem_at(lb, &b, j, l)).sum();
+                let (ai, bj) = (&ra[(i * k) as usize..][..k as usize], &rb[(j * k) as usize..][..k as usize]);
+                let want: f64 = ai.iter().zip(bj).map(|(x, y)| x * y).sum();
                 assert_eq!(c[(i * n + j) as usize], want, "C[{i}][{j}] of ({m},{n},{k}) {cfg:?}");
             }
         }

@@ -240,7 +240,8 @@ impl Error {
 
 /// The number of characters in the first `byte` bytes of `s` (past the end:
 /// the length plus the excess, so that a caret can point just after the text).
-fn char_count(s: &str, byte: usize) -> usize {
+#[doc(hidden)]
+pub fn char_count(s: &str, byte: usize) -> usize {
     if byte >= s.len() {
         return s.chars().count() + (byte - s.len());
     }
@@ -268,15 +269,3 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
-
-#[cfg(test)]
-mod tests {
-    use super::char_count;
-
-    #[test]
-    fn char_counts_handle_multibyte_text() {
-        assert_eq!(char_count("aé(", 3), 2);
-        assert_eq!(char_count("aé(", 2), 1); // inside 'é': the character before
-        assert_eq!(char_count("ab", 4), 4);
-    }
-}

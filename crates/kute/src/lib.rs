@@ -48,6 +48,35 @@ pub mod iter;
 pub mod layout;
 pub mod limits;
 mod policy;
+
+/// Hooks for kute's own tests (builds with debug assertions only; not part of
+/// the API): run the algebra without its fast paths, and count the answers
+/// the fast paths gave.
+#[doc(hidden)]
+#[cfg(debug_assertions)]
+pub mod __testing {
+    /// Runs `f` with every operation's fast run off (the checked run alone),
+    /// on this thread.
+    pub fn without_fast_paths<R>(f: impl FnOnce() -> R) -> R {
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                crate::policy::FAST_OFF.with(|c| c.set(self.0));
+            }
+        }
+        let _restore = Restore(crate::policy::FAST_OFF.with(|c| c.replace(true)));
+        f()
+    }
+
+    /// How many operations the fast runs have answered on this thread.
+    pub fn fast_answers() -> usize {
+        crate::policy::FAST_ANSWERS.with(|c| c.get())
+    }
+
+    pub use crate::error::char_count;
+    pub use crate::print::svg::{esc, f, shade};
+    pub use crate::tree::Buf;
+}
 pub mod print;
 pub mod stride;
 pub mod swizzle;

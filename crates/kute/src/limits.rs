@@ -86,7 +86,8 @@ pub fn with_point_budget<R>(f: impl FnOnce() -> R) -> R {
 ///
 /// Pre: none. Post: `Ok` if the points fit (they are then used), else a
 /// `Limit` error naming `op` and `what` is enumerated.
-pub(crate) fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> String) -> Result<()> {
+#[doc(hidden)]
+pub fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> String) -> Result<()> {
     POINTS.with(|c| {
         let (open, used) = c.get();
         let total = if open == 0 { n } else { used.saturating_add(n) };
@@ -124,24 +125,4 @@ pub(crate) fn too_many_leaves(op: &'static str, n: usize) -> Error {
 #[cold]
 pub(crate) fn too_many_modes(op: &'static str, n: usize) -> Error {
     Error::limit(op, format!("a tuple of {n} elements is past kute's limit of {MAX_RANK}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn evaluations_share_the_point_budget_and_operations_alone_do_not() {
-        // alone: each call has the whole budget
-        for _ in 0..3 {
-            take_points(MAX_POINTS, "t", String::new).unwrap();
-        }
-        with_point_budget(|| {
-            take_points(MAX_POINTS - 10, "t", String::new).unwrap();
-            with_point_budget(|| take_points(10, "t", String::new).unwrap());
-            assert!(take_points(1, "t", String::new).is_err());
-        });
-        // closed: a new evaluation starts from zero
-        with_point_budget(|| take_points(MAX_POINTS, "t", String::new).unwrap());
-    }
 }

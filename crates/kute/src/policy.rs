@@ -207,7 +207,9 @@ impl<const N: usize> ModeBuf for Buf<Mode, N> {
     }
 }
 
-#[cfg(test)]
+// Test hooks, in builds with debug assertions only (the tests' builds): a
+// release build's fast run reads no thread-local.
+#[cfg(debug_assertions)]
 thread_local! {
     /// Set by the tests to run the checked path alone.
     pub(crate) static FAST_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -219,7 +221,7 @@ impl Fast {
     /// Counts a fast answer (in the tests; nothing otherwise).
     #[inline(always)]
     pub(crate) fn answered() {
-        #[cfg(test)]
+        #[cfg(debug_assertions)]
         FAST_ANSWERS.with(|c| c.set(c.get() + 1));
     }
 
@@ -227,11 +229,11 @@ impl Fast {
     /// compare it with the checked run).
     #[inline(always)]
     pub(crate) fn enabled() -> bool {
-        #[cfg(test)]
+        #[cfg(debug_assertions)]
         {
             !FAST_OFF.with(|c| c.get())
         }
-        #[cfg(not(test))]
+        #[cfg(not(debug_assertions))]
         {
             true
         }

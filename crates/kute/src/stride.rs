@@ -390,35 +390,3 @@ impl fmt::Debug for StrideTuple {
 }
 
 const _: () = assert!(std::mem::size_of::<Stride>() == 16);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_round_trip_and_print_innermost_first() {
-        for path in [&[][..], &[0], &[3], &[1, 0], &[2, 0, 1], &[255, 0, 7, 1, 2, 3, 4]] {
-            let s = Stride::basis(Int::new_static(5), path).unwrap();
-            assert_eq!(s.path().as_slice(), path);
-            assert_eq!(s.depth(), path.len());
-            let printed: String = path.iter().rev().map(|i| format!("@{i}")).collect();
-            assert_eq!(s.to_string(), format!("_5{printed}"));
-            assert_eq!(s.is_int(), path.is_empty());
-        }
-        assert!(Stride::basis(Int::ONE, &[0; 8]).is_err());
-    }
-
-    #[test]
-    fn integers_are_their_int() {
-        for x in [Int::new_static(-3), Int::new_dynamic(7), Int::ZERO] {
-            let s = Stride::from(x);
-            assert_eq!(s.as_int(), Some(x));
-            assert_eq!(s.to_string(), x.to_string());
-        }
-        let e = Stride::basis(Int::ONE, &[0]).unwrap();
-        assert_eq!(e.as_int(), None);
-        assert!(!e.same(Stride::ONE));
-        assert!(e.same(e.to_dynamic()));
-        assert!(!e.same(Stride::basis(Int::ONE, &[1]).unwrap()));
-    }
-}

@@ -1,7 +1,7 @@
 //! The shared-memory analysis against an independent brute-force model of the
 //! banks, and against CuTe's published facts about its GMMA atoms.
 
-mod common;
+use crate::common;
 
 use kute::analysis::{
     bank_conflicts, gmma_atom_name, search_swizzle, swizzle_bytes_to_elements, vector_width, Access, Dir, Pattern,

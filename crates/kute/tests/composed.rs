@@ -5,7 +5,7 @@
 
 use kute::expr::{eval, Value};
 
-mod common;
+use crate::common;
 
 use common::Gen;
 

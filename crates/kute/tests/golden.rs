@@ -17,7 +17,7 @@
 //! Every row was re-run through the oracle: CuTe's answers as written agree with the
 //! transcription (`cute.py eval --as-written`).
 
-mod common;
+use crate::common;
 
 const GOLDEN: &str = "\
 # A.1 coalesce (coalesce.cpp)

@@ -5,7 +5,7 @@
 //! kind (results from 1 to more than 16 leaves), so a stale token or leaf from
 //! an earlier result would show up as a difference.
 
-mod common;
+use crate::common;
 
 use common::{Gen, T};
 use kute::{Layout, Result, Tiler};

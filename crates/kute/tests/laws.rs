@@ -12,7 +12,7 @@
 //! static/dynamic agreement and Display→FromStr round trips, plus rejection paths
 //! (inadmissible operands that must give errors).
 
-mod common;
+use crate::common;
 
 use common::*;
 use kute::{ErrorKind, IntTuple, Layout, Tiler};

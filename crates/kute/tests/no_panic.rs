@@ -16,7 +16,7 @@
 //! with a huge N, long `L(c)(c)...` application chains) so that they keep looking for
 //! new ones.
 
-mod common;
+use crate::common;
 
 use common::Gen;
 use kute::expr::{self, FUNCTIONS};

@@ -7,7 +7,7 @@
 //! compares against the mathematics (the true composite `Â∘B`, computed by our own
 //! evaluator in `common`), never against what kute prints today.
 
-mod common;
+use crate::common;
 
 use common::*;
 use kute::expr;

@@ -3,7 +3,7 @@
 //! copies against an element-by-element model, gemm against a triple loop,
 //! and print_tensor against CuTe's bytes (tests/data/print_tensor.txt).
 
-mod common;
+use crate::common;
 
 use common::Gen;
 use kute::expr::{eval, parse_coord};

@@ -31,9 +31,6 @@ mod recast;
 mod tiler;
 mod transform;
 
-#[cfg(test)]
-mod tests;
-
 /// Runs an operation's checked run out of line, so that an `*_into` function
 /// (try the fast run, else this) is small enough to inline into its caller.
 #[inline(never)]

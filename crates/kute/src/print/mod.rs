@@ -2,7 +2,7 @@
 //!
 //! [`table`] and [`latex`] reproduce CuTe's output byte for byte.
 
-mod svg;
+pub(crate) mod svg;
 mod tv;
 
 pub use svg::{bank_colour, svg, svg_with, SvgOptions, SVG_MAX_CELLS};

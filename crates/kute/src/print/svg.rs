@@ -351,7 +351,8 @@ fn tooltip(row: &(String, Option<String>), col: &(String, Option<String>)) -> St
 
 /// The fill and text colours of an index: the palette's `black!NN` is NN% black
 /// on white; text is white where the grey is darker than the middle.
-fn shade(v: i64) -> (String, &'static str) {
+#[doc(hidden)]
+pub fn shade(v: i64) -> (String, &'static str) {
     let name = BW_PALETTE[palette_index(v)];
     let pct: u32 = name.strip_prefix("black!").and_then(|p| p.parse().ok()).unwrap_or(0);
     let g = ((255 * (100 - pct.min(100)) + 50) / 100) as u8;
@@ -364,7 +365,8 @@ fn text_width(lens: impl Iterator<Item = usize>, cw: f64) -> f64 {
 }
 
 /// A coordinate, without needless decimals.
-fn f(x: f64) -> String {
+#[doc(hidden)]
+pub fn f(x: f64) -> String {
     let r = (x * 10.0).round() / 10.0;
     if r.fract() == 0.0 {
         format!("{}", r as i64)
@@ -374,7 +376,8 @@ fn f(x: f64) -> String {
 }
 
 /// Escape text for XML.
-fn esc(t: &str) -> String {
+#[doc(hidden)]
+pub fn esc(t: &str) -> String {
     let mut o = String::with_capacity(t.len());
     for c in t.chars() {
         match c {
@@ -386,40 +389,4 @@ fn esc(t: &str) -> String {
         }
     }
     o
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shades_follow_the_palette() {
-        assert_eq!(shade(0), ("#ffffff".to_string(), "#000000"));
-        assert_eq!(shade(1), ("#999999".to_string(), "#000000")); // black!40
-        assert_eq!(shade(3), ("#666666".to_string(), "#ffffff")); // black!60
-        assert_eq!(shade(7), ("#4d4d4d".to_string(), "#ffffff")); // black!70
-        assert_eq!(shade(-1), shade(7));
-    }
-
-    #[test]
-    fn numbers_are_short() {
-        assert_eq!(f(12.0), "12");
-        assert_eq!(f(12.25), "12.3");
-        assert_eq!(esc("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
-    }
-
-    #[test]
-    fn huge_grids_are_refused() {
-        let l: Layout = "(512,512):(1,512)".parse().unwrap();
-        let e = svg(&l).unwrap_err();
-        assert!(e.to_string().contains("65536"), "{e}");
-        let l: Layout = "(256,256):(1,256)".parse().unwrap();
-        assert!(svg(&l).is_ok());
-    }
-
-    #[test]
-    fn rank_three_is_an_error() {
-        let l: Layout = "(2,2,2):(1,2,4)".parse().unwrap();
-        assert!(svg(&l).is_err());
-    }
 }

@@ -79,31 +79,3 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
-
-#[cfg(test)]
-mod tests {
-    /// The code lines (not comments) of a source file that name a module of the crate.
-    fn uses(src: &str) -> Vec<&str> {
-        src.lines().map(str::trim).filter(|l| !l.starts_with("//") && l.contains("crate::")).collect()
-    }
-
-    #[test]
-    fn the_parser_knows_no_values() {
-        for l in uses(include_str!("parse.rs")) {
-            assert!(
-                l.starts_with("use crate::error::")
-                    || l.contains("crate::tree::MAX_DEPTH")
-                    || l.contains("crate::limits::MAX_SOURCE"),
-                "parse.rs: {l}"
-            );
-        }
-    }
-
-    #[test]
-    fn literals_evaluate_nothing() {
-        for l in uses(include_str!("literal.rs")) {
-            assert!(!l.contains("crate::expr"), "literal.rs: {l}");
-            assert!(!l.contains("algebra") || l == "use crate::algebra::Tiler;", "literal.rs: {l}");
-        }
-    }
-}

@@ -20,7 +20,7 @@ use std::ops::{Deref, DerefMut};
 /// outgrew `N` at some point), in `inline` otherwise. Whichever is not in use
 /// is empty.
 #[derive(Default)]
-pub(crate) struct Buf<T: Copy, const N: usize> {
+pub struct Buf<T: Copy, const N: usize> {
     inline: ArrayVec<T, N>,
     spill: Vec<T>,
 }
@@ -28,14 +28,14 @@ pub(crate) struct Buf<T: Copy, const N: usize> {
 impl<T: Copy, const N: usize> Buf<T, N> {
     /// An empty buffer (no allocation).
     #[inline(always)]
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         Buf { inline: ArrayVec::new_const(), spill: Vec::new() }
     }
 
     /// Empty the buffer and hand out its inline storage, to fill with up to
     /// `N` elements (the fast paths write there directly).
     #[inline(always)]
-    pub(crate) fn cleared_inline(&mut self) -> &mut ArrayVec<T, N> {
+    pub fn cleared_inline(&mut self) -> &mut ArrayVec<T, N> {
         self.clear();
         &mut self.inline
     }
@@ -43,13 +43,13 @@ impl<T: Copy, const N: usize> Buf<T, N> {
     /// The inline elements: all of them when the buffer never spilled, none
     /// otherwise (then they are on the heap). One load, no test of the spill.
     #[inline(always)]
-    pub(crate) fn inline_part(&self) -> &[T] {
+    pub fn inline_part(&self) -> &[T] {
         &self.inline
     }
 
     /// A buffer holding a copy of `xs`.
     #[inline]
-    pub(crate) fn from_slice(xs: &[T]) -> Self {
+    pub fn from_slice(xs: &[T]) -> Self {
         let mut b = Buf::new();
         b.extend_from_slice(xs);
         b
@@ -57,7 +57,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Append `x`.
     #[inline(always)]
-    pub(crate) fn push(&mut self, x: T) {
+    pub fn push(&mut self, x: T) {
         if self.spill.is_empty() {
             if !self.inline.is_full() {
                 // `is_full` was just checked: this cannot fail
@@ -82,7 +82,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Append every element of `xs`.
     #[inline]
-    pub(crate) fn extend_from_slice(&mut self, xs: &[T]) {
+    pub fn extend_from_slice(&mut self, xs: &[T]) {
         if self.spill.is_empty() && xs.len() <= N - self.inline.len() {
             // all fit inline: one capacity check for the lot
             for &x in xs {
@@ -97,7 +97,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Remove and return the last element.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<T> {
+    pub fn pop(&mut self) -> Option<T> {
         if self.spill.is_empty() {
             self.inline.pop()
         } else {
@@ -107,7 +107,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Remove every element (a heap buffer keeps its capacity).
     #[inline(always)]
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.inline.clear();
         if !self.spill.is_empty() {
             self.spill.clear();
@@ -116,7 +116,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Keep the first `n` elements.
     #[inline]
-    pub(crate) fn truncate(&mut self, n: usize) {
+    pub fn truncate(&mut self, n: usize) {
         if self.spill.is_empty() {
             self.inline.truncate(n);
         } else {
@@ -126,7 +126,7 @@ impl<T: Copy, const N: usize> Buf<T, N> {
 
     /// Grow to (or shrink to) `n` elements, new ones equal to `x`.
     #[inline]
-    pub(crate) fn resize(&mut self, n: usize, x: T) {
+    pub fn resize(&mut self, n: usize, x: T) {
         self.truncate(n);
         while self.len() < n {
             self.push(x);
@@ -214,51 +214,5 @@ impl<'a, T: Copy, const N: usize> IntoIterator for &'a Buf<T, N> {
     type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Buf;
-
-    #[test]
-    fn spills_and_comes_back() {
-        let mut b: Buf<u32, 4> = Buf::new();
-        let mut model = Vec::new();
-        for round in 0..3u32 {
-            for i in 0..10 {
-                b.push(i + round);
-                model.push(i + round);
-                assert_eq!(&*b, &model[..]);
-            }
-            assert_eq!(b.pop(), model.pop());
-            b.truncate(2);
-            model.truncate(2);
-            assert_eq!(&*b, &model[..]);
-            b.resize(6, 7);
-            model.resize(6, 7);
-            assert_eq!(&*b, &model[..]);
-            b[1] = 99;
-            model[1] = 99;
-            assert_eq!(&*b, &model[..]);
-            assert_eq!(b.clone(), Buf::from_slice(&model));
-            // clone_from, from and into inline and spilled buffers
-            let mut c: Buf<u32, 4> = Buf::from_slice(&[5; 9]);
-            c.clone_from(&b);
-            assert_eq!(&*c, &model[..]);
-            let big: Buf<u32, 4> = Buf::from_slice(&[1, 2, 3, 4, 5, 6]);
-            c.clone_from(&big);
-            assert_eq!(&*c, &[1, 2, 3, 4, 5, 6]);
-            c.extend_from_slice(&[7]);
-            assert_eq!(&*c, &[1, 2, 3, 4, 5, 6, 7]);
-            b.clear();
-            model.clear();
-            assert!(b.is_empty());
-        }
-        while b.pop().is_some() {}
-        for i in 0..3 {
-            b.push(i);
-        }
-        assert_eq!(&*b, &[0, 1, 2]);
     }
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use smallvec::SmallVec;
 
 mod buf;
-pub(crate) use buf::Buf;
+pub use buf::Buf;
 
 /// Storage of a tree's tokens.
 pub(crate) type Toks = Buf<u16, INLINE_TOKS>;
@@ -431,7 +431,8 @@ impl<L: Copy> Tree<L> {
     /// always inline except where a spilled tree was truncated to one, and
     /// then this declines (the caller takes its general path), never misreads.
     #[inline(always)]
-    pub(crate) fn inline_leaf(&self) -> Option<L> {
+    #[doc(hidden)]
+    pub fn inline_leaf(&self) -> Option<L> {
         match (self.toks.inline_part(), self.leaves.inline_part()) {
             ([LEAF], [x]) => Some(*x),
             _ => None,
@@ -864,69 +865,4 @@ fn check_depth_walk<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> 
         return Err(crate::limits::too_deep(op, depth));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sample() -> Tree<i32> {
-        // (1,(2,3),(),4)
-        Tree::build(|b| {
-            b.open();
-            b.leaf(1);
-            b.open();
-            b.leaf(2);
-            b.leaf(3);
-            b.close();
-            b.open();
-            b.close();
-            b.leaf(4);
-            b.close();
-        })
-    }
-
-    #[test]
-    fn inline_leaf_is_a_leaf_held_inline() {
-        assert_eq!(Tree::leaf(5).inline_leaf(), Some(5));
-        assert_eq!(sample().inline_leaf(), None);
-        // a one-element tuple is not a leaf
-        let one = Tree::build(|b| {
-            b.open();
-            b.leaf(7);
-            b.close();
-        });
-        assert_eq!(one.inline_leaf(), None);
-        let mut wide = Tree::build(|b| {
-            b.open();
-            for i in 0..100 {
-                b.leaf(i);
-            }
-            b.close();
-        });
-        assert_eq!(wide.inline_leaf(), None);
-        // a leaf left in spilled buffers is declined, not misread
-        wide.toks.truncate(1);
-        wide.toks[0] = LEAF;
-        wide.leaves.truncate(1);
-        assert!(wide.is_leaf());
-        assert_eq!(wide.inline_leaf(), None);
-    }
-
-    #[test]
-    fn navigation() {
-        let t = sample();
-        assert_eq!(t.rank(), 4);
-        assert_eq!(t.depth(), 2);
-        let kids: Vec<_> = t.as_ref().children().collect();
-        assert_eq!(kids[0].as_leaf(), Some(1));
-        assert_eq!(kids[1].leaves(), &[2, 3]);
-        assert_eq!(kids[2].rank(), 0);
-        assert_eq!(kids[3].as_leaf(), Some(4));
-        assert_eq!(t.flatten().leaves(), &[1, 2, 3, 4]);
-        assert_eq!(Tree::leaf(5).depth(), 0);
-        let empty: Tree<i32> = Tree::tuple(std::iter::empty());
-        assert_eq!(empty.depth(), 1);
-        assert_eq!(empty.rank(), 0);
-    }
 }

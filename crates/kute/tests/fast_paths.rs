@@ -1,12 +1,16 @@
 //! The two policies against each other: on random operands (static and
 //! dynamic integers, nested and flat, admissible and not), every public
 //! operation gives the same answer with and without its fast run (the
-//! operation under [`Fast`](crate::policy::Fast), with its early branches
+//! operation under the fast policy, with its early branches
 //! for common shapes): the same layout (static flags included), or the same
 //! error.
 
-use crate::policy::{FAST_ANSWERS, FAST_OFF as OFF};
-use crate::{IntTuple, Layout, Result, Tiler};
+//!
+//! The fast runs can be turned off only in builds with debug assertions
+//! (`kute::__testing`), so this module is compiled in those builds.
+
+use kute::__testing::{fast_answers, without_fast_paths};
+use kute::{IntTuple, Layout, Result, Tiler};
 
 /// xorshift64*
 struct Gen(u64);
@@ -118,7 +122,7 @@ fn tiler(g: &mut Gen) -> Tiler {
             format!("<{}>", parts.join(","))
         }
     };
-    crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"))
+    kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"))
 }
 
 /// Run `f` with the fast paths on and off; the answers must be identical.
@@ -130,12 +134,10 @@ fn same(what: &str, f: impl Fn(&mut Layout) -> Result<()>) -> bool {
 /// [`same`], and whether the fast run gave the answer.
 fn same_taken(what: &str, f: impl Fn(&mut Layout) -> Result<()>) -> (bool, bool) {
     let (mut fast, mut general) = (Layout::default(), Layout::default());
-    let before = FAST_ANSWERS.with(|c| c.get());
+    let before = fast_answers();
     let r1 = f(&mut fast);
-    let taken = FAST_ANSWERS.with(|c| c.get()) > before;
-    OFF.with(|c| c.set(true));
-    let r2 = f(&mut general);
-    OFF.with(|c| c.set(false));
+    let taken = fast_answers() > before;
+    let r2 = without_fast_paths(|| f(&mut general));
     match (&r1, &r2) {
         (Ok(()), Ok(())) => assert_eq!(fast.to_string(), general.to_string(), "{what}"),
         (Err(e1), Err(e2)) => {
@@ -145,6 +147,14 @@ fn same_taken(what: &str, f: impl Fn(&mut Layout) -> Result<()>) -> (bool, bool)
         _ => panic!("{what}: fast path {r1:?} {fast}, general path {r2:?} {general}"),
     }
     (r1.is_ok(), taken)
+}
+
+/// The three regroupings of a divide.
+#[derive(Clone, Copy)]
+enum Unzip {
+    Zipped,
+    Tiled,
+    Flat,
 }
 
 #[test]
@@ -175,26 +185,24 @@ fn fast_paths_agree_with_the_general_path() {
             }
         };
         let w = |op: &str, x: &dyn std::fmt::Display| format!("{op}({a}, {x})");
-        check(0, format!("coalesce({a})"), &|o| crate::coalesce_into(o, &a));
-        check(1, w("complement", &cot), &|o| crate::complement_into(o, &a, &cot));
-        check(2, w("composition", &b), &|o| crate::composition_into(o, &a, &b));
-        check(3, w("composition", &t), &|o| crate::composition_tiler_into(o, &a, &t));
-        check(4, w("logical_divide", &t), &|o| crate::logical_divide_into(o, &a, &t));
-        for (i, how, op) in [
-            (5, crate::algebra::divide::Unzip::Zipped, "zipped_divide"),
-            (6, crate::algebra::divide::Unzip::Tiled, "tiled_divide"),
-            (7, crate::algebra::divide::Unzip::Flat, "flat_divide"),
-        ] {
+        check(0, format!("coalesce({a})"), &|o| kute::coalesce_into(o, &a));
+        check(1, w("complement", &cot), &|o| kute::complement_into(o, &a, &cot));
+        check(2, w("composition", &b), &|o| kute::composition_into(o, &a, &b));
+        check(3, w("composition", &t), &|o| kute::composition_tiler_into(o, &a, &t));
+        check(4, w("logical_divide", &t), &|o| kute::logical_divide_into(o, &a, &t));
+        for (i, how, op) in
+            [(5, Unzip::Zipped, "zipped_divide"), (6, Unzip::Tiled, "tiled_divide"), (7, Unzip::Flat, "flat_divide")]
+        {
             let f = |o: &mut Layout| match how {
-                crate::algebra::divide::Unzip::Zipped => crate::zipped_divide_into(o, &a, &t),
-                crate::algebra::divide::Unzip::Tiled => crate::tiled_divide_into(o, &a, &t),
-                crate::algebra::divide::Unzip::Flat => crate::flat_divide_into(o, &a, &t),
+                Unzip::Zipped => kute::zipped_divide_into(o, &a, &t),
+                Unzip::Tiled => kute::tiled_divide_into(o, &a, &t),
+                Unzip::Flat => kute::flat_divide_into(o, &a, &t),
             };
             check(i, w(op, &t), &f);
         }
-        check(8, w("logical_product", &t), &|o| crate::logical_product_into(o, &a, &t));
-        check(9, w("blocked_product", &b), &|o| crate::blocked_product_into(o, &a, &b));
-        check(10, w("raked_product", &b), &|o| crate::raked_product_into(o, &a, &b));
+        check(8, w("logical_product", &t), &|o| kute::logical_product_into(o, &a, &t));
+        check(9, w("blocked_product", &b), &|o| kute::blocked_product_into(o, &a, &b));
+        check(10, w("raked_product", &b), &|o| kute::raked_product_into(o, &a, &b));
     }
     // the comparison means something only if both paths ran often
     for i in 0..11 {
@@ -240,20 +248,20 @@ fn flat_and_leaf_paths_agree_with_the_general_path() {
             })
             .collect();
         let src = format!("<{}>", tiles.join(","));
-        let t = crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let t = kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
         let w = |op: &str| format!("{op}({a}, {src})");
-        if same(&w("logical_divide"), |o| crate::logical_divide_into(o, &a, &t)) {
+        if same(&w("logical_divide"), |o| kute::logical_divide_into(o, &a, &t)) {
             folded += 1;
         }
-        same(&w("zipped_divide"), |o| crate::zipped_divide_into(o, &a, &t));
-        same(&w("tiled_divide"), |o| crate::tiled_divide_into(o, &a, &t));
-        same(&w("flat_divide"), |o| crate::flat_divide_into(o, &a, &t));
+        same(&w("zipped_divide"), |o| kute::zipped_divide_into(o, &a, &t));
+        same(&w("tiled_divide"), |o| kute::tiled_divide_into(o, &a, &t));
+        same(&w("flat_divide"), |o| kute::flat_divide_into(o, &a, &t));
         // a leaf on the left of a composition
         let (s, d) = leaf(&mut g);
         let l = parse(&format!("{s}:{d}"));
         let b = parse(&layout(&mut g, 3));
-        same(&format!("composition({l}, {b})"), |o| crate::composition_into(o, &l, &b));
-        same(&format!("composition({l}, {src})"), |o| crate::composition_tiler_into(o, &l, &t));
+        same(&format!("composition({l}, {b})"), |o| kute::composition_into(o, &l, &b));
+        same(&format!("composition({l}, {src})"), |o| kute::composition_tiler_into(o, &l, &t));
     }
     assert!(folded > 5_000, "{folded} divides gave a layout");
 }
@@ -287,14 +295,14 @@ fn extreme_values_agree_with_the_general_path() {
         let cot: IntTuple = v.to_string().parse().unwrap();
         let t = Tiler::Layout(b.clone());
         let w = |op: &str, x: &dyn std::fmt::Display| format!("{op}({a}, {x})");
-        let mut ok = same(&format!("coalesce({a})"), |o| crate::coalesce_into(o, &a));
-        ok |= same(&w("complement", &cot), |o| crate::complement_into(o, &a, &cot));
-        ok |= same(&w("composition", &b), |o| crate::composition_into(o, &a, &b));
-        ok |= same(&w("logical_divide", &b), |o| crate::logical_divide_into(o, &a, &t));
-        ok |= same(&w("zipped_divide", &b), |o| crate::zipped_divide_into(o, &a, &t));
-        ok |= same(&w("logical_product", &b), |o| crate::logical_product_into(o, &a, &t));
-        ok |= same(&w("blocked_product", &b), |o| crate::blocked_product_into(o, &a, &b));
-        ok |= same(&w("raked_product", &b), |o| crate::raked_product_into(o, &a, &b));
+        let mut ok = same(&format!("coalesce({a})"), |o| kute::coalesce_into(o, &a));
+        ok |= same(&w("complement", &cot), |o| kute::complement_into(o, &a, &cot));
+        ok |= same(&w("composition", &b), |o| kute::composition_into(o, &a, &b));
+        ok |= same(&w("logical_divide", &b), |o| kute::logical_divide_into(o, &a, &t));
+        ok |= same(&w("zipped_divide", &b), |o| kute::zipped_divide_into(o, &a, &t));
+        ok |= same(&w("logical_product", &b), |o| kute::logical_product_into(o, &a, &t));
+        ok |= same(&w("blocked_product", &b), |o| kute::blocked_product_into(o, &a, &b));
+        ok |= same(&w("raked_product", &b), |o| kute::raked_product_into(o, &a, &b));
         layouts += usize::from(ok);
     }
     assert!(layouts > 1_000, "{layouts} operand pairs gave a layout");
@@ -338,8 +346,8 @@ fn leaf_tiles_agree_with_the_general_path() {
             })
             .collect();
         let src = format!("<{}>", tiles.join(","));
-        let t = crate::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
-        if same(&format!("composition({a}, {src})"), |o| crate::composition_tiler_into(o, &a, &t)) {
+        let t = kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        if same(&format!("composition({a}, {src})"), |o| kute::composition_tiler_into(o, &a, &t)) {
             layouts += 1;
         }
     }

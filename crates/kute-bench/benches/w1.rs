@@ -1,7 +1,7 @@
 //! Workload W1 (shared/bench/README.md): the 11 algebra operations with every
 //! integer dynamic. Operands are built (parsed) outside the timed region.
 //!
-//! `cargo bench -p kute --bench w1`; `cargo run --release -p kute-bench -- compare`
+//! `cargo bench -p kute-bench --features criterion --bench w1`; `cargo run --release -p kute-bench -- compare`
 //! puts the same operations side by side with CuTe C++ and pycute.
 
 use criterion::{criterion_group, criterion_main, Criterion};

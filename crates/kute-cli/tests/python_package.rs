@@ -1,4 +1,7 @@
-//! The Python package's tests, as part of `cargo test --workspace`: runs
+//! The Python package's tests (crates/kute-py), as a toolchain test of the
+//! README's test command. It lives here rather than in kute-py, so that the plain
+//! `cargo test --workspace` does not build PyO3 for a test that builds the
+//! package itself. Runs
 //! `scripts/test-python.sh`, which builds and installs `crates/kute-py` into a
 //! virtual environment and runs its pytest suite (CuTe's answers of the shared
 //! vector files through `kute.eval`, and the Python API). The test fails when

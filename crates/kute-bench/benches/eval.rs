@@ -5,7 +5,7 @@
 //! `i % s * d`, `i / s` chain over the flat leaves, extents read at run time).
 //! Every index is consumed as `acc = acc.wrapping_add(black_box(i))`.
 //!
-//! `cargo bench -p kute --bench eval`; `cargo run --release -p kute-bench -- compare`
+//! `cargo bench -p kute-bench --features criterion --bench eval`; `cargo run --release -p kute-bench -- compare`
 //! prints the ratios.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

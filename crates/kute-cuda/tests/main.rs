@@ -1,0 +1,6 @@
+//! The integration tests, one module per subject, built as one test binary (one
+//! link against kute instead of one per file; `autotests = false` in Cargo.toml).
+
+mod gemm;
+mod nvrtc;
+mod plans;

@@ -1,0 +1,571 @@
+//! Tests of single modules of the library, through its public API (and, for a
+//! few internals, the hidden `kute::__testing` hooks), one module each.
+
+/// What the modules' tests name.
+mod prelude {
+    #[cfg(debug_assertions)]
+    pub use kute::__testing::{esc, f, shade};
+    pub use kute::atom::traits::*;
+    pub use kute::eval::*;
+    pub use kute::f2::*;
+    pub use kute::iter::*;
+    pub use kute::limits::*;
+    #[cfg(debug_assertions)]
+    pub use kute::print::svg;
+    pub use kute::stride::*;
+    pub use kute::swizzle::*;
+    pub use kute::tree::*;
+    pub use kute::{AnyLayout, ErrorKind, Int, Layout};
+}
+
+/// From `src/atom/traits.rs`.
+mod atom_traits_unit {
+    use super::prelude::*;
+
+    #[test]
+    fn atom_every_table_literal_parses() {
+        for n in mma_op_names() {
+            mma_traits(&n).unwrap_or_else(|e| panic!("{n}: {e}"));
+        }
+        for n in copy_op_names() {
+            copy_traits(&n).unwrap_or_else(|e| panic!("{n}: {e}"));
+        }
+    }
+
+    #[test]
+    fn atom_split_and_errors() {
+        assert!(mma_traits(" cute::SM80_16x8x8_F16F16F16F16_TN ").is_ok());
+        assert_eq!(mma_traits("SM80_16x8x8_F16F16F16F16_TN<int>").unwrap_err().kind(), ErrorKind::Mismatch);
+        assert_eq!(mma_traits("UniversalFMA<float").unwrap_err().kind(), ErrorKind::Parse);
+        assert_eq!(mma_traits("UniversalFMA<a>>").unwrap_err().kind(), ErrorKind::Parse);
+        assert_eq!(mma_traits("UniversalFMA<,>").unwrap_err().kind(), ErrorKind::Parse);
+        assert_eq!(mma_traits("").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert_eq!(mma_traits("SM90_64x20x16_F16F16F16_SS").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert_eq!(mma_traits("SM90_64x40x32_S32S8S8_SS_TN").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert!(mma_traits("SM90_64x48x32_S32S8S8_SS_TN_SATURATE").is_ok());
+        assert_eq!(mma_traits("SM90_64x64x32_F16F16F16_SS").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert_eq!(mma_traits("SM90_64x99999999999x16_F16F16F16_SS").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert_eq!(
+            mma_traits("SM90_64x64x16_F16F16F16_RS<GMMA::Major::MN,GMMA::Major::K>").unwrap_err().kind(),
+            ErrorKind::Inadmissible
+        );
+        assert_eq!(mma_traits("SM90_64x64x16_F16F16F16_SS<GMMA::Major::K>").unwrap_err().kind(), ErrorKind::Mismatch);
+        assert!(mma_traits("SM90_64x64x16_F16F16F16_SS<GMMA::Major::MN,GMMA::Major::MN,GMMA::ScaleIn::Neg>").is_ok());
+        assert!(mma_traits("SM90_64x64x8_F32TF32TF32_SS_TN<GMMA::ScaleIn::One,GMMA::ScaleIn::Neg>").is_ok());
+        assert_eq!(
+            mma_traits("SM90_64x64x8_F32TF32TF32_SS_TN<GMMA::Major::K>").unwrap_err().kind(),
+            ErrorKind::Mismatch
+        );
+        assert_eq!(mma_traits("SM90_64x64x32_S32S8S8_SS_TN<>").unwrap_err().kind(), ErrorKind::Mismatch);
+        let f = mma_traits("UniversalFMA<complex<double>>").unwrap();
+        assert_eq!(f.val_types, ["complex<double>"; 4]);
+        let f = mma_traits("UniversalFMA<float,half_t>").unwrap();
+        assert_eq!(f.val_types, ["float", "half_t", "half_t", "float"]);
+        assert_eq!(copy_traits("UniversalCopy<uint4_t>").unwrap_err().kind(), ErrorKind::Inadmissible);
+        assert_eq!(copy_traits("UniversalCopy<foo>").unwrap_err().kind(), ErrorKind::UnknownName);
+        assert_eq!(copy_traits("UniversalCopy").unwrap_err().kind(), ErrorKind::Mismatch);
+        assert_eq!(copy_traits("SM80_CP_ASYNC_CACHEALWAYS<uint16_t>").unwrap_err().kind(), ErrorKind::Inadmissible);
+        assert_eq!(
+            copy_traits("SM80_CP_ASYNC_CACHEALWAYS<uint32_t,uint64_t>").unwrap_err().kind(),
+            ErrorKind::Inadmissible
+        );
+        assert_eq!(
+            copy_traits("AutoVectorizingCopyWithAssumedAlignment<7>").unwrap_err().kind(),
+            ErrorKind::Inadmissible
+        );
+        assert_eq!(copy_traits("SM75_U32x4_LDSM_N<int>").unwrap_err().kind(), ErrorKind::Mismatch);
+        let e = copy_traits("SM75_U32x4_LDSM").unwrap_err();
+        assert!(e.message().contains("did you mean 'SM75_U32x4_LDSM_N'"), "{e}");
+        let c = copy_traits("UniversalCopy<cutlass::half_t,uint16_t>").unwrap();
+        assert_eq!(c.dst.to_string(), "(_1,_16):(_0,_1)");
+        // non-ASCII text is an error, not a panic
+        assert!(mma_traits("SM90_64x8x16_F16F16F16_SSé<ü>").is_err());
+        assert!(copy_traits("é<").is_err());
+    }
+}
+
+/// From `src/tree/buf.rs`.
+#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
+mod tree_buf {
+    use kute::__testing::Buf;
+
+    #[test]
+    fn spills_and_comes_back() {
+        let mut b: Buf<u32, 4> = Buf::new();
+        let mut model = Vec::new();
+        for round in 0..3u32 {
+            for i in 0..10 {
+                b.push(i + round);
+                model.push(i + round);
+                assert_eq!(&*b, &model[..]);
+            }
+            assert_eq!(b.pop(), model.pop());
+            b.truncate(2);
+            model.truncate(2);
+            assert_eq!(&*b, &model[..]);
+            b.resize(6, 7);
+            model.resize(6, 7);
+            assert_eq!(&*b, &model[..]);
+            b[1] = 99;
+            model[1] = 99;
+            assert_eq!(&*b, &model[..]);
+            assert_eq!(b.clone(), Buf::from_slice(&model));
+            // clone_from, from and into inline and spilled buffers
+            let mut c: Buf<u32, 4> = Buf::from_slice(&[5; 9]);
+            c.clone_from(&b);
+            assert_eq!(&*c, &model[..]);
+            let big: Buf<u32, 4> = Buf::from_slice(&[1, 2, 3, 4, 5, 6]);
+            c.clone_from(&big);
+            assert_eq!(&*c, &[1, 2, 3, 4, 5, 6]);
+            c.extend_from_slice(&[7]);
+            assert_eq!(&*c, &[1, 2, 3, 4, 5, 6, 7]);
+            b.clear();
+            model.clear();
+            assert!(b.is_empty());
+        }
+        while b.pop().is_some() {}
+        for i in 0..3 {
+            b.push(i);
+        }
+        assert_eq!(&*b, &[0, 1, 2]);
+    }
+}
+
+/// From `src/tree/mod.rs`.
+mod tree {
+    use super::prelude::*;
+
+    fn sample() -> Tree<i32> {
+        // (1,(2,3),(),4)
+        Tree::build(|b| {
+            b.open();
+            b.leaf(1);
+            b.open();
+            b.leaf(2);
+            b.leaf(3);
+            b.close();
+            b.open();
+            b.close();
+            b.leaf(4);
+            b.close();
+        })
+    }
+
+    #[test]
+    fn inline_leaf_is_a_leaf_held_inline() {
+        assert_eq!(Tree::leaf(5).inline_leaf(), Some(5));
+        assert_eq!(sample().inline_leaf(), None);
+        // a one-element tuple is not a leaf
+        let one = Tree::build(|b| {
+            b.open();
+            b.leaf(7);
+            b.close();
+        });
+        assert_eq!(one.inline_leaf(), None);
+        let mut wide = Tree::build(|b| {
+            b.open();
+            for i in 0..100 {
+                b.leaf(i);
+            }
+            b.close();
+        });
+        assert_eq!(wide.inline_leaf(), None);
+        // a leaf rebuilt into buffers that had spilled is declined or read
+        // right, never misread
+        let mut b = Builder::new(&mut wide);
+        b.leaf(3);
+        drop(b);
+        assert!(wide.is_leaf());
+        assert!(matches!(wide.inline_leaf(), None | Some(3)), "{:?}", wide.inline_leaf());
+    }
+
+    #[test]
+    fn navigation() {
+        let t = sample();
+        assert_eq!(t.rank(), 4);
+        assert_eq!(t.depth(), 2);
+        let kids: Vec<_> = t.as_ref().children().collect();
+        assert_eq!(kids[0].as_leaf(), Some(1));
+        assert_eq!(kids[1].leaves(), &[2, 3]);
+        assert_eq!(kids[2].rank(), 0);
+        assert_eq!(kids[3].as_leaf(), Some(4));
+        assert_eq!(t.flatten().leaves(), &[1, 2, 3, 4]);
+        assert_eq!(Tree::leaf(5).depth(), 0);
+        let empty: Tree<i32> = Tree::tuple(std::iter::empty());
+        assert_eq!(empty.depth(), 1);
+        assert_eq!(empty.rank(), 0);
+    }
+}
+
+/// From `src/syntax/mod.rs`.
+mod syntax_layers {
+    /// The code lines (not comments) of a source file that name a module of the crate.
+    fn uses(src: &str) -> Vec<&str> {
+        src.lines().map(str::trim).filter(|l| !l.starts_with("//") && l.contains("crate::")).collect()
+    }
+
+    #[test]
+    fn the_parser_knows_no_values() {
+        for l in uses(include_str!("../src/syntax/parse.rs")) {
+            assert!(
+                l.starts_with("use crate::error::")
+                    || l.contains("crate::tree::MAX_DEPTH")
+                    || l.contains("crate::limits::MAX_SOURCE"),
+                "parse.rs: {l}"
+            );
+        }
+    }
+
+    #[test]
+    fn literals_evaluate_nothing() {
+        for l in uses(include_str!("../src/syntax/literal.rs")) {
+            assert!(!l.contains("crate::expr"), "literal.rs: {l}");
+            assert!(!l.contains("algebra") || l == "use crate::algebra::Tiler;", "literal.rs: {l}");
+        }
+    }
+}
+
+/// From `src/eval.rs`.
+mod eval {
+    use super::prelude::*;
+
+    #[test]
+    fn fast_divmod_exact() {
+        for d in (2u64..300).chain([641, 1 << 20, (1 << 20) + 1, (1 << 61) - 1, (1 << 61) + 1, (1 << 62) - 1]) {
+            let f = FastDivmod::new(d).unwrap();
+            let probes =
+                (0u64..2000).chain((0..2000).map(|k| FastDivmod::LIMIT - 1 - k * 7919)).chain((1..64).flat_map(|b| {
+                    let p = 1u64 << b.min(61);
+                    [p - 1, p, p + 1, d.saturating_mul(p.min(1 << 40)), d.saturating_mul(3) - 1]
+                }));
+            for n in probes.filter(|&n| n < FastDivmod::LIMIT) {
+                assert_eq!(f.divmod(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+        assert!(FastDivmod::new(0).is_none());
+        assert!(FastDivmod::new(1).is_none());
+        assert!(FastDivmod::new(1 << 62).is_none());
+    }
+
+    #[test]
+    fn evaluator_matches_eval() {
+        for s in [
+            "(128,128):(1,128)",
+            "((8,16),(4,32)):((1,256),(8,32))",
+            "(_4,(_8,_4)):(_32,(_1,_8))",
+            "((3,5),(7,(2,6))):((35,1),(5,(0,-210)))",
+            "(1,1):(0,0)",
+            "7:-3",
+            "(2,(1,6)):(1,(6,2))",
+            "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+            "(1000,3,(7,9)):(1,-5000,(2,3))",
+            "(300,2,300,5):(7,1,3,11)",
+        ] {
+            let l: Layout = s.parse().unwrap();
+            let e = l.evaluator().unwrap();
+            let n = l.size().unwrap().value();
+            for i in -5..n + 20 {
+                assert_eq!(e.eval(i).unwrap(), l.eval(i).unwrap(), "{s} at {i}");
+            }
+            let mut all = Vec::new();
+            e.for_each(-5..n + 20, |x| all.push(x)).unwrap();
+            let want: Vec<i64> = (-5..n + 20).map(|i| l.eval(i).unwrap()).collect();
+            assert_eq!(all, want, "{s}: for_each");
+            for (a, b) in [(-5, n + 20), (0, n), (1, n - 1), (3, 4), (n, n + 3), (-3, -1), (5, 2)] {
+                let mut got = Vec::new();
+                e.for_each_in(a..b, |x| got.push(x)).unwrap();
+                let want: Vec<i64> = (a..b).map(|i| l.eval(i).unwrap()).collect();
+                assert_eq!(got, want, "{s}: for_each_in({a}..{b})");
+            }
+        }
+    }
+}
+
+/// From `src/error.rs`.
+#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
+mod error {
+    use kute::__testing::char_count;
+
+    #[test]
+    fn char_counts_handle_multibyte_text() {
+        assert_eq!(char_count("aé(", 3), 2);
+        assert_eq!(char_count("aé(", 2), 1); // inside 'é': the character before
+        assert_eq!(char_count("ab", 4), 4);
+    }
+}
+
+/// From `src/f2/mod.rs`.
+mod f2 {
+    use super::prelude::*;
+
+    fn any(src: &str) -> AnyLayout {
+        kute::expr::eval(src).unwrap().to_any_layout("l").unwrap()
+    }
+
+    fn same_function(a: &AnyLayout, b: &AnyLayout) -> bool {
+        let n = a.size().unwrap().value();
+        n == b.size().unwrap().value()
+            && (0..n).all(|i| {
+                a.eval_int(Int::new_dynamic(i)).unwrap().value() == b.eval_int(Int::new_dynamic(i)).unwrap().value()
+            })
+    }
+
+    /// Every swizzle atom CuTe's GMMA and SM80 kernels use, on element
+    /// offsets, for 1-, 2- and 4-byte elements: to Triton's form and back,
+    /// the same function.
+    #[test]
+    fn swizzle_atoms_round_trip() {
+        let mut atoms = Vec::new();
+        // rows of 16, 32, 64, 128 bytes (INTER, SW32, SW64, SW128); the swizzle
+        // keeps 16-byte pieces whole, so its base is log2(16 / element bytes)
+        for (b, bytes) in [(0, 16), (1, 32), (2, 64), (3, 128)] {
+            for (elem, m) in [(1, 4), (2, 3), (4, 2)] {
+                let cols = bytes / elem;
+                atoms.push(format!("Sw<{b},{m},3> o _0 o (_8,_{cols}):(_{cols},_1)")); // K-major
+                atoms.push(format!("Sw<{b},{m},3> o _0 o (_{cols},_8):(_1,_{cols})"));
+                // MN-major
+            }
+        }
+        atoms.push("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)".into());
+        atoms.push("Sw<2,0,2> o _0 o (_4,_4):(_4,_1)".into());
+        for a in atoms {
+            let l = any(&a);
+            let ll = LinearLayout::of(&l).unwrap();
+            let back = ll.to_layout().unwrap();
+            assert!(same_function(&l, &back), "{a} -> {ll} -> {back}");
+            // the matrix reproduces every value
+            let m = BitMatrix::of(&l).unwrap();
+            for x in 0..l.size().unwrap().value() {
+                assert_eq!(m.apply(x), l.eval_int(Int::new_dynamic(x)).unwrap().value());
+            }
+        }
+    }
+
+    #[test]
+    fn non_linear_maps_are_errors() {
+        assert!(BitMatrix::of(&any("(_3,_4):(_1,_3)")).is_err()); // size 12
+        assert!(BitMatrix::of(&any("(_2,_2):(_1,_1)")).is_err()); // 1 + 1 = 2, not 1 xor 1
+        assert!(BitMatrix::of(&any("Sw<1,0,1> o _1 o _4:_1")).is_err()); // offset: L(0) != 0
+                                                                         // a map no swizzle straightens
+        let ll = LinearLayout::new(vec![("dim0".into(), vec![3, 5, 6])], 8).unwrap();
+        assert!(ll.to_layout().is_err());
+    }
+}
+
+/// From `src/limits.rs`.
+mod limits {
+    use super::prelude::*;
+
+    #[test]
+    fn evaluations_share_the_point_budget_and_operations_alone_do_not() {
+        // alone: each call has the whole budget
+        for _ in 0..3 {
+            take_points(MAX_POINTS, "t", String::new).unwrap();
+        }
+        with_point_budget(|| {
+            take_points(MAX_POINTS - 10, "t", String::new).unwrap();
+            with_point_budget(|| take_points(10, "t", String::new).unwrap());
+            assert!(take_points(1, "t", String::new).is_err());
+        });
+        // closed: a new evaluation starts from zero
+        with_point_budget(|| take_points(MAX_POINTS, "t", String::new).unwrap());
+    }
+}
+
+/// From `src/iter.rs`.
+mod iter {
+    use super::prelude::*;
+
+    fn reference(l: &Layout) -> Vec<i64> {
+        let n = l.size().unwrap().value().max(0);
+        (0..n).map(|i| l.eval(i).unwrap()).collect()
+    }
+
+    #[test]
+    fn next_and_fold_agree_with_eval() {
+        for s in [
+            "(2,3):(3,1)",
+            "(128,128):(1,128)",
+            "((8,16),(4,32)):((1,256),(8,32))",
+            "(_4,(_8,_4)):(_32,(_1,_8))",
+            "((3,1),(1,5)):((7,0),(0,-2))",
+            "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+            "((2,3),(1,2),(2,1,2),3):((1,-2),(9,4),(7,3,-11),5)",
+            "(1,1):(0,0)",
+            "():()",
+            "5:0",
+            "(3,0):(1,3)",
+            // the three-mode path's bounds (strides of magnitude 2^20 - 1 in, 2^20 out)
+            "(2,3):(-1048575,1048575)",
+            "(2,3,2):(-1048576,1048576,1)",
+            "(3,1,2):(1,5,3)",
+        ] {
+            let l: Layout = s.parse().unwrap();
+            let want = reference(&l);
+            let got: Vec<i64> = Indices::new(&l).unwrap().collect();
+            assert_eq!(got, want, "next() on {s}");
+            let mut folded = Vec::new();
+            Indices::new(&l).unwrap().for_each(|i| folded.push(i));
+            assert_eq!(folded, want, "fold() on {s}");
+            // fold after partial external iteration
+            for skip in 0..want.len().min(13) {
+                let mut it = Indices::new(&l).unwrap();
+                let mut v: Vec<i64> = it.by_ref().take(skip).collect();
+                it.for_each(|i| v.push(i));
+                assert_eq!(v, want, "take({skip}) then fold on {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn zero_extents_are_empty_and_negative_ones_refused() {
+        for s in ["(3,0):(1,3)", "(0,2):(1,1)", "((2,0),3):((1,2),4)"] {
+            let l: Layout = s.parse().unwrap();
+            assert_eq!(Indices::new(&l).unwrap().count(), 0, "{s}");
+        }
+        for s in ["(-2,-3):(1,2)", "-4:1", "(2,(3,-1)):(1,(2,6))"] {
+            let l: Layout = s.parse().unwrap();
+            let e = Indices::new(&l).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Inadmissible, "{s}");
+            assert!(e.to_string().contains("negative extent"), "{s}: {e}");
+        }
+    }
+}
+
+/// From `src/stride.rs`.
+mod stride {
+    use super::prelude::*;
+
+    #[test]
+    fn paths_round_trip_and_print_innermost_first() {
+        for path in [&[][..], &[0], &[3], &[1, 0], &[2, 0, 1], &[255, 0, 7, 1, 2, 3, 4]] {
+            let s = Stride::basis(Int::new_static(5), path).unwrap();
+            assert_eq!(s.path().as_slice(), path);
+            assert_eq!(s.depth(), path.len());
+            let printed: String = path.iter().rev().map(|i| format!("@{i}")).collect();
+            assert_eq!(s.to_string(), format!("_5{printed}"));
+            assert_eq!(s.is_int(), path.is_empty());
+        }
+        assert!(Stride::basis(Int::ONE, &[0; 8]).is_err());
+    }
+
+    #[test]
+    fn integers_are_their_int() {
+        for x in [Int::new_static(-3), Int::new_dynamic(7), Int::ZERO] {
+            let s = Stride::from(x);
+            assert_eq!(s.as_int(), Some(x));
+            assert_eq!(s.to_string(), x.to_string());
+        }
+        let e = Stride::basis(Int::ONE, &[0]).unwrap();
+        assert_eq!(e.as_int(), None);
+        assert!(!e.same(Stride::ONE));
+        assert!(e.same(e.to_dynamic()));
+        assert!(!e.same(Stride::basis(Int::ONE, &[1]).unwrap()));
+    }
+}
+
+/// From `src/swizzle/mod.rs`.
+mod swizzle {
+    use super::prelude::*;
+
+    /// The masks by their definition, bit by bit.
+    #[test]
+    fn masks_and_application_match_the_definition() {
+        for b in 0..4 {
+            for m in 0..5 {
+                for s in -6i64..=6 {
+                    let Ok(sw) = Swizzle::new(b, m, s) else {
+                        assert!(s.abs() < b);
+                        continue;
+                    };
+                    for x in 0..4096i64 {
+                        let mut want = x;
+                        for k in 0..b {
+                            let ybit = m + s.max(0) + k;
+                            let zbit = m - s.min(0) + k;
+                            want ^= ((x >> ybit) & 1) << zbit;
+                        }
+                        assert_eq!(sw.apply(x), want, "{sw} at {x}");
+                    }
+                    if b > 0 {
+                        assert_eq!(Swizzle::from_masks(sw.yyy_mask(), sw.zzz_mask()).unwrap(), sw);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn composition_is_the_composite() {
+        let a = Swizzle::new(3, 4, 3).unwrap();
+        let b = Swizzle::new(2, 4, 3).unwrap();
+        let c = a.compose(b).unwrap();
+        for x in 0..4096 {
+            assert_eq!(c.apply(x), a.apply(b.apply(x)));
+        }
+        assert!(a.compose(Swizzle::new(2, 4, 4).unwrap()).is_err());
+        // exhaustively over small swizzles: an answer is always the composite
+        for (b0, m0, b1, m1, s) in small_pairs() {
+            let (x, y) = (Swizzle::new(b0, m0, s).unwrap(), Swizzle::new(b1, m1, s).unwrap());
+            if let Ok(c) = x.compose(y) {
+                for v in 0..1 << 12 {
+                    assert_eq!(c.apply(v), x.apply(y.apply(v)), "{x} o {y} = {c} at {v}");
+                }
+            }
+        }
+    }
+
+    /// Pairs of small swizzles of one shift (both signs).
+    fn small_pairs() -> Vec<(i64, i64, i64, i64, i64)> {
+        let mut v = Vec::new();
+        for s in [-3i64, -2, -1, 1, 2, 3] {
+            for b0 in 0..=s.abs() {
+                for b1 in 0..=s.abs() {
+                    for m0 in 0..4 {
+                        for m1 in 0..4 {
+                            v.push((b0, m0, b1, m1, s));
+                        }
+                    }
+                }
+            }
+        }
+        v
+    }
+}
+
+/// From `src/print/svg.rs`.
+#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
+mod svg {
+    use super::prelude::*;
+
+    #[test]
+    fn shades_follow_the_palette() {
+        assert_eq!(shade(0), ("#ffffff".to_string(), "#000000"));
+        assert_eq!(shade(1), ("#999999".to_string(), "#000000")); // black!40
+        assert_eq!(shade(3), ("#666666".to_string(), "#ffffff")); // black!60
+        assert_eq!(shade(7), ("#4d4d4d".to_string(), "#ffffff")); // black!70
+        assert_eq!(shade(-1), shade(7));
+    }
+
+    #[test]
+    fn numbers_are_short() {
+        assert_eq!(f(12.0), "12");
+        assert_eq!(f(12.25), "12.3");
+        assert_eq!(esc("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn huge_grids_are_refused() {
+        let l: Layout = "(512,512):(1,512)".parse().unwrap();
+        let e = svg(&l).unwrap_err();
+        assert!(e.to_string().contains("65536"), "{e}");
+        let l: Layout = "(256,256):(1,256)".parse().unwrap();
+        assert!(svg(&l).is_ok());
+    }
+
+    #[test]
+    fn rank_three_is_an_error() {
+        let l: Layout = "(2,2,2):(1,2,4)".parse().unwrap();
+        assert!(svg(&l).is_err());
+    }
+}

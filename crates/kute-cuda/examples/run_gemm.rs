@@ -42,14 +42,11 @@ fn main() -> Result<(), Error> {
     println!("SM80 kernel: C equals the CPU product");
 
     if gpu.arch()? == "sm_90" {
-        // Hopper: wgmma + TMA, a producer warpgroup, persistent blocks, an f16 C.
+        // Hopper: wgmma + TMA, a producer warpgroup, persistent blocks, an f16 C stored by TMA.
         let sm90 = Sm90Gemm::warp_specialized("my_gemm90", (m, n, k), Elem::F16, Elem::F16)?;
         let kernel = gpu.kernel_for(&sm90.name, &sm90.source, "sm_90a")?;
-        let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = sm90.tma_maps;
-        let ta = gpu.tensor_map_sw128(&da, ar, ac, abr, abc, false)?;
-        let tb = gpu.tensor_map_sw128(&db, br, bc, bbr, bbc, false)?;
         let mut dc16 = gpu.zeros::<u16>((m * n) as usize)?;
-        gpu.launch_tma(&kernel, sm90.grid(gpu.sm_count()?), sm90.threads, sm90.smem_bytes, (&ta, &tb), &mut dc16)?;
+        gpu.launch_sm90(&kernel, &sm90, &da, &db, &mut dc16)?; // TMA maps, grid, shared memory from the plan
         let c16 = gpu.download(&dc16)?;
         assert!(c16.iter().zip(&c).all(|(h, x)| *h == round_to_16(*x, Elem::F16)));
         println!("SM90 kernel: C equals the SM80 result rounded to f16");

@@ -46,6 +46,19 @@
 //! operands' rows are whole 16-byte units (TMA fills what lies outside the
 //! operands with zeros; the edge tiles' stores are guarded by coordinates
 //! from `zipped_divide(make_identity_layout((M, N)), tile)`).
+//!
+//! Its consumers can store `C` by TMA ([`Sm90Epilogue::Tma`], from
+//! [`Sm90Gemm::warp_specialized_epilogue`], where `C`'s rows are whole 16-byte
+//! units): each warpgroup writes its accumulators, one box
+//! of 64 rows by 128 bytes at a time, into one of two shared buffers laid out
+//! as CuTe's `Layout_K_SW128` atom in `C`'s elements (which kute's bank
+//! model finds conflict-free for the 16-bit pairs), fences the async proxy,
+//! meets on a named barrier, and one thread issues a bulk tensor store of the
+//! box at coordinates from `zipped_divide(make_identity_layout((M, N)),
+//! tile)` (TMA clips the boxes at `C`'s edges). The warpgroup then multiplies
+//! the next tile while the TMA engine drains `C`: on a skinny K the
+//! `st.global`s from registers ([`Sm90Epilogue::Direct`], kept for the other
+//! `C`s) had stopped the `wgmma`s for about as long as a tile's mainloop.
 
 use crate::gemm::{ceil_div, check_rows, copy_tv, operand_layout};
 use crate::source::{header, layout_fn, plain_fn};
@@ -62,6 +75,11 @@ pub const THREADS: i64 = 256;
 pub const TILE: (i64, i64, i64) = (128, 256, 64);
 /// k-tiles in flight.
 pub const STAGES: i64 = 4;
+/// Bytes of the TMA store's staging buffers ([`Sm90Epilogue::Tma`]): two
+/// boxes of 64 rows by 128 bytes per consumer warpgroup, which with the
+/// four stages' 192 KiB fits Hopper's 227 KiB per block (a whole 128 x 256
+/// f16 tile, 64 KiB, would take a stage).
+pub const C_STAGE_BYTES: i64 = 2 * 2 * 64 * 128;
 
 /// A planned SM90 GEMM.
 #[derive(Clone, Debug)]
@@ -99,8 +117,41 @@ pub struct Sm90Gemm {
     pub tma_maps: [(u64, u64, u32, u32); 2],
     /// Whether A and B are K-major (BLAS's "TN" is `(true, true)`).
     pub k_major: (bool, bool),
+    /// How the warp-specialized kernel stores `C` ([`Sm90Epilogue::Direct`]
+    /// for the other kernels).
+    pub epilogue: Sm90Epilogue,
+    /// With [`Sm90Epilogue::Tma`], the TMA tensor map of `C`: `(rows,
+    /// columns, box rows, box columns)` of the row-major `(M, N)` matrix,
+    /// boxes of 64 rows by 128 bytes (the staging layout's atom); the kernel
+    /// takes it as a fourth argument, after `C` (see
+    /// [`crate::gpu::Gpu::launch_tma_c`]).
+    pub c_map: Option<(u64, u64, u32, u32)>,
+    /// With [`Sm90Epilogue::Tma`], the shared staging tile of `C` over the
+    /// `(128, 256)` block tile, in `C`'s elements: each 64-row by 128-byte
+    /// box is CuTe's `Layout_K_SW128` atom tiled down 64 rows (every box at
+    /// offset 0; the kernel adds its buffer's base).
+    pub c_stage: Option<AnyLayout>,
+    /// With [`Sm90Epilogue::Tma`], predicted wavefronts of one consumer
+    /// warpgroup's stores of its accumulators into the staging tile, per warp.
+    pub c_stage_cost: Vec<BankReport>,
     /// The CUDA C++ source.
     pub source: String,
+}
+
+/// How the warp-specialized [`Sm90Gemm`] stores `C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sm90Epilogue {
+    /// Each consumer thread stores its accumulators with `st.global`
+    /// straight from registers (guarded on the edge tiles); the `wgmma`s of
+    /// the next tile wait until every store has issued.
+    Direct,
+    /// Each consumer warpgroup writes its accumulators, 64 rows by 128 bytes
+    /// at a time, into one of two 128-byte-swizzled shared buffers, and one
+    /// of its threads stores the box with a TMA bulk tensor store; the
+    /// warpgroup goes on to the next box, and after the last to the next
+    /// tile's `wgmma`s, while the TMA engine drains `C` (it clips the boxes
+    /// at the edges of `C`). Needs rows of `C` of a multiple of 16 bytes.
+    Tma,
 }
 
 /// How an [`Sm90Gemm`] moves its tiles and schedules its blocks.
@@ -130,7 +181,7 @@ impl Sm90Gemm {
     /// assert!(g.source.contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"));
     /// ```
     pub fn new(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::CpAsync, Elem::F32, (true, true))
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::CpAsync, Elem::F32, (true, true), Sm90Epilogue::Direct)
     }
 
     /// As [`Sm90Gemm::new`], the tiles loaded by TMA (bulk tensor copies
@@ -140,17 +191,18 @@ impl Sm90Gemm {
     /// Pre: as `new`. Post: a kernel `NAME(tma_a, tma_b, C)` taking the
     /// tensor maps of A and B by value (`__grid_constant__`).
     pub fn with_tma(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32, (true, true))
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32, (true, true), Sm90Epilogue::Direct)
     }
 
     /// As [`Sm90Gemm::with_tma`], warp-specialized and persistent (see the
     /// [module docs](self)): 384 threads per block, launched on
     /// [`Sm90Gemm::grid`] blocks. `C` is `c_elem`: f32, or the inputs' type
     /// (each accumulator rounded to nearest even, as cuBLAS's half-precision
-    /// GEMMs write).
+    /// GEMMs write), stored as [`Sm90Gemm::warp_specialized_with`] says.
     ///
     /// Pre: as `new`; `c_elem` f32 or `elem` (else an `Unsupported` error).
-    /// Post: a kernel `NAME(tma_a, tma_b, C)`.
+    /// Post: a kernel `NAME(tma_a, tma_b, C, tma_c)`, launched with
+    /// [`crate::gpu::Gpu::launch_sm90`].
     ///
     /// ```
     /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
@@ -177,18 +229,25 @@ impl Sm90Gemm {
     /// TMA fills what lies outside the operands with zeros, and the edge
     /// tiles' stores are guarded. Post: `C = A · Bᵀ` with A `(M, K)` and B
     /// `(N, K)` column-major where not K-major (the SM80
-    /// [`GemmKernel`](crate::gemm::GemmKernel)'s operand layouts).
+    /// [`GemmKernel`](crate::gemm::GemmKernel)'s operand layouts). `C` is
+    /// stored by TMA through shared memory ([`Sm90Epilogue::Tma`]) where its
+    /// rows are whole 16-byte units, else straight from registers, guarded at
+    /// the edges ([`Sm90Epilogue::Direct`]); either way the kernel is
+    /// launched with [`crate::gpu::Gpu::launch_sm90`].
     ///
     /// ```
-    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// use kute_cuda::{gemm_sm90::{Sm90Epilogue, Sm90Gemm}, Elem};
     /// let g = Sm90Gemm::warp_specialized_with("nn", (256, 256, 128), Elem::F16, Elem::F32, (false, true)).unwrap();
     /// assert_eq!(g.atom, "Layout_MN_SW128");
     /// assert_eq!(g.tma_maps[0], (128, 256, 64, 64)); // A read as (K, M), 64 x 64 boxes
     /// assert!(g.source.contains(", 1, 1, 1, 1, 0;"));  // A transposed
-    /// // any sizes: the edge tiles' stores are guarded by C's coordinates
+    /// // any sizes: TMA clips C's edge tiles...
     /// let e = Sm90Gemm::warp_specialized_with("e", (200, 264, 72), Elem::F16, Elem::F32, (true, true)).unwrap();
-    /// assert_eq!(e.blocks(), (2, 2));
-    /// assert!(e.source.contains("e_c_ctile("));
+    /// assert_eq!((e.blocks(), e.epilogue), ((2, 2), Sm90Epilogue::Tma));
+    /// // ...and where C's rows are not whole 16-byte units, the stores are guarded by its coordinates
+    /// let o = Sm90Gemm::warp_specialized_with("o", (128, 36, 64), Elem::F16, Elem::F16, (true, true)).unwrap();
+    /// assert_eq!(o.epilogue, Sm90Epilogue::Direct);
+    /// assert!(o.source.contains("o_c_ctile("));
     /// // but TMA reads rows of whole 16-byte units: K-major A needs K % 8 == 0
     /// assert!(Sm90Gemm::warp_specialized_with("x", (200, 264, 70), Elem::F16, Elem::F32, (true, true)).is_err());
     /// ```
@@ -199,10 +258,55 @@ impl Sm90Gemm {
         c_elem: Elem,
         k_major: (bool, bool),
     ) -> Result<Sm90Gemm> {
+        let epilogue = if mnk.1 * c_elem.bytes() % 16 == 0 { Sm90Epilogue::Tma } else { Sm90Epilogue::Direct };
+        Sm90Gemm::warp_specialized_epilogue(name, mnk, elem, c_elem, k_major, epilogue)
+    }
+
+    /// As [`Sm90Gemm::warp_specialized_with`], storing `C` as `epilogue`
+    /// says: [`Sm90Epilogue::Tma`] is the fast one (BENCHMARKS.md, "A
+    /// TMA-store epilogue"); the direct stores remain for `C`s whose rows TMA
+    /// cannot address.
+    ///
+    /// Pre: as `warp_specialized_with`; with [`Sm90Epilogue::Tma`], `N`
+    /// times `C`'s element size a multiple of 16 (else an `Unsupported`
+    /// error). Post: with `Tma`, a kernel `NAME(tma_a, tma_b, C, tma_c)`
+    /// taking [`Sm90Gemm::c_map`]'s tensor map of `C` (and `C`, which it does
+    /// not use), launched with [`crate::gpu::Gpu::launch_tma_c`]; with
+    /// `Direct`, `NAME(tma_a, tma_b, C)`.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::{Sm90Epilogue, Sm90Gemm}, Elem};
+    /// let t = Sm90Gemm::warp_specialized_epilogue("t", (1024, 1024, 512), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Tma).unwrap();
+    /// assert_eq!(t.c_map, Some((1024, 1024, 64, 64)));
+    /// assert!(t.source.contains("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));
+    /// // the 128-byte swizzle makes the accumulators' stores into the staging tile conflict-free
+    /// assert!(t.c_stage_cost.iter().all(|w| w.is_conflict_free()));
+    /// let d = Sm90Gemm::warp_specialized_epilogue("d", (1024, 1024, 512), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Direct).unwrap();
+    /// assert_eq!((d.c_map, d.smem_bytes + 32 * 1024), (None, t.smem_bytes));
+    /// // any sizes: TMA clips the boxes at C's edges (f32 C: 64 rows by 32 columns)...
+    /// let e = Sm90Gemm::warp_specialized_epilogue("e", (200, 264, 72), Elem::F16, Elem::F32, (true, true), Sm90Epilogue::Tma).unwrap();
+    /// assert_eq!(e.c_map, Some((200, 264, 64, 32)));
+    /// // ...but needs C's rows in whole 16-byte units
+    /// assert!(Sm90Gemm::warp_specialized_epilogue("o", (130, 17, 8), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Tma).is_err());
+    /// ```
+    pub fn warp_specialized_epilogue(
+        name: &str,
+        mnk: (i64, i64, i64),
+        elem: Elem,
+        c_elem: Elem,
+        k_major: (bool, bool),
+        epilogue: Sm90Epilogue,
+    ) -> Result<Sm90Gemm> {
         if c_elem != Elem::F32 && c_elem != elem {
             return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
         }
-        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::WarpSpecialized, c_elem, k_major)
+        if epilogue == Sm90Epilogue::Tma && mnk.1 * c_elem.bytes() % 16 != 0 {
+            return Err(Error::unsupported(
+                OP,
+                format!("a TMA store of C's rows of {} bytes (a multiple of 16)", mnk.1 * c_elem.bytes()),
+            ));
+        }
+        Sm90Gemm::plan(name, mnk, elem, Sm90Loader::WarpSpecialized, c_elem, k_major, epilogue)
     }
 
     fn plan(
@@ -212,6 +316,7 @@ impl Sm90Gemm {
         loader: Sm90Loader,
         c_elem: Elem,
         (a_k, b_k): (bool, bool),
+        epilogue: Sm90Epilogue,
     ) -> Result<Sm90Gemm> {
         let tma = loader != Sm90Loader::CpAsync;
         let ws = loader == Sm90Loader::WarpSpecialized;
@@ -325,13 +430,42 @@ impl Sm90Gemm {
                 plain_fn(&mut s, &both, &format!("{name}_{f}"))?;
             }
         }
-        if predicated {
+        let tma_store = epilogue == Sm90Epilogue::Tma;
+        if predicated || tma_store {
+            // the tiles' coordinates (the TMA store's box coordinates), and
+            // for guarded stores every element's
             let id = layout_of(&format!("zipped_divide(make_identity_layout(({m},{n})), ({bm},{bn}))"))?;
             for (l, f) in [(id.mode(1)?, "c_ctiles"), (id.mode(0)?, "c_ctile")] {
+                if f == "c_ctile" && tma_store {
+                    continue;
+                }
                 let both = layout_of(&format!("make_layout({l}, (_1,_1):(_1@0,_1@1))"))?;
                 plain_fn(&mut s, &both, &format!("{name}_{f}"))?;
             }
         }
+        // The TMA store's staging tile: a box of 64 rows (one consumer
+        // warpgroup's) by 128 bytes, CuTe's Layout_K_SW128 atom in C's
+        // elements, over the (128, 256) block tile with the warpgroup's and
+        // the box's offsets left to the kernel (stride 0). The swizzle spreads
+        // the 8 rows a warp's 16-bit accumulator pairs fall in over the 32
+        // banks (a plain row-major box puts them all in the same 4: 8-way
+        // conflicts); f32 pairs cost twice the ideal (a half-warp's 4 rows
+        // of 32 bytes take two 16-byte chunk pairs), which is kept.
+        let cb = c_elem.bytes();
+        let (box_cols, boxes) = (128 / cb, bn / (128 / cb));
+        let (c_stage, c_stage_cost) = if tma_store {
+            let l = swizzle_bytes_to_elements(
+                &layout_of_any(&format!(
+                    "Sw<3,4,3> o _0 o ((_64,_2),(_{box_cols},_{boxes})):((_{box_cols},_0),(_1,_0))"
+                ))?,
+                cb,
+            )?;
+            let cost = block_bank_conflicts(&l, cb, &frag_c)?;
+            layout_fn(&mut s, &l, &format!("{name}_c_stage"))?;
+            (Some(l), cost)
+        } else {
+            (None, Vec::new())
+        };
         layout_fn(&mut s, &smem, &format!("{name}_sa"))?;
         layout_fn(&mut s, &smem_b, &format!("{name}_sb"))?;
         let (a_elems, b_elems) = (bm * bk, bn * bk);
@@ -447,6 +581,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                 (elem, c_elem),
                 operands,
                 predicated.then_some((m, n)),
+                tma_store.then_some((box_cols, boxes)),
             ));
         } else {
             s.push_str(&format!(
@@ -507,7 +642,8 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
             smem_b,
             atom,
             store_cost,
-            smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + 1024) as u32,
+            smem_bytes: (STAGES * (a_elems + b_elems) * elem.bytes() + if tma_store { C_STAGE_BYTES } else { 0 } + 1024)
+                as u32,
             loader,
             threads: if ws { 3 * 128 } else { THREADS as u32 },
             c_elem,
@@ -519,6 +655,10 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                 }
             }),
             k_major: (a_k, b_k),
+            epilogue,
+            c_map: tma_store.then_some((m as u64, n as u64, 64, box_cols as u32)),
+            c_stage,
+            c_stage_cost,
             source: s,
         })
     }
@@ -549,7 +689,10 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 /// `tiles = (TM, TN, KT)` block tiles along M and N and k-tiles, `elems` the
 /// elements of one stage of A and of B. The layout functions, `kute_desc_a`,
 /// `kute_desc_b` and `kute_wgmma` are already in the source, and `tma_decl`
-/// holds [`TMA_HELPERS`].
+/// holds [`TMA_HELPERS`]. `edges`: `(M, N)` where the sizes are not
+/// multiples of the tile; `tma_store`: `(box columns, boxes per row of the
+/// tile)` for [`Sm90Epilogue::Tma`] (`NAME_c_stage` is in the source).
+#[allow(clippy::too_many_arguments)]
 fn warp_specialized_kernel(
     name: &str,
     tma_decl: &str,
@@ -558,6 +701,7 @@ fn warp_specialized_kernel(
     (elem, c_elem): (Elem, Elem),
     operands: [(i64, bool, i64, i64); 2],
     edges: Option<(i64, i64)>,
+    tma_store: Option<(i64, i64)>,
 ) -> String {
     let bytes = elem.bytes();
     // per operand: (tile rows, K-major, the k step's offset, the second
@@ -608,20 +752,111 @@ fn warp_specialized_kernel(
     let group = [8, 4, 2, 1].into_iter().find(|g| tm % g == 0).unwrap_or(1);
     let consumer_warps = 8;
     let fast = format!(
-        r#"#pragma unroll
+        r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
       {store}
     }}
 "#
     );
+    let direct = match edges {
+        None => fast,
+        Some((m, n)) => {
+            // a value pair is two adjacent columns; paired stores need
+            // rows of an even length
+            let pair = if n % 2 == 0 {
+                format!("if (col + 1 < {n}LL) {{ {store} }} else if (col < {n}LL) {{ const int e = 0; {store_one} }}")
+            } else {
+                format!(
+                    "if (col < {n}LL) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}LL) {{ const int e = 1; {store_one} }}"
+                )
+            };
+            format!(
+                r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
+      const auto in = {name}_c_ctile(x);
+      const long long at = {name}_c_tile(x);
+      const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
+      if (row < {m}LL) {{
+        {pair}
+      }}
+    }}
+"#
+            )
+        }
+    };
+    let (c_param, epilogue, drain) = match tma_store {
+        None => (String::new(), direct, String::new()),
+        Some((box_cols, boxes)) => {
+            let box_bytes = 64 * 128;
+            // one thread and a named barrier (1 + cw) per consumer warpgroup
+            let per = acc / boxes; // accumulators of one box per thread
+            let stage_store = match c_elem {
+                Elem::F32 => r#"asm volatile("st.shared.v2.f32 [%0], {%1, %2};" :: "r"(sbuf + (unsigned int)at * 4u), "f"(d[r]), "f"(d[r + 1]) : "memory");"#.to_string(),
+                _ => format!(
+                    r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
+        asm volatile("st.shared.b32 [%0], %1;" :: "r"(sbuf + (unsigned int)at * 2u), "r"(h) : "memory");"#
+                ),
+            };
+            // boxes entirely outside C (edge tiles) are not stored, but their
+            // (empty) bulk groups are committed all the same, so that the
+            // groups still count boxes
+            let inside = match edges {
+                None => String::new(),
+                Some((m, n)) => format!(" && row0 < {m} && col0 + {box_cols} * j < {n}"),
+            };
+            (
+                ", const __grid_constant__ kute_tmap tma_c".to_string(),
+                format!(
+                    r#"    // C by TMA: box j (64 rows by 128 bytes) of this warpgroup's rows through
+    // buffer j % 2; the TMA engine drains it while the warpgroup fills the
+    // other one and, after the last box, multiplies the next tile
+    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+    const int row0 = (int)cc.c[0] + 64 * (int)cw, col0 = (int)cc.c[1];
+#pragma unroll
+    for (int j = 0; j < {boxes}; ++j) {{
+      const unsigned int sbuf = sc + (unsigned int)(cw * {wg_bytes} + (j % 2) * {box_bytes});
+      // the box stored from this buffer two boxes ago has been read
+      if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
+#pragma unroll
+      for (int r = {per} * j; r < {per} * (j + 1); r += 2) {{
+        const long long at = {name}_c_stage({name}_c_frag(ct % 128 + 128LL * r));
+        {stage_store}
+      }}
+      // the writes, made visible to the async proxy, are all in
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
+      if (ct % 128 == 0) {{
+        if (true{inside})
+          asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {{%1, %2}}], [%3];"
+                       :: "l"(&tma_c), "r"(col0 + {box_cols} * j), "r"(row0), "r"(sbuf) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      }}
+    }}
+"#,
+                    wg_bytes = 2 * box_bytes,
+                ),
+                // the last boxes have left shared memory and reached C
+                r#"  if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+"#
+                .to_string(),
+            )
+        }
+    };
     format!(
-        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C) {{
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
   unsigned short* sa = sm;
   unsigned short* sb = sm + {STAGES} * {a_elems};
+  // C's staging buffers (TMA store), after the stages
+  const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {STAGES} * ({a_elems} + {b_elems}));
   // full: the stage's bytes have landed; empty: both consumers are done with it
   __shared__ alignas(8) unsigned long long full[{STAGES}], empty[{STAGES}];
   const int t = threadIdx.x;
@@ -681,42 +916,13 @@ fn warp_specialized_kernel(
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
-    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
 {epilogue}  }}
-}}
+{drain}}}
 "#,
         tiles = tm * tn,
         group_tiles = group * tn,
         tile_bytes = (a_elems + b_elems) * bytes,
         ksteps = bk / 16,
-        epilogue = match edges {
-            None => fast,
-            Some((m, n)) => {
-                // a value pair is two adjacent columns; paired stores need
-                // rows of an even length
-                let pair = if n % 2 == 0 {
-                    format!(
-                        "if (col + 1 < {n}LL) {{ {store} }} else if (col < {n}LL) {{ const int e = 0; {store_one} }}"
-                    )
-                } else {
-                    format!("if (col < {n}LL) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}LL) {{ const int e = 1; {store_one} }}")
-                };
-                format!(
-                    r#"    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
-#pragma unroll
-    for (int r = 0; r < {acc}; r += 2) {{
-      const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
-      const auto in = {name}_c_ctile(x);
-      const long long at = {name}_c_tile(x);
-      const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
-      if (row < {m}LL) {{
-        {pair}
-      }}
-    }}
-"#
-                )
-            }
-        },
     )
 }
 
@@ -745,4 +951,53 @@ fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str) -> String {
 
 fn layout_of_any(expr: &str) -> Result<AnyLayout> {
     Ok(kute::expr::eval(expr)?.to_any_layout("kernel plan")?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kute::Int;
+
+    /// Every accumulator of the TMA-store epilogue lands where the TMA
+    /// store's 128-byte swizzle reads its tile coordinate: box `v / per` (the
+    /// values of box `j` are `per·j ..`), row `row % 64`, and the 16-byte
+    /// chunk of the row XORed with the row's low three bits. And a plain
+    /// (unswizzled) box would cost 8 wavefronts per store of 16-bit pairs
+    /// (the swizzled one 1; 2 per half-warp's f32 pairs, twice the ideal).
+    #[test]
+    fn tma_store_staging_matches_the_tma_swizzle() {
+        for (elem, c_elem) in [(Elem::F16, Elem::F16), (Elem::Bf16, Elem::Bf16), (Elem::F16, Elem::F32)] {
+            let g =
+                Sm90Gemm::warp_specialized_epilogue("t", (256, 512, 64), elem, c_elem, (true, true), Sm90Epilogue::Tma)
+                    .unwrap();
+            assert_eq!(g.epilogue, Sm90Epilogue::Tma);
+            let stage = g.c_stage.as_ref().unwrap();
+            let cb = c_elem.bytes();
+            let w = 128 / cb;
+            let per = 128 / (TILE.1 / w);
+            let atom =
+                layout_of("MMA_Traits<SM90_64x256x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>>::CLayout{}").unwrap();
+            let zt = layout_of("zipped_divide(make_layout((128,256)), (64,256))").unwrap();
+            let frag = layout_of(&format!("composition({}, {atom})", zt.mode(0).unwrap())).unwrap();
+            for t in 0..128 {
+                for v in 0..128 {
+                    let x = frag.eval(t + 128 * v).unwrap();
+                    let (row, col) = (x % 128, x / 128);
+                    assert!(row < 64);
+                    assert_eq!(col / w, v / per);
+                    let byte = (row * w + col % w) * cb;
+                    let tma = byte ^ (((byte >> 7) & 7) << 4);
+                    assert_eq!(stage.eval_int(Int::new_dynamic(x)).unwrap().value() * cb, tma);
+                }
+            }
+            // f32 pairs: a half-warp's four rows take chunks {0,1} ^ row, two of them the same pair
+            let degree = if cb == 2 { 1.0 } else { 2.0 };
+            assert!(g.c_stage_cost.iter().all(|r| r.degree() == degree), "{c_elem}");
+            if cb == 2 {
+                let plain = layout_of_any(&format!("((_64,_2),(_{w},_4)):((_{w},_0),(_1,_0))")).unwrap();
+                let cost = block_bank_conflicts(&plain, cb, &frag).unwrap();
+                assert!(cost.iter().all(|r| r.degree() == 8.0));
+            }
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Compiling with NVRTC and running on a GPU (through `cudarc`, which loads
 //! `libnvrtc` and `libcuda` when first used).
 
-use crate::{Error, Result};
+use crate::gemm_sm90::{Sm90Gemm, Sm90Loader};
+use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
 use std::sync::Arc;
@@ -219,19 +220,47 @@ impl Gpu {
         box_cols: u32,
         bf16: bool,
     ) -> Result<TensorMap> {
+        self.tensor_map_of(buf, if bf16 { Elem::Bf16 } else { Elem::F16 }, (rows, cols, box_rows, box_cols))
+    }
+
+    /// As [`Gpu::tensor_map_sw128`], for a matrix of `elem` (`f32`, `f16` or
+    /// `bf16`) whose `(rows, cols, box rows, box cols)` are `dims` (an
+    /// [`Sm90Gemm::c_map`](crate::gemm_sm90::Sm90Gemm::c_map), the map a
+    /// TMA store of `C` writes through).
+    ///
+    /// Pre: `T` is `elem.bytes()` wide (else an `Unsupported` error); `buf`
+    /// holds `rows · cols` elements; `cols · elem.bytes()` a multiple of 16;
+    /// `box_cols · elem.bytes() <= 128`, `box_rows <= 256`. Post: the map,
+    /// or the driver's error.
+    pub fn tensor_map_of<T: DeviceRepr>(
+        &self,
+        buf: &CudaSlice<T>,
+        elem: Elem,
+        (rows, cols, box_rows, box_cols): (u64, u64, u32, u32),
+    ) -> Result<TensorMap> {
         use cudarc::driver::sys::{self, CUtensorMapDataType as Ty};
         use cudarc::driver::DevicePtr;
+        if std::mem::size_of::<T>() as i64 != elem.bytes() {
+            return Err(Error::unsupported(
+                "tensor map",
+                format!("a buffer of {elem} elements of {} bytes", std::mem::size_of::<T>()),
+            ));
+        }
         let (ptr, _sync) = buf.device_ptr(&self.stream);
         let mut map = sys::CUtensorMap { opaque: [0; 16] };
         let dims = [cols, rows];
-        let strides = [cols * 2];
+        let strides = [cols * elem.bytes() as u64];
         let boxes = [box_cols, box_rows];
         let elem_strides = [1u32, 1];
         // SAFETY: every pointer is to a live local array of the rank's length.
         let r = unsafe {
             sys::cuTensorMapEncodeTiled(
                 &mut map,
-                if bf16 { Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 } else { Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16 },
+                match elem {
+                    Elem::F32 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                    Elem::F16 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                    Elem::Bf16 => Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                },
                 2,
                 ptr as *mut std::ffi::c_void,
                 dims.as_ptr(),
@@ -248,6 +277,53 @@ impl Gpu {
         Ok(TensorMap(map.opaque))
     }
 
+    /// Launches the SM90 GEMM `g` (its kernel `f`, compiled from `g.source`
+    /// for `sm_90a`) on `a`, `b` and `c`: the tensor maps its kernel takes
+    /// (A's and B's, and C's for a TMA-store epilogue) are built from the
+    /// plan, and so are its grid (one block per multiprocessor for the
+    /// persistent kernel) and shared memory.
+    ///
+    /// Pre: `a` and `b` hold the operands (`M·K` and `N·K` elements of
+    /// `g.elem`, laid out as `g.tma_maps` say), `c` the `M·N` elements of
+    /// `g.c_elem` (`T` of its size, else an `Unsupported` error).
+    /// Post: the launch was queued, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm90Gemm::warp_specialized("g", (256, 256, 64), Elem::F16, Elem::F16)?;
+    /// let f = gpu.kernel_for(&g.name, &g.source, "sm_90a")?;
+    /// let (a, b) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(256 * 64)?);
+    /// let mut c = gpu.zeros::<u16>(256 * 256)?;
+    /// gpu.launch_sm90(&f, &g, &a, &b, &mut c)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn launch_sm90<T: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        g: &Sm90Gemm,
+        a: &CudaSlice<u16>,
+        b: &CudaSlice<u16>,
+        c: &mut CudaSlice<T>,
+    ) -> Result<()> {
+        if std::mem::size_of::<T>() as i64 != g.c_elem.bytes() {
+            return Err(Error::unsupported(
+                "launch_sm90",
+                format!("a C of {} elements of {} bytes", g.c_elem, std::mem::size_of::<T>()),
+            ));
+        }
+        if g.loader == Sm90Loader::CpAsync {
+            return self.launch3_smem(f, g.blocks(), g.threads, g.smem_bytes, a, b, c);
+        }
+        let bf16 = g.elem == Elem::Bf16;
+        let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = g.tma_maps;
+        let ta = self.tensor_map_sw128(a, ar, ac, abr, abc, bf16)?;
+        let tb = self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?;
+        let tc = g.c_map.map(|d| self.tensor_map_of(c, g.c_elem, d)).transpose()?;
+        let grid = if g.loader == Sm90Loader::WarpSpecialized { g.grid(self.sm_count()?) } else { g.blocks() };
+        self.launch_tma_c(f, grid, g.threads, g.smem_bytes, (&ta, &tb), c, tc.as_ref())
+    }
+
     /// Launches `f(ta, tb, c)` (a TMA GEMM: two tensor maps and an output)
     /// with `smem` bytes of dynamic shared memory.
     ///
@@ -262,13 +338,38 @@ impl Gpu {
         maps: (&TensorMap, &TensorMap),
         c: &mut CudaSlice<U>,
     ) -> Result<()> {
+        self.launch_tma_c(f, grid, threads, smem, maps, c, None)
+    }
+
+    /// As [`Gpu::launch_tma`], launching `f(ta, tb, c, tc)` where `c_map` is
+    /// given (a GEMM storing `C` by TMA through `tc`, a map of `c` from
+    /// [`Gpu::tensor_map_of`]), else `f(ta, tb, c)`.
+    ///
+    /// Pre: as `launch_tma`; `c_map` a map of `c`, the kernel taking it
+    /// exactly when it is given. Post: the launch was queued, or the driver's
+    /// error.
+    #[allow(clippy::too_many_arguments)]
+    pub fn launch_tma_c<U: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        grid: (u32, u32),
+        threads: u32,
+        smem: u32,
+        maps: (&TensorMap, &TensorMap),
+        c: &mut CudaSlice<U>,
+        c_map: Option<&TensorMap>,
+    ) -> Result<()> {
         let cfg = config(f, grid, threads, smem)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(maps.0);
         l.arg(maps.1);
         l.arg(c);
+        if let Some(m) = c_map {
+            l.arg(m);
+        }
         // SAFETY: the kernel takes two tensor maps by value and an output the
-        // plan keeps its stores inside (the precondition).
+        // plan keeps its stores inside, and with `c_map` a map of that output
+        // (the precondition).
         unsafe { l.launch(cfg) }?;
         Ok(())
     }

@@ -353,3 +353,66 @@ fn leaf_tiles_agree_with_the_general_path() {
     }
     assert!(layouts > 2_000, "{layouts} compositions gave a layout");
 }
+
+/// The regrouped divides of modes that are tuples of leaves by tiles `t:1` (or
+/// an integer `t`), drawn so that the tile often splits the mode's extents
+/// (the early branch for a unit-stride tile over a coalesced mode) and often
+/// does not; static flags mixed leaf by leaf, so that every flag the branch
+/// computes is compared with the general steps'.
+#[test]
+fn unit_tiles_over_flat_modes_agree_with_the_general_path() {
+    let mut g = Gen(0x3c6e_f372_fe94_f82b);
+    let mut layouts = 0;
+    for _ in 0..20_000 {
+        let rank = 1 + g.below(3) as usize;
+        let (mut sh, mut sd) = (Vec::new(), Vec::new());
+        for _ in 0..rank {
+            let n = 1 + g.below(4) as usize;
+            let (mut s, mut d) = (Vec::new(), Vec::new());
+            let mut next = 1 + g.below(3) as i64;
+            for _ in 0..n {
+                let e = [1, 2, 3, 4, 6, 8, 12][g.below(7) as usize];
+                let st = match g.below(8) {
+                    0 => 0,
+                    1 => -2,
+                    2 => 1 + g.below(20) as i64,
+                    _ => next,
+                };
+                next = next * e * (1 + g.below(2) as i64);
+                let p = [0.0, 0.5, 1.0][g.below(3) as usize];
+                s.push(g.int(e, p));
+                d.push(g.int(st, p));
+            }
+            if n == 1 && g.chance(0.5) {
+                sh.push(s[0].clone());
+                sd.push(d[0].clone());
+            } else {
+                sh.push(format!("({})", s.join(",")));
+                sd.push(format!("({})", d.join(",")));
+            }
+        }
+        let a = parse(&format!("({}):({})", sh.join(","), sd.join(",")));
+        let k = 1 + g.below(rank as u64) as usize;
+        let tiles: Vec<String> = (0..k)
+            .map(|_| {
+                let t = [1, 2, 3, 4, 6, 8, 12, 16, 24, 48, 96][g.below(11) as usize];
+                let p = [0.0, 0.5, 1.0][g.below(3) as usize];
+                match g.below(4) {
+                    0 => g.int(t, p),
+                    1 => format!("{}:{}", g.int(t, p), g.int(2, p)),
+                    _ => format!("{}:{}", g.int(t, p), g.int(1, p)),
+                }
+            })
+            .collect();
+        let src = format!("<{}>", tiles.join(","));
+        let t = kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let w = |op: &str| format!("{op}({a}, {src})");
+        if same(&w("zipped_divide"), |o| kute::zipped_divide_into(o, &a, &t)) {
+            layouts += 1;
+        }
+        same(&w("tiled_divide"), |o| kute::tiled_divide_into(o, &a, &t));
+        same(&w("flat_divide"), |o| kute::flat_divide_into(o, &a, &t));
+        same(&w("logical_divide"), |o| kute::logical_divide_into(o, &a, &t));
+    }
+    assert!(layouts > 5_000, "{layouts} divides gave a layout");
+}

@@ -17,7 +17,7 @@ use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
 use kute_cuda::elem::round_to_16;
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
-use kute_cuda::gemm_sm90::{Sm90Gemm, THREADS as SM90_THREADS};
+use kute_cuda::gemm_sm90::{Sm90Epilogue, Sm90Gemm, THREADS as SM90_THREADS};
 use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
 use kute_cuda::reference::check_copy;
 use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
@@ -457,11 +457,24 @@ fn gemm(
                     rows.push((s.clone(), elem, "kute gemm TN (SM90 wgmma)".to_string(), ms, mnk));
                     kernels.push((Sm90Gemm::with_tma("kgemm90tma", mnk, elem)?, "SM90 wgmma + TMA".to_string()));
                 }
-                kernels.push((ws, "SM90 warp-specialized, persistent".to_string()));
-                kernels.push((
-                    Sm90Gemm::warp_specialized_with("kgemm90ws16", mnk, elem, elem, majors)?,
-                    format!("SM90 warp-specialized, persistent, {elem} C"),
-                ));
+                // f32 and 16-bit C, each stored straight from registers and by TMA
+                for c_elem in [Elem::F32, elem] {
+                    for epilogue in [Sm90Epilogue::Direct, Sm90Epilogue::Tma] {
+                        let tag = format!("kgemm90ws_{c_elem}_{}", epilogue == Sm90Epilogue::Tma);
+                        let plan = Sm90Gemm::warp_specialized_epilogue(&tag, mnk, elem, c_elem, majors, epilogue);
+                        let p = match (plan, epilogue) {
+                            (Ok(p), _) => p,
+                            (Err(e), Sm90Epilogue::Tma) => {
+                                println!("{s} {elem}: no TMA store of {c_elem} C: {e}");
+                                continue;
+                            }
+                            (Err(e), _) => return Err(e),
+                        };
+                        let c = if c_elem == Elem::F32 { String::new() } else { format!(", {elem} C") };
+                        let how = if epilogue == Sm90Epilogue::Tma { "TMA store" } else { "st.global" };
+                        kernels.push((p, format!("SM90 warp-specialized, persistent{c}, {how}")));
+                    }
+                }
                 let sms = gpu.sm_count()?;
                 for (t90, label) in kernels {
                     let label = format!("{layouts} ({label})");
@@ -475,15 +488,19 @@ fn gemm(
                     let grid = t90.grid(sms);
                     let ms = if t90.c_elem == Elem::F32 {
                         let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
-                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)?;
+                        let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, Elem::F32, d)).transpose()?;
+                        let mc = mc.as_ref();
+                        gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
                         same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
                         println!("{s} {elem}: the {label} kernel equals the SM80 kernel bit for bit ({grid:?} blocks)");
                         gpu.time(2, 5, reps, || {
-                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)
+                            gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
                         })?
                     } else {
                         let mut tc = gpu.zeros::<u16>((m * n) as usize)?;
-                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)?;
+                        let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, elem, d)).transpose()?;
+                        let mc = mc.as_ref();
+                        gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
                         let want: Vec<u16> = c.iter().map(|x| round_to_16(*x, elem)).collect();
                         let got = gpu.download(&tc)?;
                         if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
@@ -500,7 +517,7 @@ fn gemm(
                         }
                         println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
                         gpu.time(2, 5, reps, || {
-                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc)
+                            gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
                         })?
                     };
                     rows.push((s.clone(), elem, format!("kute gemm {label}"), ms, mnk));
@@ -650,29 +667,79 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
     }
     // the wgmma kernels are for sm_90a only
     let mut count = 0;
+    let (tn, tma, direct) = ((true, true), Sm90Epilogue::Tma, Sm90Epilogue::Direct);
     for (mnk, elem) in [((256, 256, 128), Elem::F16), ((128, 512, 64), Elem::Bf16)] {
         for h in [
             Sm90Gemm::new(&format!("gemm90_{elem}"), mnk, elem)?,
             Sm90Gemm::with_tma(&format!("gemm90tma_{elem}"), mnk, elem)?,
-            Sm90Gemm::warp_specialized(&format!("gemm90ws_{elem}"), mnk, elem, Elem::F32)?,
-            Sm90Gemm::warp_specialized(&format!("gemm90ws16_{elem}"), mnk, elem, elem)?,
-            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nt_{elem}"), mnk, elem, Elem::F32, (false, false))?,
-            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_nn_{elem}"), mnk, elem, Elem::F32, (false, true))?,
-            Sm90Gemm::warp_specialized_with(&format!("gemm90ws_tt_{elem}"), mnk, elem, elem, (true, false))?,
+            Sm90Gemm::warp_specialized_epilogue(&format!("gemm90ws_{elem}"), mnk, elem, Elem::F32, tn, direct)?,
+            Sm90Gemm::warp_specialized_epilogue(&format!("gemm90ws16_{elem}"), mnk, elem, elem, tn, direct)?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_nt_{elem}"),
+                mnk,
+                elem,
+                Elem::F32,
+                (false, false),
+                direct,
+            )?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_nn_{elem}"),
+                mnk,
+                elem,
+                Elem::F32,
+                (false, true),
+                direct,
+            )?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_tt_{elem}"),
+                mnk,
+                elem,
+                elem,
+                (true, false),
+                direct,
+            )?,
             // predicated: no size a multiple of the tile
-            Sm90Gemm::warp_specialized_with(
+            Sm90Gemm::warp_specialized_epilogue(
                 &format!("gemm90ws_edge_{elem}"),
                 (200, 264, 72),
                 elem,
                 Elem::F32,
                 (true, true),
+                direct,
             )?,
-            Sm90Gemm::warp_specialized_with(
+            Sm90Gemm::warp_specialized_epilogue(
                 &format!("gemm90ws_edge_nt_{elem}"),
                 (136, 8, 1000),
                 elem,
                 elem,
                 (false, false),
+                direct,
+            )?,
+            // C stored by TMA: 16-bit and f32, K- and MN-major operands, edge tiles
+            Sm90Gemm::warp_specialized_epilogue(&format!("gemm90ws_tma16_{elem}"), mnk, elem, elem, tn, tma)?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_tma_nt_{elem}"),
+                mnk,
+                elem,
+                Elem::F32,
+                (false, false),
+                tma,
+            )?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_tma_edge_{elem}"),
+                (200, 264, 72),
+                elem,
+                Elem::F32,
+                tn,
+                tma,
+            )?,
+            Sm90Gemm::warp_specialized_epilogue(
+                &format!("gemm90ws_tma_edge_nt_{elem}"),
+                (136, 8, 1000),
+                elem,
+                elem,
+                (false, false),
+                tma,
             )?,
         ] {
             count += 1;

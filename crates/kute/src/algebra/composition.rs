@@ -300,7 +300,7 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
 /// `s:r` composed with a one-mode left operand of stride `d`: `s:r·d` (`s:r`
 /// when `r` is 0). A basis stride `r` declines (it composes by mode).
 #[inline(always)]
-fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
+pub(crate) fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
     if !m.stride.is_int() {
         return Err(P::decline());
     }
@@ -326,6 +326,11 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
     b: &[Part<'_>],
     verify: bool,
 ) -> Result<(), P::Err> {
+    if let [l0] = lhs {
+        // early branch: one mode has no carries, nothing to prove (and no
+        // proof to set up)
+        return compose_one(out, *l0, b);
+    }
     let mark = out.mark();
     let mut proof = Proof::new(if verify { lhs.len() } else { 0 });
     compose_parts_with(out, lhs, b, &mut proof)?;
@@ -388,57 +393,68 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
     b: &[Part<'_>],
     proof: &mut Proof,
 ) -> Result<(), P::Err> {
+    if let [l0] = lhs {
+        return compose_one(out, *l0, b);
+    }
     let one = b.len() == 1;
     let p = if one { 0 } else { out.open()? };
-    if let [l0] = lhs {
-        // one mode: every stride is scaled, the structure is B's, nothing to prove (no carries)
-        let d = l0.stride;
-        for part in b {
-            match *part {
-                Part::Tree(t) => {
-                    for &x in t.toks {
-                        out.tok(x)?;
-                    }
-                    for &m in t.leaves {
-                        out.mode(scale::<P>(m, d)?)?;
-                    }
+    if lhs.len() > CAP && !P::CHECKED {
+        return Err(P::decline());
+    }
+    let mut c = Compose::new(lhs, proof.digits());
+    if lhs.len() > CAP && !c.stop_early {
+        // (extents below 2: each B-leaf may walk every mode of A)
+        let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());
+        P::lift(crate::limits::take_points(steps as u64, "composition", || {
+            format!("composing with a left operand of {} modes (some of extent below 2)", lhs.len())
+        }))?;
+    }
+    for part in b {
+        match *part {
+            Part::Tree(t) => c.tree(out, t)?,
+            Part::Flat([m]) => c.leaf(out, m.shape, m.stride.scale_int())?,
+            Part::Flat(ms) => {
+                let q = out.open()?;
+                for &m in ms {
+                    c.leaf(out, m.shape, m.stride.scale_int())?;
                 }
-                Part::Flat([m]) => out.leaf(scale::<P>(*m, d)?)?,
-                Part::Flat(ms) => {
-                    let q = out.open()?;
-                    for &m in ms {
-                        out.leaf(scale::<P>(m, d)?)?;
-                    }
-                    out.close(q, ms.len())?;
-                }
+                out.close(q, ms.len())?;
             }
         }
-    } else {
-        if lhs.len() > CAP && !P::CHECKED {
-            return Err(P::decline());
-        }
-        let mut c = Compose::new(lhs, proof.digits());
-        if lhs.len() > CAP && !c.stop_early {
-            // (extents below 2: each B-leaf may walk every mode of A)
-            let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());
-            P::lift(crate::limits::take_points(steps as u64, "composition", || {
-                format!("composing with a left operand of {} modes (some of extent below 2)", lhs.len())
-            }))?;
-        }
-        for part in b {
-            match *part {
-                Part::Tree(t) => c.tree(out, t)?,
-                Part::Flat([m]) => c.leaf(out, m.shape, m.stride.scale_int())?,
-                Part::Flat(ms) => {
-                    let q = out.open()?;
-                    for &m in ms {
-                        c.leaf(out, m.shape, m.stride.scale_int())?;
-                    }
-                    out.close(q, ms.len())?;
+    }
+    proof.clean &= c.clean;
+    if !one {
+        out.close(p, b.len())?;
+    }
+    Ok(())
+}
+
+/// [`compose_parts_with`] for a left operand of one mode `l0`: every stride
+/// of `B` scaled by `l0`'s, the structure `B`'s, nothing to prove (no carries).
+#[inline(always)]
+fn compose_one<P: Policy, E: Emit<P>>(out: &mut E, l0: Mode, b: &[Part<'_>]) -> Result<(), P::Err> {
+    let one = b.len() == 1;
+    let p = if one { 0 } else { out.open()? };
+    let d = l0.stride;
+    for part in b {
+        match *part {
+            Part::Tree(t) => {
+                for &x in t.toks {
+                    out.tok(x)?;
+                }
+                for &m in t.leaves {
+                    out.mode(scale::<P>(m, d)?)?;
                 }
             }
+            Part::Flat([m]) => out.leaf(scale::<P>(*m, d)?)?,
+            Part::Flat(ms) => {
+                let q = out.open()?;
+                for &m in ms {
+                    out.leaf(scale::<P>(m, d)?)?;
+                }
+                out.close(q, ms.len())?;
+            }
         }
-        proof.clean &= c.clean;
     }
     if !one {
         out.close(p, b.len())?;

@@ -7,10 +7,10 @@
 //! compose piece by piece where the digit test proves the pieces together, and
 //! whole otherwise.
 
-use super::coalesce::coalesce_leaves;
+use super::coalesce::{coalesce_leaves, merges};
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose, compose_parts, compose_parts_with, Part, Proof};
-use super::out::{push_built, run, Emit, Grow, Op, UNIT};
+use super::out::{push_built, run, Emit, Grow, Op, CAP, UNIT};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -71,28 +71,48 @@ impl Op for LogicalDivideBy<'_> {
         let (a, t) = (self.0.as_tree_ref(), self.1);
         if let Tiler::Tuple(ts) = t {
             // early branch: the first modes of a flat A, each a leaf divided by a leaf
-            let mut folded = ArrayVec::new();
-            if fold_flat(&mut folded, a, ts).is_some() {
-                return logical_divide_folded(out, &folded, &a.leaves[ts.len()..]);
+            // (its own arm: the other tilers' writes still know the output is empty)
+            let mark = out.mark();
+            if logical_divide_folded(out, a, ts).is_some() {
+                return Ok(());
             }
+            out.truncate(mark);
+            return by_mode_tuple(out, a, t, ts, &Divide);
         }
         by_mode(out, a, t, &Divide)
     }
 }
 
-/// [`logical_divide`] of a flat `A` whose first modes fold: `((tile, rest),
-/// .., extra modes)`.
+/// [`logical_divide`] of a flat `A` whose first modes fold ([`fold_flat`]'s
+/// case): `((tile, rest), .., extra modes)`, each mode written as soon as it
+/// is folded (a [`LeafDiv`] kept in an array and read back costs its copy).
+/// `None` where a mode does not fold or a write fails, part of the result
+/// written: the caller truncates it and takes the general steps, which
+/// write the same elements (and fail as these writes did).
 #[inline(always)]
-fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, folded: &[LeafDiv], extra: &[Mode]) -> Result<(), P::Err> {
-    let top = out.open()?;
-    for d in folded {
-        d.write(out)?;
+fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+    if a.toks.len() != a.leaves.len() + 1 || ts.len() > a.leaves.len() {
+        return None;
     }
-    for &m in extra {
-        out.leaf(m)?;
+    let top = out.open().ok()?;
+    for (ti, &am) in ts.iter().zip(a.leaves) {
+        LeafDiv::of_modes(am, leaf_tiler(ti)?)?.write(out).ok()?;
     }
-    out.close(top, folded.len() + extra.len())?;
-    Ok(())
+    for &m in &a.leaves[ts.len()..] {
+        out.leaf(m).ok()?;
+    }
+    out.close(top, a.leaves.len()).ok()
+}
+
+/// A tile that is one mode: a leaf layout, or an integer.
+#[inline(always)]
+fn leaf_tiler(t: &Tiler) -> Option<Mode> {
+    match t {
+        // (the inline parts first: no test of the spilled storage)
+        Tiler::Layout(b) => b.tree.inline_leaf().or_else(|| b.as_tree_ref().as_leaf()),
+        Tiler::Int(n) => Some(Tiler::int_mode(*n)),
+        _ => None,
+    }
 }
 
 /// An operation of two layouts applied by [`by_mode`]: a trait with an
@@ -207,9 +227,31 @@ fn divide_parts<P: Policy>(
 struct LeafDiv {
     /// `A ∘ B`
     tile: Mode,
-    /// `A ∘ complement(B, s)`: one mode, or a tuple of two
-    rest: [Mode; 2],
+    /// `A ∘ complement(B, s)`
+    rest: LeafRest,
+}
+
+/// The rest of a [`LeafDiv`]: one mode, or a tuple of two.
+#[derive(Clone, Copy)]
+struct LeafRest {
+    modes: [Mode; 2],
     two: bool,
+}
+
+impl LeafRest {
+    /// The rest as one element of `out`.
+    #[inline(always)]
+    fn write<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        if self.two {
+            let q = out.open()?;
+            out.leaf(self.modes[0])?;
+            out.leaf(self.modes[1])?;
+            out.close(q, 2)?;
+            Ok(())
+        } else {
+            out.leaf(self.modes[0])
+        }
+    }
 }
 
 impl LeafDiv {
@@ -242,25 +284,12 @@ impl LeafDiv {
         let gap = (bm.stride.value() != 1).then(|| Mode::new(bm.stride.scale_int(), Int::ONE));
         let rest = (x.value() != 1).then(|| Mode::new(x, new_stride));
         let tile = scale(bm)?;
-        Some(match (gap, rest) {
-            (Some(g), Some(r)) => LeafDiv { tile, rest: [scale(g)?, scale(r)?], two: true },
-            (Some(m), None) | (None, Some(m)) => LeafDiv { tile, rest: [scale(m)?, UNIT], two: false },
-            (None, None) => LeafDiv { tile, rest: [UNIT, UNIT], two: false },
-        })
-    }
-
-    /// The rest as one element of `out`.
-    #[inline(always)]
-    fn write_rest<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        if self.two {
-            let q = out.open()?;
-            out.leaf(self.rest[0])?;
-            out.leaf(self.rest[1])?;
-            out.close(q, 2)?;
-            Ok(())
-        } else {
-            out.leaf(self.rest[0])
-        }
+        let rest = match (gap, rest) {
+            (Some(g), Some(r)) => LeafRest { modes: [scale(g)?, scale(r)?], two: true },
+            (Some(m), None) | (None, Some(m)) => LeafRest { modes: [scale(m)?, UNIT], two: false },
+            (None, None) => LeafRest { modes: [UNIT, UNIT], two: false },
+        };
+        Some(LeafDiv { tile, rest })
     }
 
     /// `(tile, rest)` as one element of `out`.
@@ -268,8 +297,139 @@ impl LeafDiv {
     fn write<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let p = out.open()?;
         out.leaf(self.tile)?;
-        self.write_rest(out)?;
+        self.rest.write(out)?;
         out.close(p, 2)?;
+        Ok(())
+    }
+}
+
+/// A mode `A` of `n >= 2` leaves `s_i:d_i` (extents at least 2, integer
+/// strides, no two neighbours that merge: its own coalesced form, size at
+/// most `i64::MAX / 2`) divided by a tile `t:e` (`e` the integer 1, `t >= 2`)
+/// that splits `A`'s extents: `t = s_0·…·s_{k-1}·u` with `u` dividing `s_k`,
+/// `u < s_k`, `k < n`. The tile is `A`'s domain prefix of size `t`,
+/// `(s_0,…,s_{k-1},u):(d_0,…,d_{k-1},d_k)` (`u` left out when 1), and the
+/// rest the remainder, `(s_k/u,s_{k+1},…):(d_k·u,d_{k+1},…)`: the elements
+/// [`divide`]'s steps give (coalesce, complement, the two compositions, whose
+/// digit test always holds here: mode `k` gets the digits `u-1` and
+/// `s_k-u`, every other mode one full digit), static flags included, without
+/// their buffers and loops. Each flag is the one those steps compute: `G_i`
+/// below is static when `t`, `e` and `s_0..=s_i` are.
+#[derive(Clone, Copy)]
+struct UnitSplit<'a> {
+    /// `A`'s leaves
+    a: &'a [Mode],
+    /// the tile's extent and stride (the stride's value is 1)
+    t: Int,
+    e: Int,
+    /// where the tile ends: all of modes `..k`, `u` of mode `k`
+    k: usize,
+    u: i64,
+}
+
+impl<'a> UnitSplit<'a> {
+    /// `None` where it does not apply (then [`divide`]'s steps answer, or
+    /// fail as they do).
+    #[inline(always)]
+    fn of<P: Policy>(a: &'a [Mode], bm: Mode) -> Option<UnitSplit<'a>> {
+        let n = a.len();
+        if !(2..=CAP).contains(&n) || !bm.stride.is_int() || bm.stride.value() != 1 || bm.shape.value() < 2 {
+            return None;
+        }
+        let mut size: i64 = 1;
+        for (i, &m) in a.iter().enumerate() {
+            if m.shape.value() < 2 || !m.stride.is_int() || (i > 0 && merges::<P>(a[i - 1], m).ok()?) {
+                return None;
+            }
+            size = size.checked_mul(m.shape.value())?;
+        }
+        // (every step's sums and products are then below i64::MAX: the
+        // complement's strides reach size(A), its ceil_divs add an extent to
+        // at most t)
+        if size > i64::MAX / 2 {
+            return None;
+        }
+        let (t, e) = (bm.shape, bm.stride.scale_int());
+        let mut rest = Int::new_dynamic(t.value());
+        for (i, m) in a.iter().enumerate() {
+            let s = m.shape;
+            if rest.value() >= s.value() && i + 1 < n {
+                if rest.rem_opt(s)?.value() != 0 {
+                    return None;
+                }
+                rest = rest.div_opt(s)?;
+                if rest.value() == 1 {
+                    return Some(UnitSplit { a, t, e, k: i + 1, u: 1 });
+                }
+            } else {
+                if rest.value() >= s.value() || s.rem_opt(rest)?.value() != 0 {
+                    return None;
+                }
+                return Some(UnitSplit { a, t, e, k: i, u: rest.value() });
+            }
+        }
+        None
+    }
+
+    /// The tile as one element of `out`: `(s_i:d_i·1)` for `i < k` (extent
+    /// flag `G_i`, the `1`'s flag `e`'s and `s_0..s_{i-1}`'s), then
+    /// `u:d_k·1` if `u > 1` (flag `G_k`, or `G_{k-1}` when mode `k` is the
+    /// last, whose extent is unbounded in a composition).
+    #[inline(always)]
+    fn write_tile<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, k) = (self.a, self.k);
+        let count = k + usize::from(self.u > 1);
+        let p = if count == 1 { 0 } else { out.open()? };
+        let mut g = self.t.with(self.e, 0);
+        let mut rd = self.e;
+        for m in &a[..k] {
+            g = g.with(m.shape, 0);
+            out.leaf(Mode::with_stride(Int::new(m.shape.value(), g.is_static()), P::scale(m.stride, rd)?))?;
+            rd = rd.with(m.shape, 1);
+        }
+        if self.u > 1 {
+            let m = a[k];
+            if k + 1 < a.len() {
+                g = g.with(m.shape, 0);
+            }
+            out.leaf(Mode::with_stride(Int::new(self.u, g.is_static()), P::scale(m.stride, rd)?))?;
+        }
+        if count != 1 {
+            out.close(p, count)?;
+        }
+        Ok(())
+    }
+
+    /// The rest as one element of `out`: `s_k/u:d_k·u`, then `s_i:d_i·1`
+    /// for `i > k` (every extent flag `G_{n-1}`; the `u`'s flag `G_{k-1}`,
+    /// each `1`'s `G_{i-1}`).
+    #[inline(always)]
+    fn write_rest<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
+        let (a, k) = (self.a, self.k);
+        let count = a.len() - k;
+        let mut all = self.t.with(self.e, 0);
+        let mut g = all;
+        for (i, m) in a.iter().enumerate() {
+            all = all.with(m.shape, 0);
+            if i < k {
+                g = g.with(m.shape, 0);
+            }
+        }
+        let all = all.is_static();
+        let p = if count == 1 { 0 } else { out.open()? };
+        let m = a[k];
+        let q = P::div(m.shape, Int::new(self.u, true))?;
+        out.leaf(Mode::with_stride(Int::new(q.value(), all), P::scale(m.stride, Int::new(self.u, g.is_static()))?))?;
+        let mut prev = m.shape;
+        for m in &a[k + 1..] {
+            g = g.with(prev, 0);
+            let rd = Int::new(1, g.is_static());
+            out.leaf(Mode::with_stride(Int::new(m.shape.value(), all), P::scale(m.stride, rd)?))?;
+            prev = m.shape;
+        }
+        if count != 1 {
+            out.close(p, count)?;
+        }
         Ok(())
     }
 }
@@ -287,12 +447,7 @@ fn fold_flat(folded: &mut ArrayVec<LeafDiv, UNZIP_MODES>, a: LayoutRef<'_>, ts: 
         return None;
     }
     for (ti, &am) in ts.iter().zip(a.leaves) {
-        let bm = match ti {
-            Tiler::Layout(b) => b.as_tree_ref().as_leaf()?,
-            Tiler::Int(n) => Tiler::int_mode(*n),
-            _ => return None,
-        };
-        folded.try_push(LeafDiv::of_modes(am, bm)?).ok()?;
+        folded.try_push(LeafDiv::of_modes(am, leaf_tiler(ti)?)?).ok()?;
     }
     Some(())
 }
@@ -490,7 +645,7 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(
     let splice = how != Unzip::Zipped && rank > 1;
     let p = if splice { 0 } else { out.open()? };
     for d in folded {
-        d.write_rest(out)?;
+        d.rest.write(out)?;
     }
     for &m in extra {
         out.leaf(m)?;
@@ -501,6 +656,31 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(
     }
     out.close(top, arity)?;
     Ok(())
+}
+
+/// How [`divide_unzip_modes`] divided one mode: what its rest needs.
+#[derive(Clone, Copy)]
+enum Piece<'a> {
+    /// a leaf by a leaf ([`LeafDiv`]): the rest
+    Folded(LeafRest),
+    /// a unit-stride tile that splits the mode ([`UnitSplit`])
+    Split(UnitSplit<'a>),
+    /// the general steps: the left operand, complement and proof in [`General`]
+    General,
+}
+
+/// The buffers of [`divide_unzip_modes`]'s general steps, per mode.
+struct General<P: Policy> {
+    lhs: [P::Modes; UNZIP_MODES],
+    rest: [P::Modes; UNZIP_MODES],
+    /// the digit proof of a mode's tile and rest together (one composite)
+    proofs: [Option<Proof>; UNZIP_MODES],
+}
+
+impl<P: Policy> Default for General<P> {
+    fn default() -> Self {
+        General { lhs: Default::default(), rest: Default::default(), proofs: [None, None, None, None] }
+    }
 }
 
 /// [`DivideUnzip`] by a by-mode tiler of 1 to [`UNZIP_MODES`] layouts or
@@ -532,39 +712,38 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
         Tiler::Layout(b) => b.as_tree_ref(),
         _ => leaf_ref(&ints[i]),
     };
-    // per mode: folded (a leaf by a leaf), or the left operand and the complement;
+    // per mode: how it was divided, its rest written after all the tiles;
     // each tile is written as soon as it is known (read back later, a mode
     // just stored would stall the load)
-    let mut folded: [Option<LeafDiv>; UNZIP_MODES] = [None; UNZIP_MODES];
-    let mut lhs: [P::Modes; UNZIP_MODES] = Default::default();
-    let mut rest: [P::Modes; UNZIP_MODES] = Default::default();
-    let mut ams: [Option<LayoutRef<'_>>; UNZIP_MODES] = [None; UNZIP_MODES];
-    // per mode: the digit proof of its tile and rest together (one composite)
-    let mut proofs: [Option<Proof>; UNZIP_MODES] = [None, None, None, None];
+    let mut pieces: [Piece<'_>; UNZIP_MODES] = [Piece::General; UNZIP_MODES];
+    // the general steps' buffers, set up only when a mode takes them
+    let mut general: Option<General<P>> = None;
     let mut modes = a.modes();
     let top = out.open()?;
     // the tiles: a tuple, or spliced (flat_*) when there is more than one
     let splice = how == Unzip::Flat && k > 1;
     let p = if splice { 0 } else { out.open()? };
-    for i in 0..k {
+    for (i, piece) in pieces[..k].iter_mut().enumerate() {
         let Some(ai) = modes.next() else { return Err(P::decline()) };
         let bi = tile(i);
-        ams[i] = Some(ai);
-        let f = LeafDiv::of(ai, bi);
-        match &f {
-            Some(d) => out.leaf(d.tile)?,
-            None => {
-                divide_parts::<P>(&mut lhs[i], &mut rest[i], ai, bi)?;
-                if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
-                    // coalesce_x(A_i): the composition's left operand
-                    lhs[i].clear();
-                    coalesce_leaves::<P>(&mut lhs[i], ai.leaves(), true)?;
-                }
-                let proof = proofs[i].insert(Proof::new(lhs[i].len()));
-                compose_parts_with(out, &lhs[i], &[Part::Tree(bi)], proof)?;
+        if let Some(d) = LeafDiv::of(ai, bi) {
+            out.leaf(d.tile)?;
+            *piece = Piece::Folded(d.rest);
+        } else if let Some(s) = bi.as_leaf().and_then(|bm| UnitSplit::of::<P>(ai.leaves(), bm)) {
+            s.write_tile(out)?;
+            *piece = Piece::Split(s);
+        } else {
+            let g = general.get_or_insert_with(Default::default);
+            let (lhs, rest) = (&mut g.lhs[i], &mut g.rest[i]);
+            divide_parts::<P>(lhs, rest, ai, bi)?;
+            if ai.leaves().last().is_some_and(|m| m.shape.value() == 1) {
+                // coalesce_x(A_i): the composition's left operand
+                lhs.clear();
+                coalesce_leaves::<P>(lhs, ai.leaves(), true)?;
             }
+            let proof = g.proofs[i].insert(Proof::new(lhs.len()));
+            compose_parts_with(out, lhs, &[Part::Tree(bi)], proof)?;
         }
-        folded[i] = f;
     }
     let mut arity = if splice { k } else { 1 };
     if !splice {
@@ -573,17 +752,18 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     // the rests, then the extra modes: a tuple, or spliced (tiled_*, flat_*) when more than one
     let splice = how != Unzip::Zipped && a.rank() > 1;
     let p = if splice { 0 } else { out.open()? };
-    for i in 0..k {
-        match (&folded[i], ams[i]) {
-            (Some(d), _) => d.write_rest(out)?,
-            (None, Some(_)) => {
-                let Some(proof) = proofs[i].as_mut() else { return Err(P::decline()) };
-                compose_parts_with(out, &lhs[i], &[Part::Flat(&rest[i])], proof)?;
-                if !proof.holds(&lhs[i]) {
+    for (i, piece) in pieces[..k].iter().enumerate() {
+        match piece {
+            Piece::Folded(r) => r.write(out)?,
+            Piece::Split(s) => s.write_rest(out)?,
+            Piece::General => {
+                let Some(g) = general.as_mut() else { return Err(P::decline()) };
+                let Some(proof) = g.proofs[i].as_mut() else { return Err(P::decline()) };
+                compose_parts_with(out, &g.lhs[i], &[Part::Flat(&g.rest[i])], proof)?;
+                if !proof.holds(&g.lhs[i]) {
                     return Err(P::decline());
                 }
             }
-            (None, None) => return Err(P::decline()),
         }
     }
     for m in modes {

@@ -7,7 +7,7 @@
 
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
-use super::composition::{compose_parts, compose_parts_with, Part, Proof};
+use super::composition::{compose_parts, compose_parts_with, scale, Part, Proof};
 use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
 use super::out::{push_built, run, Emit, Grow, Op};
 use super::tiler::{AsTiler, Tiler};
@@ -331,6 +331,29 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         coalesce_leaves::<P>(&mut lhs_buf, &comp, true)?;
         &lhs_buf
     };
+    if let [l0] = lhs
+        && a.toks.len() == a.leaves.len() + 1
+        && b.toks.len() == b.leaves.len() + 1
+    {
+        // early branch: flat operands (their modes are their leaves) and a
+        // one-mode left operand, which scales each leaf of B: nothing to
+        // prove (no carries), no tree to walk, the depth is 2
+        let top = out.open()?;
+        for (&am, &bm) in a.leaves.iter().zip(b.leaves) {
+            let p = out.open()?;
+            let r = scale::<P>(bm, l0.stride)?;
+            if raked {
+                out.leaf(r)?;
+                out.leaf(am)?;
+            } else {
+                out.leaf(am)?;
+                out.leaf(r)?;
+            }
+            out.close(p, 2)?;
+        }
+        out.close(top, a.leaves.len())?;
+        return Ok(true);
+    }
     let mark = out.mark();
     let mut proof = Proof::new(lhs.len());
     let top = out.open()?;

@@ -56,6 +56,10 @@ pub struct GemmConfig {
     pub a_k_major: bool,
     /// `B (N,K)` contiguous along K (`true`, BLAS's "N") or along N ("T").
     pub b_k_major: bool,
+    /// `C`'s element type: f32, or the inputs' type (each f32 sum rounded to
+    /// nearest even, as cuBLAS's half-precision GEMMs and CuTe's
+    /// `sgemm_sm80` tutorial write it).
+    pub c_elem: Elem,
 }
 
 impl GemmConfig {
@@ -108,7 +112,7 @@ pub(crate) fn check_rows(op: &'static str, (m, n, k): (i64, i64, i64), (a_k, b_k
 
 impl Default for GemmConfig {
     fn default() -> GemmConfig {
-        GemmConfig { bm: 128, bn: 128, bk: 32, stages: 3, a_k_major: true, b_k_major: true }
+        GemmConfig { bm: 128, bn: 128, bk: 32, stages: 3, a_k_major: true, b_k_major: true, c_elem: Elem::F32 }
     }
 }
 
@@ -288,8 +292,8 @@ impl GemmKernel {
     /// Plans `C = A · Bᵀ` for `(M, N, K)` (see the [module docs](self)).
     ///
     /// Pre: `elem` f16 or bf16; `M, N >= 1`, `K` a positive multiple of 8;
-    /// `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8` dividing 128
-    /// (else an `Unsupported` error).
+    /// `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8` dividing 128;
+    /// `c_elem` f32 or `elem` (else an `Unsupported` error).
     /// Post: a kernel of [`GemmKernel::blocks`] blocks of 128 threads whose
     /// static shared memory is `STAGES · (BM + BN) · BK · 2` bytes,
     /// predicated when the sizes are not multiples of the tile.
@@ -299,9 +303,14 @@ impl GemmKernel {
     /// let k = GemmKernel::new("g", (256, 256, 64), Elem::F16, GemmConfig::default()).unwrap();
     /// assert!(k.source.contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
     /// assert_eq!(k.blocks(), (2, 2));
+    /// // a 16-bit C: pairs of sums rounded to nearest even, stored as one word
+    /// let h = GemmKernel::new("h", (256, 256, 64), Elem::Bf16, GemmConfig { c_elem: Elem::Bf16, ..GemmConfig::default() }).unwrap();
+    /// assert!(h.source.contains("cvt.rn.bf16x2.f32") && h.source.contains("unsigned short* __restrict__ C"));
+    /// let f = GemmConfig { c_elem: Elem::F16, ..GemmConfig::default() };
+    /// assert!(GemmKernel::new("x", (256, 256, 64), Elem::Bf16, f).is_err());
     /// ```
     pub fn new(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<GemmKernel> {
-        let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major } = config;
+        let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major, c_elem } = config;
         let ty = match elem {
             Elem::F16 => "f16",
             Elem::Bf16 => "bf16",
@@ -320,6 +329,9 @@ impl GemmKernel {
         }
         if m < 1 || n < 1 || k < 1 {
             return Err(Error::unsupported(OP, format!("({m},{n},{k}): M, N and K at least 1")));
+        }
+        if c_elem != Elem::F32 && c_elem != elem {
+            return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
         }
         check_rows(OP, (m, n, k), (a_k_major, b_k_major))?;
         // Off the tile grid, every copy and store is guarded by a predicate
@@ -361,7 +373,9 @@ impl GemmKernel {
         let mut s = String::new();
         header(
             &mut s,
-            &format!("gemm C({m},{n}) f32 = A({m},{k}) * B({n},{k})^T, {elem}, tile ({bm},{bn},{bk}), {stages} stages"),
+            &format!(
+                "gemm C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, tile ({bm},{bn},{bk}), {stages} stages"
+            ),
         );
         s.push_str(&format!("// shared A: {}\n// shared B: {}\n", sa.smem, sb.smem));
         // the coordinates (row, k) or (row, column) of what each thread touches
@@ -462,6 +476,8 @@ impl GemmKernel {
         } else {
             fast_load
         };
+        // a 16-bit C's conversion
+        let cvt = if elem == Elem::Bf16 { "bf16" } else { "f16" };
         let fast_store = format!(
             r#"#pragma unroll
   for (int i = 0; i < {mm}; ++i)
@@ -470,8 +486,16 @@ impl GemmKernel {
 #pragma unroll
       for (int r = 0; r < 2; ++r) {{
         const long long at = {name}_c_tile({name}_c_frag(t + {THREADS}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
-        asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");
-      }}"#
+        {pair}
+      }}"#,
+            pair = match c_elem {
+                Elem::F32 => r#"asm volatile("st.global.v2.f32 [%0], {%1, %2};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");"#.to_string(),
+                // two sums rounded into one 32-bit word, the lower column in the low half
+                _ => format!(
+                    r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(acc[i][j][2 * r + 1]), "f"(acc[i][j][2 * r]));
+        asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#
+                ),
+            }
         );
         let store_c = if predicated {
             let guarded = format!(
@@ -486,8 +510,14 @@ impl GemmKernel {
         for (int e = 0; e < 2; ++e) {{
           const long long x = {name}_c_frag(t + {THREADS}LL * (2 * r + e)) + {name}_c_rep(i + {mm}LL * j);
           const auto at = {name}_c_ctile(x);
-          if (cc.c[0] + at.c[0] < {m}LL && cc.c[1] + at.c[1] < {n}LL) gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];
-        }}"#
+          if (cc.c[0] + at.c[0] < {m}LL && cc.c[1] + at.c[1] < {n}LL) {one}
+        }}"#,
+                one = match c_elem {
+                    Elem::F32 => format!("gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];"),
+                    _ => format!(
+                        r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(acc[i][j][2 * r + e])); gc[{name}_c_tile(x)] = h; }}"#
+                    ),
+                }
             );
             // the paired stores need 8-byte aligned rows
             if n % 2 == 0 {
@@ -528,7 +558,7 @@ __device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }}
-extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C) {{
   extern __shared__ __align__(128) unsigned short smem[];
   unsigned short* sa = smem;
   unsigned short* sb = smem + {sa_all};
@@ -578,11 +608,12 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
         for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[i], fb[j]);
     }}
   }}
-  float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+  {c_ty}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
   {store_c}
 }}
 "#,
             sa_all = stages * bm * bk,
+            c_ty = if c_elem == Elem::F32 { "float" } else { "unsigned short" },
             sa_one = bm * bk,
             sb_one = bn * bk,
             wait = stages - 2,

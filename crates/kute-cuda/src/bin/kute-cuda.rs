@@ -296,6 +296,10 @@ fn gemm_catalogue() -> Result<Vec<(String, String)>, Error> {
         let cfg = gemm_config(blas)?;
         let g = GemmKernel::new(&format!("gemm{k}_{blas}_{elem}"), *mnk, *elem, cfg)?;
         out.push((g.name.clone(), g.source));
+        // the same with a 16-bit C
+        let cfg16 = GemmConfig { c_elem: *elem, ..cfg };
+        let g = GemmKernel::new(&format!("gemm{k}_{blas}_{elem}_c16"), *mnk, *elem, cfg16)?;
+        out.push((g.name.clone(), g.source));
         let r = format!("gemm{k}_{blas}_{elem}_reference");
         out.push((r.clone(), kute_cuda::gemm::reference_source(&r, *mnk, *elem, &cfg)?));
     }
@@ -319,6 +323,17 @@ fn same_bits(kernel: &str, got: &[f32], want: &[f32], n: usize, what: &str) -> R
             got[e],
             want[e]
         ),
+    })
+}
+
+/// `Ok` when the 16-bit `got` is the f32 `want` rounded to `elem` (nearest
+/// even), element for element.
+fn same_rounded(kernel: &str, got: &[u16], want: &[f32], elem: Elem, n: usize, what: &str) -> Result<(), Error> {
+    let rounded = |x: &f32| round_to_16(*x, elem);
+    let Some(e) = got.iter().zip(want).position(|(g, w)| *g != rounded(w)) else { return Ok(()) };
+    Err(Error::Wrong {
+        kernel: kernel.to_string(),
+        why: format!("C[{}][{}] = {:#06x} where {what} rounds to {:#06x}", e / n, e % n, got[e], rounded(&want[e])),
     })
 }
 
@@ -434,6 +449,19 @@ fn gemm(
                 gpu.launch3_smem(&f, g.blocks(), kute_cuda::gemm::THREADS as u32, g.smem_bytes, &a, &b, &mut cc)
             })?;
             rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync)"), ms, mnk));
+            // the same kernel with a 16-bit C (what CuTe's sgemm_sm80 and cuBLAS write),
+            // checked against the f32 C rounded on the host
+            let g16 = GemmKernel::new("kgemm16", mnk, elem, GemmConfig { c_elem: elem, ..cfg })?;
+            let f16k = gpu.kernel(&g16.name, &g16.source)?;
+            let launch16 = |a: &_, b: &_, c: &mut _| {
+                gpu.launch3_smem(&f16k, g16.blocks(), kute_cuda::gemm::THREADS as u32, g16.smem_bytes, a, b, c)
+            };
+            let mut c16 = gpu.zeros::<u16>((m * n) as usize)?;
+            launch16(&gpu.upload(&a_host)?, &gpu.upload(&b_host)?, &mut c16)?;
+            same_rounded(&g16.name, &gpu.download(&c16)?, &c, elem, n as usize, "its f32 C")?;
+            println!("{s} {elem}: the SM80 kernel with {elem} C equals its f32 C rounded to {elem}, bit for bit");
+            let ms = gpu.time(2, 5, reps, || launch16(&a, &b, &mut c16))?;
+            rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync, {elem} C)"), ms, mnk));
             let plan90 = if sm90 {
                 Sm90Gemm::warp_specialized_with("kgemm90ws", mnk, elem, Elem::F32, (cfg.a_k_major, cfg.b_k_major))
                     .map_err(|e| println!("{s} {elem}: no SM90 kernel: {e}"))
@@ -501,20 +529,7 @@ fn gemm(
                         let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, elem, d)).transpose()?;
                         let mc = mc.as_ref();
                         gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
-                        let want: Vec<u16> = c.iter().map(|x| round_to_16(*x, elem)).collect();
-                        let got = gpu.download(&tc)?;
-                        if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
-                            return Err(Error::Wrong {
-                                kernel: t90.name.clone(),
-                                why: format!(
-                                    "C[{}][{}] = {:#06x} where the SM80 result rounds to {:#06x}",
-                                    e / n as usize,
-                                    e % n as usize,
-                                    got[e],
-                                    want[e]
-                                ),
-                            });
-                        }
+                        same_rounded(&t90.name, &gpu.download(&tc)?, &c, elem, n as usize, "the SM80 result")?;
                         println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
                         gpu.time(2, 5, reps, || {
                             gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)

@@ -222,7 +222,7 @@ fn fast_paths_agree_with_the_general_path() {
 fn flat_and_leaf_paths_agree_with_the_general_path() {
     let mut g = Gen(0x2545_f491_4f6c_dd1d);
     let mut folded = 0;
-    for _ in 0..20_000 {
+    for _ in 0..10_000 {
         let rank = 1 + g.below(4) as usize;
         let st = [0.0, 0.5, 1.0][g.below(3) as usize];
         let leaf = |g: &mut Gen| {
@@ -263,7 +263,7 @@ fn flat_and_leaf_paths_agree_with_the_general_path() {
         same(&format!("composition({l}, {b})"), |o| kute::composition_into(o, &l, &b));
         same(&format!("composition({l}, {src})"), |o| kute::composition_tiler_into(o, &l, &t));
     }
-    assert!(folded > 5_000, "{folded} divides gave a layout");
+    assert!(folded > 2_500, "{folded} divides gave a layout");
 }
 
 /// Operands near `i64::MAX` (and the small values they combine with): where a
@@ -275,7 +275,7 @@ fn extreme_values_agree_with_the_general_path() {
     let values = [1, 2, 3, 4, 1 << 31, 1 << 62, (1 << 62) + 2, M / 3, M - 1, M, -(M - 1)];
     let mut g = Gen(0x6a09_e667_f3bc_c909);
     let mut layouts = 0;
-    for _ in 0..20_000 {
+    for _ in 0..10_000 {
         let draw = |g: &mut Gen, max: u64| {
             let n = 1 + g.below(max) as usize;
             let st = [0.0, 1.0][g.below(2) as usize];
@@ -305,7 +305,7 @@ fn extreme_values_agree_with_the_general_path() {
         ok |= same(&w("raked_product", &b), |o| kute::raked_product_into(o, &a, &b));
         layouts += usize::from(ok);
     }
-    assert!(layouts > 1_000, "{layouts} operand pairs gave a layout");
+    assert!(layouts > 500, "{layouts} operand pairs gave a layout");
 }
 
 /// By-mode compositions with leaf and integer tiles (the token-walking small
@@ -316,7 +316,7 @@ fn leaf_tiles_agree_with_the_general_path() {
     let mut g = Gen(0xbb67_ae85_84ca_a73b);
     let shapes = ["{}", "({})", "({},{})", "({},({},{}))", "(({},{}),{})", "({},{},{})"];
     let mut layouts = 0;
-    for _ in 0..20_000 {
+    for _ in 0..10_000 {
         let st = [0.0, 0.5, 1.0][g.below(3) as usize];
         let rank = 1 + g.below(3) as usize;
         let (mut sh, mut sd) = (Vec::new(), Vec::new());
@@ -351,7 +351,7 @@ fn leaf_tiles_agree_with_the_general_path() {
             layouts += 1;
         }
     }
-    assert!(layouts > 2_000, "{layouts} compositions gave a layout");
+    assert!(layouts > 1_000, "{layouts} compositions gave a layout");
 }
 
 /// The regrouped divides of modes that are tuples of leaves by tiles `t:1` (or
@@ -363,7 +363,7 @@ fn leaf_tiles_agree_with_the_general_path() {
 fn unit_tiles_over_flat_modes_agree_with_the_general_path() {
     let mut g = Gen(0x3c6e_f372_fe94_f82b);
     let mut layouts = 0;
-    for _ in 0..20_000 {
+    for _ in 0..8_000 {
         let rank = 1 + g.below(3) as usize;
         let (mut sh, mut sd) = (Vec::new(), Vec::new());
         for _ in 0..rank {
@@ -414,5 +414,5 @@ fn unit_tiles_over_flat_modes_agree_with_the_general_path() {
         same(&w("flat_divide"), |o| kute::flat_divide_into(o, &a, &t));
         same(&w("logical_divide"), |o| kute::logical_divide_into(o, &a, &t));
     }
-    assert!(layouts > 5_000, "{layouts} divides gave a layout");
+    assert!(layouts > 2_000, "{layouts} divides gave a layout");
 }

@@ -143,7 +143,7 @@ fn the_library_agrees_with_the_brute_force_model_on_random_cases() {
     let dims = [1, 2, 3, 4, 6, 8, 12, 16, 32, 64];
     let mut cases = 0;
     let mut conflicted = 0;
-    while cases < 10_000 {
+    while cases < 5_000 {
         let shape = [rng.pick(&dims), rng.pick(&dims)];
         let stride = match rng.below(4) {
             0 => [shape[1], 1],
@@ -200,7 +200,7 @@ fn the_library_agrees_with_the_brute_force_model_on_random_cases() {
         cases += 1;
     }
     // the cases are not all of one kind
-    assert!(conflicted > 1000 && conflicted < 9000, "{conflicted} conflicted cases");
+    assert!(conflicted > 500 && conflicted < 4500, "{conflicted} conflicted cases");
 }
 
 // ----- CuTe's published facts -------------------------------------------------

@@ -84,7 +84,7 @@ fn index_of(p: &Point, col: &Layout) -> i64 {
 #[test]
 fn identity_values_are_natural_coordinates() {
     let mut r = Rng(0x9e3779b97f4a7c15);
-    for _ in 0..300 {
+    for _ in 0..150 {
         let s: IntTuple = shape(&mut r).parse().unwrap();
         let id = Layout::identity(&s).unwrap();
         let n = s.size().unwrap().value();
@@ -101,7 +101,7 @@ fn identity_values_are_natural_coordinates() {
 fn identity_divides_agree_with_integer_divides() {
     let mut r = Rng(0x2545f4914f6cdd1d);
     let mut answered = 0;
-    for _ in 0..600 {
+    for _ in 0..300 {
         let s: IntTuple = shape(&mut r).parse().unwrap();
         let t: Tiler = tile(&mut r, s.rank()).parse().unwrap();
         let id = Layout::identity(&s).unwrap();
@@ -136,7 +136,7 @@ fn identity_divides_agree_with_integer_divides() {
             answered += 1;
         }
     }
-    assert!(answered > 300, "only {answered} cases answered");
+    assert!(answered > 150, "only {answered} cases answered");
 }
 
 #[test]

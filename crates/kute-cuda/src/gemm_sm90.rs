@@ -124,7 +124,7 @@ pub struct Sm90Gemm {
     /// columns, box rows, box columns)` of the row-major `(M, N)` matrix,
     /// boxes of 64 rows by 128 bytes (the staging layout's atom); the kernel
     /// takes it as a fourth argument, after `C` (see
-    /// [`crate::gpu::Gpu::launch_tma_c`]).
+    /// [`crate::gpu::Gpu::launch_tma`]).
     pub c_map: Option<(u64, u64, u32, u32)>,
     /// With [`Sm90Epilogue::Tma`], the shared staging tile of `C` over the
     /// `(128, 256)` block tile, in `C`'s elements: each 64-row by 128-byte
@@ -271,7 +271,7 @@ impl Sm90Gemm {
     /// times `C`'s element size a multiple of 16 (else an `Unsupported`
     /// error). Post: with `Tma`, a kernel `NAME(tma_a, tma_b, C, tma_c)`
     /// taking [`Sm90Gemm::c_map`]'s tensor map of `C` (and `C`, which it does
-    /// not use), launched with [`crate::gpu::Gpu::launch_tma_c`]; with
+    /// not use), launched with [`crate::gpu::Gpu::launch_tma`]; with
     /// `Direct`, `NAME(tma_a, tma_b, C)`.
     ///
     /// ```

@@ -321,35 +321,19 @@ impl Gpu {
         let tb = self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?;
         let tc = g.c_map.map(|d| self.tensor_map_of(c, g.c_elem, d)).transpose()?;
         let grid = if g.loader == Sm90Loader::WarpSpecialized { g.grid(self.sm_count()?) } else { g.blocks() };
-        self.launch_tma_c(f, grid, g.threads, g.smem_bytes, (&ta, &tb), c, tc.as_ref())
+        self.launch_tma(f, grid, g.threads, g.smem_bytes, (&ta, &tb), c, tc.as_ref())
     }
 
-    /// Launches `f(ta, tb, c)` (a TMA GEMM: two tensor maps and an output)
-    /// with `smem` bytes of dynamic shared memory.
+    /// Launches `f(ta, tb, c)` (a TMA GEMM: two tensor maps and an output),
+    /// or `f(ta, tb, c, tc)` where `c_map` is given (a GEMM storing `C` by TMA
+    /// through `tc`, a map of `c` from [`Gpu::tensor_map_of`]), with `smem`
+    /// bytes of dynamic shared memory.
     ///
     /// Pre: the maps describe buffers the kernel may read; `c` holds what
-    /// it writes. Post: the launch was queued, or the driver's error.
-    pub fn launch_tma<U: DeviceRepr>(
-        &self,
-        f: &CudaFunction,
-        grid: (u32, u32),
-        threads: u32,
-        smem: u32,
-        maps: (&TensorMap, &TensorMap),
-        c: &mut CudaSlice<U>,
-    ) -> Result<()> {
-        self.launch_tma_c(f, grid, threads, smem, maps, c, None)
-    }
-
-    /// As [`Gpu::launch_tma`], launching `f(ta, tb, c, tc)` where `c_map` is
-    /// given (a GEMM storing `C` by TMA through `tc`, a map of `c` from
-    /// [`Gpu::tensor_map_of`]), else `f(ta, tb, c)`.
-    ///
-    /// Pre: as `launch_tma`; `c_map` a map of `c`, the kernel taking it
-    /// exactly when it is given. Post: the launch was queued, or the driver's
-    /// error.
+    /// it writes; `c_map` a map of `c`, the kernel taking it exactly when it is
+    /// given. Post: the launch was queued, or the driver's error.
     #[allow(clippy::too_many_arguments)]
-    pub fn launch_tma_c<U: DeviceRepr>(
+    pub fn launch_tma<U: DeviceRepr>(
         &self,
         f: &CudaFunction,
         grid: (u32, u32),

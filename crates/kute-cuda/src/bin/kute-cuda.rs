@@ -518,21 +518,21 @@ fn gemm(
                         let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
                         let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, Elem::F32, d)).transpose()?;
                         let mc = mc.as_ref();
-                        gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
+                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
                         same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
                         println!("{s} {elem}: the {label} kernel equals the SM80 kernel bit for bit ({grid:?} blocks)");
                         gpu.time(2, 5, reps, || {
-                            gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
+                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
                         })?
                     } else {
                         let mut tc = gpu.zeros::<u16>((m * n) as usize)?;
                         let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, elem, d)).transpose()?;
                         let mc = mc.as_ref();
-                        gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
+                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
                         same_rounded(&t90.name, &gpu.download(&tc)?, &c, elem, n as usize, "the SM80 result")?;
                         println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
                         gpu.time(2, 5, reps, || {
-                            gpu.launch_tma_c(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
+                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
                         })?
                     };
                     rows.push((s.clone(), elem, format!("kute gemm {label}"), ms, mnk));

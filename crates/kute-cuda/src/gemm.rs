@@ -27,6 +27,17 @@
 //! for B), its addresses from CuTe's `make_tiled_copy_A/B` of the
 //! `SM75_U32x{4,2}_LDSM_N` atoms, whose destination TV layouts must equal
 //! the MMA's (checked).
+//!
+//! The main loop is CuTe's `sgemm_sm80` pipeline: the fragments of the next
+//! k-block are loaded while the current one multiplies (two register
+//! buffers, so `BK/16` is even), and the next k-tile's copies start at the
+//! first k-block of each tile. Every shared offset `s(u + v)` of a
+//! per-thread part `u` and a compile-time part `v` (a thread's row and an
+//! MMA repeat, or a thread's vector and a copy pass) is emitted as
+//! `s(u) ^ s(v)`: `s(u)` is computed once, each access is one XOR with a
+//! constant. The generator checks that split at every thread, repeat and
+//! pass (it holds because the parts fill disjoint bits of the tile
+//! coordinate and a swizzle is an XOR of bits).
 
 use crate::source::{header, layout_fn, plain_fn};
 use crate::transpose::tv_layout;
@@ -245,6 +256,34 @@ fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
     Ok(a.indices()?.zip(b.indices()?).all(|(x, y)| x == y))
 }
 
+/// The shared offsets `s(u + v)` of a per-thread part `u` and a
+/// compile-time part `v` as `s(u) ^ s(v)`: so the kernel computes `s(u)` once
+/// and each access is one XOR with a constant. This holds when `u` and `v`
+/// fill disjoint bits of the tile coordinate and `s` is a swizzled layout
+/// (an XOR of bits, linear over them); it is checked here for every pair.
+///
+/// Pre: `u + v` in `s`'s domain. Post: `Some(s(v))` for each `v` when the
+/// split holds for every `(u, v)`, else `None`.
+fn xor_split(s: &AnyLayout, us: &[i64], vs: &[i64]) -> Result<Option<Vec<i64>>> {
+    let at = |x: i64| -> Result<i64> { Ok(s.eval_int(kute::Int::new_dynamic(x))?.value()) };
+    let mut out = Vec::with_capacity(vs.len());
+    for &v in vs {
+        let sv = at(v)?;
+        for &u in us {
+            if at(u + v)? != at(u)? ^ sv {
+                return Ok(None);
+            }
+        }
+        out.push(sv);
+    }
+    Ok(Some(out))
+}
+
+/// `l(i)` for each `i` of `is`.
+fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec<i64>> {
+    is.map(|i| Ok(l.eval(i)?)).collect()
+}
+
 /// One operand's plan (its arguments are the operand's parts; a struct of
 /// them would only be unpacked again). `ldsm` is the `ldmatrix` tiled copy
 /// (`make_tiled_copy_A/B`): its source TV gives each thread's row address,
@@ -292,7 +331,7 @@ impl GemmKernel {
     /// Plans `C = A · Bᵀ` for `(M, N, K)` (see the [module docs](self)).
     ///
     /// Pre: `elem` f16 or bf16; `M, N >= 1`, `K` a positive multiple of 8;
-    /// `BM` a multiple of 32, `BN` of 16, `BK` of 16 with `BK/8` dividing 128;
+    /// `BM` a multiple of 32, `BN` of 16, `BK` 32, 64 or 128;
     /// `c_elem` f32 or `elem` (else an `Unsupported` error).
     /// Post: a kernel of [`GemmKernel::blocks`] blocks of 128 threads whose
     /// static shared memory is `STAGES · (BM + BN) · BK · 2` bytes,
@@ -320,8 +359,8 @@ impl GemmKernel {
             || bm % 32 != 0
             || bn < 16
             || bn % 16 != 0
-            || bk < 16
-            || bk % 16 != 0
+            || bk < 32
+            || bk % 32 != 0
             || 128 % (bk / 8) != 0
             || stages < 2
         {
@@ -452,19 +491,68 @@ impl GemmKernel {
         let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
         let (tm, tn, ktiles) = (ceil_div(m, bm), ceil_div(n, bn), ceil_div(k, bk));
         let tvv = THREADS * vec;
+        // Per-thread parts computed once, each access one XOR (shared) or one
+        // addition (global) with a constant: the split is checked at every
+        // thread and pass (it holds for every tile the Pre admits).
+        let mut prelude = String::new();
+        let unsplit =
+            |x: &str, what: &str| Error::unsupported(OP, format!("{x}'s {what} offsets do not split per thread"));
+        let mut split_copy = |x: &str, side: &Side, plan: &OperandPlan, passes: i64| -> Result<()> {
+            let threads = 0..THREADS;
+            let starts = || (0..passes).map(|p| tvv * p);
+            let additive = |l: &Layout| -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+                let (us, vs) = (values_at(l, threads.clone())?, values_at(l, starts())?);
+                for (p, &v) in vs.iter().enumerate() {
+                    for (t, &u) in us.iter().enumerate() {
+                        if l.eval(t as i64 + tvv * p as i64)? != u + v {
+                            return Ok(None);
+                        }
+                    }
+                }
+                Ok(Some((us, vs)))
+            };
+            let (Some((su, sv)), Some((_, gv))) = (additive(&plan.scopy)?, additive(&plan.gcopy)?) else {
+                return Err(unsplit(x, "cp.async"));
+            };
+            let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
+            let list = |v: &[i64]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+            prelude.push_str(&format!(
+                "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t);\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
+                list(&sc),
+                list(&gv)
+            ));
+            Ok(())
+        };
+        split_copy("a", &sa, &plan_a, pa)?;
+        split_copy("b", &sb, &plan_b, pb)?;
         let copy = |x: &str, rows: i64, passes: i64, guarded: bool| -> String {
-            let store = format!("s{x} + stage * {one} + {name}_s{x}({name}_{x}_scopy(i))", one = rows * bk);
+            let one = rows * bk;
+            let store = format!("s{x} + stage * {one} + (s{x}_copy0 ^ s{x}_copy[p])");
+            let load = format!("g{x} + g{x}_copy0 + g{x}_copy[p]");
             if guarded {
                 let lim = if x == "a" { m } else { n };
                 format!(
-                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim}LL && c{x}.c[1] + at.c[1] < {k}LL;\n      kute_cp_async16_zfill({store}, ok ? g{x} + {name}_{x}_gcopy(i) : g{x}0, ok ? 16 : 0);\n    }}"
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim}LL && c{x}.c[1] + at.c[1] < {k}LL;\n      kute_cp_async16_zfill({store}, ok ? {load} : g{x}0, ok ? 16 : 0);\n    }}"
                 )
             } else {
                 format!(
-                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      kute_cp_async16({store}, g{x} + {name}_{x}_gcopy(i));\n    }}"
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p)\n      kute_cp_async16({store}, {load});"
                 )
             }
         };
+        // The ldmatrix row addresses: s(frag(t) + rep(r)) as s(frag(t)) ^ s(rep(r)).
+        let mut ldsm_split = |x: &str, side: &Side, reps: i64| -> Result<()> {
+            let us = values_at(&side.frag, 0..THREADS)?;
+            let vs = values_at(&side.rep, 0..reps * mk)?;
+            let c = xor_split(&side.smem, &us, &vs)?.ok_or_else(|| unsplit(x, "ldmatrix"))?;
+            let list = c.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+            prelude.push_str(&format!(
+                "  const int s{x}_frag0 = (int){name}_s{x}({name}_{x}_frag(t));\n  const int s{x}_frag[] = {{{list}}};\n"
+            ));
+            Ok(())
+        };
+        ldsm_split("a", &sa, mm)?;
+        ldsm_split("b", &sb, mn)?;
         let fast_load = format!("{}\n{}", copy("a", bm, pa, false), copy("b", bn, pb, false));
         // Only the blocks and the k-tile that cross an edge take the guarded path.
         let load_body = if predicated {
@@ -574,7 +662,7 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
   const long long ktiles = {ktiles};
-  auto load = [&](long long kt, int stage) {{
+{prelude}  auto load = [&](long long kt, int stage) {{
     const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
     const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
     const unsigned short* ga0 = A;
@@ -587,25 +675,43 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
     if (s < ktiles) load(s, s);
     asm volatile("cp.async.commit_group;" ::: "memory");
   }}
+  // CuTe's sgemm_sm80 pipeline: the fragments of k-block kb + 1 are loaded
+  // while k-block kb multiplies, across the k-tiles too; the next k-tile's
+  // copies start at k-block 0 into the stage read before the last barrier.
+  int rs = 0, ws = {stages} - 1;
+  const unsigned short* sas = sa;
+  const unsigned short* sbs = sb;
+  unsigned int fa[2][{mm}][4], fb[2][{mn}][2];
+  auto fragments = [&](int kn, int buf) {{
+#pragma unroll
+    for (int i = 0; i < {mm}; ++i) kute_ldsm_x4{ta}(fa[buf][i], sas + (sa_frag0 ^ sa_frag[i + {mm} * kn]));
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j) kute_ldsm_x2{tb}(fb[buf][j], sbs + (sb_frag0 ^ sb_frag[j + {mn} * kn]));
+  }};
+  asm volatile("cp.async.wait_group {wait};" ::: "memory");
+  __syncthreads();
+  fragments(0, 0);
   for (long long kt = 0; kt < ktiles; ++kt) {{
-    asm volatile("cp.async.wait_group {wait};" ::: "memory");
-    __syncthreads();
-    const long long next = kt + {stages} - 1;
-    if (next < ktiles) load(next, (int)(next % {stages}));
-    asm volatile("cp.async.commit_group;" ::: "memory");
-    const unsigned short* sas = sa + (kt % {stages}) * {sa_one};
-    const unsigned short* sbs = sb + (kt % {stages}) * {sb_one};
 #pragma unroll
-    for (int ki = 0; ki < {mk}; ++ki) {{
-      unsigned int fa[{mm}][4], fb[{mn}][2];
-#pragma unroll
-      for (int i = 0; i < {mm}; ++i) kute_ldsm_x4{ta}(fa[i], sas + {name}_sa({name}_a_frag(t) + {name}_a_rep(i + {mm}LL * ki)));
-#pragma unroll
-      for (int j = 0; j < {mn}; ++j) kute_ldsm_x2{tb}(fb[j], sbs + {name}_sb({name}_b_frag(t) + {name}_b_rep(j + {mn}LL * ki)));
+    for (int kb = 0; kb < {mk}; ++kb) {{
+      if (kb == {mk} - 1) {{
+        sas = sa + rs * {sa_one};
+        sbs = sb + rs * {sb_one};
+        asm volatile("cp.async.wait_group {wait};" ::: "memory");
+        __syncthreads();
+      }}
+      fragments((kb + 1) % {mk}, (kb + 1) % 2);
+      if (kb == 0) {{
+        const long long next = kt + {stages} - 1;
+        if (next < ktiles) load(next, ws);
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        ws = rs;
+        rs = rs + 1 == {stages} ? 0 : rs + 1;
+      }}
 #pragma unroll
       for (int i = 0; i < {mm}; ++i)
 #pragma unroll
-        for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[i], fb[j]);
+        for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[kb % 2][i], fb[kb % 2][j]);
     }}
   }}
   {c_ty}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
@@ -682,4 +788,45 @@ extern "C" __global__ void __launch_bounds__(256) {name}(const unsigned short* _
         ai = if config.a_k_major { format!("i * {k}LL + l") } else { format!("l * {m}LL + i") },
         bj = if config.b_k_major { format!("j * {k}LL + l") } else { format!("l * {n}LL + j") },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xor_split_holds_only_where_every_pair_splits() {
+        let sw: AnyLayout = kute::expr::eval("composition(Swizzle<2,3,3>{}, (_128,_32):(_32,_1))")
+            .unwrap()
+            .to_any_layout("test")
+            .unwrap();
+        let at = |x: i64| sw.eval_int(kute::Int::new_dynamic(x)).unwrap().value();
+        // rows 0..32 at column 0 or 8, against repeats of 32 rows and 16 columns
+        let us: Vec<i64> = (0..64).map(|i| i % 32 + 128 * (8 * (i / 32))).collect();
+        let vs = [0, 32, 64, 96, 128 * 16, 32 + 128 * 16];
+        assert_eq!(xor_split(&sw, &us, &vs).unwrap(), Some(vs.iter().map(|&v| at(v)).collect()));
+        // a carry between the parts (row 1 + row 1) breaks the split
+        assert_eq!(xor_split(&sw, &[1], &[1]).unwrap(), None);
+    }
+
+    #[test]
+    fn every_operand_layout_and_tile_takes_the_split_addresses() {
+        // (all 266 tiles and layouts the Pre admits were checked once; these are a sample)
+        let layouts = [(true, true), (false, false), (false, true), (true, false)];
+        let cases = layouts.map(|(a, b)| (a, b, 128, 128, 32, Elem::F16)).into_iter().chain([(
+            true,
+            true,
+            64,
+            64,
+            64,
+            Elem::Bf16,
+        )]);
+        for (a_k_major, b_k_major, bm, bn, bk, elem) in cases {
+            let cfg = GemmConfig { bm, bn, bk, stages: 2, a_k_major, b_k_major, ..GemmConfig::default() };
+            let g = GemmKernel::new("g", (512, 512, 256), elem, cfg).unwrap();
+            for part in ["sa_frag0 ^", "sb_frag0 ^", "sa_copy0 ^", "sb_copy0 ^"] {
+                assert!(g.source.contains(part), "{} {elem}: no {part}", cfg.blas());
+            }
+        }
+    }
 }

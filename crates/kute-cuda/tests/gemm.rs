@@ -244,4 +244,6 @@ fn gemm_plans_refuse_what_they_cannot_tile() {
     let big = |stages, bk| GemmConfig { stages, bk, ..GemmConfig::default() };
     assert_eq!(GemmKernel::new("g", (128, 128, 64), Elem::F16, big(4, 64)).unwrap().smem_bytes, 128 * 1024);
     assert!(e((128, 128, 256), Elem::F16, big(4, 128)).contains("at most 227 KiB"));
+    // the fragments alternate between two register buffers: an even number of k-blocks
+    assert!(e((128, 128, 64), Elem::F16, big(3, 16)).contains("tile (128,128,16)"));
 }

@@ -287,15 +287,10 @@ impl Iterator for Indices {
             for _ in 0..s2 {
                 let mut b1 = b2;
                 for _ in 0..s1 {
-                    // digit 0 two steps at a time: half the loop branches
                     let mut v = b1;
-                    for _ in 0..s0 / 2 {
+                    for _ in 0..s0 {
                         acc = f(acc, v);
-                        acc = f(acc, v.wrapping_add(d0));
-                        v = v.wrapping_add(d0).wrapping_add(d0);
-                    }
-                    if s0 % 2 == 1 {
-                        acc = f(acc, v);
+                        v = v.wrapping_add(d0);
                     }
                     b1 = b1.wrapping_add(d1);
                 }

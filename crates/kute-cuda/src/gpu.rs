@@ -47,6 +47,19 @@ pub struct TensorMap(pub [u64; 16]);
 // SAFETY: plain bytes, laid out as CUDA's CUtensorMap (128 bytes, 64-aligned).
 unsafe impl DeviceRepr for TensorMap {}
 
+/// An SM90 GEMM launch built once from its plan ([`Gpu::prepare_sm90`]): the
+/// operands, their tensor maps (and C's), the grid and the shared memory.
+pub struct Sm90Launch<'a> {
+    a: &'a CudaSlice<u16>,
+    b: &'a CudaSlice<u16>,
+    maps: Option<(TensorMap, TensorMap)>,
+    c_map: Option<TensorMap>,
+    c_addr: u64,
+    grid: (u32, u32),
+    threads: u32,
+    smem: u32,
+}
+
 /// A GPU: its context and the stream kernels run on.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
@@ -278,15 +291,12 @@ impl Gpu {
     }
 
     /// Launches the SM90 GEMM `g` (its kernel `f`, compiled from `g.source`
-    /// for `sm_90a`) on `a`, `b` and `c`: the tensor maps its kernel takes
-    /// (A's and B's, and C's for a TMA-store epilogue) are built from the
-    /// plan, and so are its grid (one block per multiprocessor for the
-    /// persistent kernel) and shared memory.
+    /// for `sm_90a`) on `a`, `b` and `c`: [`Gpu::prepare_sm90`], then
+    /// [`Gpu::launch_prepared`]. To launch the same plan on the same buffers
+    /// many times (a benchmark), prepare once and launch the preparation.
     ///
-    /// Pre: `a` and `b` hold the operands (`M·K` and `N·K` elements of
-    /// `g.elem`, laid out as `g.tma_maps` say), `c` the `M·N` elements of
-    /// `g.c_elem` (`T` of its size, else an `Unsupported` error).
-    /// Post: the launch was queued, or the driver's error.
+    /// Pre: as [`Gpu::prepare_sm90`]. Post: the launch was queued, or the
+    /// driver's error.
     ///
     /// ```no_run
     /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
@@ -296,6 +306,11 @@ impl Gpu {
     /// let (a, b) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(256 * 64)?);
     /// let mut c = gpu.zeros::<u16>(256 * 256)?;
     /// gpu.launch_sm90(&f, &g, &a, &b, &mut c)?;
+    /// // the same, prepared once
+    /// let p = gpu.prepare_sm90(&g, &a, &b, &c)?;
+    /// for _ in 0..3 {
+    ///     gpu.launch_prepared(&f, &p, &mut c)?;
+    /// }
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn launch_sm90<T: DeviceRepr>(
@@ -306,22 +321,82 @@ impl Gpu {
         b: &CudaSlice<u16>,
         c: &mut CudaSlice<T>,
     ) -> Result<()> {
+        let p = self.prepare_sm90(g, a, b, c)?;
+        self.launch_prepared(f, &p, c)
+    }
+
+    /// What launching the SM90 GEMM `g` on `a`, `b` and `c` takes, built from
+    /// the plan: the tensor maps its kernel reads (A's and B's, and C's for
+    /// a TMA-store epilogue), its grid (one block per multiprocessor for the
+    /// persistent kernel) and its shared memory.
+    ///
+    /// Pre: `a` and `b` hold the operands (`M·K` and `N·K` elements of
+    /// `g.elem`, laid out as `g.tma_maps` say), `c` the `M·N` elements of
+    /// `g.c_elem` (`T` of its size, else an `Unsupported` error).
+    /// Post: a launch for [`Gpu::launch_prepared`] on these buffers.
+    pub fn prepare_sm90<'a, T: DeviceRepr>(
+        &self,
+        g: &Sm90Gemm,
+        a: &'a CudaSlice<u16>,
+        b: &'a CudaSlice<u16>,
+        c: &CudaSlice<T>,
+    ) -> Result<Sm90Launch<'a>> {
         if std::mem::size_of::<T>() as i64 != g.c_elem.bytes() {
             return Err(Error::unsupported(
                 "launch_sm90",
                 format!("a C of {} elements of {} bytes", g.c_elem, std::mem::size_of::<T>()),
             ));
         }
+        let mut p = Sm90Launch {
+            a,
+            b,
+            maps: None,
+            c_map: None,
+            c_addr: self.address(c),
+            grid: g.blocks(),
+            threads: g.threads,
+            smem: g.smem_bytes,
+        };
         if g.loader == Sm90Loader::CpAsync {
-            return self.launch3_smem(f, g.blocks(), g.threads, g.smem_bytes, a, b, c);
+            return Ok(p);
         }
         let bf16 = g.elem == Elem::Bf16;
         let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = g.tma_maps;
-        let ta = self.tensor_map_sw128(a, ar, ac, abr, abc, bf16)?;
-        let tb = self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?;
-        let tc = g.c_map.map(|d| self.tensor_map_of(c, g.c_elem, d)).transpose()?;
-        let grid = if g.loader == Sm90Loader::WarpSpecialized { g.grid(self.sm_count()?) } else { g.blocks() };
-        self.launch_tma(f, grid, g.threads, g.smem_bytes, (&ta, &tb), c, tc.as_ref())
+        p.maps = Some((
+            self.tensor_map_sw128(a, ar, ac, abr, abc, bf16)?,
+            self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?,
+        ));
+        p.c_map = g.c_map.map(|d| self.tensor_map_of(c, g.c_elem, d)).transpose()?;
+        if g.loader == Sm90Loader::WarpSpecialized {
+            p.grid = g.grid(self.sm_count()?);
+        }
+        Ok(p)
+    }
+
+    /// Launches the kernel `f` of the plan `p` was prepared for, writing `c`.
+    ///
+    /// Pre: `c` is the buffer `p` was prepared with (else an `Unsupported`
+    /// error: a map of C holds its address). Post: the launch was queued, or
+    /// the driver's error.
+    pub fn launch_prepared<T: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        p: &Sm90Launch<'_>,
+        c: &mut CudaSlice<T>,
+    ) -> Result<()> {
+        if self.address(c) != p.c_addr {
+            return Err(Error::unsupported("launch_prepared", "a C other than the one the launch was prepared for"));
+        }
+        match &p.maps {
+            None => self.launch3_smem(f, p.grid, p.threads, p.smem, p.a, p.b, c),
+            Some((ta, tb)) => self.launch_tma(f, p.grid, p.threads, p.smem, (ta, tb), c, p.c_map.as_ref()),
+        }
+    }
+
+    /// A buffer's device address.
+    fn address<T: DeviceRepr>(&self, buf: &CudaSlice<T>) -> u64 {
+        use cudarc::driver::DevicePtr;
+        buf.device_ptr(&self.stream).0
     }
 
     /// Launches `f(ta, tb, c)` (a TMA GEMM: two tensor maps and an output),

@@ -507,32 +507,22 @@ fn gemm(
                 for (t90, label) in kernels {
                     let label = format!("{layouts} ({label})");
                     let ft = gpu.kernel_for(&t90.name, &t90.source, "sm_90a")?;
-                    let (m, n, _) = mnk;
-                    let bf = elem == Elem::Bf16;
-                    let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = t90.tma_maps;
+                    let n = mnk.1 as usize;
                     let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
-                    let ma = gpu.tensor_map_sw128(&ha, ar, ac, abr, abc, bf)?;
-                    let mb = gpu.tensor_map_sw128(&hb, br, bc, bbr, bbc, bf)?;
                     let grid = t90.grid(sms);
                     let ms = if t90.c_elem == Elem::F32 {
-                        let mut tc = gpu.zeros::<f32>((m * n) as usize)?;
-                        let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, Elem::F32, d)).transpose()?;
-                        let mc = mc.as_ref();
-                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
-                        same_bits(&t90.name, &gpu.download(&tc)?, &c, n as usize, "the SM80 kernel")?;
-                        println!("{s} {elem}: the {label} kernel equals the SM80 kernel bit for bit ({grid:?} blocks)");
-                        gpu.time(2, 5, reps, || {
-                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
+                        sm90_timed::<f32>(&gpu, &ft, &t90, (&ha, &hb), reps, |got| {
+                            same_bits(&t90.name, got, &c, n, "the SM80 kernel")?;
+                            println!(
+                                "{s} {elem}: the {label} kernel equals the SM80 kernel bit for bit ({grid:?} blocks)"
+                            );
+                            Ok(())
                         })?
                     } else {
-                        let mut tc = gpu.zeros::<u16>((m * n) as usize)?;
-                        let mc = t90.c_map.map(|d| gpu.tensor_map_of(&tc, elem, d)).transpose()?;
-                        let mc = mc.as_ref();
-                        gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)?;
-                        same_rounded(&t90.name, &gpu.download(&tc)?, &c, elem, n as usize, "the SM80 result")?;
-                        println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
-                        gpu.time(2, 5, reps, || {
-                            gpu.launch_tma(&ft, grid, t90.threads, t90.smem_bytes, (&ma, &mb), &mut tc, mc)
+                        sm90_timed::<u16>(&gpu, &ft, &t90, (&ha, &hb), reps, |got| {
+                            same_rounded(&t90.name, got, &c, elem, n, "the SM80 result")?;
+                            println!("{s} {elem}: the {label} kernel equals the SM80 result rounded to {elem}, bit for bit ({grid:?} blocks)");
+                            Ok(())
                         })?
                     };
                     rows.push((s.clone(), elem, format!("kute gemm {label}"), ms, mnk));
@@ -854,6 +844,24 @@ fn check() -> Result<(), Error> {
 }
 
 const TORCH: &str = include_str!("torch_bench.py");
+
+/// Runs the SM90 plan `t90` (its kernel `f`) once on `ab`, hands its `C` to
+/// `check`, then times it on the same buffers: milliseconds per call.
+fn sm90_timed<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default>(
+    gpu: &Gpu,
+    f: &cudarc::driver::CudaFunction,
+    t90: &Sm90Gemm,
+    (a, b): (&cudarc::driver::CudaSlice<u16>, &cudarc::driver::CudaSlice<u16>),
+    reps: usize,
+    check: impl FnOnce(&[T]) -> Result<(), Error>,
+) -> Result<f64, Error> {
+    let (m, n, _) = t90.mnk;
+    let mut c = gpu.zeros::<T>((m * n) as usize)?;
+    let p = gpu.prepare_sm90(t90, a, b, &c)?;
+    gpu.launch_prepared(f, &p, &mut c)?;
+    check(&gpu.download(&c)?)?;
+    gpu.time(2, 5, reps, || gpu.launch_prepared(f, &p, &mut c))
+}
 
 /// Runs the SM90 kernel on `a` and `b` and compares with `want` (the checked
 /// SM80 result) bit for bit.

@@ -495,6 +495,8 @@ impl GemmKernel {
         // addition (global) with a constant: the split is checked at every
         // thread and pass (it holds for every tile the Pre admits).
         let mut prelude = String::new();
+        // a C initializer list
+        let list = |v: &[i64]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
         let unsplit =
             |x: &str, what: &str| Error::unsupported(OP, format!("{x}'s {what} offsets do not split per thread"));
         let mut split_copy = |x: &str, side: &Side, plan: &OperandPlan, passes: i64| -> Result<()> {
@@ -515,7 +517,6 @@ impl GemmKernel {
                 return Err(unsplit(x, "cp.async"));
             };
             let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
-            let list = |v: &[i64]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
             prelude.push_str(&format!(
                 "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t);\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
                 list(&sc),
@@ -545,9 +546,9 @@ impl GemmKernel {
             let us = values_at(&side.frag, 0..THREADS)?;
             let vs = values_at(&side.rep, 0..reps * mk)?;
             let c = xor_split(&side.smem, &us, &vs)?.ok_or_else(|| unsplit(x, "ldmatrix"))?;
-            let list = c.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
             prelude.push_str(&format!(
-                "  const int s{x}_frag0 = (int){name}_s{x}({name}_{x}_frag(t));\n  const int s{x}_frag[] = {{{list}}};\n"
+                "  const int s{x}_frag0 = (int){name}_s{x}({name}_{x}_frag(t));\n  const int s{x}_frag[] = {{{}}};\n",
+                list(&c)
             ));
             Ok(())
         };

@@ -149,6 +149,19 @@ fn same_taken(what: &str, f: impl Fn(&mut Layout) -> Result<()>) -> (bool, bool)
     (r1.is_ok(), taken)
 }
 
+/// The logical, zipped, tiled and flat divides of `a` by the tiler written
+/// `src` (parsed as `t`), each checked with [`same`]: whether each answer is
+/// a layout.
+fn divides_agree(a: &Layout, src: &str, t: &Tiler) -> [bool; 4] {
+    let w = |op: &str| format!("{op}({a}, {src})");
+    [
+        same(&w("logical_divide"), |o| kute::logical_divide_into(o, a, t)),
+        same(&w("zipped_divide"), |o| kute::zipped_divide_into(o, a, t)),
+        same(&w("tiled_divide"), |o| kute::tiled_divide_into(o, a, t)),
+        same(&w("flat_divide"), |o| kute::flat_divide_into(o, a, t)),
+    ]
+}
+
 /// The three regroupings of a divide.
 #[derive(Clone, Copy)]
 enum Unzip {
@@ -249,13 +262,9 @@ fn flat_and_leaf_paths_agree_with_the_general_path() {
             .collect();
         let src = format!("<{}>", tiles.join(","));
         let t = kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
-        let w = |op: &str| format!("{op}({a}, {src})");
-        if same(&w("logical_divide"), |o| kute::logical_divide_into(o, &a, &t)) {
+        if divides_agree(&a, &src, &t)[0] {
             folded += 1;
         }
-        same(&w("zipped_divide"), |o| kute::zipped_divide_into(o, &a, &t));
-        same(&w("tiled_divide"), |o| kute::tiled_divide_into(o, &a, &t));
-        same(&w("flat_divide"), |o| kute::flat_divide_into(o, &a, &t));
         // a leaf on the left of a composition
         let (s, d) = leaf(&mut g);
         let l = parse(&format!("{s}:{d}"));
@@ -406,13 +415,9 @@ fn unit_tiles_over_flat_modes_agree_with_the_general_path() {
             .collect();
         let src = format!("<{}>", tiles.join(","));
         let t = kute::expr::parse_tiler(&src).unwrap_or_else(|e| panic!("{src}: {e}"));
-        let w = |op: &str| format!("{op}({a}, {src})");
-        if same(&w("zipped_divide"), |o| kute::zipped_divide_into(o, &a, &t)) {
+        if divides_agree(&a, &src, &t)[1] {
             layouts += 1;
         }
-        same(&w("tiled_divide"), |o| kute::tiled_divide_into(o, &a, &t));
-        same(&w("flat_divide"), |o| kute::flat_divide_into(o, &a, &t));
-        same(&w("logical_divide"), |o| kute::logical_divide_into(o, &a, &t));
     }
     assert!(layouts > 2_000, "{layouts} divides gave a layout");
 }

@@ -421,3 +421,49 @@ fn unit_tiles_over_flat_modes_agree_with_the_general_path() {
     }
     assert!(layouts > 2_000, "{layouts} divides gave a layout");
 }
+
+/// Operands whose tokens or leaves are held on the heap (more tokens or
+/// leaves than a tree holds inline): the fast runs read operands' inline
+/// storage only and must decline these, so every operation answers as the
+/// general path does, and the answers are layouts where they should be.
+#[test]
+fn spilled_operands_agree_with_the_general_path() {
+    // 20 leaves (beyond the 16 held inline), compact: admissible everywhere
+    let many = {
+        let (mut sh, mut sd, mut d) = (Vec::new(), Vec::new(), 1i64);
+        for i in 0..20 {
+            let s = 2 + (i % 2);
+            sh.push(s.to_string());
+            sd.push(d.to_string());
+            d *= s;
+        }
+        parse(&format!("(({}),2):(({}),0)", sh.join(","), sd.join(",")))
+    };
+    // 4 leaves under 24 levels of one-element tuples (beyond the 40 tokens
+    // held inline)
+    let deep = {
+        let w = |x: &str| format!("{}{x}{}", "(".repeat(24), ")".repeat(24));
+        parse(&format!("({},4):({},6)", w("2,3"), w("1,2")))
+    };
+    let small = parse("(4,2):(1,8)");
+    let mut layouts = 0;
+    for (name, a) in [("many", &many), ("deep", &deep)] {
+        for src in ["8:1", "<4:1,2:1>", "<2,_>", "(2,2):(1,4)"] {
+            let t = kute::expr::parse_tiler(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+            let w = |op: &str| format!("{op}({name}, {src})");
+            layouts += divides_agree(a, src, &t).iter().filter(|&&x| x).count();
+            layouts += usize::from(same(&w("composition"), |o| kute::composition_tiler_into(o, a, &t)));
+            layouts += usize::from(same(&w("logical_product"), |o| kute::logical_product_into(o, a, &t)));
+        }
+        for (x, y) in [(a, &small), (&small, a)] {
+            let w = |op: &str| format!("{op}({x}, {y})");
+            layouts += usize::from(same(&w("composition"), |o| kute::composition_into(o, x, y)));
+            layouts += usize::from(same(&w("blocked_product"), |o| kute::blocked_product_into(o, x, y)));
+            layouts += usize::from(same(&w("raked_product"), |o| kute::raked_product_into(o, x, y)));
+        }
+        let n: IntTuple = "1099511627776".parse().unwrap();
+        layouts += usize::from(same(&format!("complement({name})"), |o| kute::complement_into(o, a, &n)));
+        layouts += usize::from(same(&format!("coalesce({name})"), |o| kute::coalesce_into(o, a)));
+    }
+    assert!(layouts > 40, "{layouts} answers were layouts");
+}

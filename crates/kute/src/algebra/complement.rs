@@ -1,7 +1,7 @@
 //! `complement(A, M)`: the layout that fills the gaps of `A` up to `M`.
 
 use super::coalesce::{merges, Coalescer, Modes};
-use super::out::{flat_toks, Sink, CAP, UNIT};
+use super::out::{flat_toks, operand, Sink, CAP, UNIT};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{product, AsIntTuple, IntTuple, IntTupleRef};
@@ -65,11 +65,12 @@ pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Res
 #[inline]
 pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<(), Decline> {
     let n = cotarget.inline_leaf().ok_or(Decline)?;
-    if a.leaves().len() > CAP {
+    let a = operand::<Fast>(a)?;
+    if a.leaves.len() > CAP {
         return Err(Decline);
     }
     let dst = out.tree.leaves.cleared_inline();
-    complement_leaves::<Fast>(dst, a.as_tree_ref(), Cot::Leaf(n))?;
+    complement_leaves::<Fast>(dst, a, Cot::Leaf(n))?;
     flat_toks(out.tree.toks.cleared_inline(), dst.len()).ok_or(Decline)
 }
 

@@ -9,14 +9,14 @@
 //! error, never an answer.
 
 use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
-use super::out::{push_built, run, Emit, Grow, Op, CAP};
+use super::out::{operand, push_built, run, Emit, Grow, Op, CAP};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
 use crate::policy::{Checked, Policy};
 use crate::stride::Stride;
-use crate::tree::{Builder, Tree, LEAF};
+use crate::tree::{Builder, Tree, LEAF, PAIR};
 use smallvec::SmallVec;
 
 /// Largest domain checked point by point when the fast admissibility test is inconclusive.
@@ -73,7 +73,7 @@ impl Op for Composition<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        compose(out, self.0.as_tree_ref(), &[Part::Tree(self.1.as_tree_ref())], true)
+        compose(out, operand::<P>(self.0)?, &[Part::Tree(operand::<P>(self.1)?)], true)
     }
 }
 
@@ -124,7 +124,7 @@ impl Op for CompositionTiler<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let (a, t) = (self.0.as_tree_ref(), self.1);
+        let (a, t) = (operand::<P>(self.0)?, self.1);
         if let Tiler::Tuple(ts) = t {
             // early branch: leaf tiles over modes that are leaves or pairs of leaves
             let mark = out.mark();
@@ -162,7 +162,7 @@ fn compose_tile<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler)
         Tiler::Layout(b) => match leaf_tile(t) {
             // a leaf layout or an integer is one flat part: no walk over a tree
             Some(m) => compose(out, a, &[Part::Flat(std::slice::from_ref(&m))], true),
-            None => compose(out, a, &[Part::Tree(b.as_tree_ref())], true),
+            None => compose(out, a, &[Part::Tree(operand::<P>(b)?)], true),
         },
         Tiler::Int(n) => compose(out, a, &[Part::Flat(&[Mode::new(*n, Int::ONE)])], true),
         _ => out.push(a),
@@ -174,7 +174,8 @@ fn compose_tile<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler)
 #[inline(always)]
 fn leaf_tile(t: &Tiler) -> Option<Mode> {
     match t {
-        Tiler::Layout(b) if b.tree.is_leaf() && b.leaves()[0].stride.is_int() => Some(b.leaves()[0]),
+        // (the inline parts first: no test of the spilled storage)
+        Tiler::Layout(b) => b.tree.inline_leaf().or_else(|| b.as_tree_ref().as_leaf()).filter(|m| m.stride.is_int()),
         Tiler::Int(n) => Some(Mode::new(*n, Int::ONE)),
         _ => None,
     }
@@ -194,8 +195,8 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
     let (mut tok, mut leaf) = (1, 0);
     for ti in ts {
         let bm = leaf_tile(ti)?;
-        // (a pair's tuple token is arity_tok(2) == 3; the cases are those of
-        // `compose` for one B-leaf, where the left operand is its own coalesced form)
+        // (the cases are those of `compose` for one B-leaf, where the left
+        // operand is its own coalesced form)
         match *a.toks.get(tok..)? {
             [LEAF, ..] => {
                 let am = *a.leaves.get(leaf)?;
@@ -206,7 +207,7 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
                 tok += 1;
                 leaf += 1;
             }
-            [3, LEAF, LEAF, ..] => {
+            [PAIR, LEAF, LEAF, ..] => {
                 let pair = a.leaves.get(leaf..leaf + 2)?;
                 if pair[0].shape.value() < 2 || pair[1].shape.value() < 2 || merges::<P>(pair[0], pair[1]).ok()? {
                     return None;

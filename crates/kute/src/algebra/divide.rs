@@ -10,14 +10,13 @@
 use super::coalesce::{coalesce_leaves, merges};
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose, compose_parts, compose_parts_with, Part, Proof};
-use super::out::{push_built, run, Emit, Grow, Op, CAP, UNIT};
+use super::out::{operand, push_built, run, Emit, Grow, Op, CAP, UNIT};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
 use crate::policy::{ModeBuf, Policy};
-use crate::tree::{Builder, Tree, TreeRef};
-use arrayvec::ArrayVec;
+use crate::tree::{Builder, Tree, TreeRef, LEAF, PAIR};
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:
 /// `A ∘ (B, complement(B, shape(coalesce(A))))`, a rank-2 `(tile, rest)` layout.
@@ -68,7 +67,7 @@ impl Op for LogicalDivideBy<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let (a, t) = (self.0.as_tree_ref(), self.1);
+        let (a, t) = (operand::<P>(self.0)?, self.1);
         if let Tiler::Tuple(ts) = t {
             // early branch: the first modes of a flat A, each a leaf divided by a leaf
             // (its own arm: the other tilers' writes still know the output is empty)
@@ -83,7 +82,7 @@ impl Op for LogicalDivideBy<'_> {
     }
 }
 
-/// [`logical_divide`] of a flat `A` whose first modes fold ([`fold_flat`]'s
+/// [`logical_divide`] of a flat `A` whose first modes fold ([`LeafDiv`]'s
 /// case): `((tile, rest), .., extra modes)`, each mode written as soon as it
 /// is folded (a [`LeafDiv`] kept in an array and read back costs its copy).
 /// `None` where a mode does not fold or a write fails, part of the result
@@ -136,7 +135,7 @@ pub(crate) fn by_mode<P: Policy, E: Emit<P>, F: ModeOp>(
     f: &F,
 ) -> Result<(), P::Err> {
     match t {
-        Tiler::Layout(b) => f.apply(out, a, b.as_tree_ref()),
+        Tiler::Layout(b) => f.apply(out, a, operand::<P>(b)?),
         Tiler::Int(n) => f.apply(out, a, leaf_ref(&Tiler::int_mode(*n))),
         Tiler::Underscore => out.push(a),
         Tiler::Tuple(ts) => by_mode_tuple(out, a, t, ts, f),
@@ -295,11 +294,13 @@ impl LeafDiv {
     /// `(tile, rest)` as one element of `out`.
     #[inline(always)]
     fn write<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let p = out.open()?;
-        out.leaf(self.tile)?;
-        self.rest.write(out)?;
-        out.close(p, 2)?;
-        Ok(())
+        // (whole: `(tile, (gap, rest))` or `(tile, rest)`, one capacity check)
+        let [m0, m1] = self.rest.modes;
+        if self.rest.two {
+            out.block(&[PAIR, LEAF, PAIR, LEAF, LEAF], &[self.tile, m0, m1])
+        } else {
+            out.block(&[PAIR, LEAF, LEAF], &[self.tile, m0])
+        }
     }
 }
 
@@ -436,21 +437,6 @@ impl<'a> UnitSplit<'a> {
 
 /// Most modes of a by-mode tiler on the regrouped divides' direct path.
 const UNZIP_MODES: usize = 4;
-
-/// For a tuple of leaves `A` (one tuple token and the leaves) and a by-mode
-/// tiler of at most [`UNZIP_MODES`] leaves and integers, `A`'s first modes
-/// divided by the tiles into `folded`, when every one folds ([`LeafDiv`]);
-/// `None` otherwise. (Filled in place: returned, the array would be copied.)
-#[inline(always)]
-fn fold_flat(folded: &mut ArrayVec<LeafDiv, UNZIP_MODES>, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
-    if a.toks.len() != a.leaves.len() + 1 || ts.len() > a.leaves.len() {
-        return None;
-    }
-    for (ti, &am) in ts.iter().zip(a.leaves) {
-        folded.try_push(LeafDiv::of_modes(am, leaf_tiler(ti)?)?).ok()?;
-    }
-    Some(())
-}
 
 /// Whether the tile and its rest cover more than the cotarget (rounded up).
 fn pads(b: LayoutRef<'_>, rest: &[Mode], ca: &[Mode]) -> Result<bool> {
@@ -589,7 +575,7 @@ impl Op for DivideUnzip<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let (a, t, how) = (self.0.as_tree_ref(), self.1, self.2);
+        let (a, t, how) = (operand::<P>(self.0)?, self.1, self.2);
         if !P::CHECKED {
             // early branch: a by-mode tiler of a few layouts and integers, each
             // piece written straight into its final place
@@ -597,10 +583,11 @@ impl Op for DivideUnzip<'_> {
             if ts.is_empty() {
                 return Err(P::decline());
             }
-            let mut folded = ArrayVec::new();
-            if fold_flat(&mut folded, a, ts).is_some() {
-                return divide_unzip_folded(out, &folded, &a.leaves[ts.len()..], how);
+            let mark = out.mark();
+            if divide_unzip_folded(out, a, ts, how).is_some() {
+                return Ok(());
             }
+            out.truncate(mark);
             return divide_unzip_modes(out, a, ts, how);
         }
         regroup_by_mode(out, a, t, how, &Divide)
@@ -622,40 +609,49 @@ pub(crate) fn regroup_by_mode<P: Policy, E: Emit<P>, F: ModeOp>(
     push_built(out, |b| unzip_into(b, d.as_ref(), t, how).map_err(|e| e.in_op("tile_unzip")))
 }
 
-/// [`DivideUnzip`] of a flat `A` whose first modes fold: the tiles, then the
-/// rests and `A`'s `extra` modes.
+/// [`DivideUnzip`] of a flat `A` whose first modes fold ([`LeafDiv`]): the
+/// tiles, then the rests and `A`'s extra modes. Each tile is one leaf, so its
+/// place is known ahead: it is reserved, and filled as soon as its mode is
+/// divided, whose rest is then written (a [`LeafDiv`] kept in an array and
+/// read back costs its copy). `None` where a mode does not fold or a write
+/// fails, part of the result written: the caller truncates it and takes the
+/// general steps, which write the same elements (and fail as these writes did).
 #[inline(always)]
-fn divide_unzip_folded<P: Policy, E: Emit<P>>(
-    out: &mut E,
-    folded: &[LeafDiv],
-    extra: &[Mode],
-    how: Unzip,
-) -> Result<(), P::Err> {
-    let (k, rank) = (folded.len(), folded.len() + extra.len());
-    let top = out.open()?;
-    let splice = how == Unzip::Flat && k > 1;
-    let p = if splice { 0 } else { out.open()? };
-    for d in folded {
-        out.leaf(d.tile)?;
+fn divide_unzip_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler], how: Unzip) -> Option<()> {
+    let (k, rank) = (ts.len(), a.leaves.len());
+    if a.toks.len() != rank + 1 || k > rank {
+        return None;
     }
+    let top = out.open().ok()?;
+    let splice = how == Unzip::Flat && k > 1;
+    let p = if splice { 0 } else { out.open().ok()? };
+    let first = out.mark().1;
+    match k {
+        1 => out.block(&[LEAF], &[UNIT]),
+        2 => out.block(&[LEAF; 2], &[UNIT; 2]),
+        3 => out.block(&[LEAF; 3], &[UNIT; 3]),
+        _ => (0..k).try_for_each(|_| out.leaf(UNIT)),
+    }
+    .ok()?;
     let mut arity = if splice { k } else { 1 };
     if !splice {
-        out.close(p, k)?;
+        out.close(p, k).ok()?;
     }
     let splice = how != Unzip::Zipped && rank > 1;
-    let p = if splice { 0 } else { out.open()? };
-    for d in folded {
-        d.rest.write(out)?;
+    let p = if splice { 0 } else { out.open().ok()? };
+    for (i, (ti, &am)) in ts.iter().zip(a.leaves).enumerate() {
+        let d = LeafDiv::of_modes(am, leaf_tiler(ti)?)?;
+        out.set_mode(first + i, d.tile);
+        d.rest.write(out).ok()?;
     }
-    for &m in extra {
-        out.leaf(m)?;
+    for &m in &a.leaves[k..] {
+        out.leaf(m).ok()?;
     }
     arity += if splice { rank } else { 1 };
     if !splice {
-        out.close(p, rank)?;
+        out.close(p, rank).ok()?;
     }
-    out.close(top, arity)?;
-    Ok(())
+    out.close(top, arity).ok()
 }
 
 /// How [`divide_unzip_modes`] divided one mode: what its rest needs.

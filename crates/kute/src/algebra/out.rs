@@ -6,7 +6,7 @@ use crate::int::Int;
 use crate::layout::{Layout, LayoutRef, Mode};
 pub(crate) use crate::policy::Sink;
 use crate::policy::{Checked, Decline, Fast, Policy};
-use crate::tree::{arity_tok, Builder, Tree, TreeRef, INLINE_LEAVES, INLINE_TOKS, LEAF};
+use crate::tree::{arity_tok, Builder, Tree, TreeRef, INLINE_LEAVES, INLINE_TOKS, LEAF, PAIR};
 use arrayvec::ArrayVec;
 
 /// Most leaves an operand (or a coalesced or complemented intermediate) may
@@ -29,6 +29,8 @@ pub(crate) trait Emit<P: Policy> {
     fn toks_len(&self) -> usize;
     /// Overwrite the token at `p`.
     fn set_tok(&mut self, p: usize, t: u16);
+    /// Overwrite the leaf at `p` (a place written before).
+    fn set_mode(&mut self, p: usize, m: Mode);
     /// Drop the last token.
     fn pop_tok(&mut self);
     /// Where the next element starts (tokens, leaves), for [`Emit::since`].
@@ -70,6 +72,19 @@ pub(crate) trait Emit<P: Policy> {
     fn close_single(&mut self, p: usize) {
         self.pop_tok();
         self.set_tok(p, LEAF);
+    }
+
+    /// Raw tokens and the modes of their leaves, written at once (where the
+    /// shape of an element is known: one capacity check for the lot).
+    #[inline(always)]
+    fn block(&mut self, toks: &[u16], modes: &[Mode]) -> Result<(), P::Err> {
+        for &t in toks {
+            self.tok(t)?;
+        }
+        for &m in modes {
+            self.mode(m)?;
+        }
+        Ok(())
     }
 
     /// A whole subtree as one element.
@@ -115,8 +130,27 @@ impl<P: Policy> Emit<P> for Out<'_> {
         self.toks.len()
     }
     #[inline(always)]
+    fn block(&mut self, toks: &[u16], modes: &[Mode]) -> Result<(), P::Err> {
+        self.toks.try_extend_from_slice(toks).map_err(|_| P::decline())?;
+        self.leaves.try_extend_from_slice(modes).map_err(|_| P::decline())
+    }
+    #[inline(always)]
+    fn push(&mut self, t: LayoutRef<'_>) -> Result<(), P::Err> {
+        // (a leaf as a leaf; a tuple at once, one capacity check each)
+        if let [m] = *t.leaves
+            && t.toks.len() == 1
+        {
+            return <Self as Emit<P>>::leaf(self, m);
+        }
+        <Self as Emit<P>>::block(self, t.toks, t.leaves)
+    }
+    #[inline(always)]
     fn set_tok(&mut self, p: usize, t: u16) {
         self.toks[p] = t;
+    }
+    #[inline(always)]
+    fn set_mode(&mut self, p: usize, m: Mode) {
+        self.leaves[p] = m;
     }
     #[inline(always)]
     fn pop_tok(&mut self) {
@@ -174,6 +208,10 @@ impl<P: Policy> Emit<P> for Grow<'_> {
         self.tree.toks[p] = t;
     }
     #[inline(always)]
+    fn set_mode(&mut self, p: usize, m: Mode) {
+        self.tree.leaves[p] = m;
+    }
+    #[inline(always)]
     fn pop_tok(&mut self) {
         self.tree.toks.pop();
     }
@@ -201,6 +239,17 @@ pub(crate) fn push_built<P: Policy, E: Emit<P>>(
 ) -> Result<(), P::Err> {
     let tree = P::lift(Tree::try_build(f))?;
     out.push(tree.as_ref())
+}
+
+/// An operand's tree: under [`Fast`] its inline parts, read without a test
+/// for a spill (a spilled or leafless operand declines), under [`Checked`]
+/// the whole tree.
+#[inline(always)]
+pub(crate) fn operand<P: Policy>(l: &Layout) -> Result<LayoutRef<'_>, P::Err> {
+    if P::CHECKED {
+        return Ok(l.as_tree_ref());
+    }
+    l.tree.inline_ref().ok_or_else(P::decline)
 }
 
 /// An operation that writes one tree, written once for both policies.
@@ -245,9 +294,9 @@ pub(crate) fn run_checked(out: &mut Layout, op: &impl Op) -> Result<()> {
 #[inline(always)]
 pub(crate) fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
     // (the first arities as constant slices: no loop; `toks` is empty)
-    const T2: [u16; 3] = [3, LEAF, LEAF];
+    const T2: [u16; 3] = [PAIR, LEAF, LEAF];
     const T3: [u16; 4] = [4, LEAF, LEAF, LEAF];
-    debug_assert!(toks.is_empty() && arity_tok(2) == T2[0] && arity_tok(3) == T3[0]);
+    debug_assert!(toks.is_empty() && arity_tok(3) == T3[0]);
     match n {
         1 => return toks.try_push(LEAF).ok(),
         2 => return toks.try_extend_from_slice(&T2).ok(),

@@ -9,14 +9,14 @@ use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose_parts, compose_parts_with, scale, Part, Proof};
 use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
-use super::out::{push_built, run, Emit, Grow, Op};
+use super::out::{operand, push_built, run, Emit, Grow, Op};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{Layout, LayoutRef, Mode};
 use crate::policy::Policy;
-use crate::tree::{check_depth, Builder, Tree};
+use crate::tree::{check_depth, Builder, Tree, LEAF, PAIR};
 
 /// `complement(A, size(A)·cosize(B))` into `comp`.
 #[inline(always)]
@@ -75,7 +75,7 @@ impl Op for ProductBy<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let (a, t) = (self.0.as_tree_ref(), self.1);
+        let (a, t) = (operand::<P>(self.0)?, self.1);
         let Some(how) = self.2 else { return by_mode(out, a, t, &LogicalProduct(self.3)) };
         if !P::CHECKED {
             return Err(P::decline());
@@ -278,7 +278,7 @@ impl Op for RankProduct<'_> {
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        let (a, b, raked) = (self.0.as_tree_ref(), self.1.as_tree_ref(), self.2);
+        let (a, b, raked) = (operand::<P>(self.0)?, operand::<P>(self.1)?, self.2);
         let same_rank = !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank();
         if same_rank {
             // early branch: nothing to pad
@@ -340,16 +340,9 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         // prove (no carries), no tree to walk, the depth is 2
         let top = out.open()?;
         for (&am, &bm) in a.leaves.iter().zip(b.leaves) {
-            let p = out.open()?;
             let r = scale::<P>(bm, l0.stride)?;
-            if raked {
-                out.leaf(r)?;
-                out.leaf(am)?;
-            } else {
-                out.leaf(am)?;
-                out.leaf(r)?;
-            }
-            out.close(p, 2)?;
+            let pair = if raked { [r, am] } else { [am, r] };
+            out.block(&[PAIR, LEAF, LEAF], &pair)?;
         }
         out.close(top, a.leaves.len())?;
         return Ok(true);

@@ -11,8 +11,11 @@ use std::fmt;
 /// An integer `n` means the layout `n:_1`; a shape tuple `(a, b)` is the
 /// by-mode tiler `<a:_1, b:_1>`.
 // A layout is held inline (no allocation): tilers are small and short-lived.
+// An explicit tag (`repr(u8)`): telling the variants apart is one compare,
+// where the niche in the layout's storage took a decoding of several steps.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
 pub enum Tiler {
     /// A layout applied to the whole (sub-)layout.
     Layout(Layout),

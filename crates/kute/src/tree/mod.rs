@@ -26,6 +26,8 @@ pub(crate) const INLINE_TOKS: usize = 40;
 pub const MAX_DEPTH: usize = 32;
 
 pub(crate) const LEAF: u16 = 0;
+/// The token of a pair.
+pub(crate) const PAIR: u16 = arity_tok(2);
 
 /// An owned hierarchical tuple whose leaves are `L`.
 #[derive(PartialEq, Eq, Hash)]
@@ -60,8 +62,9 @@ pub struct TreeRef<'a, L: Copy> {
 
 /// The token of a tuple of `n` children.
 #[inline]
-pub(crate) fn arity_tok(n: usize) -> u16 {
-    u16::try_from(n + 1).expect("tuple arity exceeds u16::MAX - 1")
+pub(crate) const fn arity_tok(n: usize) -> u16 {
+    assert!(n < u16::MAX as usize, "tuple arity exceeds u16::MAX - 1");
+    (n + 1) as u16
 }
 
 /// Number of tokens and of leaves in the first subtree of `toks`.
@@ -437,6 +440,20 @@ impl<L: Copy> Tree<L> {
             ([LEAF], [x]) => Some(*x),
             _ => None,
         }
+    }
+
+    /// The whole tree when both its parts are held inline and it has a leaf;
+    /// `None` otherwise (a spilled part's inline part is empty).
+    ///
+    /// For the fast paths only: it reads the inline parts alone, with no test
+    /// for a spill; a tree it declines takes its caller's general path.
+    #[inline(always)]
+    pub(crate) fn inline_ref(&self) -> Option<TreeRef<'_, L>> {
+        let (toks, leaves) = (self.toks.inline_part(), self.leaves.inline_part());
+        if toks.is_empty() || leaves.is_empty() {
+            return None;
+        }
+        Some(TreeRef { toks, leaves })
     }
 
     /// All leaves, left to right.

@@ -265,7 +265,9 @@ impl Int {
     #[inline(always)]
     pub(crate) fn mul_opt(self, o: Int) -> Option<Int> {
         let mut r = self.with(o, self.value.checked_mul(o.value)?);
-        if (self.is_static() && self.value == 0) || (o.is_static() && o.value == 0) {
+        // a static zero factor makes the product static (tested on a zero
+        // product only: one test where the factors are not zero)
+        if r.value == 0 && ((self.is_static() && self.value == 0) || (o.is_static() && o.value == 0)) {
             r.flag = Flag::Static;
         }
         Some(r)

@@ -71,11 +71,9 @@ impl Indices {
     /// ```
     #[inline(always)]
     pub fn new(layout: &Layout) -> Result<Indices> {
-        // the values of basis strides are coordinates, not indices
-        layout.int_strides("iterate")?;
         let leaves = layout.leaves();
-        // up to three modes of small extents and strides: nothing can overflow,
-        // and each mode is a digit of the loop nest
+        // up to three modes of small extents and integer strides: nothing can
+        // overflow, and each mode is a digit of the loop nest
         match *leaves {
             [a] if small(a) => return Ok(Indices::nest([digit(a), (1, 0), (1, 0)])),
             [a, b] if small(a) && small(b) => return Ok(Indices::nest([digit(a), digit(b), (1, 0)])),
@@ -84,6 +82,8 @@ impl Indices {
             }
             _ => {}
         }
+        // the values of basis strides are coordinates, not indices
+        layout.int_strides("iterate")?;
         let mut positive = true;
         // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
         let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
@@ -232,13 +232,16 @@ impl Indices {
     }
 }
 
-/// A mode of extent in `[2, 2^20)` and stride in `(-2^20, 2^20)`: three of them
-/// have fewer than `2^60` indices, all of them below `2^42` in magnitude.
+/// A mode of extent in `[2, 2^20)` and integer stride in `(-2^20, 2^20)`:
+/// three of them have fewer than `2^60` indices, all of them below `2^42` in
+/// magnitude.
 #[inline(always)]
 fn small(m: Mode) -> bool {
     const B: i64 = 1 << 20;
     let (s, d) = digit(m);
-    (s.wrapping_sub(2) as u64) < (B - 2) as u64 && (d.wrapping_add(B - 1) as u64) < (2 * B - 1) as u64
+    (s.wrapping_sub(2) as u64) < (B - 2) as u64
+        && (d.wrapping_add(B - 1) as u64) < (2 * B - 1) as u64
+        && m.stride.is_int()
 }
 
 /// A mode as a digit `(extent, stride)`.

@@ -418,6 +418,16 @@ mod iter {
     }
 
     #[test]
+    fn basis_strides_are_refused() {
+        // small layouts (the loop-nest path) and larger ones alike
+        for src in ["make_identity_layout((2,3))", "make_identity_layout((4))", "make_identity_layout((2,3,2,2,2))"] {
+            let l = kute::expr::parse_layout(src).unwrap();
+            let e = Indices::new(&l).unwrap_err();
+            assert!(e.to_string().contains("iterate"), "{src}: {e}");
+        }
+    }
+
+    #[test]
     fn zero_extents_are_empty_and_negative_ones_refused() {
         for s in ["(3,0):(1,3)", "(0,2):(1,1)", "((2,0),3):((1,2),4)"] {
             let l: Layout = s.parse().unwrap();

@@ -10,6 +10,9 @@
 //! deep layouts; (d) is the random-access baseline that (a) is held to.
 
 use crate::timing::{calibrate, one_batch};
+
+/// Batches per measurement (of a third of the W1 batch each: the same time).
+const BATCHES: usize = 3 * crate::timing::BATCHES;
 use kute::iter::Indices;
 use kute::Layout;
 use std::hint::black_box;
@@ -154,8 +157,8 @@ pub struct Summary {
 pub fn section(batch: Duration) -> Summary {
     eprintln!("timing layout evaluation ...");
     println!(
-        "== Layout evaluation, ns/element (best of {} interleaved batches): (a) Evaluator::for_each_in(0..size) (L(i) for every i, each on its own), (b) Indices traversal, (c) hand-written loop nest, (d) hand-written L(i) for every i, each on its own (i % s * d, i / s over the flat leaves, run-time extents) ==",
-        crate::timing::BATCHES
+        "== Layout evaluation, ns/element (best of {} interleaved batches, each a third of W1's): (a) Evaluator::for_each_in(0..size) (L(i) for every i, each on its own), (b) Indices traversal, (c) hand-written loop nest, (d) hand-written L(i) for every i, each on its own (i % s * d, i / s over the flat leaves, run-time extents) ==",
+        BATCHES
     );
     println!("every index is consumed as acc = acc.wrapping_add(black_box(index)); the four sums are checked equal");
     println!();
@@ -174,13 +177,16 @@ pub fn section(batch: Duration) -> Summary {
         assert!(ra == rc && rb == rc && rd == rc, "{src}: sums differ: (a) {ra}, (b) {rb}, (c) {rc}, (d) {rd}");
         let per = size as f64;
         // (a), (b), (c), (d) take turns, batch by batch, so that a busy spell of
-        // the machine hits all four; each keeps its best batch
+        // the machine hits all four; each keeps its best batch (more, shorter
+        // batches than W1's: the four are compared with each other, and on a
+        // noisy machine the best of a few long batches varied by half)
+        let batch = batch / 3;
         let na = calibrate(batch, || eval_all(black_box(&e), black_box(size)));
         let nb = calibrate(batch, || traverse(black_box(&l)));
         let nc = calibrate(batch, || loop_nest(black_box(&s), black_box(&d)));
         let nd = calibrate(batch, || div_chain(black_box(&s), black_box(&d), black_box(size)));
         let (mut ta, mut tb, mut tc, mut td) = (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
-        for _ in 0..crate::timing::BATCHES {
+        for _ in 0..BATCHES {
             ta = ta.min(one_batch(na, || eval_all(black_box(&e), black_box(size))) / per);
             tb = tb.min(one_batch(nb, || traverse(black_box(&l))) / per);
             tc = tc.min(one_batch(nc, || loop_nest(black_box(&s), black_box(&d))) / per);

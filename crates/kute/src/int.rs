@@ -143,6 +143,12 @@ impl Int {
         Int::new_dynamic(self.value)
     }
 
+    /// The static flag as the bit `1` (static) or `0` (dynamic).
+    #[inline(always)]
+    pub(crate) const fn flag_bit(self) -> u64 {
+        self.flag as u64
+    }
+
     /// `value`, static when both `self` and `other` are.
     #[inline(always)]
     pub(crate) fn with(self, other: Int, value: i64) -> Int {

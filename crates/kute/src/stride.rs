@@ -299,7 +299,15 @@ impl Stride {
     /// [`Stride::scale`], `None` on overflow.
     #[inline(always)]
     pub(crate) fn scale_opt(self, k: Int) -> Option<Stride> {
-        Some(self.with_value(self.scale_int().mul_opt(k)?))
+        // `with_value(scale_int().mul_opt(k))` on the words: the static bit
+        // computed as bits, not through a `bool` the compiler branches on
+        let value = self.value.checked_mul(k.value())?;
+        let (a, b) = (self.meta & STATIC_BIT, k.flag_bit());
+        let mut bit = a & b;
+        if value == 0 && ((a != 0 && self.value == 0) || (b != 0 && k.value() == 0)) {
+            bit = STATIC_BIT;
+        }
+        Some(Stride { value, meta: (self.meta & !STATIC_BIT) | bit })
     }
 
     /// The same stride with a dynamic scale.

@@ -10,13 +10,13 @@
 //! deep layouts; (d) is the random-access baseline that (a) is held to.
 
 use crate::timing::{calibrate, one_batch};
-
-/// Batches per measurement (of a third of the W1 batch each: the same time).
-const BATCHES: usize = 3 * crate::timing::BATCHES;
 use kute::iter::Indices;
 use kute::Layout;
 use std::hint::black_box;
 use std::time::Duration;
+
+/// Batches per measurement (of a third of the W1 batch each: the same time).
+const BATCHES: usize = 3 * crate::timing::BATCHES;
 
 /// The layouts measured, with a hand-written loop nest for each one's flat rank.
 pub const LAYOUTS: [&str; 4] = [

@@ -149,6 +149,15 @@ impl Int {
         self.flag as u64
     }
 
+    /// Whether the product `p = a·b` of factors with static bits `a_bit`,
+    /// `b_bit` (`1` static, `0` dynamic) has a static zero factor, which
+    /// makes it static whatever the other factor (tested on a zero product
+    /// only: one test where the factors are not zero).
+    #[inline(always)]
+    pub(crate) const fn static_zero_factor(a: i64, a_bit: u64, b: i64, b_bit: u64, p: i64) -> bool {
+        p == 0 && ((a_bit != 0 && a == 0) || (b_bit != 0 && b == 0))
+    }
+
     /// `value`, static when both `self` and `other` are.
     #[inline(always)]
     pub(crate) fn with(self, other: Int, value: i64) -> Int {
@@ -271,9 +280,7 @@ impl Int {
     #[inline(always)]
     pub(crate) fn mul_opt(self, o: Int) -> Option<Int> {
         let mut r = self.with(o, self.value.checked_mul(o.value)?);
-        // a static zero factor makes the product static (tested on a zero
-        // product only: one test where the factors are not zero)
-        if r.value == 0 && ((self.is_static() && self.value == 0) || (o.is_static() && o.value == 0)) {
+        if Int::static_zero_factor(self.value, self.flag_bit(), o.value, o.flag_bit(), r.value) {
             r.flag = Flag::Static;
         }
         Some(r)

@@ -304,7 +304,7 @@ impl Stride {
         let value = self.value.checked_mul(k.value())?;
         let (a, b) = (self.meta & STATIC_BIT, k.flag_bit());
         let mut bit = a & b;
-        if value == 0 && ((a != 0 && self.value == 0) || (b != 0 && k.value() == 0)) {
+        if Int::static_zero_factor(self.value, a, k.value(), b, value) {
             bit = STATIC_BIT;
         }
         Some(Stride { value, meta: (self.meta & !STATIC_BIT) | bit })

@@ -174,8 +174,7 @@ fn compose_tile<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler)
 #[inline(always)]
 fn leaf_tile(t: &Tiler) -> Option<Mode> {
     match t {
-        // (the inline parts first: no test of the spilled storage)
-        Tiler::Layout(b) => b.tree.inline_leaf().or_else(|| b.as_tree_ref().as_leaf()).filter(|m| m.stride.is_int()),
+        Tiler::Layout(b) => b.tree.as_leaf().filter(|m| m.stride.is_int()),
         Tiler::Int(n) => Some(Mode::new(*n, Int::ONE)),
         _ => None,
     }

@@ -107,8 +107,7 @@ fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t
 #[inline(always)]
 fn leaf_tiler(t: &Tiler) -> Option<Mode> {
     match t {
-        // (the inline parts first: no test of the spilled storage)
-        Tiler::Layout(b) => b.tree.inline_leaf().or_else(|| b.as_tree_ref().as_leaf()),
+        Tiler::Layout(b) => b.tree.as_leaf(),
         Tiler::Int(n) => Some(Tiler::int_mode(*n)),
         _ => None,
     }

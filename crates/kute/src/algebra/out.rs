@@ -295,8 +295,8 @@ pub(crate) fn run_checked(out: &mut Layout, op: &impl Op) -> Result<()> {
 pub(crate) fn flat_toks(toks: &mut ArrayVec<u16, INLINE_TOKS>, n: usize) -> Option<()> {
     // (the first arities as constant slices: no loop; `toks` is empty)
     const T2: [u16; 3] = [PAIR, LEAF, LEAF];
-    const T3: [u16; 4] = [4, LEAF, LEAF, LEAF];
-    debug_assert!(toks.is_empty() && arity_tok(3) == T3[0]);
+    const T3: [u16; 4] = [arity_tok(3), LEAF, LEAF, LEAF];
+    debug_assert!(toks.is_empty());
     match n {
         1 => return toks.try_push(LEAF).ok(),
         2 => return toks.try_extend_from_slice(&T2).ok(),

@@ -442,6 +442,13 @@ impl<L: Copy> Tree<L> {
         }
     }
 
+    /// The leaf value, if this is a leaf: [`Tree::inline_leaf`] first (no test
+    /// of the spilled storage), the whole tree where that declines.
+    #[inline(always)]
+    pub(crate) fn as_leaf(&self) -> Option<L> {
+        self.inline_leaf().or_else(|| self.as_ref().as_leaf())
+    }
+
     /// The whole tree when both its parts are held inline and it has a leaf;
     /// `None` otherwise (a spilled part's inline part is empty).
     ///

@@ -99,7 +99,9 @@ fn nest6(s: &[i64], d: &[i64]) -> i64 {
 }
 
 /// (c): the loop nest for the layout's number of leaves.
-fn loop_nest(s: &[i64], d: &[i64]) -> i64 {
+///
+/// Panics for a number of leaves with no hand-written nest.
+pub fn loop_nest(s: &[i64], d: &[i64]) -> i64 {
     match s.len() {
         2 => nest2(s, d),
         3 => nest3(s, d),
@@ -139,7 +141,7 @@ fn eval_all(e: &kute::eval::Evaluator, size: i64) -> i64 {
 }
 
 /// (b): the whole domain with the iterator (internal iteration).
-fn traverse(l: &Layout) -> i64 {
+pub fn traverse(l: &Layout) -> i64 {
     let mut acc = 0;
     Indices::new(l).expect("small layout").for_each(|v| sink(&mut acc, v));
     acc

@@ -181,6 +181,25 @@ fn main() {
                 println!("{acc}");
                 return;
             }
+            "count-eval" => {
+                // count-eval (b|c) LAYOUT N: run the evaluation section's (b) or
+                // (c) on LAYOUT N times (for valgrind: like-for-like counts)
+                let which = args.next().unwrap_or_else(|| usage());
+                let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");
+                let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
+                let s: Vec<i64> = l.leaves().iter().map(|m| m.shape.value()).collect();
+                let d: Vec<i64> = l.leaves().iter().map(|m| m.stride.value()).collect();
+                let mut acc = 0i64;
+                for _ in 0..n {
+                    acc = acc.wrapping_add(match which.as_str() {
+                        "b" => eval::traverse(std::hint::black_box(&l)),
+                        "c" => eval::loop_nest(std::hint::black_box(&s), std::hint::black_box(&d)),
+                        _ => usage(),
+                    });
+                }
+                println!("{acc}");
+                return;
+            }
             "probe" => {
                 let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");
                 let b = Duration::from_millis(200);

@@ -3,20 +3,12 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Mode};
-use smallvec::SmallVec;
-
-/// One digit of the odometer beyond the first three.
-#[derive(Clone, Copy, Debug)]
-struct Outer {
-    shape: i64,
-    stride: i64,
-    coord: i64,
-}
 
 /// The indices `L(0), L(1), ..., L(size-1)` of a layout, in 1-D order.
 ///
 /// The fastest way to consume it is internal iteration (`for_each`, `fold`,
-/// `sum`, ...), which runs the first three modes as a loop nest.
+/// `sum`, ...), which runs the first three modes as a loop nest. It borrows
+/// the layout's leaves and never allocates, whatever the number of leaves.
 ///
 /// ```
 /// use kute::{Layout, iter::Indices};
@@ -28,7 +20,7 @@ struct Outer {
 /// assert_eq!(sum, 15);
 /// ```
 #[derive(Clone, Debug)]
-pub struct Indices {
+pub struct Indices<'a> {
     // the first three digits (extent, stride, coordinate); missing ones are 1:0
     s0: i64,
     d0: i64,
@@ -39,7 +31,18 @@ pub struct Indices {
     s2: i64,
     d2: i64,
     c2: i64,
-    outer: SmallVec<[Outer; 4]>,
+    // the fourth digit, which a block of the first three carries into
+    s3: i64,
+    d3: i64,
+    c3: i64,
+    /// the leaves past the first four digits (extents of 1 included: they
+    /// wrap at once)
+    outer: &'a [Mode],
+    /// the coordinates of the `outer` leaves, packed: leaf `j`'s in the
+    /// `bits(s_j - 1)` bits after those of the leaves before it (at most 120
+    /// bits in all, since the size is below `2^63` and each of the first four
+    /// extents is at least 2)
+    outer_coords: u128,
     /// the next index to yield
     index: i64,
     remaining: u64,
@@ -48,9 +51,19 @@ pub struct Indices {
     // first three digits as loop nests)
 }
 
-impl Indices {
-    // `new` is always inlined: built in the caller's frame, the iterator is not
-    // moved through a 200-byte copy before a traversal.
+/// What an [`Indices`] starts from: the first four digits `(extent,
+/// stride)` with extents above 1 (missing ones `(1, 0)`), the leaves past
+/// them, and the size.
+struct Start<'a> {
+    digits: [(i64, i64); 4],
+    outer: &'a [Mode],
+    size: i64,
+}
+
+impl<'a> Indices<'a> {
+    // `new` is always inlined and builds the iterator once, from scalars: the
+    // checked path hands back a `Start`, not an `Indices`, so the iterator is
+    // written in the caller's frame without a copy out of a `Result`.
 
     /// An iterator over the whole domain of `layout`. Errors if an index would
     /// overflow, or if an extent is negative (a zero extent: no indices).
@@ -70,89 +83,35 @@ impl Indices {
     /// assert_eq!(Indices::new(&n).unwrap_err().kind(), ErrorKind::Inadmissible);
     /// ```
     #[inline(always)]
-    pub fn new(layout: &Layout) -> Result<Indices> {
+    pub fn new(layout: &'a Layout) -> Result<Indices<'a>> {
         let leaves = layout.leaves();
         // up to three modes of small extents and integer strides: nothing can
         // overflow, and each mode is a digit of the loop nest
-        match *leaves {
-            [a] if small(a) => return Ok(Indices::nest([digit(a), (1, 0), (1, 0)])),
-            [a, b] if small(a) && small(b) => return Ok(Indices::nest([digit(a), digit(b), (1, 0)])),
-            [a, b, c] if small(a) && small(b) && small(c) => {
-                return Ok(Indices::nest([digit(a), digit(b), digit(c)]));
-            }
-            _ => {}
-        }
-        // the values of basis strides are coordinates, not indices
-        layout.int_strides("iterate")?;
-        let mut positive = true;
-        // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
-        let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
-        for m in leaves {
-            let (s, d) = digit(*m);
-            positive &= s > 0;
-            size = size.and_then(|p| p.checked_mul(s));
-            let Some(w) = (s.max(1) - 1).checked_mul(d) else {
-                return Err(overflow("the extent of", layout));
-            };
-            let Some(t) = total.checked_add(w.checked_abs().unwrap_or(i64::MAX)) else {
-                return Err(overflow("the indices of", layout));
-            };
-            total = t;
-        }
-        let Some(size) = size else {
-            return Err(overflow("the size of", layout));
+        let start = match *leaves {
+            [a] if small(a) => Start::nest([digit(a), (1, 0), (1, 0)]),
+            [a, b] if small(a) && small(b) => Start::nest([digit(a), digit(b), (1, 0)]),
+            [a, b, c] if small(a) && small(b) && small(c) => Start::nest([digit(a), digit(b), digit(c)]),
+            _ => Start::checked(layout)?,
         };
-        if !positive {
-            return Indices::not_positive(layout);
-        }
-        // modes of extent 1 never move (every extent is positive): skip them
-        let mut digits = [(1i64, 0i64); 3];
-        let mut outer = SmallVec::new();
-        let mut k = 0;
-        for m in leaves {
-            let (s, d) = digit(*m);
-            if s == 1 {
-                continue;
-            }
-            if k < 3 {
-                digits[k] = (s, d);
-            } else {
-                outer.push(Outer { shape: s, stride: d, coord: 0 });
-            }
-            k += 1;
-        }
-        Ok(Indices::from_digits(digits, outer, size))
-    }
-
-    /// The iterator over the digits `(extent, stride)` (three, then `outer`),
-    /// every extent positive, `size` their product; built in one expression,
-    /// in place.
-    #[inline(always)]
-    fn from_digits(digits: [(i64, i64); 3], outer: SmallVec<[Outer; 4]>, size: i64) -> Indices {
-        let [(s0, d0), (s1, d1), (s2, d2)] = digits;
-        Indices { s0, d0, c0: 0, s1, d1, c1: 0, s2, d2, c2: 0, outer, index: 0, remaining: size as u64 }
-    }
-
-    /// Up to three small digits (see [`small`]): nothing to check.
-    #[inline(always)]
-    fn nest(digits: [(i64, i64); 3]) -> Indices {
-        let size = digits[0].0 * digits[1].0 * digits[2].0;
-        Indices::from_digits(digits, SmallVec::new(), size)
-    }
-
-    /// [`Indices::new`] for a layout with an extent `<= 0`: a zero extent
-    /// leaves nothing to visit; a negative one is refused, since an odometer
-    /// cannot count down to it in `L(i)`'s order.
-    #[cold]
-    #[inline(never)]
-    fn not_positive(layout: &Layout) -> Result<Indices> {
-        if layout.leaves().iter().any(|m| m.shape.value() < 0) {
-            return Err(Error::inadmissible(
-                "iterate",
-                format!("{layout} has a negative extent; indices are defined for extents >= 0"),
-            ));
-        }
-        Ok(Indices::from_digits([(1, 0); 3], SmallVec::new(), 0))
+        let Start { digits: [(s0, d0), (s1, d1), (s2, d2), (s3, d3)], outer, size } = start;
+        Ok(Indices {
+            s0,
+            d0,
+            c0: 0,
+            s1,
+            d1,
+            c1: 0,
+            s2,
+            d2,
+            c2: 0,
+            s3,
+            d3,
+            c3: 0,
+            outer,
+            outer_coords: 0,
+            index: 0,
+            remaining: size as u64,
+        })
     }
 
     /// Step the odometer past the current position (digit 0 first).
@@ -188,17 +147,75 @@ impl Indices {
         self.carry_outer();
     }
 
-    /// Advance the digits beyond the first three by one step.
-    #[inline]
+    /// Advance the digits beyond the first three by one step (after a block).
+    #[inline(always)]
     fn carry_outer(&mut self) {
-        for o in self.outer.iter_mut() {
-            o.coord += 1;
-            if o.coord < o.shape {
-                self.index += o.stride;
+        self.c3 += 1;
+        if self.c3 < self.s3 {
+            self.index += self.d3;
+            return;
+        }
+        self.index -= (self.c3 - 1) * self.d3;
+        self.c3 = 0;
+        self.carry_packed();
+    }
+
+    /// Advance the digits beyond the first four by one step.
+    #[inline(never)]
+    fn carry_packed(&mut self) {
+        let mut shift = 0;
+        for m in self.outer {
+            let (s, d) = digit(*m);
+            let (coord, last, width) = self.outer_coord(shift, s);
+            if coord < last {
+                self.outer_coords += 1 << shift;
+                self.index += d;
                 return;
             }
-            self.index -= (o.coord - 1) * o.stride;
-            o.coord = 0;
+            self.set_outer_coord(shift, width, 0);
+            self.index -= (s - 1) * d;
+            shift += width;
+        }
+    }
+
+    /// The coordinate of the outer leaf of extent `s` whose bits start at
+    /// `shift`, with its largest value `s - 1` and its number of bits.
+    #[inline(always)]
+    fn outer_coord(&self, shift: u32, s: i64) -> (u64, u64, u32) {
+        // every extent is positive (an extent of 1 has no bits)
+        let last = (s - 1) as u64;
+        let width = u64::BITS - last.leading_zeros();
+        let coord = (self.outer_coords >> shift) as u64 & ((1u64 << width) - 1);
+        (coord, last, width)
+    }
+
+    /// Set the outer coordinate of `width` bits at `shift` to `c`.
+    #[inline(always)]
+    fn set_outer_coord(&mut self, shift: u32, width: u32, c: u64) {
+        let mask = u128::from((1u64 << width) - 1) << shift;
+        self.outer_coords = (self.outer_coords & !mask) | u128::from(c) << shift;
+    }
+
+    /// Move the odometer `n` positions on (`n < remaining`): add `n` to the
+    /// mixed-radix number of its digits, one division per digit it reaches.
+    fn jump(&mut self, n: u64) {
+        self.remaining -= n;
+        let mut carry = n;
+        add_carry(self.s0, self.d0, &mut self.c0, &mut carry, &mut self.index);
+        add_carry(self.s1, self.d1, &mut self.c1, &mut carry, &mut self.index);
+        add_carry(self.s2, self.d2, &mut self.c2, &mut carry, &mut self.index);
+        add_carry(self.s3, self.d3, &mut self.c3, &mut carry, &mut self.index);
+        let mut shift = 0;
+        for m in self.outer {
+            if carry == 0 {
+                return;
+            }
+            let (s, d) = digit(*m);
+            let (coord, _, width) = self.outer_coord(shift, s);
+            let mut c = coord as i64;
+            add_carry(s, d, &mut c, &mut carry, &mut self.index);
+            self.set_outer_coord(shift, width, c as u64);
+            shift += width;
         }
     }
 
@@ -232,6 +249,88 @@ impl Indices {
     }
 }
 
+impl<'a> Start<'a> {
+    /// Up to three small digits (see [`small`]): nothing to check.
+    #[inline(always)]
+    fn nest([a, b, c]: [(i64, i64); 3]) -> Start<'a> {
+        let size = a.0 * b.0 * c.0;
+        Start { digits: [a, b, c, (1, 0)], outer: &[], size }
+    }
+
+    /// Any layout: the checks of [`Indices::new`], then the first four
+    /// leaves of extent above 1 as digits and the leaves past them as `outer`.
+    #[inline(never)]
+    fn checked(layout: &'a Layout) -> Result<Start<'a>> {
+        let leaves = layout.leaves();
+        // the values of basis strides are coordinates, not indices
+        layout.int_strides("iterate")?;
+        let mut positive = true;
+        // the size, and the largest |index|, bounded by the sum of |(s-1)·d|
+        let (mut size, mut total): (Option<i64>, i64) = (Some(1), 0);
+        for m in leaves {
+            let (s, d) = digit(*m);
+            positive &= s > 0;
+            size = size.and_then(|p| p.checked_mul(s));
+            let Some(w) = (s.max(1) - 1).checked_mul(d) else {
+                return Err(overflow("the extent of", layout));
+            };
+            let Some(t) = total.checked_add(w.checked_abs().unwrap_or(i64::MAX)) else {
+                return Err(overflow("the indices of", layout));
+            };
+            total = t;
+        }
+        let Some(size) = size else {
+            return Err(overflow("the size of", layout));
+        };
+        if !positive {
+            return Start::not_positive(layout);
+        }
+        // leaves of extent 1 never move (every extent is positive): the four
+        // digits skip them
+        let mut digits = [(1i64, 0i64); 4];
+        let mut k = 0;
+        for (i, m) in leaves.iter().enumerate() {
+            let (s, d) = digit(*m);
+            if s == 1 {
+                continue;
+            }
+            if k == 4 {
+                return Ok(Start { digits, outer: &leaves[i..], size });
+            }
+            digits[k] = (s, d);
+            k += 1;
+        }
+        Ok(Start { digits, outer: &[], size })
+    }
+
+    /// [`Start::checked`] for a layout with an extent `<= 0`: a zero extent
+    /// leaves nothing to visit; a negative one is refused, since an odometer
+    /// cannot count down to it in `L(i)`'s order.
+    #[cold]
+    #[inline(never)]
+    fn not_positive(layout: &Layout) -> Result<Start<'a>> {
+        if layout.leaves().iter().any(|m| m.shape.value() < 0) {
+            return Err(Error::inadmissible(
+                "iterate",
+                format!("{layout} has a negative extent; indices are defined for extents >= 0"),
+            ));
+        }
+        Ok(Start { digits: [(1, 0); 4], outer: &[], size: 0 })
+    }
+}
+
+/// Add `carry` to the coordinate `c` of a digit `(s, d)` of the odometer:
+/// `c` becomes the sum mod `s`, `carry` the sum div `s`, and `index` moves
+/// with `c`. (`c < s` and `carry < 2^63`: the sum fits a `u64`.)
+#[inline(always)]
+fn add_carry(s: i64, d: i64, c: &mut i64, carry: &mut u64, index: &mut i64) {
+    let t = *c as u64 + *carry;
+    let (q, r) = (t / s as u64, (t % s as u64) as i64);
+    *index += (r - *c) * d;
+    *c = r;
+    *carry = q;
+}
+
 /// A mode of extent in `[2, 2^20)` and integer stride in `(-2^20, 2^20)`:
 /// three of them have fewer than `2^60` indices, all of them below `2^42` in
 /// magnitude.
@@ -261,10 +360,22 @@ fn overflow(what: &str, layout: &Layout) -> Error {
     }
 }
 
-impl Iterator for Indices {
+impl Iterator for Indices<'_> {
     type Item = i64;
     #[inline]
     fn next(&mut self) -> Option<i64> {
+        self.next_index()
+    }
+
+    /// Skips `n` indices in one jump (a division per digit), not one by one.
+    fn nth(&mut self, n: usize) -> Option<i64> {
+        if n as u64 >= self.remaining {
+            self.remaining = 0;
+            return None;
+        }
+        if n > 0 {
+            self.jump(n as u64);
+        }
         self.next_index()
     }
 
@@ -312,7 +423,7 @@ impl Iterator for Indices {
     }
 }
 
-impl ExactSizeIterator for Indices {}
+impl ExactSizeIterator for Indices<'_> {}
 
 impl Layout {
     /// The traversal of the whole domain in 1-D order (CuTe's `for i in
@@ -325,7 +436,7 @@ impl Layout {
     /// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
     /// assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]);
     /// ```
-    pub fn indices(&self) -> Result<Indices> {
+    pub fn indices(&self) -> Result<Indices<'_>> {
         Indices::new(self)
     }
 
@@ -365,11 +476,11 @@ impl Layout {
 ///     assert!(i.unwrap() < 6);
 /// }
 /// ```
-impl IntoIterator for &Layout {
+impl<'a> IntoIterator for &'a Layout {
     type Item = Result<i64>;
-    type IntoIter = LayoutIter;
+    type IntoIter = LayoutIter<'a>;
 
-    fn into_iter(self) -> LayoutIter {
+    fn into_iter(self) -> LayoutIter<'a> {
         match Indices::new(self) {
             Ok(it) => LayoutIter { indices: Some(it), error: None },
             Err(e) => LayoutIter { indices: None, error: Some(e) },
@@ -380,12 +491,12 @@ impl IntoIterator for &Layout {
 /// The iterator of `&Layout`: [`Indices`] with its items wrapped in `Ok`, or
 /// the error that keeps the layout from being traversed.
 #[derive(Debug)]
-pub struct LayoutIter {
-    indices: Option<Indices>,
+pub struct LayoutIter<'a> {
+    indices: Option<Indices<'a>>,
     error: Option<Error>,
 }
 
-impl Iterator for LayoutIter {
+impl Iterator for LayoutIter<'_> {
     type Item = Result<i64>;
 
     #[inline]

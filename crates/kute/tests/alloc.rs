@@ -242,3 +242,36 @@ fn up_to_16_leaves_allocates_nothing() {
         ),
     ]);
 }
+
+#[test]
+fn traversal_allocates_nothing() {
+    // the iterator borrows the layout's leaves: no allocation for any number
+    // of leaves (the layouts themselves are built first)
+    let layouts: Vec<Layout> = [
+        "(4,8,4):(32,1,8)",
+        A16,
+        C16,
+        "((3,4),5,(6,2),7):((1,180),3,(30,15),720)",
+        "(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288)",
+    ]
+    .iter()
+    .map(|s| layout(s))
+    .collect();
+    for l in &layouts {
+        let (n, sum) = allocations_in(|| {
+            let mut sum = 0i64;
+            l.indices().unwrap().for_each(|i| sum = sum.wrapping_add(i));
+            let mut it = l.indices().unwrap();
+            sum = sum.wrapping_add(it.nth(5).unwrap_or(0));
+            for i in it {
+                sum = sum.wrapping_add(i);
+            }
+            black_box(sum)
+        });
+        assert_eq!(n, 0, "traversing {l}: {n} allocation(s)");
+        let want: i64 = (0..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).sum::<i64>() * 2;
+        let fifth = l.eval(5).unwrap();
+        let sixth_on: i64 = (6..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).sum();
+        assert_eq!(sum, want / 2 + fifth + sixth_on, "{l}");
+    }
+}

@@ -417,6 +417,117 @@ mod iter {
         }
     }
 
+    /// Flat layouts from `(extent, stride)` lists.
+    fn flat(leaves: &[(i64, i64)]) -> Layout {
+        let (s, d): (Vec<String>, Vec<String>) = leaves.iter().map(|(s, d)| (s.to_string(), d.to_string())).unzip();
+        format!("({}):({})", s.join(","), d.join(",")).parse().unwrap()
+    }
+
+    #[test]
+    fn many_leaves_agree_with_eval() {
+        // more leaves of extent above 1 than any fixed inline capacity, extents
+        // of 1 between them, negative strides, nesting
+        let mut cases: Vec<Layout> = [
+            "(2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2):(1,4,2,8,32,16,64,256,128,512,2048,1024,4096,16384,8192,32768,65536)",
+            "((2,1,3),(1,2),(3,1,1,2),(2,3,1),(2,2),5,(1,3)):((1,7,2),(5,-6),(12,9,0,-36),(72,144,1),(432,-864),1728,(3,8640))",
+            "(3,(2,(2,(2,(2,(2,(2,(2,2)))))))):(-1,(3,(6,(12,(24,(48,(96,(192,384))))))))",
+        ]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+        // twelve leaves of extents 2..=4 with strides of both signs
+        let mut x = 0x2545_f491_u64;
+        for _ in 0..6 {
+            let leaves: Vec<(i64, i64)> = (0..12)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (2 + (x >> 61) as i64 % 3, ((x >> 40) % 2001) as i64 - 1000)
+                })
+                .collect();
+            cases.push(flat(&leaves));
+        }
+        for l in &cases {
+            let want = reference(l);
+            assert!(want.len() < 1 << 21, "{l}: too large to traverse in a test");
+            assert_eq!(Indices::new(l).unwrap().collect::<Vec<_>>(), want, "next() on {l}");
+            let mut folded = Vec::with_capacity(want.len());
+            Indices::new(l).unwrap().for_each(|i| folded.push(i));
+            assert_eq!(folded, want, "fold() on {l}");
+            for skip in [1, 7, 100, want.len() / 3] {
+                let mut it = Indices::new(l).unwrap();
+                let mut v: Vec<i64> = it.by_ref().take(skip).collect();
+                it.for_each(|i| v.push(i));
+                assert_eq!(v, want, "take({skip}) then fold on {l}");
+            }
+        }
+    }
+
+    #[test]
+    fn nth_jumps_to_l_of_i() {
+        // domains far too large to walk: 60 leaves of extent 2, 39 of extent 3
+        // (coordinates packed past 64 bits), wide extents, extents of 1
+        let mut strides2: Vec<i64> = (0..60).map(|k| 1i64 << k).collect();
+        strides2.reverse();
+        strides2.swap(3, 40);
+        let two: Vec<(i64, i64)> =
+            strides2.iter().enumerate().map(|(k, &d)| (2, if k % 3 == 0 { -d } else { d })).collect();
+        let three: Vec<(i64, i64)> = (0..39).map(|k| (3, 3i64.pow(k))).collect();
+        let mut three_rev = three.clone();
+        three_rev.reverse();
+        let cases = [
+            flat(&two),
+            flat(&three),
+            flat(&three_rev),
+            flat(&[(2, 1), (3, 2), (2, 6), (1 << 30, 12), (5, 0), (1, 7), (1 << 16, -(1 << 33)), (3, 1)]),
+            flat(&[(5, 1), (1, 3), (7, 5), (1, 0), (9, 35), (1 << 20, 315), (1, 1), (1 << 30, 330301440)]),
+        ];
+        for l in &cases {
+            let size = l.size().unwrap().value() as u64;
+            // positions: the ends, every prefix product of the extents and its
+            // neighbours (where carries start), and pseudo-random ones
+            let mut at: Vec<u64> = vec![0, 1, size - 1, size - 2, size / 2];
+            let mut p = 1u64;
+            for m in l.leaves() {
+                p = p.saturating_mul(m.shape.value() as u64);
+                if p < size {
+                    at.extend([p - 1, p, p + 1]);
+                }
+            }
+            let mut x = 0x9e37_79b9_u64;
+            for _ in 0..200 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                at.push(x % size);
+            }
+            for &i in &at {
+                let mut it = Indices::new(l).unwrap();
+                assert_eq!(it.nth(i as usize), Some(l.eval(i as i64).unwrap()), "nth({i}) on {l}");
+                assert_eq!(it.len() as u64, size - i - 1, "len after nth({i}) on {l}");
+                // the odometer goes on from there, and a second jump adds up
+                for k in i + 1..(i + 40).min(size) {
+                    assert_eq!(it.next(), Some(l.eval(k as i64).unwrap()), "next() at {k} after nth({i}) on {l}");
+                }
+                let mut it = Indices::new(l).unwrap();
+                let half = (size - i) / 2;
+                it.nth(i as usize);
+                if i + 1 + half < size {
+                    let j = i + 1 + half;
+                    assert_eq!(it.nth(half as usize), Some(l.eval(j as i64).unwrap()), "nth({i}), nth({half}) on {l}");
+                }
+            }
+            let mut it = Indices::new(l).unwrap();
+            assert_eq!(it.nth(size as usize), None, "nth(size) on {l}");
+            assert_eq!(it.next(), None, "next() after nth(size) on {l}");
+        }
+        // small domains: nth agrees with walking, on every path
+        for s in ["(4,8,4):(32,1,8)", "((3,4),5,(6,2),7):((1,180),3,(30,15),720)", "(3,0):(1,3)", "7:3"] {
+            let l: Layout = s.parse().unwrap();
+            let want = reference(&l);
+            for i in 0..=want.len() {
+                assert_eq!(Indices::new(&l).unwrap().nth(i), want.get(i).copied(), "nth({i}) on {s}");
+            }
+        }
+    }
+
     #[test]
     fn basis_strides_are_refused() {
         // small layouts (the loop-nest path) and larger ones alike

@@ -244,9 +244,10 @@ fn up_to_16_leaves_allocates_nothing() {
 }
 
 #[test]
-fn traversal_allocates_nothing() {
-    // the iterator borrows the layout's leaves: no allocation for any number
-    // of leaves (the layouts themselves are built first)
+fn traversal_and_evaluation_allocate_nothing() {
+    // the iterator borrows the layout's leaves, and a view evaluates in
+    // place: no allocation for any number of leaves (the layouts themselves
+    // are built first)
     let layouts: Vec<Layout> = [
         "(4,8,4):(32,1,8)",
         A16,
@@ -269,9 +270,22 @@ fn traversal_allocates_nothing() {
             black_box(sum)
         });
         assert_eq!(n, 0, "traversing {l}: {n} allocation(s)");
-        let want: i64 = (0..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).sum::<i64>() * 2;
-        let fifth = l.eval(5).unwrap();
+        // evaluating the layout or a view of one of its modes copies nothing
+        let (n, total) = allocations_in(|| {
+            let mut total = l.eval(black_box(5)).unwrap() + l.view().eval(black_box(3)).unwrap();
+            for m in l.modes() {
+                total += m.eval(black_box(1)).unwrap();
+            }
+            black_box(total)
+        });
+        assert_eq!(n, 0, "evaluating {l} and its modes: {n} allocation(s)");
+        let want = l.eval(5).unwrap()
+            + l.eval(3).unwrap()
+            + (0..l.rank()).map(|k| l.mode(k).unwrap().eval(1).unwrap()).sum::<i64>();
+        assert_eq!(total, want, "{l}");
+        // the sums of the traversals, from L(i) one by one
+        let all: i64 = (0..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).sum();
         let sixth_on: i64 = (6..l.size().unwrap().value()).map(|i| l.eval(i).unwrap()).sum();
-        assert_eq!(sum, want / 2 + fifth + sixth_on, "{l}");
+        assert_eq!(sum, all + l.eval(5).unwrap() + sixth_on, "{l}");
     }
 }

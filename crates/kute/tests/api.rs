@@ -189,6 +189,11 @@ fn views_are_the_modes() {
             assert_eq!(m.to_layout(), l.mode(i).unwrap(), "{l} mode {i}");
             assert_eq!(Some(m), v.mode(i));
             assert_eq!(l.mode_view(i).unwrap(), m);
+            // a view evaluates on its leaves as the copied mode does
+            let owned = l.mode(i).unwrap();
+            for x in [0, 1, 5, 17] {
+                assert_eq!(m.eval(x).ok(), owned.eval(x).ok(), "{l} mode {i} at {x}");
+            }
         }
         assert!(v.mode(l.rank().max(1)).is_none() || l.rank() == 0);
     }

@@ -555,24 +555,7 @@ impl Layout {
     /// assert_eq!(l.eval_int(Int::new_static(3)).unwrap().to_string(), "_4");
     /// ```
     pub fn eval_int(&self, i: Int) -> Result<Int> {
-        let leaves = self.leaves();
-        let n = leaves.len();
-        let mut c = i;
-        let mut acc = Int::ZERO;
-        let op = |e: Error| e.in_op("evaluate");
-        for m in &leaves[..n.saturating_sub(1)] {
-            let d = m.stride.int_in("evaluate")?;
-            acc = acc.add(c.rem(m.shape).map_err(op)?.mul(d).map_err(op)?).map_err(op)?;
-            c = c.div(m.shape).map_err(op)?;
-        }
-        if let Some(m) = leaves.last() {
-            acc = acc.add(c.mul(m.stride.int_in("evaluate")?).map_err(op)?).map_err(op)?;
-        }
-        if i.is_static() && i.value() == 0 {
-            // CuTe short-circuits a static _0 coordinate to _0.
-            return Ok(Int::ZERO);
-        }
-        Ok(acc)
+        eval_leaves(self.leaves(), i)
     }
 
     /// The index of a (hierarchical or partially flat) coordinate (CuTe `crd2idx`).
@@ -620,6 +603,29 @@ impl Layout {
     pub fn to_dynamic(&self) -> Layout {
         Layout { tree: self.tree.map(|m| Mode::with_stride(m.shape.to_dynamic(), m.stride.to_dynamic())) }
     }
+}
+
+/// [`Layout::eval_int`] over the flat leaves of a layout (or of a view's
+/// subtree): `Σ (c_k mod s_k)·d_k` with `c_{k+1} = c_k div s_k`, the last leaf
+/// not reduced, and a static `_0` coordinate giving `_0` (as CuTe).
+pub(crate) fn eval_leaves(leaves: &[Mode], i: Int) -> Result<Int> {
+    let n = leaves.len();
+    let mut c = i;
+    let mut acc = Int::ZERO;
+    let op = |e: Error| e.in_op("evaluate");
+    for m in &leaves[..n.saturating_sub(1)] {
+        let d = m.stride.int_in("evaluate")?;
+        acc = acc.add(c.rem(m.shape).map_err(op)?.mul(d).map_err(op)?).map_err(op)?;
+        c = c.div(m.shape).map_err(op)?;
+    }
+    if let Some(m) = leaves.last() {
+        acc = acc.add(c.mul(m.stride.int_in("evaluate")?).map_err(op)?).map_err(op)?;
+    }
+    if i.is_static() && i.value() == 0 {
+        // CuTe short-circuits a static _0 coordinate to _0.
+        return Ok(Int::ZERO);
+    }
+    Ok(acc)
 }
 
 /// Errors (naming `op`) unless every stride of `leaves` is an integer.

@@ -167,7 +167,8 @@ impl<'a> LayoutView<'a> {
 
     /// The index of 1-D coordinate `i` (as [`Layout::eval`]).
     ///
-    /// Pre: as [`Layout::eval`]. Post: `self.to_layout().eval(i)`.
+    /// Pre: as [`Layout::eval`]. Post: `self.to_layout().eval(i)`, computed on
+    /// the view's leaves in place (no copy of the layout).
     ///
     /// ```
     /// let l: kute::Layout = "(_2,(_3,_4)):(_1,(_2,_6))".parse().unwrap();
@@ -175,7 +176,7 @@ impl<'a> LayoutView<'a> {
     /// assert_eq!(m.eval(4).unwrap(), 8); // 4 -> (1,1) -> 2 + 6
     /// ```
     pub fn eval(self, i: i64) -> Result<i64> {
-        self.to_layout().eval(i)
+        Ok(super::eval_leaves(self.leaves(), Int::new_dynamic(i))?.value())
     }
 }
 

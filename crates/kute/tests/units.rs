@@ -528,6 +528,50 @@ mod iter {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Random flat layouts, 1 to 24 leaves, extents 1 to 6, 0, or up to 2^20,
+        /// strides up to ±2^40: `Indices::new` is an error only where a size or
+        /// an index overflows (or an extent is negative, never here), and
+        /// otherwise walking, folding and jumping agree with `L(i)`.
+        #[test]
+        fn random_layouts_walk_and_jump_as_l_of_i(
+            leaves in proptest::collection::vec(
+                (proptest::prop_oneof![30 => 1i64..7, 1 => proptest::strategy::Just(0i64), 4 => 1i64..(1 << 20)], -(1i64 << 40)..(1i64 << 40)),
+                1..25,
+            ),
+            at in proptest::collection::vec(proptest::prelude::any::<u64>(), 8),
+        ) {
+            let l = flat(&leaves);
+            let it = match Indices::new(&l) {
+                Ok(it) => it,
+                Err(e) => {
+                    proptest::prop_assert_eq!(e.kind(), ErrorKind::Overflow, "{}: {}", l, e);
+                    return Ok(());
+                }
+            };
+            let size = l.size().unwrap().value() as u64;
+            proptest::prop_assert_eq!(it.len() as u64, size);
+            if size <= 4096 {
+                let want = reference(&l);
+                proptest::prop_assert_eq!(it.collect::<Vec<_>>(), want.clone(), "next() on {}", l);
+                let mut folded = Vec::new();
+                Indices::new(&l).unwrap().for_each(|i| folded.push(i));
+                proptest::prop_assert_eq!(folded, want, "fold() on {}", l);
+            }
+            for x in at {
+                let i = if size == 0 { x } else { x % size };
+                let mut it = Indices::new(&l).unwrap();
+                let got = it.nth(i as usize);
+                let want = (i < size).then(|| l.eval(i as i64).unwrap());
+                proptest::prop_assert_eq!(got, want, "nth({}) on {}", i, l);
+                if i + 1 < size {
+                    proptest::prop_assert_eq!(it.next(), Some(l.eval(i as i64 + 1).unwrap()), "next() after nth({}) on {}", i, l);
+                }
+            }
+        }
+    }
+
     #[test]
     fn basis_strides_are_refused() {
         // small layouts (the loop-nest path) and larger ones alike

@@ -130,34 +130,20 @@ impl<'a> Indices<'a> {
     fn carry(&mut self) {
         self.index -= (self.c0 - 1) * self.d0;
         self.c0 = 0;
-        self.c1 += 1;
-        if self.c1 < self.s1 {
-            self.index += self.d1;
+        if step_digit(self.s1, self.d1, &mut self.c1, &mut self.index)
+            || step_digit(self.s2, self.d2, &mut self.c2, &mut self.index)
+        {
             return;
         }
-        self.index -= (self.c1 - 1) * self.d1;
-        self.c1 = 0;
-        self.c2 += 1;
-        if self.c2 < self.s2 {
-            self.index += self.d2;
-            return;
-        }
-        self.index -= (self.c2 - 1) * self.d2;
-        self.c2 = 0;
         self.carry_outer();
     }
 
     /// Advance the digits beyond the first three by one step (after a block).
     #[inline(always)]
     fn carry_outer(&mut self) {
-        self.c3 += 1;
-        if self.c3 < self.s3 {
-            self.index += self.d3;
-            return;
+        if !step_digit(self.s3, self.d3, &mut self.c3, &mut self.index) {
+            self.carry_packed();
         }
-        self.index -= (self.c3 - 1) * self.d3;
-        self.c3 = 0;
-        self.carry_packed();
     }
 
     /// Advance the digits beyond the first four by one step.
@@ -317,6 +303,21 @@ impl<'a> Start<'a> {
         }
         Ok(Start { digits: [(1, 0); 4], outer: &[], size: 0 })
     }
+}
+
+/// One step of the digit `(s, d)` at coordinate `c`, `index` moving with
+/// it: `true` if it moved on, `false` if it wrapped to 0 (a carry for the
+/// next digit).
+#[inline(always)]
+fn step_digit(s: i64, d: i64, c: &mut i64, index: &mut i64) -> bool {
+    *c += 1;
+    if *c < s {
+        *index += d;
+        return true;
+    }
+    *index -= (*c - 1) * d;
+    *c = 0;
+    false
 }
 
 /// Add `carry` to the coordinate `c` of a digit `(s, d)` of the odometer:

@@ -98,6 +98,12 @@ fn nest6(s: &[i64], d: &[i64]) -> i64 {
     acc
 }
 
+/// The extents and strides of a layout's flat leaves: the run-time inputs of
+/// (c) and (d).
+pub fn flat_digits(l: &Layout) -> (Vec<i64>, Vec<i64>) {
+    l.leaves().iter().map(|m| (m.shape.value(), m.stride.value())).unzip()
+}
+
 /// (c): the loop nest for the layout's number of leaves.
 ///
 /// Panics for a number of leaves with no hand-written nest.
@@ -172,8 +178,7 @@ pub fn section(batch: Duration) -> Summary {
     for src in LAYOUTS {
         let l: Layout = src.parse().unwrap_or_else(|e| panic!("{src}: {e}"));
         let size = l.size().expect("size").value();
-        let s: Vec<i64> = l.leaves().iter().map(|m| m.shape.value()).collect();
-        let d: Vec<i64> = l.leaves().iter().map(|m| m.stride.value()).collect();
+        let (s, d) = flat_digits(&l);
         let e = l.evaluator().expect("evaluator");
         let (ra, rb, rc, rd) = (eval_all(&e, size), traverse(&l), loop_nest(&s, &d), div_chain(&s, &d, size));
         assert!(ra == rc && rb == rc && rd == rc, "{src}: sums differ: (a) {ra}, (b) {rb}, (c) {rc}, (d) {rd}");

@@ -187,8 +187,7 @@ fn main() {
                 let which = args.next().unwrap_or_else(|| usage());
                 let l: kute::Layout = args.next().unwrap_or_else(|| usage()).parse().expect("layout");
                 let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage());
-                let s: Vec<i64> = l.leaves().iter().map(|m| m.shape.value()).collect();
-                let d: Vec<i64> = l.leaves().iter().map(|m| m.stride.value()).collect();
+                let (s, d) = eval::flat_digits(&l);
                 let mut acc = 0i64;
                 for _ in 0..n {
                     acc = acc.wrapping_add(match which.as_str() {

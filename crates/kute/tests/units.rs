@@ -417,10 +417,9 @@ mod iter {
         }
     }
 
-    /// Flat layouts from `(extent, stride)` lists.
+    /// Flat layouts of dynamic integers from `(extent, stride)` lists.
     fn flat(leaves: &[(i64, i64)]) -> Layout {
-        let (s, d): (Vec<String>, Vec<String>) = leaves.iter().map(|(s, d)| (s.to_string(), d.to_string())).unzip();
-        format!("({}):({})", s.join(","), d.join(",")).parse().unwrap()
+        crate::common::lay(&crate::common::T::flat(leaves).d())
     }
 
     #[test]

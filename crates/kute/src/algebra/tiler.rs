@@ -82,6 +82,26 @@ impl From<Int> for Tiler {
 /// ```
 pub trait AsTiler {
     /// The tiler, borrowed where it already is one.
+    ///
+    /// Pre: none. Post: a [`Tiler`] itself as it is; a layout (or a view) as
+    /// a layout tiler; a shape as the by-mode tiler of its modes (CuTe reads a
+    /// shape `(s0,s1,..)` as `<s0:_1,s1:_1,..>`); an integer as an integer
+    /// tiler.
+    ///
+    /// ```
+    /// use kute::{AsTiler, IntTuple, Layout, Tiler};
+    /// let t: Tiler = "<4:2,_>".parse().unwrap();
+    /// assert_eq!(*t.as_tiler(), t);
+    /// let b: Layout = "(2,4):(1,2)".parse().unwrap();
+    /// assert_eq!(*b.as_tiler(), Tiler::Layout(b.clone()));
+    /// // a shape divides as the layouts of its modes, each with stride 1
+    /// let a: Layout = "(8,8):(8,1)".parse().unwrap();
+    /// let s: IntTuple = "(4,2)".parse().unwrap();
+    /// assert_eq!(
+    ///     kute::logical_divide(&a, &*s.as_tiler()).unwrap(),
+    ///     kute::logical_divide(&a, &"<4:_1,2:_1>".parse::<Tiler>().unwrap()).unwrap()
+    /// );
+    /// ```
     fn as_tiler(&self) -> Cow<'_, Tiler>;
 }
 

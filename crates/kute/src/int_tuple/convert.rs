@@ -19,6 +19,17 @@ use std::borrow::Cow;
 /// ```
 pub trait AsIntTuple {
     /// The integer tuple, borrowed where it already is one.
+    ///
+    /// Pre: none. Post: the same integers in the same nesting; an [`Int`]
+    /// keeps its static flag, a plain Rust integer is dynamic.
+    ///
+    /// ```
+    /// use kute::{AsIntTuple, Int, IntTuple};
+    /// let t: IntTuple = "(2,(_3,4))".parse().unwrap();
+    /// assert_eq!(*t.as_int_tuple(), t);
+    /// assert_eq!(Int::new_static(8).as_int_tuple().to_string(), "_8");
+    /// assert_eq!(8u32.as_int_tuple().to_string(), "8");
+    /// ```
     fn as_int_tuple(&self) -> Cow<'_, IntTuple>;
 }
 

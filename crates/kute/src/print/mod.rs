@@ -24,6 +24,17 @@ pub const MAX_CELLS: i64 = 1 << 16;
 /// cells hold `A(offset + B(m, n))`).
 pub trait Drawable {
     /// The drawing's layout-like value.
+    ///
+    /// Pre: none. Post: the same function of the coordinates as `self` (a
+    /// layout as [`AnyLayout::Layout`], a composed layout as its
+    /// [`AnyLayout`] form).
+    ///
+    /// ```
+    /// use kute::print::Drawable;
+    /// use kute::{AnyLayout, Layout};
+    /// let l: Layout = "(_2,_4):(_4,_1)".parse().unwrap();
+    /// assert_eq!(*l.drawn(), AnyLayout::Layout(l.clone()));
+    /// ```
     fn drawn(&self) -> std::borrow::Cow<'_, AnyLayout>;
 }
 

@@ -11,6 +11,8 @@ use crate::error::{Error, Result};
 use smallvec::SmallVec;
 
 mod buf;
+// (public for the tests' `__testing` module only: an implementation detail)
+#[doc(hidden)]
 pub use buf::Buf;
 
 /// Storage of a tree's tokens.

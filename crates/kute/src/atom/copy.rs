@@ -41,6 +41,15 @@ impl CopyAtom {
     /// error); the bit layouts recast to `val_type` keep the atom's threads
     /// (CuTe's static assertions; else an `Inadmissible` error).
     /// Post: `ValLayoutSrc/Dst/Ref` are the traits' bit layouts in units of `val_type`.
+    ///
+    /// ```
+    /// use kute::{atom::CopyAtom, ErrorKind};
+    /// let a = CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// assert_eq!(a.val_layout_dst().to_string(), "(_32,(_2,_4)):(_2,(_1,_64))");
+    /// assert_eq!(CopyAtom::new("SM75_U32x4_LDSM_N", "no_such_t").unwrap_err().kind(), ErrorKind::UnknownName);
+    /// // CuTe rejects it too: the destination recast to 64 bits has 16 threads, not 32
+    /// assert_eq!(CopyAtom::new("SM75_U32x4_LDSM_N", "double").unwrap_err().kind(), ErrorKind::Inadmissible);
+    /// ```
     pub fn new(op: &str, val_type: &str) -> Result<CopyAtom> {
         let traits = copy_traits(op)?;
         let bits = algebra::sizeof_bits(val_type).ok_or_else(|| {
@@ -61,36 +70,92 @@ impl CopyAtom {
     }
 
     /// The operation's traits (layouts in bits).
+    ///
+    /// Pre: none. Post: CuTe's `Copy_Traits<Op>` of the operation given to [`CopyAtom::new`].
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// assert_eq!(a.traits().src.to_string(), "(_32,_128):(_128,_1)");
+    /// assert_eq!(a.traits().dst.to_string(), "(_32,(_32,_4)):(_32,(_1,_1024))");
+    /// ```
     pub fn traits(&self) -> &CopyTraits {
         &self.traits
     }
 
     /// `ThrID`.
+    ///
+    /// Pre: none. Post: the traits' `ThrID` (logical thread to thread index).
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// assert_eq!(a.thr_id().to_string(), "_32:_1");
+    /// ```
     pub fn thr_id(&self) -> &Layout {
         &self.traits.thr_id
     }
 
     /// `ValLayoutSrc`: (thread, value) to the source offset, in values.
+    ///
+    /// Pre: none. Post: the traits' `SrcLayout` recast from bits to the value
+    /// type; mode 0 has `size(ThrID)` threads.
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// assert_eq!(a.val_layout_src().to_string(), "(_1,_8):(_0,_1)");
+    /// ```
     pub fn val_layout_src(&self) -> &Layout {
         &self.src
     }
 
-    /// `ValLayoutDst`.
+    /// `ValLayoutDst`: (thread, value) to the destination offset, in values.
+    ///
+    /// Pre: none. Post: the traits' `DstLayout` recast from bits to the value
+    /// type; mode 0 has `size(ThrID)` threads.
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// assert_eq!(a.val_layout_dst().to_string(), "(_32,(_2,_4)):(_2,(_1,_64))");
+    /// ```
     pub fn val_layout_dst(&self) -> &Layout {
         &self.dst
     }
 
-    /// `ValLayoutRef`.
+    /// `ValLayoutRef`: the (thread, value) layout the tiled copy's TV layout is
+    /// given in (the source's or the destination's).
+    ///
+    /// Pre: none. Post: the traits' `RefLayout` recast from bits to the value
+    /// type; mode 0 has `size(ThrID)` threads.
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// assert_eq!(a.val_layout_ref().to_string(), "(_32,(_2,_4)):(_2,(_1,_64))");
+    /// assert_eq!(a.val_layout_ref(), a.val_layout_dst());
+    /// ```
     pub fn val_layout_ref(&self) -> &Layout {
         &self.reference
     }
 
     /// The value type's name.
+    ///
+    /// Pre: none. Post: the `val_type` given to [`CopyAtom::new`].
+    ///
+    /// ```
+    /// let a = kute::atom::CopyAtom::new("UniversalCopy<uint128_t>", "float").unwrap();
+    /// assert_eq!(a.val_type(), "float");
+    /// ```
     pub fn val_type(&self) -> &str {
         &self.val_type
     }
 
     /// The values one thread moves in one instruction (`NumValSrc`).
+    ///
+    /// Pre: none. Post: `size<1>(ValLayoutSrc)`.
+    ///
+    /// ```
+    /// use kute::atom::CopyAtom;
+    /// assert_eq!(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap().num_val_src().unwrap().value(), 8);
+    /// assert_eq!(CopyAtom::new("UniversalCopy<uint64_t>", "half_t").unwrap().num_val_src().unwrap().value(), 4);
+    /// ```
     pub fn num_val_src(&self) -> Result<Int> {
         self.src.mode(1)?.size()
     }
@@ -137,6 +202,19 @@ impl TiledCopy {
     ///
     /// Pre: the tile's threads and values are multiples of the atom's (CuTe's
     /// static assertions; else an `Inadmissible` error).
+    /// Post: `atom()`, `tiled_layout_tv()` and `tiler_mn()` return the arguments.
+    ///
+    /// ```
+    /// use kute::atom::{make_layout_tv, CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let (tiler, tv) = make_layout_tv(&lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// let c = TiledCopy::new(atom.clone(), tv, kute::Tiler::from(&tiler)).unwrap();
+    /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))");
+    /// // 4 values per thread are too few for the atom's 8
+    /// let (tiler, tv) = make_layout_tv(&lay("(_32,_4):(_4,_1)"), &lay("(_1,_4):(_4,_1)")).unwrap();
+    /// assert!(TiledCopy::new(atom, tv, kute::Tiler::from(&tiler)).is_err());
+    /// ```
     pub fn new(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> Result<TiledCopy> {
         let op = "make_tiled_copy";
         let (thr, val) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
@@ -152,6 +230,20 @@ impl TiledCopy {
 
     /// CuTe `make_tiled_copy(atom, thr_layout, val_layout)`: the raked product
     /// of the thread and value layouts, inverted into (thread, value) to the tile.
+    ///
+    /// Pre: as [`make_layout_tv`] and [`TiledCopy::new`] (`val` has at least
+    /// the atom's values, else an `Inadmissible` error).
+    /// Post: `(tiler_mn(), tiled_layout_tv()) == make_layout_tv(thr, val)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let thr = "(_32,_4):(_4,_1)".parse().unwrap();
+    /// let c = TiledCopy::make(atom.clone(), &thr, &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.tiled_layout_tv().to_string(), "((_4,_32),_8):((_256,_1),_32)");
+    /// assert_eq!(c.tiler_mn_text(), "(_32,_32)");
+    /// assert!(TiledCopy::make(atom, &thr, &"(_1,_4):(_4,_1)".parse().unwrap()).is_err());
+    /// ```
     pub fn make(atom: CopyAtom, thr: &Layout, val: &Layout) -> Result<TiledCopy> {
         let op = "make_tiled_copy";
         let (tiler, layout_tv) = make_layout_tv(thr, val).map_err(|e| e.in_op(op))?;
@@ -160,6 +252,13 @@ impl TiledCopy {
 
     /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which` 0, 1, 2): the MMA's
     /// operand TV layout over its tile.
+    ///
+    /// Pre: `which <= 2` (a larger `which` is taken as 2, C); the operand's
+    /// threads and values per thread are multiples of the atom's (else an
+    /// `Inadmissible` error, as CuTe's static assertions: `SM75_U32x4_LDSM_N`
+    /// for B of the MMA below).
+    /// Post: `tiled_layout_tv() == mma.layout_tv(which)`, and `Tiler_MN` is the
+    /// operand's (M, K), (N, K) or (M, N) tile sizes.
     ///
     /// ```
     /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
@@ -181,6 +280,22 @@ impl TiledCopy {
 
     /// CuTe `make_tiled_copy_C_atom(atom, mma)`: the C layout cut to the atom's
     /// values per thread, over the smallest tile that holds them.
+    ///
+    /// Pre: the atom moves at most C's values per thread (else an
+    /// `Inadmissible` error, as CuTe); as [`TiledCopy::new`].
+    /// Post: `Tiler_MN` is a tuple of two layouts (the M and N coordinates the
+    /// cut C layout reaches) and `TiledLayout_TV` has the atom's values per thread.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
+    /// assert_eq!(c.tiled_layout_tv().to_string(), "((_4,_8,_2,_2),_2):((_16,_1,_8,_64),_128)");
+    /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_4,_16,_2),(_2,_1)):((_16,_1,_64),(_128,_0))");
+    /// // 8 values per thread exceed C's 4
+    /// assert!(TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap(), &m).is_err());
+    /// ```
     pub fn for_mma_c_atom(atom: CopyAtom, mma: &TiledMma) -> Result<TiledCopy> {
         let op = "make_tiled_copy_C_atom";
         let go = |atom: CopyAtom| -> Result<TiledCopy> {
@@ -210,37 +325,122 @@ impl TiledCopy {
 
     /// CuTe `make_tiled_copy_S/D(atom, tiled_copy)` (`source`): the other
     /// copy's source (destination) TV layout over its tile.
+    ///
+    /// Pre: as [`TiledCopy::layout_tv`] of `other` and [`TiledCopy::new`].
+    /// Post: `tiled_layout_tv() == other.layout_tv(source)` and
+    /// `tiler_mn() == other.tiler_mn()`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let ldsm = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// // make_tiled_copy_D(Copy_Atom<UniversalCopy<uint32_t>,half_t>{}, ldsm)
+    /// let c = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &ldsm, false).unwrap();
+    /// assert_eq!(c.layout_s_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),(_2,(_2,_2))):((_64,_1,_16,_0),(_32,(_8,_256)))");
+    /// assert_eq!(c.tiler_mn_text(), "(_32,_16)");
+    /// ```
     pub fn for_copy(atom: CopyAtom, other: &TiledCopy, source: bool) -> Result<TiledCopy> {
         let tv = if source { other.layout_s_tv()? } else { other.layout_d_tv()? };
         TiledCopy::new(atom, tv, other.tiler.clone())
     }
 
     /// The atom.
+    ///
+    /// Pre: none. Post: the atom the copy was made with.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom.clone(), &lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert_eq!(c.atom(), &atom);
+    /// ```
     pub fn atom(&self) -> &CopyAtom {
         &self.atom
     }
 
-    /// `TiledLayout_TV`.
+    /// `TiledLayout_TV`: (thread, value) to the coordinate in the tile, in the
+    /// atom's reference layout.
+    ///
+    /// Pre: none. Post: the layout the copy was made with.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// assert_eq!(c.tiled_layout_tv().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
+    /// ```
     pub fn tiled_layout_tv(&self) -> &Layout {
         &self.layout_tv
     }
 
     /// `Tiler_MN`: a shape, or a tile of layouts.
+    ///
+    /// Pre: none. Post: the tiler the copy was made with.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_16,_8):(_8,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert_eq!(c.tiler_mn(), &"<_16,_64>".parse::<kute::Tiler>().unwrap());
+    /// ```
     pub fn tiler_mn(&self) -> &Tiler {
         &self.tiler
     }
 
     /// `Tiler_MN` as CuTe prints it.
+    ///
+    /// Pre: none. Post: `tiler_mn().to_string()`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_16,_8):(_8,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert_eq!(c.tiler_mn_text(), "(_16,_64)");
+    /// ```
     pub fn tiler_mn_text(&self) -> String {
         self.tiler.to_string()
     }
 
     /// `size(c)`: the number of threads.
+    ///
+    /// Pre: none. Post: `size<0>(TiledLayout_TV)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert_eq!(c.size().unwrap().value(), 128);
+    /// ```
     pub fn size(&self) -> Result<Int> {
         self.layout_tv.mode(0)?.size()
     }
 
     /// `tile_size<I>(c)`: the size of `Tiler_MN`'s mode `i`.
+    ///
+    /// Pre: `Tiler_MN` is a tuple whose mode `i` exists and is an integer or a
+    /// layout (else a `Mismatch` error).
+    /// Post: that integer, or that layout's size.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert_eq!(c.tile_size(0).unwrap().value(), 32);
+    /// assert!(c.tile_size(2).is_err());
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
+    /// assert_eq!(c.tile_size(0).unwrap().value(), 16); // the size of (_8,_2):(_1,_16)
+    /// ```
     pub fn tile_size(&self, i: usize) -> Result<Int> {
         match &self.tiler {
             Tiler::Tuple(ts) => match ts.get(i) {
@@ -309,6 +509,11 @@ impl TiledCopy {
     /// CuTe's `tidfrg_S` / `tidfrg_D` (`source`): a tensor's layout divided
     /// into `(Thr, Val, Rest...)` of this copy.
     ///
+    /// Pre: `l` has at least the rank of `Tiler_MN` (else a `Mismatch` error);
+    /// as CuTe's `zipped_divide` and composition (their errors).
+    /// Post: `R(t, v, r) == zipped_divide(l, Tiler_MN)(layout_tv(source)(t, v), r)`:
+    /// mode 0 has `size(c)` threads, mode 1 the values of one thread, mode 2 the tiles.
+    ///
     /// ```
     /// use kute::atom::{CopyAtom, TiledCopy};
     /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
@@ -328,6 +533,22 @@ impl TiledCopy {
 
     /// CuTe's `get_layoutS_TV` / `get_layoutD_TV` (`source`): (thread, value)
     /// to the coordinate in the tile.
+    ///
+    /// Pre: `Tiler_MN` is a tuple of integers and layouts (else a `Mismatch`
+    /// error; every constructor but [`TiledCopy::new`] makes one).
+    /// Post: mode 0 has `size(c)` threads; `R(t, v)` is the column-major index
+    /// in the `Tiler_MN` tile of thread `t`'s value `v` of the source (`source`)
+    /// or the destination.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// assert_eq!(c.layout_tv(true).unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
+    /// assert_eq!(c.layout_tv(false).unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))");
+    /// ```
     pub fn layout_tv(&self, source: bool) -> Result<Layout> {
         let op = if source { "get_layoutS_TV" } else { "get_layoutD_TV" };
         let go = || -> Result<Layout> {
@@ -347,11 +568,31 @@ impl TiledCopy {
     }
 
     /// `get_layoutS_TV()`.
+    ///
+    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(true)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_4,_8):(_8,_1)"), &lay("(_1,_16):(_16,_1)")).unwrap();
+    /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_2,_4,_4),((_2,_4),_2)):((_256,_1,_8),((_4,_64),_32))");
+    /// ```
     pub fn layout_s_tv(&self) -> Result<Layout> {
         self.layout_tv(true)
     }
 
     /// `get_layoutD_TV()`.
+    ///
+    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(false)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_4,_8):(_8,_1)"), &lay("(_1,_16):(_16,_1)")).unwrap();
+    /// assert_eq!(c.layout_d_tv().unwrap().to_string(), "((_8,_4),(_8,_2)):((_64,_1),(_4,_32))");
+    /// ```
     pub fn layout_d_tv(&self) -> Result<Layout> {
         self.layout_tv(false)
     }
@@ -369,6 +610,11 @@ impl fmt::Display for TiledCopy {
 
 /// CuTe DSL's `make_layout_tv(thr, val)`: `(tiler, layout_tv)` of
 /// `make_tiled_copy` with these layouts.
+///
+/// Pre: as CuTe's `raked_product`, `right_inverse` and composition (their
+/// errors, within `make_layout_tv`).
+/// Post: `tiler == product_each(shape(raked_product(thr, val)))` and
+/// `tv == right_inverse(raked_product(thr, val)) ∘ (size(thr), size(val))`.
 ///
 /// ```
 /// let (tiler, tv) = kute::atom::make_layout_tv(&"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();

@@ -32,6 +32,15 @@ impl TiledMma {
     /// Pre: `0 <= t < size(mma)` (else a `Mismatch` error).
     /// Post: the thread's (V, M, N, K) coordinate is `get_flat_coord(t)` of
     /// the thread layout.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// // get_thr_layout_vmnk is (_32,_2,_2,_1):(_1,_32,_64,_0): 100 = 4 + 32·1 + 64·1
+    /// assert_eq!(m.get_slice(100).unwrap().thr_vmnk(), [4, 1, 1, 0]);
+    /// assert!(m.get_slice(128).is_err());
+    /// ```
     pub fn get_slice(&self, t: i64) -> Result<ThrMma<'_>> {
         let n = self.size()?.value();
         if !(0..n).contains(&t) {
@@ -80,6 +89,17 @@ fn int(x: i64) -> Crd {
 
 impl ThrMma<'_> {
     /// The thread's (V, M, N, K) coordinate.
+    ///
+    /// Pre: none. Post: `get_thr_layout_vmnk()(thr_vmnk()) == t`, each
+    /// coordinate within its mode's extent.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// // get_thr_layout_vmnk is (_32,_2,_2,_1):(_1,_32,_64,_0): 37 = 5 + 32·1
+    /// assert_eq!(m.get_slice(37).unwrap().thr_vmnk(), [5, 1, 0, 0]);
+    /// ```
     pub fn thr_vmnk(&self) -> [i64; 4] {
         self.vmnk
     }
@@ -113,16 +133,57 @@ impl ThrMma<'_> {
     ///
     /// Pre: the tensor has a plain layout of rank at least 2 (else a `Type` or
     /// `Mismatch` error); as [`TiledMma::thrfrg`].
+    /// Post: a tensor over the same engine, of shape
+    /// [`TiledMma::partition_shape`]`(0, shape(t))`; its value `v` of the
+    /// first tile is the element of `t` at `get_layoutA_TV(thread, v)`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    /// let a = kute::tensor::make_identity_tensor(&"(_16,_16)".parse().unwrap()).unwrap();
+    /// let mine = m.get_slice(5).unwrap().partition_a(a).unwrap();
+    /// let owned: Vec<String> = (0..8).map(|i| mine.get(i).unwrap().to_string()).collect();
+    /// assert_eq!(owned, ["(1,2)", "(1,3)", "(9,2)", "(9,3)", "(1,10)", "(1,11)", "(9,10)", "(9,11)"]);
+    /// ```
     pub fn partition_a<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
         self.partition(0, t)
     }
 
     /// CuTe `thr_mma.partition_B(tensor)` (N×K).
+    ///
+    /// Pre: as [`ThrMma::partition_a`].
+    /// Post: a tensor over the same engine, of shape
+    /// [`TiledMma::partition_shape`]`(1, shape(t))`; its value `v` of the
+    /// first tile is the element of `t` at `get_layoutB_TV(thread, v)`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    /// let b = kute::tensor::make_identity_tensor(&"(_8,_16)".parse().unwrap()).unwrap();
+    /// let mine = m.get_slice(5).unwrap().partition_b(b).unwrap();
+    /// let owned: Vec<String> = (0..4).map(|i| mine.get(i).unwrap().to_string()).collect();
+    /// assert_eq!(owned, ["(1,2)", "(1,3)", "(1,10)", "(1,11)"]);
+    /// ```
     pub fn partition_b<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
         self.partition(1, t)
     }
 
     /// CuTe `thr_mma.partition_C(tensor)` (M×N).
+    ///
+    /// Pre: as [`ThrMma::partition_a`].
+    /// Post: a tensor over the same engine, of shape
+    /// [`TiledMma::partition_shape`]`(2, shape(t))`; its value `v` of the
+    /// first tile is the element of `t` at `get_layoutC_TV(thread, v)`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = kute::tensor::make_identity_tensor(&"(_32,_16)".parse().unwrap()).unwrap();
+    /// let mine = m.get_slice(100).unwrap().partition_c(c).unwrap();
+    /// let owned: Vec<String> = (0..4).map(|i| mine.get(i).unwrap().to_string()).collect();
+    /// assert_eq!(owned, ["(17,8)", "(17,9)", "(25,8)", "(25,9)"]);
+    /// ```
     pub fn partition_c<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
         self.partition(2, t)
     }
@@ -134,6 +195,15 @@ impl ThrMma<'_> {
     /// Pre: as the partition. Post: an owned tensor of the partition's shape
     /// with a compact layout (`make_fragment_like` of the partition of a
     /// compact tensor of `t`'s shape, so that a coordinate tensor also has one).
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    /// let c = kute::tensor::make_identity_tensor(&"(_16,_8)".parse().unwrap()).unwrap();
+    /// let frag = m.get_slice(5).unwrap().partition_fragment::<_, f32>(2, c).unwrap();
+    /// assert_eq!(frag.layout().to_string(), "((_2,_2),_1,_1):((_1,_2),_0,_0)");
+    /// assert_eq!(frag.engine().0, vec![0.0f32; 4]);
+    /// ```
     pub fn partition_fragment<E: Engine, T: Clone + Default>(
         &self,
         which: usize,
@@ -162,6 +232,16 @@ impl TiledCopy {
     /// CuTe `copy.get_slice(t)`.
     ///
     /// Pre: `0 <= t < size(copy)` (else a `Mismatch` error).
+    /// Post: thread `t`'s view of the copy.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+    /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+    /// let c = TiledCopy::make(atom, &lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
+    /// assert!(c.get_slice(127).is_ok()); // size(c) is 128
+    /// assert!(c.get_slice(128).is_err() && c.get_slice(-1).is_err());
+    /// ```
     pub fn get_slice(&self, t: i64) -> Result<ThrCopy<'_>> {
         let n = self.size()?.value();
         if !(0..n).contains(&t) {
@@ -195,6 +275,8 @@ impl ThrCopy<'_> {
     ///
     /// Pre: the tensor has a plain layout whose rank is at least the tile's
     /// (else an error); as [`TiledCopy::tidfrg`].
+    /// Post: a tensor over the same engine; its value `v` of the first tile is
+    /// the element of `t` at `get_layoutS_TV(thread, v)` in the `Tiler_MN` tile.
     ///
     /// ```
     /// use kute::atom::{CopyAtom, TiledCopy};
@@ -209,7 +291,25 @@ impl ThrCopy<'_> {
         self.partition(t, true)
     }
 
-    /// CuTe `thr_copy.partition_D(tensor)`.
+    /// CuTe `thr_copy.partition_D(tensor)`: the thread's destination values,
+    /// `(CopyV, Rest...)`.
+    ///
+    /// Pre: as [`ThrCopy::partition_s`].
+    /// Post: a tensor over the same engine; its value `v` of the first tile is
+    /// the element of `t` at `get_layoutD_TV(thread, v)` in the `Tiler_MN` tile.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// let a = || kute::tensor::make_identity_tensor(&"(_32,_16)".parse().unwrap()).unwrap();
+    /// let thr = c.get_slice(1).unwrap();
+    /// let (src, dst) = (thr.partition_s(a()).unwrap(), thr.partition_d(a()).unwrap());
+    /// assert_eq!(src.get(1).unwrap().to_string(), "(1,1)"); // ldmatrix: thread 1 reads row 1
+    /// let owned: Vec<String> = (0..5).map(|i| dst.get(i).unwrap().to_string()).collect();
+    /// assert_eq!(owned, ["(0,2)", "(0,3)", "(8,2)", "(8,3)", "(0,10)"]); // and receives A's fragment
+    /// ```
     pub fn partition_d<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
         self.partition(t, false)
     }

@@ -36,18 +36,66 @@ pub trait StaticLayout: Copy {
     ///
     /// Pre: `i >= 0` (a shift and a mask stand for `/` and `%` there).
     /// Post: the layout's value at `i`.
+    ///
+    /// ```
+    /// use kute::codegen::StaticLayout;
+    /// // L: the hand-written `(_4,_8):(_8,_1)` of the trait's example
+    /// # #[derive(Clone, Copy)]
+    /// # struct L;
+    /// # impl StaticLayout for L {
+    /// #     const SIZE: i64 = 32;
+    /// #     const TEXT: &'static str = "(_4,_8):(_8,_1)";
+    /// #     fn eval(self, i: i64) -> i64 { (i & 3) * 8 + (i >> 2) }
+    /// #     fn for_each(self, mut f: impl FnMut(i64)) { for c1 in 0..8 { for c0 in 0..4 { f(c0 * 8 + c1) } } }
+    /// # }
+    /// assert_eq!((L.eval(5), L.eval(33)), (9, 16)); // CuTe: (1,1) -> 9; past the size (1,8) -> 16
+    /// let l = L.to_layout().unwrap();
+    /// assert!((0..40).all(|i| L.eval(i) == l.eval(i).unwrap()));
+    /// ```
     fn eval(self, i: i64) -> i64;
 
     /// `f` of the value at each coordinate of the domain, in order (a loop
     /// nest, innermost over the first mode).
     ///
     /// Pre: none. Post: `f` called `SIZE` times, with `eval(0)`, `eval(1)`, ...
+    ///
+    /// ```
+    /// use kute::codegen::StaticLayout;
+    /// // L: the hand-written `(_4,_8):(_8,_1)` of the trait's example
+    /// # #[derive(Clone, Copy)]
+    /// # struct L;
+    /// # impl StaticLayout for L {
+    /// #     const SIZE: i64 = 32;
+    /// #     const TEXT: &'static str = "(_4,_8):(_8,_1)";
+    /// #     fn eval(self, i: i64) -> i64 { (i & 3) * 8 + (i >> 2) }
+    /// #     fn for_each(self, mut f: impl FnMut(i64)) { for c1 in 0..8 { for c0 in 0..4 { f(c0 * 8 + c1) } } }
+    /// # }
+    /// let mut v = Vec::new();
+    /// L.for_each(|x| v.push(x));
+    /// assert_eq!(v[..5], [0, 8, 16, 24, 1]); // the column-major walk of (_4,_8):(_8,_1)
+    /// assert_eq!(v, (0..L::SIZE).map(|i| L.eval(i)).collect::<Vec<_>>());
+    /// ```
     fn for_each(self, f: impl FnMut(i64));
 
     /// The layout as a run-time [`Layout`](crate::Layout).
     ///
     /// Pre: none (the text was checked when the program was built).
     /// Post: a layout that prints as [`StaticLayout::TEXT`] parses.
+    ///
+    /// ```
+    /// use kute::codegen::StaticLayout;
+    /// // L: the hand-written `(_4,_8):(_8,_1)` of the trait's example
+    /// # #[derive(Clone, Copy)]
+    /// # struct L;
+    /// # impl StaticLayout for L {
+    /// #     const SIZE: i64 = 32;
+    /// #     const TEXT: &'static str = "(_4,_8):(_8,_1)";
+    /// #     fn eval(self, i: i64) -> i64 { (i & 3) * 8 + (i >> 2) }
+    /// #     fn for_each(self, mut f: impl FnMut(i64)) { for c1 in 0..8 { for c0 in 0..4 { f(c0 * 8 + c1) } } }
+    /// # }
+    /// let l = L.to_layout().unwrap();
+    /// assert_eq!((l.to_string(), l.size().unwrap().value()), ("(_4,_8):(_8,_1)".to_string(), L::SIZE));
+    /// ```
     fn to_layout(self) -> crate::Result<crate::Layout> {
         Self::TEXT.parse()
     }

@@ -60,6 +60,17 @@ impl BitMatrix {
     /// point (else an `Inadmissible` error naming the first point where
     /// `L(x)` is not the xor of its bits' values); values are non-negative.
     /// Post: `apply(x) == L(x)` for every `x < 2^n`.
+    ///
+    /// ```
+    /// use kute::{f2::BitMatrix, AnyLayout};
+    /// // column k is L(2^k): (1,0) -> 8, (2,0) -> 16, (0,1) -> 1, (0,2) -> 2, (0,4) -> 4
+    /// let m = BitMatrix::of(&AnyLayout::Layout("(_4,_8):(_8,_1)".parse().unwrap())).unwrap();
+    /// assert_eq!(m.columns(), &[8, 16, 1, 2, 4]);
+    /// let sw = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+    /// assert_eq!(BitMatrix::of(&sw).unwrap().apply(37), 356); // CuTe's value at 37
+    /// assert!(BitMatrix::of(&AnyLayout::Layout("_6:_1".parse().unwrap())).is_err()); // size 6
+    /// assert!(BitMatrix::of(&AnyLayout::Layout("_4:_3".parse().unwrap())).is_err()); // L(3) = 9, not 3 ^ 6
+    /// ```
     pub fn of(l: &AnyLayout) -> Result<BitMatrix> {
         let op = "f2";
         let n = log2_size(op, l)?;
@@ -87,6 +98,7 @@ impl BitMatrix {
     /// The matrix with the given columns (images of the input bits).
     ///
     /// Pre: at most 24 columns, each non-negative (else an `Inadmissible` error).
+    /// Post: `columns()` is `columns`.
     ///
     /// ```
     /// let m = kute::f2::BitMatrix::from_columns(vec![1, 6, 2]).unwrap();
@@ -102,16 +114,42 @@ impl BitMatrix {
     }
 
     /// The images of the input bits, bit 0 first.
+    ///
+    /// Pre: none. Post: one column per input bit, as the matrix was built with.
+    ///
+    /// ```
+    /// let m = kute::f2::BitMatrix::from_columns(vec![4, 1]).unwrap();
+    /// assert_eq!(m.columns(), &[4, 1]);
+    /// ```
     pub fn columns(&self) -> &[i64] {
         &self.columns
     }
 
     /// The xor of the columns of `x`'s set bits.
+    ///
+    /// Pre: none (bits of `x` past the last column are ignored).
+    /// Post: `⊕ { columns()[k] : bit k of x is set }`; 0 for `x == 0`.
+    ///
+    /// ```
+    /// let m = kute::f2::BitMatrix::from_columns(vec![1, 6, 2]).unwrap();
+    /// assert_eq!((m.apply(0), m.apply(0b101), m.apply(0b110), m.apply(0b111)), (0, 1 ^ 2, 6 ^ 2, 1 ^ 6 ^ 2));
+    /// assert_eq!(m.apply(0b1000), 0); // no fourth column
+    /// ```
     pub fn apply(&self, x: i64) -> i64 {
         self.columns.iter().enumerate().filter(|(k, _)| x >> k & 1 == 1).fold(0, |a, (_, &c)| a ^ c)
     }
 
     /// Number of output bits (one past the highest bit of any column).
+    ///
+    /// Pre: none. Post: the least `m` with every column `< 2^m` (0 when all
+    /// columns are 0, or there are none).
+    ///
+    /// ```
+    /// use kute::f2::BitMatrix;
+    /// assert_eq!(BitMatrix::from_columns(vec![8, 16, 1, 2, 4]).unwrap().output_bits(), 5);
+    /// assert_eq!(BitMatrix::from_columns(vec![1, 6, 2]).unwrap().output_bits(), 3);
+    /// assert_eq!(BitMatrix::from_columns(vec![0, 0]).unwrap().output_bits(), 0);
+    /// ```
     pub fn output_bits(&self) -> u32 {
         64 - self.columns.iter().fold(0i64, |a, &c| a | c).leading_zeros()
     }
@@ -166,6 +204,14 @@ impl LinearLayout {
     /// Pre: as [`BitMatrix::of`], and each top-level mode's size a power of two
     /// (else an `Inadmissible` error). Post: `eval` agrees with `L` at every
     /// coordinate.
+    ///
+    /// ```
+    /// use kute::{f2::LinearLayout, AnyLayout};
+    /// // dim0's bits: (1,0) -> 8, (2,0) -> 16; dim1's: (0,1) -> 1, (0,2) -> 2, (0,4) -> 4
+    /// let ll = LinearLayout::of(&AnyLayout::Layout("(_4,_8):(_8,_1)".parse().unwrap())).unwrap();
+    /// assert_eq!(ll.to_string(), "{dim0: [8, 16], dim1: [1, 2, 4]} -> offset (32)");
+    /// assert!(LinearLayout::of(&AnyLayout::Layout("(_2,_3):(_3,_1)".parse().unwrap())).is_err()); // size 6
+    /// ```
     pub fn of(l: &AnyLayout) -> Result<LinearLayout> {
         let op = "to_linear_layout";
         let m = BitMatrix::of(l)?;
@@ -197,6 +243,7 @@ impl LinearLayout {
     ///
     /// Pre: at most 24 basis vectors in all, each in `[0, out_size)`, and
     /// `out_size` a power of two (else an `Inadmissible` error).
+    /// Post: `bases()` and `out_size()` are those given.
     ///
     /// ```
     /// use kute::f2::LinearLayout;
@@ -221,16 +268,45 @@ impl LinearLayout {
     }
 
     /// The input dimensions and their basis vectors.
+    ///
+    /// Pre: none. Post: per input dimension, in order, its name and its basis
+    /// vectors (bit 0's first).
+    ///
+    /// ```
+    /// use kute::f2::LinearLayout;
+    /// let ll = LinearLayout::new(vec![("dim0".into(), vec![4, 8]), ("dim1".into(), vec![1, 2])], 16).unwrap();
+    /// assert_eq!(ll.bases()[1], ("dim1".to_string(), vec![1, 2]));
+    /// ```
     pub fn bases(&self) -> &[(String, Vec<i64>)] {
         &self.bases
     }
 
     /// The size of the output dimension (a power of two).
+    ///
+    /// Pre: none. Post: a power of two above every basis vector: the one given
+    /// to [`LinearLayout::new`], or from [`LinearLayout::of`] the least such.
+    ///
+    /// ```
+    /// use kute::{f2::LinearLayout, AnyLayout};
+    /// let l = AnyLayout::Layout("(_4,_8):(_8,_1)".parse().unwrap()); // values 0..32
+    /// assert_eq!(LinearLayout::of(&l).unwrap().out_size(), 32);
+    /// assert_eq!(LinearLayout::new(vec![("dim0".into(), vec![1, 2])], 64).unwrap().out_size(), 64);
+    /// ```
     pub fn out_size(&self) -> i64 {
         self.out_size
     }
 
     /// All basis vectors, the first dimension's first, as one bit matrix.
+    ///
+    /// Pre: none. Post: its columns are the basis vectors of `bases()` in
+    /// order, so `matrix().apply(x)` is the value at the 1-D coordinate `x`.
+    ///
+    /// ```
+    /// let l = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+    /// let m = kute::f2::LinearLayout::of(&l).unwrap().matrix();
+    /// assert_eq!(m.columns(), &[64, 144, 288, 1, 2, 4, 8, 16, 32]);
+    /// assert_eq!(m.apply(3 + 8 * 9), 217); // CuTe's value at (3,9)
+    /// ```
     pub fn matrix(&self) -> BitMatrix {
         BitMatrix { columns: self.bases.iter().flat_map(|b| b.1.iter().copied()).collect() }
     }
@@ -244,6 +320,19 @@ impl LinearLayout {
     /// Pre: some plain or swizzled layout has this map (else an
     /// `Inadmissible` error). Post: a layout whose value at every coordinate
     /// is the xor of its bits' basis vectors.
+    ///
+    /// ```
+    /// use kute::f2::LinearLayout;
+    /// // no shared bits: dim0 (_2,_2):(_1,_2) -> _4:_1, dim1 (_2,_2,_2):(_4,_8,_16) -> _8:_4
+    /// let ll = LinearLayout::new(vec![("dim0".into(), vec![1, 2]), ("dim1".into(), vec![4, 8, 16])], 32).unwrap();
+    /// assert_eq!(ll.to_layout().unwrap().to_string(), "(_4,_8):(_1,_4)");
+    /// let l = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_128):(_128,_1)").unwrap().to_any_layout("l").unwrap();
+    /// let back = LinearLayout::of(&l).unwrap().to_layout().unwrap();
+    /// let at = |a: &kute::AnyLayout, x| a.eval_int(kute::Int::new_dynamic(x)).unwrap().value();
+    /// assert!((0..1024).all(|x| at(&back, x) == at(&l, x))); // the same map
+    /// // 3 ^ 5 == 6: dependent vectors, which no bijection makes distinct powers of two
+    /// assert!(LinearLayout::new(vec![("dim0".into(), vec![3, 5, 6])], 8).unwrap().to_layout().is_err());
+    /// ```
     pub fn to_layout(&self) -> Result<AnyLayout> {
         let op = "from_linear_layout";
         let cols = self.matrix().columns;

@@ -37,6 +37,13 @@ impl Swizzle {
     /// Pre: `B >= 0`, `M >= 0`, `|S| >= B` (CuTe's static assertions), and both
     /// masks below bit 62 (else an `Inadmissible` error naming the condition).
     /// Post: the swizzle; `bits() == B`, `base() == M`, `shift() == S`.
+    ///
+    /// ```
+    /// use kute::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, -3).unwrap().to_string(), "Sw<3,4,-3>");
+    /// assert!(Swizzle::new(3, 4, 2).is_err()); // CuTe: |S| < B is a static_assert
+    /// assert!(Swizzle::new(-1, 4, 3).is_err());
+    /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
         let bad = |why: &str| Error::inadmissible("Swizzle", format!("Swizzle<{bits},{base},{shift}>: {why}"));
         if bits < 0 {
@@ -57,6 +64,8 @@ impl Swizzle {
 
     /// `B`, the number of bits xored.
     ///
+    /// Pre: none. Post: the `B` given to [`Swizzle::new`].
+    ///
     /// ```
     /// let sw = kute::Swizzle::new(3, 4, -3).unwrap();
     /// assert_eq!((sw.bits(), sw.base(), sw.shift(), sw.is_identity()), (3, 4, -3, false));
@@ -66,16 +75,38 @@ impl Swizzle {
     }
 
     /// `M`, the number of low bits left alone.
+    ///
+    /// Pre: none. Post: the `M` given to [`Swizzle::new`].
+    ///
+    /// ```
+    /// assert_eq!(kute::Swizzle::new(3, 1, 3).unwrap().base(), 1);
+    /// ```
     pub fn base(self) -> i32 {
         self.base
     }
 
     /// `S`, the distance from the Z bits up to the Y bits.
+    ///
+    /// Pre: none. Post: the `S` given to [`Swizzle::new`].
+    ///
+    /// ```
+    /// assert_eq!(kute::Swizzle::new(2, 4, -3).unwrap().shift(), -3);
+    /// ```
     pub fn shift(self) -> i32 {
         self.shift
     }
 
     /// Whether the swizzle is the identity (`B == 0`).
+    ///
+    /// Pre: none. Post: `true` exactly when `B == 0`; then `apply(x) == x` for
+    /// every `x`.
+    ///
+    /// ```
+    /// let sw = kute::Swizzle::new(0, 4, 3).unwrap();
+    /// assert!(sw.is_identity());
+    /// assert_eq!(sw.apply(37), 37); // CuTe: Swizzle<0,4,3>{}(37) == 37
+    /// assert!(!kute::Swizzle::new(3, 4, 3).unwrap().is_identity());
+    /// ```
     pub fn is_identity(self) -> bool {
         self.bits == 0
     }
@@ -86,6 +117,8 @@ impl Swizzle {
 
     /// CuTe's `yyy_msk`: the bits read, `(2^B - 1) << (M + max(S,0))`.
     ///
+    /// Pre: none. Post: that mask, non-negative, disjoint from [`Swizzle::zzz_mask`].
+    ///
     /// ```
     /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
     /// assert_eq!((sw.yyy_mask(), sw.zzz_mask()), (0b11_1000_0000, 0b111_0000));
@@ -95,6 +128,14 @@ impl Swizzle {
     }
 
     /// CuTe's `zzz_msk`: the bits flipped, `(2^B - 1) << (M - min(S,0))`.
+    ///
+    /// Pre: none. Post: that mask, non-negative, disjoint from [`Swizzle::yyy_mask`].
+    ///
+    /// ```
+    /// // CuTe: Swizzle<2,4,-3>::yyy_msk == 48, zzz_msk == 384
+    /// let sw = kute::Swizzle::new(2, 4, -3).unwrap();
+    /// assert_eq!((sw.yyy_mask(), sw.zzz_mask()), (0b11_0000, 0b1_1000_0000));
+    /// ```
     pub fn zzz_mask(self) -> i64 {
         self.bit_mask() << (self.base - self.shift.min(0))
     }
@@ -103,6 +144,14 @@ impl Swizzle {
     /// negative `x`, as CuTe's integers).
     ///
     /// Pre: none. Post: `apply(apply(x)) == x`.
+    ///
+    /// ```
+    /// use kute::Swizzle;
+    /// // CuTe's answers: Swizzle<3,4,4>{}(1329) == 1377, Swizzle<2,4,-3>{}(100) == 356
+    /// assert_eq!(Swizzle::new(3, 4, 4).unwrap().apply(1329), 1377);
+    /// let sw = Swizzle::new(2, 4, -3).unwrap();
+    /// assert_eq!((sw.apply(100), sw.apply(356)), (356, 100));
+    /// ```
     pub fn apply(self, x: i64) -> i64 {
         let y = x & self.yyy_mask();
         let moved = if self.shift >= 0 { y >> self.shift } else { y << -self.shift };
@@ -110,6 +159,8 @@ impl Swizzle {
     }
 
     /// [`Swizzle::apply`] of an [`Int`], static when `x` is.
+    ///
+    /// Pre: none. Post: the value `apply(x.value())`, static exactly when `x` is.
     ///
     /// ```
     /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
@@ -209,6 +260,14 @@ impl Swizzle {
     ///
     /// Pre: `N` is a positive power of two, the masks stay below bit 62 (else
     /// an `Inadmissible` error). Post: `Sw<B, M + log2 N, S>`.
+    ///
+    /// ```
+    /// use kute::Swizzle;
+    /// // CuTe: downcast<4>(Swizzle<3,4,3>{}) == Sw<3,6,3>, downcast<2>(Swizzle<2,4,-3>{}) == Sw<2,5,-3>
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().downcast(4).unwrap().to_string(), "Sw<3,6,3>");
+    /// assert_eq!(Swizzle::new(2, 4, -3).unwrap().downcast(2).unwrap().to_string(), "Sw<2,5,-3>");
+    /// assert!(Swizzle::new(3, 4, 3).unwrap().downcast(6).is_err());
+    /// ```
     pub fn downcast(self, n: i64) -> Result<Swizzle> {
         let k = log2_exact(n, "downcast")?;
         Swizzle::new(self.bits.into(), i64::from(self.base) + k, self.shift.into())
@@ -216,8 +275,11 @@ impl Swizzle {
 
     /// CuTe `max_alignment(Swizzle)`: `2^M`, the run of offsets it leaves alone.
     ///
+    /// Pre: none. Post: `2^M` (at least 1).
+    ///
     /// ```
     /// assert_eq!(kute::Swizzle::new(3, 4, 3).unwrap().max_alignment(), 16);
+    /// assert_eq!(kute::Swizzle::new(3, 0, 3).unwrap().max_alignment(), 1); // CuTe: _1
     /// ```
     pub fn max_alignment(self) -> i64 {
         1i64 << self.base

@@ -202,8 +202,8 @@ impl LinearLayout {
     /// mode's 1-D coordinate's bits.
     ///
     /// Pre: as [`BitMatrix::of`], and each top-level mode's size a power of two
-    /// (else an `Inadmissible` error). Post: `eval` agrees with `L` at every
-    /// coordinate.
+    /// (else an `Inadmissible` error). Post: the matrix ([`LinearLayout::matrix`])
+    /// applied to the 1-D coordinate `x` is `L(x)`, for every `x` in the domain.
     ///
     /// ```
     /// use kute::{f2::LinearLayout, AnyLayout};

@@ -68,11 +68,22 @@ impl ComposedLayout {
     ///
     /// Pre: none (evaluation checks that the parts fit). Post: `outer() == A`,
     /// `offset() == offset`, `inner() == B`.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, ComposedLayout, Int, Layout};
+    /// let a: Layout = "(_4,_4):(_4,_1)".parse().unwrap();
+    /// let b: Layout = "(_4,_4):(_1,_4)".parse().unwrap();
+    /// let c = ComposedLayout::new(a.into(), Int::new_static(0), b.into());
+    /// assert_eq!(c.to_string(), "(_4,_4):(_4,_1) o _0 o (_4,_4):(_1,_4)");
+    /// assert_eq!(c.eval_int(Int::new_static(6)).unwrap().to_string(), "_9"); // A(B(6)) = A(9)
+    /// ```
     pub fn new(outer: AnyLayout, offset: Int, inner: AnyLayout) -> ComposedLayout {
         ComposedLayout { outer, offset, inner }
     }
 
     /// `A`, applied last (CuTe's `layout_a()`).
+    ///
+    /// Pre: none. Post: the `A` the layout was made with.
     ///
     /// ```
     /// let v = kute::expr::eval("Sw<3,4,3> o _64 o (_8,_64):(_64,_1)").unwrap();
@@ -88,16 +99,45 @@ impl ComposedLayout {
     }
 
     /// The offset added between `B` and `A`.
+    ///
+    /// Pre: none. Post: the offset the layout was made with.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _64 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.offset().to_string(), "_64");
+    /// ```
     pub fn offset(&self) -> Int {
         self.offset
     }
 
     /// `B`, which gives the domain (CuTe's `layout_b()`).
+    ///
+    /// Pre: none. Post: the `B` the layout was made with.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _64 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.inner().to_string(), "(_8,_64):(_64,_1)");
+    /// ```
     pub fn inner(&self) -> &AnyLayout {
         &self.inner
     }
 
     /// The swizzle, when `A` is one (CuTe's swizzled layouts).
+    ///
+    /// Pre: none. Post: `Some(A)` when `A` is a swizzle, `None` when it is a
+    /// layout or a composed layout.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Swizzle};
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.swizzle(), Some(Swizzle::new(3, 4, 3).unwrap()));
+    /// let v = kute::expr::eval("make_composed_layout((_4,_4):(_4,_1),_0,(_4,_4):(_1,_4))").unwrap();
+    /// let AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.swizzle(), None);
+    /// ```
     pub fn swizzle(&self) -> Option<Swizzle> {
         match self.outer {
             AnyLayout::Swizzle(s) => Some(s),
@@ -109,6 +149,14 @@ impl ComposedLayout {
     ///
     /// Pre: as [`AnyLayout::eval_int`] for each part. Post: the value, static
     /// when `x`, the offset and the parts are.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Int};
+    /// let v = kute::expr::eval("Sw<3,4,3> o _64 o (_8,_64):(_64,_1)").unwrap();
+    /// let AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.eval_int(Int::new_static(5)).unwrap().to_string(), "_432");
+    /// assert_eq!(c.eval_int(Int::new_static(37)).unwrap().to_string(), "_436");
+    /// ```
     pub fn eval_int(&self, x: Int) -> Result<Int> {
         let b = self.inner.eval_int(x)?;
         self.outer.eval_int(self.offset.add(b).map_err(|e| e.in_op("evaluate"))?)
@@ -131,24 +179,55 @@ impl ComposedLayout {
     /// The shape of `B`.
     ///
     /// Pre: `B` has a shape (is not a swizzle; else a `Type` error).
+    /// Post: `B`'s shape (the offset and `A` play no part).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,3,3> o _158 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.shape().unwrap().to_string(), "(_8,_64)");
+    /// ```
     pub fn shape(&self) -> Result<IntTuple> {
         self.inner.shape()
     }
 
     /// The size of `B`'s domain.
     ///
-    /// Pre: as [`ComposedLayout::shape`].
+    /// Pre: as [`ComposedLayout::shape`]. Post: the product of the shape.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,0,3> o _0 o ((_8,_4),(_64,_2)):((_64,_512),(_1,_2048))").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.size().unwrap().to_string(), "_4096");
+    /// ```
     pub fn size(&self) -> Result<Int> {
         self.inner.size()
     }
 
     /// The leaves of the layouts among the parts (a swizzle or offset counts 1).
+    ///
+    /// Pre: none. Post: `1 + A.leaf_count() + B.leaf_count()` (a size measure
+    /// for kute's budgets, not a CuTe function).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o ((_8,_1),_64):((_64,_0),_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.leaf_count(), 1 + 1 + 3);
+    /// ```
     pub fn leaf_count(&self) -> usize {
         1 + self.outer.leaf_count() + self.inner.leaf_count()
     }
 
     /// The nesting depth: one more than the deepest part (a layout's depth,
     /// 0 for a swizzle), so that a chain of compositions counts its links.
+    ///
+    /// Pre: none. Post: `1 + max(A.depth(), B.depth())` (a measure for kute's
+    /// budgets, not CuTe's `depth(C)`, which is `B`'s).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o ((_8,_1),_64):((_64,_0),_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.depth(), 1 + 2);
+    /// ```
     pub fn depth(&self) -> usize {
         1 + self.outer.depth().max(self.inner.depth())
     }
@@ -158,6 +237,8 @@ impl ComposedLayout {
     /// on the domain treats a composed layout.
     ///
     /// Pre: `B` is a layout (else a `Type` error naming `op`); as `f`.
+    /// Post: `A o offset o f(B)`, or `f(B)` alone where `A` is a swizzle of no
+    /// bits and the offset 0.
     ///
     /// ```
     /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
@@ -189,56 +270,183 @@ impl ComposedLayout {
 /// ```
 impl ComposedLayout {
     /// CuTe `coalesce(C)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`coalesce`](crate::coalesce) on `B`.
+    /// Post: `A o offset o coalesce(B)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<1,4,3> o _0 o (_32,_8):(_1,_32)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.coalesce().unwrap().to_string(), "Sw<1,4,3> o _0 o _256:_1");
+    /// ```
     pub fn coalesce(&self) -> Result<AnyLayout> {
         self.map_inner("coalesce", crate::algebra::coalesce)
     }
 
     /// CuTe `composition(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`composition_tiler`](crate::composition_tiler) on `B`.
+    /// Post: `A o offset o composition(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<2,2,2> o _0 o (_8,_32):(_32,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "<_4:_2,_16:_1>".parse().unwrap();
+    /// assert_eq!(c.compose_tiler(&t).unwrap().to_string(), "Sw<2,2,2> o _0 o (_4,_16):(_64,_1)");
+    /// ```
     pub fn compose_tiler(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("composition", |b| crate::algebra::composition_tiler(b, t))
     }
 
     /// CuTe `logical_divide(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`logical_divide`](crate::logical_divide) on `B`.
+    /// Post: `A o offset o logical_divide(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "<_8:_1,_16:_1>".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_8,_1),(_16,_4)):((_64,_0),(_1,_16))";
+    /// assert_eq!(c.logical_divide(&t).unwrap().to_string(), want);
+    /// ```
     pub fn logical_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("logical_divide", |b| crate::algebra::logical_divide(b, t))
     }
 
     /// CuTe `zipped_divide(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`zipped_divide`](crate::zipped_divide) on `B`.
+    /// Post: `A o offset o zipped_divide(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "(_8,_16)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_8,_16),(_1,_4)):((_64,_1),(_0,_16))";
+    /// assert_eq!(c.zipped_divide(&t).unwrap().to_string(), want);
+    /// ```
     pub fn zipped_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("zipped_divide", |b| crate::algebra::zipped_divide(b, t))
     }
 
     /// CuTe `tiled_divide(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`tiled_divide`](crate::tiled_divide) on `B`.
+    /// Post: `A o offset o tiled_divide(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "(_8,_16)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_8,_16),_1,_4):((_64,_1),_0,_16)";
+    /// assert_eq!(c.tiled_divide(&t).unwrap().to_string(), want);
+    /// ```
     pub fn tiled_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("tiled_divide", |b| crate::algebra::tiled_divide(b, t))
     }
 
     /// CuTe `flat_divide(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`flat_divide`](crate::flat_divide) on `B`.
+    /// Post: `A o offset o flat_divide(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "(_8,_16)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o (_8,_16,_1,_4):(_64,_1,_0,_16)";
+    /// assert_eq!(c.flat_divide(&t).unwrap().to_string(), want);
+    /// ```
     pub fn flat_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("flat_divide", |b| crate::algebra::flat_divide(b, t))
     }
 
     /// CuTe `logical_product(C, tiler)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`logical_product`](crate::logical_product) on `B`.
+    /// Post: `A o offset o logical_product(B, tiler)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let t: kute::Tiler = "(_2,_2):(_1,_2)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_8,_64),(_2,_2)):((_64,_1),(_512,_1024))";
+    /// assert_eq!(c.logical_product(&t).unwrap().to_string(), want);
+    /// ```
     pub fn logical_product(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
         self.map_inner("logical_product", |b| crate::algebra::logical_product(b, t))
     }
 
     /// CuTe `blocked_product(C, L)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`blocked_product`](crate::blocked_product) on `B`.
+    /// Post: `A o offset o blocked_product(B, L)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let l: kute::Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_8,_2),(_64,_2)):((_64,_512),(_1,_1024))";
+    /// assert_eq!(c.blocked_product(&l).unwrap().to_string(), want);
+    /// ```
     pub fn blocked_product(&self, l: &Layout) -> Result<AnyLayout> {
         self.map_inner("blocked_product", |b| crate::algebra::blocked_product(b, l))
     }
 
     /// CuTe `raked_product(C, L)`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`raked_product`](crate::raked_product) on `B`.
+    /// Post: `A o offset o raked_product(B, L)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let l: kute::Layout = "(_2,_2):(_1,_2)".parse().unwrap();
+    /// let want = "Sw<3,4,3> o _0 o ((_2,_8),(_2,_64)):((_512,_64),(_1024,_1))";
+    /// assert_eq!(c.raked_product(&l).unwrap().to_string(), want);
+    /// ```
     pub fn raked_product(&self, l: &Layout) -> Result<AnyLayout> {
         self.map_inner("raked_product", |b| crate::algebra::raked_product(b, l))
     }
 
     /// CuTe `tile_to_shape(C, shape[, order])`.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as [`tile_to_shape`](crate::tile_to_shape) on `B`.
+    /// Post: `A o offset o tile_to_shape(B, shape, order)`, or that layout alone where `A` is a swizzle
+    /// of no bits and the offset 0.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let (s, o) = ("(_64,_128)".parse().unwrap(), "(_1,_0)".parse().unwrap());
+    /// let want = "Sw<3,3,3> o _0 o ((_8,_8),(_64,_2)):((_64,_1024),(_1,_512))";
+    /// assert_eq!(c.tile_to_shape(&s, Some(&o)).unwrap().to_string(), want);
+    /// ```
     pub fn tile_to_shape(&self, shape: &IntTuple, order: Option<&IntTuple>) -> Result<AnyLayout> {
         self.map_inner("tile_to_shape", |b| crate::algebra::tile_to_shape(b, shape, order))
     }
 
     /// CuTe `complement(C, cotarget)`: the inner layout's complement.
+    ///
+    /// Pre: `B` is a plain layout (else a `Type` error); as
+    /// [`complement`](crate::complement) on `B`.
+    /// Post: `complement(B, cotarget)`, a plain layout (`A` and the offset are dropped, as in CuTe).
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.complement(&"_1024".parse().unwrap()).unwrap().to_string(), "_2:_512");
+    /// ```
     pub fn complement(&self, cotarget: &IntTuple) -> Result<Layout> {
         crate::algebra::complement(self.inner.as_layout("complement")?, cotarget)
     }
@@ -318,6 +526,15 @@ impl AnyLayout {
     }
 
     /// The leaves of the layouts in it (a swizzle counts 1).
+    ///
+    /// Pre: none. Post: a layout's number of leaves; 1 for a swizzle; as
+    /// [`ComposedLayout::leaf_count`] for a composed layout.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Swizzle};
+    /// assert_eq!(AnyLayout::Layout("((_2,_3),_4):((_1,_2),_6)".parse().unwrap()).leaf_count(), 3);
+    /// assert_eq!(AnyLayout::Swizzle(Swizzle::new(3, 4, 3).unwrap()).leaf_count(), 1);
+    /// ```
     pub fn leaf_count(&self) -> usize {
         match self {
             AnyLayout::Layout(l) => l.leaves().len(),
@@ -327,6 +544,15 @@ impl AnyLayout {
     }
 
     /// The nesting depth (a layout's depth; 0 for a swizzle).
+    ///
+    /// Pre: none. Post: a layout's depth; 0 for a swizzle; as
+    /// [`ComposedLayout::depth`] for a composed layout.
+    ///
+    /// ```
+    /// use kute::{AnyLayout, Swizzle};
+    /// assert_eq!(AnyLayout::Layout("((_2,_3),_4):((_1,_2),_6)".parse().unwrap()).depth(), 2);
+    /// assert_eq!(AnyLayout::Swizzle(Swizzle::new(3, 4, 3).unwrap()).depth(), 0);
+    /// ```
     pub fn depth(&self) -> usize {
         match self {
             AnyLayout::Layout(l) => l.depth(),
@@ -336,6 +562,15 @@ impl AnyLayout {
     }
 
     /// The layout, or a `Type` error naming `op` for a swizzle or composed layout.
+    ///
+    /// Pre: a plain layout (else a `Type` error naming `op`). Post: that layout.
+    ///
+    /// ```
+    /// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+    /// assert_eq!(l.as_layout("x").unwrap().to_string(), "(_8,_64):(_64,_1)");
+    /// let c = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("c").unwrap();
+    /// assert_eq!(c.as_layout("x").unwrap_err().kind(), kute::ErrorKind::Type);
+    /// ```
     pub fn as_layout(&self, op: &'static str) -> Result<&Layout> {
         match self {
             AnyLayout::Layout(l) => Ok(l),
@@ -345,7 +580,16 @@ impl AnyLayout {
 
     /// The shape of the domain (a composed layout's is its inner layout's).
     ///
-    /// Pre: not a swizzle (it has no shape; else a `Type` error).
+    /// Pre: not a swizzle (it has no shape; else a `Type` error), nor a
+    /// composed layout whose `B` is one.
+    /// Post: a layout's shape; a composed layout's `B`'s shape.
+    ///
+    /// ```
+    /// let c = kute::expr::eval("make_composed_layout((_4,_4):(_4,_1),_0,(_4,_4):(_1,_4))").unwrap();
+    /// assert_eq!(c.to_any_layout("c").unwrap().shape().unwrap().to_string(), "(_4,_4)");
+    /// let s = kute::expr::eval("Sw<3,4,3>").unwrap().to_any_layout("s").unwrap();
+    /// assert_eq!(s.shape().unwrap_err().kind(), kute::ErrorKind::Type);
+    /// ```
     pub fn shape(&self) -> Result<IntTuple> {
         match self {
             AnyLayout::Layout(l) => Ok(l.shape()),
@@ -356,7 +600,12 @@ impl AnyLayout {
 
     /// The size of the domain.
     ///
-    /// Pre: as [`AnyLayout::shape`].
+    /// Pre: as [`AnyLayout::shape`]. Post: the product of the shape.
+    ///
+    /// ```
+    /// let c = kute::expr::eval("make_composed_layout((_2,_8):(_8,_1),_0,(_4,_4):(_1,_4))").unwrap();
+    /// assert_eq!(c.to_any_layout("c").unwrap().size().unwrap().to_string(), "_16");
+    /// ```
     pub fn size(&self) -> Result<Int> {
         match self {
             AnyLayout::Layout(l) => l.size(),

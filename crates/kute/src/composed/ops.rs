@@ -325,6 +325,7 @@ fn identity_swizzle() -> Swizzle {
 /// for a plain layout.
 ///
 /// Pre: a plain or swizzled layout (else a `Type` error).
+/// Post: `A` of `Sw o offset o B`; `Sw<0,4,3>` (no bits) for a plain layout.
 ///
 /// ```
 /// use kute::composed::ops::{get_nonswizzle_portion, get_swizzle_portion};
@@ -340,6 +341,15 @@ pub fn get_swizzle_portion(c: &AnyLayout) -> Result<Swizzle> {
 /// plain layout itself.
 ///
 /// Pre: a plain or swizzled layout (else a `Type` error).
+/// Post: `B` of `Sw o offset o B` (the offset is dropped, as in CuTe); a plain layout unchanged.
+///
+/// ```
+/// use kute::composed::ops::get_nonswizzle_portion;
+/// let c = kute::expr::eval("Sw<3,1,3> o _0 o (_32,_16):(_1,_32)").unwrap().to_any_layout("c").unwrap();
+/// assert_eq!(get_nonswizzle_portion(&c).unwrap().to_string(), "(_32,_16):(_1,_32)");
+/// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+/// assert_eq!(get_nonswizzle_portion(&l).unwrap().to_string(), "(_8,_64):(_64,_1)");
+/// ```
 pub fn get_nonswizzle_portion(c: &AnyLayout) -> Result<Layout> {
     Ok(swizzled_parts(c, "get_nonswizzle_portion")?.1.clone())
 }
@@ -350,6 +360,8 @@ pub fn get_nonswizzle_portion(c: &AnyLayout) -> Result<Layout> {
 ///
 /// Pre: plain or swizzled layouts (else a `Type` error); as
 /// [`max_common_vector`](crate::max_common_vector).
+/// Post: `max_common_vector` of the inner layouts, at most `2^M` of each
+/// swizzled argument's swizzle unless both have the same swizzle.
 ///
 /// ```
 /// use kute::composed::ops::max_common_vector;
@@ -382,6 +394,8 @@ pub fn max_common_vector(a: &AnyLayout, b: &AnyLayout) -> Result<Int> {
 ///
 /// Pre: one swizzled and one plain layout (else a `Type` error); as
 /// [`max_common_layout`](crate::max_common_layout).
+/// Post: `max_common_layout` of the inner and the plain layout, composed with
+/// `2^M:1` where that common layout is larger than `2^M`.
 ///
 /// ```
 /// use kute::composed::ops::max_common_layout;
@@ -419,6 +433,9 @@ pub fn max_common_layout(a: &AnyLayout, b: &AnyLayout) -> Result<Layout> {
 /// CuTe `make_layout(Swizzle<B,M,S>)`: the swizzle composed with
 /// `_(M+B+|S|):_1` (CuTe's size, reproduced as it is).
 ///
+/// Pre: none. Post: `Sw o _0 o _(M+B+|S|):_1`, or the layout `_(M+B+|S|):_1`
+/// alone for a swizzle of no bits.
+///
 /// ```
 /// let sw = kute::Swizzle::new(3, 4, 3).unwrap();
 /// assert_eq!(kute::composed::ops::make_layout_of_swizzle(sw).to_string(), "Sw<3,4,3> o _0 o _10:_1");
@@ -431,7 +448,9 @@ pub fn make_layout_of_swizzle(s: Swizzle) -> AnyLayout {
 /// CuTe `domain_offset(c, C)` of a composed layout: `C` with `B(c)` added to
 /// its offset, and the pointer offset 0.
 ///
-/// Pre: as [`ComposedLayout::eval_coord`] of the inner layout at `c`.
+/// Pre: as [`ComposedLayout::eval_coord`] of the inner layout at `c`; the
+/// new offset does not overflow (else an `Overflow` error).
+/// Post: `(A o (offset + B(c)) o B, _0)`: the same parts, the offset moved by `B(c)`.
 ///
 /// ```
 /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();

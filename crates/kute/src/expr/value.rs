@@ -236,6 +236,7 @@ impl Value {
     /// the layout `n:1`).
     ///
     /// Pre: one of those (else a `Type` error naming `what`).
+    /// Post: the same layout, swizzle or composed layout (`n:1` for an integer `n`).
     ///
     /// ```
     /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
@@ -250,6 +251,17 @@ impl Value {
     }
 
     /// A layout, swizzle or composed layout as a value.
+    ///
+    /// Pre: none. Post: [`Value::Layout`], [`Value::Swizzle`] or
+    /// [`Value::Composed`] holding `l`; the inverse of [`Value::to_any_layout`] on those.
+    ///
+    /// ```
+    /// use kute::expr::{eval, Value};
+    /// let v = eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// assert_eq!(Value::from_any(v.to_any_layout("c").unwrap()), v);
+    /// let s = Value::from_any(kute::Swizzle::new(3, 4, 3).unwrap().into());
+    /// assert_eq!((s.to_string(), s), ("Sw<3,4,3>".to_string(), eval("Swizzle<3,4,3>{}").unwrap()));
+    /// ```
     pub fn from_any(l: AnyLayout) -> Value {
         match l {
             AnyLayout::Layout(l) => Value::Layout(l),

@@ -32,37 +32,93 @@ impl MmaAtom {
     /// The atom of the operation named `op` as CuTe spells it
     /// (`SM80_16x8x16_F16F16F16F16_TN`, `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>`).
     ///
-    /// Pre: kute knows the operation (else an `UnknownName` error).
+    /// Pre: kute knows the operation (else an `UnknownName` error) and its
+    /// template arguments are well formed and of the right kind (else the other
+    /// errors of [`mma_traits`]).
+    /// Post: the atom's traits are `mma_traits(op)`, CuTe's `MMA_Traits<Op>`.
+    ///
+    /// ```
+    /// use kute::atom::MmaAtom;
+    /// let atom = MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap();
+    /// assert_eq!(atom.layout_a_tv().to_string(), "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))");
+    /// let e = MmaAtom::new("SM80_16x8x16_F16F16F16F16").unwrap_err();
+    /// assert_eq!(e.kind(), kute::ErrorKind::UnknownName);
+    /// ```
     pub fn new(op: &str) -> Result<MmaAtom> {
         Ok(MmaAtom { traits: mma_traits(op)? })
     }
 
     /// The operation's traits.
+    ///
+    /// Pre: none. Post: the traits the atom was built from; the accessors below
+    /// return its fields.
+    ///
+    /// ```
+    /// let atom = kute::atom::MmaAtom::new("SM70_8x8x4_F32F16F16F32_NT").unwrap();
+    /// assert_eq!(atom.traits().c.to_string(), "((_2,_2,_2),(_2,_2,_2)):((_1,_16,_4),(_8,_2,_32))");
+    /// assert_eq!(&atom.traits().thr_id, atom.thr_id());
+    /// ```
     pub fn traits(&self) -> &MmaTraits {
         &self.traits
     }
 
     /// `Shape_MNK`: the instruction's M, N, K.
+    ///
+    /// Pre: none. Post: CuTe's `MMA_Traits<Op>::Shape_MNK`, a triple.
+    ///
+    /// ```
+    /// let atom = kute::atom::MmaAtom::new("SM90_64x64x16_F32F16F16_SS").unwrap();
+    /// assert_eq!(atom.shape_mnk().to_string(), "(_64,_64,_16)");
+    /// ```
     pub fn shape_mnk(&self) -> &IntTuple {
         &self.traits.shape_mnk
     }
 
     /// `ThrID`: the instruction's threads.
+    ///
+    /// Pre: none. Post: CuTe's `MMA_Traits<Op>::ThrID` (logical thread to thread index).
+    ///
+    /// ```
+    /// use kute::atom::MmaAtom;
+    /// assert_eq!(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap().thr_id().to_string(), "_32:_1");
+    /// assert_eq!(MmaAtom::new("SM70_8x8x4_F32F16F16F32_NT").unwrap().thr_id().to_string(), "(_4,_2):(_1,_16)");
+    /// ```
     pub fn thr_id(&self) -> &Layout {
         &self.traits.thr_id
     }
 
     /// `LayoutA_TV`: (thread, value) to the coordinate of A's M×K tile.
+    ///
+    /// Pre: none. Post: CuTe's `MMA_Traits<Op>::ALayout`.
+    ///
+    /// ```
+    /// let atom = kute::atom::MmaAtom::new("SM90_64x64x16_F32F16F16_SS").unwrap();
+    /// assert_eq!(atom.layout_a_tv().to_string(), "(_128,(_64,_16)):(_0,(_1,_64))");
+    /// ```
     pub fn layout_a_tv(&self) -> &Layout {
         &self.traits.a
     }
 
     /// `LayoutB_TV`: (thread, value) to the coordinate of B's N×K tile.
+    ///
+    /// Pre: none. Post: CuTe's `MMA_Traits<Op>::BLayout`.
+    ///
+    /// ```
+    /// let atom = kute::atom::MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap();
+    /// assert_eq!(atom.layout_b_tv().to_string(), "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))");
+    /// ```
     pub fn layout_b_tv(&self) -> &Layout {
         &self.traits.b
     }
 
     /// `LayoutC_TV`: (thread, value) to the coordinate of C's M×N tile.
+    ///
+    /// Pre: none. Post: CuTe's `MMA_Traits<Op>::CLayout`.
+    ///
+    /// ```
+    /// let atom = kute::atom::MmaAtom::new("SM90_64x64x16_F32F16F16_SS").unwrap();
+    /// assert_eq!(atom.layout_c_tv().to_string(), "((_4,_8,_4),(_2,_2,_8)):((_128,_1,_16),(_64,_8,_512))");
+    /// ```
     pub fn layout_c_tv(&self) -> &Layout {
         &self.traits.c
     }
@@ -134,6 +190,15 @@ impl TiledMma {
     /// Pre: the atom layout has rank at most 3 and the permutation at most 3
     /// modes (else a `Mismatch` error); as CuTe's `tiled_product`.
     /// Post: `get_thr_layout_vmnk() == tiled_product(ThrID, atom_layout)`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let atom = MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap();
+    /// let m = TiledMma::new(atom.clone(), Some(&"(_2,_2):(_1,_2)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.thr_layout_vmnk().to_string(), "(_32,_2,_2,_1):(_1,_32,_64,_0)");
+    /// let e = TiledMma::new(atom, Some(&"(_2,_1,_1,_1):(_1,_0,_0,_0)".parse().unwrap()), None).unwrap_err();
+    /// assert_eq!(e.kind(), kute::ErrorKind::Mismatch);
+    /// ```
     pub fn new(atom: MmaAtom, atom_layout: Option<&Layout>, permutation: Option<&Tiler>) -> Result<TiledMma> {
         let op = "make_tiled_mma";
         let unit = Layout::unit();
@@ -159,11 +224,30 @@ impl TiledMma {
     }
 
     /// The atom.
+    ///
+    /// Pre: none. Post: the atom given to [`TiledMma::new`].
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let atom = MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap();
+    /// let m = TiledMma::new(atom.clone(), Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.atom(), &atom);
+    /// ```
     pub fn atom(&self) -> &MmaAtom {
         &self.atom
     }
 
     /// `get_thr_layout_vmnk()`: (atom thread, M, N, K) to the thread index.
+    ///
+    /// Pre: none. Post: a rank-4 layout, `tiled_product(ThrID, atom_layout)` with
+    /// the atom layout padded to rank 3; its size is [`TiledMma::size`].
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let atom = MmaAtom::new("SM70_8x8x4_F32F16F16F32_NT").unwrap();
+    /// let m = TiledMma::new(atom, Some(&"(_2,_1,_1):(_1,_0,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.thr_layout_vmnk().to_string(), "((_4,_2),_2,_1,_1):((_1,_16),_4,_0,_0)");
+    /// ```
     pub fn thr_layout_vmnk(&self) -> &Layout {
         &self.thr_layout_vmnk
     }
@@ -176,6 +260,8 @@ impl TiledMma {
     /// 2 = K), or the atom's extent times the atoms along it where none was given.
     ///
     /// Pre: `i < 3` (else a `Mismatch` error).
+    /// Post: the permutation given for mode `i`, unchanged; for `_` (or none
+    /// given) the integer `Shape_MNK[i]·size<i+1>(thr_layout_vmnk())`.
     ///
     /// ```
     /// use kute::atom::{MmaAtom, TiledMma};
@@ -199,7 +285,19 @@ impl TiledMma {
 
     /// `tile_size<I>`: the size of mode `i`'s permutation.
     ///
-    /// Pre: `i < 3` (else a `Mismatch` error).
+    /// Pre: `i < 3`, and the permutation of mode `i` is not a tuple holding
+    /// tuples (else a `Mismatch` error).
+    /// Post: `size(permutation_mnk(i))`.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let p: kute::Tiler = "<_32,_32,_16>".parse().unwrap();
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
+    /// let sizes: Vec<i64> = (0..3).map(|i| m.tile_size(i).unwrap().value()).collect();
+    /// assert_eq!(sizes, [32, 32, 16]);
+    /// assert!(m.tile_size(3).is_err());
+    /// ```
     pub fn tile_size(&self, i: usize) -> Result<Int> {
         match self.permutation_mnk(i)? {
             Tiler::Int(n) => Ok(n),
@@ -226,11 +324,32 @@ impl TiledMma {
     }
 
     /// `tile_shape`: `(tile_size<0>, tile_size<1>, tile_size<2>)`.
+    ///
+    /// Pre: as [`TiledMma::tile_size`] for each mode.
+    /// Post: the triple of the three tile sizes.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let p: kute::Tiler = "<_32,_32,_16>".parse().unwrap();
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
+    /// assert_eq!(m.tile_shape().unwrap().to_string(), "(_32,_32,_16)");
+    /// ```
     pub fn tile_shape(&self) -> Result<IntTuple> {
         Ok(IntTuple::tuple_of_leaves([self.tile_size(0)?, self.tile_size(1)?, self.tile_size(2)?]))
     }
 
     /// `size(m)`: the number of threads.
+    ///
+    /// Pre: none. Post: `size(thr_layout_vmnk())`: `size(ThrID)` times the
+    /// number of atoms.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_1,_3,_1):(_0,_1,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.size().unwrap().value(), 96);
+    /// ```
     pub fn size(&self) -> Result<Int> {
         self.thr_layout_vmnk.size()
     }
@@ -240,6 +359,9 @@ impl TiledMma {
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1)))`.
     ///
     /// Pre: the layout has rank at least 2 (else a `Mismatch` error); as CuTe's divides.
+    /// Post: mode 0 (the threads) has the size of mode 0 of the atom's TV layout
+    /// of the operand times the atoms along the operand's two modes; mode 1
+    /// starts with `FrgV`, mode 1 of that TV layout.
     ///
     /// ```
     /// use kute::atom::{MmaAtom, TiledMma};
@@ -284,6 +406,22 @@ impl TiledMma {
 
     /// CuTe's `get_layoutA_TV` / `B` / `C` (`which` 0, 1, 2): (thread index,
     /// value) to the coordinate of the operand's tile.
+    ///
+    /// Pre: the permutation admits CuTe's divides (else the algebra's error,
+    /// within `get_layoutX_TV`); a `which` above 2 is read as 2 (C).
+    /// Post: `((threads),(values))`; mode 0 has size [`TiledMma::size`], and
+    /// `R(t, v)` is the column-major index of thread `t`'s value `v` in the
+    /// operand's `tile_size × tile_size` tile.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let p: kute::Tiler = "<_32,_32,_16>".parse().unwrap();
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
+    /// let b = m.layout_tv(1).unwrap();
+    /// assert_eq!(b.to_string(), "((_4,_8,_2,_2),((_2,_2),(_2,_1))):((_64,_1,_0,_8),((_32,_256),(_16,_0)))");
+    /// assert_eq!(b.mode(0).unwrap().size().unwrap(), m.size().unwrap());
+    /// ```
     pub fn layout_tv(&self, which: usize) -> Result<Layout> {
         let op = ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"][which.min(2)];
         let go = || -> Result<Layout> {
@@ -306,16 +444,50 @@ impl TiledMma {
     }
 
     /// `get_layoutA_TV()`.
+    ///
+    /// Pre: as [`TiledMma::layout_tv`]. Post: `layout_tv(0)`: (thread, value) to
+    /// the M×K tile of A.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.layout_a_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
+    /// ```
     pub fn layout_a_tv(&self) -> Result<Layout> {
         self.layout_tv(0)
     }
 
     /// `get_layoutB_TV()`.
+    ///
+    /// Pre: as [`TiledMma::layout_tv`]. Post: `layout_tv(1)`: (thread, value) to
+    /// the N×K tile of B.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// assert_eq!(m.layout_b_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))");
+    /// ```
     pub fn layout_b_tv(&self) -> Result<Layout> {
         self.layout_tv(1)
     }
 
     /// `get_layoutC_TV()`.
+    ///
+    /// Pre: as [`TiledMma::layout_tv`]. Post: `layout_tv(2)`: (thread, value) to
+    /// the M×N tile of C.
+    ///
+    /// ```
+    /// use kute::atom::{MmaAtom, TiledMma};
+    /// let p: kute::Tiler = "<_32,_32,_16>".parse().unwrap();
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
+    /// assert_eq!(m.layout_c_tv().unwrap().to_string(),
+    ///            "((_4,_8,_2,_2),((_2,_2),(_1,_2))):((_64,_1,_16,_256),((_32,_8),(_0,_512)))");
+    /// ```
     pub fn layout_c_tv(&self) -> Result<Layout> {
         self.layout_tv(2)
     }
@@ -323,11 +495,18 @@ impl TiledMma {
     /// CuTe's `partition_shape_A/B/C(m, shape)` (`which` 0, 1, 2): the shape of
     /// one thread's fragment of an operand of that shape, `(FrgV, Rest...)`.
     ///
+    /// Pre: the shape has rank at least 2 (else a `Mismatch` error); as
+    /// [`TiledMma::thrfrg`].
+    /// Post: `FrgV` is the shape of mode 1 of the atom's TV layout of the
+    /// operand; where the tile sizes divide the shape, the fragment's size times
+    /// the threads along the operand's two modes is `size(shape)`.
+    ///
     /// ```
     /// use kute::atom::{MmaAtom, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
     /// assert_eq!(m.partition_shape(0, &"(_64,_32)".parse().unwrap()).unwrap().to_string(), "((_2,_2,_2),_2,_2)");
+    /// assert_eq!(m.partition_shape(2, &"(_128,_128)".parse().unwrap()).unwrap().to_string(), "((_2,_2),_4,_8)");
     /// ```
     pub fn partition_shape(&self, which: usize, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::from_shape(shape)?;

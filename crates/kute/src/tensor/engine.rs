@@ -33,18 +33,42 @@ pub trait Engine {
     /// Pre: `at` is a position this engine holds: an integer in `[0, len)`
     /// for storage (else a `Mismatch` error), an integer for [`Counting`]
     /// (else a `Type` error). Post: the element.
+    ///
+    /// ```
+    /// use kute::tensor::{Coords, Counting, Engine, Owned};
+    /// use kute::layout::point::Point;
+    /// let at = |v| Point::Scalar(kute::Int::new_dynamic(v).into());
+    /// assert_eq!((Owned(vec![5, 6, 7]).read(&at(2)).unwrap(), Counting.read(&at(2)).unwrap()), (7, 2));
+    /// assert_eq!(Owned(vec![5, 6, 7]).read(&at(3)).unwrap_err().kind(), kute::ErrorKind::Mismatch);
+    /// let crd = Point::Tuple("(1,2)".parse().unwrap());
+    /// assert_eq!(Counting.read(&crd).unwrap_err().kind(), kute::ErrorKind::Type);
+    /// assert_eq!(Coords.read(&crd).unwrap().to_string(), "(1,2)");
+    /// ```
     fn read(&self, at: &Point) -> Result<Self::Elem>;
 
     /// CuTe's `print` of the iterator at `offset` (`counting_iter(0)`,
     /// `ArithTuple(_0,_0)`, `ptr[32b](0x...)`).
     ///
     /// Pre: none. Post: one line.
+    ///
+    /// ```
+    /// use kute::tensor::{Coords, Counting, Engine};
+    /// use kute::layout::point::Point;
+    /// assert_eq!(Counting.describe(&Point::Scalar(kute::Int::new_dynamic(54).into())), "counting_iter(54)");
+    /// assert_eq!(Coords.describe(&Point::Tuple("(4,6)".parse().unwrap())), "ArithTuple(4,6)");
+    /// ```
     fn describe(&self, offset: &Point) -> String;
 
     /// The elements, for an engine with storage (the fast paths of the
     /// algorithms use it).
     ///
     /// Pre: none. Post: `Some(slice)` for storage engines, else `None`.
+    ///
+    /// ```
+    /// use kute::tensor::{Counting, Engine, Owned};
+    /// assert_eq!(Owned(vec![1, 2]).data(), Some(&[1, 2][..]));
+    /// assert_eq!(Counting.data(), None);
+    /// ```
     fn data(&self) -> Option<&[Self::Elem]> {
         None
     }
@@ -62,6 +86,15 @@ pub trait EngineMut: Engine {
     /// The elements, writable.
     ///
     /// Pre: none. Post: the whole storage.
+    ///
+    /// ```
+    /// use kute::tensor::{BorrowedMut, EngineMut};
+    /// let mut v = [1, 2, 3];
+    /// let mut e = BorrowedMut(&mut v[..]);
+    /// assert_eq!(e.data_mut().len(), 3);
+    /// e.data_mut()[0] = 4;
+    /// assert_eq!(v, [4, 2, 3]);
+    /// ```
     fn data_mut(&mut self) -> &mut [Self::Elem];
 }
 

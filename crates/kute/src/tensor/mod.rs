@@ -98,26 +98,72 @@ pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<Coords>> {
 
 impl<E> Tensor<E> {
     /// The engine.
+    ///
+    /// Pre: none. Post: the engine the tensor reads (a view's borrowed storage).
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let t = Tensor::new(Owned(vec![1, 2, 3]), "3:1".parse::<kute::Layout>().unwrap());
+    /// assert_eq!(t.engine().0, vec![1, 2, 3]);
+    /// ```
     pub fn engine(&self) -> &E {
         &self.engine
     }
 
     /// The engine, writable.
+    ///
+    /// Pre: none. Post: writes through it change the elements the tensor reads.
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let mut t = Tensor::new(Owned(vec![1, 2, 3]), "2:2".parse::<kute::Layout>().unwrap());
+    /// t.engine_mut().0[2] = 9;
+    /// assert_eq!(t.get(1).unwrap(), 9); // the element at 0 + L(1) = 2
+    /// ```
     pub fn engine_mut(&mut self) -> &mut E {
         &mut self.engine
     }
 
     /// The engine, the layout and the offset, taken apart.
+    ///
+    /// Pre: none. Post: `(engine(), layout(), offset())`, moved out.
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let t = Tensor::new(Owned(vec![1, 2, 3, 4]), "(2,2):(2,1)".parse::<kute::Layout>().unwrap());
+    /// let (e, l, o) = t.into_parts();
+    /// assert_eq!(e.0, vec![1, 2, 3, 4]);
+    /// assert_eq!((l.to_string(), o.to_string()), ("(2,2):(2,1)".to_string(), "_0".to_string()));
+    /// ```
     pub fn into_parts(self) -> (E, AnyLayout, Point) {
         (self.engine, self.layout, self.offset)
     }
 
     /// The layout.
+    ///
+    /// Pre: none. Post: the layout the tensor was built with, or the one a
+    /// slice, divide or recast made.
+    ///
+    /// ```
+    /// let t = kute::tensor::make_identity_tensor(&"(_4,_8)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(_4,_8):(_1@0,_1@1)");
+    /// ```
     pub fn layout(&self) -> &AnyLayout {
         &self.layout
     }
 
     /// The offset into the engine (CuTe's iterator position).
+    ///
+    /// Pre: none. Post: `_0` for [`Tensor::new`], the given one for
+    /// [`Tensor::with_offset`]; a slice adds the position of its integers.
+    ///
+    /// ```
+    /// use kute::{expr::parse_coord, tensor::{make_counting_tensor, make_identity_tensor}};
+    /// let t = make_counting_tensor("(_4,_6):(_6,_1)".parse::<kute::Layout>().unwrap());
+    /// assert_eq!(t.slice(&parse_coord("(1,_)").unwrap()).unwrap().offset().to_string(), "6");
+    /// let c = make_identity_tensor(&"(_4,_6)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.slice(&parse_coord("(_,2)").unwrap()).unwrap().offset().to_string(), "(_0,2)");
+    /// ```
     pub fn offset(&self) -> &Point {
         &self.offset
     }
@@ -155,6 +201,15 @@ impl<E: Engine> Tensor<E> {
     /// The shape of the layout.
     ///
     /// Pre: the layout is not a bare swizzle (else a `Type` error).
+    /// Post: the shape of the layout (of the inner layout of a composed one).
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Counting};
+    /// let t = kute::tensor::make_counting_tensor("(4,(2,3)):(1,(4,8))".parse::<kute::Layout>().unwrap());
+    /// assert_eq!(t.shape().unwrap().to_string(), "(4,(2,3))");
+    /// let s = Tensor::new(Counting, kute::swizzle::Swizzle::new(3, 4, 3).unwrap());
+    /// assert_eq!(s.shape().unwrap_err().kind(), kute::ErrorKind::Type);
+    /// ```
     pub fn shape(&self) -> Result<IntTuple> {
         self.layout.shape()
     }
@@ -173,7 +228,14 @@ impl<E: Engine> Tensor<E> {
 
     /// The number of top-level modes.
     ///
-    /// Pre: as [`Tensor::shape`].
+    /// Pre: as [`Tensor::shape`]. Post: the rank of the shape (1 for an integral shape).
+    ///
+    /// ```
+    /// use kute::tensor::make_counting_tensor;
+    /// let t = make_counting_tensor("(4,(2,3),2):(1,(4,8),24)".parse::<kute::Layout>().unwrap());
+    /// assert_eq!(t.rank().unwrap(), 3);
+    /// assert_eq!(make_counting_tensor("6:2".parse::<kute::Layout>().unwrap()).rank().unwrap(), 1);
+    /// ```
     pub fn rank(&self) -> Result<usize> {
         Ok(self.shape()?.rank())
     }
@@ -181,6 +243,16 @@ impl<E: Engine> Tensor<E> {
     /// The position (offset plus layout value) of the 1-D coordinate `i`.
     ///
     /// Pre: `0 <= i < size()` (else a `Mismatch` error). Post: the position.
+    ///
+    /// ```
+    /// use kute::{tensor::{Tensor, Counting, make_identity_tensor}, layout::point::Point, Int};
+    /// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
+    /// let t = Tensor::with_offset(Counting, l, Point::Scalar(Int::new_dynamic(10).into()));
+    /// assert_eq!(t.position(3).unwrap().as_int().unwrap().value(), 14); // 10 + L(1,1)
+    /// assert!(t.position(6).is_err());
+    /// let c = make_identity_tensor(&"(_4,_6)".parse().unwrap()).unwrap();
+    /// assert_eq!(c.position(9).unwrap().to_int_tuple().to_string(), "(1,2)");
+    /// ```
     pub fn position(&self, i: i64) -> Result<Point> {
         let n = self.size()?;
         if !(0..n).contains(&i) {
@@ -202,6 +274,14 @@ impl<E: Engine> Tensor<E> {
     /// Pre: every integer lies in the mode it addresses (else a `Mismatch`
     /// error); the coordinate fits the shape (else the layout's error).
     /// Post: the position.
+    ///
+    /// ```
+    /// let t = kute::tensor::make_counting_tensor("(_4,(_2,_2)):(_2,(_1,_8))".parse::<kute::Layout>().unwrap());
+    /// let p = |c: &str| t.position_at(&c.parse().unwrap()).unwrap().as_int().unwrap().value();
+    /// assert_eq!((p("(2,(0,1))"), p("(2,2)"), p("10")), (12, 12, 12)); // natural, R-D, 1-D
+    /// let e = t.position_at(&"(1,(2,0))".parse().unwrap()).unwrap_err();
+    /// assert_eq!(e.kind(), kute::ErrorKind::Mismatch);
+    /// ```
     pub fn position_at(&self, c: &IntTuple) -> Result<Point> {
         if let Some(x) = c.as_ref().as_leaf() {
             return self.position(x.value());
@@ -218,6 +298,17 @@ impl<E: Engine> Tensor<E> {
     /// The element at the 1-D coordinate `i` (CuTe `tensor(i)`).
     ///
     /// Pre: as [`Tensor::position`] and [`Engine::read`]. Post: the element.
+    ///
+    /// ```
+    /// use kute::{tensor::{Tensor, Owned}, layout::point::Point, Int};
+    /// let l: kute::Layout = "(2,3):(3,1)".parse().unwrap();
+    /// let data: Vec<i32> = (0..10).map(|x| x * 10).collect();
+    /// let t = Tensor::with_offset(Owned(data), l.clone(), Point::Scalar(Int::new_dynamic(2).into()));
+    /// assert_eq!(t.get(3).unwrap(), 60); // data[2 + L(1,1)]
+    /// assert!(t.get(6).is_err());
+    /// let short = Tensor::new(Owned(vec![0; 4]), l); // L(5) = 5 is outside the storage
+    /// assert_eq!(short.get(5).unwrap_err().kind(), kute::ErrorKind::Mismatch);
+    /// ```
     pub fn get(&self, i: i64) -> Result<E::Elem> {
         self.engine.read(&self.position(i)?)
     }
@@ -364,7 +455,15 @@ impl<E: EngineMut> Tensor<E> {
 
     /// The element at the 1-D coordinate `i`, writable.
     ///
-    /// Pre: as [`Tensor::get`]. Post: a reference into the storage.
+    /// Pre: as [`Tensor::get`]. Post: a reference to the storage's element at
+    /// `offset + layout(i)`.
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let mut t = Tensor::new(Owned(vec![0; 6]), "(2,3):(3,1)".parse::<kute::Layout>().unwrap());
+    /// *t.get_mut(1).unwrap() = 7; // L(1) = L(1,0) = 3
+    /// assert_eq!(t.engine().0, vec![0, 0, 0, 7, 0, 0]);
+    /// ```
     pub fn get_mut(&mut self, i: i64) -> Result<&mut E::Elem> {
         let p = self.position(i)?;
         let data = self.engine.data_mut();
@@ -374,7 +473,16 @@ impl<E: EngineMut> Tensor<E> {
 
     /// The element at a coordinate, writable (see [`Tensor::position_at`]).
     ///
-    /// Pre: as [`Tensor::at`]. Post: a reference into the storage.
+    /// Pre: as [`Tensor::at`]. Post: a reference to the storage's element at
+    /// `offset + layout(c)`.
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let mut t = Tensor::new(Owned(vec![0; 6]), "(2,3):(3,1)".parse::<kute::Layout>().unwrap());
+    /// *t.at_mut(&"(1,2)".parse().unwrap()).unwrap() = 5; // L(1,2) = 5
+    /// assert_eq!(t.engine().0, vec![0, 0, 0, 0, 0, 5]);
+    /// assert!(t.at_mut(&"(2,0)".parse().unwrap()).is_err());
+    /// ```
     pub fn at_mut(&mut self, c: &IntTuple) -> Result<&mut E::Elem> {
         let p = self.position_at(c)?;
         let data = self.engine.data_mut();
@@ -385,6 +493,14 @@ impl<E: EngineMut> Tensor<E> {
     /// Write `v` at the 1-D coordinate `i`.
     ///
     /// Pre: as [`Tensor::get`]. Post: `get(i) == v`.
+    ///
+    /// ```
+    /// use kute::tensor::{Tensor, Owned};
+    /// let mut t = Tensor::new(Owned(vec![0; 6]), "(2,3):(3,1)".parse::<kute::Layout>().unwrap());
+    /// t.set(4, 9).unwrap(); // L(4) = L(0,2) = 2
+    /// assert_eq!((t.get(4).unwrap(), t.engine().0.clone()), (9, vec![0, 0, 9, 0, 0, 0]));
+    /// assert!(t.set(6, 1).is_err());
+    /// ```
     pub fn set(&mut self, i: i64, v: E::Elem) -> Result<()> {
         *self.get_mut(i)? = v;
         Ok(())
@@ -498,6 +614,16 @@ fn divide(l: &AnyLayout, t: &Tiler, f: LayoutDivide, g: ComposedDivide) -> Resul
 /// Pre: not an integer other than zero plus a coordinate (else an
 /// `Inadmissible` error); no overflow (else an `Overflow` error).
 /// Post: the sum (a `Scalar` when it is an integer).
+///
+/// ```
+/// use kute::{tensor::add_points, layout::point::Point, Int};
+/// let int = |v| Point::Scalar(Int::new_dynamic(v).into());
+/// let crd = |s: &str| Point::Tuple(s.parse().unwrap());
+/// assert_eq!(add_points(&int(54), &int(13)).unwrap().as_int().unwrap().value(), 67);
+/// assert_eq!(add_points(&crd("(4,6)"), &crd("(1,2,5)")).unwrap().to_string(), "(5,8,5)");
+/// assert_eq!(add_points(&int(0), &crd("(1,2)")).unwrap().to_string(), "(1,2)");
+/// assert_eq!(add_points(&int(3), &crd("(1,2)")).unwrap_err().kind(), kute::ErrorKind::Inadmissible);
+/// ```
 pub fn add_points(a: &Point, b: &Point) -> Result<Point> {
     if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
         return Ok(Point::Scalar(x.add(y)?.into()));

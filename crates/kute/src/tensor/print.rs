@@ -25,6 +25,14 @@ pub trait PrettyPrint {
     /// Append the element to `out`.
     ///
     /// Pre: none. Post: CuTe's `pretty_print` of the value appended.
+    ///
+    /// ```
+    /// use kute::tensor::PrettyPrint;
+    /// let mut s = String::new();
+    /// 54i64.pretty(&mut s);
+    /// "(4,6)".parse::<kute::IntTuple>().unwrap().pretty(&mut s);
+    /// assert_eq!(s, "   54  (4,6)");
+    /// ```
     fn pretty(&self, out: &mut String);
 }
 

@@ -253,7 +253,7 @@ impl TiledCopy {
     /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which` 0, 1, 2): the MMA's
     /// operand TV layout over its tile.
     ///
-    /// Pre: `which <= 2` (a larger `which` is taken as 2, C); the operand's
+    /// Pre: `which` is 0, 1 or 2 (else a `Mismatch` error); the operand's
     /// threads and values per thread are multiples of the atom's (else an
     /// `Inadmissible` error, as CuTe's static assertions: `SM75_U32x4_LDSM_N`
     /// for B of the MMA below).

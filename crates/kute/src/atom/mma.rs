@@ -160,13 +160,20 @@ pub struct TiledMma {
 }
 
 /// The modes of M, N, K an operand spans (`which` 0 for A: M×K, 1 for B:
-/// N×K, 2 for C: M×N).
-pub(crate) fn operand_modes(which: usize) -> (usize, usize) {
+/// N×K, 2 for C: M×N); any other `which` is a `Mismatch` error naming `op`.
+pub(crate) fn operand_modes(which: usize, op: &'static str) -> Result<(usize, usize)> {
     match which {
-        0 => (0, 2),
-        1 => (1, 2),
-        _ => (0, 1),
+        0 => Ok((0, 2)),
+        1 => Ok((1, 2)),
+        2 => Ok((0, 1)),
+        _ => Err(Error::mismatch(op, format!("operand {which}: the operands are 0 (A), 1 (B) and 2 (C)"))),
     }
+}
+
+/// The name of operation `names[which]`, or `other` for a `which` past them
+/// (whose error [`operand_modes`] then gives).
+pub(crate) fn operand_op(names: [&'static str; 3], which: usize, other: &'static str) -> &'static str {
+    names.get(which).copied().unwrap_or(other)
 }
 
 /// CuTe's `make_layout(n)`: `n:_1`, and `_1:_0` for `n = 1`.
@@ -319,7 +326,7 @@ impl TiledMma {
 
     /// The tile sizes of an operand's two modes (`which` 0, 1, 2 for A, B, C).
     pub(crate) fn operand_tile(&self, which: usize) -> Result<(Int, Int)> {
-        let (m0, m1) = operand_modes(which);
+        let (m0, m1) = operand_modes(which, "tile_size")?;
         Ok((self.tile_size(m0)?, self.tile_size(m1)?))
     }
 
@@ -358,7 +365,8 @@ impl TiledMma {
     /// (M×K), 1 for B (N×K), 2 for C (M×N)) as
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1)))`.
     ///
-    /// Pre: the layout has rank at least 2 (else a `Mismatch` error); as CuTe's divides.
+    /// Pre: `which` is 0, 1 or 2 and the layout has rank at least 2 (else a
+    /// `Mismatch` error); as CuTe's divides.
     /// Post: mode 0 (the threads) has the size of mode 0 of the atom's TV layout
     /// of the operand times the atoms along the operand's two modes; mode 1
     /// starts with `FrgV`, mode 1 of that TV layout.
@@ -370,12 +378,9 @@ impl TiledMma {
     /// assert_eq!(c.to_string(), "(((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))");
     /// ```
     pub fn thrfrg(&self, which: usize, l: &Layout) -> Result<Layout> {
-        let (op, atom_tv) = match which {
-            0 => ("thrfrg_A", self.atom.layout_a_tv()),
-            1 => ("thrfrg_B", self.atom.layout_b_tv()),
-            _ => ("thrfrg_C", self.atom.layout_c_tv()),
-        };
-        let (m0, m1) = operand_modes(which);
+        let op = operand_op(["thrfrg_A", "thrfrg_B", "thrfrg_C"], which, "thrfrg");
+        let (m0, m1) = operand_modes(which, op)?;
+        let atom_tv = [self.atom.layout_a_tv(), self.atom.layout_b_tv(), self.atom.layout_c_tv()][which];
         let go = || -> Result<Layout> {
             if l.rank() < 2 {
                 return Err(Error::mismatch(op, format!("{l} has rank {}; the operand needs rank 2", l.rank())));
@@ -408,7 +413,7 @@ impl TiledMma {
     /// value) to the coordinate of the operand's tile.
     ///
     /// Pre: the permutation admits CuTe's divides (else the algebra's error,
-    /// within `get_layoutX_TV`); a `which` above 2 is read as 2 (C).
+    /// within `get_layoutX_TV`); `which` is 0, 1 or 2 (else a `Mismatch` error).
     /// Post: `((threads),(values))`; mode 0 has size [`TiledMma::size`], and
     /// `R(t, v)` is the column-major index of thread `t`'s value `v` in the
     /// operand's `tile_size × tile_size` tile.
@@ -421,9 +426,11 @@ impl TiledMma {
     /// let b = m.layout_tv(1).unwrap();
     /// assert_eq!(b.to_string(), "((_4,_8,_2,_2),((_2,_2),(_2,_1))):((_64,_1,_0,_8),((_32,_256),(_16,_0)))");
     /// assert_eq!(b.mode(0).unwrap().size().unwrap(), m.size().unwrap());
+    /// assert_eq!(m.layout_tv(3).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// ```
     pub fn layout_tv(&self, which: usize) -> Result<Layout> {
-        let op = ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"][which.min(2)];
+        let op = operand_op(["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"], which, "get_layout_TV");
+        operand_modes(which, op)?;
         let go = || -> Result<Layout> {
             let (t0, t1) = self.operand_tile(which)?;
             let reference = Layout::from_shape(&IntTuple::tuple_of_leaves([t0, t1]))?;
@@ -495,7 +502,8 @@ impl TiledMma {
     /// CuTe's `partition_shape_A/B/C(m, shape)` (`which` 0, 1, 2): the shape of
     /// one thread's fragment of an operand of that shape, `(FrgV, Rest...)`.
     ///
-    /// Pre: the shape has rank at least 2 (else a `Mismatch` error); as
+    /// Pre: `which` is 0, 1 or 2 and the shape has rank at least 2 (else a
+    /// `Mismatch` error); as
     /// [`TiledMma::thrfrg`].
     /// Post: `FrgV` is the shape of mode 1 of the atom's TV layout of the
     /// operand; where the tile sizes divide the shape, the fragment's size times

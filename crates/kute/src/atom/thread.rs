@@ -49,7 +49,10 @@ impl TiledMma {
         let c = self.thr_layout_vmnk().get_flat_coord(Int::new_dynamic(t))?;
         let mut vmnk = [0i64; 4];
         for (i, x) in vmnk.iter_mut().enumerate() {
-            *x = c.get(i)?.as_int().map(|v| v.value()).unwrap_or(0);
+            // (a flat coordinate of a rank-4 layout: four integers)
+            *x = c.get(i)?.as_int().map(|v| v.value()).ok_or_else(|| {
+                Error::mismatch("get_slice", format!("the thread coordinate {c} of thread {t} is not flat"))
+            })?;
         }
         Ok(ThrMma { mma: self, vmnk })
     }
@@ -105,13 +108,13 @@ impl ThrMma<'_> {
     }
 
     fn partition<E: Engine>(&self, which: usize, t: Tensor<E>) -> Result<Tensor<E>> {
-        let op = ["partition_A", "partition_B", "partition_C"][which.min(2)];
+        let op = super::mma::operand_op(["partition_A", "partition_B", "partition_C"], which, "partition");
+        let (m0, m1) = super::mma::operand_modes(which, op)?;
         let (engine, layout, offset) = t.into_parts();
         let l = layout.as_layout(op)?;
         let frg = self.mma.thrfrg(which, l).map_err(|e| e.within(op))?;
         // the thread's coordinates along the operand's two modes of (M, N, K)
         let v = self.vmnk[0];
-        let (m0, m1) = super::mma::operand_modes(which);
         let (a, b) = (self.vmnk[1 + m0], self.vmnk[1 + m1]);
         let c = fragment_coord(
             |bld| {
@@ -192,7 +195,8 @@ impl ThrMma<'_> {
     /// register tensor (owned, `T::default()` everywhere) shaped like the
     /// thread's partition (CuTe's `make_fragment_like`).
     ///
-    /// Pre: as the partition. Post: an owned tensor of the partition's shape
+    /// Pre: `which` is 0, 1 or 2 (else a `Mismatch` error); as the partition.
+    /// Post: an owned tensor of the partition's shape
     /// with a compact layout (`make_fragment_like` of the partition of a
     /// compact tensor of `t`'s shape, so that a coordinate tensor also has one).
     ///
@@ -203,6 +207,8 @@ impl ThrMma<'_> {
     /// let frag = m.get_slice(5).unwrap().partition_fragment::<_, f32>(2, c).unwrap();
     /// assert_eq!(frag.layout().to_string(), "((_2,_2),_1,_1):((_1,_2),_0,_0)");
     /// assert_eq!(frag.engine().0, vec![0.0f32; 4]);
+    /// let c = kute::tensor::make_identity_tensor(&"(_16,_8)".parse().unwrap()).unwrap();
+    /// assert!(m.get_slice(5).unwrap().partition_fragment::<_, f32>(3, c).is_err());
     /// ```
     pub fn partition_fragment<E: Engine, T: Clone + Default>(
         &self,

@@ -92,7 +92,7 @@ impl ComposedLayout {
     ///            ("Sw<3,4,3>".to_string(), 64, "(_8,_64):(_64,_1)".to_string()));
     /// assert_eq!(c.swizzle(), Some(kute::Swizzle::new(3, 4, 3).unwrap()));
     /// assert_eq!(c.shape().unwrap().to_string(), "(_8,_64)");
-    /// assert_eq!((c.leaf_count(), c.depth()), (4, 2));
+    /// assert_eq!((c.leaf_count(), c.depth()), (4, 1));
     /// ```
     pub fn outer(&self) -> &AnyLayout {
         &self.outer
@@ -217,19 +217,30 @@ impl ComposedLayout {
         1 + self.outer.leaf_count() + self.inner.leaf_count()
     }
 
-    /// The nesting depth: one more than the deepest part (a layout's depth,
-    /// 0 for a swizzle), so that a chain of compositions counts its links.
+    /// CuTe `depth(C)`: the depth of the domain, `B`'s (CuTe's functions of
+    /// the shape read the inner layout).
     ///
-    /// Pre: none. Post: `1 + max(A.depth(), B.depth())` (a measure for kute's
-    /// budgets, not CuTe's `depth(C)`, which is `B`'s).
+    /// Pre: none. Post: `B`'s depth; 0 where `B` is a swizzle.
     ///
     /// ```
-    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o ((_8,_1),_64):((_64,_0),_1)").unwrap();
+    /// // CuTe: depth(Sw<2,2,4> o _0 o (_32,_8):(_1,_32)) is _1
+    /// let v = kute::expr::eval("Sw<2,2,4> o _0 o (_32,_8):(_1,_32)").unwrap();
     /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
-    /// assert_eq!(c.depth(), 1 + 2);
+    /// assert_eq!(c.depth(), 1);
     /// ```
     pub fn depth(&self) -> usize {
-        1 + self.outer.depth().max(self.inner.depth())
+        self.inner.depth()
+    }
+
+    /// How deep the value nests, counting each composition as a level: one
+    /// more than the deepest of `A` and `B` (kute's budgets measure values
+    /// this way; not CuTe's `depth`).
+    pub(crate) fn nesting(&self) -> usize {
+        let part = |l: &AnyLayout| match l {
+            AnyLayout::Composed(c) => c.nesting(),
+            l => l.depth(),
+        };
+        1 + part(&self.outer).max(part(&self.inner))
     }
 
     /// A copy with `B` replaced by `f(B)`, recomposed by CuTe's

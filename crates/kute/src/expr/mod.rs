@@ -185,7 +185,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Coord(t) => t.depth(),
         Value::Tiler(t) => tiler(t),
         Value::Tuple(vs) => 1 + vs.iter().map(depth_of).max().unwrap_or(0),
-        Value::Composed(c) => c.depth(),
+        Value::Composed(c) => c.nesting(),
         Value::Tensor(t) => t.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 4,

@@ -30,9 +30,10 @@ pub trait Engine {
     /// The element at the position `at` (the tensor's offset plus the
     /// layout's value).
     ///
-    /// Pre: `at` is a position this engine holds: an integer in `[0, len)`
-    /// for storage (else a `Mismatch` error), an integer for [`Counting`]
-    /// (else a `Type` error). Post: the element.
+    /// Pre: `at` is a position this engine holds: for storage an integer
+    /// (else a `Type` error) in `[0, len)` (else a `Mismatch` error), an
+    /// integer for [`Counting`] (else a `Type` error), anything for
+    /// [`Coords`]. Post: the element.
     ///
     /// ```
     /// use kute::tensor::{Coords, Counting, Engine, Owned};
@@ -41,6 +42,7 @@ pub trait Engine {
     /// assert_eq!((Owned(vec![5, 6, 7]).read(&at(2)).unwrap(), Counting.read(&at(2)).unwrap()), (7, 2));
     /// assert_eq!(Owned(vec![5, 6, 7]).read(&at(3)).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// let crd = Point::Tuple("(1,2)".parse().unwrap());
+    /// assert_eq!(Owned(vec![5, 6, 7]).read(&crd).unwrap_err().kind(), kute::ErrorKind::Type);
     /// assert_eq!(Counting.read(&crd).unwrap_err().kind(), kute::ErrorKind::Type);
     /// assert_eq!(Coords.read(&crd).unwrap().to_string(), "(1,2)");
     /// ```

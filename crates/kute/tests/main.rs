@@ -12,6 +12,7 @@ mod atom_traits;
 mod basis;
 mod codegen;
 mod composed;
+mod docs;
 mod evaluator;
 mod explain;
 #[cfg(debug_assertions)]

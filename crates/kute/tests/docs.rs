@@ -1,0 +1,99 @@
+//! The documentation standard, checked on the source: every public function
+//! and every method of a public trait states its Pre/Post conditions and
+//! carries a doctest. (A textual check: `pub fn` items and the `fn` items of
+//! `pub trait` bodies, read with the `///` lines and attributes above them.)
+
+use std::path::{Path, PathBuf};
+
+/// Public only for the tests (`kute::__testing`, hidden from the docs) or
+/// crate-internal helpers declared `pub` inside private items: not part of
+/// the documented API.
+const INTERNAL: &[(&str, &str)] = &[
+    ("lib.rs", "without_fast_paths"),
+    ("lib.rs", "fast_answers"),
+    ("error.rs", "char_count"),
+    ("limits.rs", "take_points"),
+    ("tree/mod.rs", "inline_leaf"),
+    ("print/svg.rs", "shade"),
+    ("print/svg.rs", "f"),
+    ("print/svg.rs", "esc"),
+];
+
+/// Files whose items are all internal (`tree::Buf` is public only for the tests).
+const INTERNAL_FILES: &[&str] = &["tree/buf.rs"];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The name of the function declared on `line`, if it declares one that is
+/// public: `pub fn` anywhere, or `fn` inside a `pub trait` body.
+fn declared(line: &str, in_pub_trait: bool) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("pub ").or(if in_pub_trait { Some(t) } else { None })?;
+    let t = t.strip_prefix("const ").unwrap_or(t);
+    let rest = t.strip_prefix("fn ")?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    Some(&rest[..end])
+}
+
+#[test]
+fn every_public_function_has_pre_post_and_a_doctest() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let (mut checked, mut missing) = (0, Vec::new());
+    for path in &files {
+        let rel = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        if INTERNAL_FILES.contains(&rel.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_pub_trait = false;
+        for (i, line) in lines.iter().enumerate() {
+            if line.starts_with("pub trait ") {
+                // (a trait with no body, `pub trait T: Bounds {}`, declares nothing)
+                in_pub_trait = !line.trim_end().ends_with("{}");
+            } else if line.starts_with('}') {
+                in_pub_trait = false;
+            }
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let Some(name) = declared(line, in_pub_trait) else { continue };
+            if INTERNAL.contains(&(rel.as_str(), name)) {
+                continue;
+            }
+            let doc: Vec<&str> = lines[..i]
+                .iter()
+                .rev()
+                .map(|l| l.trim_start())
+                .take_while(|l| l.starts_with("///") || l.starts_with("#["))
+                .collect();
+            let doc = doc.join("\n");
+            checked += 1;
+            let mut lacks = Vec::new();
+            if !(doc.contains("Pre") && doc.contains("Post")) {
+                lacks.push("Pre/Post");
+            }
+            if !doc.contains("```") {
+                lacks.push("a doctest");
+            }
+            if !lacks.is_empty() {
+                missing.push(format!("{rel}:{} {name}: lacks {}", i + 1, lacks.join(" and ")));
+            }
+        }
+    }
+    // (a floor on the count: the scan has not silently stopped finding items)
+    assert!(checked > 450, "only {checked} public functions found");
+    assert!(missing.is_empty(), "{} public functions lack documentation:\n{}", missing.len(), missing.join("\n"));
+}

@@ -200,8 +200,9 @@ fn coord(build: impl FnOnce(&mut crate::tree::Builder<'_, Crd>)) -> Result<Coord
 impl TiledCopy {
     /// CuTe's `make_tiled_copy_impl(atom, layout_tv, tiler)`.
     ///
-    /// Pre: the tile's threads and values are multiples of the atom's (CuTe's
-    /// static assertions; else an `Inadmissible` error).
+    /// Pre: `tiler` is a tuple of integers and layouts, as CuTe's `Tiler_MN`
+    /// (else a `Mismatch` error); the tile's threads and values are multiples
+    /// of the atom's (CuTe's static assertions; else an `Inadmissible` error).
     /// Post: `atom()`, `tiled_layout_tv()` and `tiler_mn()` return the arguments.
     ///
     /// ```
@@ -213,10 +214,20 @@ impl TiledCopy {
     /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_4,_32),(_8,_1)):((_256,_1),(_32,_0))");
     /// // 4 values per thread are too few for the atom's 8
     /// let (tiler, tv) = make_layout_tv(&lay("(_32,_4):(_4,_1)"), &lay("(_1,_4):(_4,_1)")).unwrap();
-    /// assert!(TiledCopy::new(atom, tv, kute::Tiler::from(&tiler)).is_err());
+    /// assert!(TiledCopy::new(atom.clone(), tv.clone(), kute::Tiler::from(&tiler)).is_err());
+    /// // a tiler of a `_` mode is no tile
+    /// let t: kute::Tiler = "<_32,_>".parse().unwrap();
+    /// assert_eq!(TiledCopy::new(atom, tv, t).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// ```
     pub fn new(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> Result<TiledCopy> {
         let op = "make_tiled_copy";
+        let modes_ok = match &tiler {
+            Tiler::Tuple(ts) => ts.iter().all(|t| matches!(t, Tiler::Int(_) | Tiler::Layout(_))),
+            _ => false,
+        };
+        if !modes_ok {
+            return Err(Error::mismatch(op, format!("the tile {tiler}: Tiler_MN is a tuple of integers and layouts")));
+        }
         let (thr, val) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
         let (athr, aval) = (atom.reference.mode(0)?.size()?, atom.reference.mode(1)?.size()?);
         if athr.value() == 0 || thr.value() % athr.value() != 0 {

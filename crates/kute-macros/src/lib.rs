@@ -39,6 +39,14 @@ use proc_macro::{Literal, TokenStream, TokenTree};
 /// Pre: one string literal that `"...".parse::<kute::Layout>()` accepts;
 /// anything else is a compile error naming the problem.
 /// Post: the value is that layout.
+///
+/// ```
+/// let l: kute::Layout = kute_macros::layout!("(_2,_4):(_4,_1)");
+/// assert_eq!(l, "(_2,_4):(_4,_1)".parse::<kute::Layout>().unwrap());
+/// assert_eq!(l.eval(1).unwrap(), 4); // L(1) = L(1,0) = 1·4
+/// let e: kute::Layout = kute_macros::layout!("(_2,_3):(_1@0,_1@1)");
+/// assert_eq!(e.to_string(), "(_2,_3):(_1@0,_1@1)");
+/// ```
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
     match expand(input) {

@@ -84,12 +84,31 @@ pub const EXAMPLES: &[(&str, &str)] = &[
 ];
 
 /// The worked examples ([`EXAMPLES`]) for JavaScript.
+///
+/// Pre: none. Post: one [`Example`] per entry of [`EXAMPLES`], in its order.
+///
+/// ```
+/// let ex = kute_wasm::examples();
+/// assert_eq!(ex.len(), kute_wasm::EXAMPLES.len());
+/// assert_eq!((ex[0].title.as_str(), ex[0].expr.as_str()), kute_wasm::EXAMPLES[0]);
+/// // every example evaluates in the playground
+/// for e in &ex {
+///     assert!(kute_wasm::evaluate(&e.expr).ok, "{}", e.expr);
+/// }
+/// ```
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn examples() -> Vec<Example> {
     EXAMPLES.iter().map(|&(title, expr)| Example { title: title.into(), expr: expr.into() }).collect()
 }
 
 /// The version of kute the playground was built from.
+///
+/// Pre: none. Post: the workspace's package version, as in `Cargo.toml`.
+///
+/// ```
+/// assert_eq!(kute_wasm::version(), env!("CARGO_PKG_VERSION"));
+/// assert_eq!(kute_wasm::version().split('.').count(), 3);
+/// ```
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

@@ -147,6 +147,16 @@ impl CopyKernel {
     /// Blocks to launch.
     ///
     /// Pre: none. Post: `ceil(units / (threads · units_per_thread))`.
+    ///
+    /// ```
+    /// use kute_cuda::{copy::{CopyConfig, CopyKernel}, Elem};
+    /// let l: kute::Layout = "(100,64):(64,1)".parse().unwrap();
+    /// let k = CopyKernel::new("c", &l, &l, Elem::F32, CopyConfig::default()).unwrap();
+    /// assert_eq!(k.units, 1600); // 6400 f32 in 16-byte vectors of 4
+    /// assert_eq!(k.blocks(), 2); // ceil(1600 / (256 · 4))
+    /// let one = CopyConfig { threads: 128, units_per_thread: 1 };
+    /// assert_eq!(CopyKernel::new("c", &l, &l, Elem::F32, one).unwrap().blocks(), 13); // ceil(1600 / 128)
+    /// ```
     pub fn blocks(&self) -> u32 {
         let per = i64::from(self.config.threads) * i64::from(self.config.units_per_thread);
         ((self.units + per - 1) / per) as u32

@@ -751,6 +751,13 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
     /// The grid, `(ceil(M/BM), ceil(N/BN))`.
     ///
     /// Pre: none. Post: the number of block tiles along M and N.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, GemmKernel}, Elem};
+    /// let cfg = GemmConfig { bm: 64, bn: 128, ..GemmConfig::default() };
+    /// let k = GemmKernel::new("g", (200, 300, 64), Elem::F16, cfg).unwrap();
+    /// assert_eq!(k.blocks(), (4, 3)); // (ceil(200 / 64), ceil(300 / 128))
+    /// ```
     pub fn blocks(&self) -> (u32, u32) {
         (ceil_div(self.mnk.0, self.config.bm) as u32, ceil_div(self.mnk.1, self.config.bn) as u32)
     }
@@ -762,6 +769,16 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
 /// Pre: `elem` f16 or bf16. Post: a kernel `name(A, B, C)` for blocks of
 /// 256 threads over `M·N` elements, reading `A` and `B` with the majors of
 /// `config`.
+///
+/// ```
+/// use kute_cuda::{gemm::{reference_source, GemmConfig}, Elem};
+/// let nt = GemmConfig { a_k_major: false, ..GemmConfig::default() };
+/// let s = reference_source("r", (200, 300, 64), Elem::Bf16, &nt).unwrap();
+/// assert!(s.contains("__launch_bounds__(256) r("));
+/// assert!(s.contains("A[l * 200LL + i]")); // M-major A: element (i, l) at l·M + i
+/// assert!(s.contains("B[j * 64LL + l]")); // K-major B: element (j, l) at j·K + l
+/// assert!(reference_source("r", (8, 8, 8), Elem::F32, &nt).is_err());
+/// ```
 pub fn reference_source(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: &GemmConfig) -> Result<String> {
     let cvt = match elem {
         Elem::F16 => "__half2float_bits",

@@ -190,6 +190,15 @@ impl Sm90Gemm {
     ///
     /// Pre: as `new`. Post: a kernel `NAME(tma_a, tma_b, C)` taking the
     /// tensor maps of A and B by value (`__grid_constant__`).
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::{Sm90Gemm, Sm90Loader}, Elem};
+    /// let g = Sm90Gemm::with_tma("t", (256, 512, 128), Elem::F16).unwrap();
+    /// assert_eq!((g.loader, g.threads, g.blocks()), (Sm90Loader::Tma, 256, (2, 2)));
+    /// // A (M, K) in boxes of its (128, 64) tile, B (N, K) in boxes of its (256, 64) tile
+    /// assert_eq!(g.tma_maps, [(256, 128, 128, 64), (512, 128, 256, 64)]);
+    /// assert!(g.source.contains("const __grid_constant__ kute_tmap tma_b, float* __restrict__ C)"));
+    /// ```
     pub fn with_tma(name: &str, mnk: (i64, i64, i64), elem: Elem) -> Result<Sm90Gemm> {
         Sm90Gemm::plan(name, mnk, elem, Sm90Loader::Tma, Elem::F32, (true, true), Sm90Epilogue::Direct)
     }
@@ -666,6 +675,14 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     /// The grid, `(ceil(M/128), ceil(N/256))`.
     ///
     /// Pre: none. Post: the number of block tiles along M and N.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// let g = Sm90Gemm::new("h", (384, 512, 64), Elem::F16).unwrap();
+    /// assert_eq!(g.blocks(), (3, 2)); // (384 / 128, 512 / 256)
+    /// let e = Sm90Gemm::warp_specialized_with("e", (300, 600, 64), Elem::F16, Elem::F32, (true, true)).unwrap();
+    /// assert_eq!(e.blocks(), (3, 3)); // (ceil(300 / 128), ceil(600 / 256))
+    /// ```
     pub fn blocks(&self) -> (u32, u32) {
         let (m, n, _) = self.mnk;
         (ceil_div(m, TILE.0) as u32, ceil_div(n, TILE.1) as u32)
@@ -676,6 +693,15 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     /// per tile).
     ///
     /// Pre: `sms >= 1`. Post: the grid's `(x, y)`.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, Elem};
+    /// let h = Sm90Gemm::new("h", (384, 512, 64), Elem::F16).unwrap();
+    /// assert_eq!(h.grid(132), (3, 2)); // a block per tile
+    /// let w = Sm90Gemm::warp_specialized("w", (2048, 2048, 64), Elem::F16, Elem::F32).unwrap();
+    /// // 16 · 8 = 128 tiles: a block per multiprocessor, at most one per tile
+    /// assert_eq!((w.grid(132), w.grid(100)), ((128, 1), (100, 1)));
+    /// ```
     pub fn grid(&self, sms: u32) -> (u32, u32) {
         let (x, y) = self.blocks();
         match self.loader {

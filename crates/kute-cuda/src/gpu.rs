@@ -15,6 +15,16 @@ pub const ARCHS: [&str; 4] = ["sm_80", "sm_86", "sm_89", "sm_90"];
 /// Pre: NVRTC can be loaded (`libnvrtc.so` on the library path; else this
 /// panics inside `cudarc`, so check with [`nvrtc_available`] first).
 /// Post: the PTX, or a `Compile` error carrying NVRTC's log.
+///
+/// ```no_run
+/// use kute_cuda::{copy::{CopyConfig, CopyKernel}, gpu::compile_ptx, Elem, Error};
+/// let l: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+/// let k = CopyKernel::new("copy64", &l, &l, Elem::F32, CopyConfig::default())?;
+/// let ptx = compile_ptx(&k.name, &k.source, "sm_80")?;
+/// assert!(ptx.to_src().contains(".entry copy64"));
+/// assert!(matches!(compile_ptx("bad", "not C++", "sm_80"), Err(Error::Compile { .. })));
+/// # Ok::<(), kute_cuda::Error>(())
+/// ```
 pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<Ptx> {
     let opts = CompileOptions { arch: Some(arch), options: vec!["--std=c++17".into()], ..Default::default() };
     compile_ptx_with_opts(source, opts).map_err(|e| Error::Compile { name: name.to_string(), log: format!("{e:?}") })
@@ -23,6 +33,14 @@ pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<Ptx> 
 /// Whether NVRTC can be loaded (without panicking when it cannot).
 ///
 /// Pre: none. Post: `true` when `libnvrtc` was found and answers its version.
+///
+/// ```
+/// use kute_cuda::gpu::{compile_ptx, nvrtc_available};
+/// // where NVRTC loads, compiling does not panic (here an empty kernel compiles)
+/// if nvrtc_available() {
+///     assert!(compile_ptx("k", "extern \"C\" __global__ void k() {}", "sm_80").is_ok());
+/// }
+/// ```
 pub fn nvrtc_available() -> bool {
     // SAFETY: only tries to load the library and reports whether it could.
     std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
@@ -71,6 +89,13 @@ impl Gpu {
     ///
     /// Pre: the CUDA driver can be loaded (else `cudarc` panics). Post: the
     /// GPU, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::gpu::Gpu;
+    /// let gpu = Gpu::new(0)?;
+    /// println!("{} ({}, {} SMs)", gpu.name()?, gpu.arch()?, gpu.sm_count()?);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn new(ordinal: usize) -> Result<Gpu> {
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.default_stream();
@@ -80,6 +105,12 @@ impl Gpu {
     /// The GPU's name.
     ///
     /// Pre: none. Post: the driver's name for it.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// assert!(!gpu.name()?.is_empty()); // e.g. "NVIDIA H100 80GB HBM3"
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn name(&self) -> Result<String> {
         Ok(self.ctx.name()?)
     }
@@ -87,6 +118,12 @@ impl Gpu {
     /// The NVRTC architecture of the GPU (`sm_90` for compute capability 9.0).
     ///
     /// Pre: none. Post: `sm_XY`.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// assert!(gpu.arch()?.starts_with("sm_")); // "sm_90" on an H100
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn arch(&self) -> Result<&'static str> {
         let (major, minor) = self.ctx.compute_capability()?;
         let name = format!("sm_{major}{minor}");
@@ -99,12 +136,31 @@ impl Gpu {
     /// The number of streaming multiprocessors (the grid of a persistent kernel).
     ///
     /// Pre: none. Post: the driver's multiprocessor count.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm90Gemm::warp_specialized("w", (4096, 4096, 64), Elem::F16, Elem::F32)?;
+    /// // 32 x 16 tiles: one persistent block per multiprocessor
+    /// assert_eq!(g.grid(gpu.sm_count()?), (gpu.sm_count()?.min(512), 1));
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn sm_count(&self) -> Result<u32> {
         use cudarc::driver::sys::CUdevice_attribute_enum as Attr;
         Ok(self.ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32)
     }
 
     /// The stream kernels run on.
+    ///
+    /// Pre: none. Post: the context's default stream, on which every launch,
+    /// copy and timing of this `Gpu` is queued.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// let buf = gpu.zeros::<u32>(1024)?; // queued on the stream
+    /// gpu.stream().synchronize()?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
@@ -113,6 +169,15 @@ impl Gpu {
     ///
     /// Pre: as [`compile_ptx`]. Post: the kernel, or the compiler's or
     /// driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{copy::{CopyConfig, CopyKernel}, gpu::Gpu, Elem};
+    /// let l: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let k = CopyKernel::new("copy64", &l, &l, Elem::F32, CopyConfig::default())?;
+    /// let gpu = Gpu::new(0)?;
+    /// let f = gpu.kernel(&k.name, &k.source)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn kernel(&self, name: &str, source: &str) -> Result<CudaFunction> {
         self.kernel_for(name, source, self.arch()?)
     }
@@ -122,6 +187,14 @@ impl Gpu {
     ///
     /// Pre: as [`compile_ptx`]; the GPU runs `arch`. Post: the kernel, or the
     /// compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm90Gemm::new("h", (256, 256, 128), Elem::F16)?;
+    /// let f = gpu.kernel_for(&g.name, &g.source, "sm_90a")?; // wgmma needs sm_90a
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn kernel_for(&self, name: &str, source: &str, arch: &'static str) -> Result<CudaFunction> {
         let ptx = compile_ptx(name, source, arch)?;
         let module = self.ctx.load_module(ptx)?;
@@ -131,6 +204,13 @@ impl Gpu {
     /// Copies `data` to a new device buffer.
     ///
     /// Pre: none. Post: the buffer, or the driver's error.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// let buf = gpu.upload(&[1u32, 2, 3])?;
+    /// assert_eq!(gpu.download(&buf)?, [1, 2, 3]);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn upload<T: DeviceRepr>(&self, data: &[T]) -> Result<CudaSlice<T>> {
         Ok(self.stream.clone_htod(data)?)
     }
@@ -138,6 +218,13 @@ impl Gpu {
     /// A zeroed device buffer of `n` elements.
     ///
     /// Pre: none. Post: the buffer, or the driver's error.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// let buf = gpu.zeros::<f32>(4)?;
+    /// assert_eq!(gpu.download(&buf)?, [0.0; 4]);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn zeros<T: DeviceRepr + cudarc::driver::ValidAsZeroBits>(&self, n: usize) -> Result<CudaSlice<T>> {
         Ok(self.stream.alloc_zeros(n)?)
     }
@@ -145,6 +232,13 @@ impl Gpu {
     /// Copies a device buffer back.
     ///
     /// Pre: none. Post: its contents, or the driver's error.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// let data: Vec<u16> = (0..256).collect();
+    /// assert_eq!(gpu.download(&gpu.upload(&data)?)?, data);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn download<T: DeviceRepr + Clone + Default>(&self, buf: &CudaSlice<T>) -> Result<Vec<T>> {
         Ok(self.stream.clone_dtoh(buf)?)
     }
@@ -155,6 +249,20 @@ impl Gpu {
     /// the buffers for this launch shape (the plans guarantee it for their
     /// own layouts and buffers of their cosizes). Post: the launch was
     /// queued, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{copy::{CopyConfig, CopyKernel}, gpu::Gpu, Elem};
+    /// let src: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,64):(1,64)".parse().unwrap(); // a transpose
+    /// let k = CopyKernel::new("t64", &src, &dst, Elem::F32, CopyConfig::default())?;
+    /// let gpu = Gpu::new(0)?;
+    /// let f = gpu.kernel(&k.name, &k.source)?;
+    /// let a: Vec<u32> = (0..64 * 64).collect(); // f32 moved as its bits
+    /// let (s, mut d) = (gpu.upload(&a)?, gpu.zeros::<u32>(64 * 64)?);
+    /// gpu.launch(&f, k.blocks(), k.config.threads, &s, &mut d)?;
+    /// assert_eq!(gpu.download(&d)?[1], 64); // element (1,0): source offset 64, destination offset 1
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn launch<T: DeviceRepr>(
         &self,
         f: &CudaFunction,
@@ -178,6 +286,18 @@ impl Gpu {
     ///
     /// Pre: `f` takes three pointers and stays inside the buffers for this
     /// launch shape. Post: the launch was queued, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm::{reference_source, GemmConfig}, gpu::Gpu, Elem};
+    /// let (m, n, k) = (128usize, 128, 64);
+    /// let gpu = Gpu::new(0)?;
+    /// let mnk = (m as i64, n as i64, k as i64);
+    /// let f = gpu.kernel("ref", &reference_source("ref", mnk, Elem::F16, &GemmConfig::default())?)?;
+    /// let (a, b) = (gpu.zeros::<u16>(m * k)?, gpu.zeros::<u16>(n * k)?);
+    /// let mut c = gpu.zeros::<f32>(m * n)?;
+    /// gpu.launch3(&f, ((m * n).div_ceil(256) as u32, 1), 256, &a, &b, &mut c)?; // a thread per element of C
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn launch3<T: DeviceRepr, U: DeviceRepr>(
         &self,
         f: &CudaFunction,
@@ -195,6 +315,17 @@ impl Gpu {
     ///
     /// Pre: as `launch3`; `smem` within the GPU's limit per block.
     /// Post: the launch was queued, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm::{GemmConfig, GemmKernel, THREADS}, gpu::Gpu, Elem};
+    /// let g = GemmKernel::new("g", (256, 256, 64), Elem::F16, GemmConfig::default())?;
+    /// let gpu = Gpu::new(0)?;
+    /// let f = gpu.kernel(&g.name, &g.source)?;
+    /// let (a, b) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(256 * 64)?);
+    /// let mut c = gpu.zeros::<f32>(256 * 256)?;
+    /// gpu.launch3_smem(&f, g.blocks(), THREADS as u32, g.smem_bytes, &a, &b, &mut c)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn launch3_smem<T: DeviceRepr, U: DeviceRepr>(
         &self,
@@ -224,6 +355,16 @@ impl Gpu {
     /// Pre: `buf` holds `rows · cols` elements; `cols · 2` a multiple of 16;
     /// `box_cols · 2 == 128`, `box_rows <= 256`. Post: the map, or the
     /// driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let g = Sm90Gemm::with_tma("t", (256, 256, 128), Elem::Bf16)?;
+    /// let gpu = Gpu::new(0)?;
+    /// let a = gpu.zeros::<u16>(256 * 128)?;
+    /// let (rows, cols, box_rows, box_cols) = g.tma_maps[0]; // (256, 128, 128, 64): A is (M, K), K-major
+    /// let map = gpu.tensor_map_sw128(&a, rows, cols, box_rows, box_cols, true)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn tensor_map_sw128(
         &self,
         buf: &CudaSlice<u16>,
@@ -245,6 +386,16 @@ impl Gpu {
     /// holds `rows · cols` elements; `cols · elem.bytes()` a multiple of 16;
     /// `box_cols · elem.bytes() <= 128`, `box_rows <= 256`. Post: the map,
     /// or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let g = Sm90Gemm::warp_specialized("w", (1024, 1024, 128), Elem::F16, Elem::F32)?;
+    /// let gpu = Gpu::new(0)?;
+    /// let c = gpu.zeros::<f32>(1024 * 1024)?;
+    /// let map = gpu.tensor_map_of(&c, g.c_elem, g.c_map.unwrap())?; // boxes of 64 x 32 f32
+    /// assert!(gpu.tensor_map_of(&c, Elem::F16, g.c_map.unwrap()).is_err()); // f32 buffer, f16 map
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn tensor_map_of<T: DeviceRepr>(
         &self,
         buf: &CudaSlice<T>,
@@ -334,6 +485,17 @@ impl Gpu {
     /// `g.elem`, laid out as `g.tma_maps` say), `c` the `M·N` elements of
     /// `g.c_elem` (`T` of its size, else an `Unsupported` error).
     /// Post: a launch for [`Gpu::launch_prepared`] on these buffers.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm90Gemm::warp_specialized("w", (256, 256, 64), Elem::F16, Elem::F32)?;
+    /// let (a, b) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(256 * 64)?);
+    /// let c = gpu.zeros::<f32>(256 * 256)?;
+    /// let p = gpu.prepare_sm90(&g, &a, &b, &c)?;
+    /// assert!(gpu.prepare_sm90(&g, &a, &b, &gpu.zeros::<u16>(256 * 256)?).is_err()); // C is f32
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn prepare_sm90<'a, T: DeviceRepr>(
         &self,
         g: &Sm90Gemm,
@@ -378,6 +540,19 @@ impl Gpu {
     /// Pre: `c` is the buffer `p` was prepared with (else an `Unsupported`
     /// error: a map of C holds its address). Post: the launch was queued, or
     /// the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm90Gemm::warp_specialized("w", (256, 256, 64), Elem::F16, Elem::F16)?;
+    /// let f = gpu.kernel_for(&g.name, &g.source, "sm_90a")?;
+    /// let (a, b) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(256 * 64)?);
+    /// let (mut c, mut other) = (gpu.zeros::<u16>(256 * 256)?, gpu.zeros::<u16>(256 * 256)?);
+    /// let p = gpu.prepare_sm90(&g, &a, &b, &c)?;
+    /// gpu.launch_prepared(&f, &p, &mut c)?;
+    /// assert!(gpu.launch_prepared(&f, &p, &mut other).is_err()); // not the C it was prepared for
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn launch_prepared<T: DeviceRepr>(
         &self,
         f: &CudaFunction,
@@ -407,6 +582,20 @@ impl Gpu {
     /// Pre: the maps describe buffers the kernel may read; `c` holds what
     /// it writes; `c_map` a map of `c`, the kernel taking it exactly when it is
     /// given. Post: the launch was queued, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::Sm90Gemm, gpu::Gpu, Elem};
+    /// let g = Sm90Gemm::with_tma("t", (256, 256, 128), Elem::F16)?; // kernel t(tma_a, tma_b, C)
+    /// let gpu = Gpu::new(0)?;
+    /// let f = gpu.kernel_for(&g.name, &g.source, "sm_90a")?;
+    /// let (a, b) = (gpu.zeros::<u16>(256 * 128)?, gpu.zeros::<u16>(256 * 128)?);
+    /// let mut c = gpu.zeros::<f32>(256 * 256)?;
+    /// let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = g.tma_maps;
+    /// let ta = gpu.tensor_map_sw128(&a, ar, ac, abr, abc, false)?;
+    /// let tb = gpu.tensor_map_sw128(&b, br, bc, bbr, bbc, false)?;
+    /// gpu.launch_tma(&f, g.blocks(), g.threads, g.smem_bytes, (&ta, &tb), &mut c, None)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn launch_tma<U: DeviceRepr>(
         &self,
@@ -437,6 +626,18 @@ impl Gpu {
     /// of `reps` calls timed with CUDA events; the median round's mean.
     ///
     /// Pre: `reps, rounds >= 1`. Post: the time, or the first error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{copy::{CopyConfig, CopyKernel}, gpu::Gpu, Elem};
+    /// let l: kute::Layout = "(4096,4096):(4096,1)".parse().unwrap();
+    /// let k = CopyKernel::new("copy", &l, &l, Elem::F32, CopyConfig::default())?;
+    /// let gpu = Gpu::new(0)?;
+    /// let f = gpu.kernel(&k.name, &k.source)?;
+    /// let (s, mut d) = (gpu.zeros::<u32>(4096 * 4096)?, gpu.zeros::<u32>(4096 * 4096)?);
+    /// let ms = gpu.time(3, 5, 20, || gpu.launch(&f, k.blocks(), k.config.threads, &s, &mut d))?;
+    /// println!("{:.1} GB/s", 2.0 * 4.0 * 4096.0 * 4096.0 / (ms * 1e6));
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn time(&self, warmup: usize, rounds: usize, reps: usize, mut run: impl FnMut() -> Result<()>) -> Result<f64> {
         for _ in 0..warmup {
             run()?;
@@ -458,6 +659,13 @@ impl Gpu {
     /// Waits for the stream.
     ///
     /// Pre: none. Post: every queued launch finished, or the driver's error.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// let buf = gpu.upload(&[0u32; 1024])?; // queued
+    /// gpu.sync()?; // done
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn sync(&self) -> Result<()> {
         Ok(self.stream.synchronize()?)
     }

@@ -68,6 +68,17 @@ impl SharedCost {
     /// Wavefronts of the block's stores.
     ///
     /// Pre: none. Post: the sum over warps.
+    ///
+    /// ```
+    /// use kute_cuda::{transpose::{TransposeConfig, TransposeKernel}, Elem};
+    /// let src: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,64):(1,64)".parse().unwrap();
+    /// let cfg = TransposeConfig { swizzle: false, tile: Some((32, 32)), ..TransposeConfig::default() };
+    /// let k = TransposeKernel::new("t", &src, &dst, Elem::F32, cfg).unwrap(); // shared tile (32,32):(32,1), f32
+    /// // thread t stores 4 floats of row t/8: a quarter-warp stores a whole 128-byte
+    /// // row, one wavefront; 4 phases per warp, 8 warps
+    /// assert_eq!(k.cost.store_wavefronts(), 32);
+    /// ```
     pub fn store_wavefronts(&self) -> i64 {
         self.stores.iter().map(|r| r.wavefronts).sum()
     }
@@ -75,6 +86,17 @@ impl SharedCost {
     /// Wavefronts of the block's loads.
     ///
     /// Pre: none. Post: the sum over warps.
+    ///
+    /// ```
+    /// use kute_cuda::{transpose::{TransposeConfig, TransposeKernel}, Elem};
+    /// let src: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,64):(1,64)".parse().unwrap();
+    /// let cfg = TransposeConfig { swizzle: false, tile: Some((32, 32)), ..TransposeConfig::default() };
+    /// let k = TransposeKernel::new("t", &src, &dst, Elem::F32, cfg).unwrap(); // shared tile (32,32):(32,1), f32
+    /// // thread t loads rows 4(t%8)..+4 of column t/8, one float at a time: a warp's
+    /// // 32 loads hit banks 0..3, 8 rows each, 8 wavefronts; 4 loads per thread, 8 warps
+    /// assert_eq!(k.cost.load_wavefronts(), 8 * 4 * 8);
+    /// ```
     pub fn load_wavefronts(&self) -> i64 {
         self.loads.iter().map(|r| r.wavefronts).sum()
     }
@@ -83,6 +105,16 @@ impl SharedCost {
     /// active phase of each instruction.
     ///
     /// Pre: none. Post: `store_wavefronts() - active phases`.
+    ///
+    /// ```
+    /// use kute_cuda::{transpose::{TransposeConfig, TransposeKernel}, Elem};
+    /// let src: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,64):(1,64)".parse().unwrap();
+    /// let cfg = TransposeConfig { swizzle: false, tile: Some((32, 32)), ..TransposeConfig::default() };
+    /// let k = TransposeKernel::new("t", &src, &dst, Elem::F32, cfg).unwrap(); // shared tile (32,32):(32,1), f32
+    /// // every quarter-warp stores one 128-byte row: one wavefront per phase
+    /// assert_eq!(k.cost.store_conflicts(), 0);
+    /// ```
     pub fn store_conflicts(&self) -> i64 {
         excess(&self.stores)
     }
@@ -90,6 +122,17 @@ impl SharedCost {
     /// Bank conflicts of the block's loads (as [`SharedCost::store_conflicts`]).
     ///
     /// Pre: none. Post: `load_wavefronts() - active phases`.
+    ///
+    /// ```
+    /// use kute_cuda::{transpose::{TransposeConfig, TransposeKernel}, Elem};
+    /// let src: kute::Layout = "(64,64):(64,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,64):(1,64)".parse().unwrap();
+    /// let cfg = TransposeConfig { swizzle: false, tile: Some((32, 32)), ..TransposeConfig::default() };
+    /// let k = TransposeKernel::new("t", &src, &dst, Elem::F32, cfg).unwrap(); // shared tile (32,32):(32,1), f32
+    /// // each load of a warp: 8 rows in each of banks 0..3, 7 wavefronts too many;
+    /// // 4 loads per thread, 8 warps
+    /// assert_eq!(k.cost.load_conflicts(), 7 * 4 * 8);
+    /// ```
     pub fn load_conflicts(&self) -> i64 {
         excess(&self.loads)
     }
@@ -230,6 +273,15 @@ impl TransposeKernel {
     /// Shared memory of one block, in bytes.
     ///
     /// Pre: none. Post: `TM · TN · elem bytes`.
+    ///
+    /// ```
+    /// use kute_cuda::{transpose::{TransposeConfig, TransposeKernel}, Elem};
+    /// let src: kute::Layout = "(64,128):(128,1)".parse().unwrap();
+    /// let dst: kute::Layout = "(64,128):(1,64)".parse().unwrap();
+    /// let cfg = TransposeConfig { tile: Some((32, 64)), ..TransposeConfig::default() };
+    /// let k = TransposeKernel::new("t", &src, &dst, Elem::F16, cfg).unwrap();
+    /// assert_eq!(k.smem_bytes(), 32 * 64 * 2);
+    /// ```
     pub fn smem_bytes(&self) -> i64 {
         self.tile.0 * self.tile.1 * self.elem.bytes()
     }

@@ -334,7 +334,8 @@ impl GemmKernel {
     /// `BM` a multiple of 32, `BN` of 16, `BK` 32, 64 or 128;
     /// `c_elem` f32 or `elem` (else an `Unsupported` error).
     /// Post: a kernel of [`GemmKernel::blocks`] blocks of 128 threads whose
-    /// static shared memory is `STAGES · (BM + BN) · BK · 2` bytes,
+    /// dynamic shared memory (`smem_bytes`, at most 227 KiB, else an
+    /// `Unsupported` error) is `STAGES · (BM + BN) · BK · 2` bytes,
     /// predicated when the sizes are not multiples of the tile.
     ///
     /// ```

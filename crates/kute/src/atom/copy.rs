@@ -197,6 +197,22 @@ fn coord(build: impl FnOnce(&mut crate::tree::Builder<'_, Crd>)) -> Result<Coord
     })
 }
 
+/// The shape of a `Tiler_MN` (each layout's shape, or the integer); a tiler
+/// that is not a tuple of integers and layouts is a `Mismatch` error naming `op`.
+fn tiler_mn_shape(tiler: &Tiler, op: &'static str) -> Result<IntTuple> {
+    let why = || Error::mismatch(op, format!("the tile {tiler}: Tiler_MN is a tuple of integers and layouts"));
+    let Tiler::Tuple(ts) = tiler else { return Err(why()) };
+    let parts = ts
+        .iter()
+        .map(|t| match t {
+            Tiler::Int(n) => Ok(IntTuple::leaf(*n)),
+            Tiler::Layout(l) => Ok(l.shape()),
+            _ => Err(why()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Tree::tuple(parts.iter().map(|p| p.as_ref())))
+}
+
 impl TiledCopy {
     /// CuTe's `make_tiled_copy_impl(atom, layout_tv, tiler)`.
     ///
@@ -221,13 +237,7 @@ impl TiledCopy {
     /// ```
     pub fn new(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> Result<TiledCopy> {
         let op = "make_tiled_copy";
-        let modes_ok = match &tiler {
-            Tiler::Tuple(ts) => ts.iter().all(|t| matches!(t, Tiler::Int(_) | Tiler::Layout(_))),
-            _ => false,
-        };
-        if !modes_ok {
-            return Err(Error::mismatch(op, format!("the tile {tiler}: Tiler_MN is a tuple of integers and layouts")));
-        }
+        tiler_mn_shape(&tiler, op)?;
         let (thr, val) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
         let (athr, aval) = (atom.reference.mode(0)?.size()?, atom.reference.mode(1)?.size()?);
         if athr.value() == 0 || thr.value() % athr.value() != 0 {
@@ -465,18 +475,7 @@ impl TiledCopy {
 
     /// The shape of `Tiler_MN` (each layout's shape, or the integer).
     fn tiler_shape(&self) -> Result<IntTuple> {
-        let Tiler::Tuple(ts) = &self.tiler else {
-            return Err(Error::mismatch("Tiler_MN", "a tiler of modes"));
-        };
-        let parts = ts
-            .iter()
-            .map(|t| match t {
-                Tiler::Int(n) => Ok(IntTuple::leaf(*n)),
-                Tiler::Layout(l) => Ok(l.shape()),
-                _ => Err(Error::mismatch("Tiler_MN", "a mode that is `_` or nested")),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Tree::tuple(parts.iter().map(|p| p.as_ref())))
+        tiler_mn_shape(&self.tiler, "Tiler_MN")
     }
 
     /// `right_inverse(AtomLayoutRef).compose(AtomLayoutSrc or Dst)`.

@@ -625,7 +625,8 @@ impl Gpu {
     /// Milliseconds per call of `run`: `warmup` calls, then `rounds` rounds
     /// of `reps` calls timed with CUDA events; the median round's mean.
     ///
-    /// Pre: `reps, rounds >= 1`. Post: the time, or the first error.
+    /// Pre: none (`rounds` and `reps` of 0 count as 1).
+    /// Post: the time, or the first error `run` or the driver returns.
     ///
     /// ```no_run
     /// use kute_cuda::{copy::{CopyConfig, CopyKernel}, gpu::Gpu, Elem};

@@ -5,7 +5,7 @@
 //! puts the same operations side by side with CuTe C++ and pycute.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kute::{IntTuple, Layout, Tiler};
+use kute::{Layout, Tiler};
 use std::hint::black_box;
 
 fn layout(s: &str) -> Layout {
@@ -59,7 +59,7 @@ fn w1(c: &mut Criterion) {
         kute::complement,
         kute::complement_into,
         layout("(2,2):(4,1)"),
-        "24".parse::<IntTuple>().unwrap().to_dynamic()
+        kute::Int::new_dynamic(24)
     );
     op!(
         "logical_product((2,2):(1,2),(3,4):(4,1))",

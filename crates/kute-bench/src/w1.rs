@@ -47,15 +47,17 @@ fn tiler(s: &str) -> Tiler {
     kute::expr::parse_tiler(s).unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
 }
 
-fn int_tuple(s: &str) -> kute::IntTuple {
-    s.parse::<kute::IntTuple>().unwrap_or_else(|e| panic!("{s}: {e}")).to_dynamic()
+/// An integer operand (CuTe C++ and pycute pass these as plain integers).
+fn int(s: &str) -> kute::Int {
+    let t = s.parse::<kute::IntTuple>().unwrap_or_else(|e| panic!("{s}: {e}"));
+    t.as_int().unwrap_or_else(|| panic!("{s}: not an integer")).to_dynamic()
 }
 
 /// The operands of W1, built (parsed, made dynamic) once.
 pub struct Operands {
     comp: (Layout, Layout),
     ldiv: (Layout, Tiler),
-    compl: (Layout, kute::IntTuple),
+    compl: (Layout, kute::Int),
     lprod: (Layout, Tiler),
     zdiv: (Layout, Tiler),
     coal: Layout,
@@ -93,7 +95,7 @@ impl Operands {
         Operands {
             comp: (layout("(20,2):(16,4)"), layout("(4,5):(1,4)")),
             ldiv: (layout("24:2"), tiler("4:2")),
-            compl: (layout("(2,2):(4,1)"), int_tuple("24")),
+            compl: (layout("(2,2):(4,1)"), int("24")),
             lprod: (layout("(2,2):(1,2)"), tiler("(3,4):(4,1)")),
             zdiv: (layout("(12,32,6):(1,128,0)"), tiler("<4:1,8:1>")),
             coal: layout("(2,(1,6)):(1,(6,2))"),

@@ -72,6 +72,7 @@ enum Op {
     TiledDivide(Layout, Tiler),
     FlatDivide(Layout, Tiler),
     Complement(Layout, IntTuple),
+    ComplementInt(Layout, kute::Int),
     LogicalProduct(Layout, Tiler),
     ZippedProduct(Layout, Tiler),
     BlockedProduct(Layout, Layout),
@@ -89,6 +90,7 @@ impl Op {
             Op::TiledDivide(a, t) => kute::tiled_divide(a, t),
             Op::FlatDivide(a, t) => kute::flat_divide(a, t),
             Op::Complement(a, c) => kute::complement(a, c),
+            Op::ComplementInt(a, n) => kute::complement(a, *n),
             Op::LogicalProduct(a, t) => kute::logical_product(a, t),
             Op::ZippedProduct(a, t) => kute::zipped_product(a, t),
             Op::BlockedProduct(a, b) => kute::blocked_product(a, b),
@@ -107,6 +109,7 @@ impl Op {
             Op::TiledDivide(a, t) => kute::tiled_divide_into(out, a, t),
             Op::FlatDivide(a, t) => kute::flat_divide_into(out, a, t),
             Op::Complement(a, c) => kute::complement_into(out, a, c),
+            Op::ComplementInt(a, n) => kute::complement_into(out, a, *n),
             Op::LogicalProduct(a, t) => kute::logical_product_into(out, a, t),
             Op::ZippedProduct(a, t) => kute::zipped_product_into(out, a, t),
             Op::BlockedProduct(a, b) => kute::blocked_product_into(out, a, b),
@@ -151,6 +154,7 @@ fn w1_allocates_nothing() {
         ("composition((20,2):(16,4),(4,5):(1,4))", Op::Composition(layout("(20,2):(16,4)"), layout("(4,5):(1,4)"))),
         ("logical_divide(24:2,4:2)", Op::LogicalDivide(layout("24:2"), tiler("4:2"))),
         ("complement((2,2):(4,1),24)", Op::Complement(layout("(2,2):(4,1)"), int_tuple("24"))),
+        ("complement((2,2):(4,1),Int 24)", Op::ComplementInt(layout("(2,2):(4,1)"), kute::Int::new_dynamic(24))),
         ("logical_product((2,2):(1,2),(3,4):(4,1))", Op::LogicalProduct(layout("(2,2):(1,2)"), tiler("(3,4):(4,1)"))),
         (
             "zipped_divide((12,32,6):(1,128,0),<4:1,8:1>)",
@@ -204,6 +208,10 @@ fn up_to_16_leaves_allocates_nothing() {
         ("complement(8 modes, big cotarget)", Op::Complement(
             layout("(2,2,2,2,2,2,2,2):(1,4,16,64,256,1024,4096,16384)"),
             int_tuple("(65536,4,(2,3))"),
+        )),
+        ("complement(8 modes, Int cotarget)", Op::ComplementInt(
+            layout("(2,2,2,2,2,2,2,2):(1,4,16,64,256,1024,4096,16384)"),
+            kute::Int::new_dynamic(1 << 20),
         )),
         ("logical_divide(A16, 8:2)", Op::LogicalDivide(layout(A16), tiler("8:2"))),
         (

@@ -65,6 +65,12 @@ fn into_forms_match_by_value() {
         let tag = format!("seed {seed}: A = {a}, B = {b}, tiler = {t}");
         same(&format!("coalesce {tag}"), &mut out, kute::coalesce(&a), |o| kute::coalesce_into(o, &a));
         same(&format!("complement {tag}"), &mut out, kute::complement(&a, &m), |o| kute::complement_into(o, &a, &m));
+        // the cotarget as an `Int` (read without a tree) and as a plain integer
+        let n = m.as_int().expect("an integer cotarget");
+        same(&format!("complement/Int {tag}"), &mut out, kute::complement(&a, &m), |o| kute::complement_into(o, &a, n));
+        same(&format!("complement/i64 {tag}"), &mut out, kute::complement(&a, &m), |o| {
+            kute::complement_into(o, &a, n.value())
+        });
         same(&format!("composition {tag}"), &mut out, kute::composition(&a, &b), |o| kute::composition_into(o, &a, &b));
         same(&format!("composition/tiler {tag}"), &mut out, kute::composition_tiler(&a, &t), |o| {
             kute::composition_tiler_into(o, &a, &t)

@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
 pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
-    Layout::from_into(|out| complement_into(out, a, &cotarget.as_int_tuple()))
+    Layout::from_into(|out| complement_into(out, a, cotarget))
 }
 
 /// [`complement`] written into `out` (the fastest form: no move of the result).
@@ -42,29 +42,34 @@ pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
 /// ```
 /// use kute::{Layout, IntTuple};
 /// let a: Layout = "(2,2):(4,1)".parse().unwrap();
-/// let m: IntTuple = "24".parse().unwrap();
+/// let m: IntTuple = "(4,6)".parse().unwrap();
 /// let mut out = Layout::default();
 /// kute::complement_into(&mut out, &a, &m).unwrap();
 /// assert_eq!(out.to_string(), "(2,3):(2,8)");
+/// kute::complement_into(&mut out, &a, 24).unwrap(); // an integer cotarget
+/// assert_eq!(out.to_string(), "(2,3):(2,8)");
 /// ```
 #[inline(always)]
-pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<()> {
-    if Fast::enabled() && complement_fast(out, a, cotarget).is_ok() {
+pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: impl AsIntTuple) -> Result<()> {
+    if Fast::enabled()
+        && let Some(n) = cotarget.as_int()
+        && complement_fast(out, a, n).is_ok()
+    {
         Fast::answered();
         return Ok(());
     }
+    let cotarget = cotarget.as_int_tuple();
     super::general(|| {
-        out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(cotarget.as_ref())))
+        out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Tree(IntTuple::as_ref(&cotarget))))
             .map_err(|e| e.in_op("complement"))
     })
 }
 
-/// [`complement_into`] under [`Fast`]: an integer cotarget and a small
+/// [`complement_into`] under [`Fast`] for an integer cotarget `n`: a small
 /// result, written into the output's inline storage with no error values; the
 /// checked run answers what this declines.
 #[inline]
-pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, cotarget: &IntTuple) -> Result<(), Decline> {
-    let n = cotarget.inline_leaf().ok_or(Decline)?;
+pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, n: Int) -> Result<(), Decline> {
     let a = operand::<Fast>(a)?;
     if a.leaves.len() > CAP {
         return Err(Decline);

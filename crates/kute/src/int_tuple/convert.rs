@@ -31,6 +31,28 @@ pub trait AsIntTuple {
     /// assert_eq!(8u32.as_int_tuple().to_string(), "8");
     /// ```
     fn as_int_tuple(&self) -> Cow<'_, IntTuple>;
+
+    /// The integer, if the value is one (a leaf): read without building a
+    /// tree where the value is an integer already.
+    ///
+    /// Pre: none. Post: `Some(x)` exactly when `as_int_tuple()` is the leaf
+    /// `x`, with its static flag.
+    ///
+    /// ```
+    /// use kute::{AsIntTuple, Int, IntTuple};
+    /// assert_eq!(24u32.as_int(), Some(Int::new_dynamic(24)));
+    /// assert_eq!(Int::new_static(8).as_int(), Some(Int::new_static(8)));
+    /// let t: IntTuple = "_6".parse().unwrap();
+    /// assert_eq!(AsIntTuple::as_int(&t), Some(Int::new_static(6)));
+    /// let u: IntTuple = "(6)".parse().unwrap();
+    /// assert_eq!(AsIntTuple::as_int(&u), None);
+    /// assert_eq!((2, 3).as_int(), None);
+    /// assert_eq!((7,).as_int(), (7,).as_int_tuple().as_int());
+    /// ```
+    #[inline]
+    fn as_int(&self) -> Option<Int> {
+        self.as_int_tuple().as_leaf()
+    }
 }
 
 impl AsIntTuple for IntTuple {
@@ -38,12 +60,22 @@ impl AsIntTuple for IntTuple {
     fn as_int_tuple(&self) -> Cow<'_, IntTuple> {
         Cow::Borrowed(self)
     }
+
+    #[inline(always)]
+    fn as_int(&self) -> Option<Int> {
+        self.as_leaf()
+    }
 }
 
 impl AsIntTuple for Int {
     #[inline]
     fn as_int_tuple(&self) -> Cow<'_, IntTuple> {
         Cow::Owned(IntTuple::leaf(*self))
+    }
+
+    #[inline(always)]
+    fn as_int(&self) -> Option<Int> {
+        Some(*self)
     }
 }
 
@@ -55,6 +87,11 @@ macro_rules! plain_int {
             fn as_int_tuple(&self) -> Cow<'_, IntTuple> {
                 Cow::Owned(IntTuple::leaf(Int::new_dynamic(i64::from(*self))))
             }
+
+            #[inline(always)]
+            fn as_int(&self) -> Option<Int> {
+                Some(Int::new_dynamic(i64::from(*self)))
+            }
         }
     )*};
 }
@@ -64,6 +101,11 @@ impl<T: AsIntTuple + ?Sized> AsIntTuple for &T {
     #[inline]
     fn as_int_tuple(&self) -> Cow<'_, IntTuple> {
         (**self).as_int_tuple()
+    }
+
+    #[inline(always)]
+    fn as_int(&self) -> Option<Int> {
+        (**self).as_int()
     }
 }
 

@@ -170,10 +170,16 @@ pub(crate) fn operand_modes(which: usize, op: &'static str) -> Result<(usize, us
     }
 }
 
-/// The name of operation `names[which]`, or `other` for a `which` past them
-/// (whose error [`operand_modes`] then gives).
-pub(crate) fn operand_op(names: [&'static str; 3], which: usize, other: &'static str) -> &'static str {
-    names.get(which).copied().unwrap_or(other)
+/// An operation on operand `which`: its name (`names[which]`, or `other` for a
+/// `which` past them) and the operand's modes ([`operand_modes`], whose error
+/// names it).
+pub(crate) fn operand(
+    which: usize,
+    names: [&'static str; 3],
+    other: &'static str,
+) -> Result<(&'static str, (usize, usize))> {
+    let op = names.get(which).copied().unwrap_or(other);
+    Ok((op, operand_modes(which, op)?))
 }
 
 /// CuTe's `make_layout(n)`: `n:_1`, and `_1:_0` for `n = 1`.
@@ -378,8 +384,7 @@ impl TiledMma {
     /// assert_eq!(c.to_string(), "(((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))");
     /// ```
     pub fn thrfrg(&self, which: usize, l: &Layout) -> Result<Layout> {
-        let op = operand_op(["thrfrg_A", "thrfrg_B", "thrfrg_C"], which, "thrfrg");
-        let (m0, m1) = operand_modes(which, op)?;
+        let (op, (m0, m1)) = operand(which, ["thrfrg_A", "thrfrg_B", "thrfrg_C"], "thrfrg")?;
         let atom_tv = [self.atom.layout_a_tv(), self.atom.layout_b_tv(), self.atom.layout_c_tv()][which];
         let go = || -> Result<Layout> {
             if l.rank() < 2 {
@@ -429,8 +434,7 @@ impl TiledMma {
     /// assert_eq!(m.layout_tv(3).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// ```
     pub fn layout_tv(&self, which: usize) -> Result<Layout> {
-        let op = operand_op(["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"], which, "get_layout_TV");
-        operand_modes(which, op)?;
+        let (op, _) = operand(which, ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"], "get_layout_TV")?;
         let go = || -> Result<Layout> {
             let (t0, t1) = self.operand_tile(which)?;
             let reference = Layout::from_shape(&IntTuple::tuple_of_leaves([t0, t1]))?;

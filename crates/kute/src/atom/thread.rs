@@ -108,8 +108,7 @@ impl ThrMma<'_> {
     }
 
     fn partition<E: Engine>(&self, which: usize, t: Tensor<E>) -> Result<Tensor<E>> {
-        let op = super::mma::operand_op(["partition_A", "partition_B", "partition_C"], which, "partition");
-        let (m0, m1) = super::mma::operand_modes(which, op)?;
+        let (op, (m0, m1)) = super::mma::operand(which, ["partition_A", "partition_B", "partition_C"], "partition")?;
         let (engine, layout, offset) = t.into_parts();
         let l = layout.as_layout(op)?;
         let frg = self.mma.thrfrg(which, l).map_err(|e| e.within(op))?;

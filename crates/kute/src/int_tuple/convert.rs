@@ -63,7 +63,7 @@ impl AsIntTuple for IntTuple {
 
     #[inline(always)]
     fn as_int(&self) -> Option<Int> {
-        self.as_leaf()
+        IntTuple::as_int(self)
     }
 }
 
@@ -118,6 +118,12 @@ macro_rules! tuple {
                 let ($($n,)+) = self;
                 let parts = [$($n.as_int_tuple()),+];
                 Cow::Owned(IntTuple::tuple(parts.iter().map(|p| IntTuple::as_ref(p))))
+            }
+
+            /// `None`: a Rust tuple is a tuple, even of one element (no tree is built).
+            #[inline(always)]
+            fn as_int(&self) -> Option<Int> {
+                None
             }
         }
     };

@@ -87,8 +87,9 @@ impl IntTuple {
     /// assert_eq!("_3".parse::<kute::IntTuple>().unwrap().as_int().unwrap().value(), 3);
     /// assert!("(3)".parse::<kute::IntTuple>().unwrap().as_int().is_none());
     /// ```
+    #[inline]
     pub fn as_int(&self) -> Option<Int> {
-        self.as_ref().as_leaf()
+        self.as_leaf()
     }
 
     /// Mode `i` as an owned tuple (CuTe `get<i>`).

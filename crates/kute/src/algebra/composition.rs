@@ -13,6 +13,7 @@ use super::out::{operand, push_built, run, Emit, Grow, Op, CAP};
 use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
+use crate::iter::Indices;
 use crate::layout::{Layout, LayoutRef, Mode};
 use crate::policy::{Checked, Policy};
 use crate::stride::Stride;
@@ -691,45 +692,6 @@ fn eval_ext(lhs: &[Mode], mut x: i64) -> Option<i64> {
     acc.checked_add(x.checked_mul(lhs[n - 1].stride.value())?)
 }
 
-/// `L(0), L(1), ...` over the flat leaves, without heap allocation for up to
-/// 16 leaves (the proof runs on the success path, too).
-struct Odometer {
-    /// per leaf: extent, stride, coordinate
-    digits: SmallVec<[(i64, i64, i64); 16]>,
-    index: i64,
-}
-
-impl Odometer {
-    fn new(l: &Layout) -> Result<Odometer> {
-        // the iterator's overflow check: every index is bounded by the sum of |(s-1)·d|
-        let mut bound: i64 = 0;
-        for m in l.leaves() {
-            let w = (m.shape.value().max(1) - 1).checked_mul(m.stride.value()).and_then(i64::checked_abs);
-            bound = w
-                .and_then(|w| bound.checked_add(w))
-                .ok_or_else(|| Error::overflow(format_args!("the indices of {l}")).in_op("iterate"))?;
-        }
-        let digits = l.leaves().iter().map(|m| (m.shape.value(), m.stride.value(), 0)).collect();
-        Ok(Odometer { digits, index: 0 })
-    }
-
-    /// The current index, then step to the next coordinate.
-    #[inline]
-    fn next_index(&mut self) -> Option<i64> {
-        let out = self.index;
-        for (s, d, c) in self.digits.iter_mut() {
-            *c += 1;
-            if *c < *s {
-                self.index += *d;
-                return Some(out);
-            }
-            self.index -= (*c - 1) * *d;
-            *c = 0;
-        }
-        Some(out)
-    }
-}
-
 /// Proves `R(i) == Â(B(i))` point by point. With basis strides in `A`, the
 /// integer check runs once per basis direction of `A` (the components of `R`
 /// and `Â` in that direction), which together are the whole comparison.
@@ -798,11 +760,11 @@ fn first_difference(
 ) -> Result<Option<(i64, i64, i64, i64)>> {
     let size = b.size()?.value();
     crate::limits::take_points(size.max(0) as u64, "composition", || format!("proving {a} o {b} point by point"))?;
-    let mut bi = Odometer::new(b)?;
-    let mut ri = Odometer::new(r)?;
-    for i in 0..size.min(r.size()?.value()) {
-        let (x, y) = (bi.next_index(), ri.next_index());
-        let (Some(x), Some(y)) = (x, y) else { break };
+    if size <= 0 {
+        return Ok(None);
+    }
+    // (both in `L(i)` order, `i` from 0: the traversal is the iterator's)
+    for (i, (x, y)) in (0..).zip(Indices::new(b)?.zip(Indices::new(r)?)) {
         if domain.is_some_and(|n| !(0..n).contains(&x)) {
             continue;
         }

@@ -27,6 +27,15 @@
 //! literals, what `str::parse` reads), [`expr`] (the expression language's
 //! evaluator), [`limits`] (the budgets every input is held to) and [`doc`]
 //! (guides).
+//!
+//! The modules are layers. Each one imports only modules named before it in
+//! this list (`tests/layers.rs` checks it on the source): [`error`], [`int`],
+//! [`limits`], [`swizzle`], [`tree`], [`int_tuple`], [`stride`], [`layout`],
+//! [`iter`], `policy` (the algebra's checked and fast runs; private),
+//! [`algebra`], [`syntax`] (text to those values: `str::parse` of `IntTuple`,
+//! `Layout` and `Tiler` lives there, so the values know nothing of text),
+//! [`eval`], [`composed`], [`f2`], [`tensor`], [`codegen`], [`atom`],
+//! [`mod@print`], [`expr`], [`explain`], [`analysis`], [`doc`] (guides).
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]

@@ -27,7 +27,8 @@
 use crate::error::{Error, Result};
 use std::cell::Cell;
 
-pub use crate::tree::MAX_DEPTH;
+/// Deepest nesting accepted (prevents stack exhaustion in recursive algorithms).
+pub const MAX_DEPTH: usize = 32;
 
 /// Longest text of one expression, in bytes (its syntax tree takes about 150
 /// bytes per byte of text).

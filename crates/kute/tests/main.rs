@@ -21,6 +21,7 @@ mod format;
 mod golden;
 mod into;
 mod laws;
+mod layers;
 mod no_panic;
 mod print_vectors;
 mod registry;

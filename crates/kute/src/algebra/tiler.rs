@@ -181,23 +181,6 @@ impl fmt::Display for Tiler {
     }
 }
 
-/// Reads a literal: a layout, an integer, `_`, a shape tuple (the by-mode
-/// tiler of its extents) or `<T0,T1,...>`, nested freely. Calls are not
-/// evaluated (that is [`crate::expr::parse_tiler`]'s work).
-///
-/// ```
-/// use kute::Tiler;
-/// let t: Tiler = "<_4:_1,(2,_)>".parse().unwrap();
-/// assert_eq!(t.to_string(), "(_4:_1,(2,_))");
-/// assert!("<size(4),_>".parse::<Tiler>().is_err());
-/// ```
-impl std::str::FromStr for Tiler {
-    type Err = crate::error::Error;
-    fn from_str(s: &str) -> crate::error::Result<Tiler> {
-        crate::syntax::literal::tiler(&crate::syntax::parse(s)?)
-    }
-}
-
 impl Tiler {
     /// The same tiler with every integer dynamic (as [`Layout::to_dynamic`]).
     ///

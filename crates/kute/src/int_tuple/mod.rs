@@ -184,19 +184,3 @@ impl fmt::Display for TreeRef<'_, Int> {
         write_tree(f, *self, &write_int)
     }
 }
-
-/// Reads a literal: integers `8`, `_8`, `Int<8>{}` and tuples of them. Calls
-/// are not evaluated (that is [`crate::expr::parse_int_tuple`]'s work).
-///
-/// ```
-/// use kute::IntTuple;
-/// assert_eq!("(2,(_3,Int<4>{}))".parse::<IntTuple>().unwrap().to_string(), "(2,(_3,_4))");
-/// let err = "size((2,3))".parse::<IntTuple>().unwrap_err();
-/// assert_eq!(err.to_string(), "parse: a literal cannot contain the call 'size'");
-/// ```
-impl std::str::FromStr for IntTuple {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<IntTuple> {
-        crate::syntax::literal::int_tuple(&crate::syntax::parse(s)?)
-    }
-}

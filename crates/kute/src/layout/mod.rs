@@ -662,19 +662,3 @@ impl fmt::Debug for Layout {
         fmt::Display::fmt(self, f)
     }
 }
-
-/// Reads a literal: `shape:stride`, or a bare shape (compact column-major
-/// strides). Calls are not evaluated (that is [`crate::expr::parse_layout`]'s work).
-///
-/// ```
-/// use kute::Layout;
-/// assert_eq!("(_2,4)".parse::<Layout>().unwrap().to_string(), "(_2,4):(_1,_2)");
-/// assert_eq!("make_layout(4)".parse::<Layout>().unwrap_err().kind(), kute::ErrorKind::Parse);
-/// ```
-impl std::str::FromStr for Layout {
-    type Err = Error;
-    /// Parse CuTe notation, `shape:stride`, or a bare shape (compact column-major).
-    fn from_str(s: &str) -> Result<Layout> {
-        crate::syntax::literal::layout(&crate::syntax::parse(s)?)
-    }
-}

@@ -155,3 +155,55 @@ fn not_a(e: &Expr, want: &str) -> Error {
     };
     Error::new(ErrorKind::Type, "parse", format!("expected {want}, found {found}")).with_span(s, t)
 }
+
+// `str::parse` for the literal types: here, beside the readers they call, so
+// that the value modules do not import the syntax (the syntax imports them).
+
+/// Reads a literal: integers `8`, `_8`, `Int<8>{}` and tuples of them. Calls
+/// are not evaluated (that is [`crate::expr::parse_int_tuple`]'s work).
+///
+/// ```
+/// use kute::IntTuple;
+/// assert_eq!("(2,(_3,Int<4>{}))".parse::<IntTuple>().unwrap().to_string(), "(2,(_3,_4))");
+/// let err = "size((2,3))".parse::<IntTuple>().unwrap_err();
+/// assert_eq!(err.to_string(), "parse: a literal cannot contain the call 'size'");
+/// ```
+impl std::str::FromStr for IntTuple {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<IntTuple> {
+        int_tuple(&super::parse(s)?)
+    }
+}
+
+/// Reads a literal: `shape:stride`, or a bare shape (compact column-major
+/// strides). Calls are not evaluated (that is [`crate::expr::parse_layout`]'s work).
+///
+/// ```
+/// use kute::Layout;
+/// assert_eq!("(_2,4)".parse::<Layout>().unwrap().to_string(), "(_2,4):(_1,_2)");
+/// assert_eq!("make_layout(4)".parse::<Layout>().unwrap_err().kind(), kute::ErrorKind::Parse);
+/// ```
+impl std::str::FromStr for Layout {
+    type Err = Error;
+    /// Parse CuTe notation, `shape:stride`, or a bare shape (compact column-major).
+    fn from_str(s: &str) -> Result<Layout> {
+        layout(&super::parse(s)?)
+    }
+}
+
+/// Reads a literal: a layout, an integer, `_`, a shape tuple (the by-mode
+/// tiler of its extents) or `<T0,T1,...>`, nested freely. Calls are not
+/// evaluated (that is [`crate::expr::parse_tiler`]'s work).
+///
+/// ```
+/// use kute::Tiler;
+/// let t: Tiler = "<_4:_1,(2,_)>".parse().unwrap();
+/// assert_eq!(t.to_string(), "(_4:_1,(2,_))");
+/// assert!("<size(4),_>".parse::<Tiler>().is_err());
+/// ```
+impl std::str::FromStr for Tiler {
+    type Err = crate::error::Error;
+    fn from_str(s: &str) -> crate::error::Result<Tiler> {
+        tiler(&super::parse(s)?)
+    }
+}

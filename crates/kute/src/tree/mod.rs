@@ -24,8 +24,7 @@ pub(crate) type Leaves<L> = Buf<L, INLINE_LEAVES>;
 pub const INLINE_LEAVES: usize = 16;
 pub(crate) const INLINE_TOKS: usize = 40;
 
-/// Deepest nesting accepted (prevents stack exhaustion in recursive algorithms).
-pub const MAX_DEPTH: usize = 32;
+pub use crate::limits::MAX_DEPTH;
 
 pub(crate) const LEAF: u16 = 0;
 /// The token of a pair.

@@ -1,0 +1,254 @@
+//! The crate's layers, checked on the source: the top-level modules of
+//! `src/` import each other without a cycle, so each one is built only on the
+//! ones below it (text → value → layout → algebra → print / code). An import
+//! is any `crate::` path in code (comments are skipped); a name the crate root
+//! re-exports (`crate::Layout`, `crate::coalesce`) counts as an import of the
+//! module it comes from.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The code of a file, comments removed (`//` to the end of the line; a
+/// `//` inside a string literal cuts that line short, which can only hide an
+/// import, never invent one), with each kept line's number.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split("//").next().unwrap_or("").to_string()))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect()
+}
+
+/// The first segment of every path after `crate::` in `code`, with brace
+/// groups (`crate::{a::X, b::{Y, Z}}`) read element by element.
+fn crate_paths(code: &str) -> Vec<String> {
+    code.match_indices("crate::").flat_map(|(i, _)| first_segments(&code[i + "crate::".len()..])).collect()
+}
+
+/// The first segment of the path that starts `s`, or of each element of the
+/// brace group that starts it.
+fn first_segments(s: &str) -> Vec<String> {
+    let ident =
+        |t: &str| -> String { t.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let Some(group) = s.strip_prefix('{') else {
+        return vec![ident(s)].into_iter().filter(|n| !n.is_empty()).collect();
+    };
+    let (mut out, mut depth, mut elem_start) = (Vec::new(), 0, 0);
+    for (i, ch) in group.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                out.push(ident(&group[elem_start..i]));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(ident(&group[elem_start..i]));
+                elem_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+struct Crate {
+    /// top-level module -> its source files
+    modules: BTreeMap<String, Vec<PathBuf>>,
+    /// name re-exported at the crate root -> the module it comes from
+    reexports: BTreeMap<String, String>,
+    /// modules re-exported whole (`pub use m::*`)
+    globs: Vec<String>,
+}
+
+fn read_crate() -> Crate {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let (mut modules, mut reexports, mut globs) = (BTreeMap::new(), BTreeMap::new(), Vec::new());
+    for (_, line) in code_lines(&lib) {
+        let l = line.trim();
+        let decl = l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod "));
+        if let Some(name) = decl.and_then(|d| d.strip_suffix(';')) {
+            let (file, dir) = (src().join(format!("{name}.rs")), src().join(name));
+            let mut files = Vec::new();
+            if dir.is_dir() {
+                rust_files(&dir, &mut files);
+            } else {
+                files.push(file);
+            }
+            modules.insert(name.to_string(), files);
+        } else if let Some(u) = l.strip_prefix("pub use ").and_then(|u| u.strip_suffix(';')) {
+            let (module, names) = u.split_once("::").expect("pub use module::...");
+            let module = module.to_string();
+            let names = names.trim_start_matches("{").trim_end_matches('}');
+            if names == "*" {
+                globs.push(module);
+                continue;
+            }
+            for n in names.split(',') {
+                // `slice::{Coord, Crd}` and `a::B` name the last segment
+                let n = n.trim().rsplit("::").next().unwrap().trim_matches(|c| c == '{' || c == '}');
+                reexports.insert(n.trim().to_string(), module.clone());
+            }
+        }
+    }
+    assert!(modules.len() > 10, "lib.rs declares {} modules", modules.len());
+    Crate { modules, reexports, globs }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// module -> imported module -> one place that imports it (`file:line`).
+type Graph = BTreeMap<String, BTreeMap<String, String>>;
+
+fn imports(c: &Crate) -> Graph {
+    let mut g = Graph::new();
+    for (m, files) in &c.modules {
+        let edges = g.entry(m.clone()).or_default();
+        for f in files {
+            let text = std::fs::read_to_string(f).unwrap();
+            // brace groups may span lines: join the code, keeping where each line starts
+            let lines = code_lines(&text);
+            let joined: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
+            let mut starts = Vec::new();
+            let mut at = 0;
+            for (n, l) in &lines {
+                starts.push((at, *n));
+                at += l.len() + 1;
+            }
+            for (pos, _) in joined.match_indices("crate::") {
+                let line = starts.iter().rev().find(|(s, _)| *s <= pos).map_or(0, |(_, n)| *n);
+                for name in first_segments(&joined[pos + "crate::".len()..]) {
+                    let target = if c.modules.contains_key(&name) {
+                        name.clone()
+                    } else if let Some(t) = c.reexports.get(&name) {
+                        t.clone()
+                    } else if let [glob] = &c.globs[..] {
+                        glob.clone()
+                    } else {
+                        panic!("{}:{line}: crate::{name} names no module and no root re-export", f.display())
+                    };
+                    if &target != m {
+                        let place = format!("{}:{line}", f.strip_prefix(src()).unwrap_or(f).display());
+                        edges.entry(target).or_insert(place);
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+/// A cycle of `g`, as its modules in import order (the first repeated last).
+fn find_cycle(g: &Graph) -> Option<Vec<String>> {
+    fn visit(g: &Graph, m: &str, path: &mut Vec<String>, done: &mut BTreeSet<String>) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == m) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for d in g.get(m).into_iter().flat_map(|e| e.keys()) {
+            if let Some(c) = visit(g, d, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    g.keys().find_map(|m| visit(g, m, &mut Vec::new(), &mut done))
+}
+
+fn describe(g: &Graph, cycle: &[String]) -> String {
+    cycle.windows(2).map(|w| format!("{} -> {} ({})", w[0], w[1], g[&w[0]][&w[1]])).collect::<Vec<_>>().join(", ")
+}
+
+#[test]
+fn top_level_modules_import_each_other_without_a_cycle() {
+    let c = read_crate();
+    let g = imports(&c);
+    // the reader sees what the test sees: the value layer imports nothing of the algebra
+    assert!(g["layout"].contains_key("int_tuple"), "the scan found layout's imports: {:?}", g["layout"]);
+    if let Some(cycle) = find_cycle(&g) {
+        panic!("import cycle between top-level modules: {}", describe(&g, &cycle));
+    }
+}
+
+#[test]
+fn the_issue_s_named_edges_stay_absent() {
+    let g = imports(&read_crate());
+    // layout evaluation does not call the algebra; layout and iter do not import each other
+    for (from, to) in [("layout", "algebra"), ("layout", "iter"), ("layout", "eval")] {
+        assert!(!g[from].contains_key(to), "{from} imports {to} at {}", g[from][to]);
+    }
+    // the values read text only through the syntax, which imports them, never the other way
+    for value in ["int", "int_tuple", "stride", "tree", "layout", "algebra"] {
+        for text in ["syntax", "expr"] {
+            assert!(!g[value].contains_key(text), "{value} imports {text} at {}", g[value][text]);
+        }
+    }
+}
+
+#[test]
+fn the_scan_finds_a_planted_cycle() {
+    // the checker itself: a graph with a cycle is reported, with its places
+    let mut g = Graph::new();
+    g.entry("a".into()).or_default().insert("b".into(), "a.rs:1".into());
+    g.entry("b".into()).or_default().insert("c".into(), "b.rs:2".into());
+    g.entry("c".into()).or_default().insert("a".into(), "c.rs:3".into());
+    g.entry("d".into()).or_default().insert("a".into(), "d.rs:4".into());
+    let cycle = find_cycle(&g).expect("a cycle");
+    assert_eq!(describe(&g, &cycle), "a -> b (a.rs:1), b -> c (b.rs:2), c -> a (c.rs:3)");
+    g.get_mut("c").unwrap().clear();
+    assert_eq!(find_cycle(&g), None);
+    // and the path reader: brace groups, nested paths, root re-exports
+    assert_eq!(crate_paths("use crate::{error::Error, layout::{Layout, Mode}};"), ["error", "layout"]);
+    assert_eq!(crate_paths("let x = crate::int::Int::ONE + crate::coalesce(&l);"), ["int", "coalesce"]);
+}
+
+/// The layer order that `lib.rs` documents: the module names in backticks
+/// of the paragraph that starts "The modules are layers", in order.
+fn documented_order(c: &Crate) -> Vec<String> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let para: String = lib
+        .lines()
+        .skip_while(|l| !l.contains("The modules are layers"))
+        .take_while(|l| l.trim() != "//!")
+        .map(|l| l.trim_start_matches("//!"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let names = para.split('`').skip(1).step_by(2).map(|n| n.trim_start_matches("mod@").to_string());
+    names.filter(|n| c.modules.contains_key(n)).collect()
+}
+
+#[test]
+fn imports_follow_the_documented_layer_order() {
+    let c = read_crate();
+    let order = documented_order(&c);
+    let unlisted: Vec<_> = c.modules.keys().filter(|m| !order.contains(m)).collect();
+    assert!(unlisted.is_empty(), "lib.rs's layer list leaves out {unlisted:?}");
+    let rank = |m: &str| order.iter().position(|o| o == m).unwrap();
+    for (m, edges) in imports(&c) {
+        for (d, place) in edges {
+            assert!(rank(&d) < rank(&m), "{m} imports {d} ({place}), which lib.rs lists after it");
+        }
+    }
+}

@@ -9,12 +9,13 @@
 //! by-mode tilers as their operands. An inadmissible step is shown with the
 //! condition that fails.
 
-use crate::algebra::{self, Tiler};
+use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::{self, ExprKind, Value};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 use std::fmt::Write;
 
 /// One computed step (more kinds may come: match with a `_` arm).

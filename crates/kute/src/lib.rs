@@ -18,22 +18,22 @@
 //! ```
 //!
 //! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
-//! [`algebra`], [`swizzle`] and [`composed`] (swizzles and composed layouts),
-//! [`f2`] (bit matrices, Triton's linear layouts), [`analysis`] (bank
-//! conflicts, vector widths, swizzle search), [`tensor`], [`atom`] (MMA and
-//! copy atoms, tiled MMAs and copies), [`codegen`] (CUDA C++ and static
-//! layouts), [`mod@print`] (tables, LaTeX, SVG, TV pictures), [`explain`]
-//! (derivations step by step), [`syntax`] (the notation: parser and
-//! literals, what `str::parse` reads), [`expr`] (the expression language's
-//! evaluator), [`limits`] (the budgets every input is held to) and [`doc`]
-//! (guides).
+//! [`tiler`] (the right operands of divides and products), [`algebra`],
+//! [`swizzle`] and [`composed`] (swizzles and composed layouts), [`f2`] (bit
+//! matrices, Triton's linear layouts), [`analysis`] (bank conflicts, vector
+//! widths, swizzle search), [`tensor`], [`atom`] (MMA and copy atoms, tiled
+//! MMAs and copies), [`codegen`] (CUDA C++ and static layouts), [`mod@print`]
+//! (tables, LaTeX, SVG, TV pictures), [`explain`] (derivations step by step),
+//! [`syntax`] (the notation: parser and literals, what `str::parse` reads),
+//! [`expr`] (the expression language's evaluator), [`limits`] (the budgets
+//! every input is held to) and [`doc`] (guides).
 //!
 //! The modules are layers. Each one imports only modules named before it in
 //! this list (`tests/layers.rs` checks it on the source): [`error`], [`int`],
 //! [`limits`], [`swizzle`], [`tree`], [`int_tuple`], [`stride`], [`layout`],
-//! [`iter`], `policy` (the algebra's checked and fast runs; private),
-//! [`algebra`], [`syntax`] (text to those values: `str::parse` of `IntTuple`,
-//! `Layout` and `Tiler` lives there, so the values know nothing of text),
+//! [`iter`], [`tiler`], [`syntax`] (text to those values: `str::parse` of
+//! `IntTuple`, `Layout` and `Tiler` lives there, so the values know nothing of
+//! text), `policy` (the algebra's checked and fast runs; private), [`algebra`],
 //! [`eval`], [`composed`], [`f2`], [`tensor`], [`codegen`], [`atom`],
 //! [`mod@print`], [`expr`], [`explain`], [`analysis`], [`doc`] (guides).
 
@@ -91,6 +91,7 @@ pub mod stride;
 pub mod swizzle;
 pub mod syntax;
 pub mod tensor;
+pub mod tiler;
 pub mod tree;
 
 pub use algebra::*;

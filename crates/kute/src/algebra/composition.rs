@@ -10,13 +10,13 @@
 
 use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
 use super::out::{operand, push_built, run, Emit, Grow, Op, CAP};
-use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::iter::Indices;
 use crate::layout::{Layout, LayoutRef, Mode};
 use crate::policy::{Checked, Policy};
 use crate::stride::Stride;
+use crate::tiler::{AsTiler, Tiler};
 use crate::tree::{Builder, Tree, LEAF, PAIR};
 use smallvec::SmallVec;
 

@@ -11,11 +11,11 @@ use super::coalesce::{coalesce_leaves, merges};
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose, compose_parts, compose_parts_with, Part, Proof};
 use super::out::{operand, push_built, run, Emit, Grow, Op, CAP, UNIT};
-use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::{leaf_ref, Layout, LayoutRef, Mode};
 use crate::policy::{ModeBuf, Policy};
+use crate::tiler::{AsTiler, Tiler};
 use crate::tree::{Builder, Tree, TreeRef, LEAF, PAIR};
 
 /// CuTe `logical_divide(A, B)` for a layout `B`:

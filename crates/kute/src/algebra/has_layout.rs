@@ -1,9 +1,9 @@
 //! [`HasLayout`]: anything that has a layout, with the algebra as methods.
 
-use super::tiler::AsTiler;
 use crate::error::Result;
 use crate::int_tuple::AsIntTuple;
 use crate::layout::{Layout, LayoutView};
+use crate::tiler::AsTiler;
 use std::borrow::Cow;
 
 /// Anything that has a layout: a [`Layout`], a borrowed [`LayoutView`] (and,

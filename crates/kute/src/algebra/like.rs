@@ -1,11 +1,11 @@
 //! Layouts made like another: CuTe's `make_layout_like` and `make_fragment_like`.
 
 use super::product::tiled_product;
-use super::tiler::Tiler;
 use crate::error::Result;
 use crate::int::Int;
 use crate::int_tuple::compact_col_major;
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 
 /// `shape` with an extent 1 wherever `stride` is 0 (CuTe's two-argument
 /// `filter_zeros(stride, shape)`, deciding by value).

@@ -28,7 +28,6 @@ mod like;
 mod out;
 mod product;
 mod recast;
-mod tiler;
 mod transform;
 
 /// Runs an operation's checked run out of line, so that an `*_into` function
@@ -38,6 +37,7 @@ fn general(f: impl FnOnce() -> crate::Result<()>) -> crate::Result<()> {
     f()
 }
 
+pub use crate::tiler::{AsTiler, Tiler};
 pub use coalesce::{
     bw_coalesce, coalesce, coalesce_into, coalesce_profile, coalesce_profile_with, coalesce_shape, coalesce_z,
     coalesce_z_profile, filter, filter_zeros,
@@ -59,6 +59,5 @@ pub use product::{
 };
 pub(crate) use recast::recast_factors;
 pub use recast::{recast_layout, sizeof_bits};
-pub use tiler::{AsTiler, Tiler};
 pub(crate) use transform::transform_pairs;
 pub use transform::{transform_layout, transform_layout2};

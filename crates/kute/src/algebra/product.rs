@@ -10,12 +10,12 @@ use super::complement::{complement_leaves, Cot};
 use super::composition::{compose_parts, compose_parts_with, scale, Part, Proof};
 use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
 use super::out::{operand, push_built, run, Emit, Grow, Op};
-use super::tiler::{AsTiler, Tiler};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{Layout, LayoutRef, Mode};
 use crate::policy::Policy;
+use crate::tiler::{AsTiler, Tiler};
 use crate::tree::{check_depth, Builder, Tree, LEAF, PAIR};
 
 /// `complement(A, size(A)·cosize(B))` into `comp`.

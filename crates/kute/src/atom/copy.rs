@@ -8,12 +8,13 @@
 
 use super::mma::TiledMma;
 use super::traits::{copy_traits, CopyTraits};
-use crate::algebra::{self, Tiler};
+use crate::algebra;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 use crate::tree::Tree;
 use std::fmt;
 

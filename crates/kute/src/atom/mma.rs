@@ -7,12 +7,13 @@
 //! are CuTe's to the character.
 
 use super::traits::{mma_traits, MmaTraits};
-use crate::algebra::{self, Tiler};
+use crate::algebra;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::Crd;
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 use std::fmt;
 
 /// CuTe's `MMA_Atom<Op>`: one MMA instruction's threads and their values of

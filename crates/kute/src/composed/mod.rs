@@ -307,7 +307,7 @@ impl ComposedLayout {
     /// let t: kute::Tiler = "<_4:_2,_16:_1>".parse().unwrap();
     /// assert_eq!(c.compose_tiler(&t).unwrap().to_string(), "Sw<2,2,2> o _0 o (_4,_16):(_64,_1)");
     /// ```
-    pub fn compose_tiler(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn compose_tiler(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("composition", |b| crate::algebra::composition_tiler(b, t))
     }
 
@@ -324,7 +324,7 @@ impl ComposedLayout {
     /// let want = "Sw<3,4,3> o _0 o ((_8,_1),(_16,_4)):((_64,_0),(_1,_16))";
     /// assert_eq!(c.logical_divide(&t).unwrap().to_string(), want);
     /// ```
-    pub fn logical_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn logical_divide(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("logical_divide", |b| crate::algebra::logical_divide(b, t))
     }
 
@@ -341,7 +341,7 @@ impl ComposedLayout {
     /// let want = "Sw<3,4,3> o _0 o ((_8,_16),(_1,_4)):((_64,_1),(_0,_16))";
     /// assert_eq!(c.zipped_divide(&t).unwrap().to_string(), want);
     /// ```
-    pub fn zipped_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn zipped_divide(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("zipped_divide", |b| crate::algebra::zipped_divide(b, t))
     }
 
@@ -358,7 +358,7 @@ impl ComposedLayout {
     /// let want = "Sw<3,4,3> o _0 o ((_8,_16),_1,_4):((_64,_1),_0,_16)";
     /// assert_eq!(c.tiled_divide(&t).unwrap().to_string(), want);
     /// ```
-    pub fn tiled_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn tiled_divide(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("tiled_divide", |b| crate::algebra::tiled_divide(b, t))
     }
 
@@ -375,7 +375,7 @@ impl ComposedLayout {
     /// let want = "Sw<3,4,3> o _0 o (_8,_16,_1,_4):(_64,_1,_0,_16)";
     /// assert_eq!(c.flat_divide(&t).unwrap().to_string(), want);
     /// ```
-    pub fn flat_divide(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn flat_divide(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("flat_divide", |b| crate::algebra::flat_divide(b, t))
     }
 
@@ -392,7 +392,7 @@ impl ComposedLayout {
     /// let want = "Sw<3,4,3> o _0 o ((_8,_64),(_2,_2)):((_64,_1),(_512,_1024))";
     /// assert_eq!(c.logical_product(&t).unwrap().to_string(), want);
     /// ```
-    pub fn logical_product(&self, t: &crate::algebra::Tiler) -> Result<AnyLayout> {
+    pub fn logical_product(&self, t: &crate::tiler::Tiler) -> Result<AnyLayout> {
         self.map_inner("logical_product", |b| crate::algebra::logical_product(b, t))
     }
 

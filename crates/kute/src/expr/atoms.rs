@@ -4,13 +4,13 @@
 //! the functions of mma_atom.hpp and copy_atom.hpp.
 
 use super::value::{type_error, Value};
-use crate::algebra::Tiler;
 use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, TiledCopy, TiledMma};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::syntax::TemplateArg;
+use crate::tiler::Tiler;
 
 /// Whether a value is an atom, a tiled MMA or a tiled copy.
 pub(super) fn is_atom(v: &Value) -> bool {

@@ -3,12 +3,13 @@
 //! cannot be callable without being listed, or listed without being callable.
 
 use super::value::{type_error, Value};
-use crate::algebra::{self, Tiler};
+use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::{Bool, Int};
 use crate::int_tuple::{self, IntTuple};
 use crate::layout::{modes, Layout, Major};
 use crate::syntax::TemplateArg;
+use crate::tiler::Tiler;
 
 /// How many (template) arguments a function accepts: `min..=max`.
 ///

@@ -32,12 +32,12 @@ pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
 pub use tensor::TensorValue;
 pub use value::Value;
 
-use crate::algebra::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::Coord;
 use crate::layout::{Layout, Major};
+use crate::tiler::Tiler;
 use std::collections::HashMap;
 
 /// Named values of an interactive session (`A = (4,6):(6,1)`).

@@ -134,7 +134,7 @@ pub(super) fn call(name: &'static str, targs: &[i64], args: &[Value], imp: Impl)
     if OF_LAYOUT.contains(&name) && args.len() == 1 {
         return super::functions::dispatch(name, targs, &[Value::from_any(t.layout()?.clone())], imp);
     }
-    let tiler = || -> Result<crate::algebra::Tiler> {
+    let tiler = || -> Result<crate::tiler::Tiler> {
         args.get(1).ok_or_else(|| Error::new(ErrorKind::Type, "evaluate", "a tiler is missing"))?.as_tiler("the tiler")
     };
     match name {
@@ -181,7 +181,7 @@ pub(super) fn make_identity_tensor(_: &[i64], a: &[Value]) -> Result<Value> {
     Ok(wrap(TensorValue::Identity(tensor::make_identity_tensor(&s)?)))
 }
 
-fn tiler_coord(a: &[Value]) -> Result<(crate::algebra::Tiler, crate::Coord)> {
+fn tiler_coord(a: &[Value]) -> Result<(crate::tiler::Tiler, crate::Coord)> {
     Ok((a[1].as_tiler("the tiler")?, a[2].as_coord("the coordinate")?))
 }
 

@@ -1,6 +1,5 @@
 //! Values of the expression language.
 
-use crate::algebra::Tiler;
 use crate::composed::AnyLayout;
 use crate::error::{Error, Result};
 use crate::int::{Bool, Int};
@@ -9,6 +8,7 @@ use crate::layout::point::Point;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::{Layout, Major};
 use crate::stride::{Stride, StrideTuple};
+use crate::tiler::Tiler;
 use crate::tree::Tree;
 use std::fmt;
 

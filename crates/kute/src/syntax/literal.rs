@@ -17,12 +17,12 @@
 //! ```
 
 use super::{basis_stride, Expr, ExprKind};
-use crate::algebra::Tiler;
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::stride::Stride;
+use crate::tiler::Tiler;
 use crate::tree::{Builder, Tree};
 
 /// An integer or integer tuple literal: `8`, `_8`, `Int<8>{}`, `(2,(_3,4))`, `()`.

@@ -246,7 +246,7 @@ fn vector_plan(ls: &Layout, ld: &Layout, bs: i64, bd: i64) -> Result<Option<(i64
     if common.size()?.value() != v {
         return Ok(None);
     }
-    let tiler = crate::algebra::Tiler::Layout(common);
+    let tiler = crate::tiler::Tiler::Layout(common);
     let (zs, zd) = (crate::logical_divide(ls, &tiler)?, crate::logical_divide(ld, &tiler)?);
     let parts = |z: &Layout, base: i64| -> Result<Option<Flat>> {
         let (Some(v0), Some(rest)) = (Flat::of(&z.mode(0)?, 0), Flat::of(&z.mode(1)?, base)) else { return Ok(None) };

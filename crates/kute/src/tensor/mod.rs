@@ -27,7 +27,6 @@ pub use algorithm::{axpby, clear, copy, copy_scalar, fill, gemm, transform, tran
 pub use engine::{Borrowed, BorrowedMut, Coords, Counting, Engine, EngineMut, Owned};
 pub use print::{print_tensor, PrettyPrint};
 
-use crate::algebra::Tiler;
 use crate::composed::{AnyLayout, ComposedLayout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
@@ -36,6 +35,7 @@ use crate::layout::point::Point;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
 use crate::stride::Stride;
+use crate::tiler::Tiler;
 use crate::tree::{Builder, Tree};
 
 /// A tensor: an engine, a layout and an offset (CuTe's `Tensor`).

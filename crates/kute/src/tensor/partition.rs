@@ -4,11 +4,11 @@
 //! slice: a new layout and offset over the same engine.
 
 use super::{Engine, Tensor};
-use crate::algebra::Tiler;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 use crate::tree::{Builder, Tree};
 
 /// `rank` copies of `_`, as one mode: `_` itself for rank 1 (CuTe `repeat<R>(_)`).

@@ -344,7 +344,8 @@ impl GemmKernel {
     /// assert!(k.source.contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
     /// assert_eq!(k.blocks(), (2, 2));
     /// // a 16-bit C: pairs of sums rounded to nearest even, stored as one word
-    /// let h = GemmKernel::new("h", (256, 256, 64), Elem::Bf16, GemmConfig { c_elem: Elem::Bf16, ..GemmConfig::default() }).unwrap();
+    /// let cfg = GemmConfig { c_elem: Elem::Bf16, ..GemmConfig::default() };
+    /// let h = GemmKernel::new("h", (256, 256, 64), Elem::Bf16, cfg).unwrap();
     /// assert!(h.source.contains("cvt.rn.bf16x2.f32") && h.source.contains("unsigned short* __restrict__ C"));
     /// let f = GemmConfig { c_elem: Elem::F16, ..GemmConfig::default() };
     /// assert!(GemmKernel::new("x", (256, 256, 64), Elem::Bf16, f).is_err());

@@ -285,18 +285,19 @@ impl Sm90Gemm {
     ///
     /// ```
     /// use kute_cuda::{gemm_sm90::{Sm90Epilogue, Sm90Gemm}, Elem};
-    /// let t = Sm90Gemm::warp_specialized_epilogue("t", (1024, 1024, 512), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Tma).unwrap();
+    /// let (f16, f32, tn) = (Elem::F16, Elem::F32, (true, true));
+    /// let t = Sm90Gemm::warp_specialized_epilogue("t", (1024, 1024, 512), f16, f16, tn, Sm90Epilogue::Tma).unwrap();
     /// assert_eq!(t.c_map, Some((1024, 1024, 64, 64)));
     /// assert!(t.source.contains("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));
     /// // the 128-byte swizzle makes the accumulators' stores into the staging tile conflict-free
     /// assert!(t.c_stage_cost.iter().all(|w| w.is_conflict_free()));
-    /// let d = Sm90Gemm::warp_specialized_epilogue("d", (1024, 1024, 512), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Direct).unwrap();
+    /// let d = Sm90Gemm::warp_specialized_epilogue("d", (1024, 1024, 512), f16, f16, tn, Sm90Epilogue::Direct).unwrap();
     /// assert_eq!((d.c_map, d.smem_bytes + 32 * 1024), (None, t.smem_bytes));
     /// // any sizes: TMA clips the boxes at C's edges (f32 C: 64 rows by 32 columns)...
-    /// let e = Sm90Gemm::warp_specialized_epilogue("e", (200, 264, 72), Elem::F16, Elem::F32, (true, true), Sm90Epilogue::Tma).unwrap();
+    /// let e = Sm90Gemm::warp_specialized_epilogue("e", (200, 264, 72), f16, f32, tn, Sm90Epilogue::Tma).unwrap();
     /// assert_eq!(e.c_map, Some((200, 264, 64, 32)));
     /// // ...but needs C's rows in whole 16-byte units
-    /// assert!(Sm90Gemm::warp_specialized_epilogue("o", (130, 17, 8), Elem::F16, Elem::F16, (true, true), Sm90Epilogue::Tma).is_err());
+    /// assert!(Sm90Gemm::warp_specialized_epilogue("o", (130, 17, 8), f16, f16, tn, Sm90Epilogue::Tma).is_err());
     /// ```
     pub fn warp_specialized_epilogue(
         name: &str,

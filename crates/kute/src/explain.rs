@@ -239,7 +239,8 @@ pub fn explain(src: &str) -> Result<Explanation> {
 /// ```
 /// let mut env = kute::expr::Env::new();
 /// kute::expr::bind(&mut env, "A", kute::expr::eval("24:2").unwrap()).unwrap();
-/// assert!(kute::explain::explain_in("logical_divide(A, 4:2)", &env).unwrap().text.contains("= (4,(2,3)):(4,(2,16))"));
+/// let text = kute::explain::explain_in("logical_divide(A, 4:2)", &env).unwrap().text;
+/// assert!(text.contains("= (4,(2,3)):(4,(2,16))"));
 /// ```
 pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
     let e = expr::parse(src)?;

@@ -78,7 +78,8 @@ impl From<Int> for Tiler {
 /// let t: Tiler = "<4:1,2:1>".parse().unwrap();
 /// assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(4,(2,8)):(16,(8,1))");
 /// assert_eq!(kute::logical_divide(&a, &shape).unwrap(), kute::logical_divide(&a, &t).unwrap());
-/// assert_eq!(kute::logical_divide(&a, &4).unwrap(), kute::logical_divide(&a, &Tiler::Int(kute::Int::new_dynamic(4))).unwrap());
+/// let four = Tiler::Int(kute::Int::new_dynamic(4));
+/// assert_eq!(kute::logical_divide(&a, &4).unwrap(), kute::logical_divide(&a, &four).unwrap());
 /// ```
 pub trait AsTiler {
     /// The tiler, borrowed where it already is one.

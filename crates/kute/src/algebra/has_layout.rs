@@ -6,11 +6,16 @@ use crate::layout::{Layout, LayoutView};
 use crate::tiler::AsTiler;
 use std::borrow::Cow;
 
-/// Anything that has a layout: a [`Layout`], a borrowed [`LayoutView`] (and,
-/// as they come, composed layouts and tensors). Each operation of the algebra
-/// is written once, as the CuTe-named free function; this trait reaches it
-/// from every such type, in method form (`a.compose(&b)` is
-/// `composition(&a, &b)`).
+/// Anything that has a layout: a [`Layout`] or a borrowed [`LayoutView`].
+/// Each operation of the algebra is written once, as the CuTe-named free
+/// function; this trait reaches it from every such type, in method form
+/// (`a.compose(&b)` is `composition(&a, &b)`).
+///
+/// Composed layouts and tensors do not implement it: their operations answer
+/// a composed layout or a tensor, as CuTe's do, not a [`Layout`]. Their
+/// methods ([`ComposedLayout::logical_divide`](crate::ComposedLayout::logical_divide),
+/// [`Tensor::tiled_divide`](crate::tensor::Tensor::tiled_divide), ...) call
+/// the same free functions on their inner layout.
 ///
 /// ```
 /// use kute::{HasLayout, Layout};

@@ -628,8 +628,10 @@ impl fmt::Display for TiledCopy {
 /// `tv == right_inverse(raked_product(thr, val)) ∘ (size(thr), size(val))`.
 ///
 /// ```
-/// let (tiler, tv) = kute::atom::make_layout_tv(&"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
-/// assert_eq!((tiler.to_string(), tv.to_string()), ("(_32,_32)".to_string(), "((_4,_32),_8):((_256,_1),_32)".to_string()));
+/// let (thr, val) = ("(_32,_4):(_4,_1)".parse().unwrap(), "(_1,_8):(_8,_1)".parse().unwrap());
+/// let (tiler, tv) = kute::atom::make_layout_tv(&thr, &val).unwrap();
+/// assert_eq!(tiler.to_string(), "(_32,_32)");
+/// assert_eq!(tv.to_string(), "((_4,_32),_8):((_256,_1),_32)");
 /// ```
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout)> {
     let op = "make_layout_tv";

@@ -16,7 +16,8 @@
 //!
 //! ```
 //! use kute::expr::eval;
-//! assert_eq!(eval("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))").unwrap().to_string(), "((_2,_2),_3):((_24,_2),_8)");
+//! let c = eval("composition((_6,_2):(_8,_2), (_4,_3):(_3,_1))").unwrap();
+//! assert_eq!(c.to_string(), "((_2,_2),_3):((_24,_2),_8)");
 //! assert_eq!(eval("size<1>((2,(2,2)):(4,(1,2)))").unwrap().to_string(), "4");
 //! assert_eq!(eval("(_2,_3):(_3,_1)(_1,_1)").unwrap().to_string(), "_4");
 //! ```

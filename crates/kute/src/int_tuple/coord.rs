@@ -42,7 +42,7 @@ pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple>
 ///
 /// ```
 /// use kute::{IntTuple, int_tuple::idx2crd_strided};
-/// let (i, s, d): (IntTuple, IntTuple, IntTuple) = ("8".parse().unwrap(), "(3,4)".parse().unwrap(), "(1,3)".parse().unwrap());
+/// let [i, s, d]: [IntTuple; 3] = ["8", "(3,4)", "(1,3)"].map(|t| t.parse().unwrap());
 /// assert_eq!(idx2crd_strided(i.as_ref(), s.as_ref(), d.as_ref()).unwrap().to_string(), "(2,2)");
 /// ```
 pub fn idx2crd_strided(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleRef<'_>) -> Result<IntTuple> {

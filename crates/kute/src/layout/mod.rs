@@ -156,7 +156,8 @@ impl Layout {
     /// ```
     /// use kute::{Int, IntTuple, Layout, Stride, tree::Tree};
     /// let s: IntTuple = "(4,6)".parse().unwrap();
-    /// let d = Tree::tuple_of_leaves([Stride::basis(Int::ONE, &[0]).unwrap(), Stride::basis(Int::new_static(2), &[1]).unwrap()]);
+    /// let (e0, e1) = (Stride::basis(Int::ONE, &[0]).unwrap(), Stride::basis(Int::new_static(2), &[1]).unwrap());
+    /// let d = Tree::tuple_of_leaves([e0, e1]);
     /// assert_eq!(Layout::with_strides(&s, &d).unwrap().to_string(), "(4,6):(_1@0,_2@1)");
     /// ```
     pub fn with_strides(shape: &IntTuple, stride: &StrideTuple) -> Result<Layout> {

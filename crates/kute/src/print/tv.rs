@@ -146,7 +146,8 @@ fn mma_parts(m: &TiledMma) -> Result<Panels> {
 /// use kute::atom::{MmaAtom, TiledMma};
 /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
 /// let t = kute::print::latex_mma(&m).unwrap();
-/// assert!(t.starts_with("% LayoutC: ArithTuple(_0,_0) o ((_4,_8),((_2,_2),(_1,_1))):((_2@1,_1@0),((_1@1,_8@0),(_0,_0)))\n"));
+/// let c = "((_4,_8),((_2,_2),(_1,_1))):((_2@1,_1@0),((_1@1,_8@0),(_0,_0)))";
+/// assert!(t.starts_with(&format!("% LayoutC: ArithTuple(_0,_0) o {c}\n")));
 /// assert!(t.contains("\\node[fill={rgb,255:red,175;green,175;blue,255}] at (0,0) {\\shortstack{T0 \\\\ V0}};"));
 /// ```
 pub fn latex_mma(m: &TiledMma) -> Result<String> {

@@ -7,9 +7,10 @@
 //!   calls; applications). It knows nothing of layouts or of the algebra.
 //! - [`literal`] turns the literal part of that syntax into an
 //!   [`IntTuple`](crate::IntTuple), a [`Layout`](crate::Layout) or a
-//!   [`Tiler`](crate::Tiler), without evaluating anything: this is what
-//!   `str::parse` (`FromStr`) uses. A call such as `size((2,3))` is an error
-//!   there; the evaluator, [`crate::expr`], gives calls their meaning.
+//!   [`Tiler`](crate::Tiler), without evaluating anything. The `FromStr`
+//!   impls of those three types live there (`str::parse`), so the value
+//!   modules import nothing of the syntax. A call such as `size((2,3))` is an
+//!   error there; the evaluator, [`crate::expr`], gives calls their meaning.
 //!
 //! ```
 //! use kute::syntax::{parse, ExprKind};

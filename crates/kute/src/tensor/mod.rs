@@ -45,7 +45,8 @@ use crate::tree::{Builder, Tree};
 ///
 /// ```
 /// use kute::tensor::{Tensor, Owned};
-/// let t = Tensor::new(Owned((0..6).map(|x| x * 10).collect::<Vec<i32>>()), "(2,3):(3,1)".parse::<kute::Layout>().unwrap());
+/// let data: Vec<i32> = (0..6).map(|x| x * 10).collect();
+/// let t = Tensor::new(Owned(data), "(2,3):(3,1)".parse::<kute::Layout>().unwrap());
 /// assert_eq!(t.at(&"(1,2)".parse().unwrap()).unwrap(), 50);
 /// assert_eq!(t.get(1).unwrap(), 30);
 /// assert!(t.get(6).is_err());
@@ -191,7 +192,8 @@ impl<E: Engine> Tensor<E> {
     ///
     /// ```
     /// use kute::{tensor::{Tensor, Counting}, layout::point::Point, Int};
-    /// let t = Tensor::with_offset(Counting, "4:1".parse::<kute::Layout>().unwrap(), Point::Scalar(Int::new_dynamic(10).into()));
+    /// let ten = Point::Scalar(Int::new_dynamic(10).into());
+    /// let t = Tensor::with_offset(Counting, "4:1".parse::<kute::Layout>().unwrap(), ten);
     /// assert_eq!(t.get(3).unwrap(), 13);
     /// ```
     pub fn with_offset(engine: E, layout: impl Into<AnyLayout>, offset: Point) -> Tensor<E> {
@@ -394,7 +396,8 @@ impl<E: Engine> Tensor<E> {
     ///
     /// ```
     /// let t = kute::tensor::make_counting_tensor("(_4,_6):(_1,_4)".parse::<kute::Layout>().unwrap());
-    /// assert_eq!(t.tiled_divide(&"(_2,_3)".parse().unwrap()).unwrap().layout().to_string(), "((_2,_3),_2,_2):((_1,_4),_2,_12)");
+    /// let d = t.tiled_divide(&"(_2,_3)".parse().unwrap()).unwrap();
+    /// assert_eq!(d.layout().to_string(), "((_2,_3),_2,_2):((_1,_4),_2,_12)");
     /// ```
     pub fn tiled_divide(self, t: &Tiler) -> Result<Tensor<E>> {
         self.relayout(|l| divide(l, t, crate::tiled_divide, ComposedLayout::tiled_divide))
@@ -406,7 +409,8 @@ impl<E: Engine> Tensor<E> {
     ///
     /// ```
     /// let t = kute::tensor::make_counting_tensor("(_4,_6):(_1,_4)".parse::<kute::Layout>().unwrap());
-    /// assert_eq!(t.flat_divide(&"(_2,_3)".parse().unwrap()).unwrap().layout().to_string(), "(_2,_3,_2,_2):(_1,_4,_2,_12)");
+    /// let d = t.flat_divide(&"(_2,_3)".parse().unwrap()).unwrap();
+    /// assert_eq!(d.layout().to_string(), "(_2,_3,_2,_2):(_1,_4,_2,_12)");
     /// ```
     pub fn flat_divide(self, t: &Tiler) -> Result<Tensor<E>> {
         self.relayout(|l| divide(l, t, crate::flat_divide, ComposedLayout::flat_divide))

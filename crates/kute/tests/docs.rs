@@ -5,7 +5,7 @@
 //! The library, and the workspace's Rust-facing crates beside it (kute-cuda,
 //! kute-wasm, kute-macros; kute-py is a Python extension, tested from Python).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Public only for the tests (`kute::__testing`, hidden from the docs) or
 /// crate-internal helpers declared `pub` inside private items: not part of
@@ -27,17 +27,6 @@ const INTERNAL_FILES: &[&str] = &["kute/src/tree/buf.rs"];
 /// The crates checked, as folders beside this one's.
 const CRATES: &[&str] = &["kute", "kute-cuda", "kute-wasm", "kute-macros"];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// The name of the function declared on `line`, if it declares one that is
 /// public: `pub fn` anywhere, or `fn` inside a `pub trait` body.
 fn declared(line: &str, in_pub_trait: bool) -> Option<&str> {
@@ -56,7 +45,7 @@ fn every_public_function_has_pre_post_and_a_doctest() {
     for c in CRATES {
         let src = crates.join(c).join("src");
         assert!(src.is_dir(), "{} is missing (the test reads the workspace's sources)", src.display());
-        rust_files(&src, &mut files);
+        crate::common::rust_files(&src, &mut files);
     }
     files.sort();
     let (mut checked, mut missing) = (0, Vec::new());

@@ -76,7 +76,7 @@ fn read_crate() -> Crate {
             let (file, dir) = (src().join(format!("{name}.rs")), src().join(name));
             let mut files = Vec::new();
             if dir.is_dir() {
-                rust_files(&dir, &mut files);
+                crate::common::rust_files(&dir, &mut files);
             } else {
                 files.push(file);
             }
@@ -98,17 +98,6 @@ fn read_crate() -> Crate {
     }
     assert!(modules.len() > 10, "lib.rs declares {} modules", modules.len());
     Crate { modules, reexports, globs }
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// module -> imported module -> one place that imports it (`file:line`).

@@ -536,3 +536,15 @@ pub fn config(cases: u32) -> proptest::test_runner::Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
     proptest::test_runner::Config { cases, failure_persistence: None, ..proptest::test_runner::Config::default() }
 }
+
+/// Every `.rs` file below `dir`, recursively (the source scans of the docs and layers tests).
+pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}

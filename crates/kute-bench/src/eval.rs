@@ -188,16 +188,16 @@ pub fn section(batch: Duration) -> Summary {
         // batches than W1's: the four are compared with each other, and on a
         // noisy machine the best of a few long batches varied by half)
         let batch = batch / 3;
-        let na = calibrate(batch, || eval_all(black_box(&e), black_box(size)));
-        let nb = calibrate(batch, || traverse(black_box(&l)));
-        let nc = calibrate(batch, || loop_nest(black_box(&s), black_box(&d)));
-        let nd = calibrate(batch, || div_chain(black_box(&s), black_box(&d), black_box(size)));
+        let na = calibrate(batch, &mut || eval_all(black_box(&e), black_box(size)));
+        let nb = calibrate(batch, &mut || traverse(black_box(&l)));
+        let nc = calibrate(batch, &mut || loop_nest(black_box(&s), black_box(&d)));
+        let nd = calibrate(batch, &mut || div_chain(black_box(&s), black_box(&d), black_box(size)));
         let (mut ta, mut tb, mut tc, mut td) = (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
         for _ in 0..BATCHES {
-            ta = ta.min(one_batch(na, || eval_all(black_box(&e), black_box(size))) / per);
-            tb = tb.min(one_batch(nb, || traverse(black_box(&l))) / per);
-            tc = tc.min(one_batch(nc, || loop_nest(black_box(&s), black_box(&d))) / per);
-            td = td.min(one_batch(nd, || div_chain(black_box(&s), black_box(&d), black_box(size))) / per);
+            ta = ta.min(one_batch(na, &mut || eval_all(black_box(&e), black_box(size))) / per);
+            tb = tb.min(one_batch(nb, &mut || traverse(black_box(&l))) / per);
+            tc = tc.min(one_batch(nc, &mut || loop_nest(black_box(&s), black_box(&d))) / per);
+            td = td.min(one_batch(nd, &mut || div_chain(black_box(&s), black_box(&d), black_box(size))) / per);
         }
         let (a_c, a_d, b_c) = (ta / tc, ta / td, tb / tc);
         worst_ad = worst_ad.max(a_d);

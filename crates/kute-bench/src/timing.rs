@@ -13,18 +13,14 @@ pub fn ns_per_call<R>(batch: Duration, mut f: impl FnMut() -> R) -> f64 {
     (0..BATCHES).map(|_| one_batch(n, &mut f)).fold(f64::INFINITY, f64::min)
 }
 
-/// How many calls of `f` make a batch of about `batch`.
-pub fn calibrate<R>(batch: Duration, mut f: impl FnMut() -> R) -> u64 {
+/// How many calls of `f` make a batch of about `batch`, timed with [`one_batch`]
+/// itself: `f` is called from that one loop only, which lets the compiler
+/// inline it there, as CuTe C++'s `bench` template inlines its lambda.
+pub fn calibrate<R, F: FnMut() -> R>(batch: Duration, f: &mut F) -> u64 {
     let mut n: u64 = 1;
     loop {
-        let t = Instant::now();
-        for _ in 0..n {
-            let r = f();
-            black_box(&r);
-        }
-        let e = t.elapsed();
-        if e >= batch / 5 || n >= 1 << 40 {
-            let per_call = e.as_secs_f64() / n as f64;
+        let per_call = one_batch(n, f) * 1e-9;
+        if per_call * n as f64 >= batch.as_secs_f64() / 5.0 || n >= 1 << 40 {
             return ((batch.as_secs_f64() / per_call.max(1e-12)) as u64).max(1);
         }
         n *= 2;
@@ -33,7 +29,7 @@ pub fn calibrate<R>(batch: Duration, mut f: impl FnMut() -> R) -> u64 {
 
 /// Nanoseconds per call of `f` over one batch of `n` calls.
 #[inline(never)]
-pub fn one_batch<R>(n: u64, mut f: impl FnMut() -> R) -> f64 {
+pub fn one_batch<R, F: FnMut() -> R>(n: u64, f: &mut F) -> f64 {
     let t = Instant::now();
     for _ in 0..n {
         let r = f();

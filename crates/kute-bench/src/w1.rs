@@ -190,10 +190,10 @@ pub enum Step {
 }
 
 impl Step {
-    fn run<R>(self, f: impl FnMut() -> R) -> f64 {
+    fn run<R>(self, mut f: impl FnMut() -> R) -> f64 {
         match self {
-            Step::Calibrate(batch) => calibrate(batch, f) as f64,
-            Step::Batch(n) => one_batch(n, f),
+            Step::Calibrate(batch) => calibrate(batch, &mut f) as f64,
+            Step::Batch(n) => one_batch(n, &mut f),
         }
     }
 }

@@ -202,8 +202,8 @@ impl std::str::FromStr for Layout {
 /// assert!("<size(4),_>".parse::<Tiler>().is_err());
 /// ```
 impl std::str::FromStr for Tiler {
-    type Err = crate::error::Error;
-    fn from_str(s: &str) -> crate::error::Result<Tiler> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Tiler> {
         tiler(&super::parse(s)?)
     }
 }

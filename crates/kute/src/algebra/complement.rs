@@ -67,8 +67,10 @@ pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: impl AsIntTuple) 
 
 /// [`complement_into`] under [`Fast`] for an integer cotarget `n`: a small
 /// result, written into the output's inline storage with no error values; the
-/// checked run answers what this declines.
-#[inline]
+/// checked run answers what this declines. (Inlined into its caller, as
+/// [`complement_into`] is: its common case is short, and a call of its own
+/// would save and restore the registers it uses each time.)
+#[inline(always)]
 pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, n: Int) -> Result<(), Decline> {
     let a = operand::<Fast>(a)?;
     if a.leaves.len() > CAP {
@@ -149,19 +151,20 @@ pub(crate) fn complement_leaves<P: Policy>(
         Cot::Shapes(_) | Cot::Cosize => None,
     };
     // early branch: one or two modes that filter(A) keeps as they are (or
-    // merges into one) give the first gap (if any), the last mode in stride
-    // order and the stride where its gap starts, with no sorting loop
+    // merges into one) give the first gap (extent 1 if there is none), the
+    // last mode in stride order and the stride where its gap starts, with no
+    // sorting loop
     let front = match *leaves {
         _ if matches!(cot, Cot::Cosize) => None,
-        [x] if plain(x) => Some((None, x, Int::ONE)),
+        [x] if plain(x) => Some((UNIT, x, Int::ONE)),
         [x, y] if plain(x) && plain(y) => {
             if merges::<P>(x, y)? {
-                Some((None, Mode::new(P::mul(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
+                Some((UNIT, Mode::new(P::mul(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
             } else {
                 let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
                 // the first gap: lo.stride / _1, which is lo.stride (value and flag)
                 let lo_d = lo.stride.scale_int();
-                Some((Some(Mode::new(lo_d, Int::ONE)), hi, P::mul(lo_d, lo.shape)?))
+                Some((Mode::new(lo_d, Int::ONE), hi, P::mul(lo_d, lo.shape)?))
             }
         }
         _ => None,
@@ -172,9 +175,7 @@ pub(crate) fn complement_leaves<P: Policy>(
     let mut c = Coalescer::NEW;
     let (m0, last_stride, cot) = match front {
         Some((first, m0, last)) => {
-            if let Some(g) = first {
-                c.push(g, emit)?;
-            }
+            c.push(first, emit)?;
             (m0, last, cot)
         }
         None => {
@@ -291,7 +292,7 @@ fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, I
 /// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
 #[inline(always)]
 fn complement_apart<P: Policy>(
-    first: Option<Mode>,
+    first: Mode,
     m0: Mode,
     last: Int,
     n: Int,
@@ -299,10 +300,8 @@ fn complement_apart<P: Policy>(
     a: LayoutRef<'_>,
 ) -> Result<(), P::Err> {
     let mut any = false;
-    if let Some(g) = first
-        && g.shape.value() != 1
-    {
-        emit.put(g)?;
+    if first.shape.value() != 1 {
+        emit.put(first)?;
         any = true;
     }
     let (gap, new_stride) = last_gap::<P>(m0, last, a)?;

@@ -286,6 +286,15 @@ impl Int {
         Some(r)
     }
 
+    /// [`Int::mul_opt`] of factors neither of which is 0: the product is then
+    /// static exactly when both factors are, with no static zero factor to
+    /// look for.
+    #[inline(always)]
+    pub(crate) fn mul_opt_nonzero(self, o: Int) -> Option<Int> {
+        debug_assert!(self.value != 0 && o.value != 0, "mul_opt_nonzero: a zero factor");
+        Some(self.with(o, self.value.checked_mul(o.value)?))
+    }
+
     #[inline(always)]
     pub(crate) fn div_opt(self, o: Int) -> Option<Int> {
         Some(self.with(o, quotient(self.value, o.value)?))

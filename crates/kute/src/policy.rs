@@ -93,6 +93,19 @@ pub(crate) trait Policy: Sized {
         Self::ok(a.mul_opt(b), || a.mul(b))
     }
 
+    /// Checked `a · b` of two extents or an extent and a stride, where under
+    /// [`Fast`] neither is 0 (its runs decline extents below 1 and drop zero
+    /// strides before they multiply): there the static-zero rule of
+    /// [`Policy::mul`] has nothing to find and is not tested. Under
+    /// [`Checked`], [`Policy::mul`].
+    #[inline(always)]
+    fn mul_nonzero_fast(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED {
+            return Self::mul(a, b);
+        }
+        Self::ok(a.mul_opt_nonzero(b), || a.mul(b))
+    }
+
     /// Checked `a / b` (truncating).
     #[inline(always)]
     fn div(a: Int, b: Int) -> Result<Int, Self::Err> {

@@ -52,7 +52,8 @@ impl Coalescer {
         }
         if self.open {
             if merges::<P>(self.last, m)? {
-                self.run.shape = P::mul(self.run.shape, m.shape)?;
+                // (under Fast both extents are at least 2: see above)
+                self.run.shape = P::mul_nonzero_fast(self.run.shape, m.shape)?;
                 self.last = m;
                 return Ok(());
             }

@@ -159,12 +159,12 @@ pub(crate) fn complement_leaves<P: Policy>(
         [x] if plain(x) => Some((UNIT, x, Int::ONE)),
         [x, y] if plain(x) && plain(y) => {
             if merges::<P>(x, y)? {
-                Some((UNIT, Mode::new(P::mul(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
+                Some((UNIT, Mode::new(P::mul_nonzero_fast(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
             } else {
                 let (lo, hi) = if y.stride.value() < x.stride.value() { (y, x) } else { (x, y) };
                 // the first gap: lo.stride / _1, which is lo.stride (value and flag)
                 let lo_d = lo.stride.scale_int();
-                Some((Mode::new(lo_d, Int::ONE), hi, P::mul(lo_d, lo.shape)?))
+                Some((Mode::new(lo_d, Int::ONE), hi, P::mul_nonzero_fast(lo_d, lo.shape)?))
             }
         }
         _ => None,
@@ -239,7 +239,7 @@ pub(crate) fn complement_leaves<P: Policy>(
                     return Err(P::fail(|| non_injective(a)));
                 }
                 c.push(Mode::new(new_shape, last_stride), emit)?;
-                last_stride = P::mul(min_stride, m.shape)?;
+                last_stride = P::mul_nonzero_fast(min_stride, m.shape)?;
             }
             (f[n - 1], last_stride, cot)
         }
@@ -282,7 +282,7 @@ fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, I
     if q.value() == 0 {
         return Err(P::fail(|| non_injective(a)));
     }
-    Ok((Mode::new(q, last), P::mul(d, m0.shape)?))
+    Ok((Mode::new(q, last), P::mul_nonzero_fast(d, m0.shape)?))
 }
 
 /// The end of [`complement_leaves`] for the modes of its small front and a

@@ -266,7 +266,7 @@ impl LeafDiv {
             return None;
         }
         let d = am.stride;
-        let new_stride = bm.stride.scale_int().mul_opt(bm.shape)?;
+        let new_stride = bm.stride.scale_int().mul_opt_nonzero(bm.shape)?;
         let x = am.shape.ceil_div_opt(new_stride)?;
         if x.value() < 1 {
             return None;

@@ -99,11 +99,12 @@ pub mod performance {
     //! - **The commonest shapes are cheapest.** A leaf divided by a leaf, a
     //!   flat layout divided by a tuple of leaves or integers (e.g.
     //!   `zipped_divide((M,N,K):(..),<bm,bn>)`) and a leaf composed with
-    //!   anything skip even the fast run's buffers (about 10–25 ns). So do a
-    //!   complement of one or two modes with an integer cotarget (about 8 ns),
-    //!   a by-mode composition with leaf tiles over modes that are leaves or
-    //!   pairs of leaves (about 17 ns for two tiles), and a composition whose
-    //!   left operand coalesces to two modes (its per-leaf step unrolled).
+    //!   anything skip even the fast run's buffers (about 12–30 ns on the
+    //!   2.6 GHz Xeon of `BENCHMARKS.md`). So do a complement of one or two
+    //!   modes with an integer cotarget (about 12 ns), a by-mode composition
+    //!   with leaf tiles over modes that are leaves or pairs of leaves (about
+    //!   24 ns for two tiles), and a composition whose left operand coalesces
+    //!   to two modes (its per-leaf step unrolled).
     //! - **Traversals of up to three modes start at once.** `Indices::new` on a
     //!   layout of at most three leaves with extents `< 2^20` and strides
     //!   `|d| < 2^20` needs no overflow checks (about 4 ns); its `for_each` runs

@@ -234,3 +234,33 @@ fn template_arguments_may_be_types() {
         assert_eq!(syntax::parse(bad).unwrap_err().kind(), ErrorKind::Parse, "{bad}");
     }
 }
+
+/// `edit_distance_within` against the full table of `edit_distance`, and
+/// `expr::nearest` (which stops early on its candidates) against a plain
+/// search for the first nearest candidate: random texts over a small
+/// alphabet with a two-byte letter, every limit up to 12.
+#[test]
+fn bounded_edit_distance_and_nearest_agree_with_the_full_table() {
+    use proptest::prelude::*;
+    let text = || proptest::collection::vec(proptest::sample::select(vec!['a', 'b', 'c', 'é', '_']), 0..14);
+    proptest!(ProptestConfig::with_cases(2000), |(a in text(), b in text(), limit in 0usize..13)| {
+        let (a, b): (String, String) = (a.into_iter().collect(), b.into_iter().collect());
+        let d = syntax::edit_distance(&a, &b);
+        let within = syntax::edit_distance_within(&a, &b, limit);
+        prop_assert_eq!(within, (d <= limit).then_some(d), "{:?} {:?} limit {}", a, b, limit);
+    });
+    proptest!(ProptestConfig::with_cases(500), |(word in text(), cands in proptest::collection::vec(text(), 0..12))| {
+        let word: String = word.into_iter().collect();
+        let cands: Vec<String> = cands.into_iter().map(|c| c.into_iter().collect()).collect();
+        let limit = if word.chars().count() <= 4 { 1 } else { 2 };
+        let mut want: Option<(usize, &str)> = None;
+        for c in &cands {
+            let d = syntax::edit_distance(&word, c);
+            if d <= limit && want.is_none_or(|(best, _)| d < best) {
+                want = Some((d, c.as_str()));
+            }
+        }
+        let got = expr::nearest(&word, cands.iter().map(String::as_str));
+        prop_assert_eq!(got, want.map(|(_, c)| c), "{:?} in {:?}", word, cands);
+    });
+}

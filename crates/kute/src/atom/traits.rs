@@ -121,12 +121,7 @@ fn suggest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
         return None;
     }
     let limit = (base.len() / 4).max(2);
-    candidates
-        .iter()
-        .map(|c| (crate::syntax::edit_distance(base, c.split('<').next().unwrap_or(c)), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c.as_str())
+    crate::syntax::nearest_within(base, candidates, |c| c.split('<').next().unwrap_or(c), limit).map(String::as_str)
 }
 
 /// An op name split as `base<args>`: whitespace removed, a leading `cute::` dropped.

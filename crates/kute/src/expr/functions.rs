@@ -219,12 +219,7 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         return None;
     }
     let limit = if word.chars().count() <= 4 { 1 } else { 2 };
-    candidates
-        .into_iter()
-        .map(|n| (crate::syntax::edit_distance(word, n), n))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, n)| n)
+    crate::syntax::nearest_within(word, candidates, |n| n, limit)
 }
 
 /// The registered function name nearest to `name` (see [`nearest`]).

@@ -25,6 +25,7 @@ mod parse;
 pub use parse::{parse, split_binding, Expr, ExprKind, TemplateArg};
 
 use crate::error::{Error, ErrorKind};
+use smallvec::SmallVec;
 
 /// The stride of a scaled basis literal (`_3@1`, `E<1,0>{}`): `None` for any
 /// other expression. The `@` indices are written innermost first, the
@@ -79,4 +80,82 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// [`edit_distance`] when it is at most `limit`, else `None`, in time that
+/// grows with `limit` rather than with the texts' lengths: texts whose
+/// lengths differ by more than `limit` are not compared, only the cells of
+/// the table within `limit` of its diagonal are computed (the others exceed
+/// `limit`), and it stops at the first row whose cells all exceed `limit` (a
+/// row's smallest cell never decreases). For "did you mean" over long lists
+/// of similar names, such as the MMA and copy operations.
+///
+/// Pre: none. Post: `Some(edit_distance(a, b))` when that is at most `limit`,
+/// `None` otherwise.
+///
+/// ```
+/// use kute::syntax::edit_distance_within;
+/// assert_eq!(edit_distance_within("tabel", "table", 2), Some(2));
+/// assert_eq!(edit_distance_within("tabel", "table", 1), None);
+/// assert_eq!(edit_distance_within("", "abc", 3), Some(3));
+/// ```
+pub fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let b: SmallVec<[char; 72]> = b.chars().collect();
+    let (la, lb) = (a.chars().count(), b.len());
+    if la.abs_diff(lb) > limit {
+        return None;
+    }
+    // `inf` stands for every value above `limit`; the cells outside the band
+    // `|i - j| <= limit` hold it from the start (row 0) or are never read
+    let inf = limit.saturating_add(1);
+    let mut row: SmallVec<[usize; 73]> = (0..=lb).map(|j| j.min(inf)).collect();
+    for (i, ca) in (1usize..).zip(a.chars()) {
+        let lo = i.saturating_sub(limit);
+        let hi = i.saturating_add(limit).min(lb);
+        // `diag`: the cell above-left of the next one; `left`: the one before it
+        let (mut diag, mut left, first) = if lo == 0 {
+            let d = row[0];
+            row[0] = i.min(inf);
+            (d, row[0], 1)
+        } else {
+            (row[lo - 1], inf, lo)
+        };
+        let mut least = if lo == 0 { row[0] } else { inf };
+        for j in first..=hi {
+            let up = row[j];
+            let v = (diag + usize::from(ca != b[j - 1])).min(left + 1).min(up + 1).min(inf);
+            row[j] = v;
+            least = least.min(v);
+            diag = up;
+            left = v;
+        }
+        if least > limit {
+            return None;
+        }
+    }
+    Some(row[lb]).filter(|&d| d <= limit)
+}
+
+/// The candidate nearest to `word` by [`edit_distance`], at most `limit` edits
+/// away (the first of equals), `name` giving the text each candidate is
+/// compared by. A candidate found tightens the limit for those after it, so
+/// that a long list of similar names is mostly passed over after a few rows.
+pub(crate) fn nearest_within<T>(
+    word: &str,
+    candidates: impl IntoIterator<Item = T>,
+    name: impl Fn(&T) -> &str,
+    limit: usize,
+) -> Option<T> {
+    let mut best: Option<(usize, T)> = None;
+    for c in candidates {
+        let bound = match &best {
+            Some((0, _)) => break,
+            Some((d, _)) => d - 1,
+            None => limit,
+        };
+        if let Some(d) = edit_distance_within(word, name(&c), bound) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
 }

@@ -296,7 +296,10 @@ impl LeafDiv {
         // (whole: `(tile, (gap, rest))` or `(tile, rest)`, one capacity check)
         let [m0, m1] = self.rest.modes;
         if self.rest.two {
-            out.block(&[PAIR, LEAF, PAIR, LEAF, LEAF], &[self.tile, m0, m1])
+            // (the leaves first: the two shapes' stores differ from the start,
+            // and are not merged into one block of stores to computed addresses)
+            out.block(&[], &[self.tile, m0, m1])?;
+            out.block(&[PAIR, LEAF, PAIR, LEAF, LEAF], &[])
         } else {
             out.block(&[PAIR, LEAF, LEAF], &[self.tile, m0])
         }

@@ -168,16 +168,7 @@ impl fmt::Display for Tiler {
             Tiler::Int(n) => write!(f, "{n}"),
             Tiler::Underscore => f.write_str("_"),
             // CuTe prints a tile as a tuple.
-            Tiler::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
+            Tiler::Tuple(ts) => crate::tree::write_tuple(f, ts),
         }
     }
 }

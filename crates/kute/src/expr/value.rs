@@ -77,16 +77,7 @@ impl fmt::Display for Value {
             Value::TiledCopy(c) => write!(f, "{c}"),
             Value::ThrSlice(t) => write!(f, "{t}"),
             Value::Tensor(t) => write!(f, "{t}"),
-            Value::Tuple(vs) => {
-                f.write_str("(")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(")")
-            }
+            Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
 }

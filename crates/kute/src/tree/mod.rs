@@ -891,3 +891,19 @@ fn check_depth_walk<L: Copy>(t: TreeRef<'_, L>, op: &'static str) -> Result<()> 
     }
     Ok(())
 }
+
+/// `items` in CuTe's tuple notation, `(a,b,...)` (for values that hold their
+/// elements in a list rather than a tree: tilers, expression tuples).
+pub(crate) fn write_tuple<T: std::fmt::Display>(
+    f: &mut std::fmt::Formatter<'_>,
+    items: impl IntoIterator<Item = T>,
+) -> std::fmt::Result {
+    f.write_str("(")?;
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str(")")
+}

@@ -68,18 +68,8 @@ pub(crate) fn basis_stride(e: &Expr) -> Option<crate::error::Result<crate::strid
 /// assert_eq!(kute::syntax::edit_distance("", "abc"), 3);
 /// ```
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
+    // (with no limit the band is the whole table: always `Some`)
+    edit_distance_within(a, b, usize::MAX).unwrap_or(usize::MAX)
 }
 
 /// [`edit_distance`] when it is at most `limit`, else `None`, in time that

@@ -102,5 +102,6 @@ def mark(path):
     print(path, 'newly marked', n)
 
 
-for p in sys.argv[1:]:
-    mark(p)
+if __name__ == '__main__':
+    for p in sys.argv[1:]:
+        mark(p)

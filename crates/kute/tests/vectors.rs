@@ -291,6 +291,23 @@ fn get_coord_vectors() {
     check_file("get_hier_coord.tsv", include_str!("data/get_hier_coord.tsv"));
 }
 
+/// Nested expressions: the result of one operation as an operand of the next
+/// (integer layouts through the algebra, up to three deep), from the oracle;
+/// a row is `cute-wrong:` where CuTe's answer for any call in it is wrong
+/// (`scripts/nested_vectors.py`).
+#[test]
+fn nested_algebra_vectors() {
+    check_file("nested_algebra.tsv", include_str!("data/nested_algebra.tsv"));
+}
+
+/// Nested expressions of coordinate layouts: identity layouts divided,
+/// coalesced, flattened, composed with an integer layout, sliced and
+/// evaluated, from the oracle (`scripts/nested_vectors.py`).
+#[test]
+fn nested_basis_vectors() {
+    check_file("nested_basis.tsv", include_str!("data/nested_basis.tsv"));
+}
+
 /// The expected results of NVIDIA's 2026 reference implementation (PyCuTe)
 /// for `greatest_common_domain`, `layout_add`, `common_refinement`,
 /// `common_coarsening` and `coalesce_z`.

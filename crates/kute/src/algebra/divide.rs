@@ -293,7 +293,8 @@ impl LeafDiv {
     /// `(tile, rest)` as one element of `out`.
     #[inline(always)]
     fn write<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
-        // (whole: `(tile, (gap, rest))` or `(tile, rest)`, one capacity check)
+        // (whole: `(tile, (gap, rest))` or `(tile, rest)`, a capacity check for
+        // its leaves and one for its tokens, or one for both)
         let [m0, m1] = self.rest.modes;
         if self.rest.two {
             // (the leaves first: the two shapes' stores differ from the start,

@@ -29,6 +29,9 @@ pub enum ErrorKind {
     Type,
     /// The computation would exceed kute's limits (nesting depth, element count).
     Limit,
+    /// A question about symbolic integers that the declared facts do not
+    /// decide (the message names the fact that would: "needs M divisible by 8").
+    Undecided,
 }
 
 /// The error of a kute operation: an [`ErrorKind`] plus the operation, the operand

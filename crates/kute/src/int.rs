@@ -1,5 +1,6 @@
 //! Integers that know whether they are static (CuTe's `Int<N>`, printed `_N`)
-//! or dynamic (CuTe's `int`, printed `N`).
+//! or dynamic (CuTe's `int`, printed `N`), or symbolic (a [`Sym`]: known only
+//! at launch, printed with its names, `M*K`).
 //!
 //! Values never depend on static-ness: kute computes and simplifies by value,
 //! exactly as CuTe does when all inputs are static. The flag only records
@@ -7,6 +8,7 @@
 //! constants alone. All arithmetic is checked; overflow is an [`Error`].
 
 use crate::error::{Error, Result};
+use crate::sym::Sym;
 use std::fmt;
 
 /// An `i64` value with a static/dynamic flag.
@@ -34,7 +36,14 @@ enum Flag {
     #[default]
     Dynamic = 0,
     Static = 1,
+    /// The value is the handle of an interned [`Sym`]. Bit 4: clear of the
+    /// static bit and of the basis-path length bits of a [`Stride`](crate::Stride)'s
+    /// meta word, which carries it.
+    Symbolic = 16,
 }
+
+/// The flag word of a symbolic integer.
+pub(crate) const SYMBOLIC_BIT: u64 = 16;
 
 impl Flag {
     #[inline(always)]
@@ -107,9 +116,62 @@ impl Int {
         Int { value, flag: Flag::of(is_static) }
     }
 
+    /// The integer of a symbol: a dynamic integer when `s` is a constant,
+    /// else a symbolic one.
+    ///
+    /// Pre: a constant fits in `i64`; at most [`MAX_SYMBOLS`](crate::sym::MAX_SYMBOLS)
+    /// distinct symbols in the process (else a `Limit` error).
+    /// Post: `to_sym() == s`.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// assert!(m.is_symbolic() && !m.is_static());
+    /// assert_eq!(m.mul(Int::new_static(4)).unwrap().to_string(), "4*M");
+    /// assert_eq!(Int::symbolic(Sym::constant(3)).unwrap(), Int::new_dynamic(3));
+    /// ```
+    pub fn symbolic(s: Sym) -> Result<Int> {
+        if let Some(c) = s.as_const() {
+            return Ok(Int::new_dynamic(c));
+        }
+        Ok(Int { value: crate::sym::intern(s)?, flag: Flag::Symbolic })
+    }
+
+    /// Whether the integer is symbolic (known only at launch).
+    ///
+    /// Pre: none. Post: true for integers made by [`Int::symbolic`] from a
+    /// non-constant symbol, and for results computed from them that are not constant.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// assert!(Int::symbolic(Sym::var("M")).unwrap().is_symbolic());
+    /// assert!(!Int::new_dynamic(3).is_symbolic());
+    /// ```
+    #[inline(always)]
+    pub const fn is_symbolic(self) -> bool {
+        matches!(self.flag, Flag::Symbolic)
+    }
+
+    /// The integer as a symbol (a constant for a concrete integer).
+    ///
+    /// Pre: none. Post: `Int::symbolic(x.to_sym())` has `x`'s value.
+    ///
+    /// ```
+    /// use kute::Int;
+    /// assert_eq!(Int::new_static(5).to_sym().as_const(), Some(5));
+    /// ```
+    pub fn to_sym(self) -> Sym {
+        if self.is_symbolic() {
+            (*crate::sym::lookup(self.value)).clone()
+        } else {
+            Sym::constant(self.value)
+        }
+    }
+
     /// The value.
     ///
-    /// Pre: none. Post: the `i64` value, whatever the static flag.
+    /// Pre: none. Post: the `i64` value, whatever the static flag. (For a
+    /// symbolic integer, a handle: test [`Int::is_symbolic`] first.)
     ///
     /// ```
     /// assert_eq!(kute::Int::new_static(-5).value(), -5);
@@ -158,6 +220,20 @@ impl Int {
         p == 0 && ((a_bit != 0 && a == 0) || (b_bit != 0 && b == 0))
     }
 
+    /// The integer of a value and a flag word ([`Int::flag_bit`]'s: 0, 1 or
+    /// [`SYMBOLIC_BIT`]).
+    #[inline(always)]
+    pub(crate) const fn from_parts(value: i64, word: u64) -> Int {
+        let flag = if word & SYMBOLIC_BIT != 0 {
+            Flag::Symbolic
+        } else if word & 1 != 0 {
+            Flag::Static
+        } else {
+            Flag::Dynamic
+        };
+        Int { value, flag }
+    }
+
     /// `value`, static when both `self` and `other` are.
     #[inline(always)]
     pub(crate) fn with(self, other: Int, value: i64) -> Int {
@@ -177,6 +253,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn add(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return sym_add(self, o);
+        }
         self.add_opt(o).ok_or_else(|| overflow2(self, "+", o))
     }
 
@@ -192,6 +271,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn sub(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return sym_sub(self, o);
+        }
         self.sub_opt(o).ok_or_else(|| overflow2(self, "-", o))
     }
 
@@ -209,6 +291,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn mul(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return sym_mul(self, o);
+        }
         self.mul_opt(o).ok_or_else(|| overflow2(self, "*", o))
     }
 
@@ -226,6 +311,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn div(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return sym_div(self, o);
+        }
         self.div_opt(o).ok_or_else(|| div_error(self, "/", o))
     }
 
@@ -243,6 +331,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn rem(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return sym_rem(self, o);
+        }
         self.rem_opt(o).ok_or_else(|| div_error(self, "%", o))
     }
 
@@ -261,7 +352,16 @@ impl Int {
     /// ```
     #[inline]
     pub fn ceil_div(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return Int::symbolic(self.to_sym().ceil_div(&o.to_sym())?);
+        }
         self.add(o)?.sub(Int::ONE)?.div(o)
+    }
+
+    /// Whether `self` or `o` is symbolic (one test of the two flag words).
+    #[inline(always)]
+    pub(crate) const fn either_symbolic(self, o: Int) -> bool {
+        (self.flag as u64 | o.flag as u64) & SYMBOLIC_BIT != 0
     }
 
     // The cores of the checked operations: `None` where they fail. They hold
@@ -318,30 +418,49 @@ impl Int {
 
     /// The smaller value; the flag follows both operands.
     ///
-    /// Pre: none. Post: the smaller value, static when both operands are.
+    /// Pre: for symbolic operands, the facts decide which is smaller (else an
+    /// `Undecided` error). Post: the smaller value, static when both operands are.
     ///
     /// ```
     /// use kute::Int;
-    /// assert_eq!(Int::new_static(3).min(Int::new_static(5)).to_string(), "_3");
-    /// assert_eq!(Int::new_static(3).min(Int::new_dynamic(5)).to_string(), "3");
+    /// assert_eq!(Int::new_static(3).min(Int::new_static(5)).unwrap().to_string(), "_3");
+    /// assert_eq!(Int::new_static(3).min(Int::new_dynamic(5)).unwrap().to_string(), "3");
     /// ```
     #[inline]
-    pub fn min(self, o: Int) -> Int {
+    pub fn min(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return Ok(if self.decide_lt(o, "min")? { self } else { o });
+        }
+        Ok(self.with(o, self.value.min(o.value)))
+    }
+
+    /// [`Int::min`] of concrete integers.
+    #[inline(always)]
+    pub(crate) fn min_concrete(self, o: Int) -> Int {
         self.with(o, self.value.min(o.value))
+    }
+
+    /// [`Int::signum`] of a concrete integer.
+    #[inline(always)]
+    pub(crate) fn signum_concrete(self) -> Int {
+        Int { value: self.value.signum(), flag: self.flag }
     }
 
     /// The larger value; the flag follows both operands.
     ///
-    /// Pre: none. Post: the larger value, static when both operands are.
+    /// Pre: as [`Int::min`]. Post: the larger value, static when both operands are.
     ///
     /// ```
     /// use kute::Int;
-    /// assert_eq!(Int::new_static(3).max(Int::new_static(5)).to_string(), "_5");
-    /// assert_eq!(Int::new_dynamic(3).max(Int::new_static(5)).to_string(), "5");
+    /// assert_eq!(Int::new_static(3).max(Int::new_static(5)).unwrap().to_string(), "_5");
+    /// assert_eq!(Int::new_dynamic(3).max(Int::new_static(5)).unwrap().to_string(), "5");
     /// ```
     #[inline]
-    pub fn max(self, o: Int) -> Int {
-        self.with(o, self.value.max(o.value))
+    pub fn max(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return Ok(if self.decide_lt(o, "max")? { o } else { self });
+        }
+        Ok(self.with(o, self.value.max(o.value)))
     }
 
     /// Checked absolute value.
@@ -356,6 +475,12 @@ impl Int {
     /// ```
     #[inline]
     pub fn abs(self) -> Result<Int> {
+        if self.is_symbolic() {
+            return match self.sign("abs")? {
+                -1 => self.neg(),
+                _ => Ok(self),
+            };
+        }
         self.abs_opt().ok_or_else(|| overflow1("abs", self))
     }
 
@@ -371,6 +496,9 @@ impl Int {
     /// ```
     #[inline]
     pub fn neg(self) -> Result<Int> {
+        if self.is_symbolic() {
+            return Int::symbolic(Sym::ZERO.sub(&self.to_sym())?);
+        }
         match self.value.checked_neg() {
             Some(v) => Ok(Int { value: v, flag: self.flag }),
             None => Err(overflow1("-", self)),
@@ -379,36 +507,211 @@ impl Int {
 
     /// -1, 0 or 1.
     ///
-    /// Pre: none. Post: the sign of the value (-1, 0 or 1), with the flag of `self`.
+    /// Pre: for a symbolic integer, the facts decide its sign (else an
+    /// `Undecided` error). Post: the sign of the value (-1, 0 or 1), with the
+    /// flag of `self` (dynamic for a symbolic one).
     ///
     /// ```
     /// use kute::Int;
-    /// assert_eq!(Int::new_static(-9).signum(), Int::new_static(-1));
-    /// assert_eq!(Int::new_dynamic(0).signum(), Int::new_dynamic(0));
+    /// assert_eq!(Int::new_static(-9).signum().unwrap(), Int::new_static(-1));
+    /// assert_eq!(Int::new_dynamic(0).signum().unwrap(), Int::new_dynamic(0));
     /// ```
     #[inline]
-    pub fn signum(self) -> Int {
-        Int { value: self.value.signum(), flag: self.flag }
+    pub fn signum(self) -> Result<Int> {
+        if self.is_symbolic() {
+            return Ok(Int::new_dynamic(self.sign("signum")?));
+        }
+        Ok(Int { value: self.value.signum(), flag: self.flag })
     }
 
     /// Greatest common divisor of the absolute values.
     ///
-    /// Pre: the result is below 2^63 (it is 2^63 only for `i64::MIN` with `0` or
-    /// `i64::MIN`, and then `i64::MAX` is returned).
+    /// Pre: for symbolic operands, the facts decide it: one divides the other
+    /// (else an `Undecided` error). The result is below 2^63 (it is 2^63 only
+    /// for `i64::MIN` with `0` or `i64::MIN`, and then `i64::MAX` is returned).
     /// Post: `gcd(|self|, |o|)` (`gcd(0, 0) == 0`), static when both operands are.
     ///
     /// ```
     /// use kute::Int;
-    /// assert_eq!(Int::new_static(12).gcd(Int::new_static(-18)).to_string(), "_6");
-    /// assert_eq!(Int::new_dynamic(0).gcd(Int::new_static(5)).to_string(), "5");
+    /// assert_eq!(Int::new_static(12).gcd(Int::new_static(-18)).unwrap().to_string(), "_6");
+    /// assert_eq!(Int::new_dynamic(0).gcd(Int::new_static(5)).unwrap().to_string(), "5");
     /// ```
-    pub fn gcd(self, o: Int) -> Int {
+    pub fn gcd(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            if o.decide_divides(self, "gcd")? {
+                return o.abs();
+            }
+            if self.decide_divides(o, "gcd")? {
+                return self.abs();
+            }
+            return Err(crate::sym::undecided("gcd", format!("needs to know gcd({self}, {o})")));
+        }
         let (mut a, mut b) = (self.value.unsigned_abs(), o.value.unsigned_abs());
         while b != 0 {
             (a, b) = (b, a % b);
         }
-        self.with(o, a.min(i64::MAX as u64) as i64)
+        Ok(self.with(o, a.min(i64::MAX as u64) as i64))
     }
+
+    /// The integer with values put in for its unknowns (itself when concrete).
+    ///
+    /// Pre: as [`Sym::eval`]. Post: a concrete (dynamic) integer for a
+    /// symbolic one; a concrete one unchanged.
+    ///
+    /// ```
+    /// use kute::{Int, sym::{Sym, Valuation}};
+    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let v = Valuation::from([("M", 12)]);
+    /// assert_eq!(m.mul(Int::new_static(2)).unwrap().substitute(&v).unwrap(), Int::new_dynamic(24));
+    /// ```
+    pub fn substitute(self, v: &crate::sym::Valuation) -> Result<Int> {
+        if self.is_symbolic() {
+            return Ok(Int::new_dynamic(self.to_sym().eval(v)?));
+        }
+        Ok(self)
+    }
+
+    // Decisions: what the algebra asks of integers. On concrete integers they
+    // always answer; on symbols, the facts answer for every value of the
+    // unknowns or the answer is an `Undecided` error naming the fact needed.
+
+    /// The sign (-1, 0, 1) of `self`, for every value of the unknowns.
+    ///
+    /// Pre: the facts decide it (else an `Undecided` error naming `op`).
+    /// Post: the sign.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// assert_eq!(m.sign("test").unwrap(), 1);
+    /// assert!(m.sub(Int::new_static(2)).unwrap().sign("test").is_err());
+    /// ```
+    pub fn sign(self, op: &'static str) -> Result<i64> {
+        if !self.is_symbolic() {
+            return Ok(self.value.signum());
+        }
+        self.to_sym().sign().ok_or_else(|| crate::sym::undecided(op, format!("needs the sign of {self}")))
+    }
+
+    /// `self == o` for every value of the unknowns.
+    ///
+    /// Pre: the facts decide it (else an `Undecided` error naming `op`).
+    /// Post: whether they are equal.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var_div("M", 8).unwrap()).unwrap();
+    /// assert!(m.decide_eq(m, "test").unwrap());
+    /// assert!(!m.decide_eq(Int::new_static(4), "test").unwrap());
+    /// assert!(m.decide_eq(Int::new_static(8), "test").is_err());
+    /// ```
+    pub fn decide_eq(self, o: Int, op: &'static str) -> Result<bool> {
+        if !self.either_symbolic(o) {
+            return Ok(self.value == o.value);
+        }
+        match self.to_sym().compare(&o.to_sym()) {
+            Some(c) => Ok(c == 0),
+            None => Err(crate::sym::undecided(op, format!("needs to know whether {self} equals {o}"))),
+        }
+    }
+
+    /// `self < o` for every value of the unknowns.
+    ///
+    /// Pre: the facts decide it (else an `Undecided` error naming `op`).
+    /// Post: whether `self` is less.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var_div("M", 16).unwrap()).unwrap();
+    /// assert!(Int::new_static(8).decide_lt(m, "test").unwrap());
+    /// assert!(Int::new_static(16).decide_lt(m, "test").is_err()); // M may be 16
+    /// ```
+    pub fn decide_lt(self, o: Int, op: &'static str) -> Result<bool> {
+        if !self.either_symbolic(o) {
+            return Ok(self.value < o.value);
+        }
+        match self.to_sym().compare(&o.to_sym()) {
+            Some(c) => Ok(c < 0),
+            None => Err(crate::sym::undecided(op, format!("needs to know whether {self} < {o}"))),
+        }
+    }
+
+    /// Whether `self` divides `o` (`o` a multiple of `self`), for every value
+    /// of the unknowns. Zero divides only zero.
+    ///
+    /// Pre: the facts decide it (else an `Undecided` error naming `op` and the
+    /// divisibility needed). Post: the answer.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var_div("M", 64).unwrap()).unwrap();
+    /// assert!(Int::new_static(32).decide_divides(m, "test").unwrap());
+    /// let e = Int::new_static(128).decide_divides(m, "logical_divide").unwrap_err();
+    /// assert_eq!(e.to_string(), "logical_divide: needs M divisible by 128 (declare M = ?{div=128})");
+    /// ```
+    pub fn decide_divides(self, o: Int, op: &'static str) -> Result<bool> {
+        if !self.either_symbolic(o) {
+            return Ok(if self.value == 0 { o.value == 0 } else { o.value.wrapping_rem(self.value) == 0 });
+        }
+        let (d, x) = (self.to_sym(), o.to_sym());
+        if let Some(c) = d.as_const() {
+            return x.divisible_by(c).ok_or_else(|| crate::sym::undecided(op, crate::sym::divisibility_fact(&x, &d)));
+        }
+        // a symbolic divisor: an exact quotient the facts prove an integer
+        if x.div_exact(&d).is_ok() {
+            return Ok(true);
+        }
+        // a positive divisor larger than a positive multiple... is not one of it
+        if x.sign() == Some(1) && x.compare(&d) == Some(-1) {
+            return Ok(false);
+        }
+        Err(crate::sym::undecided(op, crate::sym::divisibility_fact(&x, &d)))
+    }
+}
+
+/// `a + b` with a symbolic operand.
+#[cold]
+fn sym_add(a: Int, b: Int) -> Result<Int> {
+    Int::symbolic(a.to_sym().add(&b.to_sym())?)
+}
+
+#[cold]
+fn sym_sub(a: Int, b: Int) -> Result<Int> {
+    Int::symbolic(a.to_sym().sub(&b.to_sym())?)
+}
+
+#[cold]
+fn sym_mul(a: Int, b: Int) -> Result<Int> {
+    Int::symbolic(a.to_sym().mul(&b.to_sym())?)
+}
+
+/// `a / b` with a symbolic operand: C++'s truncating quotient, where the
+/// facts decide it: exact where `b` divides `a`, 0 where `0 <= a < b`.
+#[cold]
+fn sym_div(a: Int, b: Int) -> Result<Int> {
+    let (x, y) = (a.to_sym(), b.to_sym());
+    if y.as_const() == Some(0) {
+        return Err(Error::div_zero(format_args!("{a} / {b}")));
+    }
+    if let Ok(q) = x.div_exact(&y) {
+        return Int::symbolic(q);
+    }
+    if x.sign().is_some_and(|s| s >= 0) && y.sign() == Some(1) && x.compare(&y) == Some(-1) {
+        return Ok(Int::new_dynamic(0));
+    }
+    Err(crate::sym::undecided("/", crate::sym::divisibility_fact(&x, &y)))
+}
+
+/// `a % b` with a symbolic operand, where the facts decide it.
+#[cold]
+fn sym_rem(a: Int, b: Int) -> Result<Int> {
+    if b.decide_divides(a, "%")? {
+        return Ok(Int::new_dynamic(0));
+    }
+    if a.sign("%")? >= 0 && b.sign("%")? > 0 && a.decide_lt(b, "%")? {
+        return Ok(a);
+    }
+    Err(crate::sym::undecided("%", format!("needs to know {a} % {b}")))
 }
 
 /// `x / d` truncating, `None` on division by zero or overflow; skips the
@@ -476,6 +779,9 @@ fn div_error(a: Int, op: &'static str, b: Int) -> Error {
 
 impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_symbolic() {
+            return write!(f, "{}", self.to_sym());
+        }
         if self.is_static() {
             write!(f, "_{}", self.value)
         } else {

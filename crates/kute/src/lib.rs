@@ -17,7 +17,8 @@
 //! assert_eq!(expr::eval("logical_divide(24:2, 4:2)").unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 //! ```
 //!
-//! Modules: [`int`] (static/dynamic integers), [`int_tuple`], [`layout`],
+//! Modules: [`int`] (static/dynamic/symbolic integers), [`sym`] (symbolic
+//! integers: unknowns known only at launch), [`int_tuple`], [`layout`],
 //! [`tiler`] (the right operands of divides and products), [`algebra`],
 //! [`swizzle`] and [`composed`] (swizzles and composed layouts), [`f2`] (bit
 //! matrices, Triton's linear layouts), [`analysis`] (bank conflicts, vector
@@ -29,7 +30,7 @@
 //! every input is held to) and [`doc`] (guides).
 //!
 //! The modules are layers. Each one imports only modules named before it in
-//! this list (`tests/layers.rs` checks it on the source): [`error`], [`int`],
+//! this list (`tests/layers.rs` checks it on the source): [`error`], [`sym`], [`int`],
 //! [`limits`], [`swizzle`], [`tree`], [`int_tuple`], [`stride`], [`layout`],
 //! [`iter`], [`tiler`], [`syntax`] (text to those values: `str::parse` of
 //! `IntTuple`, `Layout` and `Tiler` lives there, so the values know nothing of
@@ -89,6 +90,7 @@ pub mod __testing {
 pub mod print;
 pub mod stride;
 pub mod swizzle;
+pub mod sym;
 pub mod syntax;
 pub mod tensor;
 pub mod tiler;

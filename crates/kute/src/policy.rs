@@ -78,18 +78,27 @@ pub(crate) trait Policy: Sized {
     /// Checked `a + b`.
     #[inline(always)]
     fn add(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.add(b));
+        }
         Self::ok(a.add_opt(b), || a.add(b))
     }
 
     /// Checked `a - b`.
     #[inline(always)]
     fn sub(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.sub(b));
+        }
         Self::ok(a.sub_opt(b), || a.sub(b))
     }
 
     /// Checked `a · b`.
     #[inline(always)]
     fn mul(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.mul(b));
+        }
         Self::ok(a.mul_opt(b), || a.mul(b))
     }
 
@@ -109,30 +118,63 @@ pub(crate) trait Policy: Sized {
     /// Checked `a / b` (truncating).
     #[inline(always)]
     fn div(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.div(b));
+        }
         Self::ok(a.div_opt(b), || a.div(b))
     }
 
     /// Checked `a % b`.
     #[inline(always)]
     fn rem(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.rem(b));
+        }
         Self::ok(a.rem_opt(b), || a.rem(b))
     }
 
     /// Checked `ceil_div(a, b)`.
     #[inline(always)]
     fn ceil_div(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.ceil_div(b));
+        }
         Self::ok(a.ceil_div_opt(b), || a.ceil_div(b))
+    }
+
+    /// The smaller of `a` and `b` (for symbols, where the facts decide it).
+    #[inline(always)]
+    fn min(a: Int, b: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.min(b));
+        }
+        Ok(a.min_concrete(b))
+    }
+
+    /// The sign of `a` (for a symbol, where the facts decide it).
+    #[inline(always)]
+    fn signum(a: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.is_symbolic() {
+            return Self::lift(a.signum());
+        }
+        Ok(a.signum_concrete())
     }
 
     /// Checked `|a|`.
     #[inline(always)]
     fn abs(a: Int) -> Result<Int, Self::Err> {
+        if Self::CHECKED && a.is_symbolic() {
+            return Self::lift(a.abs());
+        }
         Self::ok(a.abs_opt(), || a.abs())
     }
 
     /// Checked `k · d`.
     #[inline(always)]
     fn scale(d: Stride, k: Int) -> Result<Stride, Self::Err> {
+        if Self::CHECKED && d.scale_int().either_symbolic(k) {
+            return Self::lift(d.scale(k));
+        }
         Self::ok(d.scale_opt(k), || d.scale(k))
     }
 }
@@ -239,7 +281,9 @@ impl Fast {
     }
 
     /// Whether the fast run is tried first (always, outside the tests that
-    /// compare it with the checked run).
+    /// compare it with the checked run). The fast runs read integers by
+    /// value: symbolic operands never reach them (each operation's entry
+    /// refuses those it does not take).
     #[inline(always)]
     pub(crate) fn enabled() -> bool {
         #[cfg(debug_assertions)]

@@ -31,6 +31,8 @@ pub const MAX_BASIS_DEPTH: usize = 7;
 pub const MAX_BASIS_INDEX: usize = 255;
 
 const STATIC_BIT: u64 = 1;
+/// The flag bits an [`Int`] scale brings: static, symbolic.
+const FLAG_BITS: u64 = STATIC_BIT | crate::int::SYMBOLIC_BIT;
 const LEN_SHIFT: u32 = 1;
 const LEN_MASK: u64 = 0b1110;
 const PATH_SHIFT: u32 = 8;
@@ -85,7 +87,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn of(x: Int) -> Stride {
-        Stride { value: x.value(), meta: x.is_static() as u64 }
+        Stride { value: x.value(), meta: x.flag_bit() }
     }
 
     /// `value · E<path...>`, the path outermost first; the empty path is the
@@ -110,7 +112,7 @@ impl Stride {
                 ),
             ));
         }
-        let mut meta = (value.is_static() as u64) | ((path.len() as u64) << LEN_SHIFT);
+        let mut meta = value.flag_bit() | ((path.len() as u64) << LEN_SHIFT);
         for (k, &i) in path.iter().enumerate() {
             meta |= (i as u64) << (PATH_SHIFT + 8 * k as u32);
         }
@@ -142,7 +144,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn scale_int(self) -> Int {
-        Int::new(self.value, self.meta & STATIC_BIT != 0)
+        Int::from_parts(self.value, self.meta & FLAG_BITS)
     }
 
     /// Whether the scale is static.
@@ -170,7 +172,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn is_int(self) -> bool {
-        self.meta <= STATIC_BIT
+        self.meta & !FLAG_BITS == 0
     }
 
     /// The integer, for an integer stride; `None` for a basis stride.
@@ -247,7 +249,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn with_value(self, x: Int) -> Stride {
-        Stride { value: x.value(), meta: (self.meta & !STATIC_BIT) | x.is_static() as u64 }
+        Stride { value: x.value(), meta: (self.meta & !FLAG_BITS) | x.flag_bit() }
     }
 
     /// Same value and same basis direction (the static flags may differ).
@@ -276,7 +278,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn same_direction(self, o: Stride) -> bool {
-        (self.meta | STATIC_BIT) == (o.meta | STATIC_BIT)
+        (self.meta | FLAG_BITS) == (o.meta | FLAG_BITS)
     }
 
     /// `k · self`: the scale multiplied, the direction kept. As for [`Int::mul`],
@@ -324,6 +326,20 @@ impl Stride {
     }
 
     /// The integer, or an error naming `op` for a basis stride.
+    /// The stride with values put in for its unknowns ([`Int::substitute`]
+    /// of its scale, the basis path kept).
+    ///
+    /// Pre: as [`Int::substitute`]. Post: a stride with a concrete scale.
+    ///
+    /// ```
+    /// use kute::{Int, Stride, sym::{Sym, Valuation}};
+    /// let d = Stride::of(Int::symbolic(Sym::var("LD")).unwrap());
+    /// assert_eq!(d.substitute(&Valuation::from([("LD", 96)])).unwrap().to_string(), "96");
+    /// ```
+    pub fn substitute(self, v: &crate::sym::Valuation) -> Result<Stride> {
+        Ok(self.with_value(self.scale_int().substitute(v)?))
+    }
+
     #[inline]
     pub(crate) fn int_in(self, op: &'static str) -> Result<Int> {
         match self.as_int() {

@@ -28,6 +28,43 @@ pub enum Tiler {
     Tuple(Vec<Tiler>),
 }
 
+impl Tiler {
+    /// Whether an integer of the tiler is symbolic. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let t: kute::Tiler = "<?:_1,_>".parse().unwrap();
+    /// assert!(t.has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        match self {
+            Tiler::Layout(l) => l.has_symbols(),
+            Tiler::Int(x) => x.is_symbolic(),
+            Tiler::Underscore => false,
+            Tiler::Tuple(ts) => ts.iter().any(Tiler::has_symbols),
+        }
+    }
+
+    /// The tiler with values put in for its unknowns.
+    ///
+    /// Pre: as [`Layout::substitute`]. Post: a concrete tiler of the same form.
+    ///
+    /// ```
+    /// use kute::{expr::{eval_line, Env, Value}, sym::Valuation};
+    /// let mut env = Env::new();
+    /// eval_line(&mut env, "T = ?").unwrap();
+    /// let Value::Tiler(t) = eval_line(&mut env, "<T:_1,_>").unwrap() else { panic!() };
+    /// assert_eq!(t.substitute(&Valuation::from([("T", 4)])).unwrap().to_string(), "(4:_1,_)");
+    /// ```
+    pub fn substitute(&self, v: &crate::sym::Valuation) -> crate::error::Result<Tiler> {
+        Ok(match self {
+            Tiler::Layout(l) => Tiler::Layout(l.substitute(v)?),
+            Tiler::Int(x) => Tiler::Int(x.substitute(v)?),
+            Tiler::Underscore => Tiler::Underscore,
+            Tiler::Tuple(ts) => Tiler::Tuple(ts.iter().map(|t| t.substitute(v)).collect::<crate::error::Result<_>>()?),
+        })
+    }
+}
+
 impl From<Layout> for Tiler {
     fn from(l: Layout) -> Tiler {
         Tiler::Layout(l)

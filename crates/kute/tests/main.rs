@@ -26,6 +26,7 @@ mod no_panic;
 mod print_vectors;
 mod registry;
 mod regressions;
+mod symbolic;
 mod syntax;
 mod tensor;
 mod tv_simulation;

@@ -152,6 +152,7 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
 /// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub fn coalesce(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("coalesce", || l.has_symbols())?;
     Layout::from_into(|out| coalesce_into(out, l))
 }
 
@@ -170,6 +171,7 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// ```
 #[inline(always)]
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
+    crate::sym::refuse("coalesce", || l.has_symbols())?;
     let leaves = l.leaves();
     if Fast::enabled() && coalesce_fast(out, l).is_ok() {
         Fast::answered();
@@ -208,6 +210,7 @@ pub(crate) fn coalesce_fast(out: &mut Layout, l: &Layout) -> Result<(), Decline>
 /// assert_eq!(kute::coalesce_profile(&l, &p).unwrap().to_string(), "(_2,_6):(_1,_2)");
 /// ```
 pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> Result<Layout> {
+    crate::sym::refuse("coalesce_profile", || l.has_symbols() || profile.has_symbols())?;
     by_profile(l, profile, "coalesce", &coalesce)
 }
 
@@ -254,6 +257,7 @@ pub(crate) fn by_profile(
 /// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "(2,6):(1,8)");
 /// ```
 pub fn coalesce_z(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("coalesce_z", || l.has_symbols())?;
     let op = "coalesce_z";
     let mut runs: SmallVec<[Mode; 8]> = SmallVec::new();
     for &m in l.leaves() {
@@ -293,6 +297,7 @@ pub fn coalesce_z(l: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::coalesce_z_profile(&l, &p).unwrap().to_string(), "((2,(1,6)),(12,1)):((1,(6,2)),(100,0))");
 /// ```
 pub fn coalesce_z_profile(l: &Layout, profile: &crate::layout::slice::Coord) -> Result<Layout> {
+    crate::sym::refuse("coalesce_z_profile", || l.has_symbols())?;
     coalesce_z_at(l, profile.as_ref())
 }
 
@@ -346,6 +351,7 @@ pub fn filter_zeros(l: &Layout) -> Layout {
 /// assert_eq!(kute::filter(&l).unwrap().to_string(), "_3:_1");
 /// ```
 pub fn filter(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("filter", || l.has_symbols())?;
     coalesce(&filter_zeros(l)).map_err(|e| e.in_op("filter"))
 }
 
@@ -362,6 +368,7 @@ pub fn filter(l: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::algebra::coalesce_shape(&s).unwrap().to_string(), "(_6,20,_6)");
 /// ```
 pub fn coalesce_shape(s: &IntTuple) -> Result<IntTuple> {
+    crate::sym::refuse("coalesce_shape", || s.has_symbols())?;
     let mut out: SmallVec<[Int; 16]> = SmallVec::new();
     for &x in s.leaves() {
         match out.last_mut() {
@@ -395,6 +402,7 @@ pub fn coalesce_profile_with(
     op: &str,
     f: &dyn Fn(&Layout) -> Result<Layout>,
 ) -> Result<Layout> {
+    crate::sym::refuse("coalesce_profile_with", || l.has_symbols() || profile.has_symbols())?;
     let op: &'static str = match op {
         "filter" => "filter",
         "filter_zeros" => "filter_zeros",
@@ -428,6 +436,7 @@ pub fn coalesce_profile_with(
 /// assert_eq!(kute::bw_coalesce(&old, -1, &new).unwrap().to_string(), "_4:_6");
 /// ```
 pub fn bw_coalesce(old: &Layout, i: isize, new: &Layout) -> Result<Layout> {
+    crate::sym::refuse("bw_coalesce", || old.has_symbols() || new.has_symbols())?;
     let op = "bw_coalesce";
     let flat = old.leaves();
     if i >= flat.len() as isize || i < -1 {

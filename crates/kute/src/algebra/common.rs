@@ -9,7 +9,7 @@ use crate::layout::{Layout, Mode};
 use crate::stride::Stride;
 
 fn gcd(a: i64, b: i64) -> i64 {
-    Int::new_dynamic(a).gcd(Int::new_dynamic(b)).value()
+    Int::new_dynamic(a).gcd(Int::new_dynamic(b)).map_or(1, |g| g.value())
 }
 
 /// PyCuTe `greatest_common_domain(A, B)`: the largest ordered factorization
@@ -29,6 +29,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// assert_eq!(kute::greatest_common_domain(&a, &b).unwrap().to_string(), "(3,7):(1,30)");
 /// ```
 pub fn greatest_common_domain(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
+    crate::sym::refuse("greatest_common_domain", || a.has_symbols() || b.has_symbols())?;
     let op = "greatest_common_domain";
     let all_static = a.leaves().iter().chain(b.leaves()).all(|x| x.is_static());
     let int = |v: i64| Int::new(v, all_static);
@@ -103,6 +104,7 @@ pub fn greatest_common_domain(a: &IntTuple, b: &IntTuple) -> Result<Layout> {
 /// assert_eq!(kute::layout_add(&a, &b).unwrap().to_string(), "(4,3):(4,5)");
 /// ```
 pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
+    crate::sym::refuse("layout_add", || a.has_symbols() || b.has_symbols())?;
     let op = "layout_add";
     let go = || -> Result<Layout> {
         let (sa, sb) = (a.size()?, b.size()?);
@@ -165,6 +167,7 @@ pub fn layout_add(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::common_refinement(&a, &b).unwrap().to_string(), "((2,3),(4,5))");
 /// ```
 pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    crate::sym::refuse("common_refinement", || a.has_symbols() || b.has_symbols())?;
     let op = "common_refinement";
     let no_refinement = |why: String| Error::mismatch(op, format!("{a} and {b} have no common refinement: {why}"));
     crate::tree::Tree::try_build(|out| refine_into(out, a.as_ref(), b.as_ref(), &no_refinement))
@@ -221,6 +224,7 @@ fn refine_into(
 /// assert_eq!(kute::common_coarsening(&c, &d).unwrap().to_string(), "30");
 /// ```
 pub fn common_coarsening(a: &IntTuple, b: &IntTuple) -> Result<IntTuple> {
+    crate::sym::refuse("common_coarsening", || a.has_symbols() || b.has_symbols())?;
     let op = "common_coarsening";
     match coarsen(a.as_ref(), b.as_ref()).map_err(|e| e.in_op(op))? {
         Some(c) => Ok(c),

@@ -30,6 +30,7 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
 pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
+    crate::sym::refuse("complement", || a.has_symbols() || cotarget.as_int_tuple().has_symbols())?;
     Layout::from_into(|out| complement_into(out, a, cotarget))
 }
 
@@ -51,6 +52,7 @@ pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
 /// ```
 #[inline(always)]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: impl AsIntTuple) -> Result<()> {
+    crate::sym::refuse("complement", || a.has_symbols() || cotarget.as_int_tuple().has_symbols())?;
     if Fast::enabled()
         && let Some(n) = cotarget.as_int()
         && complement_fast(out, a, n).is_ok()
@@ -91,6 +93,7 @@ pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, n: Int) -> Result<()
 /// assert_eq!(kute::complement_self(&a).unwrap().to_string(), "_3:_2");
 /// ```
 pub fn complement_self(a: &Layout) -> Result<Layout> {
+    crate::sym::refuse("complement_self", || a.has_symbols())?;
     Layout::from_into(|out| {
         out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Cosize)).map_err(|e| e.in_op("complement"))
     })

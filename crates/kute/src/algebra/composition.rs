@@ -43,6 +43,7 @@ const BRUTE_FORCE_LIMIT: i64 = crate::limits::MAX_PROOF_POINTS;
 /// assert!(kute::composition(&a, &b).is_err());
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    crate::sym::refuse("composition", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| composition_into(out, a, b))
 }
 
@@ -62,6 +63,7 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    crate::sym::refuse("composition", || a.has_symbols() || b.has_symbols())?;
     run(out, &Composition(a, b))
 }
 
@@ -94,6 +96,7 @@ impl Op for Composition<'_> {
 /// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
 pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("composition_tiler", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| composition_tiler_into(out, a, &t.as_tiler()))
 }
 
@@ -113,6 +116,7 @@ pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layo
 /// ```
 #[inline]
 pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("composition_tiler", || a.has_symbols() || t.has_symbols())?;
     run(out, &CompositionTiler(a, t))
 }
 
@@ -586,13 +590,13 @@ impl Compose<'_> {
                 }
                 ad = P::abs(rest_d)?;
                 next_s = P::ceil_div(cs, ad)?;
-                next_d = P::mul(P::ceil_div(ad, cs)?, rest_d.signum())?;
+                next_d = P::mul(P::ceil_div(ad, cs)?, P::signum(rest_d)?)?;
             }
             if next_s.value() == 1 || rest_s.value() == 1 {
                 rest_d = next_d;
                 continue;
             }
-            let new_s = next_s.min(rest_s);
+            let new_s = P::min(next_s, rest_s)?;
             if P::rem(rest_s, new_s)?.value() != 0 {
                 return Err(P::fail(|| {
                     Error::inadmissible(

@@ -36,6 +36,7 @@ use crate::tree::{Builder, Tree, TreeRef, LEAF, PAIR};
 /// assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
 pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("logical_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| logical_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -55,6 +56,7 @@ pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 /// ```
 #[inline]
 pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("logical_divide", || a.has_symbols() || t.has_symbols())?;
     run(out, &LogicalDivideBy(a, t))
 }
 
@@ -542,6 +544,7 @@ fn emit_part<L: Copy>(
 /// assert_eq!(kute::tile_unzip(&l, &t).unwrap().to_string(), "((_2,_4),(_3,_5,_6)):((_1,_6),(_2,_24,_120))");
 /// ```
 pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
+    crate::sym::refuse("tile_unzip", || l.has_symbols() || t.has_symbols())?;
     Ok(Layout {
         tree: Tree::try_build(|out| {
             unzip_into(out, l.as_tree_ref(), t, Unzip::Zipped).map_err(|e| e.in_op("tile_unzip"))?;
@@ -566,6 +569,7 @@ pub fn tile_unzip(l: &Layout, t: &Tiler) -> Result<Layout> {
 /// assert_eq!(kute::zip2_by(&t, &g).unwrap().to_string(), "((1,(3,5)),(2,(4,6),7))");
 /// ```
 pub fn zip2_by(t: &crate::int_tuple::IntTuple, guide: &Tiler) -> Result<crate::int_tuple::IntTuple> {
+    crate::sym::refuse("zip2_by", || t.has_symbols() || guide.has_symbols())?;
     Tree::try_build(|out| unzip_into(out, t.as_ref(), guide, Unzip::Zipped).map_err(|e| e.in_op("zip2_by")))
 }
 
@@ -796,6 +800,7 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
 /// assert_eq!(kute::zipped_divide(&a, &t).unwrap().to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
 /// ```
 pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("zipped_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| zipped_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -815,6 +820,7 @@ pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 /// ```
 #[inline]
 pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("zipped_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Zipped, "zipped_divide")
 }
 
@@ -830,6 +836,7 @@ pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// assert_eq!(kute::tiled_divide(&a, &t).unwrap().to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
 /// ```
 pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("tiled_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| tiled_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -849,6 +856,7 @@ pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("tiled_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Tiled, "tiled_divide")
 }
 
@@ -864,6 +872,7 @@ pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> 
 /// assert_eq!(kute::flat_divide(&a, &t).unwrap().to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
 /// ```
 pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("flat_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| flat_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -883,6 +892,7 @@ pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("flat_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Flat, "flat_divide")
 }
 
@@ -902,6 +912,7 @@ pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
 /// assert!(!kute::evenly_divides(&s, &"(_3,_3)".parse::<Tiler>().unwrap()).unwrap().value);
 /// ```
 pub fn evenly_divides(shape: &crate::int_tuple::IntTuple, t: &Tiler) -> Result<crate::int::Bool> {
+    crate::sym::refuse("evenly_divides", || shape.has_symbols() || t.has_symbols())?;
     use crate::int::Bool;
     use crate::int_tuple::IntTuple;
     fn go(a: crate::int_tuple::IntTupleRef<'_>, t: &Tiler) -> Result<Bool> {
@@ -955,12 +966,13 @@ pub fn evenly_divides(shape: &crate::int_tuple::IntTuple, t: &Tiler) -> Result<c
 /// assert_eq!(kute::domain_distribute(&s, Int::new_static(6)).unwrap().to_string(), "(_3,_2):(_1,_15)");
 /// ```
 pub fn domain_distribute(shape: &crate::int_tuple::IntTuple, n: crate::int::Int) -> Result<Layout> {
+    crate::sym::refuse("domain_distribute", || shape.has_symbols() || n.is_symbolic())?;
     let go = || -> Result<Layout> {
         let flat: Vec<crate::int::Int> = shape.leaves().to_vec();
         let mut rest = n;
         let mut taken = Vec::with_capacity(flat.len());
         for &a in &flat {
-            let g = a.gcd(rest);
+            let g = a.gcd(rest)?;
             taken.push(g);
             rest = rest.div(g)?;
         }

@@ -67,6 +67,7 @@ fn flat_coalesced(l: &Layout, op: &'static str) -> Result<Flat> {
 /// assert_eq!(kute::right_inverse(&l).unwrap().to_string(), "(_8,_4):(_4,_1)");
 /// ```
 pub fn right_inverse(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("right_inverse", || l.has_symbols())?;
     right_inverse_impl(l).map_err(|e| e.in_op("right_inverse"))
 }
 
@@ -115,6 +116,7 @@ fn right_inverse_impl(l: &Layout) -> Result<Layout> {
 /// assert!(kute::left_inverse(&l).is_err());
 /// ```
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("left_inverse", || l.has_symbols())?;
     left_inverse_impl(l).map_err(|e| e.in_op("left_inverse"))
 }
 
@@ -220,6 +222,7 @@ fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {
 /// assert_eq!(kute::max_common_layout(&a, &a).unwrap().to_string(), "(_8,_4):(_4,_1)");
 /// ```
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
+    crate::sym::refuse("max_common_layout", || a.has_symbols() || b.has_symbols())?;
     let go = || -> Result<Layout> {
         let (inv_b, c) = common(a, b)?;
         let c0 = c.mode(0)?;
@@ -244,6 +247,7 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::max_common_vector(&a, &a).unwrap().value(), 32);
 /// ```
 pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
+    crate::sym::refuse("max_common_vector", || a.has_symbols() || b.has_symbols())?;
     let go = || -> Result<Int> {
         let (_, c) = common(a, b)?;
         let c0 = c.mode(0)?;
@@ -271,6 +275,7 @@ pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
 /// assert_eq!(kute::nullspace(&l).unwrap().to_string(), "(_2,_4):(_1,_6)");
 /// ```
 pub fn nullspace(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("nullspace", || l.has_symbols())?;
     l.int_strides("nullspace")?;
     let leaves = l.leaves();
     let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
@@ -307,6 +312,7 @@ pub fn nullspace(l: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::max_alignment(&c).unwrap().to_string(), "_6");
 /// ```
 pub fn max_alignment(l: &Layout) -> Result<Int> {
+    crate::sym::refuse("max_alignment", || l.has_symbols())?;
     let go = || -> Result<Int> {
         l.int_strides("max_alignment")?;
         let flat = coalesce(l)?;
@@ -320,7 +326,7 @@ pub fn max_alignment(l: &Layout) -> Result<Int> {
         let permuted = super::logical_divide(&known, &right_inverse(&known)?)?;
         let mut g = permuted.mode(0)?.size()?;
         for m in permuted.mode(1)?.leaves() {
-            g = g.gcd(m.stride.scale_int());
+            g = g.gcd(m.stride.scale_int())?;
         }
         Ok(Int::new_static(g.value()))
     };

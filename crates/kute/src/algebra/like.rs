@@ -29,6 +29,7 @@ fn shape_without_zero_strides(l: &Layout, op: &'static str) -> Result<crate::int
 /// assert_eq!(kute::make_layout_like(&l).unwrap().to_string(), "(2,3,4,5):(_0,4,_1,_0)");
 /// ```
 pub fn make_layout_like(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("make_layout_like", || l.has_symbols())?;
     let go = || -> Result<Layout> {
         let shape = shape_without_zero_strides(l, "make_layout_like")?;
         let order = l.int_stride("make_layout_like")?;
@@ -56,6 +57,7 @@ pub fn make_layout_like(l: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::make_fragment_like(&d).unwrap().to_string(), "(2,3):(_1,2)");
 /// ```
 pub fn make_fragment_like(l: &Layout) -> Result<Layout> {
+    crate::sym::refuse("make_fragment_like", || l.has_symbols())?;
     let go = || -> Result<Layout> {
         let shape = l.shape();
         let all_static = shape.leaves().iter().all(|s| s.is_static());

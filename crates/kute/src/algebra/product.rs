@@ -98,6 +98,7 @@ impl Op for ProductBy<'_> {
 /// assert_eq!(kute::logical_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("logical_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| logical_product_into(out, a, &t.as_tiler()))
 }
 
@@ -116,6 +117,7 @@ pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout
 /// ```
 #[inline]
 pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("logical_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, None, "logical_product"))
 }
 
@@ -130,6 +132,7 @@ pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<(
 /// assert_eq!(kute::zipped_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("zipped_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| zipped_product_into(out, a, &t.as_tiler()))
 }
 
@@ -147,6 +150,7 @@ pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 /// assert_eq!(out.to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("zipped_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Zipped), "zipped_product"))
 }
 
@@ -162,6 +166,7 @@ pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()
 /// assert_eq!(kute::tiled_product(&a, &b).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("tiled_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| tiled_product_into(out, a, &t.as_tiler()))
 }
 
@@ -179,6 +184,7 @@ pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 /// assert_eq!(out.to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("tiled_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Tiled), "tiled_product"))
 }
 
@@ -194,6 +200,7 @@ pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// assert_eq!(kute::flat_product(&a, &b).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
+    crate::sym::refuse("flat_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| flat_product_into(out, a, &t.as_tiler()))
 }
 
@@ -211,6 +218,7 @@ pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
+    crate::sym::refuse("flat_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Flat), "flat_product"))
 }
 
@@ -389,6 +397,7 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
 /// assert_eq!(kute::blocked_product(&a, &b).unwrap().to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 /// ```
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
+    crate::sym::refuse("blocked_product", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| blocked_product_into(out, a, b))
 }
 
@@ -407,6 +416,7 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    crate::sym::refuse("blocked_product", || a.has_symbols() || b.has_symbols())?;
     run(out, &RankProduct(a, b, false))
 }
 
@@ -423,6 +433,7 @@ pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<
 /// assert_eq!(kute::raked_product(&a, &b).unwrap().to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
 /// ```
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
+    crate::sym::refuse("raked_product", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| raked_product_into(out, a, b))
 }
 
@@ -441,6 +452,7 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
+    crate::sym::refuse("raked_product", || a.has_symbols() || b.has_symbols())?;
     run(out, &RankProduct(a, b, true))
 }
 
@@ -462,6 +474,7 @@ pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()
 /// assert_eq!(kute::tile_to_shape(&a, &t, None).unwrap().to_string(), "((_2,_4),(_4,_4)):((_1,_8),(_2,_32))");
 /// ```
 pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>) -> Result<Layout> {
+    crate::sym::refuse("tile_to_shape", || block.has_symbols() || target.has_symbols())?;
     let go = || -> Result<Layout> {
         let r = target.rank();
         if block.rank() > r {
@@ -508,6 +521,7 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// assert_eq!(kute::upcast(&l, 2).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
 pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
+    crate::sym::refuse("upcast", || l.has_symbols())?;
     positive_factor(n, "upcast")?;
     let n = Int::new_static(n);
     l.int_strides("upcast")?;
@@ -526,7 +540,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
                 ));
             }
             let s = m.shape.ceil_div(n.ceil_div(ad)?)?;
-            let d = d.signum().mul(ad.ceil_div(n)?)?;
+            let d = d.signum()?.mul(ad.ceil_div(n)?)?;
             Ok(crate::layout::Mode::new(s, d))
         })
         .map_err(|e| e.in_op("upcast"))?;
@@ -548,6 +562,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 /// assert_eq!(kute::downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
 /// ```
 pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
+    crate::sym::refuse("downcast", || l.has_symbols())?;
     positive_factor(n, "downcast")?;
     let n = Int::new_static(n);
     l.int_strides("downcast")?;

@@ -41,6 +41,23 @@ pub enum AnyLayout {
     Composed(Box<ComposedLayout>),
 }
 
+impl AnyLayout {
+    /// Whether an integer of the layout is symbolic. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(?,_4):(_4,_1)".parse().unwrap();
+    /// assert!(kute::AnyLayout::Layout(l).has_symbols());
+    /// assert!(!kute::AnyLayout::Layout("(2,4):(4,1)".parse().unwrap()).has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        match self {
+            AnyLayout::Layout(l) => l.has_symbols(),
+            AnyLayout::Swizzle(_) => false,
+            AnyLayout::Composed(c) => c.outer().has_symbols() || c.offset().is_symbolic() || c.inner().has_symbols(),
+        }
+    }
+}
+
 /// CuTe's `ComposedLayout<A, Offset, B>`: `x -> A(offset + B(x))`.
 ///
 /// ```

@@ -288,8 +288,8 @@ pub fn max_alignment(c: &AnyLayout) -> Result<Int> {
         AnyLayout::Swizzle(s) => Ok(Int::new_static(s.max_alignment())),
         AnyLayout::Composed(k) => match (k.swizzle(), k.inner()) {
             (Some(s), AnyLayout::Layout(b)) => {
-                let g = Int::new_static(s.max_alignment()).gcd(k.offset());
-                Ok(g.gcd(algebra::max_alignment(b)?))
+                let g = Int::new_static(s.max_alignment()).gcd(k.offset())?;
+                g.gcd(algebra::max_alignment(b)?)
             }
             _ => Ok(Int::ONE),
         },
@@ -381,10 +381,10 @@ pub fn max_common_vector(a: &AnyLayout, b: &AnyLayout) -> Result<Int> {
     }
     let mut r = v;
     if za {
-        r = r.min(Int::new_static(sa.max_alignment()));
+        r = r.min(Int::new_static(sa.max_alignment()))?;
     }
     if zb {
-        r = r.min(Int::new_static(sb.max_alignment()));
+        r = r.min(Int::new_static(sb.max_alignment()))?;
     }
     Ok(r)
 }

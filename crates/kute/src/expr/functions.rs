@@ -93,6 +93,9 @@ pub struct FunctionInfo {
     pub args: Count,
     /// The argument counts without template arguments, where they differ.
     plain_args: Option<Count>,
+    /// Whether it takes symbolic operands (its answer then holds for every
+    /// value of the unknowns; the law tests check each such entry).
+    pub symbolic: bool,
     imp: Impl,
 }
 
@@ -107,8 +110,13 @@ impl FunctionInfo {
             type_targs: false,
             args: Count::ANY,
             plain_args: None,
+            symbolic: false,
             imp,
         }
+    }
+    /// Marks the entry as taking symbolic operands.
+    const fn sym(self) -> Self {
+        FunctionInfo { symbolic: true, ..self }
     }
     const fn aliases(self, aliases: &'static [&'static str]) -> Self {
         FunctionInfo { aliases, ..self }
@@ -270,6 +278,15 @@ fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> 
 fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     let c = f.arg_count(targs.len());
     arity(name, args, c.min, c.max)?;
+    if !f.symbolic
+        && let Some(k) = args.iter().position(Value::has_symbols)
+    {
+        return Err(Error::new(
+            ErrorKind::Undecided,
+            f.name,
+            format!("takes no symbolic operands yet (argument {} is symbolic: {})", k + 1, args[k]),
+        ));
+    }
     dispatch(f.name, targs, args, f.imp)
 }
 
@@ -349,30 +366,30 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),
-    FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)),
+    FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)).sym(),
     FunctionInfo::new("make_layout_like", "make_layout_like(L)", "compact strides in the order of L's (stride-0 modes kept)", make_layout_like).args(n(1)),
     FunctionInfo::new("make_fragment_like", "make_fragment_like(L)", "the register layout of a fragment shaped like L", make_fragment_like).args(n(1)),
     FunctionInfo::new("make_ordered_layout", "make_ordered_layout(S, order)", "compact strides with modes ordered by `order`", make_ordered_layout).args(n(2)),
     FunctionInfo::new("make_shape", "make_shape(a, b, ...)", "a tuple", make_tuple).aliases(&[ "make_stride", "make_coord", "make_tuple", "make_step", ]),
     FunctionInfo::new("make_tile", "make_tile(T0, T1, ...)", "a by-mode tiler, same as <T0,T1,...>", make_tile),
-    FunctionInfo::new("shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)", shape).targs(ANY).args(n(1)),
-    FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)),
-    FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)),
-    FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)),
+    FunctionInfo::new("shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)", shape).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)).sym(),
     FunctionInfo::new("coshape", "coshape(L)", "one past L's largest value in each direction of its codomain", coshape).args(n(1)),
     FunctionInfo::new("coprofile", "coprofile(L)", "the structure of L's codomain (coshape with _0 leaves)", coprofile).args(n(1)),
-    FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)),
-    FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)),
-    FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)),
+    FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)).sym(),
     FunctionInfo::new("layout", "layout<I...>(L)", "a (nested) mode of a layout", layout).targs(ANY).args(n(1)),
-    FunctionInfo::new("select", "select<I...>(X)", "the chosen modes, as a tuple", select).targs(ANY).args(n(1)),
+    FunctionInfo::new("select", "select<I...>(X)", "the chosen modes, as a tuple", select).targs(ANY).args(n(1)).sym(),
     // <B,E> is checked by the implementation, after the operand (as before the registry)
-    FunctionInfo::new("take", "take<B,E>(X)", "modes [B,E) as a tuple", take).targs(ANY).args(n(1)),
+    FunctionInfo::new("take", "take<B,E>(X)", "modes [B,E) as a tuple", take).targs(ANY).args(n(1)).sym(),
     FunctionInfo::new("append", "append(X, Y) | append<N>(X[, Y])", "add Y as the last mode / pad to rank N", append).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
     FunctionInfo::new("prepend", "prepend(X, Y) | prepend<N>(X[, Y])", "add Y as the first mode / pad to rank N", prepend).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
     FunctionInfo::new("replace", "replace<N>(X, Y)", "replace mode N by Y", replace).targs(n(1)).args(n(2)),
     FunctionInfo::new("group", "group<B,E>(X)", "group modes [B,E) into one", group).targs(ANY).args(n(1)),
-    FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)),
+    FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)).sym(),
     FunctionInfo::new("unflatten", "unflatten(X, profile)", "refold a flat X into the profile's structure", unflatten).args(n(2)),
     FunctionInfo::new("zip", "zip(L) | zip(A, B)", "transpose nested modes", zip).args(range(1, 2)),
     FunctionInfo::new("front", "front(X)", "the first leaf (a layout is its own front)", front).args(n(1)),
@@ -387,7 +404,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("zip2_by", "zip2_by(T, guide)", "gather the rank-2 modes at the guide's terminals into ((firsts),(seconds))", zip2_by).args(n(2)),
     FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)),
     FunctionInfo::new("product", "product(T)", "product of all leaves", product).args(n(1)),
-    FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)),
+    FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)).sym(),
     FunctionInfo::new("inner_product", "inner_product(A, B)", "sum of products of leaves", inner_product).args(n(2)),
     FunctionInfo::new("congruent", "congruent(A, B)", "same tuple structure", congruent).args(n(2)),
     FunctionInfo::new("elem_less", "elem_less(A, B)", "every element of A below B's at its position", elem_less).args(n(2)),
@@ -398,8 +415,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("weakly_congruent", "weakly_congruent(A, B)", "A's structure is a coarsening of B's", weakly_congruent).args(n(2)),
     FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", compatible).args(n(2)),
     FunctionInfo::new("weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes", weakly_compatible).args(n(2)),
-    FunctionInfo::new("shape_div", "shape_div(A, B)", "A divided by B where one divides the other", shape_div).args(n(2)),
-    FunctionInfo::new("ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)", ceil_div).args(n(2)),
+    FunctionInfo::new("shape_div", "shape_div(A, B)", "A divided by B where one divides the other", shape_div).args(n(2)).sym(),
+    FunctionInfo::new("ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)", ceil_div).args(n(2)).sym(),
     FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", elem_scale).args(n(2)),
     FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", prefix_product).args(n(1)),
     FunctionInfo::new("idx2crd", "idx2crd(i, S[, D])", "the natural coordinate of index i (under strides D)", idx2crd).args(range(2, 3)),

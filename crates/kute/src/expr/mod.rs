@@ -92,6 +92,13 @@ pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
     match split_binding(line) {
         Some((name, rest)) => {
             let v = eval_in(rest, env).map_err(|e| e.shift_span(line.len() - rest.len()))?;
+            // `M = ?{div=8}` names the new unknown
+            if let Value::IntTuple(t) = &v
+                && let Some(x) = t.as_int()
+                && x.is_symbolic()
+            {
+                x.to_sym().name_if_anonymous(name);
+            }
             bind(env, name, v.clone())?;
             Ok(v)
         }
@@ -298,6 +305,20 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
         ExprKind::Composed(a, o, b) => composed_node(e, [a, o, b], &sub),
+        ExprKind::Unknown { div, id } => {
+            Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown(e, *div, *id)?)))
+        }
+        ExprKind::Arith(op, a, b) => {
+            let x = sub(a)?.as_int("an operand of arithmetic").map_err(|err| err.with_span(a.span.0, a.span.1))?;
+            let y = sub(b)?.as_int("an operand of arithmetic").map_err(|err| err.with_span(b.span.0, b.span.1))?;
+            let r = match op {
+                '+' => x.add(y),
+                '-' => x.sub(y),
+                '*' => x.mul(y),
+                _ => x.div(y),
+            };
+            Ok(Value::IntTuple(IntTuple::leaf(r.map_err(|err| err.with_span(e.span.0, e.span.1))?)))
+        }
     }
 }
 
@@ -329,6 +350,7 @@ fn function_value(name: &str) -> Option<Value> {
 /// assert_eq!(apply(&l, &[eval("_").unwrap(), eval("2").unwrap()]).unwrap().to_string(), "(_4):(_1)");
 /// ```
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
+    crate::sym::refuse("evaluate", || f.has_symbols() || args.iter().any(Value::has_symbols))?;
     let l = match f {
         Value::Layout(l) => l,
         Value::Swizzle(_) | Value::Composed(_) => return composed::apply(f, args),

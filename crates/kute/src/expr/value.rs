@@ -208,6 +208,49 @@ impl Value {
         }
     }
 
+    /// Whether the value holds a symbolic integer (in an integer tuple, a
+    /// layout, a tiler or a tuple of those).
+    ///
+    /// Pre: none. Post: the answer (false for the other kinds of value).
+    ///
+    /// ```
+    /// assert!(kute::expr::eval("(?{div=8},_4)").unwrap().has_symbols());
+    /// assert!(!kute::expr::eval("(8,_4)").unwrap().has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        match self {
+            Value::IntTuple(t) => t.has_symbols(),
+            Value::Layout(l) => l.has_symbols(),
+            Value::Tiler(t) => t.has_symbols(),
+            Value::Tuple(vs) => vs.iter().any(Value::has_symbols),
+            Value::Strides(d) => d.leaves().iter().any(|x| x.scale_int().is_symbolic()),
+            _ => false,
+        }
+    }
+
+    /// The value with values put in for its unknowns (integer tuples,
+    /// layouts, tilers and tuples of them; other values unchanged).
+    ///
+    /// Pre: as [`Layout::substitute`]. Post: a value with no symbol left in those.
+    ///
+    /// ```
+    /// use kute::{expr::{eval_line, Env}, sym::Valuation};
+    /// let mut env = Env::new();
+    /// eval_line(&mut env, "M = ?{div=8}").unwrap();
+    /// let v = eval_line(&mut env, "(M,_8):(_1,M)").unwrap();
+    /// assert_eq!(v.substitute(&Valuation::from([("M", 16)])).unwrap().to_string(), "(16,_8):(_1,16)");
+    /// ```
+    pub fn substitute(&self, v: &crate::sym::Valuation) -> Result<Value> {
+        Ok(match self {
+            Value::IntTuple(t) => Value::IntTuple(t.substitute(v)?),
+            Value::Layout(l) => Value::Layout(l.substitute(v)?),
+            Value::Tiler(t) => Value::Tiler(t.substitute(v)?),
+            Value::Tuple(vs) => Value::Tuple(vs.iter().map(|x| x.substitute(v)).collect::<Result<_>>()?),
+            Value::Strides(d) => Value::Strides(d.try_map(|x| x.substitute(v))?),
+            other => other.clone(),
+        })
+    }
+
     /// The layout, if this is one.
     ///
     /// Pre: none. Post: `Some` for [`Value::Layout`], `None` for any other value.

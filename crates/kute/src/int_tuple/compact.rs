@@ -26,7 +26,9 @@ pub fn compact_col_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
     let mut cur = current;
     let mut out: Leaves = SmallVec::with_capacity(shape.leaves().len());
     for &s in shape.leaves() {
-        if s.value() == 1 {
+        // (a symbolic extent takes a stride: where it is 1 the stride is not
+        // observed, and the layout is the same function)
+        if !s.is_symbolic() && s.value() == 1 {
             out.push(Int::ZERO);
         } else {
             out.push(cur);
@@ -53,7 +55,7 @@ pub fn compact_row_major(shape: IntTupleRef<'_>, current: Int) -> Result<IntTupl
     let mut out: Leaves = SmallVec::from_elem(Int::ZERO, n);
     for i in (0..n).rev() {
         let s = shape.leaves()[i];
-        if s.value() != 1 {
+        if s.is_symbolic() || s.value() != 1 {
             out[i] = cur;
             cur = cur.mul(s).map_err(|e| e.in_op("compact_row_major"))?;
         }

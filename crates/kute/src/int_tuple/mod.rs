@@ -40,6 +40,32 @@ pub type IntTuple = Tree<Int>;
 pub type IntTupleRef<'a> = TreeRef<'a, Int>;
 
 impl IntTuple {
+    /// The tuple with values put in for its unknowns.
+    ///
+    /// Pre: as [`Int::substitute`] for every leaf. Post: a concrete tuple of
+    /// the same profile.
+    ///
+    /// ```
+    /// use kute::{expr::{eval_line, Env}, sym::Valuation};
+    /// let mut env = Env::new();
+    /// eval_line(&mut env, "M = ?{div=4}").unwrap();
+    /// let kute::expr::Value::IntTuple(t) = eval_line(&mut env, "(M,(8,M/4))").unwrap() else { panic!() };
+    /// assert_eq!(t.substitute(&Valuation::from([("M", 12)])).unwrap().to_string(), "(12,(8,3))");
+    /// ```
+    pub fn substitute(&self, v: &crate::sym::Valuation) -> Result<IntTuple> {
+        self.try_map(|x| x.substitute(v))
+    }
+
+    /// Whether a leaf is symbolic. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(?{div=4},8)".parse().unwrap();
+    /// assert!(t.has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        self.leaves().iter().any(|x| x.is_symbolic())
+    }
+
     /// A single static integer.
     ///
     /// Pre: none. Post: a leaf holding `Int::new_static(v)`.

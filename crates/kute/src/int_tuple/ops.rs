@@ -165,8 +165,20 @@ pub fn product_each(t: IntTupleRef<'_>) -> Result<IntTuple> {
 }
 
 fn shape_div_int(a: Int, b: Int) -> Result<Int> {
-    let (x, y) = (a.value(), b.value());
-    if y == 0 || (x.wrapping_rem(y) != 0 && (x == 0 || y.wrapping_rem(x) != 0)) {
+    // one must divide the other (for symbols: decided by the facts, or an
+    // error naming the divisibility needed)
+    let zero = Int::ZERO;
+    if b.decide_eq(zero, "shape_div")? {
+        return Err(Error::inadmissible("shape_div", format!("division of {a} by zero")));
+    }
+    let b_divides_a = b.decide_divides(a, "shape_div");
+    let a_divides_b = a.decide_eq(zero, "shape_div").and_then(|z| Ok(!z && a.decide_divides(b, "shape_div")?));
+    let ok = match (b_divides_a, a_divides_b) {
+        (Ok(true), _) | (_, Ok(true)) => true,
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+        _ => false,
+    };
+    if !ok {
         return Err(Error::inadmissible(
             "shape_div",
             format!("{a} and {b} fail the divisibility condition (one must divide the other)"),

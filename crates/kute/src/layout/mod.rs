@@ -121,6 +121,36 @@ pub(crate) fn leaf_ref(m: &Mode) -> LayoutRef<'_> {
 }
 
 impl Layout {
+    /// The layout with values put in for its unknowns.
+    ///
+    /// Pre: as [`Int::substitute`] for every extent and stride. Post: a
+    /// concrete layout of the same profile.
+    ///
+    /// ```
+    /// use kute::{expr::{eval_line, Env}, sym::Valuation};
+    /// let mut env = Env::new();
+    /// eval_line(&mut env, "M = ?").unwrap();
+    /// let v = eval_line(&mut env, "(M,_4):(_4,4*M)").unwrap();
+    /// let l = v.as_layout().unwrap();
+    /// assert_eq!(l.substitute(&Valuation::from([("M", 3)])).unwrap().to_string(), "(3,_4):(_4,12)");
+    /// ```
+    pub fn substitute(&self, v: &crate::sym::Valuation) -> Result<Layout> {
+        Ok(Layout {
+            tree: self.tree.try_map(|m| Ok(Mode::with_stride(m.shape.substitute(v)?, m.stride.substitute(v)?)))?,
+        })
+    }
+
+    /// Whether an extent or a stride is symbolic. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let l: kute::Layout = "(?,8):(_1,?)".parse().unwrap();
+    /// assert!(l.has_symbols());
+    /// assert!(!"(2,8):(_1,2)".parse::<kute::Layout>().unwrap().has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        self.leaves().iter().any(|m| m.shape.is_symbolic() || m.stride.scale_int().is_symbolic())
+    }
+
     // ----- construction -----------------------------------------------------
 
     /// The layout `shape:stride` (CuTe `make_layout(shape, stride)`), from

@@ -155,6 +155,7 @@ fn num_digits(x: i64) -> usize {
 /// assert_eq!(t.lines().nth(3).unwrap(), " 0  | 0 | 2 | 1 | 3 |");
 /// ```
 pub fn table(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    crate::sym::refuse("table", || l.drawn().has_symbols())?;
     let l = l.drawn();
     let Grid { rows, cols, vals, cosize, .. } = grid(&l, "table")?;
     let w = num_digits(cosize.value()) + 2;
@@ -215,6 +216,7 @@ pub fn palette_index(idx: i64) -> usize {
 /// assert!(t.contains("\\node[fill=black!60] at (1,0) {3};"));
 /// ```
 pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
+    crate::sym::refuse("latex", || l.drawn().has_symbols())?;
     let l = l.drawn();
     let Grid { rows, cols, vals, .. } = grid(&l, "latex")?;
     // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner

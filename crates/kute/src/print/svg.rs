@@ -115,6 +115,7 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 /// assert!(s.contains("bank 0") && s.contains("class=\"legend\"") && s.contains("class=\"mark\""));
 /// ```
 pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<String> {
+    crate::sym::refuse("svg", || l.drawn().has_symbols())?;
     let l = l.drawn();
     let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg")?;
     if vals.len() > SVG_MAX_CELLS {

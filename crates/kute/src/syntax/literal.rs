@@ -45,6 +45,7 @@ pub fn int_tuple(e: &Expr) -> Result<IntTuple> {
 fn push_int_tuple(b: &mut Builder<'_, Int>, e: &Expr, want: &str) -> Result<()> {
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Int::new(*value, *is_static)),
+        ExprKind::Unknown { div, id } => b.leaf(unknown(e, *div, *id)?),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -78,7 +79,7 @@ pub fn layout(e: &Expr) -> Result<Layout> {
             let stride = Tree::try_build(|b| push_strides(b, d))?;
             Layout::with_strides(&shape, &stride).map_err(|err| err.with_span(e.span.0, e.span.1))
         }
-        ExprKind::Int { .. } | ExprKind::Tuple(_) => {
+        ExprKind::Int { .. } | ExprKind::Unknown { .. } | ExprKind::Tuple(_) => {
             let shape = int_tuple_as(e, "a layout")?;
             Layout::from_shape(&shape).map_err(|err| err.with_span(e.span.0, e.span.1))
         }
@@ -94,6 +95,7 @@ fn push_strides(b: &mut Builder<'_, Stride>, e: &Expr) -> Result<()> {
     }
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Stride::of(Int::new(*value, *is_static))),
+        ExprKind::Unknown { div, id } => b.leaf(Stride::of(unknown(e, *div, *id)?)),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -127,6 +129,7 @@ fn int_tuple_as(e: &Expr, want: &str) -> Result<IntTuple> {
 pub fn tiler(e: &Expr) -> Result<Tiler> {
     match &e.kind {
         ExprKind::Int { value, is_static } => Ok(Tiler::Int(Int::new(*value, *is_static))),
+        ExprKind::Unknown { div, id } => Ok(Tiler::Int(unknown(e, *div, *id)?)),
         ExprKind::Underscore => Ok(Tiler::Underscore),
         ExprKind::Layout(..) => Ok(Tiler::Layout(layout(e)?)),
         ExprKind::Tuple(items) | ExprKind::Tile(items) => {
@@ -134,6 +137,28 @@ pub fn tiler(e: &Expr) -> Result<Tiler> {
         }
         _ => Err(not_a(e, "a tiler")),
     }
+}
+
+/// The integer of `?`, `?{div=N}` (a new unknown) or `?k` (an existing one).
+///
+/// Pre: `?k` names an unnamed unknown of this process (else an `UnknownName`
+/// error with the node's span). Post: a symbolic integer.
+///
+/// ```
+/// use kute::syntax::{literal, parse, ExprKind};
+/// let e = parse("?{div=8}").unwrap();
+/// let ExprKind::Unknown { div, id } = e.kind else { panic!() };
+/// assert_eq!(literal::unknown(&e, div, id).unwrap().to_sym().divisor(), 8);
+/// ```
+pub fn unknown(e: &Expr, div: i64, id: Option<u32>) -> Result<Int> {
+    let s = match id {
+        Some(k) => crate::sym::Sym::anonymous(k).ok_or_else(|| {
+            Error::new(ErrorKind::UnknownName, "parse", format!("no unknown ?{k} in this process"))
+                .with_span(e.span.0, e.span.1)
+        })?,
+        None => crate::sym::Sym::unknown(div)?,
+    };
+    Int::symbolic(s)
 }
 
 /// The error for a node that is not the literal wanted.
@@ -152,6 +177,8 @@ fn not_a(e: &Expr, want: &str) -> Error {
         ExprKind::Tuple(_) => "a tuple",
         ExprKind::Int { .. } => "an integer",
         ExprKind::Composed(..) => "a composed layout",
+        ExprKind::Unknown { .. } => "an unknown",
+        ExprKind::Arith(..) => return Error::parse("a literal cannot contain arithmetic", s, t),
     };
     Error::new(ErrorKind::Type, "parse", format!("expected {want}, found {found}")).with_span(s, t)
 }

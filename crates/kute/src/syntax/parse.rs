@@ -64,6 +64,18 @@ pub enum ExprKind {
     /// A composed layout in CuTe's printed form, `A o offset o B`
     /// (`Sw<3,4,3> o _0 o (_8,_64):(_64,_1)`); a chain nests to the right.
     Composed(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// An unknown positive integer, CuTe DSL's printed forms: `?` (a new
+    /// one), `?{div=N}` (a new one known to be a multiple of N), or `?k`
+    /// (the unnamed unknown numbered `k`, as kute prints one).
+    Unknown {
+        /// The divisibility declared (`{div=N}`), 1 if none.
+        div: i64,
+        /// `?k`: an existing unknown's number.
+        id: Option<u32>,
+    },
+    /// Integer arithmetic `a + b`, `a - b`, `a * b`, `a / b` (`/` is C++'s
+    /// truncating division, exact on symbols); `-a` is `0 - a`.
+    Arith(char, Box<Expr>, Box<Expr>),
 }
 
 /// A template argument: an integer (`take<1,3>`) or a type name
@@ -89,6 +101,8 @@ impl std::fmt::Display for TemplateArg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Int(i64, bool),
+    /// `?`, `?{div=N}` or `?k`: the divisibility and the number.
+    Unknown(i64, Option<u32>),
     /// A scaled basis literal: scale, static mark, `@` path.
     Basis(i64, bool, Vec<u32>),
     /// `{}` after a template argument list (`E<1,0>{}`).
@@ -112,6 +126,48 @@ impl Lexer {
                 continue;
             }
             let start = i;
+            // after an operand, '-' is subtraction (`M-1`); elsewhere it starts a number
+            let after_operand = matches!(
+                out.last(),
+                Some((Tok::Int(..) | Tok::Basis(..) | Tok::Ident(_) | Tok::Unknown(..) | Tok::P(')'), _, _))
+            );
+            let digit_follows = b.get(i + 1).is_some_and(|d| d.is_ascii_digit());
+            if c == b'-' && (after_operand || !digit_follows) {
+                out.push((Tok::P('-'), start, i + 1));
+                i += 1;
+                continue;
+            }
+            if c == b'?' {
+                i += 1;
+                let digits = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let id = match i > digits {
+                    true => Some(
+                        src[digits..i]
+                            .parse::<u32>()
+                            .map_err(|_| Error::parse("unknown number does not fit in 32 bits", start, i))?,
+                    ),
+                    false => None,
+                };
+                let mut div = 1;
+                if id.is_none() && i < b.len() && b[i] == b'{' {
+                    let close = src[i..]
+                        .find('}')
+                        .map(|k| i + k)
+                        .ok_or_else(|| Error::parse("expected '}' closing ?{div=N}", start, b.len()))?;
+                    let inner = src[i + 1..close].trim();
+                    let n = inner.strip_prefix("div").map(str::trim_start).and_then(|r| r.strip_prefix('='));
+                    div = n
+                        .and_then(|n| n.trim().parse::<i64>().ok())
+                        .filter(|&d| d >= 1)
+                        .ok_or_else(|| Error::parse("expected ?{div=N} with N a positive integer", start, close + 1))?;
+                    i = close + 1;
+                }
+                out.push((Tok::Unknown(div, id), start, i));
+                continue;
+            }
             if c == b'_' || c == b'-' || c.is_ascii_digit() {
                 let is_static = c == b'_';
                 if is_static {
@@ -200,7 +256,7 @@ impl Lexer {
                 i += 2;
                 continue;
             }
-            if matches!(c, b'(' | b')' | b',' | b':' | b'<' | b'>' | b'=') {
+            if matches!(c, b'(' | b')' | b',' | b':' | b'<' | b'>' | b'=' | b'+' | b'*' | b'/') {
                 out.push((Tok::P(c as char), start, i + 1));
                 i += 1;
                 continue;
@@ -285,6 +341,7 @@ impl Parser<'_> {
                 format!("'{}{v}{at}'", if *st { "_" } else { "" })
             }
             Some(Tok::Braces) => "'{}'".to_string(),
+            Some(Tok::Unknown(..)) => "'?'".to_string(),
             Some(Tok::Under) => "'_'".to_string(),
             Some(Tok::Ident(n)) => format!("'{n}'"),
         };
@@ -426,17 +483,61 @@ impl Parser<'_> {
     /// layout's trailing applications are left to the caller.
     fn part(&mut self, apply: bool) -> Result<Expr> {
         let start = self.here().0;
-        let v = self.postfix()?;
+        let v = self.sum(Self::postfix)?;
         if self.peek() != Some(&Tok::P(':')) {
             return Ok(v);
         }
         self.pos += 1;
-        let stride = self.primary()?;
+        // a stride's own applications would be the layout's: operands are primaries
+        let stride = self.sum(Self::primary)?;
         let mut l = Expr { span: (start, self.prev_end()), kind: ExprKind::Layout(Box::new(v), Box::new(stride)) };
         if apply {
             self.applications(start, &mut l)?;
         }
         Ok(l)
+    }
+
+    /// sum := product (('+' | '-') product)*, over operands read by `operand`.
+    fn sum(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
+        let start = self.here().0;
+        let base = self.depth;
+        let mut v = self.product(operand)?;
+        while let Some(Tok::P(op @ ('+' | '-'))) = self.peek().cloned() {
+            self.enter()?;
+            self.pos += 1;
+            let r = self.product(operand)?;
+            v = Expr { span: (start, self.prev_end()), kind: ExprKind::Arith(op, Box::new(v), Box::new(r)) };
+        }
+        self.depth = base;
+        Ok(v)
+    }
+
+    /// product := unary (('*' | '/') unary)*; unary := '-' unary | operand.
+    fn product(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
+        let start = self.here().0;
+        let base = self.depth;
+        let mut v = self.unary(operand)?;
+        while let Some(Tok::P(op @ ('*' | '/'))) = self.peek().cloned() {
+            self.enter()?;
+            self.pos += 1;
+            let r = self.unary(operand)?;
+            v = Expr { span: (start, self.prev_end()), kind: ExprKind::Arith(op, Box::new(v), Box::new(r)) };
+        }
+        self.depth = base;
+        Ok(v)
+    }
+
+    fn unary(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
+        let (s, e) = self.here();
+        if self.peek() == Some(&Tok::P('-')) {
+            self.enter()?;
+            self.pos += 1;
+            let x = self.unary(operand)?;
+            let zero = Expr { span: (s, e), kind: ExprKind::Int { value: 0, is_static: false } };
+            self.depth -= 1;
+            return Ok(Expr { span: (s, self.prev_end()), kind: ExprKind::Arith('-', Box::new(zero), Box::new(x)) });
+        }
+        operand(self)
     }
 
     /// A chain of applications `v(..)(..)`: each link nests the syntax tree one
@@ -504,6 +605,10 @@ impl Parser<'_> {
             Some(Tok::Basis(value, is_static, path)) => {
                 self.pos += 1;
                 Ok(Expr { span: (s, e), kind: ExprKind::Basis { value, is_static, path } })
+            }
+            Some(Tok::Unknown(div, id)) => {
+                self.pos += 1;
+                Ok(Expr { span: (s, e), kind: ExprKind::Unknown { div, id } })
             }
             Some(Tok::Ident(name)) => {
                 self.pos += 1;

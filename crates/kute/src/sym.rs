@@ -1,0 +1,1005 @@
+//! Symbolic integers: extents and strides known only at launch.
+//!
+//! A [`Sym`] is a polynomial with rational coefficients over *atoms*: unknown
+//! positive integers (`M`, or CuTe DSL's `?` and `?{div=N}`), each with the
+//! facts declared for it (a multiple of `div`), and `ceil_div(p,q)` terms that
+//! do not simplify. The form is canonical (terms sorted, like terms merged), so
+//! two equal forms are equal for every value of the unknowns.
+//!
+//! The algebra asks questions of symbols: is this a multiple of 8? is this
+//! less than that? [`Sym::divisible_by`], [`Sym::sign`] and
+//! [`Sym::compare`] answer them from the facts alone, for every value the facts
+//! allow, or answer `None`: undecided. An undecided question is never guessed;
+//! the algebra turns it into an error naming the fact that would decide it.
+//!
+//! How the facts decide:
+//! - every unknown `x` declared a multiple of `d` is `d·y` with `y ≥ 1`; a
+//!   polynomial whose coefficients in the `y`s are integers is an integer, and
+//!   their gcd divides it (its known divisor, what the DSL prints as `div`);
+//! - writing each atom as its least value times `1 + z` with `z ≥ 0`, a
+//!   polynomial whose `z` coefficients are all `≥ 0` takes its least value at
+//!   `z = 0` (and its greatest where they are all `≤ 0`).
+//!
+//! Atoms live in a process-wide table (append-only): an atom's identity is its
+//! index, so a symbol is cheap to copy around inside [`Int`](crate::Int).
+
+use crate::error::{Error, ErrorKind, Result};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+/// A rational number `n/d`, `d > 0`, in lowest terms.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+struct Rat {
+    n: i128,
+    d: i128,
+}
+
+/// gcd of the absolute values (saturating at `i128::MAX`, only reached for
+/// `i128::MIN` with itself or 0).
+fn gcd128(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    i128::try_from(a).unwrap_or(i128::MAX)
+}
+
+fn overflow(what: &str) -> Error {
+    Error::overflow(format_args!("the symbolic {what}"))
+}
+
+impl Rat {
+    const ZERO: Rat = Rat { n: 0, d: 1 };
+    const ONE: Rat = Rat { n: 1, d: 1 };
+
+    fn int(n: i128) -> Rat {
+        Rat { n, d: 1 }
+    }
+
+    fn new(n: i128, d: i128) -> Result<Rat> {
+        if d == 0 {
+            return Err(Error::div_zero("a symbolic quotient"));
+        }
+        let g = gcd128(n, d).max(1);
+        let (mut n, mut d) = (n / g, d / g);
+        if d < 0 {
+            n = n.checked_neg().ok_or_else(|| overflow("quotient"))?;
+            d = d.checked_neg().ok_or_else(|| overflow("quotient"))?;
+        }
+        Ok(Rat { n, d })
+    }
+
+    fn add(self, o: Rat) -> Result<Rat> {
+        let g = gcd128(self.d, o.d);
+        let (a, b) = (self.d / g, o.d / g);
+        let n = self.n.checked_mul(b).zip(o.n.checked_mul(a)).and_then(|(x, y)| x.checked_add(y));
+        let d = self.d.checked_mul(b);
+        Rat::new(n.ok_or_else(|| overflow("sum"))?, d.ok_or_else(|| overflow("sum"))?)
+    }
+
+    fn mul(self, o: Rat) -> Result<Rat> {
+        let g1 = gcd128(self.n, o.d).max(1);
+        let g2 = gcd128(o.n, self.d).max(1);
+        let n = (self.n / g1).checked_mul(o.n / g2).ok_or_else(|| overflow("product"))?;
+        let d = (self.d / g2).checked_mul(o.d / g1).ok_or_else(|| overflow("product"))?;
+        Rat::new(n, d)
+    }
+
+    fn recip(self) -> Result<Rat> {
+        Rat::new(self.d, self.n)
+    }
+
+    fn is_int(self) -> bool {
+        self.d == 1
+    }
+
+    fn signum(self) -> i128 {
+        self.n.signum()
+    }
+}
+
+/// A product of atoms: `(atom index, exponent)`, sorted by index, exponents ≥ 1.
+type Mono = Vec<(u32, u32)>;
+
+/// One term of a polynomial.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Term {
+    mono: Mono,
+    coef: Rat,
+}
+
+/// What an atom is.
+#[derive(Clone, Debug)]
+enum AtomKind {
+    /// An unknown positive integer, a multiple of `div`.
+    Var { name: Option<String>, div: i64 },
+    /// `ceil_div(num, den)` that does not simplify: a positive integer.
+    CeilDiv(Sym, Sym),
+}
+
+struct Table {
+    atoms: Vec<AtomKind>,
+    ceil_index: HashMap<(Sym, Sym), u32>,
+    /// Interned symbols (the handles [`Int`](crate::Int) carries).
+    syms: Vec<Arc<Sym>>,
+    sym_index: HashMap<Sym, u32>,
+}
+
+fn table() -> MutexGuard<'static, Table> {
+    static T: OnceLock<Mutex<Table>> = OnceLock::new();
+    let m = T.get_or_init(|| {
+        Mutex::new(Table { atoms: Vec::new(), ceil_index: HashMap::new(), syms: Vec::new(), sym_index: HashMap::new() })
+    });
+    // a panic while the lock was held cannot leave the table half-written (every
+    // write is one push or insert), so a poisoned lock is still good
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Most distinct symbolic integers, and most unknowns, one process may make
+/// (each is kept for the life of the process).
+pub const MAX_SYMBOLS: usize = 1 << 22;
+
+/// Whether any symbolic integer was ever made in this process: until one
+/// is, the operations' guards against symbolic operands cost one load.
+static SYMBOLS_MADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process has made a symbolic integer (an [`Int`](crate::Int)
+/// holding a [`Sym`]). Pre: none. Post: once true, true for good.
+///
+/// ```
+/// let _ = kute::sym::Sym::var("M");
+/// assert!(kute::sym::any_made());
+/// ```
+#[inline(always)]
+pub fn any_made() -> bool {
+    SYMBOLS_MADE.load(Ordering::Relaxed)
+}
+
+/// The handle of `s` (interned: equal symbols share one handle).
+pub(crate) fn intern(s: Sym) -> Result<i64> {
+    let mut t = table();
+    if let Some(&i) = t.sym_index.get(&s) {
+        return Ok(i as i64);
+    }
+    if t.syms.len() >= MAX_SYMBOLS {
+        return Err(Error::limit(
+            "symbolic integer",
+            format!("this process made {} symbolic integers, kute's limit", MAX_SYMBOLS),
+        ));
+    }
+    let i = t.syms.len() as u32;
+    t.syms.push(Arc::new(s.clone()));
+    t.sym_index.insert(s, i);
+    SYMBOLS_MADE.store(true, Ordering::Relaxed);
+    Ok(i as i64)
+}
+
+/// The symbol of handle `h`.
+pub(crate) fn lookup(h: i64) -> Arc<Sym> {
+    let t = table();
+    match t.syms.get(h as usize) {
+        Some(s) => s.clone(),
+        None => Arc::new(Sym::ZERO),
+    }
+}
+
+fn atom(i: u32) -> AtomKind {
+    table().atoms[i as usize].clone()
+}
+
+fn new_atom(k: AtomKind) -> Result<u32> {
+    let mut t = table();
+    if t.atoms.len() >= MAX_SYMBOLS {
+        return Err(Error::limit("symbolic integer", "too many unknowns in this process"));
+    }
+    t.atoms.push(k);
+    SYMBOLS_MADE.store(true, Ordering::Relaxed);
+    Ok((t.atoms.len() - 1) as u32)
+}
+
+/// Least value and known divisor of an atom.
+fn atom_facts(i: u32) -> (i128, i128) {
+    match atom(i) {
+        AtomKind::Var { div, .. } => (div as i128, div as i128),
+        AtomKind::CeilDiv(..) => (1, 1),
+    }
+}
+
+/// A symbolic integer: a polynomial over unknown positive integers (see the
+/// module docs). Constants are symbols too ([`Sym::constant`]).
+///
+/// ```
+/// use kute::sym::Sym;
+/// let m = Sym::var_div("M", 128).unwrap();
+/// let k = Sym::var("K");
+/// let e = m.mul(&k).unwrap().add(&Sym::constant(4)).unwrap();
+/// assert_eq!(e.to_string(), "M*K+4");
+/// assert_eq!(e.dsl().to_string(), "?{div=4}");
+/// assert_eq!(m.div_exact(&Sym::constant(32)).unwrap().to_string(), "M/32");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Sym {
+    terms: Vec<Term>,
+}
+
+/// The answer to a question about symbols: decided for every value of the
+/// unknowns, or not.
+pub type Decision = Option<bool>;
+
+impl Sym {
+    /// Zero.
+    pub const ZERO: Sym = Sym { terms: Vec::new() };
+
+    /// The constant `c`.
+    ///
+    /// Pre: none. Post: `as_const() == Some(c)`.
+    ///
+    /// ```
+    /// assert_eq!(kute::sym::Sym::constant(6).as_const(), Some(6));
+    /// ```
+    pub fn constant(c: i64) -> Sym {
+        Sym::from_rat(Rat::int(c as i128))
+    }
+
+    fn from_rat(c: Rat) -> Sym {
+        if c.n == 0 {
+            Sym::ZERO
+        } else {
+            Sym { terms: vec![Term { mono: Vec::new(), coef: c }] }
+        }
+    }
+
+    /// A new unknown positive integer named `name` (CuTe DSL's `?`).
+    ///
+    /// Pre: none. Post: a symbol no earlier one equals; it prints as `name`.
+    ///
+    /// ```
+    /// let m = kute::sym::Sym::var("M");
+    /// assert_eq!((m.to_string(), m.dsl().to_string()), ("M".to_string(), "?".to_string()));
+    /// ```
+    pub fn var(name: &str) -> Sym {
+        // one unknown of no divisibility: `var_div` with 1 cannot fail but for the atom limit
+        Sym::var_div(name, 1).unwrap_or(Sym::ZERO)
+    }
+
+    /// A new unknown positive integer named `name`, known to be a multiple of
+    /// `div` (CuTe DSL's `?{div=N}`).
+    ///
+    /// Pre: `div >= 1` (else an `Inadmissible` error). Post: a new unknown.
+    ///
+    /// ```
+    /// let m = kute::sym::Sym::var_div("M", 64).unwrap();
+    /// assert_eq!(m.dsl().to_string(), "?{div=64}");
+    /// assert!(kute::sym::Sym::var_div("M", 0).is_err());
+    /// ```
+    pub fn var_div(name: &str, div: i64) -> Result<Sym> {
+        Sym::new_var(Some(name.to_string()), div)
+    }
+
+    /// A new unknown with no name (printed `?k`, `k` its number in this process).
+    ///
+    /// Pre: `div >= 1` (else an `Inadmissible` error). Post: a new unknown.
+    ///
+    /// ```
+    /// let u = kute::sym::Sym::unknown(4).unwrap();
+    /// assert!(u.to_string().starts_with('?'));
+    /// assert_eq!(u.dsl().to_string(), "?{div=4}");
+    /// ```
+    pub fn unknown(div: i64) -> Result<Sym> {
+        Sym::new_var(None, div)
+    }
+
+    fn new_var(name: Option<String>, div: i64) -> Result<Sym> {
+        if div < 1 {
+            return Err(Error::inadmissible("?", format!("a divisibility must be at least 1, not {div}")));
+        }
+        let i = new_atom(AtomKind::Var { name, div })?;
+        Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
+    }
+
+    /// The anonymous unknown numbered `k` (printed `?k`), if there is one.
+    pub(crate) fn anonymous(k: u32) -> Option<Sym> {
+        let i = k.checked_sub(1)?;
+        let t = table();
+        match t.atoms.get(i as usize) {
+            Some(AtomKind::Var { name: None, .. }) => {
+                Some(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
+            }
+            _ => None,
+        }
+    }
+
+    /// Gives a name to this unknown if it has none (`M = ?{div=8}` names the
+    /// `?`). Pre: none. Post: true when `self` is a single anonymous unknown,
+    /// now named `name`.
+    ///
+    /// ```
+    /// let u = kute::sym::Sym::unknown(1).unwrap();
+    /// assert!(u.name_if_anonymous("T"));
+    /// assert_eq!(u.to_string(), "T");
+    /// assert!(!u.name_if_anonymous("U"));
+    /// ```
+    pub fn name_if_anonymous(&self, name: &str) -> bool {
+        let [Term { mono, coef }] = &self.terms[..] else { return false };
+        let [(i, 1)] = mono[..] else { return false };
+        if *coef != Rat::ONE {
+            return false;
+        }
+        let mut t = table();
+        match &mut t.atoms[i as usize] {
+            AtomKind::Var { name: n @ None, .. } => {
+                *n = Some(name.to_string());
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The value, when the symbol is a constant integer.
+    ///
+    /// Pre: none. Post: `Some(c)` exactly when no unknown is left and the
+    /// value is an integer that fits in `i64`.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var("M");
+    /// assert_eq!(m.sub(&m).unwrap().as_const(), Some(0));
+    /// assert_eq!(m.as_const(), None);
+    /// ```
+    pub fn as_const(&self) -> Option<i64> {
+        match &self.terms[..] {
+            [] => Some(0),
+            [Term { mono, coef }] if mono.is_empty() && coef.is_int() => i64::try_from(coef.n).ok(),
+            _ => None,
+        }
+    }
+
+    fn normalize(mut terms: Vec<Term>) -> Result<Sym> {
+        terms.sort_by(|a, b| a.mono.cmp(&b.mono));
+        let mut out: Vec<Term> = Vec::with_capacity(terms.len());
+        for t in terms {
+            match out.last_mut() {
+                Some(l) if l.mono == t.mono => l.coef = l.coef.add(t.coef)?,
+                _ => out.push(t),
+            }
+        }
+        out.retain(|t| t.coef.n != 0);
+        Ok(Sym { terms: out })
+    }
+
+    /// `self + o`. Pre: the coefficients fit in 128 bits (else `Overflow`).
+    /// Post: the canonical sum.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var("M");
+    /// assert_eq!(m.add(&m).unwrap().to_string(), "2*M");
+    /// ```
+    pub fn add(&self, o: &Sym) -> Result<Sym> {
+        Sym::normalize(self.terms.iter().chain(&o.terms).cloned().collect())
+    }
+
+    /// `self - o`. Pre/Post: as [`Sym::add`].
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var("M");
+    /// assert_eq!(m.sub(&m).unwrap().as_const(), Some(0));
+    /// ```
+    pub fn sub(&self, o: &Sym) -> Result<Sym> {
+        self.add(&o.scale(Rat::int(-1))?)
+    }
+
+    fn scale(&self, c: Rat) -> Result<Sym> {
+        let terms = self.terms.iter().map(|t| Ok(Term { mono: t.mono.clone(), coef: t.coef.mul(c)? }));
+        Sym::normalize(terms.collect::<Result<_>>()?)
+    }
+
+    /// `self · o`. Pre/Post: as [`Sym::add`].
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let (m, n) = (Sym::var("M"), Sym::var("N"));
+    /// assert_eq!(m.add(&Sym::constant(1)).unwrap().mul(&n).unwrap().to_string(), "M*N+N");
+    /// ```
+    pub fn mul(&self, o: &Sym) -> Result<Sym> {
+        let mut terms = Vec::with_capacity(self.terms.len() * o.terms.len());
+        for a in &self.terms {
+            for b in &o.terms {
+                terms.push(Term { mono: mono_mul(&a.mono, &b.mono)?, coef: a.coef.mul(b.coef)? });
+            }
+        }
+        Sym::normalize(terms)
+    }
+
+    /// The exact quotient `self / o`, where the facts prove it an integer.
+    ///
+    /// Pre: `o` is not zero (else `DivisionByZero`) and the quotient is a
+    /// polynomial that the facts prove an integer for every value of the
+    /// unknowns (else an `Undecided` error naming the divisibility needed).
+    /// Post: `q` with `q·o == self`.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 128).unwrap();
+    /// assert_eq!(m.div_exact(&Sym::constant(128)).unwrap().to_string(), "M/128");
+    /// let e = Sym::var("N").div_exact(&Sym::constant(2)).unwrap_err();
+    /// assert_eq!(e.to_string(), "/: needs N divisible by 2 (declare N = ?{div=2})");
+    /// ```
+    pub fn div_exact(&self, o: &Sym) -> Result<Sym> {
+        match self.quotient(o)? {
+            Some(q) if q.integer_valued() => Ok(q),
+            _ => Err(undecided("/", divisibility_fact(self, o))),
+        }
+    }
+
+    /// The polynomial quotient `self / o` if `o` divides `self` as a
+    /// polynomial (rational coefficients allowed), `None` otherwise.
+    fn quotient(&self, o: &Sym) -> Result<Option<Sym>> {
+        if o.terms.is_empty() {
+            return Err(Error::div_zero(format_args!("{self} / 0")));
+        }
+        if let [Term { mono, coef }] = &o.terms[..] {
+            let inv = coef.recip()?;
+            let mut terms = Vec::with_capacity(self.terms.len());
+            for t in &self.terms {
+                let Some(m) = mono_div(&t.mono, mono) else { return Ok(None) };
+                terms.push(Term { mono: m, coef: t.coef.mul(inv)? });
+            }
+            return Sym::normalize(terms).map(Some);
+        }
+        // long division by the leading term in the graded lexicographic
+        // order (a monomial order, so each step removes the leading term);
+        // an overflow on the way means no quotient was found
+        let lead_of = |p: &Sym| p.terms.iter().max_by(|a, b| grlex(&a.mono, &b.mono)).cloned();
+        let Some(lead) = lead_of(o) else { return Ok(None) };
+        let mut rest = self.clone();
+        let mut q = Sym::ZERO;
+        for _ in 0..64 {
+            let Some(t) = lead_of(&rest) else { return Ok(Some(q)) };
+            let Some(m) = mono_div(&t.mono, &lead.mono) else { return Ok(None) };
+            let step = || -> Result<(Sym, Sym)> {
+                let step = Sym { terms: vec![Term { mono: m, coef: t.coef.mul(lead.coef.recip()?)? }] };
+                Ok((rest.sub(&step.mul(o)?)?, q.add(&step)?))
+            };
+            match step() {
+                Ok((r, q2)) => (rest, q) = (r, q2),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The coefficients in the `y`s (each unknown `x` of divisibility `d` as `d·y`).
+    fn y_coefs(&self) -> impl Iterator<Item = Result<Rat>> + '_ {
+        self.terms.iter().map(|t| {
+            let mut c = t.coef;
+            for &(a, e) in &t.mono {
+                let d = atom_facts(a).1;
+                for _ in 0..e {
+                    c = c.mul(Rat::int(d))?;
+                }
+            }
+            Ok(c)
+        })
+    }
+
+    fn integer_valued(&self) -> bool {
+        self.y_coefs().all(|c| c.is_ok_and(|c| c.is_int()))
+    }
+
+    /// The largest integer the facts prove divides the symbol for every value
+    /// of the unknowns (CuTe DSL's `div`); 0 for zero, `|c|` for a constant.
+    ///
+    /// Pre: none. Post: `divisor() % n == 0` implies `divisible_by(n) == Some(true)`.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 64).unwrap();
+    /// assert_eq!(m.mul(&Sym::constant(4)).unwrap().divisor(), 256);
+    /// ```
+    pub fn divisor(&self) -> i64 {
+        let mut g: i128 = 0;
+        for c in self.y_coefs() {
+            match c {
+                Ok(c) if c.is_int() => g = gcd128(g, c.n),
+                _ => return 1,
+            }
+        }
+        i64::try_from(g).unwrap_or(1)
+    }
+
+    /// Is the symbol a multiple of `n`, for every value of the unknowns?
+    ///
+    /// Pre: none. Post: `Some(true)` when the facts prove it; `Some(false)` for a
+    /// constant that is not (or when `n` is 0 and the symbol is not); `None` otherwise.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 64).unwrap();
+    /// assert_eq!(m.divisible_by(32), Some(true));
+    /// assert_eq!(m.divisible_by(128), None);
+    /// ```
+    pub fn divisible_by(&self, n: i64) -> Decision {
+        if let Some(c) = self.as_const() {
+            return Some(if n == 0 { c == 0 } else { c % n == 0 });
+        }
+        if n == 0 {
+            return self.sign().map(|s| s == 0);
+        }
+        let g = self.divisor();
+        if g % n == 0 {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// Least and greatest values where the facts bound them (see the module docs).
+    fn bounds(&self) -> (Option<Rat>, Option<Rat>) {
+        self.z_expansion().map_or((None, None), |z| {
+            let constant = z.get(&Vec::new()).copied().unwrap_or(Rat::ZERO);
+            let rest = || z.iter().filter(|(m, _)| !m.is_empty()).map(|(_, c)| c.signum());
+            let lo = rest().all(|s| s >= 0).then_some(constant);
+            let hi = rest().all(|s| s <= 0).then_some(constant);
+            (lo, hi)
+        })
+    }
+
+    /// The polynomial in the `z`s, each atom `a` written `m_a·(1 + z_a)` with
+    /// `m_a` its least value; `None` past a size budget or on overflow.
+    fn z_expansion(&self) -> Option<HashMap<Mono, Rat>> {
+        const BUDGET: usize = 4096;
+        let mut out: HashMap<Mono, Rat> = HashMap::new();
+        for t in &self.terms {
+            // c·Π m^e · Π (1+z)^e = Σ over k ≤ e of c·Π m^e·C(e,k)·z^k
+            let mut c = t.coef;
+            for &(a, e) in &t.mono {
+                for _ in 0..e {
+                    c = c.mul(Rat::int(atom_facts(a).0)).ok()?;
+                }
+            }
+            let mut partial: Vec<(Mono, Rat)> = vec![(Vec::new(), c)];
+            for &(a, e) in &t.mono {
+                let mut next = Vec::with_capacity(partial.len() * (e as usize + 1));
+                for (m, c) in &partial {
+                    let mut binom: i128 = 1;
+                    for k in 0..=e {
+                        let mut m2 = m.clone();
+                        if k > 0 {
+                            m2.push((a, k));
+                        }
+                        next.push((m2, c.mul(Rat::int(binom)).ok()?));
+                        binom = binom.checked_mul((e - k) as i128)? / (k as i128 + 1);
+                    }
+                }
+                if next.len() > BUDGET {
+                    return None;
+                }
+                partial = next;
+            }
+            for (m, c) in partial {
+                let slot = out.entry(m).or_insert(Rat::ZERO);
+                *slot = slot.add(c).ok()?;
+            }
+        }
+        Some(out)
+    }
+
+    /// The sign (-1, 0 or 1) for every value of the unknowns, where the facts decide it.
+    ///
+    /// Pre: none. Post: `Some(s)` when the symbol has sign `s` for every value
+    /// the facts allow, `None` otherwise.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var("M");
+    /// assert_eq!(m.sign(), Some(1));
+    /// assert_eq!(m.sub(&Sym::constant(1)).unwrap().sign(), None); // 0 when M = 1
+    /// assert_eq!(Sym::constant(1).sub(&m.mul(&m).unwrap()).unwrap().sign(), None);
+    /// ```
+    pub fn sign(&self) -> Option<i64> {
+        if self.terms.is_empty() {
+            return Some(0);
+        }
+        match self.bounds() {
+            (Some(lo), _) if lo.signum() > 0 => Some(1),
+            (_, Some(hi)) if hi.signum() < 0 => Some(-1),
+            _ => None,
+        }
+    }
+
+    /// `self` against `o` (-1 less, 0 equal, 1 greater) for every value of the
+    /// unknowns, where the facts decide it.
+    ///
+    /// Pre: none. Post: as [`Sym::sign`] of `self - o`; `None` also on overflow.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 8).unwrap();
+    /// assert_eq!(m.compare(&Sym::constant(8)), None); // M may be 8
+    /// assert_eq!(m.compare(&Sym::constant(7)), Some(1));
+    /// ```
+    pub fn compare(&self, o: &Sym) -> Option<i64> {
+        self.sub(o).ok()?.sign()
+    }
+
+    /// `self <= o` for every value of the unknowns, where the facts decide it.
+    ///
+    /// Pre: none. Post: `Some(true)` when the facts prove `self <= o`,
+    /// `Some(false)` when they prove `self > o`, `None` otherwise.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let n = Sym::var("N");
+    /// assert_eq!(Sym::constant(1).at_most(&n), Some(true));
+    /// assert_eq!(Sym::constant(2).at_most(&n), None);
+    /// ```
+    pub fn at_most(&self, o: &Sym) -> Option<bool> {
+        match self.sub(o).ok()?.bounds() {
+            (_, Some(hi)) if hi.signum() <= 0 => Some(true),
+            (Some(lo), _) if lo.signum() > 0 => Some(false),
+            _ => None,
+        }
+    }
+
+    /// CuTe's `ceil_div(self, o)`: the exact quotient where the facts prove
+    /// one, 1 where `0 < self <= o`, else a `ceil_div(self,o)` term.
+    ///
+    /// Pre: `o` is not zero (else `DivisionByZero`); where it is not a
+    /// constant, both are positive (else an `Undecided` error).
+    /// Post: the ceiling of `self / o` for every value of the unknowns.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 64).unwrap();
+    /// assert_eq!(m.ceil_div(&Sym::constant(8)).unwrap().to_string(), "M/8");
+    /// assert_eq!(Sym::constant(8).ceil_div(&m).unwrap().to_string(), "1");
+    /// assert_eq!(Sym::var("N").ceil_div(&Sym::constant(8)).unwrap().to_string(), "ceil_div(N,8)");
+    /// ```
+    pub fn ceil_div(&self, o: &Sym) -> Result<Sym> {
+        if let (Some(a), Some(b)) = (self.as_const(), o.as_const()) {
+            if b == 0 {
+                return Err(Error::div_zero(format_args!("ceil_div({a}, 0)")));
+            }
+            let v = (a as i128 + b as i128 - 1) / b as i128;
+            return Ok(Sym::from_rat(Rat::int(v)));
+        }
+        if let Some(q) = self.quotient(o)?
+            && q.integer_valued()
+        {
+            return Ok(q);
+        }
+        if self.sign() != Some(1) || o.sign() != Some(1) {
+            return Err(undecided("ceil_div", format!("needs {self} and {o} positive")));
+        }
+        if self.at_most(o) == Some(true) {
+            return Ok(Sym::constant(1));
+        }
+        let key = (self.clone(), o.clone());
+        let existing = table().ceil_index.get(&key).copied();
+        let i = match existing {
+            Some(i) => i,
+            None => {
+                let i = new_atom(AtomKind::CeilDiv(self.clone(), o.clone()))?;
+                table().ceil_index.insert(key, i);
+                i
+            }
+        };
+        Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
+    }
+
+    /// The value for the given values of the unknowns (by name; an anonymous
+    /// unknown by its printed name `?k`).
+    ///
+    /// Pre: every unknown has a value (else an `UnknownName` error), each a
+    /// positive multiple of its declared divisibility (else `Inadmissible`),
+    /// the result an integer fitting in `i64` (else `Overflow`).
+    /// Post: the symbol's value there.
+    ///
+    /// ```
+    /// use kute::sym::{Sym, Valuation};
+    /// let m = Sym::var_div("M", 128).unwrap();
+    /// let v = Valuation::from([("M", 384)]);
+    /// assert_eq!(m.div_exact(&Sym::constant(128)).unwrap().eval(&v).unwrap(), 3);
+    /// assert!(m.eval(&Valuation::from([("M", 100)])).is_err());
+    /// ```
+    pub fn eval(&self, v: &Valuation) -> Result<i64> {
+        let mut acc = Rat::ZERO;
+        for t in &self.terms {
+            let mut c = t.coef;
+            for &(a, e) in &t.mono {
+                let x = eval_atom(a, v)?;
+                for _ in 0..e {
+                    c = c.mul(Rat::int(x as i128))?;
+                }
+            }
+            acc = acc.add(c)?;
+        }
+        if !acc.is_int() {
+            return Err(Error::inadmissible("substitute", format!("{self} is not an integer at these values")));
+        }
+        i64::try_from(acc.n).map_err(|_| overflow("value"))
+    }
+
+    /// Prints the symbol as CuTe DSL does: `?`, or `?{div=N}` with its known
+    /// divisor; a constant as its value.
+    ///
+    /// Pre: none. Post: a displayable value.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 16).unwrap();
+    /// assert_eq!(m.dsl().to_string(), "?{div=16}");
+    /// ```
+    pub fn dsl(&self) -> Dsl<'_> {
+        Dsl(self)
+    }
+
+    /// The unknowns this symbol depends on, by printed name, each with its
+    /// declared divisibility (the unknowns inside `ceil_div` terms included).
+    ///
+    /// Pre: none. Post: names without repetition, in order of first use.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 8).unwrap();
+    /// assert_eq!(m.mul(&Sym::var("K")).unwrap().unknowns(), vec![("M".to_string(), 8), ("K".to_string(), 1)]);
+    /// ```
+    pub fn unknowns(&self) -> Vec<(String, i64)> {
+        let mut out = Vec::new();
+        self.collect_unknowns(&mut out);
+        out
+    }
+
+    fn collect_unknowns(&self, out: &mut Vec<(String, i64)>) {
+        for t in &self.terms {
+            for &(a, _) in &t.mono {
+                match atom(a) {
+                    AtomKind::Var { div, .. } => {
+                        let n = atom_name(a);
+                        if !out.iter().any(|(m, _)| *m == n) {
+                            out.push((n, div));
+                        }
+                    }
+                    AtomKind::CeilDiv(p, q) => {
+                        p.collect_unknowns(out);
+                        q.collect_unknowns(out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn mono_mul(a: &Mono, b: &Mono) -> Result<Mono> {
+    let mut out = a.clone();
+    for &(i, e) in b {
+        match out.iter_mut().find(|(j, _)| *j == i) {
+            Some((_, f)) => *f = f.checked_add(e).ok_or_else(|| overflow("power"))?,
+            None => out.push((i, e)),
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The graded lexicographic order: total degree, then the exponents of the
+/// atoms in increasing index (the larger exponent of the first that differs).
+fn grlex(a: &Mono, b: &Mono) -> std::cmp::Ordering {
+    degree(a).cmp(&degree(b)).then_with(|| {
+        let exp = |m: &Mono, i: u32| m.iter().find(|(j, _)| *j == i).map_or(0, |&(_, e)| e);
+        let mut ids: Vec<u32> = a.iter().chain(b).map(|&(i, _)| i).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.iter().map(|&i| exp(a, i).cmp(&exp(b, i))).find(|o| o.is_ne()).unwrap_or(std::cmp::Ordering::Equal)
+    })
+}
+
+/// `a / b` as monomials, if `b` divides `a`.
+fn mono_div(a: &Mono, b: &Mono) -> Option<Mono> {
+    let mut out = a.clone();
+    for &(i, e) in b {
+        let k = out.iter().position(|(j, _)| *j == i)?;
+        if out[k].1 < e {
+            return None;
+        }
+        out[k].1 -= e;
+        if out[k].1 == 0 {
+            out.remove(k);
+        }
+    }
+    Some(out)
+}
+
+fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
+    match atom(a) {
+        AtomKind::Var { div, .. } => {
+            let name = atom_name(a);
+            let Some(&x) = v.0.get(&name) else {
+                return Err(Error::new(ErrorKind::UnknownName, "substitute", format!("no value given for {name}")));
+            };
+            if x < 1 || x % div != 0 {
+                return Err(Error::inadmissible(
+                    "substitute",
+                    format!("{name} = {x}, but {name} was declared a positive multiple of {div}"),
+                ));
+            }
+            Ok(x)
+        }
+        AtomKind::CeilDiv(p, q) => {
+            let (a, b) = (p.eval(v)?, q.eval(v)?);
+            if b == 0 {
+                return Err(Error::div_zero(format_args!("ceil_div({a}, 0)")));
+            }
+            Ok(((a as i128 + b as i128 - 1) / b as i128) as i64)
+        }
+    }
+}
+
+fn atom_name(a: u32) -> String {
+    match atom(a) {
+        AtomKind::Var { name: Some(n), .. } => n,
+        AtomKind::Var { name: None, .. } => format!("?{}", a + 1),
+        AtomKind::CeilDiv(p, q) => format!("ceil_div({p},{q})"),
+    }
+}
+
+/// The error of an undecided question: `op`, and the fact that would decide it.
+pub(crate) fn undecided(op: &'static str, fact: String) -> Error {
+    Error::new(ErrorKind::Undecided, op, fact)
+}
+
+/// "needs p divisible by q", with the declaration that would give it where
+/// `p` is one unknown and `q` a constant.
+pub(crate) fn divisibility_fact(p: &Sym, q: &Sym) -> String {
+    let hint = match (&p.terms[..], q.as_const()) {
+        ([Term { mono, coef }], Some(c)) if mono.len() == 1 && mono[0].1 == 1 && coef.is_int() => {
+            match atom(mono[0].0) {
+                AtomKind::Var { div, .. } => {
+                    let need = c as i128 / gcd128(c as i128, coef.n).max(1);
+                    let l = need / gcd128(need, div as i128) * div as i128;
+                    format!(" (declare {} = ?{{div={l}}})", atom_name(mono[0].0))
+                }
+                _ => String::new(),
+            }
+        }
+        _ => String::new(),
+    };
+    format!("needs {p} divisible by {q}{hint}")
+}
+
+/// Values of unknowns, by name: what [`Sym::eval`] and the layouts'
+/// `substitute` read.
+///
+/// ```
+/// let v = kute::sym::Valuation::from([("M", 384), ("N", 64)]);
+/// assert_eq!(v.get("N"), Some(64));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Valuation(HashMap<String, i64>);
+
+impl Valuation {
+    /// No values. Pre: none. Post: empty.
+    ///
+    /// ```
+    /// assert_eq!(kute::sym::Valuation::new().get("M"), None);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Gives `name` the value `x`. Pre: none. Post: `get(name) == Some(x)`.
+    ///
+    /// ```
+    /// let mut v = kute::sym::Valuation::new();
+    /// v.set("M", 4);
+    /// assert_eq!(v.get("M"), Some(4));
+    /// ```
+    pub fn set(&mut self, name: &str, x: i64) {
+        self.0.insert(name.to_string(), x);
+    }
+
+    /// The value of `name`. Pre: none. Post: the value set, if any.
+    ///
+    /// ```
+    /// assert_eq!(kute::sym::Valuation::from([("K", 2)]).get("K"), Some(2));
+    /// ```
+    pub fn get(&self, name: &str) -> Option<i64> {
+        self.0.get(name).copied()
+    }
+}
+
+impl<const N: usize> From<[(&str, i64); N]> for Valuation {
+    fn from(xs: [(&str, i64); N]) -> Self {
+        Valuation(xs.iter().map(|&(k, v)| (k.to_string(), v)).collect())
+    }
+}
+
+/// [`Sym::dsl`]: the symbol as CuTe DSL prints it.
+pub struct Dsl<'a>(&'a Sym);
+
+impl fmt::Display for Dsl<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(c) = self.0.as_const() {
+            return write!(f, "{c}");
+        }
+        match self.0.divisor() {
+            d if d > 1 => write!(f, "?{{div={d}}}"),
+            _ => f.write_str("?"),
+        }
+    }
+}
+
+/// Total degree, for the order terms print in (highest first, constant last).
+fn degree(m: &Mono) -> u32 {
+    m.iter().map(|&(_, e)| e).sum()
+}
+
+fn write_mono(f: &mut fmt::Formatter<'_>, m: &Mono) -> fmt::Result {
+    let mut first = true;
+    for &(a, e) in m {
+        for _ in 0..e {
+            if !first {
+                f.write_str("*")?;
+            }
+            first = false;
+            f.write_str(&atom_name(a))?;
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Sym {
+    /// The symbol with its names, `*`, `/` (exact), `+`, `-` and `ceil_div`:
+    /// text that parses back (with the names bound) to the same symbol.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.terms.is_empty() {
+            return f.write_str("0");
+        }
+        let mut order: Vec<&Term> = self.terms.iter().collect();
+        order.sort_by(|a, b| degree(&b.mono).cmp(&degree(&a.mono)).then(a.mono.cmp(&b.mono)));
+        for (k, t) in order.iter().enumerate() {
+            let (n, d) = (t.coef.n, t.coef.d);
+            if n < 0 {
+                f.write_str("-")?;
+            } else if k > 0 {
+                f.write_str("+")?;
+            }
+            let n = n.unsigned_abs();
+            if t.mono.is_empty() {
+                write!(f, "{n}")?;
+            } else {
+                if n != 1 {
+                    write!(f, "{n}*")?;
+                }
+                write_mono(f, &t.mono)?;
+            }
+            if d != 1 {
+                write!(f, "/{d}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The guard of an operation that does not yet take symbolic operands: an
+/// `Undecided` error naming it when `has_symbols` finds one (asked only once
+/// this process has made a symbol: one load otherwise).
+///
+/// Pre: none. Post: `Ok(())`, or the error.
+#[inline(always)]
+pub(crate) fn refuse(op: &'static str, has_symbols: impl FnOnce() -> bool) -> Result<()> {
+    if any_made() && has_symbols() {
+        return Err(refusal(op));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn refusal(op: &'static str) -> Error {
+    Error::new(ErrorKind::Undecided, op, "takes no symbolic operands yet")
+}

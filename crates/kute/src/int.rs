@@ -36,14 +36,16 @@ enum Flag {
     #[default]
     Dynamic = 0,
     Static = 1,
-    /// The value is the handle of an interned [`Sym`]. Bit 4: clear of the
-    /// static bit and of the basis-path length bits of a [`Stride`](crate::Stride)'s
-    /// meta word, which carries it.
-    Symbolic = 16,
+    /// The value is the handle of an interned [`Sym`].
+    Symbolic = 2,
+    /// Never made: the fourth value of the two flag bits, read as symbolic, so
+    /// that the two low bits of a [`Stride`](crate::Stride)'s meta word are an
+    /// `Int` flag as they are (no test to rebuild one).
+    SymbolicToo = 3,
 }
 
-/// The flag word of a symbolic integer.
-pub(crate) const SYMBOLIC_BIT: u64 = 16;
+/// The bit of the flag word that marks a symbolic integer.
+pub(crate) const SYMBOLIC_BIT: u64 = 2;
 
 impl Flag {
     #[inline(always)]
@@ -62,7 +64,9 @@ impl Flag {
     /// going through `bool`s took a test and a set per operand).
     #[inline(always)]
     const fn and(self, o: Flag) -> Flag {
-        match self as u64 & o as u64 {
+        // (the static bits only: a value the compiler knows is 0 or 1 is
+        // the flag's word as it is)
+        match self as u64 & o as u64 & 1 {
             0 => Flag::Dynamic,
             _ => Flag::Static,
         }
@@ -149,7 +153,7 @@ impl Int {
     /// ```
     #[inline(always)]
     pub const fn is_symbolic(self) -> bool {
-        matches!(self.flag, Flag::Symbolic)
+        self.flag as u64 & SYMBOLIC_BIT != 0
     }
 
     /// The integer as a symbol (a constant for a concrete integer).
@@ -202,10 +206,13 @@ impl Int {
     /// assert_eq!(kute::Int::new_static(4).to_dynamic(), kute::Int::new_dynamic(4));
     /// ```
     pub const fn to_dynamic(self) -> Int {
+        if self.is_symbolic() {
+            return self;
+        }
         Int::new_dynamic(self.value)
     }
 
-    /// The static flag as the bit `1` (static) or `0` (dynamic).
+    /// The flag word: bit 0 static, bit 1 symbolic (`0` dynamic).
     #[inline(always)]
     pub(crate) const fn flag_bit(self) -> u64 {
         self.flag as u64
@@ -217,19 +224,19 @@ impl Int {
     /// only: one test where the factors are not zero).
     #[inline(always)]
     pub(crate) const fn static_zero_factor(a: i64, a_bit: u64, b: i64, b_bit: u64, p: i64) -> bool {
-        p == 0 && ((a_bit != 0 && a == 0) || (b_bit != 0 && b == 0))
+        p == 0 && ((a_bit & 1 != 0 && a == 0) || (b_bit & 1 != 0 && b == 0))
     }
 
     /// The integer of a value and a flag word ([`Int::flag_bit`]'s: 0, 1 or
     /// [`SYMBOLIC_BIT`]).
     #[inline(always)]
     pub(crate) const fn from_parts(value: i64, word: u64) -> Int {
-        let flag = if word & SYMBOLIC_BIT != 0 {
-            Flag::Symbolic
-        } else if word & 1 != 0 {
-            Flag::Static
-        } else {
-            Flag::Dynamic
+        // every two-bit word is a flag: this match is the word itself
+        let flag = match word & 3 {
+            0 => Flag::Dynamic,
+            1 => Flag::Static,
+            2 => Flag::Symbolic,
+            _ => Flag::SymbolicToo,
         };
         Int { value, flag }
     }

@@ -33,8 +33,8 @@ pub const MAX_BASIS_INDEX: usize = 255;
 const STATIC_BIT: u64 = 1;
 /// The flag bits an [`Int`] scale brings: static, symbolic.
 const FLAG_BITS: u64 = STATIC_BIT | crate::int::SYMBOLIC_BIT;
-const LEN_SHIFT: u32 = 1;
-const LEN_MASK: u64 = 0b1110;
+const LEN_SHIFT: u32 = 2;
+const LEN_MASK: u64 = 0b11100;
 const PATH_SHIFT: u32 = 8;
 
 /// A stride: an integer, or an integer scaled onto a basis direction of the
@@ -52,7 +52,8 @@ const PATH_SHIFT: u32 = 8;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Stride {
     value: i64,
-    /// bit 0: static; bits 1-3: path length; bits 8..: the path, 8 bits an index, outermost first
+    /// bits 0-1: the scale's `Int` flag (bit 0 static, bit 1 symbolic); bits
+    /// 2-4: path length; bits 8..: the path, 8 bits an index, outermost first
     meta: u64,
 }
 
@@ -304,7 +305,7 @@ impl Stride {
         // `with_value(scale_int().mul_opt(k))` on the words: the static bit
         // computed as bits, not through a `bool` the compiler branches on
         let value = self.value.checked_mul(k.value())?;
-        let (a, b) = (self.meta & STATIC_BIT, k.flag_bit());
+        let (a, b) = (self.meta & STATIC_BIT, k.flag_bit() & STATIC_BIT);
         let mut bit = a & b;
         if Int::static_zero_factor(self.value, a, k.value(), b, value) {
             bit = STATIC_BIT;

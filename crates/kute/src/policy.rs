@@ -142,6 +142,54 @@ pub(crate) trait Policy: Sized {
         Self::ok(a.ceil_div_opt(b), || a.ceil_div(b))
     }
 
+    // Decisions. Under `Fast` (never given a symbol) each is the comparison
+    // of values it always was; under `Checked`, a symbol's question is
+    // answered by the facts or is an `Undecided` error naming the fact.
+
+    /// Whether the extent `x` is 1. A symbolic extent is not taken for 1: it
+    /// stays a mode, as CuTe keeps a run-time extent (where its value is 1,
+    /// the answer differs only by that mode of extent 1).
+    #[inline(always)]
+    fn is_one(x: Int) -> bool {
+        !(Self::CHECKED && x.is_symbolic()) && x.value() == 1
+    }
+
+    /// `a == b`.
+    #[inline(always)]
+    fn eq(a: Int, b: Int, op: &'static str) -> Result<bool, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.decide_eq(b, op));
+        }
+        Ok(a.value() == b.value())
+    }
+
+    /// `a < b`.
+    #[inline(always)]
+    fn lt(a: Int, b: Int, op: &'static str) -> Result<bool, Self::Err> {
+        if Self::CHECKED && a.either_symbolic(b) {
+            return Self::lift(a.decide_lt(b, op));
+        }
+        Ok(a.value() < b.value())
+    }
+
+    /// The sign of `x` (-1, 0, 1).
+    #[inline(always)]
+    fn sign(x: Int, op: &'static str) -> Result<i64, Self::Err> {
+        if Self::CHECKED && x.is_symbolic() {
+            return Self::lift(x.sign(op));
+        }
+        Ok(x.value().signum())
+    }
+
+    /// Whether `d` divides `x` (zero divides only zero).
+    #[inline(always)]
+    fn divides(d: Int, x: Int, op: &'static str) -> Result<bool, Self::Err> {
+        if Self::CHECKED && d.either_symbolic(x) {
+            return Self::lift(d.decide_divides(x, op));
+        }
+        Ok(if d.value() == 0 { x.value() == 0 } else { x.value().wrapping_rem(d.value()) == 0 })
+    }
+
     /// The smaller of `a` and `b` (for symbols, where the facts decide it).
     #[inline(always)]
     fn min(a: Int, b: Int) -> Result<Int, Self::Err> {

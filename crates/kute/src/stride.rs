@@ -162,9 +162,22 @@ impl Stride {
         self.meta & STATIC_BIT != 0
     }
 
+    /// Whether the scale is symbolic.
+    ///
+    /// Pre: none. Post: the scale's [`Int::is_symbolic`].
+    ///
+    /// ```
+    /// use kute::{Int, Stride, sym::Sym};
+    /// assert!(Stride::of(Int::symbolic(Sym::var("LD")).unwrap()).is_symbolic());
+    /// ```
+    #[inline(always)]
+    pub const fn is_symbolic(self) -> bool {
+        self.meta & crate::int::SYMBOLIC_BIT != 0
+    }
+
     /// Whether this is a plain integer stride (an empty basis path).
     ///
-    /// Pre: none. Post: `true` iff `path()` is empty.
+    /// Pre: none. Post: `true` iff `path()` is empty (a symbolic scale too).
     ///
     /// ```
     /// use kute::{Int, Stride};
@@ -206,7 +219,8 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn is_int_zero(self) -> bool {
-        self.value == 0 && self.is_int()
+        // (a symbolic scale is never the integer 0: symbols are not constants)
+        self.value == 0 && self.meta <= STATIC_BIT
     }
 
     /// The length of the basis path (0 for an integer).

@@ -985,6 +985,14 @@ impl fmt::Display for Sym {
     }
 }
 
+/// Whether an operation's operands hold a symbol (asked only once this
+/// process has made one: one load otherwise). An operation that takes
+/// symbols skips its fast run then: the fast runs read integers by value.
+#[inline(always)]
+pub(crate) fn present(has_symbols: impl FnOnce() -> bool) -> bool {
+    any_made() && has_symbols()
+}
+
 /// The guard of an operation that does not yet take symbolic operands: an
 /// `Undecided` error naming it when `has_symbols` finds one (asked only once
 /// this process has made a symbol: one load otherwise).

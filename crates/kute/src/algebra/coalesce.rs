@@ -43,11 +43,10 @@ impl Coalescer {
     /// extent the order of the products decides whether one overflows.)
     #[inline(always)]
     pub(crate) fn push<P: Policy>(&mut self, m: Mode, emit: &mut impl Sink<P>) -> Result<(), P::Err> {
-        let s = m.shape.value();
-        if s == 1 {
+        if P::is_one(m.shape) {
             return Ok(());
         }
-        if s < 1 && !P::CHECKED {
+        if !P::CHECKED && m.shape.value() < 1 {
             return Err(P::decline());
         }
         if self.open {
@@ -74,6 +73,13 @@ impl Coalescer {
 /// (value and basis direction).
 #[inline(always)]
 pub(crate) fn merges<P: Policy>(x: Mode, y: Mode) -> Result<bool, P::Err> {
+    if P::CHECKED && (x.shape.is_symbolic() || x.stride.is_symbolic() || y.stride.is_symbolic()) {
+        if !x.stride.same_direction(y.stride) {
+            return Ok(false);
+        }
+        let p = P::lift(x.stride.scale_int().mul(x.shape))?;
+        return P::eq(p, y.stride.scale_int(), "coalesce");
+    }
     // (the product's value alone: no static flag is needed to compare)
     match x.shape.value().checked_mul(x.stride.value()) {
         Some(v) => Ok(v == y.stride.value() && x.stride.same_direction(y.stride)),
@@ -95,7 +101,7 @@ pub(crate) fn coalesce_leaves<P: Policy>(
     let mut c = Coalescer::NEW;
     if fake_last
         && let Some((&last, init)) = leaves.split_last()
-        && last.shape.value() == 1
+        && P::is_one(last.shape)
     {
         for &m in init {
             c.push(m, dst)?;
@@ -152,7 +158,6 @@ pub(crate) fn coalesce_modes(out: &mut Modes, leaves: &[Mode], fake_last: bool) 
 /// assert_eq!(kute::coalesce(&l).unwrap().to_string(), "_12:_1");
 /// ```
 pub fn coalesce(l: &Layout) -> Result<Layout> {
-    crate::sym::refuse("coalesce", || l.has_symbols())?;
     Layout::from_into(|out| coalesce_into(out, l))
 }
 
@@ -171,9 +176,8 @@ pub fn coalesce(l: &Layout) -> Result<Layout> {
 /// ```
 #[inline(always)]
 pub fn coalesce_into(out: &mut Layout, l: &Layout) -> Result<()> {
-    crate::sym::refuse("coalesce", || l.has_symbols())?;
     let leaves = l.leaves();
-    if Fast::enabled() && coalesce_fast(out, l).is_ok() {
+    if Fast::enabled() && !crate::sym::present(|| l.has_symbols()) && coalesce_fast(out, l).is_ok() {
         Fast::answered();
         return Ok(());
     }
@@ -351,7 +355,6 @@ pub fn filter_zeros(l: &Layout) -> Layout {
 /// assert_eq!(kute::filter(&l).unwrap().to_string(), "_3:_1");
 /// ```
 pub fn filter(l: &Layout) -> Result<Layout> {
-    crate::sym::refuse("filter", || l.has_symbols())?;
     coalesce(&filter_zeros(l)).map_err(|e| e.in_op("filter"))
 }
 

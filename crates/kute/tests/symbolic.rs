@@ -194,6 +194,10 @@ const CALLS: &[&str] = &[
     "coalesce(#L)",
     "filter(#L)",
     "filter_zeros(#L)",
+    "complement(#L)",
+    "complement(#L,_256)",
+    "complement(#L,M*N*K*_8)",
+    "complement(#L,(M*_16,K*_4))",
 ];
 
 fn law_case(env_facts: &[(&str, i64)], shape: &[String], stride: &[String], call: &str, ks: &[[i64; 3]]) {
@@ -205,6 +209,7 @@ fn law_case(env_facts: &[(&str, i64)], shape: &[String], stride: &[String], call
     let l = format!("{s}:({})", stride.join(","));
     let src = call.replace("#L", &l).replace("#S", &s);
     let sym = eval_line(&mut env, &src);
+    let operand = eval_line(&mut env, &l).unwrap();
     for k in ks {
         let mut v = Valuation::new();
         let mut concrete = Env::new();
@@ -213,11 +218,17 @@ fn law_case(env_facts: &[(&str, i64)], shape: &[String], stride: &[String], call
             concrete.insert(n.to_string(), Value::IntTuple(kute::IntTuple::leaf(Int::new_dynamic(d * x))));
         }
         let want = kute::expr::eval_in(&src, &concrete);
+        // where a symbolic extent of the operand is 1, the symbolic answer is
+        // CuTe's for a run-time 1 (kept as a mode), which may differ from the
+        // answer by value in whether it exists
+        let at_one = symbolic_one(&operand, &v);
         match (&sym, &want) {
             (Ok(a), Ok(w)) => {
                 let got = a.substitute(&v).unwrap();
-                assert!(lawful(a, &got, w, &v), "{src} at {v:?}: symbolic answer {a} gives {got}, concrete {w}");
+                let ok = if at_one { seen_loosely(&got) == seen_loosely(w) } else { lawful(a, &got, w, &v) };
+                assert!(ok, "{src} at {v:?}: symbolic answer {a} gives {got}, concrete {w}");
             }
+            _ if at_one => {}
             // an error on symbols names the fact it needs, or is the error of
             // every valuation
             (Err(e), w) => {
@@ -409,7 +420,7 @@ fn dsl_symbolic_vectors_are_answered_lawfully_or_refused() {
         }
     }
     assert!(failures.is_empty(), "{} unlawful answers:\n{}", failures.len(), failures.join("\n"));
-    let floor = [("dsl-ok", 102), ("dsl-refuses", 0), ("dsl-wrong", 2)];
+    let floor = [("dsl-ok", 148), ("dsl-refuses", 0), ("dsl-wrong", 18)];
     for (mark, min) in floor {
         let (got, total) = answered.get(mark).copied().unwrap_or_default();
         assert!(got >= min, "{mark}: {got} of {total} answered lawfully, fewer than the {min} of before");

@@ -30,7 +30,6 @@ use smallvec::SmallVec;
 /// assert_eq!(kute::complement(&a, &m).unwrap().to_string(), "(2,3):(_1,8)");
 /// ```
 pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
-    crate::sym::refuse("complement", || a.has_symbols() || cotarget.as_int_tuple().has_symbols())?;
     Layout::from_into(|out| complement_into(out, a, cotarget))
 }
 
@@ -52,8 +51,8 @@ pub fn complement(a: &Layout, cotarget: impl AsIntTuple) -> Result<Layout> {
 /// ```
 #[inline(always)]
 pub fn complement_into(out: &mut Layout, a: &Layout, cotarget: impl AsIntTuple) -> Result<()> {
-    crate::sym::refuse("complement", || a.has_symbols() || cotarget.as_int_tuple().has_symbols())?;
     if Fast::enabled()
+        && !crate::sym::present(|| a.has_symbols() || cotarget.as_int_tuple().has_symbols())
         && let Some(n) = cotarget.as_int()
         && complement_fast(out, a, n).is_ok()
     {
@@ -93,7 +92,6 @@ pub(crate) fn complement_fast(out: &mut Layout, a: &Layout, n: Int) -> Result<()
 /// assert_eq!(kute::complement_self(&a).unwrap().to_string(), "_3:_2");
 /// ```
 pub fn complement_self(a: &Layout) -> Result<Layout> {
-    crate::sym::refuse("complement_self", || a.has_symbols())?;
     Layout::from_into(|out| {
         out.flat_in(|m| complement_modes(m, a.as_tree_ref(), Cot::Cosize)).map_err(|e| e.in_op("complement"))
     })
@@ -159,8 +157,8 @@ pub(crate) fn complement_leaves<P: Policy>(
     // sorting loop
     let front = match *leaves {
         _ if matches!(cot, Cot::Cosize) => None,
-        [x] if plain(x) => Some((UNIT, x, Int::ONE)),
-        [x, y] if plain(x) && plain(y) => {
+        [x] if plain::<P>(x) => Some((UNIT, x, Int::ONE)),
+        [x, y] if plain::<P>(x) && plain::<P>(y) => {
             if merges::<P>(x, y)? {
                 Some((UNIT, Mode::new(P::mul_nonzero_fast(x.shape, y.shape)?, x.stride.scale_int()), Int::ONE))
             } else {
@@ -187,7 +185,7 @@ pub(crate) fn complement_leaves<P: Policy>(
             let mut fc = Coalescer::NEW;
             for &m in leaves {
                 P::lift(m.stride.int_in("complement"))?;
-                if m.stride.value() != 0 {
+                if !P::eq(m.stride.scale_int(), Int::ZERO, "complement")? {
                     fc.push::<P>(m, &mut f).map_err(|e| P::in_op(e, "coalesce"))?;
                 }
             }
@@ -212,12 +210,18 @@ pub(crate) fn complement_leaves<P: Policy>(
                     }
                     Cot::Cosize => Int::ONE,
                 };
-                let d = if n.value() == 1 { Int::ZERO } else { Int::ONE };
+                let d = if P::is_one(n) { Int::ZERO } else { Int::ONE };
                 return emit.put(Mode::new(n, d));
             }
-            if let Some(m) = f.iter().find(|m| m.stride.value() < 0) {
+            let mut negative = None;
+            for m in f.iter() {
+                if P::sign(m.stride.scale_int(), "complement")? < 0 {
+                    negative = Some(*m);
+                    break;
+                }
+            }
+            if let Some(m) = negative {
                 // CuTe's algorithm divides by it and answers negative extents
-                let m = *m;
                 return Err(P::fail(|| {
                     Error::inadmissible(
                         "complement",
@@ -232,13 +236,13 @@ pub(crate) fn complement_leaves<P: Policy>(
             // the gaps of A in increasing stride order (a stable sort: equal
             // strides first to last, as CuTe's selection takes them), all but
             // the last one's
-            f.sort_by_key(|m| m.stride.value());
+            sort_by_stride::<P>(&mut f)?;
             let n = f.len();
             let mut last_stride = Int::ONE;
             for &m in &f[..n - 1] {
                 let min_stride = m.stride.scale_int();
                 let new_shape = P::div(min_stride, last_stride)?;
-                if new_shape.value() == 0 {
+                if P::eq(new_shape, Int::ZERO, "complement")? {
                     return Err(P::fail(|| non_injective(a)));
                 }
                 c.push(Mode::new(new_shape, last_stride), emit)?;
@@ -282,7 +286,7 @@ pub(crate) fn complement_leaves<P: Policy>(
 fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, Int), P::Err> {
     let d = m0.stride.scale_int();
     let q = P::div(d, last)?;
-    if q.value() == 0 {
+    if P::eq(q, Int::ZERO, "complement")? {
         return Err(P::fail(|| non_injective(a)));
     }
     Ok((Mode::new(q, last), P::mul_nonzero_fast(d, m0.shape)?))
@@ -303,24 +307,23 @@ fn complement_apart<P: Policy>(
     a: LayoutRef<'_>,
 ) -> Result<(), P::Err> {
     let mut any = false;
-    if first.shape.value() != 1 {
+    if !P::is_one(first.shape) {
         emit.put(first)?;
         any = true;
     }
     let (gap, new_stride) = last_gap::<P>(m0, last, a)?;
-    if gap.shape.value() != 1 {
+    if !P::is_one(gap.shape) {
         emit.put(gap)?;
         any = true;
     }
     let r = P::ceil_div(n, new_stride).map_err(|e| P::in_op(e, "ceil_div"))?;
-    match r.value() {
-        // (an extent below 1 is kept as it is, as coalesce keeps it)
-        ..=0 if !P::CHECKED => return Err(P::decline()),
-        1 => {}
-        _ => {
-            emit.put(Mode::new(r, new_stride))?;
-            any = true;
-        }
+    // (an extent below 1 is kept as it is, as coalesce keeps it)
+    if !P::CHECKED && r.value() <= 0 {
+        return Err(P::decline());
+    }
+    if !P::is_one(r) {
+        emit.put(Mode::new(r, new_stride))?;
+        any = true;
     }
     if !any {
         emit.put(UNIT)?;
@@ -329,9 +332,13 @@ fn complement_apart<P: Policy>(
 }
 
 /// A mode that filter(A) keeps: extent above 1, positive integer stride (one
-/// or two such modes are complemented without the general loop).
+/// or two such modes are complemented without the general loop; symbolic
+/// ones go through it, whose steps ask the facts).
 #[inline(always)]
-fn plain(m: Mode) -> bool {
+fn plain<P: Policy>(m: Mode) -> bool {
+    if P::CHECKED && (m.shape.is_symbolic() || m.stride.is_symbolic()) {
+        return false;
+    }
     m.shape.value() > 1 && m.stride.value() > 0 && m.stride.is_int()
 }
 
@@ -339,13 +346,32 @@ fn plain(m: Mode) -> bool {
 /// `s:_0` for an extent 1.
 #[inline(always)]
 fn rest_mode<P: Policy>(c: &mut Coalescer, emit: &mut impl Sink<P>, s: Int, cur: &mut Int) -> Result<(), P::Err> {
-    if s.value() == 1 {
+    if P::is_one(s) {
         c.push(Mode::new(s, Int::ZERO), emit)
     } else {
         c.push(Mode::new(s, *cur), emit)?;
         *cur = P::mul(*cur, s).map_err(|e| P::in_op(e, "compact_col_major"))?;
         Ok(())
     }
+}
+
+/// The modes in increasing stride order, stable (equal strides first to
+/// last, as CuTe's selection takes them); symbolic strides ordered by the
+/// facts, or an `Undecided` error naming the comparison needed.
+#[inline(always)]
+fn sort_by_stride<P: Policy>(f: &mut [Mode]) -> Result<(), P::Err> {
+    if !P::CHECKED || !f.iter().any(|m| m.stride.is_symbolic()) {
+        f.sort_by_key(|m| m.stride.value());
+        return Ok(());
+    }
+    for i in 1..f.len() {
+        let mut j = i;
+        while j > 0 && P::lt(f[j].stride.scale_int(), f[j - 1].stride.scale_int(), "complement")? {
+            f.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    Ok(())
 }
 
 #[cold]

@@ -154,6 +154,13 @@ pub(crate) trait Policy: Sized {
         !(Self::CHECKED && x.is_symbolic()) && x.value() == 1
     }
 
+    /// Whether the extent `x` is at least 2 (a symbolic extent is, as
+    /// [`Policy::is_one`] says it is not 1).
+    #[inline(always)]
+    fn at_least_two(x: Int) -> bool {
+        (Self::CHECKED && x.is_symbolic()) || x.value() >= 2
+    }
+
     /// `a == b`.
     #[inline(always)]
     fn eq(a: Int, b: Int, op: &'static str) -> Result<bool, Self::Err> {
@@ -187,7 +194,28 @@ pub(crate) trait Policy: Sized {
         if Self::CHECKED && d.either_symbolic(x) {
             return Self::lift(d.decide_divides(x, op));
         }
-        Ok(if d.value() == 0 { x.value() == 0 } else { x.value().wrapping_rem(d.value()) == 0 })
+        if d.value() == 0 {
+            return Ok(x.value() == 0);
+        }
+        Ok(Self::rem(x, d)?.value() == 0)
+    }
+
+    /// Whether `d` (not zero) divides `x`.
+    #[inline(always)]
+    fn divides_nonzero(d: Int, x: Int, op: &'static str) -> Result<bool, Self::Err> {
+        if Self::CHECKED && d.either_symbolic(x) {
+            return Self::lift(d.decide_divides(x, op));
+        }
+        Ok(Self::rem(x, d)?.value() == 0)
+    }
+
+    /// Whether `x` is negative.
+    #[inline(always)]
+    fn is_negative(x: Int, op: &'static str) -> Result<bool, Self::Err> {
+        if Self::CHECKED && x.is_symbolic() {
+            return Self::lift(x.sign(op)).map(|s| s < 0);
+        }
+        Ok(x.value() < 0)
     }
 
     /// The smaller of `a` and `b` (for symbols, where the facts decide it).

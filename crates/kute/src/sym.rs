@@ -1006,8 +1006,9 @@ pub(crate) fn refuse(op: &'static str, has_symbols: impl FnOnce() -> bool) -> Re
     Ok(())
 }
 
+/// The error of an operation that takes no symbolic operands (yet).
 #[cold]
 #[inline(never)]
-fn refusal(op: &'static str) -> Error {
+pub(crate) fn refusal(op: &'static str) -> Error {
     Error::new(ErrorKind::Undecided, op, "takes no symbolic operands yet")
 }

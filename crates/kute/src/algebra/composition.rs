@@ -43,7 +43,6 @@ const BRUTE_FORCE_LIMIT: i64 = crate::limits::MAX_PROOF_POINTS;
 /// assert!(kute::composition(&a, &b).is_err());
 /// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
-    crate::sym::refuse("composition", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| composition_into(out, a, b))
 }
 
@@ -63,7 +62,6 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn composition_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    crate::sym::refuse("composition", || a.has_symbols() || b.has_symbols())?;
     run(out, &Composition(a, b))
 }
 
@@ -73,6 +71,9 @@ struct Composition<'a>(&'a Layout, &'a Layout);
 impl Op for Composition<'_> {
     fn name(&self) -> &'static str {
         "composition"
+    }
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
@@ -96,7 +97,6 @@ impl Op for Composition<'_> {
 /// assert_eq!(kute::composition_tiler(&a, &t).unwrap().to_string(), "(_3,(_2,_4)):(_236,(_26,_1))");
 /// ```
 pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("composition_tiler", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| composition_tiler_into(out, a, &t.as_tiler()))
 }
 
@@ -116,7 +116,6 @@ pub fn composition_tiler(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layo
 /// ```
 #[inline]
 pub fn composition_tiler_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("composition_tiler", || a.has_symbols() || t.has_symbols())?;
     run(out, &CompositionTiler(a, t))
 }
 
@@ -126,6 +125,9 @@ struct CompositionTiler<'a>(&'a Layout, &'a Tiler);
 impl Op for CompositionTiler<'_> {
     fn name(&self) -> &'static str {
         "composition"
+    }
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
@@ -192,7 +194,10 @@ fn leaf_tile(t: &Tiler) -> Option<Mode> {
 /// starts over).
 #[inline(always)]
 fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
-    if a.is_leaf() || ts.len() > a.rank() {
+    if a.is_leaf() || ts.len() > a.rank() || (P::CHECKED && ts.iter().any(Tiler::has_symbols)) {
+        return None;
+    }
+    if P::CHECKED && a.leaves.iter().any(|m| m.shape.is_symbolic() || m.stride.is_symbolic()) {
         return None;
     }
     let p = out.open().ok()?;
@@ -217,7 +222,8 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
                     return None;
                 }
                 // one B-leaf: its digits always fit, only `clean` is left to check
-                let mut c = Compose::new(pair, &mut []);
+                let mut no_symbols = None;
+                let mut c = Compose::new(pair, &mut [], &mut no_symbols);
                 c.leaf_of::<P, E, 2>(out, bm.shape, bm.stride.scale_int()).ok()?;
                 if !c.clean {
                     return None;
@@ -282,17 +288,20 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
     if let (true, [Part::Tree(bt)]) = (P::CHECKED, b)
         && !bt.leaves().iter().all(|m| m.stride.is_int())
     {
+        if a.leaves().iter().chain(bt.leaves()).any(|m| m.shape.is_symbolic() || m.stride.is_symbolic()) {
+            return Err(P::fail(|| crate::sym::refusal("composition with basis strides")));
+        }
         return push_built(out, |g| compose_basis_rhs(g, a, *bt, verify));
     }
     if let Some(am) = a.as_leaf() {
         // early branch: a leaf of extent >= 2 is its own coalesced form
-        if am.shape.value() >= 2 {
+        if P::at_least_two(am.shape) {
             return compose_parts(out, Part::Tree(a), &[am], b, verify);
         }
     }
     if let [x, y] = *a.leaves {
         // early branch: two leaves of extents >= 2 that do not merge are their own coalesced form
-        if x.shape.value() >= 2 && y.shape.value() >= 2 && !merges::<P>(x, y)? {
+        if P::at_least_two(x.shape) && P::at_least_two(y.shape) && !merges::<P>(x, y)? {
             return compose_parts(out, Part::Tree(a), a.leaves, b, verify);
         }
     }
@@ -309,7 +318,7 @@ pub(crate) fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
     if !m.stride.is_int() {
         return Err(P::decline());
     }
-    if m.stride.value() == 0 {
+    if P::eq(m.stride.scale_int(), Int::ZERO, "composition")? {
         Ok(m)
     } else {
         Ok(Mode::with_stride(m.shape, P::scale(d, m.stride.scale_int())?))
@@ -339,7 +348,7 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
     let mark = out.mark();
     let mut proof = Proof::new(if verify { lhs.len() } else { 0 });
     compose_parts_with(out, lhs, b, &mut proof)?;
-    if verify && !proof.holds(lhs) {
+    if verify && !proof.holds_for::<P>(lhs)? {
         return settle(out, mark, a, lhs, b);
     }
     Ok(())
@@ -360,14 +369,28 @@ pub(crate) struct Proof {
     /// modes kept (0: none)
     n: usize,
     clean: bool,
+    /// the symbolic parts of the digits (the checked run, with symbols only):
+    /// added to `arr`/`vec` mode by mode; boxed, made on first use, so that a
+    /// proof without symbols carries one empty word
+    sym: SymDigits,
 }
+
+/// The symbolic parts of a proof's digits, made on first use.
+type SymDigits = Option<Box<Vec<Int>>>;
 
 impl Proof {
     /// A proof for a left operand of `n` modes (`n = 0`: none kept).
     #[inline(always)]
     pub(crate) fn new(n: usize) -> Proof {
         let vec = if n > 16 { vec![0; n] } else { Vec::new() };
-        Proof { arr: [0; 16], vec, n, clean: true }
+        Proof { arr: [0; 16], vec, n, clean: true, sym: None }
+    }
+
+    /// The digits kept and the symbolic digits.
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut [i64], &mut SymDigits) {
+        let d = if self.n <= 16 { &mut self.arr[..self.n] } else { &mut self.vec[..] };
+        (d, &mut self.sym)
     }
 
     /// The digits kept, one per mode of the left operand (empty when none).
@@ -386,6 +409,27 @@ impl Proof {
     #[inline(always)]
     pub(crate) fn holds(&mut self, lhs: &[Mode]) -> bool {
         lhs.len() <= 1 || (self.clean && digits_fit(lhs, self.digits()))
+    }
+
+    /// [`Proof::holds`], where symbolic digits are decided by the facts (an
+    /// `Undecided` error naming the comparison needed).
+    #[inline(always)]
+    pub(crate) fn holds_for<P: Policy>(&mut self, lhs: &[Mode]) -> Result<bool, P::Err> {
+        if !P::CHECKED || self.sym.is_none() || lhs.len() <= 1 {
+            return Ok(self.holds(lhs));
+        }
+        if !self.clean {
+            return Ok(false);
+        }
+        let n = lhs.len() - 1;
+        for i in 0..n {
+            let s = self.sym.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(Int::ZERO);
+            let d = P::add(Int::new_dynamic(self.digits()[i]), s)?;
+            if !P::lt(d, lhs[i].shape, "composition")? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -406,7 +450,8 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
     if lhs.len() > CAP && !P::CHECKED {
         return Err(P::decline());
     }
-    let mut c = Compose::new(lhs, proof.digits());
+    let (digits, sym) = proof.parts();
+    let mut c = Compose::new(lhs, digits, sym);
     if lhs.len() > CAP && !c.stop_early {
         // (extents below 2: each B-leaf may walk every mode of A)
         let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());
@@ -481,6 +526,16 @@ pub(crate) fn settle<P: Policy, E: Emit<P>>(
     if !P::CHECKED {
         return Err(P::decline());
     }
+    if lhs.iter().any(|m| m.shape.is_symbolic() || m.stride.is_symbolic())
+        || b.iter().any(|p| p.to_layout().has_symbols())
+    {
+        return Err(P::fail(|| {
+            crate::sym::undecided(
+                "composition",
+                "cannot prove the composite for every value of the unknowns: the right operand's strides must divide the left operand's extents exactly, and its leaves' digits fit them".to_string(),
+            )
+        }));
+    }
     let bl = match b {
         [b] => b.to_layout(),
         _ => {
@@ -509,6 +564,8 @@ struct Compose<'l> {
     /// the largest it puts into mode `i` is `(new_s - 1)·ad` with
     /// `new_s <= ceil(cs / ad)`, which is less than `cs`)
     digits: &'l mut [i64],
+    /// the symbolic parts of the digits (the checked run, with symbols only)
+    sym_digits: &'l mut SymDigits,
     /// no B-leaf left an inexact digit decomposition
     clean: bool,
     /// every bounded mode of `lhs` has an extent of at least 2, so that a
@@ -521,9 +578,10 @@ struct Compose<'l> {
 impl<'l> Compose<'l> {
     /// The state for a left operand `lhs`, digits kept in `digits`.
     #[inline(always)]
-    fn new(lhs: &'l [Mode], digits: &'l mut [i64]) -> Self {
-        let stop_early = lhs.len() > CAP && lhs[..lhs.len() - 1].iter().all(|m| m.shape.value() >= 2);
-        Compose { lhs, digits, clean: true, stop_early }
+    fn new(lhs: &'l [Mode], digits: &'l mut [i64], sym_digits: &'l mut SymDigits) -> Self {
+        let stop_early =
+            lhs.len() > CAP && lhs[..lhs.len() - 1].iter().all(|m| !m.shape.is_symbolic() && m.shape.value() >= 2);
+        Compose { lhs, digits, sym_digits, clean: true, stop_early }
     }
 }
 
@@ -543,7 +601,7 @@ impl Compose<'_> {
     /// CuTe's `composition_impl` for one leaf, deciding every branch by value.
     #[inline(always)]
     fn leaf_of<P: Policy, E: Emit<P>, const N: usize>(&mut self, out: &mut E, rs: Int, rd: Int) -> Result<(), P::Err> {
-        if rd.value() == 0 {
+        if P::eq(rd, Int::ZERO, "composition")? {
             return out.leaf(Mode::new(rs, rd));
         }
         let lhs = self.lhs;
@@ -551,7 +609,7 @@ impl Compose<'_> {
         if n == 1 {
             return out.leaf(Mode::with_stride(rs, P::scale(lhs[0].stride, rd)?));
         }
-        if rd.value() < 0 {
+        if P::is_negative(rd, "composition")? {
             self.clean = false;
         }
         // the modes go straight into `out`, inside a tuple that becomes its
@@ -561,16 +619,17 @@ impl Compose<'_> {
         let (mut rest_s, mut rest_d) = (rs, rd);
         for (i, cur) in lhs[..n - 1].iter().enumerate() {
             let cs = cur.shape;
-            if cs.value() == 0 {
+            if P::eq(cs, Int::ZERO, "composition")? {
                 return Err(P::fail(|| {
                     Error::inadmissible("composition", format!("the left operand has an extent 0 mode ({cur:?})"))
                 }));
             }
-            if cs.value() < 0 && !P::CHECKED {
+            if !P::CHECKED && cs.value() < 0 {
                 return Err(P::decline());
             }
+            let symbolic = P::CHECKED && (rest_d.is_symbolic() || cs.is_symbolic() || rest_s.is_symbolic());
             let (ad, next_s, next_d);
-            if rest_d.value() > 0 && cs.value() > 0 && cs.value().checked_add(rest_d.value()).is_some() {
+            if !symbolic && rest_d.value() > 0 && cs.value() > 0 && cs.value().checked_add(rest_d.value()).is_some() {
                 // the values and flags of the steps below, in fewer steps: both
                 // ceil_divs are of positive numbers (whose sum does not overflow)
                 if rest_d.value() >= cs.value() {
@@ -585,27 +644,40 @@ impl Compose<'_> {
                 next_s = P::add(P::div(P::sub(cs, Int::ONE)?, ad)?, Int::ONE)?;
                 next_d = ad.with(cs, 1);
             } else {
-                if !(rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0) {
+                let fits = if symbolic {
+                    // either fact will do: decided, or the first question's error
+                    match P::lt(rest_d, cs, "composition") {
+                        Ok(true) => true,
+                        first => match P::divides(cs, rest_d, "composition") {
+                            Ok(d) if d || first.is_ok() => d,
+                            _ => first?,
+                        },
+                    }
+                } else {
+                    rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0
+                };
+                if !fits {
                     return Err(P::fail(|| stride_divisibility(rest_d, cs, i)));
                 }
                 ad = P::abs(rest_d)?;
                 next_s = P::ceil_div(cs, ad)?;
                 next_d = P::mul(P::ceil_div(ad, cs)?, P::signum(rest_d)?)?;
             }
-            if next_s.value() == 1 || rest_s.value() == 1 {
+            if P::is_one(next_s) || P::is_one(rest_s) {
                 rest_d = next_d;
                 continue;
             }
             let new_s = P::min(next_s, rest_s)?;
-            if P::rem(rest_s, new_s)?.value() != 0 {
+            // (new_s is at least 1: a quotient of extents at least 2)
+            if !P::divides_nonzero(new_s, rest_s, "composition")? {
                 return Err(P::fail(|| {
                     Error::inadmissible(
                         "composition",
                         format!(
                             "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the left operand's mode {i} of extent {})",
-                            rest_s.value(),
-                            new_s.value(),
-                            cs.value()
+                            shown(rest_s),
+                            shown(new_s),
+                            shown(cs)
                         ),
                     )
                 }));
@@ -614,7 +686,13 @@ impl Compose<'_> {
             // is only right if this B-leaf ends inside this mode.)
             // (`cs % ad != 0` without a division for cs > 0: next_s = ceil(cs / ad),
             // so next_s·ad is in [cs, cs + ad), which the ceil_div computed)
-            if rest_s.value() > next_s.value()
+            if symbolic {
+                // (the symbolic steps: an inexact decomposition leaves the
+                // proof to the facts, which then cannot give it)
+                if P::lt(next_s, rest_s, "composition")? && !P::eq(P::mul(next_s, ad)?, cs, "composition")? {
+                    self.clean = false;
+                }
+            } else if rest_s.value() > next_s.value()
                 && if cs.value() > 0 {
                     next_s.value().wrapping_mul(ad.value()) != cs.value()
                 } else {
@@ -625,17 +703,24 @@ impl Compose<'_> {
             }
             // the largest digit value this B-leaf puts into mode i
             if let Some(d) = self.digits.get_mut(i) {
-                *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+                if P::CHECKED && (new_s.is_symbolic() || ad.is_symbolic()) {
+                    let n = self.lhs.len();
+                    let sym = self.sym_digits.get_or_insert_with(|| Box::new(vec![Int::ZERO; n]));
+                    let step = P::mul(P::sub(new_s, Int::ONE)?, ad)?;
+                    sym[i] = P::add(sym[i], step)?;
+                } else {
+                    *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
+                }
             }
             out.leaf(Mode::with_stride(new_s, P::scale(cur.stride, rest_d)?))?;
             count += 1;
             rest_s = P::div(rest_s, new_s)?;
             rest_d = next_d;
-            if rest_s.value() == 1 && self.stop_early {
+            if P::is_one(rest_s) && self.stop_early {
                 break;
             }
         }
-        if count == 0 || rest_s.value() != 1 {
+        if count == 0 || !P::is_one(rest_s) {
             out.leaf(Mode::with_stride(rest_s, P::scale(lhs[n - 1].stride, rest_d)?))?;
             count += 1;
         }
@@ -669,10 +754,19 @@ fn stride_divisibility(rest_d: Int, cs: Int, i: usize) -> Error {
         "composition",
         format!(
             "stride divisibility condition fails: the right operand's stride {} (in units of the left operand's mode {i}) neither is a multiple of nor is less than its extent {}",
-            rest_d.value(),
-            cs.value()
+            shown(rest_d),
+            shown(cs)
         ),
     )
+}
+
+/// An integer in an error message: its value (a symbol as its expression).
+fn shown(x: Int) -> String {
+    if x.is_symbolic() {
+        x.to_string()
+    } else {
+        x.value().to_string()
+    }
 }
 
 /// No carries between B-leaves: at every bounded mode of `A`, the largest digits
@@ -1034,7 +1128,8 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
             return Ok(());
         }
         let sub = &mut subs[k];
-        let mut c = Compose::new(&sub.lhs, &mut sub.digits);
+        let mut no_symbols = None;
+        let mut c = Compose::new(&sub.lhs, &mut sub.digits, &mut no_symbols);
         let mut g = Grow::new(&mut sub.tmp);
         c.leaf::<Checked, _>(&mut g, m.shape, m.stride.scale_int())?;
         *clean &= c.clean;

@@ -67,6 +67,9 @@ impl Op for LogicalDivideBy<'_> {
     fn name(&self) -> &'static str {
         "logical_divide"
     }
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
+    }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let (a, t) = (operand::<P>(self.0)?, self.1);
@@ -579,6 +582,9 @@ struct DivideUnzip<'a>(&'a Layout, &'a Tiler, Unzip, &'static str);
 impl Op for DivideUnzip<'_> {
     fn name(&self) -> &'static str {
         self.3
+    }
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
     }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {

@@ -258,6 +258,9 @@ pub(crate) trait Op {
     fn name(&self) -> &'static str;
     /// Write the result into `out`.
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err>;
+    /// Whether an operand holds a symbol (the fast run is skipped then: it
+    /// reads integers by value).
+    fn has_symbols(&self) -> bool;
 }
 
 /// `op` into `out`: first under [`Fast`] into the inline storage (no error
@@ -265,7 +268,7 @@ pub(crate) trait Op {
 /// answer or error the caller gets. On error `out` is `_1:_0`.
 #[inline(always)]
 pub(crate) fn run(out: &mut Layout, op: &impl Op) -> Result<()> {
-    if Fast::enabled() && run_fast(out, op).is_ok() {
+    if Fast::enabled() && !crate::sym::present(|| op.has_symbols()) && run_fast(out, op).is_ok() {
         Fast::answered();
         return Ok(());
     }

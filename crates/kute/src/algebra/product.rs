@@ -73,6 +73,9 @@ impl Op for ProductBy<'_> {
     fn name(&self) -> &'static str {
         self.3
     }
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
+    }
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let (a, t) = (operand::<P>(self.0)?, self.1);
@@ -277,6 +280,9 @@ fn zip_pair_into(out: &mut Builder<'_, Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>
 struct RankProduct<'a>(&'a Layout, &'a Layout, bool);
 
 impl Op for RankProduct<'_> {
+    fn has_symbols(&self) -> bool {
+        self.0.has_symbols() || self.1.has_symbols()
+    }
     fn name(&self) -> &'static str {
         if self.2 {
             "raked_product"

@@ -438,7 +438,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("common_coarsening", "common_coarsening(A, B)", "the greatest shape both shapes refine (PyCuTe)", common_coarsening).args(n(2)),
     FunctionInfo::new("greatest_common_domain", "greatest_common_domain(A, B)", "the ordered common factorization of two shapes (PyCuTe)", greatest_common_domain).args(n(2)),
     FunctionInfo::new("layout_add", "layout_add(A, B)", "R(i) = A(i) + B(i) (PyCuTe)", layout_add).args(n(2)),
-    FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)),
+    FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)).sym(),
     FunctionInfo::new("complement", "complement(A[, M])", "the layout filling A's gaps up to M", complement).args(range(1, 2)).sym(),
     FunctionInfo::new("right_inverse", "right_inverse(L)", "R with L(R(i)) = i", right_inverse).args(n(1)),
     FunctionInfo::new("left_inverse", "left_inverse(L)", "R with R(L(i)) = i", left_inverse).args(n(1)),

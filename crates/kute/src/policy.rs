@@ -220,9 +220,9 @@ pub(crate) trait Policy: Sized {
 
     /// The smaller of `a` and `b` (for symbols, where the facts decide it).
     #[inline(always)]
-    fn min(a: Int, b: Int) -> Result<Int, Self::Err> {
+    fn min(a: Int, b: Int, op: &'static str) -> Result<Int, Self::Err> {
         if Self::CHECKED && a.either_symbolic(b) {
-            return Self::lift(a.min(b));
+            return Self::lift(a.decide_lt(b, op)).map(|lt| if lt { a } else { b });
         }
         Ok(a.min_concrete(b))
     }

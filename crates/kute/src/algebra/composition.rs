@@ -667,7 +667,7 @@ impl Compose<'_> {
                 rest_d = next_d;
                 continue;
             }
-            let new_s = P::min(next_s, rest_s)?;
+            let new_s = P::min(next_s, rest_s, "composition")?;
             // (new_s is at least 1: a quotient of extents at least 2)
             if !P::divides_nonzero(new_s, rest_s, "composition")? {
                 return Err(P::fail(|| {

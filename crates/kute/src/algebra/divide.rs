@@ -36,7 +36,6 @@ use crate::tree::{Builder, Tree, TreeRef, LEAF, PAIR};
 /// assert_eq!(kute::logical_divide(&a, &b).unwrap().to_string(), "(4,(2,3)):(4,(2,16))");
 /// ```
 pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("logical_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| logical_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -56,7 +55,6 @@ pub fn logical_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 /// ```
 #[inline]
 pub fn logical_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("logical_divide", || a.has_symbols() || t.has_symbols())?;
     run(out, &LogicalDivideBy(a, t))
 }
 
@@ -100,7 +98,7 @@ fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t
     }
     let top = out.open().ok()?;
     for (ti, &am) in ts.iter().zip(a.leaves) {
-        LeafDiv::of_modes(am, leaf_tiler(ti)?)?.write(out).ok()?;
+        LeafDiv::of_modes::<P>(am, leaf_tiler(ti)?)?.write(out).ok()?;
     }
     for &m in &a.leaves[ts.len()..] {
         out.leaf(m).ok()?;
@@ -177,7 +175,7 @@ impl ModeOp for Divide {
     }
     #[inline(always)]
     fn apply<P: Policy, E: Emit<P>>(&self, out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
-        if let Some(d) = LeafDiv::of(a, b) {
+        if let Some(d) = LeafDiv::of::<P>(a, b) {
             return d.write(out);
         }
         divide(out, a, b)
@@ -200,7 +198,7 @@ fn divide<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>
     // shape, which predication relies on) is then the meaning, and there is no
     // 1-D composite to prove it against.
     let verify = ca.len() == 1 || ca.iter().all(|m| m.stride.is_int()) || !P::lift(pads(b, &rest, &ca))?;
-    if a.leaves().last().is_some_and(|m| m.shape.value() != 1) {
+    if a.leaves().last().is_some_and(|m| !P::is_one(m.shape)) {
         compose_parts(out, Part::Tree(a), &ca, &parts, verify)
     } else {
         compose(out, a, &parts, verify)
@@ -259,14 +257,18 @@ impl LeafRest {
 
 impl LeafDiv {
     #[inline(always)]
-    fn of(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<LeafDiv> {
-        LeafDiv::of_modes(a.as_leaf()?, b.as_leaf()?)
+    fn of<P: Policy>(a: LayoutRef<'_>, b: LayoutRef<'_>) -> Option<LeafDiv> {
+        LeafDiv::of_modes::<P>(a.as_leaf()?, b.as_leaf()?)
     }
 
     /// `None` where it does not apply or a step overflows (the general steps
     /// then give the answer or the error).
     #[inline(always)]
-    fn of_modes(am: Mode, bm: Mode) -> Option<LeafDiv> {
+    fn of_modes<P: Policy>(am: Mode, bm: Mode) -> Option<LeafDiv> {
+        // (symbols take the general steps, which ask the facts)
+        if P::CHECKED && (am.shape.is_symbolic() || am.stride.is_symbolic() || bm.shape.is_symbolic() || bm.stride.is_symbolic()) {
+            return None;
+        }
         if !(am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0 && bm.stride.is_int()) {
             return None;
         }
@@ -456,7 +458,7 @@ fn pads(b: LayoutRef<'_>, rest: &[Mode], ca: &[Mode]) -> Result<bool> {
     for m in ca {
         size = size.mul(m.shape)?;
     }
-    Ok(covered.value() != size.value())
+    Ok(!covered.decide_eq(size, "logical_divide")?)
 }
 
 /// How [`unzip_into`] lays out the tiles and the rests.
@@ -653,7 +655,7 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts:
     let splice = how != Unzip::Zipped && rank > 1;
     let p = if splice { 0 } else { out.open().ok()? };
     for (i, (ti, &am)) in ts.iter().zip(a.leaves).enumerate() {
-        let d = LeafDiv::of_modes(am, leaf_tiler(ti)?)?;
+        let d = LeafDiv::of_modes::<P>(am, leaf_tiler(ti)?)?;
         out.set_mode(first + i, d.tile);
         d.rest.write(out).ok()?;
     }
@@ -735,7 +737,7 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     for (i, piece) in pieces[..k].iter_mut().enumerate() {
         let Some(ai) = modes.next() else { return Err(P::decline()) };
         let bi = tile(i);
-        if let Some(d) = LeafDiv::of(ai, bi) {
+        if let Some(d) = LeafDiv::of::<P>(ai, bi) {
             out.leaf(d.tile)?;
             *piece = Piece::Folded(d.rest);
         } else if let Some(s) = bi.as_leaf().and_then(|bm| UnitSplit::of::<P>(ai.leaves(), bm)) {
@@ -806,7 +808,6 @@ fn divide_unzip(out: &mut Layout, a: &Layout, t: &Tiler, how: Unzip, op: &'stati
 /// assert_eq!(kute::zipped_divide(&a, &t).unwrap().to_string(), "((_4,_8),(_3,_4,_6)):((_1,_128),(_4,_1024,_0))");
 /// ```
 pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("zipped_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| zipped_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -826,7 +827,6 @@ pub fn zipped_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 /// ```
 #[inline]
 pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("zipped_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Zipped, "zipped_divide")
 }
 
@@ -842,7 +842,6 @@ pub fn zipped_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// assert_eq!(kute::tiled_divide(&a, &t).unwrap().to_string(), "((_4,_8),_3,_4,_6):((_1,_128),_4,_1024,_0)");
 /// ```
 pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("tiled_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| tiled_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -862,7 +861,6 @@ pub fn tiled_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("tiled_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Tiled, "tiled_divide")
 }
 
@@ -878,7 +876,6 @@ pub fn tiled_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> 
 /// assert_eq!(kute::flat_divide(&a, &t).unwrap().to_string(), "(_4,_8,_3,_4,_6):(_1,_128,_4,_1024,_0)");
 /// ```
 pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("flat_divide", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| flat_divide_into(out, a, &t.as_tiler()))
 }
 
@@ -898,7 +895,6 @@ pub fn flat_divide(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn flat_divide_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("flat_divide", || a.has_symbols() || t.has_symbols())?;
     divide_unzip(out, a, t, Unzip::Flat, "flat_divide")
 }
 

@@ -38,7 +38,7 @@ fn product_comp<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'
 /// `comp ∘ B` as one element of `out` (`comp` a complement, coalesced).
 #[inline(always)]
 fn product_rest<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<'_>) -> Result<(), P::Err> {
-    if comp.last().is_some_and(|m| m.shape.value() != 1) {
+    if comp.last().is_some_and(|m| !P::is_one(m.shape)) {
         // coalesce_x leaves the coalesced complement as it is
         return compose_parts(out, Part::Flat(comp), comp, &[Part::Tree(b)], true);
     }
@@ -101,7 +101,6 @@ impl Op for ProductBy<'_> {
 /// assert_eq!(kute::logical_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("logical_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| logical_product_into(out, a, &t.as_tiler()))
 }
 
@@ -120,7 +119,6 @@ pub fn logical_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout
 /// ```
 #[inline]
 pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("logical_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, None, "logical_product"))
 }
 
@@ -135,7 +133,6 @@ pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<(
 /// assert_eq!(kute::zipped_product(&a, &b).unwrap().to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("zipped_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| zipped_product_into(out, a, &t.as_tiler()))
 }
 
@@ -153,7 +150,6 @@ pub fn zipped_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout>
 /// assert_eq!(out.to_string(), "((_2,_2),(_3,_4)):((_1,_2),(_16,_4))");
 /// ```
 pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("zipped_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Zipped), "zipped_product"))
 }
 
@@ -169,7 +165,6 @@ pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()
 /// assert_eq!(kute::tiled_product(&a, &b).unwrap().to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("tiled_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| tiled_product_into(out, a, &t.as_tiler()))
 }
 
@@ -187,7 +182,6 @@ pub fn tiled_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> 
 /// assert_eq!(out.to_string(), "((_2,_2),_3,_4):((_1,_2),_16,_4)");
 /// ```
 pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("tiled_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Tiled), "tiled_product"))
 }
 
@@ -203,7 +197,6 @@ pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
 /// assert_eq!(kute::flat_product(&a, &b).unwrap().to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
-    crate::sym::refuse("flat_product", || a.has_symbols() || t.as_tiler().has_symbols())?;
     Layout::from_into(|out| flat_product_into(out, a, &t.as_tiler()))
 }
 
@@ -221,7 +214,6 @@ pub fn flat_product(a: &Layout, t: &(impl AsTiler + ?Sized)) -> Result<Layout> {
 /// assert_eq!(out.to_string(), "(_2,_2,_3,_4):(_1,_2,_16,_4)");
 /// ```
 pub fn flat_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()> {
-    crate::sym::refuse("flat_product", || a.has_symbols() || t.has_symbols())?;
     run(out, &ProductBy(a, t, Some(Unzip::Flat), "flat_product"))
 }
 
@@ -339,7 +331,7 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
     let mut comp = P::Modes::default();
     product_comp::<P>(&mut comp, a, b)?;
     let mut lhs_buf = P::Modes::default();
-    let lhs: &[Mode] = if comp.last().is_some_and(|m| m.shape.value() != 1) {
+    let lhs: &[Mode] = if comp.last().is_some_and(|m| !P::is_one(m.shape)) {
         &comp
     } else {
         coalesce_leaves::<P>(&mut lhs_buf, &comp, true)?;
@@ -403,7 +395,6 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
 /// assert_eq!(kute::blocked_product(&a, &b).unwrap().to_string(), "((_2,_3),(_5,_4)):((_5,_10),(_1,_30))");
 /// ```
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    crate::sym::refuse("blocked_product", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| blocked_product_into(out, a, b))
 }
 
@@ -422,7 +413,6 @@ pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    crate::sym::refuse("blocked_product", || a.has_symbols() || b.has_symbols())?;
     run(out, &RankProduct(a, b, false))
 }
 
@@ -439,7 +429,6 @@ pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<
 /// assert_eq!(kute::raked_product(&a, &b).unwrap().to_string(), "((_3,_2),(_4,_5)):((_10,_5),(_30,_1))");
 /// ```
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    crate::sym::refuse("raked_product", || a.has_symbols() || b.has_symbols())?;
     Layout::from_into(|out| raked_product_into(out, a, b))
 }
 
@@ -458,7 +447,6 @@ pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// ```
 #[inline]
 pub fn raked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<()> {
-    crate::sym::refuse("raked_product", || a.has_symbols() || b.has_symbols())?;
     run(out, &RankProduct(a, b, true))
 }
 

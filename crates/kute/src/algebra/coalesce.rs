@@ -214,7 +214,6 @@ pub(crate) fn coalesce_fast(out: &mut Layout, l: &Layout) -> Result<(), Decline>
 /// assert_eq!(kute::coalesce_profile(&l, &p).unwrap().to_string(), "(_2,_6):(_1,_2)");
 /// ```
 pub fn coalesce_profile(l: &Layout, profile: &IntTuple) -> Result<Layout> {
-    crate::sym::refuse("coalesce_profile", || l.has_symbols() || profile.has_symbols())?;
     by_profile(l, profile, "coalesce", &coalesce)
 }
 
@@ -405,7 +404,6 @@ pub fn coalesce_profile_with(
     op: &str,
     f: &dyn Fn(&Layout) -> Result<Layout>,
 ) -> Result<Layout> {
-    crate::sym::refuse("coalesce_profile_with", || l.has_symbols() || profile.has_symbols())?;
     let op: &'static str = match op {
         "filter" => "filter",
         "filter_zeros" => "filter_zeros",

@@ -11,6 +11,26 @@ use smallvec::SmallVec;
 /// CuTe's exchange sort of indices by key (not stable; replicated exactly because
 /// ties decide the result). Its cost is quadratic, so beyond 64 keys with no
 /// two equal (where every sort gives the same order) it is an n log n sort.
+/// [`exchange_sort_by_key`] of integers that may be symbolic: CuTe's
+/// exchange sort, each comparison decided by the facts (or an `Undecided`
+/// error naming it).
+fn exchange_sort(keys: &[Int], op: &'static str) -> Result<SmallVec<[usize; 16]>> {
+    if !keys.iter().any(|k| k.is_symbolic()) {
+        let values: SmallVec<[i64; 16]> = keys.iter().map(|k| k.value()).collect();
+        return Ok(exchange_sort_by_key(&values));
+    }
+    let mut kv: SmallVec<[(Int, usize); 16]> = keys.iter().copied().zip(0..).collect();
+    let n = kv.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            if kv[j].0.decide_lt(kv[i].0, op)? {
+                kv.swap(i, j);
+            }
+        }
+    }
+    Ok(kv.into_iter().map(|(_, v)| v).collect())
+}
+
 fn exchange_sort_by_key(keys: &[i64]) -> SmallVec<[usize; 16]> {
     let mut kv: SmallVec<[(i64, usize); 16]> = keys.iter().copied().zip(0..).collect();
     let n = kv.len();
@@ -67,19 +87,17 @@ fn flat_coalesced(l: &Layout, op: &'static str) -> Result<Flat> {
 /// assert_eq!(kute::right_inverse(&l).unwrap().to_string(), "(_8,_4):(_4,_1)");
 /// ```
 pub fn right_inverse(l: &Layout) -> Result<Layout> {
-    crate::sym::refuse("right_inverse", || l.has_symbols())?;
     right_inverse_impl(l).map_err(|e| e.in_op("right_inverse"))
 }
 
 fn right_inverse_impl(l: &Layout) -> Result<Layout> {
     let f = flat_coalesced(l, "right_inverse")?;
-    let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
-    let order = exchange_sort_by_key(&keys);
+    let order = exchange_sort(&f.stride, "right_inverse")?;
     let mut modes: SmallVec<[Mode; 16]> = SmallVec::new();
     modes.push(Mode::new(Int::ONE, Int::ZERO));
     let mut cur = Int::ONE;
     for i in order {
-        if f.stride[i].value() == cur.value() {
+        if f.stride[i].decide_eq(cur, "right_inverse")? {
             modes.push(Mode::new(f.shape[i], f.pre[i]));
             cur = f.shape[i].mul(f.stride[i])?;
         }
@@ -116,14 +134,13 @@ fn right_inverse_impl(l: &Layout) -> Result<Layout> {
 /// assert!(kute::left_inverse(&l).is_err());
 /// ```
 pub fn left_inverse(l: &Layout) -> Result<Layout> {
-    crate::sym::refuse("left_inverse", || l.has_symbols())?;
     left_inverse_impl(l).map_err(|e| e.in_op("left_inverse"))
 }
 
 fn left_inverse_impl(l: &Layout) -> Result<Layout> {
     let f = flat_coalesced(l, "left_inverse")?;
-    let keys: SmallVec<[i64; 16]> = f.stride.iter().map(|d| d.value()).collect();
-    let order = exchange_sort_by_key(&keys);
+    let order = exchange_sort(&f.stride, "left_inverse")?;
+    let symbolic = l.has_symbols();
     let mut shapes: SmallVec<[Int; 16]> = SmallVec::new();
     let mut strides: SmallVec<[Int; 17]> = SmallVec::new();
     strides.push(Int::ZERO);
@@ -134,27 +151,39 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
     let mut overlap: Option<(usize, usize)> = None;
     for &i in &order {
         let d = f.stride[i];
-        if d.value() == 0 {
+        if d.decide_eq(Int::ZERO, "left_inverse")? {
             // a stride-0 mode: CuTe's quasi-inverse leaves its coordinate at 0
             continue;
         }
-        if q.value() == 0 || d.value().wrapping_rem(q.value()) != 0 {
+        if q.decide_eq(Int::ZERO, "left_inverse")? || !q.decide_divides(d, "left_inverse")? {
             return Err(Error::inadmissible(
                 "left_inverse",
                 format!(
                     "left inverse divisibility condition fails for {l}: stride {} is not a multiple of {}, the size of the inverse built so far",
-                    d.value(),
-                    q.value()
+                    d,
+                    q
                 ),
             ));
         }
         // two non-zero modes overlap (the previous stride divides d, so
         // coordinate d / d_j of mode j is index d, as coordinate 1 of this
         // one): L is not injective, and CuTe's answer is checked below
-        if overlap.is_none() && d.value() > 0 && end.is_some_and(|(_, e)| d.value() < e) {
-            overlap = end.map(|(j, _)| (j, i));
+        if symbolic {
+            // the overlap test on symbols: d below the previous mode's end
+            if overlap.is_none()
+                && let Some((j, _)) = end
+                && d.sign("left_inverse")? > 0
+                && d.decide_lt(f.shape[j].mul(f.stride[j])?, "left_inverse")?
+            {
+                overlap = Some((j, i));
+            }
+            end = Some((i, 0));
+        } else {
+            if overlap.is_none() && d.value() > 0 && end.is_some_and(|(_, e)| d.value() < e) {
+                overlap = end.map(|(j, _)| (j, i));
+            }
+            end = Some((i, f.shape[i].value().saturating_mul(d.value())));
         }
-        end = Some((i, f.shape[i].value().saturating_mul(d.value())));
         let s = d.div(q)?;
         shapes.push(s);
         q = q.mul(s)?;
@@ -165,6 +194,15 @@ fn left_inverse_impl(l: &Layout) -> Result<Layout> {
     let modes: SmallVec<[Mode; 16]> = shapes.iter().zip(&strides).map(|(&s, &d)| Mode::new(s, d)).collect();
     let r = Layout::from_flat(&coalesce_flat(&modes, false)?);
     if let Some((j, i)) = overlap {
+        if symbolic {
+            return Err(crate::sym::undecided(
+                "left_inverse",
+                format!(
+                    "{l} is not injective (its modes {}:{} and {}:{} overlap), and a quasi-inverse cannot be proven for every value of the unknowns",
+                    f.shape[j], f.stride[j], f.shape[i], f.stride[i]
+                ),
+            ));
+        }
         check_quasi_inverse(l, &r, (f.shape[j], f.stride[j]), (f.shape[i], f.stride[i]))?;
     }
     Ok(r)
@@ -222,12 +260,11 @@ fn common(a: &Layout, b: &Layout) -> Result<(Layout, Layout)> {
 /// assert_eq!(kute::max_common_layout(&a, &a).unwrap().to_string(), "(_8,_4):(_4,_1)");
 /// ```
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
-    crate::sym::refuse("max_common_layout", || a.has_symbols() || b.has_symbols())?;
     let go = || -> Result<Layout> {
         let (inv_b, c) = common(a, b)?;
         let c0 = c.mode(0)?;
         let first = c0.leaves()[0];
-        if c0.is_integral() && first.stride.value() == 1 {
+        if c0.is_integral() && first.stride.scale_int().decide_eq(Int::ONE, "max_common_layout")? {
             compose_layout(&inv_b, &c0)
         } else {
             Ok(Layout::unit())
@@ -247,12 +284,11 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 /// assert_eq!(kute::max_common_vector(&a, &a).unwrap().value(), 32);
 /// ```
 pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<Int> {
-    crate::sym::refuse("max_common_vector", || a.has_symbols() || b.has_symbols())?;
     let go = || -> Result<Int> {
         let (_, c) = common(a, b)?;
         let c0 = c.mode(0)?;
         let first = c0.leaves()[0];
-        if c0.is_integral() && first.stride.value() == 1 {
+        if c0.is_integral() && first.stride.scale_int().decide_eq(Int::ONE, "max_common_vector")? {
             Ok(first.shape)
         } else {
             Ok(Int::ONE)

@@ -182,6 +182,15 @@ impl Int {
     /// ```
     #[inline]
     pub const fn value(self) -> i64 {
+        // (the tests' builds catch a decision read off a symbol's handle)
+        debug_assert!(!self.is_symbolic(), "Int::value of a symbolic integer: a decision must ask its facts");
+        self.value
+    }
+
+    /// The value word as it is: a symbolic integer's handle (to copy it
+    /// into another word, never to decide by).
+    #[inline(always)]
+    pub(crate) const fn raw(self) -> i64 {
         self.value
     }
 

@@ -88,7 +88,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn of(x: Int) -> Stride {
-        Stride { value: x.value(), meta: x.flag_bit() }
+        Stride { value: x.raw(), meta: x.flag_bit() }
     }
 
     /// `value · E<path...>`, the path outermost first; the empty path is the
@@ -117,7 +117,7 @@ impl Stride {
         for (k, &i) in path.iter().enumerate() {
             meta |= (i as u64) << (PATH_SHIFT + 8 * k as u32);
         }
-        Ok(Stride { value: value.value(), meta })
+        Ok(Stride { value: value.raw(), meta })
     }
 
     /// The scale: the integer itself for an integer stride, `v` for `v@...`.
@@ -264,7 +264,7 @@ impl Stride {
     /// ```
     #[inline(always)]
     pub const fn with_value(self, x: Int) -> Stride {
-        Stride { value: x.value(), meta: (self.meta & !FLAG_BITS) | x.flag_bit() }
+        Stride { value: x.raw(), meta: (self.meta & !FLAG_BITS) | x.flag_bit() }
     }
 
     /// Same value and same basis direction (the static flags may differ).

@@ -415,7 +415,7 @@ impl Proof {
     /// `Undecided` error naming the comparison needed).
     #[inline(always)]
     pub(crate) fn holds_for<P: Policy>(&mut self, lhs: &[Mode]) -> Result<bool, P::Err> {
-        if !P::CHECKED || self.sym.is_none() || lhs.len() <= 1 {
+        if !P::CHECKED || lhs.len() <= 1 || (self.sym.is_none() && !lhs.iter().any(|m| m.shape.is_symbolic())) {
             return Ok(self.holds(lhs));
         }
         if !self.clean {

@@ -368,7 +368,7 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         out.close(p, 2)?;
     }
     out.close(top, a.rank())?;
-    if !proof.holds(lhs) {
+    if !proof.holds_for::<P>(lhs)? {
         if !P::CHECKED {
             return Err(P::decline());
         }

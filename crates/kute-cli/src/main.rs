@@ -178,6 +178,10 @@ enum Command {
         /// `value` and `kind`, or `error` (`op`, `kind`, `message`, `span`)
         #[arg(long)]
         json: bool,
+        /// `dsl`: print answers as CuTe DSL prints them (a symbol as `?` or
+        /// `?{div=N}`, no `_` marks), to compare with it or paste into DSL code
+        #[arg(long = "as", value_name = "FORM", value_parser = ["kute", "dsl"], default_value = "kute")]
+        form: String,
     },
     /// Print a layout as CuTe's print_layout table
     #[command(after_help = TABLE_EXAMPLES)]
@@ -348,7 +352,13 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None if io::stdin().is_terminal() => repl::run(Session::default()),
         None => eval(&["-".to_string()], false),
-        Some(Command::Eval { exprs, json }) => eval(&exprs, json),
+        Some(Command::Eval { exprs, json, form }) => {
+            if form == "dsl" {
+                kute::sym::as_dsl(|| eval(&exprs, json))
+            } else {
+                eval(&exprs, json)
+            }
+        }
         Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Drawing::default()),
         Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Drawing::default()),
         Some(Command::Svg { exprs, output, banks, access }) => {

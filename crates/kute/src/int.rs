@@ -795,6 +795,12 @@ fn div_error(a: Int, op: &'static str, b: Int) -> Error {
 
 impl fmt::Display for Int {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if crate::sym::dsl_printing() {
+            return match self.is_symbolic() {
+                true => write!(f, "{}", self.to_sym().dsl()),
+                false => write!(f, "{}", self.value),
+            };
+        }
         if self.is_symbolic() {
             return write!(f, "{}", self.to_sym());
         }

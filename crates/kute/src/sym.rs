@@ -993,6 +993,42 @@ pub(crate) fn present(has_symbols: impl FnOnce() -> bool) -> bool {
     any_made() && has_symbols()
 }
 
+thread_local! {
+    /// Whether integers print as CuTe DSL prints them ([`as_dsl`]).
+    static DSL_PRINTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every integer printed as CuTe DSL prints it: a symbol as
+/// `?` or `?{div=N}` (its known divisor), a concrete integer without the
+/// static mark; so `as_dsl(|| layout.to_string())` is the layout as the DSL
+/// prints it, for comparison and for pasting into DSL code.
+///
+/// Pre: none. Post: `f`'s result; the printing mode as it was before.
+///
+/// ```
+/// use kute::expr::{eval_line, Env};
+/// let mut env = Env::new();
+/// eval_line(&mut env, "M = ?{div=128}").unwrap();
+/// let l = eval_line(&mut env, "logical_divide((M,_64):(_1,M),(_128,_64))").unwrap();
+/// assert_eq!(l.to_string(), "((_128,M/128),(_64,_1)):((_1,_128),(M,_0))");
+/// assert_eq!(kute::sym::as_dsl(|| l.to_string()), "((128,?),(64,1)):((1,128),(?{div=128},0))");
+/// ```
+pub fn as_dsl<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DSL_PRINTING.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(DSL_PRINTING.with(|c| c.replace(true)));
+    f()
+}
+
+/// Whether integers print as the DSL prints them now (inside [`as_dsl`]).
+pub(crate) fn dsl_printing() -> bool {
+    DSL_PRINTING.with(|c| c.get())
+}
+
 /// The guard of an operation that does not yet take symbolic operands: an
 /// `Undecided` error naming it when `has_symbols` finds one (asked only once
 /// this process has made a symbol: one load otherwise).

@@ -309,7 +309,9 @@ fn unmark(s: &str) -> String {
 fn seen(v: &Value) -> String {
     let v = match v {
         Value::Layout(l) => Value::Layout(unit_strides_zero(l)),
-        Value::Tuple(xs) => Value::Tuple(xs.iter().map(|x| kute::expr::eval(&seen(x)).unwrap_or_else(|_| x.clone())).collect()),
+        Value::Tuple(xs) => {
+            Value::Tuple(xs.iter().map(|x| kute::expr::eval(&seen(x)).unwrap_or_else(|_| x.clone())).collect())
+        }
         other => other.clone(),
     };
     unmark(&v.to_string())

@@ -266,7 +266,9 @@ impl LeafDiv {
     #[inline(always)]
     fn of_modes<P: Policy>(am: Mode, bm: Mode) -> Option<LeafDiv> {
         // (symbols take the general steps, which ask the facts)
-        if P::CHECKED && (am.shape.is_symbolic() || am.stride.is_symbolic() || bm.shape.is_symbolic() || bm.stride.is_symbolic()) {
+        if P::CHECKED
+            && (am.shape.is_symbolic() || am.stride.is_symbolic() || bm.shape.is_symbolic() || bm.stride.is_symbolic())
+        {
             return None;
         }
         if !(am.shape.value() >= 2 && bm.shape.value() >= 2 && bm.stride.value() > 0 && bm.stride.is_int()) {

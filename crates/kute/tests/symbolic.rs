@@ -340,7 +340,7 @@ fn seen_loosely(v: &Value) -> String {
             let modes: Vec<String> = l
                 .leaves()
                 .iter()
-                .filter(|m| !(m.shape.value() == 1))
+                .filter(|m| m.shape.value() != 1)
                 .map(|m| unmark(&format!("{}:{}", m.shape, m.stride)))
                 .collect();
             modes.join(",")

@@ -421,11 +421,10 @@ impl Proof {
         if !self.clean {
             return Ok(false);
         }
-        let n = lhs.len() - 1;
-        for i in 0..n {
+        for (i, m) in lhs[..lhs.len() - 1].iter().enumerate() {
             let s = self.sym.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(Int::ZERO);
             let d = P::add(Int::new_dynamic(self.digits()[i]), s)?;
-            if !P::lt(d, lhs[i].shape, "composition")? {
+            if !P::lt(d, m.shape, "composition")? {
                 return Ok(false);
             }
         }

@@ -233,6 +233,9 @@ const CALLS: &[&str] = &[
     "max_common_layout(#L,(_4,_8):(_1,_4))",
     "max_common_vector((M,_4):(_1,M),#L)",
     "coalesce(#L,(_1,_1))",
+    "#L(_1)",
+    "#L(_0,_1)",
+    "#L(M-1)",
 ];
 
 /// The law for one call at the valuations `ks`; whether kute answered (not an error).

@@ -257,11 +257,12 @@ pub(crate) fn coord_in_range(
     match (c.as_leaf(), s.is_leaf()) {
         (Some(x), _) => {
             let n = crate::int_tuple::product(s.leaves())?;
-            if !(0..n.value()).contains(&x.value()) {
+            // (for symbols: decided by the facts, or an error naming the comparison)
+            if x.sign("evaluate")? < 0 || !x.decide_lt(n, "evaluate")? {
                 return Err(Error::new(
                     crate::ErrorKind::Mismatch,
                     "evaluate",
-                    format!("the coordinate {x} is outside the mode {s} of {l} (0 to {})", n.value() - 1),
+                    format!("the coordinate {x} is outside the mode {s} of {l} (0 to {})", n.sub(Int::ONE)?),
                 ));
             }
             Ok(())

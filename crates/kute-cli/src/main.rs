@@ -243,7 +243,9 @@ enum Command {
         /// The target language
         #[arg(value_enum)]
         target: EmitTarget,
-        /// An expression giving a layout (plain, coordinate, swizzled or composed)
+        /// An expression giving a layout (plain, coordinate, swizzled or composed),
+        /// after bindings separated by `;` (`M = ?{div=128}; (M,_64):(_64,_1)`: a
+        /// symbolic layout's function takes its unknowns as parameters)
         #[arg(value_name = "EXPR")]
         expr: String,
         /// The function's name
@@ -411,7 +413,14 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
 /// `kute emit cuda EXPR`.
 fn emit(src: &str, name: &str, dynamic_params: bool) -> anyhow::Result<bool> {
     use kute::codegen::cuda::{emit, Dynamic};
-    let l = kute::expr::eval(src)?.to_any_layout("the layout")?;
+    // `NAME = expr; ...; layout`: bindings first (unknowns such as `M = ?{div=128}`)
+    let mut env = kute::expr::Env::new();
+    let mut parts: Vec<&str> = src.split(';').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let last = parts.pop().context("emit: no expression")?;
+    for p in parts {
+        kute::expr::eval_line(&mut env, p)?;
+    }
+    let l = kute::expr::eval_in(last, &env)?.to_any_layout("the layout")?;
     let dynamic = if dynamic_params { Dynamic::Parameters } else { Dynamic::Literal };
     print!("{}", emit(&l, name, dynamic)?);
     Ok(true)
@@ -440,7 +449,14 @@ fn f2(expr: Option<&str>, from_linear: Option<&str>) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let src = expr.unwrap_or_default();
-    let l = kute::expr::eval(src)?.to_any_layout("the layout")?;
+    // `NAME = expr; ...; layout`: bindings first (unknowns such as `M = ?{div=128}`)
+    let mut env = kute::expr::Env::new();
+    let mut parts: Vec<&str> = src.split(';').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let last = parts.pop().context("emit: no expression")?;
+    for p in parts {
+        kute::expr::eval_line(&mut env, p)?;
+    }
+    let l = kute::expr::eval_in(last, &env)?.to_any_layout("the layout")?;
     let m = BitMatrix::of(&l)?;
     writeln!(out, "{l}")?;
     writeln!(out, "{m}")?;

@@ -724,6 +724,70 @@ impl Sym {
         i64::try_from(acc.n).map_err(|_| overflow("value"))
     }
 
+    /// The symbol as a C expression of `long long` unknowns (an unknown's
+    /// name; an unnamed one `u<k>`): `(c*M*N/d)` per term, exact where the
+    /// facts make the symbol an integer; `ceil_div(p,q)` as `((p)+(q)-1)/(q)`.
+    ///
+    /// Pre: none. Post: C text; its value is the symbol's for the same values.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_div("M", 128).unwrap();
+    /// let e = m.div_exact(&Sym::constant(128)).unwrap().add(&Sym::var("N")).unwrap();
+    /// assert_eq!(e.to_c(), "(M/128LL + N)");
+    /// ```
+    pub fn to_c(&self) -> String {
+        if self.terms.is_empty() {
+            return "0LL".to_string();
+        }
+        let mut order: Vec<&Term> = self.terms.iter().collect();
+        order.sort_by(|a, b| degree(&b.mono).cmp(&degree(&a.mono)).then(a.mono.cmp(&b.mono)));
+        let mut out = String::from("(");
+        for (k, t) in order.iter().enumerate() {
+            let (n, d) = (t.coef.n, t.coef.d);
+            if k > 0 {
+                out.push_str(if n < 0 { " - " } else { " + " });
+            } else if n < 0 {
+                out.push('-');
+            }
+            let n = n.unsigned_abs();
+            let mut factors: Vec<String> = Vec::new();
+            if n != 1 || t.mono.is_empty() {
+                factors.push(format!("{n}LL"));
+            }
+            for &(a, e) in &t.mono {
+                for _ in 0..e {
+                    factors.push(c_atom(a));
+                }
+            }
+            out.push_str(&factors.join("*"));
+            if d != 1 {
+                out.push_str(&format!("/{d}LL"));
+            }
+        }
+        out.push(')');
+        out
+    }
+
+    /// The unknowns as C parameters: (creation order, C name, divisibility).
+    pub(crate) fn c_unknowns(&self, out: &mut Vec<(u32, String, i64)>) {
+        for t in &self.terms {
+            for &(a, _) in &t.mono {
+                match atom(a) {
+                    AtomKind::Var { div, .. } => {
+                        if !out.iter().any(|(i, _, _)| *i == a) {
+                            out.push((a, c_atom(a), div));
+                        }
+                    }
+                    AtomKind::CeilDiv(p, q) => {
+                        p.c_unknowns(out);
+                        q.c_unknowns(out);
+                    }
+                }
+            }
+        }
+    }
+
     /// Prints the symbol as CuTe DSL does: `?`, or `?{div=N}` with its known
     /// divisor; a constant as its value.
     ///
@@ -835,6 +899,19 @@ fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
                 return Err(Error::div_zero(format_args!("ceil_div({a}, 0)")));
             }
             Ok(((a as i128 + b as i128 - 1) / b as i128) as i64)
+        }
+    }
+}
+
+/// An atom as C: an unknown's name (`u<k>` for an unnamed one), a
+/// `ceil_div` as its formula.
+fn c_atom(a: u32) -> String {
+    match atom(a) {
+        AtomKind::Var { name: Some(n), .. } => n,
+        AtomKind::Var { name: None, .. } => format!("u{}", a + 1),
+        AtomKind::CeilDiv(p, q) => {
+            let (p, q) = (p.to_c(), q.to_c());
+            format!("(({p} + {q} - 1LL) / {q})")
         }
     }
 }

@@ -216,3 +216,63 @@ fn every_layout_of_the_vector_files_compiles_to_kutes_values() {
     let wrong: Vec<usize> = (0..w.len()).filter(|&k| g[k] != w[k]).collect();
     assert!(wrong.is_empty(), "{} of {count} emitted layouts differ from kute, the first f{}", wrong.len(), wrong[0]);
 }
+
+/// Symbolic layouts: the function takes the unknowns as parameters (in the
+/// order they were made); compiled and called at several valuations, it
+/// prints kute's values of the layout with those values put in.
+#[test]
+fn symbolic_layouts_compile_to_kutes_values_at_several_valuations() {
+    use kute::expr::{eval_line, Env};
+    use kute::sym::Valuation;
+    let facts = [("M", 128), ("N", 8), ("K", 1)];
+    let cases = [
+        "(M,N):(_1,M)",
+        "(M,N):(N,_1)",
+        "zipped_divide((M,N):(N,_1),(_128,_8))",
+        "logical_divide((M,K):(_1,M),(_64,_4))",
+        "blocked_product((_4,N):(N,_1),(_2,K):(K,_1))",
+        "composition((M,N):(_1,M),(_32,_4):(_4,_1))",
+        "complement((_4,M):(M,_1),8*M)",
+        "tiled_divide((_16,K):(_1,_16),_8:_1)",
+    ];
+    // multiples of each unknown's divisibility, odd ones among them
+    let picks = [(1, 2, 3), (2, 1, 5), (3, 4, 7), (1, 3, 2)];
+    let mut code = String::new();
+    let mut main = String::new();
+    let mut want = String::new();
+    let mut env = Env::new();
+    for (n, d) in facts {
+        eval_line(&mut env, &format!("{n} = ?{{div={d}}}")).unwrap();
+    }
+    for (k, src) in cases.iter().enumerate() {
+        let v = eval_line(&mut env, src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let l = v.as_layout().unwrap_or_else(|| panic!("{src}: not a layout"));
+        let name = format!("g{k}");
+        code.push_str(&emit(&v.to_any_layout("l").unwrap(), &name, Dynamic::Literal).unwrap());
+        // the parameters the function takes, in order
+        let sig = code.lines().find(|line| line.contains(&format!(" {name}(long long i"))).unwrap().to_string();
+        let params: Vec<&str> =
+            sig.split("long long ").skip(3).map(|p| p.trim_end_matches([',', ')', ' ', '{'])).collect();
+        for &(a, b, c) in &picks {
+            let vals = [("M", 128 * a), ("N", 8 * b), ("K", c)];
+            let mut val = Valuation::new();
+            for (n, x) in vals {
+                val.set(n, x);
+            }
+            let concrete = l.substitute(&val).unwrap();
+            let n = concrete.size().unwrap().value();
+            let args: String = params
+                .iter()
+                .map(|p| {
+                    format!(", {}LL", vals.iter().find(|(q, _)| q == p).unwrap_or_else(|| panic!("{p} in {sig}")).1)
+                })
+                .collect();
+            main.push_str(&format!("for (long long i = 0; i < {n}; ++i) printf(\"%lld\\n\", {name}(i{args}));\n"));
+            for i in 0..n {
+                want.push_str(&format!("{}\n", concrete.eval_int(Int::new_dynamic(i)).unwrap().value()));
+            }
+        }
+    }
+    let got = run_cpp(&code, &main);
+    assert!(got == want, "the compiled symbolic code differs from kute\n{code}");
+}

@@ -80,7 +80,20 @@ fn leaves(
                 format!("r.c[{}]", paths.iter().position(|p| *p == path).unwrap_or(0))
             }
         };
-        let param = |p: &str, v: i64, is_static: bool, params: &mut Vec<String>| -> (String, Option<i64>) {
+        let param = |p: &str, x: crate::int::Int, is_static: bool, params: &mut Vec<String>| -> (String, Option<i64>) {
+            if x.is_symbolic() {
+                // a symbol: its expression of the unknowns, which are parameters
+                let sym = x.to_sym();
+                let mut us = Vec::new();
+                sym.c_unknowns(&mut us);
+                for (_, u, _) in us {
+                    if !params.contains(&u) {
+                        params.push(u);
+                    }
+                }
+                return (sym.to_c(), None);
+            }
+            let v = x.value();
             if dynamic == Dynamic::Parameters && !is_static {
                 params.push(p.to_string());
                 (p.to_string(), None)
@@ -89,8 +102,13 @@ fn leaves(
             }
         };
         // the last extent is never read (the last mode is not reduced)
-        let (ext, ext_value) = param(&format!("s{k}"), m.shape.value(), m.shape.is_static() || k + 1 == n, params);
-        let (stride, stride_value) = param(&format!("d{k}"), m.stride.value(), m.stride.is_static(), params);
+        let last = k + 1 == n;
+        let (ext, ext_value) = if last && m.shape.is_symbolic() {
+            (String::new(), None) // never read
+        } else {
+            param(&format!("s{k}"), m.shape, m.shape.is_static() || last, params)
+        };
+        let (stride, stride_value) = param(&format!("d{k}"), m.stride.scale_int(), m.stride.is_static(), params);
         out.push(Leaf { ext, ext_value, stride, stride_value, target });
     }
     Ok(out)
@@ -136,13 +154,57 @@ const QUALIFIERS: &str = "__host__ __device__ __forceinline__";
 fn layout_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
     let mut params = Vec::new();
     let ls = leaves(l, dynamic, None, &mut params)?;
-    let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
+    let extra: String = unknowns(l)
+        .iter()
+        .map(|(_, u, _)| u.clone())
+        .chain(params.into_iter().filter(|p| is_place_param(p)))
+        .map(|p| format!(", long long {p}"))
+        .collect();
     let _ = writeln!(s, "// {l}");
     let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long i{extra}) {{");
+    assume_facts(s, l);
     let _ = writeln!(s, "  long long r = 0;");
     digits_body(s, &ls);
     let _ = writeln!(s, "  return r;\n}}");
     Ok(())
+}
+
+/// The unknowns of a layout's extents and strides, in the order they were
+/// made: (order, C name, divisibility).
+fn unknowns(l: &Layout) -> Vec<(u32, String, i64)> {
+    let mut us = Vec::new();
+    for m in l.leaves() {
+        m.shape.to_sym().c_unknowns(&mut us);
+        m.stride.scale_int().to_sym().c_unknowns(&mut us);
+    }
+    us.sort();
+    us
+}
+
+/// Whether a parameter is a place's (`s<k>`, `d<k>`: a dynamic integer
+/// under [`Dynamic::Parameters`]) rather than an unknown's.
+fn is_place_param(p: &str) -> bool {
+    let mut c = p.chars();
+    matches!(c.next(), Some('s' | 'd')) && c.clone().next().is_some() && c.all(|x| x.is_ascii_digit())
+}
+
+/// The facts of a symbolic layout's unknowns, told to the device compiler
+/// (`__builtin_assume`, where divisibility lets it fold divisions and
+/// remainders); nothing for a concrete layout.
+fn assume_facts(s: &mut String, l: &Layout) {
+    let us = unknowns(l);
+    if us.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "#if defined(__CUDA_ARCH__)");
+    for (_, u, div) in us {
+        if div > 1 {
+            let _ = writeln!(s, "  __builtin_assume({u} > 0 && {u} % {div}LL == 0);");
+        } else {
+            let _ = writeln!(s, "  __builtin_assume({u} > 0);");
+        }
+    }
+    let _ = writeln!(s, "#endif");
 }
 
 /// The snippet of a coordinate layout: a struct of the components and the
@@ -204,7 +266,10 @@ fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 /// layout (else an `Inadmissible` error).
 /// Post: a snippet with no `#include`, whose function gives the layout's
 /// value at every non-negative 1-D coordinate (compiled as host C++ with
-/// the qualifiers defined empty, it prints what kute evaluates).
+/// the qualifiers defined empty, it prints what kute evaluates). A symbolic
+/// layout's function takes its unknowns as `long long` parameters after the
+/// coordinate, in order of first use, and tells the device compiler their
+/// facts (`__builtin_assume`).
 ///
 /// ```
 /// use kute::codegen::cuda::{emit, Dynamic};
@@ -214,8 +279,26 @@ fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 /// assert!(code.contains("(i & 3LL) * 8LL") && code.contains("i >>= 2;"));
 /// ```
 pub fn emit(l: &AnyLayout, name: &str, dynamic: Dynamic) -> Result<String> {
-    crate::sym::refuse("emit", || l.has_symbols())?;
+    // a symbolic layout of integer strides takes its unknowns as parameters
+    let symbolic_ok = matches!(l, AnyLayout::Layout(x) if x.has_int_strides());
+    if !symbolic_ok {
+        crate::sym::refuse("emit", || l.has_symbols())?;
+    }
     check_name(name)?;
+    if let AnyLayout::Layout(x) = l {
+        for m in x.leaves() {
+            for u in m.shape.to_sym().unknowns().into_iter().chain(m.stride.scale_int().to_sym().unknowns()) {
+                if !u.0.starts_with('?') && u.0 != "i" && u.0 != "r" {
+                    check_name(&u.0)?;
+                } else if u.0 == "i" || u.0 == "r" {
+                    return Err(Error::inadmissible(
+                        "emit",
+                        format!("the unknown '{}' is named like the code's own variables", u.0),
+                    ));
+                }
+            }
+        }
+    }
     let mut s = String::new();
     let _ = writeln!(s, "// generated by kute: {l}");
     match l {

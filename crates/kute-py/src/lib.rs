@@ -177,7 +177,9 @@ pub fn from_value(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
 /// integer, else the value.
 fn from_point(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
     match &v {
-        Value::IntTuple(t) if t.is_leaf() => Ok(t.leaves()[0].value().into_pyobject(py)?.into_any().unbind()),
+        Value::IntTuple(t) if t.is_leaf() && !t.has_symbols() => {
+            Ok(t.leaves()[0].value().into_pyobject(py)?.into_any().unbind())
+        }
         _ => from_value(py, v),
     }
 }
@@ -200,7 +202,12 @@ fn index(i: isize, n: usize) -> PyResult<usize> {
 
 /// An integer as a Python int.
 fn int(py: Python<'_>, r: kute::Result<kute::Int>) -> PyResult<Py<PyAny>> {
-    Ok(r.map_err(kerr)?.value().into_pyobject(py)?.into_any().unbind())
+    let x = r.map_err(kerr)?;
+    if x.is_symbolic() {
+        // a symbol stays a kute integer (its expression prints, and it takes part in layouts)
+        return Ok(Py::new(py, PyIntTuple { inner: kute::IntTuple::leaf(x) })?.into_any());
+    }
+    Ok(x.value().into_pyobject(py)?.into_any().unbind())
 }
 
 #[pymethods]
@@ -330,6 +337,7 @@ impl PyLayout {
 /// An integer tuple as plain Python (an int or nested tuples of ints).
 fn int_tuple_py<'py>(py: Python<'py>, t: kute::int_tuple::IntTupleRef<'_>) -> PyResult<Bound<'py, PyAny>> {
     match t.as_leaf() {
+        Some(n) if n.is_symbolic() => Ok(Py::new(py, PyIntTuple { inner: kute::IntTuple::leaf(n) })?.into_bound(py).into_any()),
         Some(n) => Ok(n.value().into_pyobject(py)?.into_any()),
         None => {
             let items = t.children().map(|c| int_tuple_py(py, c)).collect::<PyResult<Vec<_>>>()?;
@@ -384,6 +392,9 @@ impl PyIntTuple {
 
     fn __index__(&self) -> PyResult<i64> {
         match self.inner.as_int() {
+            Some(n) if n.is_symbolic() => {
+                Err(PyTypeError::new_err(format!("{} is symbolic: kute.substitute gives it a value", self.inner)))
+            }
             Some(n) => Ok(n.value()),
             None => Err(PyTypeError::new_err(format!("{} is a tuple, not an integer", self.inner))),
         }
@@ -554,11 +565,48 @@ impl PyUnderscore {
     }
 }
 
-/// `kute.eval(text)`: the value of an expression of kute's language, as a
-/// `Layout`, `IntTuple`, `Tiler`, `bool` or `Value`.
+/// `kute.eval(text, **names)`: the value of an expression of kute's
+/// language, as a `Layout`, `IntTuple`, `Tiler`, `bool` or `Value`; the
+/// keyword arguments are names the text may use (`M=kute.sym("M", div=128)`).
 #[pyfunction]
-fn eval(py: Python<'_>, src: &str) -> PyResult<Py<PyAny>> {
-    from_value(py, expr::eval(src).map_err(kerr)?)
+#[pyo3(signature = (src, **names))]
+fn eval(py: Python<'_>, src: &str, names: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
+    let mut env = expr::Env::new();
+    if let Some(names) = names {
+        for (k, v) in names.iter() {
+            env.insert(k.extract::<String>()?, to_value(&v)?);
+        }
+    }
+    from_value(py, expr::eval_in(src, &env).map_err(kerr)?)
+}
+
+/// `kute.sym(name, div=1)`: an unknown positive integer named `name`, a
+/// multiple of `div` (CuTe DSL's `?{div=N}`): an `IntTuple` that layouts,
+/// tuples and expressions take as an extent or stride.
+#[pyfunction]
+#[pyo3(signature = (name, div = 1))]
+fn sym(py: Python<'_>, name: &str, div: i64) -> PyResult<Py<PyAny>> {
+    let s = kute::sym::Sym::var_div(name, div).map_err(kerr)?;
+    from_value(py, Value::IntTuple(kute::IntTuple::leaf(kute::Int::symbolic(s).map_err(kerr)?)))
+}
+
+/// `kute.substitute(value, values)`: the value with integers put in for its
+/// unknowns (`values` a dict from names to ints).
+#[pyfunction]
+fn substitute(py: Python<'_>, value: &Bound<'_, PyAny>, values: &Bound<'_, pyo3::types::PyDict>) -> PyResult<Py<PyAny>> {
+    let mut v = kute::sym::Valuation::new();
+    for (k, x) in values.iter() {
+        v.set(&k.extract::<String>()?, x.extract::<i64>()?);
+    }
+    from_value(py, to_value(value)?.substitute(&v).map_err(kerr)?)
+}
+
+/// `kute.as_dsl(value)`: the value printed as CuTe DSL prints it (`?`,
+/// `?{div=N}`, no static marks).
+#[pyfunction]
+fn as_dsl(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let v = to_value(value)?;
+    Ok(kute::sym::as_dsl(|| v.to_string()))
 }
 
 /// `kute.call(name, *args, targs=())`: the function `name` of the expression
@@ -714,6 +762,9 @@ fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_", PyUnderscore)?;
     m.add("KuteError", m.py().get_type::<KuteError>())?;
     m.add_function(wrap_pyfunction!(eval, m)?)?;
+    m.add_function(wrap_pyfunction!(sym, m)?)?;
+    m.add_function(wrap_pyfunction!(substitute, m)?)?;
+    m.add_function(wrap_pyfunction!(as_dsl, m)?)?;
     m.add_function(wrap_pyfunction!(call, m)?)?;
     m.add_function(wrap_pyfunction!(functions, m)?)?;
     m.add_function(wrap_pyfunction!(_all_static, m)?)?;

@@ -246,3 +246,35 @@ def test_errors_carry_kutes_message():
         IntTuple(tuple(range(100000)))
     with pytest.raises(KuteError):
         Layout(2**40, 2**40)(2**40 - 1)  # the index overflows 64 bits
+
+
+# --- symbolic extents ---------------------------------------------------------------------
+
+
+def test_symbols_build_layouts_and_answer_for_every_value():
+    M = kute.sym("M", div=128)
+    K = kute.sym("K")
+    a = Layout((M, K), (1, M))
+    assert str(a) == "(M,K):(1,M)"
+    assert str(kute.size(a)) == "M*K"
+    d = kute.logical_divide(a, (128, 64))
+    assert str(d) == "((128,M/128),(64,ceil_div(K,64))):((1,128),(M,64*M))"
+    assert kute.as_dsl(d) == "((128,?),(64,?)):((1,128),(?{div=128},?{div=8192}))"
+    # substituting values gives kute's answer on the concrete operands
+    c = kute.substitute(d, {"M": 384, "K": 96})
+    assert str(c).replace("_", "") == str(kute.logical_divide(Layout((384, 96), (1, 384)), (128, 64))).replace("_", "")
+    # expressions with names
+    assert str(kute.eval("complement(_4:_1, 8*M)", M=M)) == "2*M:_4"
+    # a symbolic shape reads back as kute integers, not Python ints
+    s0 = a.shape[0]
+    assert str(s0) == "M"
+    with pytest.raises(TypeError):
+        int(s0)
+
+
+def test_an_undecided_question_names_the_fact():
+    M = kute.sym("M", div=128)
+    with pytest.raises(KuteError, match="declare M = \\?\\{div=256\\}"):
+        kute.shape_div(M, 256)
+    with pytest.raises(KuteError, match="positive multiple of 128"):
+        kute.substitute(Layout((M, 4), (1, M)), {"M": 100})

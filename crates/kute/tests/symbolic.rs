@@ -236,6 +236,10 @@ const CALLS: &[&str] = &[
     "#L(_1)",
     "#L(_0,_1)",
     "#L(M-1)",
+    "upcast<2>(#L)",
+    "downcast<2>((_4,M):(_1,_4*M))",
+    "recast_layout<uint8_t,half_t>(#L)",
+    "recast_layout<half_t,uint8_t>((_8,M):(_1,_8))",
 ];
 
 /// The law for one call at the valuations `ks`; whether kute answered (not an error).

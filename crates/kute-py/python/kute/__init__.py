@@ -20,6 +20,16 @@ same CuTe name (``kute.functions()`` lists them; ``kute.call(name, ...)`` calls 
 by name, ``targs=`` giving template arguments: ``kute.size(L, targs=1)`` is
 ``size<1>(L)``). Errors raise :class:`KuteError` (a ``ValueError``) with kute's
 message.
+
+Extents known only at launch are symbols: ``M = kute.sym("M", div=128)`` is an
+unknown multiple of 128; layouts take it as an extent or stride, the algebra
+answers for every value of ``M`` (or raises ``KuteError`` naming the fact it
+needs), ``kute.substitute(L, {"M": 384})`` puts a value in, and
+``kute.as_dsl(L)`` prints as CuTe DSL does::
+
+    >>> M = kute.sym("M", div=128)
+    >>> kute.logical_divide(kute.Layout((M, 64), (1, M)), (128, 64))
+    Layout('((128,M/128),(64,_1)):((1,128),(M,_0))')
 """
 
 import builtins as _builtins
@@ -37,13 +47,16 @@ from ._kute import (  # noqa: F401
     _,
     _all_static,
     call,
+    as_dsl,
     eval,
     functions,
+    substitute,
+    sym,
 )
 
 # (`from kute import *` leaves Python's builtins alone: kute.eval, kute.filter, kute.slice, ...
 # and kute._ are reached through the module)
-__all__ = ["Layout", "IntTuple", "Tiler", "Value", "Underscore", "KuteError", "call", "functions"]
+__all__ = ["Layout", "IntTuple", "Tiler", "Value", "Underscore", "KuteError", "call", "functions", "sym", "substitute", "as_dsl"]
 
 
 def _function(name, signature, summary):

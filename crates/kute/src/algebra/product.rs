@@ -515,7 +515,6 @@ pub fn tile_to_shape(block: &Layout, target: &IntTuple, order: Option<&IntTuple>
 /// assert_eq!(kute::upcast(&l, 2).unwrap().to_string(), "(_2,_8):(_1,_2)");
 /// ```
 pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
-    crate::sym::refuse("upcast", || l.has_symbols())?;
     positive_factor(n, "upcast")?;
     let n = Int::new_static(n);
     l.int_strides("upcast")?;
@@ -523,11 +522,19 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
         .tree
         .try_map(|m| {
             let d = m.stride.scale_int();
-            if d.value() == 0 {
+            if d.decide_eq(Int::ZERO, "upcast")? {
                 return Ok(m);
             }
             let ad = d.abs()?;
-            if n.value() <= 0 || (ad.value() % n.value() != 0 && n.value() % ad.value() != 0) {
+            // one divides the other (for a symbol: the first that the facts decide)
+            let n_divides = n.decide_divides(ad, "upcast");
+            let divides_n = ad.decide_divides(n, "upcast");
+            let ok = match (n_divides, divides_n) {
+                (Ok(true), _) | (_, Ok(true)) => true,
+                (Err(e), _) | (_, Err(e)) => return Err(e),
+                _ => false,
+            };
+            if !ok {
                 return Err(Error::inadmissible(
                     "upcast",
                     format!("divisibility condition fails: stride {d} and factor {n} do not divide one another"),
@@ -556,11 +563,21 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
 /// assert_eq!(kute::downcast(&l, 2).unwrap().to_string(), "(_8,_8):(_1,_8)");
 /// ```
 pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
-    crate::sym::refuse("downcast", || l.has_symbols())?;
     positive_factor(n, "downcast")?;
     let n = Int::new_static(n);
     l.int_strides("downcast")?;
-    if !l.leaves().iter().any(|m| m.stride.value() == 1) {
+    // whether each stride is ±1 (for a symbol: decided by the facts)
+    let unit = |m: &crate::layout::Mode| -> Result<bool> {
+        let d = m.stride.scale_int().abs()?;
+        d.decide_eq(Int::ONE, "downcast")
+    };
+    let mut any = false;
+    for m in l.leaves() {
+        if m.stride.scale_int().decide_eq(Int::ONE, "downcast")? {
+            any = true;
+        }
+    }
+    if !any {
         return Err(Error::inadmissible(
             "downcast",
             format!("{l} has no stride-1 mode: downcast requires adjacent elements"),
@@ -569,7 +586,7 @@ pub fn downcast(l: &Layout, n: i64) -> Result<Layout> {
     let tree = l
         .tree
         .try_map(|m| {
-            if m.stride.value().unsigned_abs() == 1 {
+            if unit(&m)? {
                 Ok(crate::layout::Mode::with_stride(m.shape.mul(n)?, m.stride))
             } else {
                 Ok(crate::layout::Mode::with_stride(m.shape, m.stride.scale(n)?))

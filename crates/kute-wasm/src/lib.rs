@@ -144,6 +144,10 @@ fn statements(input: &str) -> Vec<(usize, &str)> {
 /// assert_eq!((e.ok, e.result.as_str()), (true, "8"));
 /// let e = kute_wasm::evaluate("composition((6,4):(1,7), 4:4)");
 /// assert!(!e.ok && e.error.unwrap().starts_with("error: composition: "));
+/// // symbols: the answer for every value of M; no picture of an unknown size
+/// let e = kute_wasm::evaluate("M = ?{div=8}; logical_divide((M,_4):(_1,M), (_8,_2))");
+/// assert_eq!((e.ok, e.result.as_str()), (true, "((_8,M/8),(_2,_2)):((_1,_8),(M,2*M))"));
+/// assert!(e.svg_note.is_some());
 /// ```
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn evaluate(input: &str) -> Evaluation {

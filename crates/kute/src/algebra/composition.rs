@@ -644,13 +644,12 @@ impl Compose<'_> {
                 next_d = ad.with(cs, 1);
             } else {
                 let fits = if symbolic {
-                    // either fact will do: decided, or the first question's error
-                    match P::lt(rest_d, cs, "composition") {
-                        Ok(true) => true,
-                        first => match P::divides(cs, rest_d, "composition") {
-                            Ok(d) if d || first.is_ok() => d,
-                            _ => first?,
-                        },
+                    // either fact will do; neither known to hold, an undecided
+                    // question is the error
+                    match (P::lt(rest_d, cs, "composition"), P::divides(cs, rest_d, "composition")) {
+                        (Ok(true), _) | (_, Ok(true)) => true,
+                        (Err(e), _) | (_, Err(e)) => return Err(e),
+                        _ => false,
                     }
                 } else {
                     rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0

@@ -363,7 +363,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("partition_fragment_B", "partition_fragment_B(get_slice(mma, t), T)", "the layout of thread t's register fragment of B", super::atoms::partition_fragment_b).args(n(2)),
     FunctionInfo::new("partition_fragment_C", "partition_fragment_C(get_slice(mma, t), T)", "the layout of thread t's register fragment of C", super::atoms::partition_fragment_c).args(n(2)),
     FunctionInfo::new("make_layout_tv", "make_layout_tv(thr, val)", "(tiler, layout_tv) of make_tiled_copy with these layouts (CuTe DSL)", super::atoms::layout_tv).args(n(2)),
-    FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)),
+    FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)).sym(),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),
     FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)).sym(),

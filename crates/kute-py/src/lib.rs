@@ -337,7 +337,9 @@ impl PyLayout {
 /// An integer tuple as plain Python (an int or nested tuples of ints).
 fn int_tuple_py<'py>(py: Python<'py>, t: kute::int_tuple::IntTupleRef<'_>) -> PyResult<Bound<'py, PyAny>> {
     match t.as_leaf() {
-        Some(n) if n.is_symbolic() => Ok(Py::new(py, PyIntTuple { inner: kute::IntTuple::leaf(n) })?.into_bound(py).into_any()),
+        Some(n) if n.is_symbolic() => {
+            Ok(Py::new(py, PyIntTuple { inner: kute::IntTuple::leaf(n) })?.into_bound(py).into_any())
+        }
         Some(n) => Ok(n.value().into_pyobject(py)?.into_any()),
         None => {
             let items = t.children().map(|c| int_tuple_py(py, c)).collect::<PyResult<Vec<_>>>()?;
@@ -593,7 +595,11 @@ fn sym(py: Python<'_>, name: &str, div: i64) -> PyResult<Py<PyAny>> {
 /// `kute.substitute(value, values)`: the value with integers put in for its
 /// unknowns (`values` a dict from names to ints).
 #[pyfunction]
-fn substitute(py: Python<'_>, value: &Bound<'_, PyAny>, values: &Bound<'_, pyo3::types::PyDict>) -> PyResult<Py<PyAny>> {
+fn substitute(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    values: &Bound<'_, pyo3::types::PyDict>,
+) -> PyResult<Py<PyAny>> {
     let mut v = kute::sym::Valuation::new();
     for (k, x) in values.iter() {
         v.set(&k.extract::<String>()?, x.extract::<i64>()?);

@@ -22,6 +22,19 @@
 //!
 //! Atoms live in a process-wide table (append-only): an atom's identity is its
 //! index, so a symbol is cheap to copy around inside [`Int`](crate::Int).
+//!
+//! The algebra on symbolic layouts follows two rules:
+//! - a question the facts leave open is an `Undecided` error naming the fact
+//!   that would decide it ("needs M divisible by 256 (declare M =
+//!   ?{div=256})", "needs to know whether M equals LD"), never a guess;
+//! - a symbolic extent stays a mode, as CuTe keeps a run-time extent: where
+//!   its value is 1 the answer is CuTe's for a run-time extent 1 (the mode
+//!   kept), not kute's answer by value (the mode dropped). `?{div=N}` with
+//!   `N >= 2` rules that out.
+//!
+//! The law the tests check: for every valuation the facts allow, putting the
+//! values into a symbolic answer ([`Valuation`], `substitute`) gives kute's
+//! answer on the operands with the values put in.
 
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::HashMap;

@@ -250,8 +250,18 @@ impl Tiler {
     /// (`make_layout(n)`), one mode: `n:_1`, or `_1:_0` for `n = 1`.
     #[inline(always)]
     pub(crate) fn int_mode(n: crate::int::Int) -> crate::layout::Mode {
-        // (a symbolic extent is not taken for 1)
-        let d = if !n.is_symbolic() && n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };
+        // (a symbolic extent is not taken for 1: it stays a mode; the fast
+        // runs, never given a symbol, use `int_mode_concrete`)
+        if n.is_symbolic() {
+            return crate::layout::Mode::new(n, crate::int::Int::ONE);
+        }
+        Self::int_mode_concrete(n)
+    }
+
+    /// [`Tiler::int_mode`] of a concrete integer.
+    #[inline(always)]
+    pub(crate) fn int_mode_concrete(n: crate::int::Int) -> crate::layout::Mode {
+        let d = if n.value() == 1 { crate::int::Int::ZERO } else { crate::int::Int::ONE };
         crate::layout::Mode::new(n, d)
     }
 }

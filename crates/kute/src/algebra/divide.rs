@@ -98,7 +98,7 @@ fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t
     }
     let top = out.open().ok()?;
     for (ti, &am) in ts.iter().zip(a.leaves) {
-        LeafDiv::of_modes::<P>(am, leaf_tiler(ti)?)?.write(out).ok()?;
+        LeafDiv::of_modes::<P>(am, leaf_tiler::<P>(ti)?)?.write(out).ok()?;
     }
     for &m in &a.leaves[ts.len()..] {
         out.leaf(m).ok()?;
@@ -108,11 +108,22 @@ fn logical_divide_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t
 
 /// A tile that is one mode: a leaf layout, or an integer.
 #[inline(always)]
-fn leaf_tiler(t: &Tiler) -> Option<Mode> {
+fn leaf_tiler<P: Policy>(t: &Tiler) -> Option<Mode> {
     match t {
         Tiler::Layout(b) => b.tree.as_leaf(),
-        Tiler::Int(n) => Some(Tiler::int_mode(*n)),
+        Tiler::Int(n) => Some(int_mode::<P>(*n)),
         _ => None,
+    }
+}
+
+/// [`Tiler::int_mode`]: under [`Fast`](crate::policy::Fast), which is never
+/// given a symbol, without the test for one.
+#[inline(always)]
+fn int_mode<P: Policy>(n: Int) -> Mode {
+    if P::CHECKED {
+        Tiler::int_mode(n)
+    } else {
+        Tiler::int_mode_concrete(n)
     }
 }
 
@@ -138,7 +149,7 @@ pub(crate) fn by_mode<P: Policy, E: Emit<P>, F: ModeOp>(
 ) -> Result<(), P::Err> {
     match t {
         Tiler::Layout(b) => f.apply(out, a, operand::<P>(b)?),
-        Tiler::Int(n) => f.apply(out, a, leaf_ref(&Tiler::int_mode(*n))),
+        Tiler::Int(n) => f.apply(out, a, leaf_ref(&int_mode::<P>(*n))),
         Tiler::Underscore => out.push(a),
         Tiler::Tuple(ts) => by_mode_tuple(out, a, t, ts, f),
     }
@@ -657,7 +668,7 @@ fn divide_unzip_folded<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts:
     let splice = how != Unzip::Zipped && rank > 1;
     let p = if splice { 0 } else { out.open().ok()? };
     for (i, (ti, &am)) in ts.iter().zip(a.leaves).enumerate() {
-        let d = LeafDiv::of_modes::<P>(am, leaf_tiler(ti)?)?;
+        let d = LeafDiv::of_modes::<P>(am, leaf_tiler::<P>(ti)?)?;
         out.set_mode(first + i, d.tile);
         d.rest.write(out).ok()?;
     }
@@ -717,7 +728,7 @@ fn divide_unzip_modes<P: Policy, E: Emit<P>>(
     for (i, ti) in ts.iter().enumerate() {
         match ti {
             Tiler::Layout(_) => {}
-            Tiler::Int(n) => ints[i] = Tiler::int_mode(*n),
+            Tiler::Int(n) => ints[i] = int_mode::<P>(*n),
             _ => return Err(P::decline()),
         }
     }

@@ -358,9 +358,11 @@ pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
     // symbols: a layout with integer strides at an integer coordinate (the
-    // index an expression); slicing and basis strides do not take them yet
+    // index an expression), or sliced (the modes kept, which reads no value);
+    // basis strides do not take them yet
     let symbolic = l.has_symbols() || coord.has_symbols();
-    if symbolic && !(l.has_int_strides() && matches!(coord, Value::IntTuple(_))) {
+    let slicing = matches!(coord, Value::Coord(_) | Value::Underscore);
+    if symbolic && !(l.has_int_strides() && (slicing || matches!(coord, Value::IntTuple(_)))) {
         return Err(crate::sym::refusal("evaluate"));
     }
     if let Value::IntTuple(c) = &coord

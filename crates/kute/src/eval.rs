@@ -258,6 +258,7 @@ impl Evaluator {
     /// assert!("(4611686018427387904,2):(1,1)".parse::<Layout>().unwrap().evaluator().is_err()); // size 2^63
     /// ```
     pub fn new(layout: &Layout) -> Result<Evaluator> {
+        crate::sym::refuse("evaluator", || layout.has_symbols())?;
         layout.int_strides("evaluate")?;
         let size = layout.size()?.value();
         let slow = || Evaluator { size: 0, plan: Plan::Slow, layout: layout.clone() };

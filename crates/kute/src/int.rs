@@ -587,6 +587,26 @@ impl Int {
         Ok(self)
     }
 
+    /// The value of a concrete integer; for a symbolic one, an `Undecided`
+    /// error naming `op` (an `i64` cannot hold an expression).
+    ///
+    /// Pre: the integer is concrete (else the error). Post: its value.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// assert_eq!(Int::new_static(3).concrete("test").unwrap(), 3);
+    /// assert!(Int::symbolic(Sym::var("M")).unwrap().concrete("test").is_err());
+    /// ```
+    pub fn concrete(self, op: &'static str) -> Result<i64> {
+        if self.is_symbolic() {
+            return Err(crate::sym::undecided(
+                op,
+                format!("the value is the expression {self}; an integer was asked for"),
+            ));
+        }
+        Ok(self.value)
+    }
+
     // Decisions: what the algebra asks of integers. On concrete integers they
     // always answer; on symbols, the facts answer for every value of the
     // unknowns or the answer is an `Undecided` error naming the fact needed.

@@ -84,6 +84,7 @@ impl<'a> Indices<'a> {
     /// ```
     #[inline(always)]
     pub fn new(layout: &'a Layout) -> Result<Indices<'a>> {
+        crate::sym::refuse("iterate", || layout.has_symbols())?;
         let leaves = layout.leaves();
         // up to three modes of small extents and integer strides: nothing can
         // overflow, and each mode is a digit of the loop nest
@@ -452,6 +453,7 @@ impl Layout {
     /// assert_eq!(l.values().unwrap(), vec![0, 2, 1, 3]);
     /// ```
     pub fn values(&self) -> Result<Vec<i64>> {
+        crate::sym::refuse("values", || self.has_symbols())?;
         let n = self.size()?.value();
         if !(0..=1 << 24).contains(&n) {
             return Err(Error::limit("values", format!("domain of {self} has {n} elements")));

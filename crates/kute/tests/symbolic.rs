@@ -535,7 +535,9 @@ fn dsl_symbolic_vectors_are_answered_lawfully_or_refused() {
             let dsl = kute::expr::eval(r.dsl).unwrap_or_else(|e| panic!("{}: {e}", r.dsl));
             match at_least_as_precise(&sym, &dsl) {
                 Some(true) => compared += 1,
-                Some(false) => failures.push(format!("{} | {}: {sym} is less precise than the DSL's {}", r.symbols, r.expr, r.dsl)),
+                Some(false) => {
+                    failures.push(format!("{} | {}: {sym} is less precise than the DSL's {}", r.symbols, r.expr, r.dsl))
+                }
                 None => {}
             }
         }
@@ -548,7 +550,9 @@ fn dsl_symbolic_vectors_are_answered_lawfully_or_refused() {
         let (got, total) = answered.get(mark).copied().unwrap_or_default();
         assert!(got >= min, "{mark}: {got} of {total} answered lawfully, fewer than the {min} of before");
     }
-    eprintln!("symbolic vectors answered lawfully (of all): {answered:?}; {compared} compared with the DSL's leaf by leaf");
+    eprintln!(
+        "symbolic vectors answered lawfully (of all): {answered:?}; {compared} compared with the DSL's leaf by leaf"
+    );
 }
 
 /// The DSL's own printed answers are valid kute input.

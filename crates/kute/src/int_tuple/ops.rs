@@ -63,6 +63,9 @@ pub fn weakly_congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
 /// assert!(compatible(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    crate::sym::refuse("compatible", || {
+        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
+    })?;
     let mut is_static = true;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>, st: &mut bool) -> Result<bool> {
         if let Some(x) = a.as_leaf() {
@@ -98,6 +101,9 @@ pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(weakly_compatible(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn weakly_compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    crate::sym::refuse("weakly_compatible", || {
+        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
+    })?;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<bool> {
         if let Some(x) = a.as_leaf() {
             let s = product(b.leaves())?;
@@ -394,6 +400,9 @@ fn all_static(a: IntTupleRef<'_>) -> bool {
 /// assert!(!elem_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    crate::sym::refuse("elem_less", || {
+        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
+    })?;
     comparable(a, b, false, "elem_less")?;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
         match (a.as_leaf(), b.as_leaf()) {
@@ -417,6 +426,9 @@ pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    crate::sym::refuse("lex_less", || {
+        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
+    })?;
     ordered_less(a, b, false, "lex_less")
 }
 
@@ -433,5 +445,8 @@ pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn colex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
+    crate::sym::refuse("colex_less", || {
+        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
+    })?;
     ordered_less(a, b, true, "colex_less")
 }

@@ -572,7 +572,7 @@ impl Layout {
     /// ```
     #[inline]
     pub fn eval(&self, i: i64) -> Result<i64> {
-        Ok(self.eval_int(Int::new_dynamic(i))?.value())
+        self.eval_int(Int::new_dynamic(i))?.concrete("evaluate")
     }
 
     /// As [`Layout::eval`], keeping track of static-ness.

@@ -176,7 +176,7 @@ impl<'a> LayoutView<'a> {
     /// assert_eq!(m.eval(4).unwrap(), 8); // 4 -> (1,1) -> 2 + 6
     /// ```
     pub fn eval(self, i: i64) -> Result<i64> {
-        Ok(super::eval_leaves(self.leaves(), Int::new_dynamic(i))?.value())
+        super::eval_leaves(self.leaves(), Int::new_dynamic(i))?.concrete("evaluate")
     }
 }
 

@@ -410,17 +410,22 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// `kute emit cuda EXPR`.
-fn emit(src: &str, name: &str, dynamic_params: bool) -> anyhow::Result<bool> {
-    use kute::codegen::cuda::{emit, Dynamic};
-    // `NAME = expr; ...; layout`: bindings first (unknowns such as `M = ?{div=128}`)
+/// The layout of `NAME = expr; ...; layout`: bindings first (unknowns such
+/// as `M = ?{div=128}`), then the expression.
+fn layout_after_bindings(src: &str) -> anyhow::Result<kute::AnyLayout> {
     let mut env = kute::expr::Env::new();
     let mut parts: Vec<&str> = src.split(';').map(str::trim).filter(|p| !p.is_empty()).collect();
-    let last = parts.pop().context("emit: no expression")?;
+    let last = parts.pop().context("no expression")?;
     for p in parts {
         kute::expr::eval_line(&mut env, p)?;
     }
-    let l = kute::expr::eval_in(last, &env)?.to_any_layout("the layout")?;
+    Ok(kute::expr::eval_in(last, &env)?.to_any_layout("the layout")?)
+}
+
+/// `kute emit cuda EXPR`.
+fn emit(src: &str, name: &str, dynamic_params: bool) -> anyhow::Result<bool> {
+    use kute::codegen::cuda::{emit, Dynamic};
+    let l = layout_after_bindings(src)?;
     let dynamic = if dynamic_params { Dynamic::Parameters } else { Dynamic::Literal };
     print!("{}", emit(&l, name, dynamic)?);
     Ok(true)
@@ -449,14 +454,7 @@ fn f2(expr: Option<&str>, from_linear: Option<&str>) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let src = expr.unwrap_or_default();
-    // `NAME = expr; ...; layout`: bindings first (unknowns such as `M = ?{div=128}`)
-    let mut env = kute::expr::Env::new();
-    let mut parts: Vec<&str> = src.split(';').map(str::trim).filter(|p| !p.is_empty()).collect();
-    let last = parts.pop().context("emit: no expression")?;
-    for p in parts {
-        kute::expr::eval_line(&mut env, p)?;
-    }
-    let l = kute::expr::eval_in(last, &env)?.to_any_layout("the layout")?;
+    let l = layout_after_bindings(src)?;
     let m = BitMatrix::of(&l)?;
     writeln!(out, "{l}")?;
     writeln!(out, "{m}")?;

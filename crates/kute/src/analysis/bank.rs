@@ -139,6 +139,7 @@ impl fmt::Display for BankReport {
 /// assert_eq!((r.wavefronts, r.ideal), (32, 1));
 /// ```
 pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<BankReport> {
+    crate::sym::refuse("bank_conflicts", || smem.has_symbols())?;
     elem_log2(elem_bytes)?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
     report(&threads, values, elem_bytes)
@@ -164,6 +165,7 @@ pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Res
 /// assert_eq!(r.iter().map(|w| w.wavefronts).collect::<Vec<_>>(), [32, 32]);
 /// ```
 pub fn block_bank_conflicts(smem: &AnyLayout, elem_bytes: i64, tv: &Layout) -> Result<Vec<BankReport>> {
+    crate::sym::refuse("block_bank_conflicts", || smem.has_symbols() || tv.has_symbols())?;
     elem_log2(elem_bytes)?;
     let (threads, _) = tv_extents(tv)?;
     let warps = (threads + WARP as i64 - 1) / WARP as i64;
@@ -232,6 +234,7 @@ pub struct AccessedCell {
 /// assert!(cells.iter().all(|c| c.conflict)); // 8-way: every bank is shared
 /// ```
 pub fn accessed_cells(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<Vec<AccessedCell>> {
+    crate::sym::refuse("accessed_cells", || smem.has_symbols())?;
     elem_log2(elem_bytes)?;
     let (coords, values) = super::tile_coords(smem, elem_bytes, access)?;
     let threads = super::offsets_of(smem, &coords)?;

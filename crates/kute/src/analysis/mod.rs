@@ -385,6 +385,7 @@ pub(crate) fn offsets_of(smem: &AnyLayout, coords: &Coords) -> Result<Vec<Thread
 /// assert_eq!(swizzle_bytes_to_elements(&atom, 2).unwrap().to_string(), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
 /// ```
 pub fn swizzle_bytes_to_elements(smem: &AnyLayout, elem_bytes: i64) -> Result<AnyLayout> {
+    crate::sym::refuse("swizzle_bytes_to_elements", || smem.has_symbols())?;
     let k = elem_log2(elem_bytes)?;
     match smem {
         AnyLayout::Layout(_) => Ok(smem.clone()),

@@ -56,6 +56,7 @@ impl fmt::Display for VectorReport {
 /// assert_eq!((r.cute_common.clone().unwrap(), r.elems, r.bytes, r.warp_elems), (8, 8, 16, 8));
 /// ```
 pub fn vector_width(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<VectorReport> {
+    crate::sym::refuse("vector_width", || smem.has_symbols())?;
     elem_log2(elem_bytes)?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
     let warp_elems = warp_vector(&threads, values, elem_bytes);

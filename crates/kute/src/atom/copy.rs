@@ -237,6 +237,7 @@ impl TiledCopy {
     /// assert_eq!(TiledCopy::new(atom, tv, t).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// ```
     pub fn new(atom: CopyAtom, layout_tv: Layout, tiler: Tiler) -> Result<TiledCopy> {
+        crate::sym::refuse("make_tiled_copy", || layout_tv.has_symbols() || tiler.has_symbols())?;
         let op = "make_tiled_copy";
         tiler_mn_shape(&tiler, op)?;
         let (thr, val) = (layout_tv.mode(0)?.size()?, layout_tv.mode(1)?.size()?);
@@ -267,6 +268,7 @@ impl TiledCopy {
     /// assert!(TiledCopy::make(atom, &thr, &"(_1,_4):(_4,_1)".parse().unwrap()).is_err());
     /// ```
     pub fn make(atom: CopyAtom, thr: &Layout, val: &Layout) -> Result<TiledCopy> {
+        crate::sym::refuse("make_tiled_copy", || thr.has_symbols() || val.has_symbols())?;
         let op = "make_tiled_copy";
         let (tiler, layout_tv) = make_layout_tv(thr, val).map_err(|e| e.in_op(op))?;
         TiledCopy::new(atom, layout_tv, Tiler::from(&tiler))
@@ -634,6 +636,7 @@ impl fmt::Display for TiledCopy {
 /// assert_eq!(tv.to_string(), "((_4,_32),_8):((_256,_1),_32)");
 /// ```
 pub fn make_layout_tv(thr: &Layout, val: &Layout) -> Result<(IntTuple, Layout)> {
+    crate::sym::refuse("make_layout_tv", || thr.has_symbols() || val.has_symbols())?;
     let op = "make_layout_tv";
     let go = || -> Result<(IntTuple, Layout)> {
         let layout_mn = algebra::raked_product(thr, val)?;

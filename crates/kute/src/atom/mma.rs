@@ -214,6 +214,9 @@ impl TiledMma {
     /// assert_eq!(e.kind(), kute::ErrorKind::Mismatch);
     /// ```
     pub fn new(atom: MmaAtom, atom_layout: Option<&Layout>, permutation: Option<&Tiler>) -> Result<TiledMma> {
+        crate::sym::refuse("make_tiled_mma", || {
+            atom_layout.is_some_and(Layout::has_symbols) || permutation.is_some_and(Tiler::has_symbols)
+        })?;
         let op = "make_tiled_mma";
         let unit = Layout::unit();
         let layout = match atom_layout {

@@ -72,6 +72,7 @@ impl BitMatrix {
     /// assert!(BitMatrix::of(&AnyLayout::Layout("_4:_3".parse().unwrap())).is_err()); // L(3) = 9, not 3 ^ 6
     /// ```
     pub fn of(l: &AnyLayout) -> Result<BitMatrix> {
+        crate::sym::refuse("f2", || l.has_symbols())?;
         let op = "f2";
         let n = log2_size(op, l)?;
         let at = |x: i64| -> Result<i64> { Ok(l.eval_int(Int::new_dynamic(x))?.value()) };

@@ -88,6 +88,7 @@ pub fn make_counting_tensor(layout: impl Into<AnyLayout>) -> Tensor<Counting> {
 /// assert_eq!(t.get(13).unwrap().to_string(), "(1,(1,1))");
 /// ```
 pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<Coords>> {
+    crate::sym::refuse("make_identity_tensor", || shape.has_symbols())?;
     let layout = Layout::identity(shape)?;
     let prof = layout.coprofile()?;
     let offset = match prof.as_ref().as_leaf() {

@@ -222,8 +222,7 @@ fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: 
                     return None;
                 }
                 // one B-leaf: its digits always fit, only `clean` is left to check
-                let mut no_symbols = None;
-                let mut c = Compose::new(pair, &mut [], &mut no_symbols);
+                let mut c = Compose::new(pair, &mut []);
                 c.leaf_of::<P, E, 2>(out, bm.shape, bm.stride.scale_int()).ok()?;
                 if !c.clean {
                     return None;
@@ -369,28 +368,34 @@ pub(crate) struct Proof {
     /// modes kept (0: none)
     n: usize,
     clean: bool,
-    /// the symbolic parts of the digits (the checked run, with symbols only):
-    /// added to `arr`/`vec` mode by mode; boxed, made on first use, so that a
-    /// proof without symbols carries one empty word
-    sym: SymDigits,
 }
 
-/// The symbolic parts of a proof's digits, made on first use.
-type SymDigits = Option<Box<Vec<Int>>>;
+/// A digit as its word: a value (never negative: a sum of `(new_s - 1)·|d|`),
+/// or, under the checked run with symbols, `-(handle + 1)` of a symbolic sum
+/// (so the fast run's words and its test are those it always had).
+fn digit_word(x: Int) -> i64 {
+    if x.is_symbolic() {
+        -(x.raw() + 1)
+    } else {
+        x.value()
+    }
+}
+
+/// The digit a word holds ([`digit_word`]'s inverse).
+fn digit_int(w: i64) -> Int {
+    if w < 0 {
+        Int::from_parts(-(w + 1), crate::int::SYMBOLIC_BIT)
+    } else {
+        Int::new_dynamic(w)
+    }
+}
 
 impl Proof {
     /// A proof for a left operand of `n` modes (`n = 0`: none kept).
     #[inline(always)]
     pub(crate) fn new(n: usize) -> Proof {
         let vec = if n > 16 { vec![0; n] } else { Vec::new() };
-        Proof { arr: [0; 16], vec, n, clean: true, sym: None }
-    }
-
-    /// The digits kept and the symbolic digits.
-    #[inline(always)]
-    fn parts(&mut self) -> (&mut [i64], &mut SymDigits) {
-        let d = if self.n <= 16 { &mut self.arr[..self.n] } else { &mut self.vec[..] };
-        (d, &mut self.sym)
+        Proof { arr: [0; 16], vec, n, clean: true }
     }
 
     /// The digits kept, one per mode of the left operand (empty when none).
@@ -415,15 +420,17 @@ impl Proof {
     /// `Undecided` error naming the comparison needed).
     #[inline(always)]
     pub(crate) fn holds_for<P: Policy>(&mut self, lhs: &[Mode]) -> Result<bool, P::Err> {
-        if !P::CHECKED || lhs.len() <= 1 || (self.sym.is_none() && !lhs.iter().any(|m| m.shape.is_symbolic())) {
+        if !P::CHECKED
+            || lhs.len() <= 1
+            || (!self.digits().iter().any(|&w| w < 0) && !lhs.iter().any(|m| m.shape.is_symbolic()))
+        {
             return Ok(self.holds(lhs));
         }
         if !self.clean {
             return Ok(false);
         }
         for (i, m) in lhs[..lhs.len() - 1].iter().enumerate() {
-            let s = self.sym.as_ref().and_then(|v| v.get(i).copied()).unwrap_or(Int::ZERO);
-            let d = P::add(Int::new_dynamic(self.digits()[i]), s)?;
+            let d = digit_int(self.digits()[i]);
             if !P::lt(d, m.shape, "composition")? {
                 return Ok(false);
             }
@@ -449,8 +456,7 @@ pub(crate) fn compose_parts_with<P: Policy, E: Emit<P>>(
     if lhs.len() > CAP && !P::CHECKED {
         return Err(P::decline());
     }
-    let (digits, sym) = proof.parts();
-    let mut c = Compose::new(lhs, digits, sym);
+    let mut c = Compose::new(lhs, proof.digits());
     if lhs.len() > CAP && !c.stop_early {
         // (extents below 2: each B-leaf may walk every mode of A)
         let steps = b.iter().map(|p| p.leaf_count()).sum::<usize>().saturating_mul(lhs.len());
@@ -563,8 +569,6 @@ struct Compose<'l> {
     /// the largest it puts into mode `i` is `(new_s - 1)·ad` with
     /// `new_s <= ceil(cs / ad)`, which is less than `cs`)
     digits: &'l mut [i64],
-    /// the symbolic parts of the digits (the checked run, with symbols only)
-    sym_digits: &'l mut SymDigits,
     /// no B-leaf left an inexact digit decomposition
     clean: bool,
     /// every bounded mode of `lhs` has an extent of at least 2, so that a
@@ -577,10 +581,10 @@ struct Compose<'l> {
 impl<'l> Compose<'l> {
     /// The state for a left operand `lhs`, digits kept in `digits`.
     #[inline(always)]
-    fn new(lhs: &'l [Mode], digits: &'l mut [i64], sym_digits: &'l mut SymDigits) -> Self {
+    fn new(lhs: &'l [Mode], digits: &'l mut [i64]) -> Self {
         let stop_early =
             lhs.len() > CAP && lhs[..lhs.len() - 1].iter().all(|m| !m.shape.is_symbolic() && m.shape.value() >= 2);
-        Compose { lhs, digits, sym_digits, clean: true, stop_early }
+        Compose { lhs, digits, clean: true, stop_early }
     }
 }
 
@@ -701,11 +705,9 @@ impl Compose<'_> {
             }
             // the largest digit value this B-leaf puts into mode i
             if let Some(d) = self.digits.get_mut(i) {
-                if P::CHECKED && (new_s.is_symbolic() || ad.is_symbolic()) {
-                    let n = self.lhs.len();
-                    let sym = self.sym_digits.get_or_insert_with(|| Box::new(vec![Int::ZERO; n]));
+                if P::CHECKED && (new_s.is_symbolic() || ad.is_symbolic() || *d < 0) {
                     let step = P::mul(P::sub(new_s, Int::ONE)?, ad)?;
-                    sym[i] = P::add(sym[i], step)?;
+                    *d = digit_word(P::add(digit_int(*d), step)?);
                 } else {
                     *d = d.saturating_add(new_s.value().saturating_sub(1).saturating_mul(ad.value()));
                 }
@@ -1126,8 +1128,7 @@ fn compose_basis_rhs(out: &mut Builder<'_, Mode>, a: LayoutRef<'_>, b: LayoutRef
             return Ok(());
         }
         let sub = &mut subs[k];
-        let mut no_symbols = None;
-        let mut c = Compose::new(&sub.lhs, &mut sub.digits, &mut no_symbols);
+        let mut c = Compose::new(&sub.lhs, &mut sub.digits);
         let mut g = Grow::new(&mut sub.tmp);
         c.leaf::<Checked, _>(&mut g, m.shape, m.stride.scale_int())?;
         *clean &= c.clean;

@@ -154,6 +154,16 @@ fn table() -> MutexGuard<'static, Table> {
 /// (each is kept for the life of the process).
 pub const MAX_SYMBOLS: usize = 1 << 22;
 
+/// Most terms one symbol may have (a product of sums grows fast).
+pub const MAX_TERMS: usize = 1024;
+
+fn too_many_terms(n: usize) -> Error {
+    Error::limit(
+        "symbolic integer",
+        format!("an expression of {n} terms, past kute's limit of {MAX_TERMS} for one symbolic integer"),
+    )
+}
+
 /// Whether any symbolic integer was ever made in this process: until one
 /// is, the operations' guards against symbolic operands cost one load.
 static SYMBOLS_MADE: AtomicBool = AtomicBool::new(false);
@@ -370,6 +380,9 @@ impl Sym {
     }
 
     fn normalize(mut terms: Vec<Term>) -> Result<Sym> {
+        if terms.len() > 2 * MAX_TERMS {
+            return Err(too_many_terms(terms.len()));
+        }
         terms.sort_by(|a, b| a.mono.cmp(&b.mono));
         let mut out: Vec<Term> = Vec::with_capacity(terms.len());
         for t in terms {
@@ -379,6 +392,9 @@ impl Sym {
             }
         }
         out.retain(|t| t.coef.n != 0);
+        if out.len() > MAX_TERMS {
+            return Err(too_many_terms(out.len()));
+        }
         Ok(Sym { terms: out })
     }
 
@@ -418,6 +434,9 @@ impl Sym {
     /// assert_eq!(m.add(&Sym::constant(1)).unwrap().mul(&n).unwrap().to_string(), "M*N+N");
     /// ```
     pub fn mul(&self, o: &Sym) -> Result<Sym> {
+        if self.terms.len().saturating_mul(o.terms.len()) > 2 * MAX_TERMS {
+            return Err(too_many_terms(self.terms.len().saturating_mul(o.terms.len())));
+        }
         let mut terms = Vec::with_capacity(self.terms.len() * o.terms.len());
         for a in &self.terms {
             for b in &o.terms {

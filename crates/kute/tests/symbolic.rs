@@ -117,6 +117,27 @@ fn divisibility_comes_from_the_declared_facts_only() {
     assert!(e.to_string().contains("declare M = ?{div=128}"), "{e}");
 }
 
+/// A product of sums that would grow past the limit is a `Limit` error, not a
+/// hang; odd spellings of unknowns are parse errors.
+#[test]
+fn symbolic_input_is_bounded_and_checked() {
+    let mut env = Env::new();
+    for n in ["A", "B", "C", "D"] {
+        eval_line(&mut env, &format!("{n} = ?")).unwrap();
+    }
+    let mut src = String::from("(A+B+C+D+1)");
+    for _ in 0..12 {
+        src = format!("{src}*(A+B+C+D+1)");
+    }
+    let e = eval_line(&mut env, &src).unwrap_err();
+    assert_eq!(e.kind(), kute::ErrorKind::Limit, "{e}");
+    for bad in ["?{div=0}", "?{div=-2}", "?{div=99999999999999999999}", "?{dvi=2}", "?{div=2", "?99999999999", "?77777"]
+    {
+        let e = kute::expr::eval(bad).unwrap_err();
+        assert!(matches!(e.kind(), kute::ErrorKind::Parse | kute::ErrorKind::UnknownName), "{bad}: {e}");
+    }
+}
+
 /// Printed symbols parse back to the same symbol (with the names bound).
 #[test]
 fn printed_symbols_parse_back() {

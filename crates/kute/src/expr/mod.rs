@@ -309,8 +309,18 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown(e, *div, *id)?)))
         }
         ExprKind::Arith(op, a, b) => {
-            let x = sub(a)?.as_int("an operand of arithmetic").map_err(|err| err.with_span(a.span.0, a.span.1))?;
-            let y = sub(b)?.as_int("an operand of arithmetic").map_err(|err| err.with_span(b.span.0, b.span.1))?;
+            // (a parenthesized operand, `(M+1)*2`, is a rank-1 tuple: its integer)
+            let operand = |x: &Expr| -> Result<Int> {
+                let v = match sub(x)? {
+                    Value::Tuple(vs) if vs.len() == 1 => vs[0].clone(),
+                    Value::IntTuple(t) if t.rank() == 1 && t.depth() == 1 => {
+                        Value::IntTuple(IntTuple::leaf(t.leaves()[0]))
+                    }
+                    v => v,
+                };
+                v.as_int("an operand of arithmetic").map_err(|err| err.with_span(x.span.0, x.span.1))
+            };
+            let (x, y) = (operand(a)?, operand(b)?);
             let r = match op {
                 '+' => x.add(y),
                 '-' => x.sub(y),

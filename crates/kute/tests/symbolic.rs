@@ -266,6 +266,11 @@ const CALLS: &[&str] = &[
     "zipped_divide(make_identity_layout(#S),(_4,_2))",
     "logical_divide(make_identity_layout((M,N)),(_8,_4))",
     "zipped_divide(make_identity_layout((M,N)),(_16,_16))",
+    "make_identity_tensor(#S)",
+    "local_tile(make_identity_tensor((M,N)),(_8,_4),(_0,_0))",
+    "local_tile(make_identity_tensor((M*_16,N)),(_8,_4),(_1,_))",
+    "local_partition(make_identity_tensor((M*_4,N*_4)),(_2,_2):(_2,_1),3)",
+    "size(local_tile(make_identity_tensor((M,N*_2)),(_8,_2),(_0,_1)))",
     "recast_layout<uint8_t,half_t>(#L)",
     "recast_layout<half_t,uint8_t>((_8,M):(_1,_8))",
 ];
@@ -345,6 +350,9 @@ fn unmark(s: &str) -> String {
 /// A value as the law compares it: `_` marks aside, and the stride of a mode
 /// of extent 1 (never observed: its only coordinate is 0) set to 0.
 fn seen(v: &Value) -> String {
+    if let Some((offset, l)) = tensor_parts(v) {
+        return format!("{} o {}", unmark(&offset), seen(&Value::Layout(l)));
+    }
     let v = match v {
         Value::Layout(l) => Value::Layout(unit_strides_zero(l)),
         Value::Tuple(xs) => {
@@ -388,8 +396,25 @@ fn seen_loosely(v: &Value) -> String {
     }
 }
 
+/// A tensor's offset (printed) and plain layout.
+fn tensor_parts(v: &Value) -> Option<(String, kute::Layout)> {
+    let Value::Tensor(t) = v else { return None };
+    let (offset, layout) = match &**t {
+        kute::expr::TensorValue::Counting(t) => (format!("{:?}", t.offset()), t.layout().clone()),
+        kute::expr::TensorValue::Identity(t) => (format!("{:?}", t.offset()), t.layout().clone()),
+        _ => return None,
+    };
+    match layout {
+        kute::AnyLayout::Layout(l) => Some((offset, l)),
+        _ => None,
+    }
+}
+
 /// Whether a symbolic extent of `v` is 1 at `val`.
 fn symbolic_one(v: &Value, val: &Valuation) -> bool {
+    if let Some((_, l)) = tensor_parts(v) {
+        return symbolic_one(&Value::Layout(l), val);
+    }
     let one = |x: Int| x.is_symbolic() && x.substitute(val).is_ok_and(|y| y.value() == 1);
     match v {
         Value::Layout(l) => l.leaves().iter().any(|m| one(m.shape)),

@@ -468,9 +468,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     // tensors (expr/tensor.rs)
     FunctionInfo::new("make_tensor", "make_tensor(counting, L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator)", super::tensor::make_tensor).args(n(2)),
     FunctionInfo::new("counting", "counting", "the counting engine, an argument of make_tensor", super::tensor::counting).args(n(0)),
-    FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", super::tensor::make_identity_tensor).args(n(1)),
-    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord)", "the tile of T at coord (zipped_divide, then slice the rest mode)", super::tensor::local_tile).args(n(3)),
-    FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", super::tensor::local_partition).args(n(3)),
+    FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", super::tensor::make_identity_tensor).args(n(1)).sym(),
+    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord)", "the tile of T at coord (zipped_divide, then slice the rest mode)", super::tensor::local_tile).args(n(3)).sym(),
+    FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", super::tensor::local_partition).args(n(3)).sym(),
     FunctionInfo::new("inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the rest mode", super::tensor::inner_partition).args(n(3)),
     FunctionInfo::new("outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the tile mode", super::tensor::outer_partition).args(n(3)),
     FunctionInfo::new("print_tensor", "print_tensor(T)", "CuTe's print_tensor: the tensor and its elements as a table", super::tensor::print_tensor).args(n(1)),

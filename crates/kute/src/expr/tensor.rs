@@ -46,6 +46,26 @@ impl fmt::Display for TensorValue {
 }
 
 impl TensorValue {
+    /// Whether the tensor holds a symbol. Pre: none. Post: the answer.
+    pub(crate) fn has_symbols(&self) -> bool {
+        match self {
+            TensorValue::Counting(t) => t.has_symbols(),
+            TensorValue::Identity(t) => t.has_symbols(),
+            TensorValue::Printed(_) => false,
+        }
+    }
+
+    /// The tensor with values put in for its unknowns.
+    pub(crate) fn substitute(&self, v: &crate::sym::Valuation) -> crate::error::Result<TensorValue> {
+        Ok(match self {
+            TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
+            TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
+            TensorValue::Printed(p) => TensorValue::Printed(p.clone()),
+        })
+    }
+}
+
+impl TensorValue {
     /// The leaves of its layout (for the evaluator's budgets).
     pub(super) fn leaf_count(&self) -> usize {
         match self {

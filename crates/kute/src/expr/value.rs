@@ -224,6 +224,8 @@ impl Value {
             Value::Tiler(t) => t.has_symbols(),
             Value::Tuple(vs) => vs.iter().any(Value::has_symbols),
             Value::Strides(d) => d.leaves().iter().any(|x| x.scale_int().is_symbolic()),
+            Value::Tensor(t) => t.has_symbols(),
+            Value::Composed(c) => c.outer().has_symbols() || c.offset().is_symbolic() || c.inner().has_symbols(),
             _ => false,
         }
     }
@@ -247,6 +249,7 @@ impl Value {
             Value::Tiler(t) => Value::Tiler(t.substitute(v)?),
             Value::Tuple(vs) => Value::Tuple(vs.iter().map(|x| x.substitute(v)).collect::<Result<_>>()?),
             Value::Strides(d) => Value::Strides(d.try_map(|x| x.substitute(v))?),
+            Value::Tensor(t) => Value::Tensor(Box::new(t.substitute(v)?)),
             other => other.clone(),
         })
     }

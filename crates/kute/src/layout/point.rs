@@ -121,7 +121,7 @@ impl Point {
         match self {
             Point::Scalar(a) if a.is_int() && t.is_int() => Ok(Point::Scalar(a.scale_int().add(t.scale_int())?.into())),
             // CuTe's `_0 + x` is `x`; a run-time zero plus a basis element is that element, too
-            Point::Scalar(a) if a.is_int() && a.value() == 0 => Ok(Point::Scalar(t)),
+            Point::Scalar(a) if a.is_int() && !a.is_symbolic() && a.value() == 0 => Ok(Point::Scalar(t)),
             Point::Scalar(a) => {
                 if a.is_int() || t.is_int() {
                     return Err(mixed(a, t, op));
@@ -182,11 +182,11 @@ fn add_into(b: &mut Builder<'_, Int>, x: IntTupleRef<'_>, y: IntTupleRef<'_>, op
             b.leaf(p.add(q).map_err(|e| e.in_op(op))?);
             Ok(())
         }
-        (Some(p), None) if p.value() == 0 => {
+        (Some(p), None) if !p.is_symbolic() && p.value() == 0 => {
             b.push(y);
             Ok(())
         }
-        (None, Some(q)) if q.value() == 0 => {
+        (None, Some(q)) if !q.is_symbolic() && q.value() == 0 => {
             b.push(x);
             Ok(())
         }
@@ -336,7 +336,7 @@ fn partial_terms(c: IntTupleRef<'_>, l: LayoutRef<'_>, acc: &mut Point, x: &Poin
         Some(i) => split_index(l.leaves(), i, acc),
         None => {
             for (k, ck) in c.children().enumerate() {
-                if ck.leaves().iter().all(|v| v.value() == 0) {
+                if ck.leaves().iter().all(|v| !v.is_symbolic() && v.value() == 0) {
                     continue;
                 }
                 let lk = l.mode(k).filter(|_| !l.is_leaf() || k == 0).ok_or_else(|| no_mode(x, whole))?;

@@ -88,7 +88,6 @@ pub fn make_counting_tensor(layout: impl Into<AnyLayout>) -> Tensor<Counting> {
 /// assert_eq!(t.get(13).unwrap().to_string(), "(1,(1,1))");
 /// ```
 pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<Coords>> {
-    crate::sym::refuse("make_identity_tensor", || shape.has_symbols())?;
     let layout = Layout::identity(shape)?;
     let prof = layout.coprofile()?;
     let offset = match prof.as_ref().as_leaf() {
@@ -96,6 +95,45 @@ pub fn make_identity_tensor(shape: &IntTuple) -> Result<Tensor<Coords>> {
         None => Point::Tuple(prof),
     };
     Ok(Tensor { engine: Coords, layout: AnyLayout::Layout(layout), offset })
+}
+
+impl<E: Clone> Tensor<E> {
+    /// The tensor with values put in for its unknowns (its layout and offset).
+    ///
+    /// Pre: as [`Layout::substitute`]. Post: a concrete tensor, the same engine.
+    ///
+    /// ```
+    /// use kute::{sym::{Sym, Valuation}, Int, IntTuple};
+    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let t = kute::tensor::make_identity_tensor(&IntTuple::tuple_of_leaves([m, Int::new_static(4)])).unwrap();
+    /// let c = t.substitute(&Valuation::from([("M", 3)])).unwrap();
+    /// assert_eq!(c.layout().to_string(), "(3,_4):(_1@0,_1@1)");
+    /// ```
+    pub fn substitute(&self, v: &crate::sym::Valuation) -> Result<Tensor<E>> {
+        let layout = match &self.layout {
+            AnyLayout::Layout(l) => AnyLayout::Layout(l.substitute(v)?),
+            other => other.clone(),
+        };
+        let offset = match &self.offset {
+            Point::Scalar(s) => Point::Scalar(s.substitute(v)?),
+            Point::Tuple(t) => Point::Tuple(t.substitute(v)?),
+        };
+        Ok(Tensor { engine: self.engine.clone(), layout, offset })
+    }
+
+    /// Whether its layout or offset holds a symbol. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let t = kute::tensor::make_identity_tensor(&"(?,_4)".parse().unwrap()).unwrap();
+    /// assert!(t.has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        self.layout.has_symbols()
+            || match &self.offset {
+                Point::Scalar(s) => s.is_symbolic(),
+                Point::Tuple(t) => t.has_symbols(),
+            }
+    }
 }
 
 impl<E> Tensor<E> {
@@ -226,7 +264,7 @@ impl<E: Engine> Tensor<E> {
     /// assert_eq!((t.size().unwrap(), t.rank().unwrap()), (24, 2));
     /// ```
     pub fn size(&self) -> Result<i64> {
-        Ok(self.layout.size()?.value())
+        self.layout.size()?.concrete("size")
     }
 
     /// The number of top-level modes.
@@ -644,8 +682,8 @@ pub fn add_points(a: &Point, b: &Point) -> Result<Point> {
 fn add_into(b: &mut Builder<'_, Int>, x: IntTupleRef<'_>, y: IntTupleRef<'_>) -> Result<()> {
     match (x.as_leaf(), y.as_leaf()) {
         (Some(p), Some(q)) => b.leaf(p.add(q)?),
-        (Some(p), None) if p.value() == 0 => b.push(y),
-        (None, Some(q)) if q.value() == 0 => b.push(x),
+        (Some(p), None) if !p.is_symbolic() && p.value() == 0 => b.push(y),
+        (None, Some(q)) if !q.is_symbolic() && q.value() == 0 => b.push(x),
         (None, None) => {
             b.open();
             let (mut xs, mut ys) = (x.children(), y.children());

@@ -136,7 +136,7 @@ impl<E: Engine> Tensor<E> {
     /// assert_eq!(p.get(0).unwrap().to_string(), "(1,1)");
     /// ```
     pub fn local_partition(self, thr: &Layout, thr_idx: i64) -> Result<Tensor<E>> {
-        let n = thr.size()?.value();
+        let n = thr.size()?.concrete("local_partition")?;
         if !(0..n).contains(&thr_idx) {
             return Err(Error::mismatch(
                 "local_partition",

@@ -645,8 +645,11 @@ impl Int {
         if !self.either_symbolic(o) {
             return Ok(self.value == o.value);
         }
-        match self.to_sym().compare(&o.to_sym()) {
+        let (a, b) = (self.to_sym(), o.to_sym());
+        match a.compare(&b) {
             Some(c) => Ok(c == 0),
+            // one provably greater than the other
+            None if a.at_most(&b) == Some(false) || b.at_most(&a) == Some(false) => Ok(false),
             None => Err(crate::sym::undecided(op, format!("needs to know whether {self} equals {o}"))),
         }
     }
@@ -666,9 +669,15 @@ impl Int {
         if !self.either_symbolic(o) {
             return Ok(self.value < o.value);
         }
-        match self.to_sym().compare(&o.to_sym()) {
-            Some(c) => Ok(c < 0),
-            None => Err(crate::sym::undecided(op, format!("needs to know whether {self} < {o}"))),
+        let (a, b) = (self.to_sym(), o.to_sym());
+        // integers: a < b exactly when a + 1 <= b
+        let decided = a.add(&Sym::constant(1)).ok().and_then(|a1| a1.at_most(&b));
+        match decided {
+            Some(lt) => Ok(lt),
+            None => Err(crate::sym::undecided(
+                op,
+                format!("needs to know whether {self} < {o}{}", crate::sym::min_hint(&a, &b)),
+            )),
         }
     }
 

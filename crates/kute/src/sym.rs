@@ -2,7 +2,8 @@
 //!
 //! A [`Sym`] is a polynomial with rational coefficients over *atoms*: unknown
 //! positive integers (`M`, or CuTe DSL's `?` and `?{div=N}`), each with the
-//! facts declared for it (a multiple of `div`), and `ceil_div(p,q)` terms that
+//! facts declared for it (a multiple of `div`, at least `min`: kute's
+//! `?{div=N,min=K}`), and `ceil_div(p,q)` terms that
 //! do not simplify. The form is canonical (terms sorted, like terms merged), so
 //! two equal forms are equal for every value of the unknowns.
 //!
@@ -29,8 +30,8 @@
 //!   ?{div=256})", "needs to know whether M equals LD"), never a guess;
 //! - a symbolic extent stays a mode, as CuTe keeps a run-time extent: where
 //!   its value is 1 the answer is CuTe's for a run-time extent 1 (the mode
-//!   kept), not kute's answer by value (the mode dropped). `?{div=N}` with
-//!   `N >= 2` rules that out.
+//!   kept), not kute's answer by value (the mode dropped). `?{min=2}`, or
+//!   `?{div=N}` with `N >= 2`, rules that out.
 //!
 //! The law the tests check: for every valuation the facts allow, putting the
 //! values into a symbolic answer ([`Valuation`], `substitute`) gives kute's
@@ -127,7 +128,7 @@ struct Term {
 #[derive(Clone, Debug)]
 enum AtomKind {
     /// An unknown positive integer, a multiple of `div`.
-    Var { name: Option<String>, div: i64 },
+    Var { name: Option<String>, div: i64, least: i64 },
     /// `ceil_div(num, den)` that does not simplify: a positive integer.
     CeilDiv(Sym, Sym),
 }
@@ -225,7 +226,7 @@ fn new_atom(k: AtomKind) -> Result<u32> {
 /// Least value and known divisor of an atom.
 fn atom_facts(i: u32) -> (i128, i128) {
     match atom(i) {
-        AtomKind::Var { div, .. } => (div as i128, div as i128),
+        AtomKind::Var { div, least, .. } => (least as i128, div as i128),
         AtomKind::CeilDiv(..) => (1, 1),
     }
 }
@@ -298,7 +299,23 @@ impl Sym {
     /// assert!(kute::sym::Sym::var_div("M", 0).is_err());
     /// ```
     pub fn var_div(name: &str, div: i64) -> Result<Sym> {
-        Sym::new_var(Some(name.to_string()), div)
+        Sym::new_var(Some(name.to_string()), div, 1)
+    }
+
+    /// A new unknown named `name`, a multiple of `div` and at least `min`
+    /// (kute's `?{div=N,min=K}`; the least value is `min` rounded up to a
+    /// multiple of `div`).
+    ///
+    /// Pre: `div >= 1` (else an `Inadmissible` error). Post: a new unknown.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_facts("M", 1, 2).unwrap();
+    /// assert_eq!(Sym::constant(1).compare(&m), Some(-1)); // 1 < M
+    /// assert_eq!(Sym::var("N").compare(&Sym::constant(1)), None);
+    /// ```
+    pub fn var_facts(name: &str, div: i64, min: i64) -> Result<Sym> {
+        Sym::new_var(Some(name.to_string()), div, min)
     }
 
     /// A new unknown with no name (printed `?k`, `k` its number in this process).
@@ -311,14 +328,29 @@ impl Sym {
     /// assert_eq!(u.dsl().to_string(), "?{div=4}");
     /// ```
     pub fn unknown(div: i64) -> Result<Sym> {
-        Sym::new_var(None, div)
+        Sym::new_var(None, div, 1)
     }
 
-    fn new_var(name: Option<String>, div: i64) -> Result<Sym> {
+    /// A new unnamed unknown, a multiple of `div` and at least `min`.
+    ///
+    /// Pre: `div >= 1` (else an `Inadmissible` error). Post: a new unknown.
+    ///
+    /// ```
+    /// let u = kute::sym::Sym::unknown_facts(4, 10).unwrap(); // at least 12
+    /// assert_eq!(u.compare(&kute::sym::Sym::constant(11)), Some(1));
+    /// ```
+    pub fn unknown_facts(div: i64, min: i64) -> Result<Sym> {
+        Sym::new_var(None, div, min)
+    }
+
+    fn new_var(name: Option<String>, div: i64, min: i64) -> Result<Sym> {
         if div < 1 {
             return Err(Error::inadmissible("?", format!("a divisibility must be at least 1, not {div}")));
         }
-        let i = new_atom(AtomKind::Var { name, div })?;
+        // the least positive multiple of div that is at least min
+        let m = min.max(1);
+        let least = m.checked_add(div - 1).map(|x| x / div * div).ok_or_else(|| overflow("least value"))?;
+        let i = new_atom(AtomKind::Var { name, div, least })?;
         Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
     }
 
@@ -912,15 +944,15 @@ fn mono_div(a: &Mono, b: &Mono) -> Option<Mono> {
 
 fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
     match atom(a) {
-        AtomKind::Var { div, .. } => {
+        AtomKind::Var { div, least, .. } => {
             let name = atom_name(a);
             let Some(&x) = v.0.get(&name) else {
                 return Err(Error::new(ErrorKind::UnknownName, "substitute", format!("no value given for {name}")));
             };
-            if x < 1 || x % div != 0 {
+            if x < least || x % div != 0 {
                 return Err(Error::inadmissible(
                     "substitute",
-                    format!("{name} = {x}, but {name} was declared a positive multiple of {div}"),
+                    format!("{name} = {x}, but {name} was declared a positive multiple of {div}, at least {least}"),
                 ));
             }
             Ok(x)
@@ -953,6 +985,26 @@ fn atom_name(a: u32) -> String {
         AtomKind::Var { name: Some(n), .. } => n,
         AtomKind::Var { name: None, .. } => format!("?{}", a + 1),
         AtomKind::CeilDiv(p, q) => format!("ceil_div({p},{q})"),
+    }
+}
+
+/// " (declare M = ?{min=K})" where `x` is one unknown whose least value would
+/// decide `c < x` (or `x > c`): empty otherwise.
+pub(crate) fn min_hint(c: &Sym, x: &Sym) -> String {
+    let (Some(c), [Term { mono, coef }]) = (c.as_const(), &x.terms[..]) else { return String::new() };
+    if mono.len() != 1 || mono[0].1 != 1 || *coef != Rat::ONE {
+        return String::new();
+    }
+    match atom(mono[0].0) {
+        AtomKind::Var { div, .. } => {
+            let least = c.saturating_add(1).max(1);
+            if div > 1 {
+                format!(" (declare {} = ?{{div={div},min={least}}})", atom_name(mono[0].0))
+            } else {
+                format!(" (declare {} = ?{{min={least}}})", atom_name(mono[0].0))
+            }
+        }
+        _ => String::new(),
     }
 }
 

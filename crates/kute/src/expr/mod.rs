@@ -305,8 +305,8 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
         ExprKind::Composed(a, o, b) => composed_node(e, [a, o, b], &sub),
-        ExprKind::Unknown { div, id } => {
-            Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown(e, *div, *id)?)))
+        ExprKind::Unknown { div, min, id } => {
+            Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown(e, *div, *min, *id)?)))
         }
         ExprKind::Arith(op, a, b) => {
             // (a parenthesized operand, `(M+1)*2`, is a rank-1 tuple: its integer)

@@ -45,7 +45,7 @@ pub fn int_tuple(e: &Expr) -> Result<IntTuple> {
 fn push_int_tuple(b: &mut Builder<'_, Int>, e: &Expr, want: &str) -> Result<()> {
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Int::new(*value, *is_static)),
-        ExprKind::Unknown { div, id } => b.leaf(unknown(e, *div, *id)?),
+        ExprKind::Unknown { div, min, id } => b.leaf(unknown(e, *div, *min, *id)?),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -95,7 +95,7 @@ fn push_strides(b: &mut Builder<'_, Stride>, e: &Expr) -> Result<()> {
     }
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Stride::of(Int::new(*value, *is_static))),
-        ExprKind::Unknown { div, id } => b.leaf(Stride::of(unknown(e, *div, *id)?)),
+        ExprKind::Unknown { div, min, id } => b.leaf(Stride::of(unknown(e, *div, *min, *id)?)),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -129,7 +129,7 @@ fn int_tuple_as(e: &Expr, want: &str) -> Result<IntTuple> {
 pub fn tiler(e: &Expr) -> Result<Tiler> {
     match &e.kind {
         ExprKind::Int { value, is_static } => Ok(Tiler::Int(Int::new(*value, *is_static))),
-        ExprKind::Unknown { div, id } => Ok(Tiler::Int(unknown(e, *div, *id)?)),
+        ExprKind::Unknown { div, min, id } => Ok(Tiler::Int(unknown(e, *div, *min, *id)?)),
         ExprKind::Underscore => Ok(Tiler::Underscore),
         ExprKind::Layout(..) => Ok(Tiler::Layout(layout(e)?)),
         ExprKind::Tuple(items) | ExprKind::Tile(items) => {
@@ -139,7 +139,7 @@ pub fn tiler(e: &Expr) -> Result<Tiler> {
     }
 }
 
-/// The integer of `?`, `?{div=N}` (a new unknown) or `?k` (an existing one).
+/// The integer of `?`, `?{div=N,min=K}` (a new unknown) or `?k` (an existing one).
 ///
 /// Pre: `?k` names an unnamed unknown of this process (else an `UnknownName`
 /// error with the node's span). Post: a symbolic integer.
@@ -147,16 +147,16 @@ pub fn tiler(e: &Expr) -> Result<Tiler> {
 /// ```
 /// use kute::syntax::{literal, parse, ExprKind};
 /// let e = parse("?{div=8}").unwrap();
-/// let ExprKind::Unknown { div, id } = e.kind else { panic!() };
-/// assert_eq!(literal::unknown(&e, div, id).unwrap().to_sym().divisor(), 8);
+/// let ExprKind::Unknown { div, min, id } = e.kind else { panic!() };
+/// assert_eq!(literal::unknown(&e, div, min, id).unwrap().to_sym().divisor(), 8);
 /// ```
-pub fn unknown(e: &Expr, div: i64, id: Option<u32>) -> Result<Int> {
+pub fn unknown(e: &Expr, div: i64, min: i64, id: Option<u32>) -> Result<Int> {
     let s = match id {
         Some(k) => crate::sym::Sym::anonymous(k).ok_or_else(|| {
             Error::new(ErrorKind::UnknownName, "parse", format!("no unknown ?{k} in this process"))
                 .with_span(e.span.0, e.span.1)
         })?,
-        None => crate::sym::Sym::unknown(div)?,
+        None => crate::sym::Sym::unknown_facts(div, min)?,
     };
     Int::symbolic(s)
 }

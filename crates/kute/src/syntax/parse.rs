@@ -70,6 +70,8 @@ pub enum ExprKind {
     Unknown {
         /// The divisibility declared (`{div=N}`), 1 if none.
         div: i64,
+        /// The least value declared (`{min=K}`, kute's own), 1 if none.
+        min: i64,
         /// `?k`: an existing unknown's number.
         id: Option<u32>,
     },
@@ -101,8 +103,8 @@ impl std::fmt::Display for TemplateArg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Int(i64, bool),
-    /// `?`, `?{div=N}` or `?k`: the divisibility and the number.
-    Unknown(i64, Option<u32>),
+    /// `?`, `?{div=N,min=K}` or `?k`: the divisibility, the least value and the number.
+    Unknown(i64, i64, Option<u32>),
     /// A scaled basis literal: scale, static mark, `@` path.
     Basis(i64, bool, Vec<u32>),
     /// `{}` after a template argument list (`E<1,0>{}`).
@@ -151,21 +153,31 @@ impl Lexer {
                     ),
                     false => None,
                 };
-                let mut div = 1;
+                let (mut div, mut min) = (1, 1);
                 if id.is_none() && i < b.len() && b[i] == b'{' {
                     let close = src[i..]
                         .find('}')
                         .map(|k| i + k)
                         .ok_or_else(|| Error::parse("expected '}' closing ?{div=N}", start, b.len()))?;
-                    let inner = src[i + 1..close].trim();
-                    let n = inner.strip_prefix("div").map(str::trim_start).and_then(|r| r.strip_prefix('='));
-                    div = n
-                        .and_then(|n| n.trim().parse::<i64>().ok())
-                        .filter(|&d| d >= 1)
-                        .ok_or_else(|| Error::parse("expected ?{div=N} with N a positive integer", start, close + 1))?;
+                    let bad = || {
+                        Error::parse(
+                            "expected ?{div=N}, ?{min=K} or ?{div=N,min=K} with N and K positive integers",
+                            start,
+                            close + 1,
+                        )
+                    };
+                    for fact in src[i + 1..close].split(',') {
+                        let (key, value) = fact.split_once('=').ok_or_else(bad)?;
+                        let value = value.trim().parse::<i64>().ok().filter(|&d| d >= 1).ok_or_else(bad)?;
+                        match key.trim() {
+                            "div" => div = value,
+                            "min" => min = value,
+                            _ => return Err(bad()),
+                        }
+                    }
                     i = close + 1;
                 }
-                out.push((Tok::Unknown(div, id), start, i));
+                out.push((Tok::Unknown(div, min, id), start, i));
                 continue;
             }
             if c == b'_' || c == b'-' || c.is_ascii_digit() {
@@ -606,9 +618,9 @@ impl Parser<'_> {
                 self.pos += 1;
                 Ok(Expr { span: (s, e), kind: ExprKind::Basis { value, is_static, path } })
             }
-            Some(Tok::Unknown(div, id)) => {
+            Some(Tok::Unknown(div, min, id)) => {
                 self.pos += 1;
-                Ok(Expr { span: (s, e), kind: ExprKind::Unknown { div, id } })
+                Ok(Expr { span: (s, e), kind: ExprKind::Unknown { div, min, id } })
             }
             Some(Tok::Ident(name)) => {
                 self.pos += 1;

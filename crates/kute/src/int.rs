@@ -129,7 +129,7 @@ impl Int {
     ///
     /// ```
     /// use kute::{Int, sym::Sym};
-    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let m = Int::symbolic(Sym::var("M").unwrap()).unwrap();
     /// assert!(m.is_symbolic() && !m.is_static());
     /// assert_eq!(m.mul(Int::new_static(4)).unwrap().to_string(), "4*M");
     /// assert_eq!(Int::symbolic(Sym::constant(3)).unwrap(), Int::new_dynamic(3));
@@ -148,7 +148,7 @@ impl Int {
     ///
     /// ```
     /// use kute::{Int, sym::Sym};
-    /// assert!(Int::symbolic(Sym::var("M")).unwrap().is_symbolic());
+    /// assert!(Int::symbolic(Sym::var("M").unwrap()).unwrap().is_symbolic());
     /// assert!(!Int::new_dynamic(3).is_symbolic());
     /// ```
     #[inline(always)]
@@ -444,10 +444,16 @@ impl Int {
     /// ```
     #[inline]
     pub fn min(self, o: Int) -> Result<Int> {
+        self.min_in(o, "min")
+    }
+
+    /// [`Int::min`], an undecided comparison's error naming `op`.
+    #[inline(always)]
+    pub(crate) fn min_in(self, o: Int, op: &'static str) -> Result<Int> {
         if self.either_symbolic(o) {
-            return Ok(if self.decide_lt(o, "min")? { self } else { o });
+            return Ok(if self.decide_lt(o, op)? { self } else { o });
         }
-        Ok(self.with(o, self.value.min(o.value)))
+        Ok(self.min_concrete(o))
     }
 
     /// [`Int::min`] of concrete integers.
@@ -537,7 +543,7 @@ impl Int {
         if self.is_symbolic() {
             return Ok(Int::new_dynamic(self.sign("signum")?));
         }
-        Ok(Int { value: self.value.signum(), flag: self.flag })
+        Ok(self.signum_concrete())
     }
 
     /// Greatest common divisor of the absolute values.
@@ -576,7 +582,7 @@ impl Int {
     ///
     /// ```
     /// use kute::{Int, sym::{Sym, Valuation}};
-    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let m = Int::symbolic(Sym::var("M").unwrap()).unwrap();
     /// let v = Valuation::from([("M", 12)]);
     /// assert_eq!(m.mul(Int::new_static(2)).unwrap().substitute(&v).unwrap(), Int::new_dynamic(24));
     /// ```
@@ -595,7 +601,7 @@ impl Int {
     /// ```
     /// use kute::{Int, sym::Sym};
     /// assert_eq!(Int::new_static(3).concrete("test").unwrap(), 3);
-    /// assert!(Int::symbolic(Sym::var("M")).unwrap().concrete("test").is_err());
+    /// assert!(Int::symbolic(Sym::var("M").unwrap()).unwrap().concrete("test").is_err());
     /// ```
     pub fn concrete(self, op: &'static str) -> Result<i64> {
         if self.is_symbolic() {
@@ -618,7 +624,7 @@ impl Int {
     ///
     /// ```
     /// use kute::{Int, sym::Sym};
-    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let m = Int::symbolic(Sym::var("M").unwrap()).unwrap();
     /// assert_eq!(m.sign("test").unwrap(), 1);
     /// assert!(m.sub(Int::new_static(2)).unwrap().sign("test").is_err());
     /// ```
@@ -711,6 +717,21 @@ impl Int {
             return Ok(false);
         }
         Err(crate::sym::undecided(op, crate::sym::divisibility_fact(&x, &d)))
+    }
+}
+
+/// Whether either of two questions holds, where each may be undecided: true
+/// when one is known to hold, an undecided one's error when neither is,
+/// false when both are known not to.
+#[inline(always)]
+pub(crate) fn either<E>(
+    a: std::result::Result<bool, E>,
+    b: std::result::Result<bool, E>,
+) -> std::result::Result<bool, E> {
+    match (a, b) {
+        (Ok(true), _) | (_, Ok(true)) => Ok(true),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+        _ => Ok(false),
     }
 }
 

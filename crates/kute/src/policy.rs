@@ -75,6 +75,10 @@ pub(crate) trait Policy: Sized {
         r.map_err(|e| Self::fail(|| e))
     }
 
+    // (The arithmetic below is spelled out per operation: one helper taking
+    // the operation's core and its checked form as closures measured 5-8%
+    // more instructions on the products' W1 rows.)
+
     /// Checked `a + b`.
     #[inline(always)]
     fn add(a: Int, b: Int) -> Result<Int, Self::Err> {
@@ -179,25 +183,13 @@ pub(crate) trait Policy: Sized {
         Ok(a.value() < b.value())
     }
 
-    /// The sign of `x` (-1, 0, 1).
-    #[inline(always)]
-    fn sign(x: Int, op: &'static str) -> Result<i64, Self::Err> {
-        if Self::CHECKED && x.is_symbolic() {
-            return Self::lift(x.sign(op));
-        }
-        Ok(x.value().signum())
-    }
-
     /// Whether `d` divides `x` (zero divides only zero).
     #[inline(always)]
     fn divides(d: Int, x: Int, op: &'static str) -> Result<bool, Self::Err> {
-        if Self::CHECKED && d.either_symbolic(x) {
-            return Self::lift(d.decide_divides(x, op));
-        }
-        if d.value() == 0 {
+        if !(Self::CHECKED && d.either_symbolic(x)) && d.value() == 0 {
             return Ok(x.value() == 0);
         }
-        Ok(Self::rem(x, d)?.value() == 0)
+        Self::divides_nonzero(d, x, op)
     }
 
     /// Whether `d` (not zero) divides `x`.
@@ -222,7 +214,7 @@ pub(crate) trait Policy: Sized {
     #[inline(always)]
     fn min(a: Int, b: Int, op: &'static str) -> Result<Int, Self::Err> {
         if Self::CHECKED && a.either_symbolic(b) {
-            return Self::lift(a.decide_lt(b, op)).map(|lt| if lt { a } else { b });
+            return Self::lift(a.min_in(b, op));
         }
         Ok(a.min_concrete(b))
     }

@@ -168,7 +168,7 @@ impl Stride {
     ///
     /// ```
     /// use kute::{Int, Stride, sym::Sym};
-    /// assert!(Stride::of(Int::symbolic(Sym::var("LD")).unwrap()).is_symbolic());
+    /// assert!(Stride::of(Int::symbolic(Sym::var("LD").unwrap()).unwrap()).is_symbolic());
     /// ```
     #[inline(always)]
     pub const fn is_symbolic(self) -> bool {
@@ -348,7 +348,7 @@ impl Stride {
     ///
     /// ```
     /// use kute::{Int, Stride, sym::{Sym, Valuation}};
-    /// let d = Stride::of(Int::symbolic(Sym::var("LD")).unwrap());
+    /// let d = Stride::of(Int::symbolic(Sym::var("LD").unwrap()).unwrap());
     /// assert_eq!(d.substitute(&Valuation::from([("LD", 96)])).unwrap().to_string(), "96");
     /// ```
     pub fn substitute(self, v: &crate::sym::Valuation) -> Result<Stride> {

@@ -173,7 +173,7 @@ static SYMBOLS_MADE: AtomicBool = AtomicBool::new(false);
 /// holding a [`Sym`]). Pre: none. Post: once true, true for good.
 ///
 /// ```
-/// let _ = kute::sym::Sym::var("M");
+/// let _ = kute::sym::Sym::var("M").unwrap();
 /// assert!(kute::sym::any_made());
 /// ```
 #[inline(always)]
@@ -214,7 +214,11 @@ fn atom(i: u32) -> AtomKind {
 }
 
 fn new_atom(k: AtomKind) -> Result<u32> {
-    let mut t = table();
+    push_atom(&mut table(), k)
+}
+
+/// [`new_atom`] in a table already locked.
+fn push_atom(t: &mut Table, k: AtomKind) -> Result<u32> {
     if t.atoms.len() >= MAX_SYMBOLS {
         return Err(Error::limit("symbolic integer", "too many unknowns in this process"));
     }
@@ -237,7 +241,7 @@ fn atom_facts(i: u32) -> (i128, i128) {
 /// ```
 /// use kute::sym::Sym;
 /// let m = Sym::var_div("M", 128).unwrap();
-/// let k = Sym::var("K");
+/// let k = Sym::var("K").unwrap();
 /// let e = m.mul(&k).unwrap().add(&Sym::constant(4)).unwrap();
 /// assert_eq!(e.to_string(), "M*K+4");
 /// assert_eq!(e.dsl().to_string(), "?{div=4}");
@@ -277,15 +281,15 @@ impl Sym {
 
     /// A new unknown positive integer named `name` (CuTe DSL's `?`).
     ///
-    /// Pre: none. Post: a symbol no earlier one equals; it prints as `name`.
+    /// Pre: fewer than [`MAX_SYMBOLS`] unknowns made in this process (else a
+    /// `Limit` error). Post: a symbol no earlier one equals; it prints as `name`.
     ///
     /// ```
-    /// let m = kute::sym::Sym::var("M");
+    /// let m = kute::sym::Sym::var("M").unwrap();
     /// assert_eq!((m.to_string(), m.dsl().to_string()), ("M".to_string(), "?".to_string()));
     /// ```
-    pub fn var(name: &str) -> Sym {
-        // one unknown of no divisibility: `var_div` with 1 cannot fail but for the atom limit
-        Sym::var_div(name, 1).unwrap_or(Sym::ZERO)
+    pub fn var(name: &str) -> Result<Sym> {
+        Sym::var_div(name, 1)
     }
 
     /// A new unknown positive integer named `name`, known to be a multiple of
@@ -312,7 +316,7 @@ impl Sym {
     /// use kute::sym::Sym;
     /// let m = Sym::var_facts("M", 1, 2).unwrap();
     /// assert_eq!(Sym::constant(1).compare(&m), Some(-1)); // 1 < M
-    /// assert_eq!(Sym::var("N").compare(&Sym::constant(1)), None);
+    /// assert_eq!(Sym::var("N").unwrap().compare(&Sym::constant(1)), None);
     /// ```
     pub fn var_facts(name: &str, div: i64, min: i64) -> Result<Sym> {
         Sym::new_var(Some(name.to_string()), div, min)
@@ -399,7 +403,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let m = Sym::var("M");
+    /// let m = Sym::var("M").unwrap();
     /// assert_eq!(m.sub(&m).unwrap().as_const(), Some(0));
     /// assert_eq!(m.as_const(), None);
     /// ```
@@ -435,7 +439,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let m = Sym::var("M");
+    /// let m = Sym::var("M").unwrap();
     /// assert_eq!(m.add(&m).unwrap().to_string(), "2*M");
     /// ```
     pub fn add(&self, o: &Sym) -> Result<Sym> {
@@ -446,7 +450,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let m = Sym::var("M");
+    /// let m = Sym::var("M").unwrap();
     /// assert_eq!(m.sub(&m).unwrap().as_const(), Some(0));
     /// ```
     pub fn sub(&self, o: &Sym) -> Result<Sym> {
@@ -462,7 +466,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let (m, n) = (Sym::var("M"), Sym::var("N"));
+    /// let (m, n) = (Sym::var("M").unwrap(), Sym::var("N").unwrap());
     /// assert_eq!(m.add(&Sym::constant(1)).unwrap().mul(&n).unwrap().to_string(), "M*N+N");
     /// ```
     pub fn mul(&self, o: &Sym) -> Result<Sym> {
@@ -489,7 +493,7 @@ impl Sym {
     /// use kute::sym::Sym;
     /// let m = Sym::var_div("M", 128).unwrap();
     /// assert_eq!(m.div_exact(&Sym::constant(128)).unwrap().to_string(), "M/128");
-    /// let e = Sym::var("N").div_exact(&Sym::constant(2)).unwrap_err();
+    /// let e = Sym::var("N").unwrap().div_exact(&Sym::constant(2)).unwrap_err();
     /// assert_eq!(e.to_string(), "/: needs N divisible by 2 (declare N = ?{div=2})");
     /// ```
     pub fn div_exact(&self, o: &Sym) -> Result<Sym> {
@@ -659,7 +663,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let m = Sym::var("M");
+    /// let m = Sym::var("M").unwrap();
     /// assert_eq!(m.sign(), Some(1));
     /// assert_eq!(m.sub(&Sym::constant(1)).unwrap().sign(), None); // 0 when M = 1
     /// assert_eq!(Sym::constant(1).sub(&m.mul(&m).unwrap()).unwrap().sign(), None);
@@ -697,7 +701,7 @@ impl Sym {
     ///
     /// ```
     /// use kute::sym::Sym;
-    /// let n = Sym::var("N");
+    /// let n = Sym::var("N").unwrap();
     /// assert_eq!(Sym::constant(1).at_most(&n), Some(true));
     /// assert_eq!(Sym::constant(2).at_most(&n), None);
     /// ```
@@ -721,7 +725,7 @@ impl Sym {
     /// let m = Sym::var_div("M", 64).unwrap();
     /// assert_eq!(m.ceil_div(&Sym::constant(8)).unwrap().to_string(), "M/8");
     /// assert_eq!(Sym::constant(8).ceil_div(&m).unwrap().to_string(), "1");
-    /// assert_eq!(Sym::var("N").ceil_div(&Sym::constant(8)).unwrap().to_string(), "ceil_div(N,8)");
+    /// assert_eq!(Sym::var("N").unwrap().ceil_div(&Sym::constant(8)).unwrap().to_string(), "ceil_div(N,8)");
     /// ```
     pub fn ceil_div(&self, o: &Sym) -> Result<Sym> {
         if let (Some(a), Some(b)) = (self.as_const(), o.as_const()) {
@@ -742,16 +746,18 @@ impl Sym {
         if self.at_most(o) == Some(true) {
             return Ok(Sym::constant(1));
         }
+        // one lock: a ceil_div made twice at once is still one atom
         let key = (self.clone(), o.clone());
-        let existing = table().ceil_index.get(&key).copied();
-        let i = match existing {
-            Some(i) => i,
+        let mut t = table();
+        let i = match t.ceil_index.get(&key) {
+            Some(&i) => i,
             None => {
-                let i = new_atom(AtomKind::CeilDiv(self.clone(), o.clone()))?;
-                table().ceil_index.insert(key, i);
+                let i = push_atom(&mut t, AtomKind::CeilDiv(self.clone(), o.clone()))?;
+                t.ceil_index.insert(key, i);
                 i
             }
         };
+        drop(t);
         Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
     }
 
@@ -788,6 +794,13 @@ impl Sym {
         i64::try_from(acc.n).map_err(|_| overflow("value"))
     }
 
+    /// The terms in the order they print: highest degree first, constant last.
+    fn printing_order(&self) -> Vec<&Term> {
+        let mut order: Vec<&Term> = self.terms.iter().collect();
+        order.sort_by(|a, b| degree(&b.mono).cmp(&degree(&a.mono)).then(a.mono.cmp(&b.mono)));
+        order
+    }
+
     /// The symbol as a C expression of `long long` unknowns (an unknown's
     /// name; an unnamed one `u<k>`): `(c*M*N/d)` per term, exact where the
     /// facts make the symbol an integer; `ceil_div(p,q)` as `((p)+(q)-1)/(q)`.
@@ -797,17 +810,15 @@ impl Sym {
     /// ```
     /// use kute::sym::Sym;
     /// let m = Sym::var_div("M", 128).unwrap();
-    /// let e = m.div_exact(&Sym::constant(128)).unwrap().add(&Sym::var("N")).unwrap();
+    /// let e = m.div_exact(&Sym::constant(128)).unwrap().add(&Sym::var("N").unwrap()).unwrap();
     /// assert_eq!(e.to_c(), "(M/128LL + N)");
     /// ```
     pub fn to_c(&self) -> String {
         if self.terms.is_empty() {
             return "0LL".to_string();
         }
-        let mut order: Vec<&Term> = self.terms.iter().collect();
-        order.sort_by(|a, b| degree(&b.mono).cmp(&degree(&a.mono)).then(a.mono.cmp(&b.mono)));
         let mut out = String::from("(");
-        for (k, t) in order.iter().enumerate() {
+        for (k, t) in self.printing_order().iter().enumerate() {
             let (n, d) = (t.coef.n, t.coef.d);
             if k > 0 {
                 out.push_str(if n < 0 { " - " } else { " + " });
@@ -833,21 +844,12 @@ impl Sym {
         out
     }
 
-    /// The unknowns as C parameters: (creation order, C name, divisibility).
+    /// The unknowns as C parameters: (creation order, C name, divisibility),
+    /// added to `out` where not there yet.
     pub(crate) fn c_unknowns(&self, out: &mut Vec<(u32, String, i64)>) {
-        for t in &self.terms {
-            for &(a, _) in &t.mono {
-                match atom(a) {
-                    AtomKind::Var { div, .. } => {
-                        if !out.iter().any(|(i, _, _)| *i == a) {
-                            out.push((a, c_atom(a), div));
-                        }
-                    }
-                    AtomKind::CeilDiv(p, q) => {
-                        p.c_unknowns(out);
-                        q.c_unknowns(out);
-                    }
-                }
+        for (a, div) in self.unknown_atoms() {
+            if !out.iter().any(|(b, _, _)| *b == a) {
+                out.push((a, c_atom(a), div));
             }
         }
     }
@@ -874,31 +876,35 @@ impl Sym {
     /// ```
     /// use kute::sym::Sym;
     /// let m = Sym::var_div("M", 8).unwrap();
-    /// assert_eq!(m.mul(&Sym::var("K")).unwrap().unknowns(), vec![("M".to_string(), 8), ("K".to_string(), 1)]);
+    /// assert_eq!(m.mul(&Sym::var("K").unwrap()).unwrap().unknowns(), vec![("M".to_string(), 8), ("K".to_string(), 1)]);
     /// ```
     pub fn unknowns(&self) -> Vec<(String, i64)> {
-        let mut out = Vec::new();
-        self.collect_unknowns(&mut out);
-        out
+        self.unknown_atoms().into_iter().map(|(a, div)| (atom_name(a), div)).collect()
     }
 
-    fn collect_unknowns(&self, out: &mut Vec<(String, i64)>) {
-        for t in &self.terms {
-            for &(a, _) in &t.mono {
-                match atom(a) {
-                    AtomKind::Var { div, .. } => {
-                        let n = atom_name(a);
-                        if !out.iter().any(|(m, _)| *m == n) {
-                            out.push((n, div));
+    /// The unknowns' atoms with their divisibility, without repetition, in
+    /// order of first use (those inside `ceil_div` terms included).
+    fn unknown_atoms(&self) -> Vec<(u32, i64)> {
+        fn go(s: &Sym, out: &mut Vec<(u32, i64)>) {
+            for t in &s.terms {
+                for &(a, _) in &t.mono {
+                    match atom(a) {
+                        AtomKind::Var { div, .. } => {
+                            if !out.iter().any(|&(b, _)| b == a) {
+                                out.push((a, div));
+                            }
                         }
-                    }
-                    AtomKind::CeilDiv(p, q) => {
-                        p.collect_unknowns(out);
-                        q.collect_unknowns(out);
+                        AtomKind::CeilDiv(p, q) => {
+                            go(&p, out);
+                            go(&q, out);
+                        }
                     }
                 }
             }
         }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out
     }
 }
 
@@ -1120,9 +1126,7 @@ impl fmt::Display for Sym {
         if self.terms.is_empty() {
             return f.write_str("0");
         }
-        let mut order: Vec<&Term> = self.terms.iter().collect();
-        order.sort_by(|a, b| degree(&b.mono).cmp(&degree(&a.mono)).then(a.mono.cmp(&b.mono)));
-        for (k, t) in order.iter().enumerate() {
+        for (k, t) in self.printing_order().iter().enumerate() {
             let (n, d) = (t.coef.n, t.coef.d);
             if n < 0 {
                 f.write_str("-")?;
@@ -1197,7 +1201,7 @@ pub(crate) fn dsl_printing() -> bool {
 /// Pre: none. Post: `Ok(())`, or the error.
 #[inline(always)]
 pub(crate) fn refuse(op: &'static str, has_symbols: impl FnOnce() -> bool) -> Result<()> {
-    if any_made() && has_symbols() {
+    if present(has_symbols) {
         return Err(refusal(op));
     }
     Ok(())

@@ -121,7 +121,7 @@ proptest! {
 #[test]
 fn divisibility_comes_from_the_declared_facts_only() {
     let m = Sym::var_div("M", 64).unwrap();
-    let n = Sym::var("N");
+    let n = Sym::var("N").unwrap();
     assert_eq!(m.divisible_by(64), Some(true));
     assert_eq!(m.divisible_by(128), None);
     assert_eq!(n.divisible_by(2), None);

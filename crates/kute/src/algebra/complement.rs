@@ -215,7 +215,7 @@ pub(crate) fn complement_leaves<P: Policy>(
             }
             let mut negative = None;
             for m in f.iter() {
-                if P::sign(m.stride.scale_int(), "complement")? < 0 {
+                if P::is_negative(m.stride.scale_int(), "complement")? {
                     negative = Some(*m);
                     break;
                 }

@@ -650,11 +650,7 @@ impl Compose<'_> {
                 let fits = if symbolic {
                     // either fact will do; neither known to hold, an undecided
                     // question is the error
-                    match (P::lt(rest_d, cs, "composition"), P::divides(cs, rest_d, "composition")) {
-                        (Ok(true), _) | (_, Ok(true)) => true,
-                        (Err(e), _) | (_, Err(e)) => return Err(e),
-                        _ => false,
-                    }
+                    crate::int::either(P::lt(rest_d, cs, "composition"), P::divides(cs, rest_d, "composition"))?
                 } else {
                     rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0
                 };

@@ -527,13 +527,7 @@ pub fn upcast(l: &Layout, n: i64) -> Result<Layout> {
             }
             let ad = d.abs()?;
             // one divides the other (for a symbol: the first that the facts decide)
-            let n_divides = n.decide_divides(ad, "upcast");
-            let divides_n = ad.decide_divides(n, "upcast");
-            let ok = match (n_divides, divides_n) {
-                (Ok(true), _) | (_, Ok(true)) => true,
-                (Err(e), _) | (_, Err(e)) => return Err(e),
-                _ => false,
-            };
+            let ok = crate::int::either(n.decide_divides(ad, "upcast"), ad.decide_divides(n, "upcast"))?;
             if !ok {
                 return Err(Error::inadmissible(
                     "upcast",

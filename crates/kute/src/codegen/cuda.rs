@@ -82,16 +82,8 @@ fn leaves(
         };
         let param = |p: &str, x: crate::int::Int, is_static: bool, params: &mut Vec<String>| -> (String, Option<i64>) {
             if x.is_symbolic() {
-                // a symbol: its expression of the unknowns, which are parameters
-                let sym = x.to_sym();
-                let mut us = Vec::new();
-                sym.c_unknowns(&mut us);
-                for (_, u, _) in us {
-                    if !params.contains(&u) {
-                        params.push(u);
-                    }
-                }
-                return (sym.to_c(), None);
+                // a symbol: its expression of the unknowns (parameters of their own, see `unknowns`)
+                return (x.to_sym().to_c(), None);
             }
             let v = x.value();
             if dynamic == Dynamic::Parameters && !is_static {
@@ -102,12 +94,7 @@ fn leaves(
             }
         };
         // the last extent is never read (the last mode is not reduced)
-        let last = k + 1 == n;
-        let (ext, ext_value) = if last && m.shape.is_symbolic() {
-            (String::new(), None) // never read
-        } else {
-            param(&format!("s{k}"), m.shape, m.shape.is_static() || last, params)
-        };
+        let (ext, ext_value) = param(&format!("s{k}"), m.shape, m.shape.is_static() || k + 1 == n, params);
         let (stride, stride_value) = param(&format!("d{k}"), m.stride.scale_int(), m.stride.is_static(), params);
         out.push(Leaf { ext, ext_value, stride, stride_value, target });
     }
@@ -154,12 +141,8 @@ const QUALIFIERS: &str = "__host__ __device__ __forceinline__";
 fn layout_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<()> {
     let mut params = Vec::new();
     let ls = leaves(l, dynamic, None, &mut params)?;
-    let extra: String = unknowns(l)
-        .iter()
-        .map(|(_, u, _)| u.clone())
-        .chain(params.into_iter().filter(|p| is_place_param(p)))
-        .map(|p| format!(", long long {p}"))
-        .collect();
+    let extra: String =
+        unknowns(l).into_iter().map(|(_, u, _)| u).chain(params).map(|p| format!(", long long {p}")).collect();
     let _ = writeln!(s, "// {l}");
     let _ = writeln!(s, "{QUALIFIERS} long long {name}(long long i{extra}) {{");
     assume_facts(s, l);
@@ -179,13 +162,6 @@ fn unknowns(l: &Layout) -> Vec<(u32, String, i64)> {
     }
     us.sort();
     us
-}
-
-/// Whether a parameter is a place's (`s<k>`, `d<k>`: a dynamic integer
-/// under [`Dynamic::Parameters`]) rather than an unknown's.
-fn is_place_param(p: &str) -> bool {
-    let mut c = p.chars();
-    matches!(c.next(), Some('s' | 'd')) && c.clone().next().is_some() && c.all(|x| x.is_ascii_digit())
 }
 
 /// The facts of a symbolic layout's unknowns, told to the device compiler
@@ -286,16 +262,14 @@ pub fn emit(l: &AnyLayout, name: &str, dynamic: Dynamic) -> Result<String> {
     }
     check_name(name)?;
     if let AnyLayout::Layout(x) = l {
-        for m in x.leaves() {
-            for u in m.shape.to_sym().unknowns().into_iter().chain(m.stride.scale_int().to_sym().unknowns()) {
-                if !u.0.starts_with('?') && u.0 != "i" && u.0 != "r" {
-                    check_name(&u.0)?;
-                } else if u.0 == "i" || u.0 == "r" {
-                    return Err(Error::inadmissible(
-                        "emit",
-                        format!("the unknown '{}' is named like the code's own variables", u.0),
-                    ));
-                }
+        // the unknowns become parameters: C names, not the code's own `i` and `r`
+        for (_, u, _) in unknowns(x) {
+            check_name(&u)?;
+            if u == "i" || u == "r" {
+                return Err(Error::inadmissible(
+                    "emit",
+                    format!("the unknown '{u}' is named like the code's own variables"),
+                ));
             }
         }
     }

@@ -53,7 +53,7 @@ impl AnyLayout {
         match self {
             AnyLayout::Layout(l) => l.has_symbols(),
             AnyLayout::Swizzle(_) => false,
-            AnyLayout::Composed(c) => c.outer().has_symbols() || c.offset().is_symbolic() || c.inner().has_symbols(),
+            AnyLayout::Composed(c) => c.has_symbols(),
         }
     }
 }
@@ -96,6 +96,18 @@ impl ComposedLayout {
     /// ```
     pub fn new(outer: AnyLayout, offset: Int, inner: AnyLayout) -> ComposedLayout {
         ComposedLayout { outer, offset, inner }
+    }
+
+    /// Whether its outer layout, offset or inner layout holds a symbol.
+    ///
+    /// Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let c = kute::expr::eval("Sw<1,2,3> o _0 o (_4,_4):(_1,_4)").unwrap().to_any_layout("c").unwrap();
+    /// assert!(!c.has_symbols());
+    /// ```
+    pub fn has_symbols(&self) -> bool {
+        self.outer().has_symbols() || self.offset().is_symbolic() || self.inner().has_symbols()
     }
 
     /// `A`, applied last (CuTe's `layout_a()`).

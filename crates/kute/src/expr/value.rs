@@ -223,9 +223,9 @@ impl Value {
             Value::Layout(l) => l.has_symbols(),
             Value::Tiler(t) => t.has_symbols(),
             Value::Tuple(vs) => vs.iter().any(Value::has_symbols),
-            Value::Strides(d) => d.leaves().iter().any(|x| x.scale_int().is_symbolic()),
+            Value::Strides(d) => d.leaves().iter().any(|x| x.is_symbolic()),
             Value::Tensor(t) => t.has_symbols(),
-            Value::Composed(c) => c.outer().has_symbols() || c.offset().is_symbolic() || c.inner().has_symbols(),
+            Value::Composed(c) => c.has_symbols(),
             _ => false,
         }
     }

@@ -107,9 +107,7 @@ pub fn prefix_product(t: IntTupleRef<'_>) -> Result<IntTuple> {
 /// assert_eq!(compact_order(s.as_ref(), o.as_ref()).unwrap().to_string(), "(_3,_1,_6)");
 /// ```
 pub fn compact_order(shape: IntTupleRef<'_>, order: IntTupleRef<'_>) -> Result<IntTuple> {
-    crate::sym::refuse("compact_order", || {
-        shape.leaves().iter().any(|x| x.is_symbolic()) || order.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("compact_order", || shape.has_symbols() || order.has_symbols())?;
     order_strides(shape, order, false)
 }
 

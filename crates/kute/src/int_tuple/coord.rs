@@ -255,9 +255,7 @@ pub fn crd2crd(coord: IntTupleRef<'_>, src: IntTupleRef<'_>, dst: IntTupleRef<'_
 /// assert_eq!(increment(c.as_ref(), s.as_ref()).unwrap().to_string(), "(0,(0,1))");
 /// ```
 pub fn increment(c: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
-    crate::sym::refuse("increment", || {
-        c.leaves().iter().any(|x| x.is_symbolic()) || shape.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("increment", || c.has_symbols() || shape.has_symbols())?;
     if !c.congruent(shape) {
         return Err(Error::mismatch("increment", format!("coordinate {c} is not congruent to shape {shape}")));
     }

@@ -39,6 +39,18 @@ pub type IntTuple = Tree<Int>;
 /// A borrowed `IntTuple`.
 pub type IntTupleRef<'a> = TreeRef<'a, Int>;
 
+impl IntTupleRef<'_> {
+    /// Whether a leaf is symbolic. Pre: none. Post: the answer.
+    ///
+    /// ```
+    /// let t: kute::IntTuple = "(8,(?,2))".parse().unwrap();
+    /// assert!(t.as_ref().has_symbols() && !t.as_ref().mode(0).unwrap().has_symbols());
+    /// ```
+    pub fn has_symbols(self) -> bool {
+        self.leaves().iter().any(|x| x.is_symbolic())
+    }
+}
+
 impl IntTuple {
     /// The tuple with values put in for its unknowns.
     ///
@@ -63,7 +75,7 @@ impl IntTuple {
     /// assert!(t.has_symbols());
     /// ```
     pub fn has_symbols(&self) -> bool {
-        self.leaves().iter().any(|x| x.is_symbolic())
+        self.as_ref().has_symbols()
     }
 
     /// A single static integer.

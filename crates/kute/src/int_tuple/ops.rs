@@ -63,9 +63,7 @@ pub fn weakly_congruent(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Bool {
 /// assert!(compatible(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    crate::sym::refuse("compatible", || {
-        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("compatible", || a.has_symbols() || b.has_symbols())?;
     let mut is_static = true;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>, st: &mut bool) -> Result<bool> {
         if let Some(x) = a.as_leaf() {
@@ -101,9 +99,7 @@ pub fn compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(weakly_compatible(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn weakly_compatible(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    crate::sym::refuse("weakly_compatible", || {
-        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("weakly_compatible", || a.has_symbols() || b.has_symbols())?;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<bool> {
         if let Some(x) = a.as_leaf() {
             let s = product(b.leaves())?;
@@ -179,11 +175,7 @@ fn shape_div_int(a: Int, b: Int) -> Result<Int> {
     }
     let b_divides_a = b.decide_divides(a, "shape_div");
     let a_divides_b = a.decide_eq(zero, "shape_div").and_then(|z| Ok(!z && a.decide_divides(b, "shape_div")?));
-    let ok = match (b_divides_a, a_divides_b) {
-        (Ok(true), _) | (_, Ok(true)) => true,
-        (Err(e), _) | (_, Err(e)) => return Err(e),
-        _ => false,
-    };
+    let ok = crate::int::either(b_divides_a, a_divides_b)?;
     if !ok {
         return Err(Error::inadmissible(
             "shape_div",
@@ -400,9 +392,7 @@ fn all_static(a: IntTupleRef<'_>) -> bool {
 /// assert!(!elem_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    crate::sym::refuse("elem_less", || {
-        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("elem_less", || a.has_symbols() || b.has_symbols())?;
     comparable(a, b, false, "elem_less")?;
     fn go(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> bool {
         match (a.as_leaf(), b.as_leaf()) {
@@ -426,9 +416,7 @@ pub fn elem_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(b.as_ref(), a.as_ref()).unwrap().value);
 /// ```
 pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    crate::sym::refuse("lex_less", || {
-        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("lex_less", || a.has_symbols() || b.has_symbols())?;
     ordered_less(a, b, false, "lex_less")
 }
 
@@ -445,8 +433,6 @@ pub fn lex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
 /// assert!(colex_less(a.as_ref(), b.as_ref()).unwrap().value);
 /// ```
 pub fn colex_less(a: IntTupleRef<'_>, b: IntTupleRef<'_>) -> Result<Bool> {
-    crate::sym::refuse("colex_less", || {
-        a.leaves().iter().any(|x| x.is_symbolic()) || b.leaves().iter().any(|x| x.is_symbolic())
-    })?;
+    crate::sym::refuse("colex_less", || a.has_symbols() || b.has_symbols())?;
     ordered_less(a, b, true, "colex_less")
 }

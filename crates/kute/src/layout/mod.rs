@@ -148,7 +148,7 @@ impl Layout {
     /// assert!(!"(2,8):(_1,2)".parse::<kute::Layout>().unwrap().has_symbols());
     /// ```
     pub fn has_symbols(&self) -> bool {
-        self.leaves().iter().any(|m| m.shape.is_symbolic() || m.stride.scale_int().is_symbolic())
+        self.leaves().iter().any(|m| m.shape.is_symbolic() || m.stride.is_symbolic())
     }
 
     // ----- construction -----------------------------------------------------

@@ -310,6 +310,10 @@ impl Lexer {
 /// Deepest syntax accepted: room for a layout of `MAX_DEPTH` levels inside a few calls.
 const MAX_NESTING: usize = crate::tree::MAX_DEPTH + 8;
 
+/// How an arithmetic operand is read: with its applications (a value) or
+/// without (a stride, whose applications are the layout's).
+type Operand<P> = fn(&mut P) -> Result<Expr>;
+
 struct Parser<'s> {
     toks: Vec<(Tok, usize, usize)>,
     pos: usize,
@@ -510,36 +514,38 @@ impl Parser<'_> {
     }
 
     /// sum := product (('+' | '-') product)*, over operands read by `operand`.
-    fn sum(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
-        let start = self.here().0;
-        let base = self.depth;
-        let mut v = self.product(operand)?;
-        while let Some(Tok::P(op @ ('+' | '-'))) = self.peek().cloned() {
-            self.enter()?;
-            self.pos += 1;
-            let r = self.product(operand)?;
-            v = Expr { span: (start, self.prev_end()), kind: ExprKind::Arith(op, Box::new(v), Box::new(r)) };
-        }
-        self.depth = base;
-        Ok(v)
+    fn sum(&mut self, operand: Operand<Self>) -> Result<Expr> {
+        self.left_assoc(&['+', '-'], Self::product, operand)
     }
 
     /// product := unary (('*' | '/') unary)*; unary := '-' unary | operand.
-    fn product(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
+    fn product(&mut self, operand: Operand<Self>) -> Result<Expr> {
+        self.left_assoc(&['*', '/'], Self::unary, operand)
+    }
+
+    /// `next (op next)*` for the operators `ops`, associating to the left;
+    /// each link nests the syntax tree one level deeper, so it counts
+    /// against the nesting limit.
+    fn left_assoc(
+        &mut self,
+        ops: &[char],
+        next: fn(&mut Self, Operand<Self>) -> Result<Expr>,
+        operand: Operand<Self>,
+    ) -> Result<Expr> {
         let start = self.here().0;
         let base = self.depth;
-        let mut v = self.unary(operand)?;
-        while let Some(Tok::P(op @ ('*' | '/'))) = self.peek().cloned() {
+        let mut v = next(self, operand)?;
+        while let Some(&Tok::P(op)) = self.peek().filter(|t| matches!(t, Tok::P(c) if ops.contains(c))) {
             self.enter()?;
             self.pos += 1;
-            let r = self.unary(operand)?;
+            let r = next(self, operand)?;
             v = Expr { span: (start, self.prev_end()), kind: ExprKind::Arith(op, Box::new(v), Box::new(r)) };
         }
         self.depth = base;
         Ok(v)
     }
 
-    fn unary(&mut self, operand: fn(&mut Self) -> Result<Expr>) -> Result<Expr> {
+    fn unary(&mut self, operand: Operand<Self>) -> Result<Expr> {
         let (s, e) = self.here();
         if self.peek() == Some(&Tok::P('-')) {
             self.enter()?;

@@ -104,7 +104,7 @@ impl<E: Clone> Tensor<E> {
     ///
     /// ```
     /// use kute::{sym::{Sym, Valuation}, Int, IntTuple};
-    /// let m = Int::symbolic(Sym::var("M")).unwrap();
+    /// let m = Int::symbolic(Sym::var("M").unwrap()).unwrap();
     /// let t = kute::tensor::make_identity_tensor(&IntTuple::tuple_of_leaves([m, Int::new_static(4)])).unwrap();
     /// let c = t.substitute(&Valuation::from([("M", 3)])).unwrap();
     /// assert_eq!(c.layout().to_string(), "(3,_4):(_1@0,_1@1)");

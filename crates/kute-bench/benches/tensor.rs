@@ -1,4 +1,4 @@
-//! Tensors (issue #16): a 4096x4096 f32 copy and transpose through kute
+//! Tensors: a 4096x4096 f32 copy and transpose through kute
 //! tensors, against `copy_from_slice` (memcpy) and a hand-written blocked
 //! transpose, in one run.
 

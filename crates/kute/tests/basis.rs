@@ -2,7 +2,7 @@
 //!
 //! - `make_identity_layout(S)(i)` is `idx2crd(i, S)`, the natural coordinate;
 //! - a composition or logical divide of an identity layout (the checked
-//!   operations; the regroupings return CuTe's answer unchecked, see issue #14), read through the compact
+//!   operations; the regroupings return CuTe's answer unchecked), read through the compact
 //!   column-major layout `L` of `S` (each coordinate turned into its index), has
 //!   the values of the same operation on `L` (CuTe's answers for coordinate
 //!   layouts are judged this way by the vectors' checker), whenever kute answers

@@ -1,4 +1,4 @@
-//! Tensors (issue #16): indexing and slicing against the layout's own
+//! Tensors: indexing and slicing against the layout's own
 //! evaluation, partitions against CuTe's definitions written out here,
 //! copies against an element-by-element model, gemm against a triple loop,
 //! and print_tensor against CuTe's bytes (tests/data/print_tensor.txt).

@@ -1,5 +1,5 @@
 //! Shared-memory analysis: bank conflicts, vector widths and a swizzle search
-//! (issue #15, item 3).
+//! for swizzled and composed layouts.
 //!
 //! # The tile, the layout and the access
 //!

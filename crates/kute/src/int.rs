@@ -588,6 +588,9 @@ impl Int {
     /// ```
     pub fn substitute(self, v: &crate::sym::Valuation) -> Result<Int> {
         if self.is_symbolic() {
+            if v.is_partial() {
+                return Int::symbolic(self.to_sym().replace_atoms(v)?);
+            }
             return Ok(Int::new_dynamic(self.to_sym().eval(v)?));
         }
         Ok(self)
@@ -654,9 +657,17 @@ impl Int {
         let (a, b) = (self.to_sym(), o.to_sym());
         match a.compare(&b) {
             Some(c) => Ok(c == 0),
-            // one provably greater than the other
-            None if a.at_most(&b) == Some(false) || b.at_most(&a) == Some(false) => Ok(false),
-            None => Err(crate::sym::undecided(op, format!("needs to know whether {self} equals {o}"))),
+            // one provably greater than the other, or declared unequal
+            None if a.at_most(&b) == Some(false)
+                || b.at_most(&a) == Some(false)
+                || a.sub(&b).is_ok_and(|d| d.declared_nonzero()) =>
+            {
+                Ok(false)
+            }
+            None => Err(crate::sym::undecided(
+                op,
+                format!("needs to know whether {self} equals {o}{}", crate::sym::equality_hint(&a, &b)),
+            )),
         }
     }
 
@@ -682,7 +693,7 @@ impl Int {
             Some(lt) => Ok(lt),
             None => Err(crate::sym::undecided(
                 op,
-                format!("needs to know whether {self} < {o}{}", crate::sym::min_hint(&a, &b)),
+                format!("needs to know whether {self} < {o}{}", crate::sym::order_hint(&a, &b)),
             )),
         }
     }

@@ -2,8 +2,9 @@
 //!
 //! A [`Sym`] is a polynomial with rational coefficients over *atoms*: unknown
 //! positive integers (`M`, or CuTe DSL's `?` and `?{div=N}`), each with the
-//! facts declared for it (a multiple of `div`, at least `min`: kute's
-//! `?{div=N,min=K}`), and `ceil_div(p,q)` terms that
+//! facts declared for it (a multiple of `div`, at least `min`, unequal to
+//! integers or other unknowns: kute's `?{div=N,min=K,ne=X}`, [`Facts`]), and
+//! `ceil_div(p,q)` terms that
 //! do not simplify. The form is canonical (terms sorted, like terms merged), so
 //! two equal forms are equal for every value of the unknowns.
 //!
@@ -19,7 +20,9 @@
 //!   their gcd divides it (its known divisor, what the DSL prints as `div`);
 //! - writing each atom as its least value times `1 + z` with `z ≥ 0`, a
 //!   polynomial whose `z` coefficients are all `≥ 0` takes its least value at
-//!   `z = 0` (and its greatest where they are all `≤ 0`).
+//!   `z = 0` (and its greatest where they are all `≤ 0`); a `ceil_div(p,q)`
+//!   atom's least value is `ceil(least(p)/q)`;
+//! - a difference `c·(x - r)` with `x` declared unequal to `r` is not zero.
 //!
 //! Atoms live in a process-wide table (append-only): an atom's identity is its
 //! index, so a symbol is cheap to copy around inside [`Int`](crate::Int).
@@ -127,8 +130,9 @@ struct Term {
 /// What an atom is.
 #[derive(Clone, Debug)]
 enum AtomKind {
-    /// An unknown positive integer, a multiple of `div`.
-    Var { name: Option<String>, div: i64, least: i64 },
+    /// An unknown positive integer, a multiple of `div`, at least `least`,
+    /// and unequal to each of `ne` (constants or other unknowns).
+    Var { name: Option<String>, div: i64, least: i64, ne: Arc<[Sym]> },
     /// `ceil_div(num, den)` that does not simplify: a positive integer.
     CeilDiv(Sym, Sym),
 }
@@ -347,15 +351,57 @@ impl Sym {
         Sym::new_var(None, div, min)
     }
 
+    /// A new unknown with the facts `facts`, named `name` (`None`: printed
+    /// `?k`).
+    ///
+    /// Pre: `facts.div >= 1`, and each of `facts.ne` is a constant or one
+    /// unknown (else an `Inadmissible` error). Post: a new unknown.
+    ///
+    /// ```
+    /// use kute::sym::{Facts, Sym};
+    /// let m = Sym::var("M").unwrap();
+    /// let ld = Sym::unknown_with(Some("LD"), Facts { ne: vec![m.clone()], ..Facts::default() }).unwrap();
+    /// assert!(ld.sub(&m).unwrap().declared_nonzero());
+    /// assert!(!ld.sub(&Sym::constant(4)).unwrap().declared_nonzero());
+    /// ```
+    pub fn unknown_with(name: Option<&str>, facts: Facts) -> Result<Sym> {
+        if let Some(bad) = facts.ne.iter().find(|s| s.as_const().is_none() && s.as_unknown().is_none()) {
+            return Err(Error::inadmissible(
+                "?",
+                format!("an unknown may be declared unequal to an integer or to another unknown, not to {bad}"),
+            ));
+        }
+        Sym::new_var_ne(name.map(str::to_string), facts.div, facts.min, facts.ne)
+    }
+
     fn new_var(name: Option<String>, div: i64, min: i64) -> Result<Sym> {
+        Sym::new_var_ne(name, div, min, Vec::new())
+    }
+
+    fn new_var_ne(name: Option<String>, div: i64, min: i64, ne: Vec<Sym>) -> Result<Sym> {
         if div < 1 {
             return Err(Error::inadmissible("?", format!("a divisibility must be at least 1, not {div}")));
         }
         // the least positive multiple of div that is at least min
         let m = min.max(1);
         let least = m.checked_add(div - 1).map(|x| x / div * div).ok_or_else(|| overflow("least value"))?;
-        let i = new_atom(AtomKind::Var { name, div, least })?;
-        Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
+        let i = new_atom(AtomKind::Var { name, div, least, ne: ne.into() })?;
+        Ok(Sym::of_atom(i))
+    }
+
+    /// The symbol that is the atom `i` itself.
+    fn of_atom(i: u32) -> Sym {
+        Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] }
+    }
+
+    /// The atom this symbol is, when it is one unknown (`M`, not `2*M`).
+    fn as_unknown(&self) -> Option<u32> {
+        match &self.terms[..] {
+            [Term { mono, coef }] if *coef == Rat::ONE && mono.len() == 1 && mono[0].1 == 1 => {
+                matches!(atom(mono[0].0), AtomKind::Var { .. }).then_some(mono[0].0)
+            }
+            _ => None,
+        }
     }
 
     /// The anonymous unknown numbered `k` (printed `?k`), if there is one.
@@ -413,6 +459,26 @@ impl Sym {
             [Term { mono, coef }] if mono.is_empty() && coef.is_int() => i64::try_from(coef.n).ok(),
             _ => None,
         }
+    }
+
+    /// Whether a declared inequality (`?{ne=...}`) proves this symbol nonzero:
+    /// it is `c·(x - r)` with `x` an unknown declared unequal to `r`.
+    ///
+    /// Pre: none. Post: `true` only when no value the facts allow makes it 0.
+    ///
+    /// ```
+    /// use kute::sym::{Facts, Sym};
+    /// let t = Sym::unknown_with(Some("T"), Facts { ne: vec![Sym::constant(32)], ..Facts::default() }).unwrap();
+    /// assert!(Sym::constant(64).sub(&t.mul(&Sym::constant(2)).unwrap()).unwrap().declared_nonzero());
+    /// ```
+    pub fn declared_nonzero(&self) -> bool {
+        self.terms.iter().any(|t| {
+            let [(x, 1)] = t.mono[..] else { return false };
+            let AtomKind::Var { ne, .. } = atom(x) else { return false };
+            // self = c·(x - r) exactly when r = x - self/c
+            let r = t.coef.recip().and_then(|inv| Sym::of_atom(x).sub(&self.scale(inv)?));
+            !ne.is_empty() && r.is_ok_and(|r| ne.contains(&r))
+        })
     }
 
     fn normalize(mut terms: Vec<Term>) -> Result<Sym> {
@@ -607,7 +673,13 @@ impl Sym {
 
     /// Least and greatest values where the facts bound them (see the module docs).
     fn bounds(&self) -> (Option<Rat>, Option<Rat>) {
-        self.z_expansion().map_or((None, None), |z| {
+        self.bounds_with(None)
+    }
+
+    /// [`Sym::bounds`] with the least value of one atom raised, `(atom, least)`:
+    /// what a further declaration would decide.
+    fn bounds_with(&self, raised: Option<(u32, i128)>) -> (Option<Rat>, Option<Rat>) {
+        self.z_expansion(raised).map_or((None, None), |z| {
             let constant = z.get(&Vec::new()).copied().unwrap_or(Rat::ZERO);
             let rest = || z.iter().filter(|(m, _)| !m.is_empty()).map(|(_, c)| c.signum());
             let lo = rest().all(|s| s >= 0).then_some(constant);
@@ -618,7 +690,19 @@ impl Sym {
 
     /// The polynomial in the `z`s, each atom `a` written `m_a·(1 + z_a)` with
     /// `m_a` its least value; `None` past a size budget or on overflow.
-    fn z_expansion(&self) -> Option<HashMap<Mono, Rat>> {
+    fn z_expansion(&self, raised: Option<(u32, i128)>) -> Option<HashMap<Mono, Rat>> {
+        let least = |a: u32| match (raised, atom(a)) {
+            (Some((r, l)), _) if r == a => l,
+            // ceil_div(p, q) is at least ceil(least(p) / q) for a constant q > 0
+            (_, AtomKind::CeilDiv(p, q)) => match (p.bounds_with(raised).0, q.as_const()) {
+                (Some(lo), Some(q)) if q > 0 && lo.signum() > 0 => {
+                    let q = q as i128;
+                    ((lo.n + lo.d * q - 1) / (lo.d * q)).max(1)
+                }
+                _ => 1,
+            },
+            _ => atom_facts(a).0,
+        };
         const BUDGET: usize = 4096;
         let mut out: HashMap<Mono, Rat> = HashMap::new();
         for t in &self.terms {
@@ -626,7 +710,7 @@ impl Sym {
             let mut c = t.coef;
             for &(a, e) in &t.mono {
                 for _ in 0..e {
-                    c = c.mul(Rat::int(atom_facts(a).0)).ok()?;
+                    c = c.mul(Rat::int(least(a))).ok()?;
                 }
             }
             let mut partial: Vec<(Mono, Rat)> = vec![(Vec::new(), c)];
@@ -759,6 +843,27 @@ impl Sym {
         };
         drop(t);
         Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
+    }
+
+    /// `self` with the unknowns a partial valuation replaces put in
+    /// ([`Valuation::replacing`]); the others stay.
+    pub(crate) fn replace_atoms(&self, v: &Valuation) -> Result<Sym> {
+        let mut out = Sym::ZERO;
+        for t in &self.terms {
+            let mut p = Sym::from_rat(t.coef);
+            for &(a, e) in &t.mono {
+                let r = match (v.atoms.iter().find(|(x, _)| *x == a), atom(a)) {
+                    (Some((_, with)), _) => with.clone(),
+                    (None, AtomKind::CeilDiv(n, d)) => n.replace_atoms(v)?.ceil_div(&d.replace_atoms(v)?)?,
+                    (None, AtomKind::Var { .. }) => Sym::of_atom(a),
+                };
+                for _ in 0..e {
+                    p = p.mul(&r)?;
+                }
+            }
+            out = out.add(&p)?;
+        }
+        Ok(out)
     }
 
     /// The value for the given values of the unknowns (by name; an anonymous
@@ -950,9 +1055,9 @@ fn mono_div(a: &Mono, b: &Mono) -> Option<Mono> {
 
 fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
     match atom(a) {
-        AtomKind::Var { div, least, .. } => {
+        AtomKind::Var { div, least, ne, .. } => {
             let name = atom_name(a);
-            let Some(&x) = v.0.get(&name) else {
+            let Some(&x) = v.values.get(&name) else {
                 return Err(Error::new(ErrorKind::UnknownName, "substitute", format!("no value given for {name}")));
             };
             if x < least || x % div != 0 {
@@ -960,6 +1065,14 @@ fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
                     "substitute",
                     format!("{name} = {x}, but {name} was declared a positive multiple of {div}, at least {least}"),
                 ));
+            }
+            for r in ne.iter() {
+                if r.eval(v)? == x {
+                    return Err(Error::inadmissible(
+                        "substitute",
+                        format!("{name} = {x}, but {name} was declared unequal to {r}"),
+                    ));
+                }
             }
             Ok(x)
         }
@@ -1014,6 +1127,146 @@ pub(crate) fn min_hint(c: &Sym, x: &Sym) -> String {
     }
 }
 
+/// Two cases that together cover every value of one unknown `x` the facts
+/// allow: `x` equal to `excluded`, and `x` declared with its least value
+/// raised to `least` or unequal to `more_ne` (which excludes exactly that
+/// value). An undecided question that such a declaration decides offers
+/// one ([`take_split`]): the expression language then answers each case,
+/// and where the answers agree the answer holds for every `x`.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// The unknown.
+    pub(crate) x: Sym,
+    /// The value the declaration excludes.
+    pub(crate) excluded: Sym,
+    least: i128,
+    more_ne: Option<Sym>,
+}
+
+impl Split {
+    /// A new unknown, named as `x`, with `x`'s facts and the declaration.
+    pub(crate) fn declared(&self) -> Result<Sym> {
+        let Some(a) = self.x.as_unknown() else { return Err(refusal("split")) };
+        let AtomKind::Var { name, div, ne, .. } = atom(a) else { return Err(refusal("split")) };
+        let least = i64::try_from(self.least).map_err(|_| overflow("least value"))?;
+        Sym::new_var_ne(name, div, least, ne.iter().cloned().chain(self.more_ne.clone()).collect())
+    }
+}
+
+thread_local! {
+    static LAST_SPLIT: std::cell::RefCell<Option<Split>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The split offered by the last undecided question on this thread, taken.
+pub(crate) fn take_split() -> Option<Split> {
+    LAST_SPLIT.with(|s| s.borrow_mut().take())
+}
+
+fn offer_split(x: u32, excluded: Sym, least: i128, more_ne: Option<Sym>) {
+    let split = Split { x: Sym::of_atom(x), excluded, least, more_ne };
+    LAST_SPLIT.with(|s| *s.borrow_mut() = Some(split));
+}
+
+/// " (declare M = ?{div=8,min=16,ne=LD})": the declaration of the unknown
+/// `x` with its facts, its least value raised to `least` or `ne` added.
+fn declaration(x: u32, least: Option<i128>, more_ne: Option<&Sym>) -> String {
+    let AtomKind::Var { div, least: declared, ne, .. } = atom(x) else { return String::new() };
+    let least = least.unwrap_or(declared as i128);
+    let mut facts = Vec::new();
+    if div > 1 {
+        facts.push(format!("div={div}"));
+    }
+    if least > div as i128 {
+        facts.push(format!("min={least}"));
+    }
+    facts.extend(ne.iter().chain(more_ne).map(|r| format!("ne={r}")));
+    let body = if facts.is_empty() { String::new() } else { format!("{{{}}}", facts.join(",")) };
+    format!(" (declare {} = ?{body})", atom_name(x))
+}
+
+/// The declaration raising the least value of one unknown of `s` (by
+/// multiples of its divisibility) that makes `decided` hold: empty where none does.
+fn raised_least_hint(s: &Sym, decided: impl Fn(Option<(u32, i128)>) -> bool) -> String {
+    for (x, _) in s.unknown_atoms() {
+        let (declared, div) = atom_facts(x);
+        // double the step until decided, then halve back to the least that decides
+        let (mut lo, mut hi, mut step) = (declared, None, div);
+        while let Some(l) = declared.checked_add(step).filter(|&l| l < 1 << 62) {
+            if decided(Some((x, l))) {
+                hi = Some(l);
+                break;
+            }
+            lo = l;
+            step *= 2;
+        }
+        let Some(mut hi) = hi else { continue };
+        while hi - lo > div {
+            let mid = lo + ((hi - lo) / div / 2).max(1) * div;
+            if decided(Some((x, mid))) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        if hi == declared + div {
+            offer_split(x, Sym::constant(declared as i64), hi, None);
+        }
+        return declaration(x, Some(hi), None);
+    }
+    String::new()
+}
+
+/// The declaration that would decide whether `a` equals `b`: `x` unequal to
+/// `r` where `a - b` is a multiple of `x - r`, else a least value that makes
+/// one side greater; empty where kute finds none.
+pub(crate) fn equality_hint(a: &Sym, b: &Sym) -> String {
+    let Ok(d) = a.sub(b) else { return String::new() };
+    // the unknown declared last can name the other: try it first
+    let mut terms: Vec<&Term> = d.terms.iter().filter(|t| matches!(t.mono[..], [(_, 1)])).collect();
+    terms.sort_by_key(|t| std::cmp::Reverse(t.mono[0].0));
+    for t in terms {
+        let x = t.mono[0].0;
+        let AtomKind::Var { div, least, .. } = atom(x) else { continue };
+        // d = c·(x - r)
+        let Some(r) = t.coef.recip().ok().and_then(|inv| Sym::of_atom(x).sub(&d.scale(inv).ok()?).ok()) else {
+            continue;
+        };
+        match r.as_const() {
+            Some(k) if k == least => {
+                let raised = least as i128 + div as i128;
+                offer_split(x, r.clone(), raised, None);
+                return declaration(x, Some(raised), None);
+            }
+            Some(_) => {}
+            None if r.as_unknown().is_some() => {}
+            None => continue,
+        }
+        offer_split(x, r.clone(), least as i128, Some(r.clone()));
+        return declaration(x, None, Some(&r));
+    }
+    raised_least_hint(&d, |raised| {
+        let (lo, hi) = d.bounds_with(raised);
+        lo.is_some_and(|l| l.signum() > 0) || hi.is_some_and(|h| h.signum() < 0)
+    })
+}
+
+/// The declaration that would decide whether `a < b`: [`min_hint`]'s, else a
+/// least value of one unknown that decides it; empty where kute finds none.
+pub(crate) fn order_hint(a: &Sym, b: &Sym) -> String {
+    // a < b exactly when a + 1 - b <= 0
+    let Ok(d) = a.add(&Sym::constant(1)).and_then(|a1| a1.sub(b)) else { return String::new() };
+    let raised = raised_least_hint(&d, |raised| {
+        let (lo, hi) = d.bounds_with(raised);
+        lo.is_some_and(|l| l.signum() > 0) || hi.is_some_and(|h| h.signum() <= 0)
+    });
+    let hint = min_hint(a, b);
+    if hint.is_empty() {
+        raised
+    } else {
+        hint
+    }
+}
+
 /// The error of an undecided question: `op`, and the fact that would decide it.
 pub(crate) fn undecided(op: &'static str, fact: String) -> Error {
     Error::new(ErrorKind::Undecided, op, fact)
@@ -1038,6 +1291,29 @@ pub(crate) fn divisibility_fact(p: &Sym, q: &Sym) -> String {
     format!("needs {p} divisible by {q}{hint}")
 }
 
+/// The facts declared for an unknown (kute's `?{div=N,min=K,ne=X}`): a
+/// multiple of `div`, at least `min`, unequal to each of `ne`.
+///
+/// ```
+/// let f = kute::sym::Facts { div: 8, ..Default::default() };
+/// assert_eq!(kute::sym::Sym::unknown_with(None, f).unwrap().divisor(), 8);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// The divisibility (1: none).
+    pub div: i64,
+    /// The least value (1: none).
+    pub min: i64,
+    /// Values it is declared unequal to: integers or other unknowns.
+    pub ne: Vec<Sym>,
+}
+
+impl Default for Facts {
+    fn default() -> Self {
+        Facts { div: 1, min: 1, ne: Vec::new() }
+    }
+}
+
 /// Values of unknowns, by name: what [`Sym::eval`] and the layouts'
 /// `substitute` read.
 ///
@@ -1046,7 +1322,12 @@ pub(crate) fn divisibility_fact(p: &Sym, q: &Sym) -> String {
 /// assert_eq!(v.get("N"), Some(64));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Valuation(HashMap<String, i64>);
+pub struct Valuation {
+    values: HashMap<String, i64>,
+    /// Unknowns replaced by symbols (a case of a split): a valuation with
+    /// these leaves the other unknowns in place.
+    atoms: Vec<(u32, Sym)>,
+}
 
 impl Valuation {
     /// No values. Pre: none. Post: empty.
@@ -1066,7 +1347,18 @@ impl Valuation {
     /// assert_eq!(v.get("M"), Some(4));
     /// ```
     pub fn set(&mut self, name: &str, x: i64) {
-        self.0.insert(name.to_string(), x);
+        self.values.insert(name.to_string(), x);
+    }
+
+    /// The valuation that replaces the unknown `x` (one atom) by `with`,
+    /// leaving every other unknown in place.
+    pub(crate) fn replacing(x: &Sym, with: Sym) -> Option<Self> {
+        Some(Valuation { values: HashMap::new(), atoms: vec![(x.as_unknown()?, with)] })
+    }
+
+    /// Whether this valuation replaces some unknowns by symbols (see [`Valuation::replacing`]).
+    pub(crate) fn is_partial(&self) -> bool {
+        !self.atoms.is_empty()
     }
 
     /// The value of `name`. Pre: none. Post: the value set, if any.
@@ -1075,13 +1367,13 @@ impl Valuation {
     /// assert_eq!(kute::sym::Valuation::from([("K", 2)]).get("K"), Some(2));
     /// ```
     pub fn get(&self, name: &str) -> Option<i64> {
-        self.0.get(name).copied()
+        self.values.get(name).copied()
     }
 }
 
 impl<const N: usize> From<[(&str, i64); N]> for Valuation {
     fn from(xs: [(&str, i64); N]) -> Self {
-        Valuation(xs.iter().map(|&(k, v)| (k.to_string(), v)).collect())
+        Valuation { values: xs.iter().map(|&(k, v)| (k.to_string(), v)).collect(), atoms: Vec::new() }
     }
 }
 

@@ -287,6 +287,9 @@ fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result
             format!("takes no symbolic operands yet (argument {} is symbolic: {})", k + 1, args[k]),
         ));
     }
+    if f.symbolic && args.iter().any(Value::has_symbols) {
+        return super::cases::by_cases(args, &|args| dispatch(f.name, targs, args, f.imp));
+    }
     dispatch(f.name, targs, args, f.imp)
 }
 

@@ -23,6 +23,7 @@
 //! ```
 
 mod atoms;
+mod cases;
 mod composed;
 mod functions;
 mod tensor;
@@ -305,8 +306,19 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&fv, &vs).map_err(|err| err.in_op("evaluate"))
         }
         ExprKind::Composed(a, o, b) => composed_node(e, [a, o, b], &sub),
-        ExprKind::Unknown { div, min, id } => {
-            Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown(e, *div, *min, *id)?)))
+        ExprKind::Unknown { .. } => {
+            // `?{ne=M}`: M is an unknown bound in the session
+            let named = |name: &str| -> Result<crate::sym::Sym> {
+                let v = env.get(name).ok_or_else(|| {
+                    Error::new(
+                        crate::ErrorKind::UnknownName,
+                        "evaluate",
+                        format!("unknown name '{name}' in ?{{ne={name}}}"),
+                    )
+                })?;
+                Ok(v.as_int(&format!("the {name} of ?{{ne={name}}}"))?.to_sym())
+            };
+            Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown_in(e, &named)?)))
         }
         ExprKind::Arith(op, a, b) => {
             // (a parenthesized operand, `(M+1)*2`, is a rank-1 tuple: its integer)

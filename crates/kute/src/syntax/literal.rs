@@ -45,7 +45,7 @@ pub fn int_tuple(e: &Expr) -> Result<IntTuple> {
 fn push_int_tuple(b: &mut Builder<'_, Int>, e: &Expr, want: &str) -> Result<()> {
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Int::new(*value, *is_static)),
-        ExprKind::Unknown { div, min, id } => b.leaf(unknown(e, *div, *min, *id)?),
+        ExprKind::Unknown { .. } => b.leaf(unknown(e)?),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -95,7 +95,7 @@ fn push_strides(b: &mut Builder<'_, Stride>, e: &Expr) -> Result<()> {
     }
     match &e.kind {
         ExprKind::Int { value, is_static } => b.leaf(Stride::of(Int::new(*value, *is_static))),
-        ExprKind::Unknown { div, min, id } => b.leaf(Stride::of(unknown(e, *div, *min, *id)?)),
+        ExprKind::Unknown { .. } => b.leaf(Stride::of(unknown(e)?)),
         ExprKind::Tuple(items) => {
             b.open();
             for x in items {
@@ -129,7 +129,7 @@ fn int_tuple_as(e: &Expr, want: &str) -> Result<IntTuple> {
 pub fn tiler(e: &Expr) -> Result<Tiler> {
     match &e.kind {
         ExprKind::Int { value, is_static } => Ok(Tiler::Int(Int::new(*value, *is_static))),
-        ExprKind::Unknown { div, min, id } => Ok(Tiler::Int(unknown(e, *div, *min, *id)?)),
+        ExprKind::Unknown { .. } => Ok(Tiler::Int(unknown(e)?)),
         ExprKind::Underscore => Ok(Tiler::Underscore),
         ExprKind::Layout(..) => Ok(Tiler::Layout(layout(e)?)),
         ExprKind::Tuple(items) | ExprKind::Tile(items) => {
@@ -139,24 +139,60 @@ pub fn tiler(e: &Expr) -> Result<Tiler> {
     }
 }
 
-/// The integer of `?`, `?{div=N,min=K}` (a new unknown) or `?k` (an existing one).
+/// The integer of `?`, `?{div=N,min=K,ne=X}` (a new unknown) or `?k` (an
+/// existing one), where `X` is an integer (names of other unknowns are read
+/// by [`unknown_in`]).
 ///
-/// Pre: `?k` names an unnamed unknown of this process (else an `UnknownName`
-/// error with the node's span). Post: a symbolic integer.
+/// Pre: `e` is an `Unknown` node; `?k` names an unnamed unknown of this
+/// process (else an `UnknownName` error with the node's span). Post: a
+/// symbolic integer.
 ///
 /// ```
-/// use kute::syntax::{literal, parse, ExprKind};
+/// use kute::syntax::{literal, parse};
 /// let e = parse("?{div=8}").unwrap();
-/// let ExprKind::Unknown { div, min, id } = e.kind else { panic!() };
-/// assert_eq!(literal::unknown(&e, div, min, id).unwrap().to_sym().divisor(), 8);
+/// assert_eq!(literal::unknown(&e).unwrap().to_sym().divisor(), 8);
 /// ```
-pub fn unknown(e: &Expr, div: i64, min: i64, id: Option<u32>) -> Result<Int> {
+pub fn unknown(e: &Expr) -> Result<Int> {
+    unknown_in(e, &|name| {
+        Err(Error::new(
+            ErrorKind::UnknownName,
+            "parse",
+            format!("?{{ne={name}}} names an unknown: write it in an expression where {name} is bound"),
+        ))
+    })
+}
+
+/// [`unknown`], the names in `ne=X` read by `named` (an unknown bound to
+/// that name, or an integer).
+///
+/// Pre: as [`unknown`]; `named` answers each name. Post: a symbolic integer.
+///
+/// ```
+/// use kute::syntax::{literal, parse};
+/// let m = kute::sym::Sym::var("M").unwrap();
+/// let e = parse("?{ne=M}").unwrap();
+/// let ld = literal::unknown_in(&e, &|_| Ok(m.clone())).unwrap().to_sym();
+/// assert!(ld.sub(&m).unwrap().declared_nonzero());
+/// ```
+pub fn unknown_in(e: &Expr, named: &dyn Fn(&str) -> Result<crate::sym::Sym>) -> Result<Int> {
+    let ExprKind::Unknown { div, min, id, ne } = &e.kind else { return Err(not_a(e, "an unknown")) };
+    let span = |err: Error| err.with_span(e.span.0, e.span.1);
     let s = match id {
-        Some(k) => crate::sym::Sym::anonymous(k).ok_or_else(|| {
-            Error::new(ErrorKind::UnknownName, "parse", format!("no unknown ?{k} in this process"))
-                .with_span(e.span.0, e.span.1)
+        Some(k) => crate::sym::Sym::anonymous(*k).ok_or_else(|| {
+            span(Error::new(ErrorKind::UnknownName, "parse", format!("no unknown ?{k} in this process")))
         })?,
-        None => crate::sym::Sym::unknown_facts(div, min)?,
+        None => {
+            let ne = ne
+                .iter()
+                .map(|x| match x.parse::<i64>() {
+                    Ok(c) => Ok(crate::sym::Sym::constant(c)),
+                    Err(_) => named(x),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map_err(span)?;
+            let facts = crate::sym::Facts { div: *div, min: *min, ne };
+            crate::sym::Sym::unknown_with(None, facts).map_err(span)?
+        }
     };
     Int::symbolic(s)
 }

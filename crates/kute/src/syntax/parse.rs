@@ -74,6 +74,9 @@ pub enum ExprKind {
         min: i64,
         /// `?k`: an existing unknown's number.
         id: Option<u32>,
+        /// What it is declared unequal to (`{ne=X}`, kute's own): integers
+        /// or names of other unknowns, as written.
+        ne: Vec<String>,
     },
     /// Integer arithmetic `a + b`, `a - b`, `a * b`, `a / b` (`/` is C++'s
     /// truncating division, exact on symbols); `-a` is `0 - a`.
@@ -103,8 +106,9 @@ impl std::fmt::Display for TemplateArg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Int(i64, bool),
-    /// `?`, `?{div=N,min=K}` or `?k`: the divisibility, the least value and the number.
-    Unknown(i64, i64, Option<u32>),
+    /// `?`, `?{div=N,min=K,ne=X}` or `?k`: the divisibility, the least value,
+    /// the number and what it is unequal to.
+    Unknown(i64, i64, Option<u32>, Vec<String>),
     /// A scaled basis literal: scale, static mark, `@` path.
     Basis(i64, bool, Vec<u32>),
     /// `{}` after a template argument list (`E<1,0>{}`).
@@ -153,7 +157,7 @@ impl Lexer {
                     ),
                     false => None,
                 };
-                let (mut div, mut min) = (1, 1);
+                let (mut div, mut min, mut ne) = (1, 1, Vec::new());
                 if id.is_none() && i < b.len() && b[i] == b'{' {
                     let close = src[i..]
                         .find('}')
@@ -161,15 +165,26 @@ impl Lexer {
                         .ok_or_else(|| Error::parse("expected '}' closing ?{div=N}", start, b.len()))?;
                     let bad = || {
                         Error::parse(
-                            "expected ?{div=N}, ?{min=K} or ?{div=N,min=K} with N and K positive integers",
+                            "expected ?{div=N}, ?{min=K}, ?{ne=X} or several, ?{div=N,min=K,ne=X}, with N and K \
+                             positive integers and X an integer or a name",
                             start,
                             close + 1,
                         )
                     };
                     for fact in src[i + 1..close].split(',') {
                         let (key, value) = fact.split_once('=').ok_or_else(bad)?;
-                        let value = value.trim().parse::<i64>().ok().filter(|&d| d >= 1).ok_or_else(bad)?;
-                        match key.trim() {
+                        let (key, value) = (key.trim(), value.trim());
+                        if key == "ne" {
+                            let name = value.chars().all(|c| c.is_alphanumeric() || c == '_');
+                            let int = value.parse::<i64>().is_ok();
+                            if value.is_empty() || !(name || int) {
+                                return Err(bad());
+                            }
+                            ne.push(value.to_string());
+                            continue;
+                        }
+                        let value = value.parse::<i64>().ok().filter(|&d| d >= 1).ok_or_else(bad)?;
+                        match key {
                             "div" => div = value,
                             "min" => min = value,
                             _ => return Err(bad()),
@@ -177,7 +192,7 @@ impl Lexer {
                     }
                     i = close + 1;
                 }
-                out.push((Tok::Unknown(div, min, id), start, i));
+                out.push((Tok::Unknown(div, min, id, ne), start, i));
                 continue;
             }
             if c == b'_' || c == b'-' || c.is_ascii_digit() {
@@ -624,9 +639,9 @@ impl Parser<'_> {
                 self.pos += 1;
                 Ok(Expr { span: (s, e), kind: ExprKind::Basis { value, is_static, path } })
             }
-            Some(Tok::Unknown(div, min, id)) => {
+            Some(Tok::Unknown(div, min, id, ne)) => {
                 self.pos += 1;
-                Ok(Expr { span: (s, e), kind: ExprKind::Unknown { div, min, id } })
+                Ok(Expr { span: (s, e), kind: ExprKind::Unknown { div, min, id, ne } })
             }
             Some(Tok::Ident(name)) => {
                 self.pos += 1;

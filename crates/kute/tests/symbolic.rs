@@ -735,6 +735,14 @@ fn dsl_answers_read_back() {
     assert!(read >= 300, "{read}");
 }
 
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// The declaration an `Undecided` error suggests: `("LD", "?{div=7,ne=M}")`.
 fn suggested(e: &kute::Error) -> Option<(String, String)> {
     let text = e.to_string();
@@ -835,32 +843,47 @@ fn refusals_name_a_declaration_that_decides_them() {
         if checked == 0 {
             failures.push(format!("{symbols} | {}: no valuation of the row satisfies the declarations", r.expr));
         }
-        // the witness: the first declaration undone at the first valuation
+        // the witness: one declaration undone at the first valuation
         let (base, _) = bind_values(r.valuations[0]);
-        let (name, fact) = &declared[0];
-        let facts = fact.trim_start_matches("?{").trim_end_matches('}');
-        let div = facts.split(',').find_map(|f| f.strip_prefix("div=")).map_or(1, |d| d.parse::<i64>().unwrap());
-        let mut candidates = Vec::new();
-        for f in facts.split(',') {
-            if let Some(l) = f.strip_prefix("min=") {
-                // the greatest multiple of div below the declared least
-                candidates.push((name.clone(), (l.parse::<i64>().unwrap() - 1) / div * div));
-            } else if let Some(x) = f.strip_prefix("ne=") {
-                match x.parse::<i64>() {
-                    Ok(k) => candidates.push((name.clone(), k)),
-                    Err(_) => {
-                        candidates.push((name.clone(), base.get(x).unwrap()));
-                        candidates.push((x.to_string(), base.get(name).unwrap()));
+        let div_of = |n: &str| {
+            declarations(r.symbols)
+                .into_iter()
+                .find_map(|d| d.strip_prefix(&format!("{n}=")))
+                .and_then(|f| f.split("div=").nth(1))
+                .map_or(1, |d| d.trim_end_matches('}').parse::<i64>().unwrap())
+        };
+        let mut candidates: Vec<Vec<(String, i64)>> = Vec::new();
+        for (name, fact) in &declared {
+            let facts = fact.trim_start_matches("?{").trim_end_matches('}');
+            let div = div_of(name);
+            for f in facts.split(',') {
+                if let Some(l) = f.strip_prefix("min=") {
+                    // the greatest multiple of div below the declared least
+                    candidates.push(vec![(name.clone(), (l.parse::<i64>().unwrap() - 1) / div * div)]);
+                } else if let Some(x) = f.strip_prefix("ne=") {
+                    match x.parse::<i64>() {
+                        Ok(k) => candidates.push(vec![(name.clone(), k)]),
+                        Err(_) => {
+                            candidates.push(vec![(name.clone(), base.get(x).unwrap())]);
+                            candidates.push(vec![(x.to_string(), base.get(name).unwrap())]);
+                            // both at a value each one's divisibility allows
+                            let (a, b) = (div, div_of(x));
+                            let lcm = a / gcd(a, b) * b;
+                            candidates.extend((1..=4).map(|k| vec![(name.clone(), k * lcm), (x.to_string(), k * lcm)]));
+                        }
                     }
                 }
             }
         }
-        let witness = candidates.into_iter().find_map(|(who, x)| {
+        let witness = candidates.into_iter().find_map(|assigned| {
             let text = r.valuations[0]
                 .split(',')
                 .map(|kv| match kv.split_once('=') {
-                    Some((n, _)) if n == who => format!("{n}={x}"),
-                    _ => kv.to_string(),
+                    Some((n, _)) => match assigned.iter().find(|(who, _)| who == n) {
+                        Some((_, x)) => format!("{n}={x}"),
+                        None => kv.to_string(),
+                    },
+                    None => kv.to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(",");
@@ -891,7 +914,6 @@ fn refusals_name_a_declaration_that_decides_them() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("{refused} dsl-ok rows refused, each decided by its suggested declaration; {witnessed} with a witness");
-    // (a floor: the others are refusals kute makes where it could answer,
-    // its cases not splitting finely enough; a witness shows a refusal is needed)
-    assert!(witnessed >= 18, "witnesses for only {witnessed} of {refused} refusals");
+    // every refusal is needed: kute refuses no row it could answer rightly in the DSL's way
+    assert_eq!(witnessed, refused, "refusals without a witness (see above)");
 }

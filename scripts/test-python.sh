@@ -3,8 +3,8 @@
 #
 #   scripts/test-python.sh [PYTEST-ARGS...]
 #
-# Makes a virtual environment (KUTE_PY_VENV, default ~/.cache/kute-py-venv) with maturin
-# and pytest from PyPI, installs the package into it exactly as the README says
+# Makes a virtual environment (KUTE_PY_VENV, default ~/.cache/kute-py-venv) with maturin,
+# pytest and sympy from PyPI, installs the package into it exactly as the README says
 # (`pip install ./crates/kute-py`, here without build isolation: maturin is already in
 # the environment) and runs crates/kute-py/tests. The Rust part is built in
 # target/python (CARGO_TARGET_DIR is not shared with a cargo command that runs this), with
@@ -36,15 +36,15 @@ if [[ ! -x $venv/bin/python ]]; then
 fi
 vpy=$venv/bin/python
 
-if ! "$vpy" -c 'import maturin, pytest' >/dev/null 2>&1; then
+if ! "$vpy" -c 'import maturin, pytest, sympy' >/dev/null 2>&1; then
     if ! "$vpy" -m pip install --quiet --disable-pip-version-check --timeout 30 --retries 2 \
-        'maturin>=1.5,<2' pytest; then
+        'maturin>=1.5,<2' pytest sympy; then
         # only an unreachable package index is a reason to skip
         if ! "$vpy" -c 'import urllib.request; urllib.request.urlopen("https://pypi.org/simple/maturin/", timeout=20)' \
             >/dev/null 2>&1; then
-            skip "PyPI cannot be reached to install maturin and pytest"
+            skip "PyPI cannot be reached to install maturin, pytest and sympy"
         fi
-        echo "error: pip could not install maturin and pytest although PyPI is reachable" >&2
+        echo "error: pip could not install maturin, pytest and sympy although PyPI is reachable" >&2
         exit 1
     fi
 fi

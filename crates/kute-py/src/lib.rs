@@ -131,9 +131,94 @@ fn value_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
         // (an OverflowError past 64 bits)
         return Ok(Value::IntTuple(kute::IntTuple::int_dynamic(obj.extract::<i64>()?)));
     }
+    if is_sympy(obj)? {
+        return Ok(Value::IntTuple(kute::IntTuple::leaf(sympy_int(obj, depth)?)));
+    }
     Err(PyTypeError::new_err(format!(
-        "kute takes layouts, integer tuples, tilers, ints, tuples, strings (expressions) and None/kute._; got {}",
+        "kute takes layouts, integer tuples, tilers, ints, sympy expressions, tuples, strings (expressions) and \
+         None/kute._; got {}",
         obj.get_type().name()?
+    )))
+}
+
+/// Whether `obj` is a sympy object (its type is defined in a sympy module).
+fn is_sympy(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let module: String = obj.get_type().getattr("__module__")?.extract().unwrap_or_default();
+    Ok(module == "sympy" || module.starts_with("sympy."))
+}
+
+/// The kute unknown of each sympy symbol name, made once per process, so that
+/// the same sympy symbol is the same unknown in every call.
+fn sympy_unknown(name: &str, even: bool) -> PyResult<kute::sym::Sym> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static MADE: OnceLock<Mutex<HashMap<(String, bool), kute::sym::Sym>>> = OnceLock::new();
+    let mut made = MADE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(s) = made.get(&(name.to_string(), even)) {
+        return Ok(s.clone());
+    }
+    let s = kute::sym::Sym::var_div(name, if even { 2 } else { 1 }).map_err(kerr)?;
+    made.insert((name.to_string(), even), s.clone());
+    Ok(s)
+}
+
+/// A sympy integer expression as a kute integer: a symbol is an unknown
+/// positive integer (a multiple of 2 when declared `even`), and sums,
+/// products, powers with a non-negative integer exponent, exact quotients
+/// by integers and `ceiling` of a quotient are kute's arithmetic.
+fn sympy_int(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<kute::Int> {
+    if depth > kute::limits::MAX_DEPTH {
+        return Err(KuteError::new_err("a sympy expression nested too deeply"));
+    }
+    let is = |what: &str| -> PyResult<bool> { obj.getattr(what)?.extract::<bool>() };
+    let args = || -> PyResult<Vec<kute::Int>> {
+        obj.getattr("args")?.try_iter()?.map(|a| sympy_int(&a?, depth + 1)).collect()
+    };
+    let fold = |op: fn(kute::Int, kute::Int) -> kute::Result<kute::Int>, unit: i64| -> PyResult<kute::Int> {
+        args()?.into_iter().try_fold(kute::Int::new_dynamic(unit), |a, b| op(a, b).map_err(kerr))
+    };
+    if is("is_Integer")? {
+        return Ok(kute::Int::new_dynamic(obj.call_method0("__int__")?.extract::<i64>()?));
+    }
+    if is("is_Symbol")? {
+        let name: String = obj.getattr("name")?.extract()?;
+        let even = obj.getattr("is_even")?.extract::<Option<bool>>()? == Some(true);
+        return kute::Int::symbolic(sympy_unknown(&name, even)?).map_err(kerr);
+    }
+    if is("is_Add")? {
+        return fold(kute::Int::add, 0);
+    }
+    let function: String = obj.getattr("func")?.getattr("__name__")?.extract().unwrap_or_default();
+    if is("is_Mul")? || is("is_Rational")? || function == "ceiling" {
+        // p/q: the numerator and the denominator, divided exactly (or rounded up)
+        let inner = if function == "ceiling" { obj.getattr("args")?.get_item(0)? } else { obj.clone() };
+        let parts = inner.call_method0("as_numer_denom")?;
+        let (p, q) = (parts.get_item(0)?, parts.get_item(1)?);
+        let q_int = sympy_int(&q, depth + 1)?;
+        if q_int.to_sym().as_const() != Some(1) {
+            let p = sympy_int(&p, depth + 1)?;
+            let r = if function == "ceiling" { p.ceil_div(q_int) } else { p.div(q_int) };
+            return r.map_err(kerr);
+        }
+        if function == "ceiling" {
+            return sympy_int(&p, depth + 1);
+        }
+        return fold(kute::Int::mul, 1);
+    }
+    if is("is_Pow")? {
+        let base = sympy_int(&obj.getattr("base")?, depth + 1)?;
+        let exp = obj.getattr("exp")?;
+        let exp: Option<u32> = match exp.getattr("is_Integer")?.extract::<bool>()? {
+            true => exp.call_method0("__int__")?.extract().ok(),
+            false => None,
+        };
+        if let Some(e) = exp.filter(|&e| e <= 64) {
+            return (0..e).try_fold(kute::Int::new_dynamic(1), |a, _| a.mul(base)).map_err(kerr);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "kute reads sympy integers, symbols, sums, products, integer powers, exact quotients and ceiling; not {}",
+        obj.str()?
     )))
 }
 
@@ -582,13 +667,22 @@ fn eval(py: Python<'_>, src: &str, names: Option<&Bound<'_, pyo3::types::PyDict>
     from_value(py, expr::eval_in(src, &env).map_err(kerr)?)
 }
 
-/// `kute.sym(name, div=1)`: an unknown positive integer named `name`, a
-/// multiple of `div` (CuTe DSL's `?{div=N}`): an `IntTuple` that layouts,
-/// tuples and expressions take as an extent or stride.
+/// `kute.sym(name, div=1, min=1, ne=())`: an unknown positive integer named
+/// `name`, a multiple of `div` (CuTe DSL's `?{div=N}`), at least `min`, and
+/// unequal to each of `ne` (ints or other unknowns): an `IntTuple` that
+/// layouts, tuples and expressions take as an extent or stride.
 #[pyfunction]
-#[pyo3(signature = (name, div = 1))]
-fn sym(py: Python<'_>, name: &str, div: i64) -> PyResult<Py<PyAny>> {
-    let s = kute::sym::Sym::var_div(name, div).map_err(kerr)?;
+#[pyo3(signature = (name, div = 1, min = 1, ne = Vec::new()))]
+fn sym(py: Python<'_>, name: &str, div: i64, min: i64, ne: Vec<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let ne = ne
+        .iter()
+        .map(|x| match to_value(x)? {
+            Value::IntTuple(t) if t.is_leaf() => Ok(t.leaves()[0].to_sym()),
+            v => Err(PyTypeError::new_err(format!("ne takes integers and unknowns, not {v}"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let facts = kute::sym::Facts { div, min, ne };
+    let s = kute::sym::Sym::unknown_with(Some(name), facts).map_err(kerr)?;
     from_value(py, Value::IntTuple(kute::IntTuple::leaf(kute::Int::symbolic(s).map_err(kerr)?)))
 }
 

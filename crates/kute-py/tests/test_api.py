@@ -278,3 +278,39 @@ def test_an_undecided_question_names_the_fact():
         kute.shape_div(M, 256)
     with pytest.raises(KuteError, match="positive multiple of 128"):
         kute.substitute(Layout((M, 4), (1, M)), {"M": 100})
+
+
+def test_facts_of_unknowns_decide_more():
+    M = kute.sym("M")
+    LD = kute.sym("LD", ne=(M,))
+    assert str(kute.coalesce(Layout((M, 8), (1, LD)))) == "(M,8):(1,LD)"
+    with pytest.raises(KuteError, match="declare N = \\?\\{ne=M\\}"):
+        kute.coalesce(Layout((M, 8), (1, kute.sym("N"))))
+    T = kute.sym("T", div=4, min=5)
+    assert str(T) == "T" and kute.as_dsl(T) == "?{div=4}"
+    with pytest.raises(KuteError, match="unequal to M"):
+        kute.substitute(LD, {"M": 4, "LD": 4})
+
+
+def test_sympy_expressions_are_integers():
+    sympy = pytest.importorskip("sympy")
+    M = sympy.Symbol("M", positive=True, integer=True)
+    K = sympy.Symbol("K", positive=True, integer=True, even=True)
+    a = Layout((M, K), (1, M))
+    assert str(a) == "(M,K):(1,M)"
+    # one sympy symbol is one unknown in every call; K even is a multiple of 2
+    assert str(kute.size(Layout((M, 2 * K + 1), (1, M)))) == "2*M*K+M"
+    assert kute.as_dsl(Layout(K // 2 * 2, 1)) == "?{div=2}:1"
+    assert str(kute.shape_div(K, 2)) == "K/2"
+    assert str(IntTuple(sympy.ceiling(M / 8))) == "ceil_div(M,8)"
+    assert str(IntTuple(M**2 - M)) == "M*M-M"
+    # and back: kute's answers as sympy expressions, equal to sympy's own arithmetic
+    d = kute.logical_divide(a, (128, 64))
+    shape = kute.to_sympy(kute.shape(d), symbols=(K,))
+    assert shape == ((128, sympy.ceiling(M / 128)), (64, sympy.ceiling(K / 64)))
+    assert kute.to_sympy(kute.size(a), symbols=(M, K)) == M * K
+    assert kute.to_sympy(kute.cosize(a), symbols=(M, K)) == M * K
+    with pytest.raises(KuteError, match="divisible"):
+        IntTuple(M / 2)
+    with pytest.raises(TypeError):
+        IntTuple(sympy.sqrt(M))

@@ -56,7 +56,57 @@ from ._kute import (  # noqa: F401
 
 # (`from kute import *` leaves Python's builtins alone: kute.eval, kute.filter, kute.slice, ...
 # and kute._ are reached through the module)
-__all__ = ["Layout", "IntTuple", "Tiler", "Value", "Underscore", "KuteError", "call", "functions", "sym", "substitute", "as_dsl"]
+__all__ = [
+    "Layout",
+    "IntTuple",
+    "Tiler",
+    "Value",
+    "Underscore",
+    "KuteError",
+    "call",
+    "functions",
+    "sym",
+    "substitute",
+    "as_dsl",
+    "to_sympy",
+]
+
+
+def to_sympy(x, symbols=()):
+    """A kute integer or integer tuple as sympy: an ``IntTuple`` (symbolic or
+    not), an int, or a tuple or list of them. Unknowns are the sympy symbols of
+    ``symbols`` of the same name, else new positive integer symbols;
+    ``ceil_div(a,b)`` is ``ceiling(a/b)``; a tuple is a tuple of expressions.
+    Needs sympy (``pip install sympy``).
+
+    A sympy expression is valid input where kute takes an integer: a sympy
+    symbol is the same kute unknown in every call (a multiple of 2 when
+    declared ``even``)::
+
+        >>> import sympy
+        >>> M = sympy.Symbol("M", positive=True, integer=True)
+        >>> kute.to_sympy(kute.size(kute.Layout((M, 64), (1, M))))
+        64*M
+    """
+    import re
+    import sympy
+
+    if isinstance(x, (tuple, list)):
+        return tuple(to_sympy(y, symbols) for y in x)
+    if isinstance(x, int):
+        return sympy.Integer(x)
+    if not isinstance(x, IntTuple):
+        x = IntTuple(x)
+    # static marks (`_4`) go, unnamed unknowns (`?3`) are named `u3`
+    text = re.sub(r"(?<![A-Za-z0-9_])_(?=[0-9-])", "", str(x))
+    text = re.sub(r"\?([0-9]+)", r"u\1", text)
+    given = {s.name: s for s in symbols}
+    names = {
+        n: given.get(n) or sympy.Symbol(n, positive=True, integer=True)
+        for n in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
+    }
+    names["ceil_div"] = lambda a, b: sympy.ceiling(sympy.Rational(1) * a / b)
+    return sympy.sympify(text, locals=names)
 
 
 def _function(name, signature, summary):

@@ -243,8 +243,7 @@ impl Error {
 
 /// The number of characters in the first `byte` bytes of `s` (past the end:
 /// the length plus the excess, so that a caret can point just after the text).
-#[doc(hidden)]
-pub fn char_count(s: &str, byte: usize) -> usize {
+pub(crate) fn char_count(s: &str, byte: usize) -> usize {
     if byte >= s.len() {
         return s.chars().count() + (byte - s.len());
     }

@@ -59,14 +59,16 @@ pub mod layout;
 pub mod limits;
 mod policy;
 
-/// Hooks for kute's own tests (builds with debug assertions only; not part of
-/// the API): run the algebra without its fast paths, and count the answers
-/// the fast paths gave.
-#[doc(hidden)]
-#[cfg(debug_assertions)]
-pub mod __testing {
+/// Hooks for kute's own tests, built only with the `test-hooks` feature
+/// (which kute's tests turn on; not part of the API): run the algebra
+/// without its fast paths, count the answers the fast paths gave, and reach
+/// the few internals the tests check one by one.
+#[cfg(feature = "test-hooks")]
+pub mod test_hooks {
     /// Runs `f` with every operation's fast run off (the checked run alone),
     /// on this thread.
+    ///
+    /// Pre: none. Post: `f`'s result; the fast runs as they were after.
     pub fn without_fast_paths<R>(f: impl FnOnce() -> R) -> R {
         struct Restore(bool);
         impl Drop for Restore {
@@ -79,13 +81,49 @@ pub mod __testing {
     }
 
     /// How many operations the fast runs have answered on this thread.
+    ///
+    /// Pre: none. Post: the count so far.
     pub fn fast_answers() -> usize {
         crate::policy::FAST_ANSWERS.with(|c| c.get())
     }
 
-    pub use crate::error::char_count;
-    pub use crate::print::svg::{esc, f, shade};
-    pub use crate::tree::Buf;
+    /// The leaf of a tree held inline (no heap), if it is one.
+    ///
+    /// Pre: none. Post: `Some` only for a leaf.
+    pub fn inline_leaf<L: Copy>(t: &crate::tree::Tree<L>) -> Option<L> {
+        t.inline_leaf()
+    }
+
+    /// The number of characters in the first `byte` bytes of `s` (past the
+    /// end: the length plus the excess). Pre: none. Post: the count.
+    pub fn char_count(s: &str, byte: usize) -> usize {
+        crate::error::char_count(s, byte)
+    }
+
+    /// Text escaped for XML. Pre: none. Post: no `<`, `>`, `&` or quote left bare.
+    pub fn esc(t: &str) -> String {
+        crate::print::svg::esc(t)
+    }
+
+    /// A coordinate as the pictures write it, without needless decimals.
+    /// Pre: none. Post: the text.
+    pub fn f(x: f64) -> String {
+        crate::print::svg::f(x)
+    }
+
+    /// The fill and text colours of an index in the pictures. Pre: none.
+    /// Post: an RGB fill and a text colour.
+    pub fn shade(v: i64) -> (String, &'static str) {
+        crate::print::svg::shade(v)
+    }
+
+    /// Takes `n` points of the current evaluation's budget for `op`.
+    /// Pre: none. Post: `Ok` if they fit, else a `Limit` error.
+    pub fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> String) -> crate::Result<()> {
+        crate::limits::take_points(n, op, what)
+    }
+
+    pub use crate::tree::buf::Buf;
 }
 pub mod print;
 pub mod stride;

@@ -87,8 +87,7 @@ pub fn with_point_budget<R>(f: impl FnOnce() -> R) -> R {
 ///
 /// Pre: none. Post: `Ok` if the points fit (they are then used), else a
 /// `Limit` error naming `op` and `what` is enumerated.
-#[doc(hidden)]
-pub fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> String) -> Result<()> {
+pub(crate) fn take_points(n: u64, op: &'static str, what: impl FnOnce() -> String) -> Result<()> {
     POINTS.with(|c| {
         let (open, used) = c.get();
         let total = if open == 0 { n } else { used.saturating_add(n) };

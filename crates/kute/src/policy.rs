@@ -330,9 +330,9 @@ impl<const N: usize> ModeBuf for Buf<Mode, N> {
     }
 }
 
-// Test hooks, in builds with debug assertions only (the tests' builds): a
-// release build's fast run reads no thread-local.
-#[cfg(debug_assertions)]
+// Test hooks, in the tests' builds only (the `test-hooks` feature): any other
+// build's fast run reads no thread-local.
+#[cfg(feature = "test-hooks")]
 thread_local! {
     /// Set by the tests to run the checked path alone.
     pub(crate) static FAST_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -344,7 +344,7 @@ impl Fast {
     /// Counts a fast answer (in the tests; nothing otherwise).
     #[inline(always)]
     pub(crate) fn answered() {
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "test-hooks")]
         FAST_ANSWERS.with(|c| c.set(c.get() + 1));
     }
 
@@ -354,11 +354,11 @@ impl Fast {
     /// refuses those it does not take).
     #[inline(always)]
     pub(crate) fn enabled() -> bool {
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "test-hooks")]
         {
             !FAST_OFF.with(|c| c.get())
         }
-        #[cfg(not(debug_assertions))]
+        #[cfg(not(feature = "test-hooks"))]
         {
             true
         }

@@ -6,10 +6,10 @@
 //! error.
 
 //!
-//! The fast runs can be turned off only in builds with debug assertions
-//! (`kute::__testing`), so this module is compiled in those builds.
+//! The fast runs are turned off through `kute::test_hooks`, which the tests'
+//! build of the library has.
 
-use kute::__testing::{fast_answers, without_fast_paths};
+use kute::test_hooks::{fast_answers, without_fast_paths};
 use kute::{IntTuple, Layout, Result, Tiler};
 
 /// xorshift64*

@@ -15,7 +15,6 @@ mod composed;
 mod docs;
 mod evaluator;
 mod explain;
-#[cfg(debug_assertions)]
 mod fast_paths;
 mod format;
 mod golden;

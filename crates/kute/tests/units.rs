@@ -1,19 +1,17 @@
 //! Tests of single modules of the library, through its public API (and, for a
-//! few internals, the hidden `kute::__testing` hooks), one module each.
+//! few internals, `kute::test_hooks`, built for the tests only), one module each.
 
 /// What the modules' tests name.
 mod prelude {
-    #[cfg(debug_assertions)]
-    pub use kute::__testing::{esc, f, shade};
     pub use kute::atom::traits::*;
     pub use kute::eval::*;
     pub use kute::f2::*;
     pub use kute::iter::*;
     pub use kute::limits::*;
-    #[cfg(debug_assertions)]
     pub use kute::print::svg;
     pub use kute::stride::*;
     pub use kute::swizzle::*;
+    pub use kute::test_hooks::{esc, f, inline_leaf, shade, take_points};
     pub use kute::tree::*;
     pub use kute::{AnyLayout, ErrorKind, Int, Layout};
 }
@@ -85,9 +83,8 @@ mod atom_traits_unit {
 }
 
 /// From `src/tree/buf.rs`.
-#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
 mod tree_buf {
-    use kute::__testing::Buf;
+    use kute::test_hooks::Buf;
 
     #[test]
     fn spills_and_comes_back() {
@@ -153,15 +150,15 @@ mod tree {
 
     #[test]
     fn inline_leaf_is_a_leaf_held_inline() {
-        assert_eq!(Tree::leaf(5).inline_leaf(), Some(5));
-        assert_eq!(sample().inline_leaf(), None);
+        assert_eq!(inline_leaf(&Tree::leaf(5)), Some(5));
+        assert_eq!(inline_leaf(&sample()), None);
         // a one-element tuple is not a leaf
         let one = Tree::build(|b| {
             b.open();
             b.leaf(7);
             b.close();
         });
-        assert_eq!(one.inline_leaf(), None);
+        assert_eq!(inline_leaf(&one), None);
         let mut wide = Tree::build(|b| {
             b.open();
             for i in 0..100 {
@@ -169,14 +166,14 @@ mod tree {
             }
             b.close();
         });
-        assert_eq!(wide.inline_leaf(), None);
+        assert_eq!(inline_leaf(&wide), None);
         // a leaf rebuilt into buffers that had spilled is declined or read
         // right, never misread
         let mut b = Builder::new(&mut wide);
         b.leaf(3);
         drop(b);
         assert!(wide.is_leaf());
-        assert!(matches!(wide.inline_leaf(), None | Some(3)), "{:?}", wide.inline_leaf());
+        assert!(matches!(inline_leaf(&wide), None | Some(3)), "{:?}", inline_leaf(&wide));
     }
 
     #[test]
@@ -282,9 +279,8 @@ mod eval {
 }
 
 /// From `src/error.rs`.
-#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
 mod error {
-    use kute::__testing::char_count;
+    use kute::test_hooks::char_count;
 
     #[test]
     fn char_counts_handle_multibyte_text() {
@@ -698,7 +694,6 @@ mod swizzle {
 }
 
 /// From `src/print/svg.rs`.
-#[cfg(debug_assertions)] // (the hidden `kute::__testing`)
 mod svg {
     use super::prelude::*;
 

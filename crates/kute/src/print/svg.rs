@@ -352,8 +352,7 @@ fn tooltip(row: &(String, Option<String>), col: &(String, Option<String>)) -> St
 
 /// The fill and text colours of an index: the palette's `black!NN` is NN% black
 /// on white; text is white where the grey is darker than the middle.
-#[doc(hidden)]
-pub fn shade(v: i64) -> (String, &'static str) {
+pub(crate) fn shade(v: i64) -> (String, &'static str) {
     let name = BW_PALETTE[palette_index(v)];
     let pct: u32 = name.strip_prefix("black!").and_then(|p| p.parse().ok()).unwrap_or(0);
     let g = ((255 * (100 - pct.min(100)) + 50) / 100) as u8;
@@ -366,8 +365,7 @@ fn text_width(lens: impl Iterator<Item = usize>, cw: f64) -> f64 {
 }
 
 /// A coordinate, without needless decimals.
-#[doc(hidden)]
-pub fn f(x: f64) -> String {
+pub(crate) fn f(x: f64) -> String {
     let r = (x * 10.0).round() / 10.0;
     if r.fract() == 0.0 {
         format!("{}", r as i64)
@@ -377,8 +375,7 @@ pub fn f(x: f64) -> String {
 }
 
 /// Escape text for XML.
-#[doc(hidden)]
-pub fn esc(t: &str) -> String {
+pub(crate) fn esc(t: &str) -> String {
     let mut o = String::with_capacity(t.len());
     for c in t.chars() {
         match c {

@@ -10,10 +10,8 @@
 use crate::error::{Error, Result};
 use smallvec::SmallVec;
 
-mod buf;
-// (public for the tests' `__testing` module only: an implementation detail)
-#[doc(hidden)]
-pub use buf::Buf;
+pub(crate) mod buf;
+pub(crate) use buf::Buf;
 
 /// Storage of a tree's tokens.
 pub(crate) type Toks = Buf<u16, INLINE_TOKS>;
@@ -435,8 +433,7 @@ impl<L: Copy> Tree<L> {
     /// always inline except where a spilled tree was truncated to one, and
     /// then this declines (the caller takes its general path), never misreads.
     #[inline(always)]
-    #[doc(hidden)]
-    pub fn inline_leaf(&self) -> Option<L> {
+    pub(crate) fn inline_leaf(&self) -> Option<L> {
         match (self.toks.inline_part(), self.leaves.inline_part()) {
             ([LEAF], [x]) => Some(*x),
             _ => None,

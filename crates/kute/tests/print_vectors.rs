@@ -181,3 +181,30 @@ fn tv_pictures_match_cute() {
     }
     assert!(svgs >= 5);
 }
+
+/// FNV-1a, 64 bits: a fingerprint of a picture too large to keep in the repository.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The pictures of Hopper's wgmma atoms, whole: CuTe's `print_svg` and
+/// `print_latex` of each (the oracle's `cute.py print [--svg]`), kept as
+/// their length and fingerprint. A picture is as large as the cells drawn
+/// (C, A and B panels), not M·N·K.
+#[test]
+fn hopper_atoms_are_drawn_as_cute_draws_them() {
+    let cases: [(&str, bool, usize, u64); 6] = [
+        ("SM90_64x128x16_F32F16F16_SS", true, 3214389, 0x3b7a_b682_b821_264d),
+        ("SM90_64x128x16_F32F16F16_SS", false, 992088, 0xf9f8_b129_8496_9d6a),
+        ("SM90_64x256x16_F32F16F16_SS", true, 6144437, 0x02df_8c7a_51f3_5fdf),
+        ("SM90_64x256x16_F32F16F16_SS", false, 1905240, 0xe96a_d5ef_b299_c592),
+        ("SM90_64x256x16_F32BF16BF16_RS", true, 6143670, 0xcf22_6903_f3e8_9396),
+        ("SM90_64x256x16_F32BF16BF16_RS", false, 1904473, 0xbc0f_3ce6_4b30_a9d5),
+    ];
+    for (atom, svg, len, digest) in cases {
+        let m = kute::atom::TiledMma::new(kute::atom::MmaAtom::new(atom).unwrap(), None, None).unwrap();
+        let picture = if svg { kute::print::svg_mma(&m) } else { kute::print::latex_mma(&m) };
+        let picture = picture.unwrap_or_else(|e| panic!("{atom}: {e}"));
+        assert_eq!((picture.len(), fnv1a(picture.as_bytes())), (len, digest), "{atom} (svg: {svg})");
+    }
+}

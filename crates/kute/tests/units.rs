@@ -728,3 +728,45 @@ mod svg {
         assert!(svg(&l).is_err());
     }
 }
+
+/// From `src/print/mod.rs`: coordinate layouts are drawn with a coordinate
+/// in each cell, as `print_tensor` shows an identity tensor.
+mod print_coordinates {
+    use kute::expr::eval;
+
+    fn layout(src: &str) -> kute::Layout {
+        eval(src).unwrap().as_layout().unwrap().clone()
+    }
+
+    #[test]
+    fn identity_layouts_show_each_cell_s_coordinate() {
+        for (rows, cols) in [(1, 1), (4, 4), (3, 5), (8, 2)] {
+            let l = layout(&format!("make_identity_layout((_{rows},_{cols}))"));
+            let table = kute::print::table(&l).unwrap();
+            let latex = kute::print::latex(&l).unwrap();
+            let svg = kute::print::svg(&l).unwrap();
+            for m in 0..rows {
+                // the table's row m: its cells in order
+                let line = table.lines().nth(3 + 2 * m as usize).unwrap();
+                let cells: Vec<&str> = line.split('|').skip(1).map(str::trim).filter(|c| !c.is_empty()).collect();
+                let want: Vec<String> = (0..cols).map(|n| format!("({m},{n})")).collect();
+                assert_eq!(cells, want, "{l} row {m}:\n{table}");
+                for n in 0..cols {
+                    assert!(latex.contains(&format!("at ({m},{n}) {{({m},{n})}};")), "{l} ({m},{n})");
+                    assert!(svg.contains(&format!(">({m},{n})</text>")), "{l} ({m},{n})");
+                }
+            }
+        }
+        // a nested mode: the row index m is the coordinate ((m % 2, m / 2))
+        let l = layout("make_identity_layout(((_2,_2),_3))");
+        let table = kute::print::table(&l).unwrap();
+        for m in 0..4 {
+            let line = table.lines().nth(3 + 2 * m).unwrap();
+            assert!(line.contains(&format!("| (({},{}),2) |", m % 2, m / 2)), "{line}");
+        }
+        // indices are drawn as before, and a picture of coordinates has no banks
+        assert!(kute::print::table(&layout("(_2,_2):(_1,_2)")).unwrap().contains("| 3 |"));
+        let opts = kute::print::SvgOptions { banks: Some(2), marks: vec![] };
+        assert!(kute::print::svg_with(&layout("make_identity_layout((_2,_2))"), &opts).is_err());
+    }
+}

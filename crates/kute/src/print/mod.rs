@@ -65,8 +65,29 @@ pub(crate) struct Grid {
     /// The (inner) layout's modes along the rows and the columns.
     pub(crate) row_mode: Layout,
     pub(crate) col_mode: Layout,
-    /// The (inner) layout's cosize.
+    /// The (inner) layout's cosize (of a coordinate layout, the number of
+    /// cells: its values are not indices).
     pub(crate) cosize: Int,
+    /// A coordinate layout's cells as `print_tensor` shows them (`(0,1)`),
+    /// row-major; `vals` then holds each coordinate's first component, which
+    /// picks its shade. `None` for a layout of indices.
+    pub(crate) coords: Option<Vec<String>>,
+}
+
+impl Grid {
+    /// The text of cell `(m, n)`: its index, or its coordinate.
+    pub(crate) fn text(&self, m: i64, n: i64) -> String {
+        let k = (m * self.cols + n) as usize;
+        match &self.coords {
+            Some(c) => c[k].clone(),
+            None => self.vals[k].to_string(),
+        }
+    }
+}
+
+/// A coordinate as `print_tensor` shows it: the values, no static marks.
+fn coordinate_text(p: &crate::layout::point::Point) -> String {
+    p.to_int_tuple().to_string().replace('_', "")
 }
 
 /// A rank-1 layout as a column: `append<2>(L, _1:_0)`, CuTe's padding.
@@ -109,6 +130,22 @@ pub(crate) fn grid(l: &AnyLayout, op: &'static str) -> Result<Grid> {
         ));
     }
     let mut vals = Vec::with_capacity((rows * cols) as usize);
+    if outer.is_none() && !view.has_int_strides() {
+        // a coordinate layout (basis strides): each cell holds a coordinate
+        let mut coords = Vec::with_capacity((rows * cols) as usize);
+        for m in 0..rows {
+            for n in 0..cols {
+                let at = crate::int_tuple::IntTuple::tuple_of_leaves([Int::new_dynamic(m), Int::new_dynamic(n)]);
+                let p = view.eval_coord_point(&at).map_err(|e| e.in_op(op))?;
+                let first = p.to_int_tuple().leaves().first().map_or(0, |x| x.value());
+                vals.push(first);
+                coords.push(coordinate_text(&p));
+            }
+        }
+        let (row_mode, col_mode) = if inner.rank() == 1 { (inner.mode(0)?, Layout::unit()) } else { (m0, m1) };
+        let cosize = Int::new_dynamic(rows * cols);
+        return Ok(Grid { rows, cols, vals, row_mode, col_mode, cosize, coords: Some(coords) });
+    }
     for m in 0..rows {
         let a = m0.eval_int(Int::new_dynamic(m))?;
         for n in 0..cols {
@@ -123,7 +160,7 @@ pub(crate) fn grid(l: &AnyLayout, op: &'static str) -> Result<Grid> {
     let cosize = inner.cosize().map_err(|e| e.in_op(op))?;
     // a rank-1 layout's own mode labels its cells, not the padded tuple
     let (row_mode, col_mode) = if inner.rank() == 1 { (inner.mode(0)?, Layout::unit()) } else { (m0, m1) };
-    Ok(Grid { rows, cols, vals, row_mode, col_mode, cosize })
+    Ok(Grid { rows, cols, vals, row_mode, col_mode, cosize, coords: None })
 }
 
 fn num_digits(x: i64) -> usize {
@@ -157,8 +194,12 @@ fn num_digits(x: i64) -> usize {
 pub fn table(l: &(impl Drawable + ?Sized)) -> Result<String> {
     crate::sym::refuse("table", || l.drawn().has_symbols())?;
     let l = l.drawn();
-    let Grid { rows, cols, vals, cosize, .. } = grid(&l, "table")?;
-    let w = num_digits(cosize.value()) + 2;
+    let g = grid(&l, "table")?;
+    let (rows, cols) = (g.rows, g.cols);
+    let w = match &g.coords {
+        Some(c) => c.iter().map(String::len).max().unwrap_or(1) + 2,
+        None => num_digits(g.cosize.value()) + 2,
+    };
     let mut s = String::new();
     let _ = writeln!(s, "{l}");
     s.push_str("    ");
@@ -176,7 +217,7 @@ pub fn table(l: &(impl Drawable + ?Sized)) -> Result<String> {
         s.push_str(&sep);
         let _ = write!(s, "{m:>2}  ");
         for n in 0..cols {
-            let _ = write!(s, "| {:>width$} ", vals[(m * cols + n) as usize], width = w - 2);
+            let _ = write!(s, "| {:>width$} ", g.text(m, n), width = w - 2);
         }
         s.push_str("|\n");
     }
@@ -218,7 +259,8 @@ pub fn palette_index(idx: i64) -> usize {
 pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     crate::sym::refuse("latex", || l.drawn().has_symbols())?;
     let l = l.drawn();
-    let Grid { rows, cols, vals, .. } = grid(&l, "latex")?;
+    let g = grid(&l, "latex")?;
+    let (rows, cols) = (g.rows, g.cols);
     // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner
     // layout's, recomposed (a swizzle of no bits at offset 0 drops out)
     let pad = |x: &Layout| if x.rank() == 1 { as_column(x) } else { x.clone() };
@@ -238,8 +280,8 @@ pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     );
     for m in 0..rows {
         for n in 0..cols {
-            let v = vals[(m * cols + n) as usize];
-            let _ = writeln!(s, "\\node[fill={}] at ({m},{n}) {{{v}}};", BW_PALETTE[palette_index(v)]);
+            let v = g.vals[(m * cols + n) as usize];
+            let _ = writeln!(s, "\\node[fill={}] at ({m},{n}) {{{}}};", BW_PALETTE[palette_index(v)], g.text(m, n));
         }
     }
     let _ = writeln!(s, "\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({rows},{cols});\n");

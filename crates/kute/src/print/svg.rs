@@ -8,7 +8,7 @@
 //! Text is sized from the grid's dimensions and its widest number, so layouts up
 //! to 64×64 stay readable.
 
-use super::{grid, palette_index, Drawable, Grid, BW_PALETTE};
+use super::{grid, palette_index, Drawable, BW_PALETTE};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{idx2crd, IntTuple};
@@ -117,7 +117,12 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<String> {
     crate::sym::refuse("svg", || l.drawn().has_symbols())?;
     let l = l.drawn();
-    let Grid { rows, cols, vals, row_mode, col_mode, .. } = grid(&l, "svg")?;
+    let g = grid(&l, "svg")?;
+    if g.coords.is_some() && opts.banks.is_some() {
+        return Err(Error::mismatch("svg", format!("{l} holds coordinates, not indices: no banks to colour")));
+    }
+    let (rows, cols, vals) = (g.rows, g.cols, &g.vals);
+    let (row_mode, col_mode) = (g.row_mode.clone(), g.col_mode.clone());
     if vals.len() > SVG_MAX_CELLS {
         return Err(Error::limit(
             "svg",
@@ -135,7 +140,10 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
         _ => 12.0,
     };
     let cw = CHAR_W * font;
-    let widest = vals.iter().map(|v| v.to_string().len()).max().unwrap_or(1);
+    let widest = match &g.coords {
+        Some(c) => c.iter().map(String::len).max().unwrap_or(1),
+        None => vals.iter().map(|v| v.to_string().len()).max().unwrap_or(1),
+    };
     let cell = (2.0 * font).max((widest as f64 * cw + font).ceil());
     let text_dy = 0.35 * font; // baseline offset that centres digits vertically
     let gap = 0.5 * font;
@@ -216,10 +224,11 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
             let _ = writeln!(
                 s,
                 "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\">\
-                 <title>{} \u{2192} {v}{bank}</title></rect>",
+                 <title>{} \u{2192} {}{bank}</title></rect>",
                 f(left + n as f64 * cell),
                 f(top + m as f64 * cell),
                 esc(&tooltip(&row_labels[m as usize], &col_labels[n as usize])),
+                g.text(m, n),
             );
         }
     }
@@ -231,9 +240,10 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
             let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
             let _ = writeln!(
                 s,
-                "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{v}</text>",
+                "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
                 f(left + (n as f64 + 0.5) * cell),
-                f(top + (m as f64 + 0.5) * cell + text_dy)
+                f(top + (m as f64 + 0.5) * cell + text_dy),
+                g.text(m, n)
             );
         }
     }

@@ -101,10 +101,16 @@ impl Tv {
     }
 }
 
-fn check_tile(op: &'static str, dims: &[i64]) -> Result<()> {
-    let cells = dims.iter().try_fold(1i64, |a, &d| a.checked_mul(d.max(1)));
+/// The panels drawn, each `rows x columns`, within the picture's budget of
+/// cells (what is drawn: an MMA's C, A and B panels, not M·N·K).
+fn check_panels(op: &'static str, panels: &[(i64, i64)]) -> Result<()> {
+    let cells = panels.iter().try_fold(0i64, |a, &(r, c)| a.checked_add(r.max(1).checked_mul(c.max(1))?));
     if cells.is_none_or(|c| c > MAX_TV_CELLS) {
-        return Err(Error::limit(op, format!("a tile of {dims:?} is too large to draw (limit {MAX_TV_CELLS} cells)")));
+        let dims: Vec<String> = panels.iter().map(|(r, c)| format!("{r}x{c}")).collect();
+        return Err(Error::limit(
+            op,
+            format!("panels of {} cells are too large to draw (limit {MAX_TV_CELLS} cells)", dims.join(" + ")),
+        ));
     }
     Ok(())
 }
@@ -139,7 +145,7 @@ fn mma_parts(m: &TiledMma) -> Result<Panels> {
 /// CuTe's `print_latex(TiledMMA)` (and of an `MMA_Atom`, through
 /// `make_tiled_mma`): C in the middle, A to its left, B above.
 ///
-/// Pre: the tile has at most 65536 cells per panel (else a `Limit` error); as
+/// Pre: the panels have at most 65536 cells together (else a `Limit` error); as
 /// the TiledMMA's layouts. Post: CuTe's TikZ document, byte for byte.
 ///
 /// ```
@@ -153,7 +159,7 @@ fn mma_parts(m: &TiledMma) -> Result<Panels> {
 pub fn latex_mma(m: &TiledMma) -> Result<String> {
     let op = "latex";
     let ((tm, tn, tk), c, a, b) = mma_parts(m)?;
-    check_tile(op, &[tm, tn, tk])?;
+    check_panels(op, &[(tm, tn), (tm, tk), (tn, tk)])?;
     let mut s = String::new();
     let _ = writeln!(s, "% LayoutC: {}", c.header());
     let _ = writeln!(s, "% LayoutA: {}", a.header());
@@ -231,7 +237,7 @@ fn svg_label(s: &mut String, (x, y): (i64, i64), cell: i64, text: &str) {
 pub fn svg_mma(m: &TiledMma) -> Result<String> {
     let op = "svg";
     let ((tm, tn, tk), c, a, b) = mma_parts(m)?;
-    check_tile(op, &[tm, tn, tk])?;
+    check_panels(op, &[(tm, tn), (tm, tk), (tn, tk)])?;
     let cell = 20i64;
     let (width, height) = ((tk + tn + 2) * cell, (tk + tm + 2) * cell);
     let mut s = String::new();
@@ -273,7 +279,7 @@ pub fn svg_mma(m: &TiledMma) -> Result<String> {
 /// CuTe's `tidfrg_S/D(identity tensor)(_,_,0)`, (thread, value) of the first rest.
 fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
     let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
-    check_tile(op, &[tm.value(), tn.value()])?;
+    check_panels(op, &[(tm.value(), tn.value())])?;
     let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
     let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
     Ok((tm.value(), tn.value(), first(c.tidfrg(&id, true)?)?, first(c.tidfrg(&id, false)?)?))

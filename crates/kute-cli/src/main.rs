@@ -414,7 +414,7 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
 /// as `M = ?{div=128}`), then the expression.
 fn layout_after_bindings(src: &str) -> anyhow::Result<kute::AnyLayout> {
     let mut env = kute::expr::Env::new();
-    let mut parts: Vec<&str> = src.split(';').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let mut parts: Vec<&str> = kute::syntax::statements(src).into_iter().map(|(_, p)| p).collect();
     let last = parts.pop().context("no expression")?;
     for p in parts {
         kute::expr::eval_line(&mut env, p)?;
@@ -584,7 +584,7 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
 }
 
 /// Render a layout as `kind` (table, latex or svg) for `session`, or the failure.
-pub fn render(session: &Session, src: &str, kind: &'static str) -> Result<String, session::Failure> {
+pub fn render(session: &mut Session, src: &str, kind: &'static str) -> Result<String, session::Failure> {
     render_with(session, src, kind, &Default::default())
 }
 
@@ -598,7 +598,7 @@ pub struct Drawing {
 
 /// [`render`], an SVG picture drawn as `drawing` asks.
 pub fn render_with(
-    session: &Session,
+    session: &mut Session,
     src: &str,
     kind: &'static str,
     drawing: &Drawing,
@@ -655,10 +655,12 @@ fn picture(exprs: &[String], kind: &'static str, output: Option<PathBuf>, opts: 
     let mut session = Session::default();
     let mut pictures = Vec::new();
     for src in exprs {
-        let drawn = if kute::expr::split_binding(src).is_some() {
+        // (a line whose last statement binds draws nothing)
+        let last = kute::syntax::statements(src).last().map_or(src.as_str(), |&(_, s)| s);
+        let drawn = if kute::expr::split_binding(last).is_some() {
             session.eval_line(src).map(|_| None)
         } else {
-            render_with(&session, src, kind, opts).map(Some)
+            render_with(&mut session, src, kind, opts).map(Some)
         };
         match drawn {
             Ok(Some(text)) => pictures.push(text),

@@ -24,7 +24,10 @@ Commands:
   :explain EXPR         how a composition, complement, divide or product is derived
   :env                  list the bound names
   :help [NAME]          this help and every function; with NAME, its call forms
+                        (with the start of names, the functions that start so)
   :quit                 leave (also :q, :exit, Ctrl-D)
+  help, quit, exit      the same, without the colon (unless bound as names)
+  A; B                  statements separated by ';', as in the playground
 
 Example session:
   kute> A = (4,6):(6,1)
@@ -33,7 +36,8 @@ Example session:
   ((2,2),(2,3)):((6,12),(1,2))
   kute> :table A
 
-History is kept in $KUTE_HISTORY, or else ~/.kute_history. Tab completes names.";
+History is kept in $KUTE_HISTORY, or else ~/.kute_history. Tab completes names and
+lists the candidates.";
 
 const COMMANDS: &[&str] = &[":table", ":latex", ":svg", ":explain", ":env", ":help", ":quit", ":exit"];
 
@@ -50,7 +54,12 @@ pub enum Flow {
 /// the last line succeeded.
 pub fn run(session: Session) -> anyhow::Result<bool> {
     let interactive = io::stdin().is_terminal();
-    let config = Config::builder().auto_add_history(true).max_history_size(5000)?.history_ignore_dups(true)?.build();
+    let config = Config::builder()
+        .auto_add_history(true)
+        .max_history_size(5000)?
+        .history_ignore_dups(true)?
+        .completion_type(rustyline::CompletionType::List)
+        .build();
     let mut rl: Editor<KuteHelper, FileHistory> = Editor::with_config(config)?;
     rl.set_helper(Some(KuteHelper::default()));
     let history = history_path();
@@ -111,6 +120,14 @@ impl Repl {
         if t.is_empty() || t.starts_with('#') {
             return Ok((Flow::Continue, true));
         }
+        // `help`, `quit` and `exit` without the colon, unless the session binds the
+        // word or the line binds it
+        let (word, _) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+        let bare = matches!(word, "help" | "quit" | "exit")
+            && !self.session.env.contains_key(word)
+            && kute::expr::split_binding(t).is_none();
+        let colon = format!(":{t}");
+        let t = if bare { colon.as_str() } else { t };
         let Some(cmd) = t.strip_prefix(':') else {
             return match self.session.eval_line(line) {
                 Ok(v) => writeln!(out, "{v}").map(|_| (Flow::Continue, true)),
@@ -133,7 +150,7 @@ impl Repl {
             "table" | "latex" if rest.is_empty() => usage(err, &format!(":{name} EXPR"))?,
             "table" | "latex" => {
                 let kind = if name == "table" { "table" } else { "latex" };
-                match crate::render(&self.session, rest, kind) {
+                match crate::render(&mut self.session, rest, kind) {
                     Ok(text) => out.write_all(text.as_bytes()).map(|_| true)?,
                     Err(f) => writeln!(err, "{}", f.render()).map(|_| false)?,
                 }
@@ -145,7 +162,7 @@ impl Repl {
             },
             "svg" => match rest.split_once(char::is_whitespace) {
                 None => usage(err, ":svg FILE EXPR")?,
-                Some((file, src)) => match crate::render(&self.session, src.trim(), "svg") {
+                Some((file, src)) => match crate::render(&mut self.session, src.trim(), "svg") {
                     Ok(text) => match fs::write(file, text) {
                         Ok(()) => writeln!(out, "wrote {file}").map(|_| true)?,
                         Err(e) => writeln!(err, "error: cannot write {file}: {e}").map(|_| false)?,
@@ -170,20 +187,28 @@ fn usage(err: &mut impl Write, form: &str) -> io::Result<bool> {
     Ok(false)
 }
 
-/// `:help` (commands and every function) or `:help NAME`.
+/// `:help` (commands and every function), `:help NAME`, or `:help PREFIX`
+/// (the functions whose names start so).
 fn help(topic: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
     let funcs = kute::expr::FUNCTIONS;
     if !topic.is_empty() {
-        return match kute::expr::lookup(topic) {
-            Some(f) => {
-                writeln!(out, "{}: {}\n  {}", f.name, crate::summary(f), f.signature)?;
-                Ok(true)
-            }
-            None => {
-                writeln!(err, "error: no function named {topic} (:help lists them)")?;
-                Ok(false)
-            }
-        };
+        if let Some(f) = kute::expr::lookup(topic) {
+            writeln!(out, "{}: {}\n  {}", f.name, crate::summary(f), f.signature)?;
+            return Ok(true);
+        }
+        let starting: Vec<_> = funcs.iter().filter(|f| f.names().any(|n| n.starts_with(topic))).collect();
+        if starting.is_empty() {
+            let hint = kute::expr::nearest(topic, funcs.iter().flat_map(|f| f.names()))
+                .map(|n| format!("; did you mean {n}?"))
+                .unwrap_or_default();
+            writeln!(err, "error: no function named {topic}{hint} (:help lists them)")?;
+            return Ok(false);
+        }
+        let w = starting.iter().map(|f| f.name.len()).max().unwrap_or(0);
+        for f in starting {
+            writeln!(out, "  {:<w$}  {}", f.name, crate::summary(f))?;
+        }
+        return Ok(true);
     }
     writeln!(out, "{HELP}\n\nFunctions (:help NAME shows the call forms):")?;
     let w = funcs.iter().map(|f| f.name.len()).max().unwrap_or(0);
@@ -272,6 +297,28 @@ mod tests {
         let (out, _, oks) = run_lines(&[":help make_stride"]);
         assert_eq!(oks, [true]);
         assert!(out.starts_with("make_shape: a tuple (also make_stride, "), "{out}");
+    }
+
+    #[test]
+    fn words_without_the_colon_and_prefixes() {
+        let (out, _, oks) = run_lines(&["help", "help composition", "help logical_", "help zzz_nothing"]);
+        assert_eq!(oks, [true, true, true, false]);
+        assert!(out.contains("Commands:") && out.contains("composition(A, B)"), "{out}");
+        // a prefix lists the functions that start so, and only those
+        let (out, _, _) = run_lines(&["help logical_"]);
+        let listed: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("  logical_")).collect();
+        assert_eq!(listed.len(), kute::expr::FUNCTIONS.iter().filter(|f| f.name.starts_with("logical_")).count());
+        let mut r = Repl { session: Session::default() };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        assert_eq!(r.line("exit", &mut out, &mut err).unwrap(), (Flow::Quit, true));
+        assert_eq!(r.line("  quit ", &mut out, &mut err).unwrap(), (Flow::Quit, true));
+        // a bound name is a name
+        assert_eq!(r.line("help = 4", &mut out, &mut err).unwrap(), (Flow::Continue, true));
+        assert_eq!(r.line("help", &mut out, &mut err).unwrap(), (Flow::Continue, true));
+        assert!(String::from_utf8(out).unwrap().ends_with("4\n4\n"));
+        // statements separated by ';'
+        let (out, _, oks) = run_lines(&["A = (2,2):(1,2); size(A)"]);
+        assert_eq!((out.as_str(), oks[0]), ("4\n", true));
     }
 
     #[test]

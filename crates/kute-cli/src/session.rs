@@ -61,16 +61,35 @@ pub enum Drawn {
 }
 
 impl Session {
-    /// Evaluate a line: `NAME = expr` binds and returns the value; anything else
-    /// is an expression.
+    /// Evaluate a line: statements separated by `;` (as in the playground),
+    /// each `NAME = expr`, which binds, or an expression; the last one's value.
     pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
-        expr::eval_line(&mut self.env, line).map_err(|e| Failure::new(line, e))
+        let mut last = None;
+        for (_, statement) in kute::syntax::statements(line) {
+            last = Some(expr::eval_line(&mut self.env, statement).map_err(|e| Failure::new(statement, e))?);
+        }
+        match last {
+            Some(v) => Ok(v),
+            // nothing but blanks: the parser's own error
+            None => expr::eval_line(&mut self.env, line).map_err(|e| Failure::new(line, e)),
+        }
     }
 
     /// Evaluate an expression that must give something `op` draws: a layout
     /// (plain or composed), or, for `latex` and `svg`, a TiledMMA, an MMA atom
     /// or a TiledCopy.
-    pub fn drawn(&self, src: &str, op: &'static str) -> Result<Drawn, Failure> {
+    /// Bindings before the expression, separated by `;`, bind first.
+    pub fn drawn(&mut self, src: &str, op: &'static str) -> Result<Drawn, Failure> {
+        let statements = kute::syntax::statements(src);
+        let src = match statements.split_last() {
+            Some(((_, last), bindings)) => {
+                for (_, b) in bindings {
+                    self.eval_line(b)?;
+                }
+                *last
+            }
+            None => src,
+        };
         let fail = |e: Error| Failure::new(src, e);
         let tv = op != "table";
         match expr::eval_in(src, &self.env).map_err(fail)? {
@@ -103,6 +122,16 @@ mod tests {
         let mut s = Session::default();
         assert_eq!(s.eval_line("A = (4,6):(6,1)").unwrap().to_string(), "(4,6):(6,1)");
         assert_eq!(s.eval_line("size(A)").unwrap().to_string(), "24");
+    }
+
+    #[test]
+    fn statements_are_separated_by_semicolons() {
+        let mut s = Session::default();
+        assert_eq!(s.eval_line("A = (4,6):(6,1); B = size(A);  B").unwrap().to_string(), "24");
+        assert_eq!(s.eval_line("size(A)").unwrap().to_string(), "24");
+        let f = s.eval_line("C = 2; (C,3").unwrap_err();
+        assert_eq!(f.src.trim(), "(C,3");
+        assert!(matches!(s.drawn("D = (2,2):(1,2); D", "table"), Ok(Drawn::Layout(_))));
     }
 
     #[test]

@@ -114,22 +114,7 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// The statements of an input: split at `;` and new lines (neither occurs in
-/// kute's expressions), blank ones left out, each with its byte offset.
-fn statements(input: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in input.char_indices().chain(std::iter::once((input.len(), ';'))) {
-        if c == ';' || c == '\n' || c == '\r' {
-            let s = &input[start..i];
-            if !s.trim().is_empty() {
-                out.push((start, s));
-            }
-            start = i + c.len_utf8();
-        }
-    }
-    out
-}
+use kute::syntax::statements;
 
 /// Evaluate what was typed into the playground: statements separated by `;` or
 /// new lines, each an expression or a binding `NAME = expr`; the last one's

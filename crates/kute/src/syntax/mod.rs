@@ -149,3 +149,27 @@ pub(crate) fn nearest_within<T>(
     }
     best.map(|(_, c)| c)
 }
+
+/// The statements of a text: split at `;` and new lines (neither occurs
+/// inside an expression), blank ones left out, each with its byte offset.
+///
+/// Pre: none. Post: the non-blank pieces between separators, in order.
+///
+/// ```
+/// let s = kute::syntax::statements("M = ?{div=8}; (M,2):(1,M)\n\nsize(M)");
+/// assert_eq!(s, vec![(0, "M = ?{div=8}"), (13, " (M,2):(1,M)"), (27, "size(M)")]);
+/// ```
+pub fn statements(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ';'))) {
+        if c == ';' || c == '\n' || c == '\r' {
+            let s = &text[start..i];
+            if !s.trim().is_empty() {
+                out.push((start, s));
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    out
+}

@@ -385,6 +385,18 @@ impl PyLayout {
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         let vals = to_values(args)?;
+        // Python counts a negative index from the end; CuTe does not: refuse it
+        let negative = |v: &Value| match v {
+            Value::IntTuple(t) => t.leaves().iter().find(|x| !x.is_symbolic() && x.value() < 0).copied(),
+            _ => None,
+        };
+        if let Some(x) = vals.iter().find_map(negative) {
+            return Err(PyIndexError::new_err(format!(
+                "{}: the coordinate {x} is negative; a layout does not count from the end (its last index is \
+                 size - 1)",
+                self.inner
+            )));
+        }
         from_point(py, expr::apply(&Value::Layout(self.inner.clone()), &vals).map_err(kerr)?)
     }
 

@@ -314,3 +314,15 @@ def test_sympy_expressions_are_integers():
         IntTuple(M / 2)
     with pytest.raises(TypeError):
         IntTuple(sympy.sqrt(M))
+
+
+def test_a_negative_coordinate_is_an_error():
+    a = Layout((2, 3), (1, 2))
+    with pytest.raises(IndexError, match="negative"):
+        a(-1)
+    with pytest.raises(IndexError):
+        a(1, -1)
+    # past the domain, CuTe extends the last mode (documented): L(size) is defined
+    assert a(6) == 6 and a(5) == 5
+    with pytest.raises(KuteError, match="negative"):
+        Layout((3, -3), (1, 1))

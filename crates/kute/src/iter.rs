@@ -79,7 +79,7 @@ impl<'a> Indices<'a> {
     /// assert_eq!(Indices::new(&l).unwrap().collect::<Vec<_>>(), [0, 1, 4, 5]);
     /// let z: Layout = "(3,0):(1,3)".parse().unwrap();
     /// assert_eq!(Indices::new(&z).unwrap().count(), 0);
-    /// let n: Layout = "-2:1".parse().unwrap();
+    /// let n = Layout::leaf(kute::Int::new_dynamic(-2), kute::Int::ONE);
     /// assert_eq!(Indices::new(&n).unwrap_err().kind(), ErrorKind::Inadmissible);
     /// ```
     #[inline(always)]

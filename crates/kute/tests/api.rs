@@ -214,7 +214,8 @@ fn a_layout_iterates_over_its_indices() {
         assert_eq!(l.indices().unwrap().collect::<Vec<_>>(), model, "{l}");
     }
     // a layout that cannot be traversed gives one error and stops
-    let bad = Layout::new((-2, 3), (1, 2)).unwrap();
+    assert!(Layout::new((-2, 3), (1, 2)).is_err());
+    let bad = Layout::leaf(kute::Int::new_dynamic(-2), kute::Int::ONE);
     let items: Vec<Result<i64>> = (&bad).into_iter().collect();
     assert_eq!(items.len(), 1);
     assert!(items[0].is_err());
@@ -500,4 +501,19 @@ fn coalesce_z_keeps_the_function_past_the_size() {
         assert_eq!(kute::coalesce(&r).unwrap(), kute::coalesce(&l).unwrap(), "{l} -> {r}");
     }
     assert!(kept_last_one > 200, "{kept_last_one} layouts kept a last size-1 mode");
+}
+
+/// An extent is a size: a negative one is an error where a layout is made
+/// (a literal, `make_layout`, `Layout::new`), never a layout of negative size.
+#[test]
+fn negative_extents_are_refused() {
+    for src in ["(3,-3):(1,1)", "make_layout((3,-3))", "make_layout((2,(-1,4)),(1,(2,2)))", "-4:1"] {
+        let e = kute::expr::eval(src).unwrap_err();
+        assert_eq!(e.kind(), kute::ErrorKind::Inadmissible, "{src}: {e}");
+        assert!(e.to_string().contains("negative"), "{src}: {e}");
+    }
+    assert!(kute::Layout::new(kute::IntTuple::int_dynamic(-2), kute::IntTuple::int_dynamic(1)).is_err());
+    // zero extents and negative strides are layouts
+    assert_eq!(kute::expr::eval("size((3,0):(1,1))").unwrap().to_string(), "0");
+    assert_eq!(kute::expr::eval("(3,2):(-1,3)(1)").unwrap().to_string(), "-1");
 }

@@ -584,8 +584,14 @@ mod iter {
             assert_eq!(Indices::new(&l).unwrap().count(), 0, "{s}");
         }
         for s in ["(-2,-3):(1,2)", "-4:1", "(2,(3,-1)):(1,(2,6))"] {
-            let l: Layout = s.parse().unwrap();
+            let e = s.parse::<Layout>().unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Inadmissible, "{s}");
+        }
+        // one made leaf by leaf
+        for n in [-4, -1] {
+            let l = Layout::leaf(Int::new_dynamic(n), Int::ONE);
             let e = Indices::new(&l).unwrap_err();
+            let s = l.to_string();
             assert_eq!(e.kind(), ErrorKind::Inadmissible, "{s}");
             assert!(e.to_string().contains("negative extent"), "{s}: {e}");
         }

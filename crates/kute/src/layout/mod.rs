@@ -157,9 +157,10 @@ impl Layout {
     /// integer tuples or anything that stands for one ([`AsIntTuple`]: plain
     /// integers are dynamic, as CuTe's `int`).
     ///
-    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error) and
+    /// Pre: `shape` and `stride` are congruent (else a `Mismatch` error),
     /// nested at most [`MAX_DEPTH`](crate::tree::MAX_DEPTH) levels (else a `Limit`
-    /// error). Post: `shape()` and `stride()` are the operands.
+    /// error), and no extent is negative (else an `Inadmissible` error: an
+    /// extent is a size). Post: `shape()` and `stride()` are the operands.
     ///
     /// ```
     /// use kute::{Int, IntTuple, Layout};
@@ -194,6 +195,12 @@ impl Layout {
         crate::tree::check_depth(shape.as_ref(), "make_layout")?;
         if !shape.as_ref().congruent(stride.as_ref()) {
             return Err(Error::mismatch("make_layout", format!("stride {stride} is not congruent with shape {shape}")));
+        }
+        if let Some(x) = shape.leaves().iter().find(|x| !x.is_symbolic() && x.value() < 0) {
+            return Err(Error::inadmissible(
+                "make_layout",
+                format!("the extent {x} of shape {shape} is negative; an extent is a size, at least 0"),
+            ));
         }
         let leaves = shape.leaves().iter().zip(stride.leaves()).map(|(&s, &d)| Mode::with_stride(s, d));
         Ok(Layout { tree: shape.with_leaves(leaves) })

@@ -1,6 +1,7 @@
 //! `kute`: evaluate CuTe layout-algebra expressions, print layouts as CuTe's
 //! tables and TikZ pictures, draw them as SVG, or explore them interactively.
 
+mod json;
 mod repl;
 mod session;
 
@@ -532,21 +533,11 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// One answer as a JSON object: the input, then the value and its kind, or
-/// the error (operation, kind, message, and the byte span of the input it
-/// points at, if any).
+/// One answer as a JSON object ([`json::answer`], [`json::failure`]).
 fn json_answer(input: &str, r: Result<&kute::expr::Value, &session::Failure>) -> serde_json::Value {
     match r {
-        Ok(v) => serde_json::json!({ "input": input, "value": v.to_string(), "kind": v.kind_name() }),
-        Err(f) => serde_json::json!({
-            "input": input,
-            "error": {
-                "op": f.err.op(),
-                "kind": format!("{:?}", f.err.kind()),
-                "message": f.err.message(),
-                "span": f.span.map(|(a, b)| [a, b]),
-            }
-        }),
+        Ok(v) => json::answer(input, v),
+        Err(f) => json::failure(input, f),
     }
 }
 
@@ -603,7 +594,7 @@ pub fn render_with(
     kind: &'static str,
     drawing: &Drawing,
 ) -> Result<String, session::Failure> {
-    let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None };
+    let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None, offset: 0 };
     let l = match session.drawn(src, kind)? {
         session::Drawn::Layout(l) => l,
         // a TiledMMA or a TiledCopy: CuTe's TV pictures

@@ -15,12 +15,14 @@ pub struct Failure {
     pub err: Box<Error>,
     /// Byte range of `src` the error points at.
     pub span: Option<(usize, usize)>,
+    /// Where `src` starts in the line it came from (a statement after `;`).
+    pub offset: usize,
 }
 
 impl Failure {
     fn new(src: &str, err: Error) -> Failure {
         let span = err.span();
-        Failure { src: src.to_string(), err: Box::new(err), span }
+        Failure { src: src.to_string(), err: Box::new(err), span, offset: 0 }
     }
 
     /// The message on one line (for batch output).
@@ -65,8 +67,10 @@ impl Session {
     /// each `NAME = expr`, which binds, or an expression; the last one's value.
     pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
         let mut last = None;
-        for (_, statement) in kute::syntax::statements(line) {
-            last = Some(expr::eval_line(&mut self.env, statement).map_err(|e| Failure::new(statement, e))?);
+        for (offset, statement) in kute::syntax::statements(line) {
+            let value = expr::eval_line(&mut self.env, statement)
+                .map_err(|e| Failure { offset, ..Failure::new(statement, e) })?;
+            last = Some(value);
         }
         match last {
             Some(v) => Ok(v),

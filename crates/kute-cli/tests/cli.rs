@@ -528,8 +528,30 @@ fn json_output_for_scripts() {
     assert_eq!(lines[1]["value"], "24");
     assert_eq!(lines[1]["input"], "size(A)");
     assert_eq!(lines[2]["input"], "");
-    assert_eq!(lines[3]["error"]["kind"], "Parse");
+    assert_eq!(lines[3]["error"]["kind"], "parse");
     assert_eq!(lines[3]["error"]["span"], serde_json::json!([4, 5]));
+    // kinds in snake_case; integers, tuples and layouts also structured, static marks beside
+    assert_eq!(lines[0]["kind"], "layout");
+    assert_eq!(lines[0]["shape"], serde_json::json!([4, 6]));
+    assert_eq!(lines[1]["kind"], "integer");
+    let o = run(
+        &["eval", "--json", "-"],
+        Some("(_2,(3,_4)):(_1,(2,_6))\n((2,_3),4)\nmake_identity_layout((_2,_2))\nM = ?{div=8}; (M,2):(1,M)\nN = 2; size(Q)\nmake_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})\n"),
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["shape"], serde_json::json!([2, [3, 4]]));
+    assert_eq!(lines[0]["stride"], serde_json::json!([1, [2, 6]]));
+    assert_eq!(lines[0]["static"]["shape"], serde_json::json!([true, [false, true]]));
+    assert_eq!(lines[0]["static"]["stride"], serde_json::json!([true, [false, true]]));
+    assert_eq!(lines[1]["kind"], "int_tuple");
+    assert_eq!(lines[1]["int_tuple"], serde_json::json!([[2, 3], 4]));
+    assert_eq!(lines[1]["static"], serde_json::json!([[false, true], false]));
+    assert_eq!(lines[2]["stride"], serde_json::json!(["_1@0", "_1@1"]));
+    assert_eq!(lines[3]["shape"], serde_json::json!(["M", 2]));
+    // a span within the whole line, past the statement before it
+    assert_eq!(lines[4]["error"]["kind"], "unknown_name");
+    assert_eq!(lines[4]["error"]["span"], serde_json::json!([12, 13]));
+    assert_eq!(lines[5]["kind"], "tiled_mma");
 }
 
 /// `table`, `latex` and `svg` take bindings and several expressions: each

@@ -4,10 +4,11 @@
 //! output, so that a test can recompute it.
 //!
 //! Explained: `composition`, `complement`, `coalesce`, `logical_divide` (and
-//! `zipped_divide`, `tiled_divide`, `flat_divide` as its regrouping) and
-//! `logical_product` (and `blocked_product`, `raked_product`), with layouts or
-//! by-mode tilers as their operands. An inadmissible step is shown with the
-//! condition that fails.
+//! `zipped_divide`, `tiled_divide`, `flat_divide` as its regrouping),
+//! `logical_product` (and `zipped_product`, `tiled_product`, `flat_product`,
+//! `blocked_product`, `raked_product`), `right_inverse`, `left_inverse` and
+//! `make_layout`, with layouts or by-mode tilers as their operands. An
+//! inadmissible step is shown with the condition that fails.
 
 use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
@@ -53,6 +54,13 @@ pub enum Step {
     Concat {
         /// The parts.
         parts: Vec<Layout>,
+        /// The result.
+        out: Layout,
+    },
+    /// `right_inverse(a) = out`.
+    RightInverse {
+        /// The operand.
+        a: Layout,
         /// The result.
         out: Layout,
     },
@@ -138,8 +146,9 @@ impl Writer {
         };
         let why = match (leaves.len(), ahat.leaves()) {
             (1, [am]) => {
-                let (c, d) = (leaves[0].shape, leaves[0].stride.value());
-                format!("   (a:b ∘ c:d = c:b·d: {}:{} ∘ {c}:{d} = {c}:{})", am.shape, am.stride, am.stride.value() * d)
+                let (c, d) = (leaves[0].shape, leaves[0].stride);
+                let bd = am.stride.scale_int().mul(d.scale_int())?;
+                format!("   (a:b ∘ c:d = c:b·d: {}:{} ∘ {c}:{d} = {c}:{bd})", am.shape, am.stride)
             }
             (1, _) => format!(
                 "   (stride {} steps over {ahat}'s first modes, then {} elements are taken)",
@@ -190,6 +199,129 @@ impl Writer {
                 self.concat(depth + 1, &parts)
             }
         }
+    }
+
+    /// `right_inverse(a)`: the modes of `coalesce(a)` by increasing stride,
+    /// kept while each stride is the size taken so far, each mapped back to
+    /// its position in `a`'s domain.
+    fn right_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
+        self.line(depth, format!("right_inverse({a}): the run of {a}'s image that starts at 0, mapped back"));
+        let c = self.coalesce(depth + 1, a)?;
+        // each mode with its position: the product of the extents before it
+        let mut modes = Vec::new();
+        let mut position = Int::ONE;
+        for m in c.leaves() {
+            modes.push((m.shape, m.stride.int_in("explain")?, position));
+            position = position.mul(m.shape)?;
+        }
+        modes.sort_by_key(|&(_, d, _)| d.value());
+        let shown: Vec<String> = modes.iter().map(|(s, d, p)| format!("{s}:{d} at {p}")).collect();
+        self.line(depth + 1, format!("its modes by stride, each at its position: {}", shown.join(", ")));
+        let (mut kept, mut size) = (Vec::new(), Int::ONE);
+        for &(s, d, p) in &modes {
+            if d.value() != size.value() {
+                self.line(depth + 1, format!("{s}:{d} stops the run: its stride is not the size so far, {size}"));
+                break;
+            }
+            kept.push(Layout::leaf(s, p));
+            size = size.mul(s)?;
+        }
+        let out = algebra::right_inverse(a)?;
+        let shown: Vec<String> = kept.iter().map(|l| l.to_string()).collect();
+        self.line(depth + 1, format!("the kept modes as extent:position, coalesced: ({}) = {out}", shown.join(", ")));
+        self.steps.push(Step::RightInverse { a: a.clone(), out: out.clone() });
+        Ok(out)
+    }
+
+    /// `left_inverse(a)`: the modes of `coalesce(a)` by increasing stride,
+    /// each reaching from its stride to the next one's, mapped back to its
+    /// position in `a`'s domain; the last keeps its extent.
+    fn left_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
+        self.line(depth, format!("left_inverse({a}): each index of {a}'s image mapped back to its coordinate"));
+        let c = self.coalesce(depth + 1, a)?;
+        let mut modes = Vec::new();
+        let mut position = Int::ONE;
+        for m in c.leaves() {
+            modes.push((m.shape, m.stride.int_in("explain")?, position));
+            position = position.mul(m.shape)?;
+        }
+        modes.sort_by_key(|&(_, d, _)| d.value());
+        let shown: Vec<String> = modes.iter().map(|(s, d, p)| format!("{s}:{d} at {p}")).collect();
+        self.line(depth + 1, format!("its modes by stride, each at its position: {}", shown.join(", ")));
+        let out = algebra::left_inverse(a)?;
+        // the plain case: positive strides, each dividing the next
+        let plain = modes.iter().all(|&(_, d, _)| d.value() > 0)
+            && modes.windows(2).all(|w| w[1].1.value() % w[0].1.value() == 0);
+        if plain {
+            // below the first stride, the indices map to 0
+            let mut parts = Vec::new();
+            if let Some(&(_, d0, _)) = modes.first()
+                && d0.value() > 1
+            {
+                parts.push(Layout::leaf(d0, Int::ZERO));
+            }
+            for (k, &(s, d, p)) in modes.iter().enumerate() {
+                let extent = match modes.get(k + 1) {
+                    Some(&(_, next, _)) => next.div(d)?,
+                    None => s,
+                };
+                parts.push(Layout::leaf(extent, p));
+            }
+            let derived = Layout::concat(&parts)?;
+            let same = |x: &Layout| algebra::coalesce(x).map(|c| c.to_string().replace('_', ""));
+            let parts: Vec<String> = parts.iter().map(|l| l.to_string()).collect();
+            (same(&derived)? == same(&out)?).then(|| {
+                self.line(
+                    depth + 1,
+                    format!(
+                    "each mode reaches from its stride to the next one's (the last keeps its extent), mapped back to \
+                     its position: ({}) = {out}",
+                    parts.join(", ")
+                ),
+                )
+            });
+        }
+        Ok(out)
+    }
+
+    /// `make_layout(...)`: of layouts, their concatenation; of a shape,
+    /// compact strides (column-major unless `LayoutRight`).
+    fn make_layout(&mut self, depth: usize, vals: &[Value]) -> Result<Layout> {
+        if vals.iter().all(|v| matches!(v, Value::Layout(_))) && !vals.is_empty() {
+            let parts: Vec<Layout> = vals.iter().filter_map(|v| v.as_layout().cloned()).collect();
+            self.line(depth, "make_layout of layouts: each one a mode of the result");
+            return self.concat(depth + 1, &parts);
+        }
+        let shape = vals
+            .first()
+            .ok_or_else(|| Error::new(ErrorKind::Type, "explain", "make_layout needs a shape"))?
+            .as_int_tuple("the shape")?;
+        let right = matches!(vals.get(1), Some(Value::Major(crate::layout::Major::Right)));
+        let out = match vals.get(1) {
+            None | Some(Value::Major(_)) => {
+                let order = if right { "right to left (row-major)" } else { "left to right (column-major)" };
+                self.line(depth, format!("make_layout({shape}): compact strides, {order}: each stride the product of the extents before it"));
+                let major = if right { crate::layout::Major::Right } else { crate::layout::Major::Left };
+                let out = Layout::from_shape_major(&shape, major)?;
+                let mut run = Int::ONE;
+                let leaves: Vec<Int> = shape.leaves().to_vec();
+                let order: Vec<usize> =
+                    if right { (0..leaves.len()).rev().collect() } else { (0..leaves.len()).collect() };
+                let mut steps = Vec::new();
+                for i in order {
+                    steps.push(format!("{}:{}", leaves[i], out.leaves()[i].stride));
+                    run = run.mul(leaves[i])?;
+                }
+                self.line(depth + 1, format!("extent:stride in that order: {} (size {run})", steps.join(", ")));
+                out
+            }
+            Some(v) => {
+                let d = v.as_stride_tuple("the stride")?;
+                self.line(depth, format!("make_layout({shape}, {d}): the shape with congruent strides"));
+                Layout::with_strides(&shape, &d)?
+            }
+        };
+        Ok(out)
     }
 
     /// `logical_product(a, b)`: `(A, complement(A, size(A)·cosize(B)) ∘ B)`.
@@ -248,6 +380,7 @@ pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
         return Err(Error::new(ErrorKind::Type, "explain", "explain takes one call, e.g. logical_divide(24:2, 4:2)"));
     };
     let vals = args.iter().map(|a| expr::eval_expr(a, env)).collect::<Result<Vec<Value>>>()?;
+    crate::sym::refuse("explain", || vals.iter().any(Value::has_symbols))?;
     let layout = |i: usize| -> Result<Layout> {
         vals.get(i).and_then(|v| v.as_layout().cloned()).ok_or_else(|| {
             Error::new(ErrorKind::Type, "explain", format!("argument {} of {name} must be a layout", i + 1))
@@ -291,7 +424,16 @@ pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
             }
             r
         }
-        "logical_product" => w.logical_product(1, &layout(0)?, &layout(1)?),
+        "logical_product" | "zipped_product" | "tiled_product" | "flat_product" => {
+            let r = w.logical_product(1, &layout(0)?, &layout(1)?);
+            if r.is_ok() && name != "logical_product" {
+                w.line(1, format!("{name} regroups the logical product's (block, repeats) modes"));
+            }
+            r
+        }
+        "right_inverse" => w.right_inverse(1, &layout(0)?),
+        "left_inverse" => w.left_inverse(1, &layout(0)?),
+        "make_layout" => w.make_layout(1, &vals),
         "blocked_product" | "raked_product" => {
             let (a, b) = (layout(0)?, layout(1)?);
             let r = a.rank().max(b.rank());

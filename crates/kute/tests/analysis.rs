@@ -413,3 +413,25 @@ fn bad_inputs_are_errors_not_panics() {
     assert_eq!(bad((0, 64), vec![("r".into(), "row".parse().unwrap())]), ErrorKind::Inadmissible);
     assert_eq!(bad((1 << 20, 64), vec![("r".into(), "row".parse().unwrap())]), ErrorKind::Inadmissible);
 }
+
+/// The search tries every B the tile allows, and says how far it went: a
+/// 32x32 tile of 4-byte elements written by rows and read by columns, one
+/// element a thread, is conflict-free only with 5 bits (`Sw<5,0,5>`: the
+/// 32 rows of a column in 32 banks), which a search stopping at B = 3 misses.
+#[test]
+fn the_swizzle_search_tries_every_b_the_tile_allows() {
+    use kute::analysis::{search_swizzle, SearchSpec};
+    let spec = SearchSpec {
+        tile: (32, 32),
+        elem_bytes: 4,
+        major: kute::Major::Right,
+        patterns: vec![("write".into(), "row:4".parse().unwrap()), ("read".into(), "column:4".parse().unwrap())],
+    };
+    let r = search_swizzle(&spec).unwrap();
+    let ideal: i64 = r.best.ideal.iter().sum();
+    assert_eq!(r.best.total(), ideal, "{:?}", r.reasoning);
+    assert_eq!(r.best.swizzle.bits(), 5, "{}", r.best.swizzle);
+    // no candidate of fewer bits is conflict-free
+    assert!(r.candidates.iter().filter(|c| c.swizzle.bits() < 5).all(|c| c.total() > ideal));
+    assert!(r.reasoning.iter().any(|l| l.contains("B in 1..=5")), "{:?}", r.reasoning);
+}

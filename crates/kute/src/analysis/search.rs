@@ -206,7 +206,7 @@ fn evaluate(
 /// fewest wavefronts over the patterns while keeping each pattern's vector
 /// width.
 ///
-/// Candidates: no swizzle (`B = 0`), and every `Sw<B,M,S>` with `B` in 1..=3,
+/// Candidates: no swizzle (`B = 0`), and every `Sw<B,M,S>` with `B >= 1`,
 /// `M >= 0`, `S >= B`, `M + B + S <= log2(R * C)` (rounded down), whose
 /// offsets over the tile stay in `0 .. R*C`. A candidate is kept when every
 /// pattern's vector width (the bank model's warp-wide width) equals the
@@ -262,7 +262,9 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
     reasoning.push(format!("base layout {base}: {}", describe(&base_c)));
     let mut kept = vec![base_c];
     let (mut tried, mut rejected) = (1usize, 0usize);
-    for b in 1..=3i64 {
+    // every B the tile's bits allow (S >= B, so 2B <= bits)
+    let most_b = bits / 2;
+    for b in 1..=most_b {
         for m in 0..=bits {
             for s in b..=bits {
                 if m + b + s > bits {
@@ -284,7 +286,9 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
         }
     }
     reasoning.push(format!(
-        "tried {tried} candidates (no swizzle, and Sw<B,M,S> for B in 1..=3, M + B + S <= {bits}); {rejected} rejected (offsets leave the tile, or a vector width shrinks below the base's {base_vectors:?} elements)"
+        "tried {tried} candidates (no swizzle, and every Sw<B,M,S> with S >= B and M + B + S <= {bits}, the tile's \
+         bits: B in 1..={most_b}); {rejected} rejected (offsets leave the tile, or a vector width shrinks below the \
+         base's {base_vectors:?} elements)"
     ));
     let atom_of = |c: &Candidate| gmma_atom_name(c.swizzle, spec.tile, spec.elem_bytes, spec.major);
     kept.sort_by_key(|c| {

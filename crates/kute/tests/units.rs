@@ -776,3 +776,46 @@ mod print_coordinates {
         assert!(kute::print::svg_with(&layout("make_identity_layout((_2,_2))"), &opts).is_err());
     }
 }
+
+/// From `src/print/svg.rs`: above `SVG_DETAIL_CELLS` cells a picture draws the
+/// shades alone, one path per shade; every cell once, in its value's shade.
+mod svg_summarised {
+    use kute::test_hooks::shade;
+
+    #[test]
+    fn large_pictures_are_small_and_every_cell_has_its_shade() {
+        for (src, rows, cols) in [
+            ("(256,256):(256,1)", 256, 256),
+            ("Sw<3,4,3> o _0 o (_128,_64):(_64,_1)", 128, 64),
+            ("(65,65):(1,65)", 65, 65),
+        ] {
+            let l = kute::expr::eval(src).unwrap().to_any_layout("l").unwrap();
+            let svg = kute::print::svg(&l).unwrap();
+            assert!(svg.len() < 1_100_000, "{src}: {} bytes", svg.len());
+            assert!(!svg.contains("<text x=\"") || svg.matches("<text").count() < 200, "{src}: numbers drawn");
+            let mut seen = vec![None; (rows * cols) as usize];
+            for path in svg.split("<path fill=\"").skip(1) {
+                let (fill, rest) = path.split_once("\" d=\"").unwrap();
+                let d = rest.split('"').next().unwrap();
+                for cell in d.split('M').skip(1) {
+                    let xy = cell.trim_end_matches("h1v1h-1z");
+                    let (n, m) = xy.split_once(' ').unwrap();
+                    let (m, n): (i64, i64) = (m.parse().unwrap(), n.parse().unwrap());
+                    let k = (m * cols + n) as usize;
+                    assert!(seen[k].is_none(), "{src}: cell ({m},{n}) twice");
+                    seen[k] = Some(fill.to_string());
+                }
+            }
+            for m in 0..rows {
+                for n in 0..cols {
+                    let at = kute::IntTuple::tuple_of_leaves([kute::Int::new_dynamic(m), kute::Int::new_dynamic(n)]);
+                    let v = l.eval_coord(&at).unwrap().value();
+                    assert_eq!(seen[(m * cols + n) as usize].as_deref(), Some(shade(v).0.as_str()), "{src} ({m},{n})");
+                }
+            }
+        }
+        // up to the limit, every cell is drawn with its number
+        let small = kute::print::svg(&"(64,64):(64,1)".parse::<kute::Layout>().unwrap()).unwrap();
+        assert!(small.contains(">4095</text>"));
+    }
+}

@@ -18,6 +18,11 @@ use std::fmt::Write;
 /// Largest number of cells an SVG picture draws (a 256×256 grid is already a
 /// picture of about 10 MB), the same as [`MAX_CELLS`](super::MAX_CELLS).
 pub const SVG_MAX_CELLS: usize = 1 << 16;
+
+/// Above this many cells an SVG picture draws the shades alone, one path per
+/// shade with the grid as one path (a 256x256 picture under a megabyte),
+/// without the numbers and the per-cell tooltips.
+pub const SVG_DETAIL_CELLS: usize = 1 << 12;
 /// Width of one character of a monospace font, as a fraction of the font size.
 const CHAR_W: f64 = 0.6;
 /// Space around the picture.
@@ -144,7 +149,11 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
         Some(c) => c.iter().map(String::len).max().unwrap_or(1),
         None => vals.iter().map(|v| v.to_string().len()).max().unwrap_or(1),
     };
-    let cell = (2.0 * font).max((widest as f64 * cw + font).ceil());
+    // a summarised picture's cells hold no numbers: a font's height each
+    let summarised = vals.len() > SVG_DETAIL_CELLS;
+    let cell = if summarised { font } else { (2.0 * font).max((widest as f64 * cw + font).ceil()) };
+    // (and its labels every 8th row and column)
+    let label_every = if summarised { 8 } else { 1 };
     let text_dy = 0.35 * font; // baseline offset that centres digits vertically
     let gap = 0.5 * font;
 
@@ -212,42 +221,52 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
         esc(&title)
     );
 
-    // Cells: a rectangle (with a tooltip) per coordinate, then the numbers.
-    let _ = writeln!(s, "<g class=\"cells\" stroke=\"#000000\" stroke-width=\"1\">");
-    for m in 0..rows {
-        for n in 0..cols {
-            let v = vals[(m * cols + n) as usize];
-            let (fill, bank) = match bank_of(v)? {
-                Some(b) => (bank_colour(b), format!(", bank {b}")),
-                None => (shade(v).0, String::new()),
-            };
-            let _ = writeln!(
-                s,
-                "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\">\
-                 <title>{} \u{2192} {}{bank}</title></rect>",
-                f(left + n as f64 * cell),
-                f(top + m as f64 * cell),
-                esc(&tooltip(&row_labels[m as usize], &col_labels[n as usize])),
-                g.text(m, n),
-            );
+    if summarised {
+        // the shades alone: one path per fill, in cell units, and the grid
+        let mut paths: Vec<(String, String)> = Vec::new();
+        for m in 0..rows {
+            for n in 0..cols {
+                let v = vals[(m * cols + n) as usize];
+                let fill = match bank_of(v)? {
+                    Some(b) => bank_colour(b),
+                    None => shade(v).0,
+                };
+                let k = match paths.iter().position(|(f, _)| *f == fill) {
+                    Some(k) => k,
+                    None => {
+                        paths.push((fill, String::new()));
+                        paths.len() - 1
+                    }
+                };
+                let _ = write!(paths[k].1, "M{n} {m}h1v1h-1z");
+            }
         }
-    }
-    s.push_str("</g>\n");
-    let _ = writeln!(s, "<g class=\"values\" font-size=\"{font}\" text-anchor=\"middle\">");
-    for m in 0..rows {
-        for n in 0..cols {
-            let v = vals[(m * cols + n) as usize];
-            let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
-            let _ = writeln!(
-                s,
-                "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
-                f(left + (n as f64 + 0.5) * cell),
-                f(top + (m as f64 + 0.5) * cell + text_dy),
-                g.text(m, n)
-            );
+        let _ = writeln!(
+            s,
+            "<g class=\"cells\" transform=\"translate({} {}) scale({cell})\"><title>{rows}x{cols} cells: the \
+             shades of their values (above {SVG_DETAIL_CELLS} cells the numbers are left out)</title>",
+            f(left),
+            f(top)
+        );
+        for (fill, d) in &paths {
+            let _ = writeln!(s, "<path fill=\"{fill}\" d=\"{d}\"/>");
         }
+        let mut grid = String::new();
+        for m in 0..=rows {
+            let _ = write!(grid, "M0 {m}H{cols}");
+        }
+        for n in 0..=cols {
+            let _ = write!(grid, "M{n} 0V{rows}");
+        }
+        let _ = writeln!(
+            s,
+            "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\" \
+             vector-effect=\"non-scaling-stroke\"/>"
+        );
+        s.push_str("</g>\n");
+    } else {
+        detailed_cells(&mut s, &g, &row_labels, &col_labels, (left, top, cell, text_dy, font), opts, &bank_of)?;
     }
-    s.push_str("</g>\n");
     let _ = writeln!(
         s,
         "<rect class=\"frame\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#000000\" \
@@ -260,7 +279,7 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
 
     // Row labels, right-aligned against the grid.
     let _ = writeln!(s, "<g class=\"row-labels\" font-size=\"{font}\" text-anchor=\"end\">");
-    for (m, (idx, crd)) in row_labels.iter().enumerate() {
+    for (m, (idx, crd)) in row_labels.iter().enumerate().step_by(label_every) {
         let y = f(top + (m as f64 + 0.5) * cell + text_dy);
         let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" fill=\"{INDEX_COLOUR}\">{idx}</text>", f(left - gap));
         if let Some(c) = crd {
@@ -272,7 +291,7 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
 
     // Column labels above the grid.
     let _ = writeln!(s, "<g class=\"col-labels\" font-size=\"{font}\" text-anchor=\"middle\">");
-    for (n, (idx, crd)) in col_labels.iter().enumerate() {
+    for (n, (idx, crd)) in col_labels.iter().enumerate().step_by(label_every) {
         let x = left + (n as f64 + 0.5) * cell;
         let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" fill=\"{INDEX_COLOUR}\">{idx}</text>", f(x), f(top - gap));
         if let Some(c) = crd {
@@ -333,6 +352,56 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     }
     s.push_str("</svg>\n");
     Ok(s)
+}
+
+/// The cells one by one: a rectangle with a tooltip per coordinate, then
+/// the numbers (pictures of up to [`SVG_DETAIL_CELLS`] cells).
+fn detailed_cells(
+    s: &mut String,
+    g: &super::Grid,
+    row_labels: &[(String, Option<String>)],
+    col_labels: &[(String, Option<String>)],
+    (left, top, cell, text_dy, font): (f64, f64, f64, f64, f64),
+    opts: &SvgOptions,
+    bank_of: &dyn Fn(i64) -> Result<Option<i64>>,
+) -> Result<()> {
+    let (rows, cols, vals) = (g.rows, g.cols, &g.vals);
+    let _ = writeln!(s, "<g class=\"cells\" stroke=\"#000000\" stroke-width=\"1\">");
+    for m in 0..rows {
+        for n in 0..cols {
+            let v = vals[(m * cols + n) as usize];
+            let (fill, bank) = match bank_of(v)? {
+                Some(b) => (bank_colour(b), format!(", bank {b}")),
+                None => (shade(v).0, String::new()),
+            };
+            let _ = writeln!(
+                s,
+                "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\">\
+                 <title>{} \u{2192} {}{bank}</title></rect>",
+                f(left + n as f64 * cell),
+                f(top + m as f64 * cell),
+                esc(&tooltip(&row_labels[m as usize], &col_labels[n as usize])),
+                g.text(m, n),
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    let _ = writeln!(s, "<g class=\"values\" font-size=\"{font}\" text-anchor=\"middle\">");
+    for m in 0..rows {
+        for n in 0..cols {
+            let v = vals[(m * cols + n) as usize];
+            let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
+            let _ = writeln!(
+                s,
+                "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
+                f(left + (n as f64 + 0.5) * cell),
+                f(top + (m as f64 + 0.5) * cell + text_dy),
+                g.text(m, n)
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    Ok(())
 }
 
 /// The labels of the `n` coordinates of a mode: the 1-D index, and the natural

@@ -10,7 +10,7 @@
 //! multiplies them, and gives each thread back its C values; finally every
 //! thread writes only its C fragment. The reference is `C(m,n) = Σ_k A(m,k)·B(n,k)`.
 
-use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
 use kute::{Layout, Tiler};
 
 fn lay(s: &str) -> Layout {
@@ -53,9 +53,9 @@ fn simulate(m: &TiledMma) {
     let b: Vec<i64> = (0..tn * tk).map(|i| value(2, i)).collect(); // B(n,k) at n + k·TN
     let mut c = vec![i64::MIN; (tm * tn) as usize];
 
-    let fa = m.thrfrg(0, &lay(&format!("(_{tm},_{tk}):(_1,_{tm})"))).unwrap();
-    let fb = m.thrfrg(1, &lay(&format!("(_{tn},_{tk}):(_1,_{tn})"))).unwrap();
-    let fc = m.thrfrg(2, &lay(&format!("(_{tm},_{tn}):(_1,_{tm})"))).unwrap();
+    let fa = m.thrfrg(Operand::A, &lay(&format!("(_{tm},_{tk}):(_1,_{tm})"))).unwrap();
+    let fb = m.thrfrg(Operand::B, &lay(&format!("(_{tn},_{tk}):(_1,_{tn})"))).unwrap();
+    let fc = m.thrfrg(Operand::C, &lay(&format!("(_{tm},_{tn}):(_1,_{tm})"))).unwrap();
     let vmnk = m.thr_layout_vmnk();
     let (nv, nm, nn, nk) = (mode_size(vmnk, 0), mode_size(vmnk, 1), mode_size(vmnk, 2), mode_size(vmnk, 3));
     let atom = m.atom();
@@ -282,7 +282,9 @@ fn tiled_copies_move_every_element_once() {
     let m =
         TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(), Some(&lay("(_2,_2,_1):(_1,_2,_0)")), None)
             .unwrap();
-    for (op, which) in [("SM75_U32x4_LDSM_N", 0), ("SM75_U32x2_LDSM_N", 1), ("UniversalCopy<uint32_t>", 2)] {
+    for (op, which) in
+        [("SM75_U32x4_LDSM_N", Operand::A), ("SM75_U32x2_LDSM_N", Operand::B), ("UniversalCopy<uint32_t>", Operand::C)]
+    {
         let c = TiledCopy::for_mma(CopyAtom::new(op, "half_t").unwrap(), &m, which).unwrap();
         check_copy(&c);
     }
@@ -308,7 +310,7 @@ fn thread_slices_partition_tensors() {
     for t in 0..m.size().unwrap().value() {
         let thr = m.get_slice(t).unwrap();
         let part = thr.partition_c(make_identity_tensor(&shape).unwrap()).unwrap();
-        assert_eq!(part.shape().unwrap(), m.partition_shape(2, &shape).unwrap());
+        assert_eq!(part.shape().unwrap(), m.partition_shape(Operand::C, &shape).unwrap());
         for i in 0..part.size().unwrap() {
             let c = part.get(i).unwrap();
             let g = |k| c.get(k).unwrap().as_int().unwrap().value();
@@ -322,7 +324,7 @@ fn thread_slices_partition_tensors() {
             let idx = at2(&tv, t, v);
             assert_eq!((g(0), g(1)), (idx % tile_m, idx / tile_m), "thread {t} value {v}");
         }
-        let frag = thr.partition_fragment::<_, f32>(2, make_identity_tensor(&shape).unwrap()).unwrap();
+        let frag = thr.partition_fragment::<_, f32>(Operand::C, make_identity_tensor(&shape).unwrap()).unwrap();
         assert_eq!(frag.shape().unwrap(), part.shape().unwrap());
     }
     assert!(seen.iter().all(|&n| n == 1), "C coverage");

@@ -7,6 +7,7 @@
 //! kute's algebra.
 
 use super::mma::TiledMma;
+use super::operand::{Operand, Side};
 use super::traits::{copy_traits, CopyTraits};
 use crate::algebra;
 use crate::error::{Error, Result};
@@ -274,29 +275,29 @@ impl TiledCopy {
         TiledCopy::new(atom, layout_tv, Tiler::from(&tiler))
     }
 
-    /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which` 0, 1, 2): the MMA's
-    /// operand TV layout over its tile.
+    /// CuTe `make_tiled_copy_A/B/C(atom, mma)` (`which`): the MMA's operand
+    /// TV layout over its tile.
     ///
-    /// Pre: `which` is 0, 1 or 2 (else a `Mismatch` error); the operand's
-    /// threads and values per thread are multiples of the atom's (else an
+    /// Pre: the operand's threads and values per thread are multiples of the
+    /// atom's (else an
     /// `Inadmissible` error, as CuTe's static assertions: `SM75_U32x4_LDSM_N`
     /// for B of the MMA below).
     /// Post: `tiled_layout_tv() == mma.layout_tv(which)`, and `Tiler_MN` is the
     /// operand's (M, K), (N, K) or (M, N) tile sizes.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
     /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
     /// assert_eq!(c.tiler_mn_text(), "(_32,_16)");
     /// let c2 = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
     /// assert_eq!(c2.tiler_mn_text(), "((_8,_2):(_1,_16),(_8,_2):(_2,_1))");
-    /// let c3 = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap(), &c, true).unwrap();
+    /// let c3 = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap(), &c, Side::Source).unwrap();
     /// assert_eq!(c3.tiled_layout_tv(), &c.layout_s_tv().unwrap());
     /// ```
-    pub fn for_mma(atom: CopyAtom, mma: &TiledMma, which: usize) -> Result<TiledCopy> {
+    pub fn for_mma(atom: CopyAtom, mma: &TiledMma, which: Operand) -> Result<TiledCopy> {
         let (t0, t1) = mma.operand_tile(which)?;
         let tiler = Tiler::Tuple(vec![Tiler::Int(t0), Tiler::Int(t1)]);
         TiledCopy::new(atom, mma.layout_tv(which)?, tiler)
@@ -311,7 +312,7 @@ impl TiledCopy {
     /// cut C layout reaches) and `TiledLayout_TV` has the atom's values per thread.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
     /// let c = TiledCopy::for_mma_c_atom(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &m).unwrap();
@@ -330,7 +331,7 @@ impl TiledCopy {
             }
             let tv =
                 algebra::composition(&c, &Layout::from_shape(&IntTuple::tuple_of_leaves([c.mode(0)?.size()?, v]))?)?;
-            let (tm, tn) = mma.operand_tile(2)?;
+            let (tm, tn) = mma.operand_tile(Operand::C)?;
             let mn = IntTuple::tuple_of_leaves([tm, tn]);
             let mut parts = Vec::new();
             for i in 0..2 {
@@ -347,26 +348,26 @@ impl TiledCopy {
         go(atom).map_err(|e| e.within(op))
     }
 
-    /// CuTe `make_tiled_copy_S/D(atom, tiled_copy)` (`source`): the other
-    /// copy's source (destination) TV layout over its tile.
+    /// CuTe `make_tiled_copy_S/D(atom, tiled_copy)` (`side`): the other
+    /// copy's source or destination TV layout over its tile.
     ///
     /// Pre: as [`TiledCopy::layout_tv`] of `other` and [`TiledCopy::new`].
-    /// Post: `tiled_layout_tv() == other.layout_tv(source)` and
+    /// Post: `tiled_layout_tv() == other.layout_tv(side)` and
     /// `tiler_mn() == other.tiler_mn()`.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// let ldsm = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// let ldsm = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
     /// // make_tiled_copy_D(Copy_Atom<UniversalCopy<uint32_t>,half_t>{}, ldsm)
-    /// let c = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &ldsm, false).unwrap();
+    /// let c = TiledCopy::for_copy(CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap(), &ldsm, Side::Destination).unwrap();
     /// assert_eq!(c.layout_s_tv().unwrap().to_string(),
     ///            "((_4,_8,_2,_2),(_2,(_2,_2))):((_64,_1,_16,_0),(_32,(_8,_256)))");
     /// assert_eq!(c.tiler_mn_text(), "(_32,_16)");
     /// ```
-    pub fn for_copy(atom: CopyAtom, other: &TiledCopy, source: bool) -> Result<TiledCopy> {
-        let tv = if source { other.layout_s_tv()? } else { other.layout_d_tv()? };
+    pub fn for_copy(atom: CopyAtom, other: &TiledCopy, side: Side) -> Result<TiledCopy> {
+        let tv = other.layout_tv(side)?;
         TiledCopy::new(atom, tv, other.tiler.clone())
     }
 
@@ -391,10 +392,10 @@ impl TiledCopy {
     /// Pre: none. Post: the layout the copy was made with.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
     /// assert_eq!(c.tiled_layout_tv().to_string(),
     ///            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
     /// ```
@@ -454,7 +455,7 @@ impl TiledCopy {
     /// Post: that integer, or that layout's size.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
     /// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
     /// let c = TiledCopy::make(atom, &lay("(_32,_4):(_4,_1)"), &lay("(_1,_8):(_8,_1)")).unwrap();
@@ -482,8 +483,11 @@ impl TiledCopy {
     }
 
     /// `right_inverse(AtomLayoutRef).compose(AtomLayoutSrc or Dst)`.
-    fn ref_to(&self, source: bool) -> Result<Layout> {
-        let trg = if source { &self.atom.src } else { &self.atom.dst };
+    fn ref_to(&self, side: Side) -> Result<Layout> {
+        let trg = match side {
+            Side::Source => &self.atom.src,
+            Side::Destination => &self.atom.dst,
+        };
         algebra::composition(&algebra::right_inverse(&self.atom.reference)?, trg)
     }
 
@@ -519,55 +523,60 @@ impl TiledCopy {
         tv.slice(&c)
     }
 
-    /// CuTe's `tidfrg_S` / `tidfrg_D` (`source`): a tensor's layout divided
+    /// CuTe's `tidfrg_S` / `tidfrg_D` (`side`): a tensor's layout divided
     /// into `(Thr, Val, Rest...)` of this copy.
     ///
     /// Pre: `l` has at least the rank of `Tiler_MN` (else a `Mismatch` error);
     /// as CuTe's `zipped_divide` and composition (their errors).
-    /// Post: `R(t, v, r) == zipped_divide(l, Tiler_MN)(layout_tv(source)(t, v), r)`:
+    /// Post: `R(t, v, r) == zipped_divide(l, Tiler_MN)(layout_tv(side)(t, v), r)`:
     /// mode 0 has `size(c)` threads, mode 1 the values of one thread, mode 2 the tiles.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// use kute::atom::{CopyAtom, Side, TiledCopy};
     /// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
     /// let c = TiledCopy::make(atom, &"(_16,_8):(_8,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
-    /// let t = c.tidfrg(&"(_32,_128):(_128,_1)".parse().unwrap(), true).unwrap();
+    /// let t = c.tidfrg(&"(_32,_128):(_128,_1)".parse().unwrap(), Side::Source).unwrap();
     /// assert_eq!(t.rank(), 3); // (thread, value, rest)
     /// assert_eq!(t.mode(0).unwrap().size().unwrap().value(), 128);
     /// ```
-    pub fn tidfrg(&self, l: &Layout, source: bool) -> Result<Layout> {
-        let op = if source { "tidfrg_S" } else { "tidfrg_D" };
+    pub fn tidfrg(&self, l: &Layout, side: Side) -> Result<Layout> {
+        let op = match side {
+            Side::Source => "tidfrg_S",
+            Side::Destination => "tidfrg_D",
+        };
         let go = || -> Result<Layout> {
             let z = algebra::zipped_divide(l, &self.tiler)?;
-            self.tile2thrfrg(&z, &self.ref_to(source)?)
+            self.tile2thrfrg(&z, &self.ref_to(side)?)
         };
         go().map_err(|e| e.within(op))
     }
 
-    /// CuTe's `get_layoutS_TV` / `get_layoutD_TV` (`source`): (thread, value)
+    /// CuTe's `get_layoutS_TV` / `get_layoutD_TV` (`side`): (thread, value)
     /// to the coordinate in the tile.
     ///
     /// Pre: `Tiler_MN` is a tuple of integers and layouts (else a `Mismatch`
     /// error; every constructor but [`TiledCopy::new`] makes one).
     /// Post: mode 0 has `size(c)` threads; `R(t, v)` is the column-major index
-    /// in the `Tiler_MN` tile of thread `t`'s value `v` of the source (`source`)
-    /// or the destination.
+    /// in the `Tiler_MN` tile of thread `t`'s value `v` of that side.
     ///
     /// ```
-    /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
-    /// assert_eq!(c.layout_tv(true).unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
-    /// assert_eq!(c.layout_tv(false).unwrap().to_string(),
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
+    /// assert_eq!(c.layout_tv(Side::Source).unwrap().to_string(), "((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0))");
+    /// assert_eq!(c.layout_tv(Side::Destination).unwrap().to_string(),
     ///            "((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))");
     /// ```
-    pub fn layout_tv(&self, source: bool) -> Result<Layout> {
-        let op = if source { "get_layoutS_TV" } else { "get_layoutD_TV" };
+    pub fn layout_tv(&self, side: Side) -> Result<Layout> {
+        let op = match side {
+            Side::Source => "get_layoutS_TV",
+            Side::Destination => "get_layoutD_TV",
+        };
         let go = || -> Result<Layout> {
             let reference =
                 Layout::from_shape(&Tree::tuple([self.tiler_shape()?.as_ref(), IntTuple::leaf(Int::ONE).as_ref()]))?;
-            let frg = self.tile2thrfrg(&reference, &self.ref_to(source)?)?;
+            let frg = self.tile2thrfrg(&reference, &self.ref_to(side)?)?;
             let c = coord(|b| {
                 b.open();
                 b.leaf(Crd::Underscore);
@@ -582,7 +591,7 @@ impl TiledCopy {
 
     /// `get_layoutS_TV()`.
     ///
-    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(true)`.
+    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(Side::Source)`.
     ///
     /// ```
     /// use kute::atom::{CopyAtom, TiledCopy};
@@ -592,12 +601,12 @@ impl TiledCopy {
     /// assert_eq!(c.layout_s_tv().unwrap().to_string(), "((_2,_4,_4),((_2,_4),_2)):((_256,_1,_8),((_4,_64),_32))");
     /// ```
     pub fn layout_s_tv(&self) -> Result<Layout> {
-        self.layout_tv(true)
+        self.layout_tv(Side::Source)
     }
 
     /// `get_layoutD_TV()`.
     ///
-    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(false)`.
+    /// Pre: as [`TiledCopy::layout_tv`]. Post: `layout_tv(Side::Destination)`.
     ///
     /// ```
     /// use kute::atom::{CopyAtom, TiledCopy};
@@ -607,7 +616,7 @@ impl TiledCopy {
     /// assert_eq!(c.layout_d_tv().unwrap().to_string(), "((_8,_4),(_8,_2)):((_64,_1),(_4,_32))");
     /// ```
     pub fn layout_d_tv(&self) -> Result<Layout> {
-        self.layout_tv(false)
+        self.layout_tv(Side::Destination)
     }
 }
 

@@ -6,6 +6,7 @@
 //! functions compute it (`thrfrg_C`, `get_layoutC_TV`, ...), so the answers
 //! are CuTe's to the character.
 
+use super::operand::Operand;
 use super::traits::{mma_traits, MmaTraits};
 use crate::algebra;
 use crate::error::{Error, Result};
@@ -160,29 +161,6 @@ pub struct TiledMma {
     permutation: Vec<Tiler>,
 }
 
-/// The modes of M, N, K an operand spans (`which` 0 for A: M×K, 1 for B:
-/// N×K, 2 for C: M×N); any other `which` is a `Mismatch` error naming `op`.
-pub(crate) fn operand_modes(which: usize, op: &'static str) -> Result<(usize, usize)> {
-    match which {
-        0 => Ok((0, 2)),
-        1 => Ok((1, 2)),
-        2 => Ok((0, 1)),
-        _ => Err(Error::mismatch(op, format!("operand {which}: the operands are 0 (A), 1 (B) and 2 (C)"))),
-    }
-}
-
-/// An operation on operand `which`: its name (`names[which]`, or `other` for a
-/// `which` past them) and the operand's modes ([`operand_modes`], whose error
-/// names it).
-pub(crate) fn operand(
-    which: usize,
-    names: [&'static str; 3],
-    other: &'static str,
-) -> Result<(&'static str, (usize, usize))> {
-    let op = names.get(which).copied().unwrap_or(other);
-    Ok((op, operand_modes(which, op)?))
-}
-
 /// CuTe's `make_layout(n)`: `n:_1`, and `_1:_0` for `n = 1`.
 fn line(n: Int) -> Layout {
     if n.value() == 1 {
@@ -334,9 +312,9 @@ impl TiledMma {
         }
     }
 
-    /// The tile sizes of an operand's two modes (`which` 0, 1, 2 for A, B, C).
-    pub(crate) fn operand_tile(&self, which: usize) -> Result<(Int, Int)> {
-        let (m0, m1) = operand_modes(which, "tile_size")?;
+    /// The tile sizes of an operand's two modes.
+    pub(crate) fn operand_tile(&self, which: Operand) -> Result<(Int, Int)> {
+        let (m0, m1) = which.modes();
         Ok((self.tile_size(m0)?, self.tile_size(m1)?))
     }
 
@@ -371,25 +349,24 @@ impl TiledMma {
         self.thr_layout_vmnk.size()
     }
 
-    /// CuTe's `thrfrg_A/B/C`: a layout of the operand tile (`which` = 0 for A
-    /// (M×K), 1 for B (N×K), 2 for C (M×N)) as
+    /// CuTe's `thrfrg_A/B/C`: a layout of the operand `which`'s tile as
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1)))`.
     ///
-    /// Pre: `which` is 0, 1 or 2 and the layout has rank at least 2 (else a
-    /// `Mismatch` error); as CuTe's divides.
+    /// Pre: the layout has rank at least 2 (else a `Mismatch` error); as
+    /// CuTe's divides.
     /// Post: mode 0 (the threads) has the size of mode 0 of the atom's TV layout
     /// of the operand times the atoms along the operand's two modes; mode 1
     /// starts with `FrgV`, mode 1 of that TV layout.
     ///
     /// ```
-    /// use kute::atom::{MmaAtom, TiledMma};
+    /// use kute::atom::{MmaAtom, Operand, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
-    /// let c = m.thrfrg(2, &"(_16,_8):(_1,_16)".parse().unwrap()).unwrap();
+    /// let c = m.thrfrg(Operand::C, &"(_16,_8):(_1,_16)".parse().unwrap()).unwrap();
     /// assert_eq!(c.to_string(), "(((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))");
     /// ```
-    pub fn thrfrg(&self, which: usize, l: &Layout) -> Result<Layout> {
-        let (op, (m0, m1)) = operand(which, ["thrfrg_A", "thrfrg_B", "thrfrg_C"], "thrfrg")?;
-        let atom_tv = [self.atom.layout_a_tv(), self.atom.layout_b_tv(), self.atom.layout_c_tv()][which];
+    pub fn thrfrg(&self, which: Operand, l: &Layout) -> Result<Layout> {
+        let (op, (m0, m1)) = (which.pick(["thrfrg_A", "thrfrg_B", "thrfrg_C"]), which.modes());
+        let atom_tv = which.pick([self.atom.layout_a_tv(), self.atom.layout_b_tv(), self.atom.layout_c_tv()]);
         let go = || -> Result<Layout> {
             if l.rank() < 2 {
                 return Err(Error::mismatch(op, format!("{l} has rank {}; the operand needs rank 2", l.rank())));
@@ -418,35 +395,34 @@ impl TiledMma {
         algebra::composition(&pick, &algebra::right_inverse(&full)?)
     }
 
-    /// CuTe's `get_layoutA_TV` / `B` / `C` (`which` 0, 1, 2): (thread index,
-    /// value) to the coordinate of the operand's tile.
+    /// CuTe's `get_layoutA_TV` / `B` / `C` (`which`): (thread index, value)
+    /// to the coordinate of the operand's tile.
     ///
     /// Pre: the permutation admits CuTe's divides (else the algebra's error,
-    /// within `get_layoutX_TV`); `which` is 0, 1 or 2 (else a `Mismatch` error).
+    /// within `get_layoutX_TV`).
     /// Post: `((threads),(values))`; mode 0 has size [`TiledMma::size`], and
     /// `R(t, v)` is the column-major index of thread `t`'s value `v` in the
     /// operand's `tile_size × tile_size` tile.
     ///
     /// ```
-    /// use kute::atom::{MmaAtom, TiledMma};
+    /// use kute::atom::{MmaAtom, Operand, TiledMma};
     /// let p: kute::Tiler = "<_32,_32,_16>".parse().unwrap();
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), Some(&p)).unwrap();
-    /// let b = m.layout_tv(1).unwrap();
+    /// let b = m.layout_tv(Operand::B).unwrap();
     /// assert_eq!(b.to_string(), "((_4,_8,_2,_2),((_2,_2),(_2,_1))):((_64,_1,_0,_8),((_32,_256),(_16,_0)))");
     /// assert_eq!(b.mode(0).unwrap().size().unwrap(), m.size().unwrap());
-    /// assert_eq!(m.layout_tv(3).unwrap_err().kind(), kute::ErrorKind::Mismatch);
     /// ```
-    pub fn layout_tv(&self, which: usize) -> Result<Layout> {
-        let (op, _) = operand(which, ["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"], "get_layout_TV")?;
+    pub fn layout_tv(&self, which: Operand) -> Result<Layout> {
+        let op = which.pick(["get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV"]);
         let go = || -> Result<Layout> {
             let (t0, t1) = self.operand_tile(which)?;
             let reference = Layout::from_shape(&IntTuple::tuple_of_leaves([t0, t1]))?;
             let mut frg = self.thrfrg(which, &reference)?;
-            if which < 2 {
+            if which != Operand::C {
                 // the threads along the other operand's mode own the same values
                 let (s1, s2) = (self.vmnk_size(1)?, self.vmnk_size(2)?);
-                let stride = if which == 0 { [Int::ONE, Int::ZERO] } else { [Int::ZERO, Int::ONE] };
+                let stride = if which == Operand::A { [Int::ONE, Int::ZERO] } else { [Int::ZERO, Int::ONE] };
                 let bcast = Layout::new(IntTuple::tuple_of_leaves([s1, s2]), IntTuple::tuple_of_leaves(stride))?;
                 // CuTe's `.compose(atile, _)`: atile = (_, (bcast, _)) on the thread mode
                 let atile = tile([Tiler::Underscore, tile([Tiler::Layout(bcast), Tiler::Underscore])]);
@@ -471,7 +447,7 @@ impl TiledMma {
     ///            "((_4,_8,_2,_2),((_2,_2,_2),(_1,_1))):((_64,_1,_16,_0),((_32,_8,_256),(_0,_0)))");
     /// ```
     pub fn layout_a_tv(&self) -> Result<Layout> {
-        self.layout_tv(0)
+        self.layout_tv(Operand::A)
     }
 
     /// `get_layoutB_TV()`.
@@ -487,7 +463,7 @@ impl TiledMma {
     ///            "((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_32,_1,_0,_8),((_16,_128),(_0,_0)))");
     /// ```
     pub fn layout_b_tv(&self) -> Result<Layout> {
-        self.layout_tv(1)
+        self.layout_tv(Operand::B)
     }
 
     /// `get_layoutC_TV()`.
@@ -504,31 +480,30 @@ impl TiledMma {
     ///            "((_4,_8,_2,_2),((_2,_2),(_1,_2))):((_64,_1,_16,_256),((_32,_8),(_0,_512)))");
     /// ```
     pub fn layout_c_tv(&self) -> Result<Layout> {
-        self.layout_tv(2)
+        self.layout_tv(Operand::C)
     }
 
-    /// CuTe's `partition_shape_A/B/C(m, shape)` (`which` 0, 1, 2): the shape of
-    /// one thread's fragment of an operand of that shape, `(FrgV, Rest...)`.
+    /// CuTe's `partition_shape_A/B/C(m, shape)` (`which`): the shape of one
+    /// thread's fragment of an operand of that shape, `(FrgV, Rest...)`.
     ///
-    /// Pre: `which` is 0, 1 or 2 and the shape has rank at least 2 (else a
-    /// `Mismatch` error); as
+    /// Pre: the shape has rank at least 2 (else a `Mismatch` error); as
     /// [`TiledMma::thrfrg`].
     /// Post: `FrgV` is the shape of mode 1 of the atom's TV layout of the
     /// operand; where the tile sizes divide the shape, the fragment's size times
     /// the threads along the operand's two modes is `size(shape)`.
     ///
     /// ```
-    /// use kute::atom::{MmaAtom, TiledMma};
+    /// use kute::atom::{MmaAtom, Operand, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// assert_eq!(m.partition_shape(0, &"(_64,_32)".parse().unwrap()).unwrap().to_string(), "((_2,_2,_2),_2,_2)");
-    /// assert_eq!(m.partition_shape(2, &"(_128,_128)".parse().unwrap()).unwrap().to_string(), "((_2,_2),_4,_8)");
+    /// assert_eq!(m.partition_shape(Operand::A, &"(_64,_32)".parse().unwrap()).unwrap().to_string(), "((_2,_2,_2),_2,_2)");
+    /// assert_eq!(m.partition_shape(Operand::C, &"(_128,_128)".parse().unwrap()).unwrap().to_string(), "((_2,_2),_4,_8)");
     /// ```
-    pub fn partition_shape(&self, which: usize, shape: &IntTuple) -> Result<IntTuple> {
+    pub fn partition_shape(&self, which: Operand, shape: &IntTuple) -> Result<IntTuple> {
         let dummy = Layout::from_shape(shape)?;
         let tv = self.thrfrg(which, &dummy)?;
         // (0, (_, repeat<rank>(_))): thread 0, every value and rest
-        let coord = super::thread::fragment_coord(|b| b.leaf(Crd::Int(Int::ZERO)), dummy.rank())?;
+        let coord = super::operand::fragment_coord(|b| b.leaf(Crd::Int(Int::ZERO)), dummy.rank())?;
         Ok(tv.slice(&coord)?.shape())
     }
 }

@@ -4,9 +4,11 @@
 
 pub mod copy;
 pub mod mma;
+pub mod operand;
 pub mod thread;
 pub mod traits;
 
 pub use copy::{make_layout_tv, CopyAtom, TiledCopy};
 pub use mma::{MmaAtom, TiledMma};
+pub use operand::{Operand, Side};
 pub use thread::{ThrCopy, ThrMma};

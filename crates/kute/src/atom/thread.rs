@@ -1,13 +1,14 @@
 //! One thread's view of a tiled MMA or copy (CuTe's `ThrMMA` and `ThrCopy`):
 //! the part of a tensor that thread owns, as a tensor over the same engine.
 
+use super::operand::{fragment_coord, push_rest, Operand, Side};
 use super::{TiledCopy, TiledMma};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
 use crate::tensor::{Engine, Owned, Tensor};
-use crate::tree::{Builder, Tree};
+use crate::tree::Tree;
 
 /// CuTe's `ThrMMA`: thread `thr_vmnk` of a tiled MMA (`mma.get_slice(t)`).
 ///
@@ -58,34 +59,6 @@ impl TiledMma {
     }
 }
 
-/// CuTe's `repeat<rank>(_)`: `_` for rank 1, else a tuple of `rank` of them.
-fn push_rest(b: &mut Builder<'_, Crd>, rank: usize) {
-    if rank == 1 {
-        b.leaf(Crd::Underscore);
-    } else {
-        b.open();
-        for _ in 0..rank {
-            b.leaf(Crd::Underscore);
-        }
-        b.close();
-    }
-}
-
-/// `(thread, (_, repeat<rank>(_)))`: the coordinate slicing one thread's
-/// fragment out of a `thrfrg` (the thread part pushed by `thread`).
-pub(crate) fn fragment_coord(thread: impl FnOnce(&mut Builder<'_, Crd>), rank: usize) -> Result<Coord> {
-    Tree::try_build(|b| {
-        b.open();
-        thread(b);
-        b.open();
-        b.leaf(Crd::Underscore);
-        push_rest(b, rank);
-        b.close();
-        b.close();
-        Ok(())
-    })
-}
-
 fn int(x: i64) -> Crd {
     Crd::Int(Int::new_dynamic(x))
 }
@@ -107,8 +80,8 @@ impl ThrMma<'_> {
         self.vmnk
     }
 
-    fn partition<E: Engine>(&self, which: usize, t: Tensor<E>) -> Result<Tensor<E>> {
-        let (op, (m0, m1)) = super::mma::operand(which, ["partition_A", "partition_B", "partition_C"], "partition")?;
+    fn partition<E: Engine>(&self, which: Operand, t: Tensor<E>) -> Result<Tensor<E>> {
+        let (op, (m0, m1)) = (which.pick(["partition_A", "partition_B", "partition_C"]), which.modes());
         let (engine, layout, offset) = t.into_parts();
         let l = layout.as_layout(op)?;
         let frg = self.mma.thrfrg(which, l).map_err(|e| e.within(op))?;
@@ -148,7 +121,7 @@ impl ThrMma<'_> {
     /// assert_eq!(owned, ["(1,2)", "(1,3)", "(9,2)", "(9,3)", "(1,10)", "(1,11)", "(9,10)", "(9,11)"]);
     /// ```
     pub fn partition_a<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
-        self.partition(0, t)
+        self.partition(Operand::A, t)
     }
 
     /// CuTe `thr_mma.partition_B(tensor)` (N×K).
@@ -167,7 +140,7 @@ impl ThrMma<'_> {
     /// assert_eq!(owned, ["(1,2)", "(1,3)", "(1,10)", "(1,11)"]);
     /// ```
     pub fn partition_b<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
-        self.partition(1, t)
+        self.partition(Operand::B, t)
     }
 
     /// CuTe `thr_mma.partition_C(tensor)` (M×N).
@@ -187,31 +160,29 @@ impl ThrMma<'_> {
     /// assert_eq!(owned, ["(17,8)", "(17,9)", "(25,8)", "(25,9)"]);
     /// ```
     pub fn partition_c<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
-        self.partition(2, t)
+        self.partition(Operand::C, t)
     }
 
-    /// CuTe `thr_mma.partition_fragment_A/B/C(tensor)` (`which` 0, 1, 2): a
+    /// CuTe `thr_mma.partition_fragment_A/B/C(tensor)` (`which`): a
     /// register tensor (owned, `T::default()` everywhere) shaped like the
     /// thread's partition (CuTe's `make_fragment_like`).
     ///
-    /// Pre: `which` is 0, 1 or 2 (else a `Mismatch` error); as the partition.
+    /// Pre: as the partition.
     /// Post: an owned tensor of the partition's shape
     /// with a compact layout (`make_fragment_like` of the partition of a
     /// compact tensor of `t`'s shape, so that a coordinate tensor also has one).
     ///
     /// ```
-    /// use kute::atom::{MmaAtom, TiledMma};
+    /// use kute::atom::{MmaAtom, Operand, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
     /// let c = kute::tensor::make_identity_tensor(&"(_16,_8)".parse().unwrap()).unwrap();
-    /// let frag = m.get_slice(5).unwrap().partition_fragment::<_, f32>(2, c).unwrap();
+    /// let frag = m.get_slice(5).unwrap().partition_fragment::<_, f32>(Operand::C, c).unwrap();
     /// assert_eq!(frag.layout().to_string(), "((_2,_2),_1,_1):((_1,_2),_0,_0)");
     /// assert_eq!(frag.engine().0, vec![0.0f32; 4]);
-    /// let c = kute::tensor::make_identity_tensor(&"(_16,_8)".parse().unwrap()).unwrap();
-    /// assert!(m.get_slice(5).unwrap().partition_fragment::<_, f32>(3, c).is_err());
     /// ```
     pub fn partition_fragment<E: Engine, T: Clone + Default>(
         &self,
-        which: usize,
+        which: Operand,
         t: Tensor<E>,
     ) -> Result<Tensor<Owned<T>>> {
         // the partition of a compact tensor of the same shape: the fragment's
@@ -257,11 +228,14 @@ impl TiledCopy {
 }
 
 impl ThrCopy<'_> {
-    fn partition<E: Engine>(&self, t: Tensor<E>, source: bool) -> Result<Tensor<E>> {
-        let op = if source { "partition_S" } else { "partition_D" };
+    fn partition<E: Engine>(&self, t: Tensor<E>, side: Side) -> Result<Tensor<E>> {
+        let op = match side {
+            Side::Source => "partition_S",
+            Side::Destination => "partition_D",
+        };
         let (engine, layout, offset) = t.into_parts();
         let l: &Layout = layout.as_layout(op)?;
-        let frg = self.copy.tidfrg(l, source)?;
+        let frg = self.copy.tidfrg(l, side)?;
         // (thr, _, repeat<rank>(_))
         let rank = l.rank();
         let c: Coord = Tree::try_build(|b| {
@@ -293,7 +267,7 @@ impl ThrCopy<'_> {
     /// assert_eq!(mine.get(0).unwrap().to_string(), "(0,8)");
     /// ```
     pub fn partition_s<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
-        self.partition(t, true)
+        self.partition(t, Side::Source)
     }
 
     /// CuTe `thr_copy.partition_D(tensor)`: the thread's destination values,
@@ -307,7 +281,7 @@ impl ThrCopy<'_> {
     /// use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
     /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
     ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
-    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, 0).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, kute::atom::Operand::A).unwrap();
     /// let a = || kute::tensor::make_identity_tensor(&"(_32,_16)".parse().unwrap()).unwrap();
     /// let thr = c.get_slice(1).unwrap();
     /// let (src, dst) = (thr.partition_s(a()).unwrap(), thr.partition_d(a()).unwrap());
@@ -316,6 +290,6 @@ impl ThrCopy<'_> {
     /// assert_eq!(owned, ["(0,2)", "(0,3)", "(8,2)", "(8,3)", "(0,10)"]); // and receives A's fragment
     /// ```
     pub fn partition_d<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
-        self.partition(t, false)
+        self.partition(t, Side::Destination)
     }
 }

@@ -4,7 +4,7 @@
 //! the functions of mma_atom.hpp and copy_atom.hpp.
 
 use super::value::{type_error, Value};
-use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, TiledCopy, TiledMma};
+use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
@@ -138,14 +138,19 @@ fn int(i: Int) -> Value {
     Value::IntTuple(IntTuple::leaf(i))
 }
 
-/// The operand a name is about: 0 for A, 1 for B, 2 for C
-/// (`get_layoutA_TV`, `thrfrg_B`, `make_tiled_copy_C_atom`).
-fn which(name: &str) -> usize {
+/// The operand a name is about (`get_layoutA_TV`, `thrfrg_B`,
+/// `make_tiled_copy_C_atom`; C where the name ends otherwise).
+fn which(name: &str) -> Operand {
     let stem = name.trim_end_matches("_TV").trim_end_matches("_atom");
-    match stem.chars().last() {
-        Some('A') => 0,
-        Some('B') => 1,
-        _ => 2,
+    stem.chars().last().and_then(Operand::from_letter).unwrap_or(Operand::C)
+}
+
+/// The side of a copy a name is about (`tidfrg_S`, `make_tiled_copy_D`).
+fn side(name: &str) -> Side {
+    if name.ends_with('S') {
+        Side::Source
+    } else {
+        Side::Destination
     }
 }
 
@@ -186,7 +191,7 @@ pub(super) fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Val
 pub(super) fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
     let atom = copy_atom(&a[0], name)?;
     let c = copy(&a[1], name)?;
-    Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, name.ends_with('S')).map_err(|e| e.within(name))?)))
+    Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, side(name)).map_err(|e| e.within(name))?)))
 }
 
 /// The accessors of a TiledMMA: `get_layoutA_TV(m)`, `thrfrg_A(m, L)`, ...
@@ -226,7 +231,7 @@ pub(super) fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
         "get_layoutD_TV" => Ok(Value::Layout(c.layout_d_tv()?)),
         "tidfrg_S" | "tidfrg_D" => {
             let l = a.get(1).ok_or_else(|| Error::mismatch(name, "a layout to partition"))?;
-            Ok(Value::Layout(c.tidfrg(&l.to_layout("the layout").map_err(|e| e.in_op(name))?, name.ends_with('S'))?))
+            Ok(Value::Layout(c.tidfrg(&l.to_layout("the layout").map_err(|e| e.in_op(name))?, side(name))?))
         }
         "TiledLayout_TV" => Ok(Value::Layout(c.tiled_layout_tv().clone())),
         _ => Ok(match c.tiler_mn() {
@@ -395,7 +400,7 @@ pub(super) fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
             super::tensor::partition_mma(&a[1], &s, which(stem))
         }
         (ThrSlice::Copy(c, thr), "S" | "D") if !fragment => {
-            super::tensor::partition_copy(&a[1], &c.get_slice(*thr)?, stem == "S")
+            super::tensor::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
         }
         _ => Err(Error::new(ErrorKind::Type, name, format!("{name} does not apply to this thread slice"))),
     }

@@ -262,25 +262,25 @@ pub(super) fn tensor_shape(v: &Value) -> Result<crate::IntTuple> {
     as_tensor(v, "the tensor")?.layout()?.shape()
 }
 
-/// `thr_mma.partition_A/B/C(T)` (`which` 0, 1, 2) of the tensor a value holds.
-pub(super) fn partition_mma(v: &Value, s: &crate::atom::ThrMma<'_>, which: usize) -> Result<Value> {
+/// `thr_mma.partition_A/B/C(T)` (`which`) of the tensor a value holds.
+pub(super) fn partition_mma(v: &Value, s: &crate::atom::ThrMma<'_>, which: crate::atom::Operand) -> Result<Value> {
+    use crate::atom::Operand;
     let part = |x: TensorOf| -> Result<TensorOf> {
         match which {
-            0 => both!(x, |t| s.partition_a(t)),
-            1 => both!(x, |t| s.partition_b(t)),
-            _ => both!(x, |t| s.partition_c(t)),
+            Operand::A => both!(x, |t| s.partition_a(t)),
+            Operand::B => both!(x, |t| s.partition_b(t)),
+            Operand::C => both!(x, |t| s.partition_c(t)),
         }
     };
     as_tensor(v, "the tensor")?.map(part)
 }
 
-/// `thr_copy.partition_S/D(T)` (`source`) of the tensor a value holds.
-pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, source: bool) -> Result<Value> {
+/// `thr_copy.partition_S/D(T)` (`side`) of the tensor a value holds.
+pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crate::atom::Side) -> Result<Value> {
     let part = |x: TensorOf| -> Result<TensorOf> {
-        if source {
-            both!(x, |t| s.partition_s(t))
-        } else {
-            both!(x, |t| s.partition_d(t))
+        match side {
+            crate::atom::Side::Source => both!(x, |t| s.partition_s(t)),
+            crate::atom::Side::Destination => both!(x, |t| s.partition_d(t)),
         }
     };
     as_tensor(v, "the tensor")?.map(part)

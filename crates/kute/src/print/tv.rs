@@ -282,7 +282,12 @@ fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
     check_panels(op, &[(tm.value(), tn.value())])?;
     let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
     let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
-    Ok((tm.value(), tn.value(), first(c.tidfrg(&id, true)?)?, first(c.tidfrg(&id, false)?)?))
+    Ok((
+        tm.value(),
+        tn.value(),
+        first(c.tidfrg(&id, crate::atom::Side::Source)?)?,
+        first(c.tidfrg(&id, crate::atom::Side::Destination)?)?,
+    ))
 }
 
 /// CuTe's `print_latex(TiledCopy)`: the source panel, and the destination

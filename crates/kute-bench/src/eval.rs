@@ -1,5 +1,5 @@
 //! Layout evaluation: per element, (a) `L(i)` at every 1-D coordinate with
-//! kute's fastest random-access API ([`kute::eval::Evaluator`]), (b) a
+//! kute's fastest random-access API ([`kute::evaluator::Evaluator`]), (b) a
 //! sequential traversal with [`kute::iter::Indices`], (c) a hand-written loop
 //! nest over the same flat shape and strides, (d) a hand-written evaluation of
 //! every `L(i)` on its own (the `i % s * d`, `i / s` chain over the flat leaves,
@@ -140,7 +140,7 @@ fn div_chain(s: &[i64], d: &[i64], size: i64) -> i64 {
 
 /// (a): every 1-D coordinate through the evaluator, each evaluated on its own
 /// (no incremental update between coordinates).
-fn eval_all(e: &kute::eval::Evaluator, size: i64) -> i64 {
+fn eval_all(e: &kute::evaluator::Evaluator, size: i64) -> i64 {
     let mut acc = 0;
     e.for_each_in(0..size, |v| sink(&mut acc, v)).expect("in the domain");
     acc

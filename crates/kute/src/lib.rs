@@ -35,7 +35,7 @@
 //! [`iter`], [`tiler`], [`syntax`] (text to those values: `str::parse` of
 //! `IntTuple`, `Layout` and `Tiler` lives there, so the values know nothing of
 //! text), `policy` (the algebra's checked and fast runs; private), [`algebra`],
-//! [`eval`], [`composed`], [`f2`], [`tensor`], [`codegen`], [`atom`],
+//! [`evaluator`], [`composed`], [`f2`], [`tensor`], [`codegen`], [`atom`],
 //! [`mod@print`], [`expr`], [`explain`], [`analysis`], [`doc`] (guides).
 
 #![warn(missing_docs)]
@@ -48,7 +48,7 @@ pub mod codegen;
 pub mod composed;
 pub mod doc;
 pub mod error;
-pub mod eval;
+pub mod evaluator;
 pub mod explain;
 pub mod expr;
 pub mod f2;

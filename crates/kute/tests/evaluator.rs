@@ -7,7 +7,7 @@
 //! and, whenever it answers, with the model (an error is allowed only where
 //! `Layout::eval` errs too).
 
-use kute::eval::FastDivmod;
+use kute::evaluator::FastDivmod;
 use kute::Layout;
 use proptest::prelude::*;
 
@@ -59,7 +59,7 @@ fn source(leaves: &[(i64, i64)], groups: &[usize], statics: &[bool]) -> String {
 
 /// Every way of evaluating `i` agrees: the evaluator's `eval`, `Layout::eval`,
 /// and (when they answer) the model.
-fn check_at(l: &Layout, leaves: &[(i64, i64)], e: &kute::eval::Evaluator, i: i64) -> Result<(), TestCaseError> {
+fn check_at(l: &Layout, leaves: &[(i64, i64)], e: &kute::evaluator::Evaluator, i: i64) -> Result<(), TestCaseError> {
     let got = e.eval(i).ok();
     let slow = l.eval(i).ok();
     prop_assert_eq!(got, slow, "{} at {}: Evaluator vs Layout::eval", l, i);

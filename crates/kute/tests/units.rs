@@ -4,7 +4,7 @@
 /// What the modules' tests name.
 mod prelude {
     pub use kute::atom::traits::*;
-    pub use kute::eval::*;
+    pub use kute::evaluator::*;
     pub use kute::f2::*;
     pub use kute::iter::*;
     pub use kute::limits::*;
@@ -222,8 +222,8 @@ mod syntax_layers {
     }
 }
 
-/// From `src/eval.rs`.
-mod eval {
+/// From `src/evaluator.rs`.
+mod evaluator {
     use super::prelude::*;
 
     #[test]

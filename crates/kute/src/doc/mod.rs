@@ -76,7 +76,7 @@ pub mod performance {
     //!   }
     //!   assert_eq!(out.to_string(), "((4,2),(2,4)):((8,32),(1,2))");
     //!   ```
-    //! - **Evaluate through an [`Evaluator`](crate::eval::Evaluator)**
+    //! - **Evaluate through an [`Evaluator`](crate::evaluator::Evaluator)**
     //!   (precomputed fast division) or traverse with
     //!   [`Indices`](crate::iter::Indices) instead of calling
     //!   [`Layout::eval`](crate::Layout::eval) in a loop.

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 /// round-up variant), exact for every `n < 2^62`.
 ///
 /// ```
-/// use kute::eval::FastDivmod;
+/// use kute::evaluator::FastDivmod;
 /// let f = FastDivmod::new(7).unwrap();
 /// assert_eq!(f.divmod(100), (14, 2));
 /// assert_eq!(f.quotient((1 << 62) - 1), ((1u64 << 62) - 1) / 7);
@@ -33,7 +33,7 @@ impl FastDivmod {
     /// for every `n < 2^62`.
     ///
     /// ```
-    /// use kute::eval::FastDivmod;
+    /// use kute::evaluator::FastDivmod;
     /// assert!(FastDivmod::new(1).is_none());
     /// assert!(FastDivmod::new(1 << 62).is_none());
     /// assert_eq!(FastDivmod::new(10).unwrap().quotient(12345), 1234);
@@ -56,7 +56,7 @@ impl FastDivmod {
     /// Pre: none. Post: the `d` given to [`FastDivmod::new`].
     ///
     /// ```
-    /// assert_eq!(kute::eval::FastDivmod::new(7).unwrap().divisor(), 7);
+    /// assert_eq!(kute::evaluator::FastDivmod::new(7).unwrap().divisor(), 7);
     /// ```
     #[inline]
     pub fn divisor(self) -> u64 {
@@ -69,7 +69,7 @@ impl FastDivmod {
     /// Post: `n / d`, rounded down.
     ///
     /// ```
-    /// let f = kute::eval::FastDivmod::new(3).unwrap();
+    /// let f = kute::evaluator::FastDivmod::new(3).unwrap();
     /// assert_eq!(f.quotient(10), 3);
     /// assert_eq!(f.quotient(0), 0);
     /// ```
@@ -84,7 +84,7 @@ impl FastDivmod {
     /// Post: `(n / d, n % d)`.
     ///
     /// ```
-    /// assert_eq!(kute::eval::FastDivmod::new(6).unwrap().divmod(45), (7, 3));
+    /// assert_eq!(kute::evaluator::FastDivmod::new(6).unwrap().divmod(45), (7, 3));
     /// ```
     #[inline(always)]
     pub fn divmod(self, n: u64) -> (u64, u64) {

@@ -201,3 +201,70 @@ fn imports_follow_the_documented_layer_order() {
         }
     }
 }
+
+/// Within one module's folder, the files import each other without a
+/// circle: `super::x` (and `crate::m::x` from inside `m`) is an edge to the
+/// sibling file `x`, a name `mod.rs` re-exports (`super::{TiledMma}`) an edge
+/// to the file it comes from. (`mod.rs` itself, which declares the files, is
+/// not a node.)
+#[test]
+fn the_files_of_a_folder_import_each_other_without_a_circle() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(mod_rs) = std::fs::read_to_string(dir.join("mod.rs")) else { continue };
+        let folder = dir.file_name().unwrap().to_string_lossy().to_string();
+        let siblings: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| {
+                let p = e.unwrap().path();
+                (p.extension().is_some_and(|x| x == "rs") && !p.ends_with("mod.rs"))
+                    .then(|| p.file_stem().unwrap().to_string_lossy().to_string())
+            })
+            .collect();
+        // names mod.rs re-exports from a sibling: `pub use mma::{MmaAtom, TiledMma};`
+        let mut reexported = BTreeMap::new();
+        for (_, l) in code_lines(&mod_rs) {
+            if let Some((sib, names)) = l.trim().strip_prefix("pub use ").and_then(|u| u.split_once("::")) {
+                for n in names.trim_end_matches(';').trim_matches(|c| c == '{' || c == '}').split(',') {
+                    reexported.insert(n.trim().to_string(), sib.to_string());
+                }
+            }
+        }
+        let mut edges: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for sib in &siblings {
+            let text = std::fs::read_to_string(dir.join(format!("{sib}.rs"))).unwrap();
+            let code: String = code_lines(&text).into_iter().map(|(_, l)| l + "\n").collect();
+            let own_paths = code.replace(&format!("crate::{folder}::"), "super::");
+            let targets = own_paths.match_indices("super::").flat_map(|(i, _)| first_segments(&own_paths[i + 7..]));
+            let out = edges.entry(sib.clone()).or_default();
+            for t in targets {
+                let to = if siblings.contains(&t) { Some(t) } else { reexported.get(&t).cloned() };
+                if let Some(to) = to.filter(|to| to != sib && !out.contains(to)) {
+                    out.push(to);
+                }
+            }
+        }
+        // depth-first search for a back edge
+        fn visit(n: &str, g: &BTreeMap<String, Vec<String>>, path: &mut Vec<String>, done: &mut Vec<String>) {
+            if done.iter().any(|d| d == n) {
+                return;
+            }
+            if let Some(k) = path.iter().position(|p| p == n) {
+                panic!("an import circle: {} -> {n}", path[k..].join(" -> "));
+            }
+            path.push(n.to_string());
+            for m in g.get(n).into_iter().flatten() {
+                visit(m, g, path, done);
+            }
+            path.pop();
+            done.push(n.to_string());
+        }
+        let mut done = Vec::new();
+        for sib in &siblings {
+            visit(sib, &edges, &mut Vec::new(), &mut done);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} folders checked");
+}

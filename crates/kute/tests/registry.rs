@@ -355,3 +355,70 @@ fn coordinates_out_of_range() {
     // 30 = (2, 7): the last mode extends, 2*6 + 7
     assert_eq!(at("(4,6):(6,1)(30)"), Ok("19".to_string()));
 }
+
+/// Whether `e` is the error of a call CuTe has no overload for.
+fn no_overload(e: &kute::Error) -> bool {
+    e.kind() == ErrorKind::Type && e.to_string().contains("(CuTe has no such overload)")
+}
+
+/// The calls of `f` with `sample` among its arguments: at each position the
+/// entry's least argument count allows (at least one), the other arguments
+/// a plain layout, template arguments `1` (or 16-bit elements).
+fn calls_with(f: &kute::expr::FunctionInfo, sample: &Value) -> Vec<kute::Result<Value>> {
+    let targs: Vec<i64> = vec![if f.type_targs { 16 } else { 1 }; f.targs.min];
+    let c = f.arg_count(targs.len());
+    let n = c.min.max(1).min(c.max);
+    let plain = expr::eval("(_4,_8):(_1,_4)").unwrap();
+    (0..n)
+        .map(|k| {
+            let args: Vec<Value> = (0..n).map(|i| if i == k { sample.clone() } else { plain.clone() }).collect();
+            call(f.name, &targs, &args)
+        })
+        .collect()
+}
+
+/// The registry alone decides the overloads: every function reaches its own
+/// treatment of each kind of value it says it takes (at least one call form
+/// is not refused for the kind), and every call with a kind it does not
+/// take is a `Type` error naming the function.
+#[test]
+fn every_function_takes_the_kinds_it_claims_and_refuses_the_others() {
+    use kute::expr::Kind;
+    let samples: [(Kind, &[&str]); 3] = [
+        (Kind::Composed, &["Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "Sw<3,4,3>"]),
+        (Kind::Tensor, &["make_identity_tensor((_4,_8))", "make_tensor(counting, (_4,_8):(_1,_4))"]),
+        (
+            Kind::Atom,
+            &[
+                "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})",
+                "get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}), 0)",
+            ],
+        ),
+    ];
+    let (mut claimed, mut refused) = (0, 0);
+    for f in FUNCTIONS {
+        if f.arg_count(f.targs.min).max == 0 {
+            continue;
+        }
+        for (kind, sources) in &samples {
+            let results: Vec<kute::Result<Value>> =
+                sources.iter().flat_map(|s| calls_with(f, &expr::eval(s).unwrap())).collect();
+            if f.takes(*kind) {
+                claimed += 1;
+                assert!(
+                    results.iter().any(|r| r.as_ref().map_or_else(|e| !no_overload(e), |_| true)),
+                    "{} says it takes {kind:?} but refuses every call: {:?}",
+                    f.name,
+                    results.iter().filter_map(|r| r.as_ref().err().map(|e| e.to_string())).collect::<Vec<_>>()
+                );
+            } else {
+                refused += 1;
+                for r in &results {
+                    let e = r.as_ref().expect_err(&format!("{} takes no {kind:?}, yet answers", f.name));
+                    assert!(no_overload(e) && e.to_string().contains(f.name), "{}: {e}", f.name);
+                }
+            }
+        }
+    }
+    assert!(claimed > 60 && refused > 200, "{claimed} claimed, {refused} refused");
+}

@@ -3,7 +3,7 @@
 //! `Copy_Atom<Op,T>{}`, a bare op name `SM80_16x8x16_F16F16F16F16_TN{}`) and
 //! the functions of mma_atom.hpp and copy_atom.hpp.
 
-use super::value::{type_error, Value};
+use super::value::{type_error, ThrSlice, Value};
 use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
@@ -13,10 +13,6 @@ use crate::syntax::TemplateArg;
 use crate::tiler::Tiler;
 
 /// Whether a value is an atom, a tiled MMA or a tiled copy.
-pub(super) fn is_atom(v: &Value) -> bool {
-    matches!(v, Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_))
-}
-
 fn unknown(name: &str) -> Error {
     Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown type '{name}'"))
 }
@@ -268,20 +264,14 @@ pub(super) fn layout_tv(_: &[i64], a: &[Value]) -> Result<Value> {
     Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
 }
 
-/// `size(X)` and `tile_size<I>(X)` of a TiledMMA or TiledCopy.
-pub(super) fn call(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
-    let v = &a[0];
-    let idx = |what: &str| -> Result<usize> {
-        let i = t.first().copied().unwrap_or(-1);
-        usize::try_from(i).map_err(|_| Error::mismatch(name, format!("{what} {i}")))
-    };
-    match (name, v) {
-        ("size", Value::TiledMma(m)) if t.is_empty() => Ok(int(m.size()?)),
-        ("size", Value::TiledMma(m)) => Ok(int(m.thr_layout_vmnk().mode(idx("mode")?)?.size()?)),
-        ("size", Value::TiledCopy(c)) if t.is_empty() => Ok(int(c.size()?)),
-        ("tile_size", Value::TiledMma(m)) => Ok(int(m.tile_size(idx("mode")?)?)),
-        ("tile_size", Value::TiledCopy(c)) => Ok(int(c.tile_size(idx("mode")?)?)),
-        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on {}", v.kind_name()))),
+/// `size(X)` (and `size<I>(X)`) of a tiled MMA or copy: its threads (along mode `I`).
+pub(super) fn size(t: &[i64], a: &[Value], _: &dyn Fn(&[Value]) -> Result<Value>) -> Result<Value> {
+    let mode = || usize::try_from(t[0]).map_err(|_| Error::mismatch("size", format!("mode {}", t[0])));
+    match &a[0] {
+        Value::TiledMma(m) if t.is_empty() => Ok(int(m.size()?)),
+        Value::TiledMma(m) => Ok(int(m.thr_layout_vmnk().mode(mode()?)?.size()?)),
+        Value::TiledCopy(c) if t.is_empty() => Ok(int(c.size()?)),
+        v => Err(Error::new(ErrorKind::Type, "evaluate", format!("size is not defined on {}", v.kind_name()))),
     }
 }
 
@@ -321,37 +311,15 @@ by_name! {
     tidfrg_d => |_, a| copy_accessor("tidfrg_D", a);
     tiler_mn => |_, a| copy_accessor("Tiler_MN", a);
     tiled_layout_tv => |_, a| copy_accessor("TiledLayout_TV", a);
-    tile_size => |t, a: &[Value]| call("tile_size", t, a);
 }
 
-/// One thread of a tiled MMA or copy (`get_slice(X, t)`), CuTe's `ThrMMA` /
-/// `ThrCopy`.
-// (boxed inside `Value`: the variants' sizes do not matter there)
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ThrSlice {
-    /// Thread `t` of a tiled MMA.
-    Mma(TiledMma, i64),
-    /// Thread `t` of a tiled copy.
-    Copy(TiledCopy, i64),
-}
-
-impl std::fmt::Display for ThrSlice {
-    /// CuTe's `print(ThrMMA)` / `print(ThrCopy)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ThrSlice::Mma(m, t) => {
-                let c = m.get_slice(*t).map_err(|_| std::fmt::Error)?.thr_vmnk();
-                writeln!(f, "ThrMMA")?;
-                writeln!(f, "  Thr VMNK: ({},{},{},{})", c[0], c[1], c[2], c[3])?;
-                write!(f, "{m}")
-            }
-            ThrSlice::Copy(c, t) => {
-                writeln!(f, "ThrCopy")?;
-                writeln!(f, "  ThrIdx: {t}")?;
-                write!(f, "{c}")
-            }
-        }
+/// `tile_size<I>(X)` of a tiled MMA or copy: the tile's extent in mode `I`.
+pub(super) fn tile_size(t: &[i64], a: &[Value]) -> Result<Value> {
+    let mode = usize::try_from(t[0]).map_err(|_| Error::mismatch("tile_size", format!("mode {}", t[0])))?;
+    match &a[0] {
+        Value::TiledMma(m) => Ok(int(m.tile_size(mode)?)),
+        Value::TiledCopy(c) => Ok(int(c.tile_size(mode)?)),
+        v => Err(type_error("the operand", "a TiledMMA or TiledCopy", v).in_op("tile_size")),
     }
 }
 

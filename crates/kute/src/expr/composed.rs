@@ -1,6 +1,7 @@
-//! Calls with a swizzle or composed layout among the arguments: CuTe's
-//! overloads from `layout_composed.hpp` and `swizzle_layout.hpp`, by
-//! function name.
+//! CuTe's overloads for swizzles and composed layouts, from
+//! `layout_composed.hpp` and `swizzle_layout.hpp`: the functions that take
+//! them, and the registry functions' own overloads for them (each entry of
+//! the registry says which it has).
 //!
 //! Most operations act on the domain, i.e. on the inner layout `B` of
 //! `A o offset o B`: the registry's own implementation runs on `B`, and a
@@ -8,56 +9,21 @@
 //! size, rank, depth, cosize and complement return `B`'s answer as it is).
 //! The rest are in [`crate::composed::ops`].
 
-use super::functions::Impl;
 use super::value::{type_error, Value};
 use crate::composed::{self, compose3, ops, ComposedLayout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
 use crate::layout::Layout;
 
-/// Functions that take swizzles and composed layouts themselves.
-pub(super) const NATIVE: &[&str] =
-    &["make_composed_layout", "Swizzle", "get_swizzle_portion", "get_nonswizzle_portion"];
-
-/// Functions answered by the inner layout's answer.
-const OF_INNER: &[&str] = &["shape", "size", "rank", "depth", "cosize", "complement"];
-
-/// Functions whose layout answer on the inner layout is recomposed.
-const RECOMPOSED: &[&str] = &[
-    "get",
-    "layout",
-    "take",
-    "flatten",
-    "append",
-    "group",
-    "zip",
-    "coalesce",
-    "filter",
-    "tile_unzip",
-    "logical_divide",
-    "zipped_divide",
-    "tiled_divide",
-    "flat_divide",
-    "logical_product",
-    "zipped_product",
-    "tiled_product",
-    "flat_product",
-    "blocked_product",
-    "raked_product",
-    "tile_to_shape",
-    "composition",
-];
+/// How a call reaches the rest of its dispatch (see [`super::overload::Overload`]).
+type Run<'a> = &'a dyn Fn(&[Value]) -> Result<Value>;
 
 fn is_composed(v: &Value) -> bool {
     matches!(v, Value::Swizzle(_) | Value::Composed(_))
 }
 
-/// Whether a call must go through [`call`].
-pub(super) fn involved(args: &[Value]) -> bool {
-    args.iter().any(is_composed)
-}
-
-fn unsupported(name: &str, args: &[Value]) -> Error {
+/// The error of a call CuTe has no overload for.
+pub(super) fn unsupported(name: &str, args: &[Value]) -> Error {
     let what = args.iter().find(|v| is_composed(v)).map(|v| v.kind_name()).unwrap_or("a composed layout");
     Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on {what} (CuTe has no such overload)"))
 }
@@ -69,79 +35,149 @@ fn with_first(args: &[Value], v: Value) -> Vec<Value> {
     a
 }
 
-/// A call of the registry entry `name` (implementation `imp`) with a swizzle
-/// or composed layout among `args`.
-pub(super) fn call(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
-    if NATIVE.contains(&name) {
-        return imp(targs, args);
+/// The composed layout that is the first argument, or the error of `name`.
+fn first_composed<'a>(name: &str, args: &'a [Value]) -> Result<&'a ComposedLayout> {
+    match args.first() {
+        Some(Value::Composed(c)) => Ok(c),
+        _ => Err(unsupported(name, args)),
     }
-    let first = &args[0];
-    match (name, first) {
-        ("stride", Value::Composed(c)) => {
-            return Err(Error::new(
-                ErrorKind::Type,
-                name,
-                format!("{c} has no stride: CuTe deletes stride() of a composed layout (its map is not linear)"),
-            ))
-        }
-        ("make_layout", Value::Swizzle(s)) if args.len() == 1 => {
-            return Ok(Value::from_any(ops::make_layout_of_swizzle(*s)))
-        }
-        ("right_inverse" | "left_inverse", _) => {
-            let c = first.to_any_layout("the operand")?;
-            let r = if name == "right_inverse" { ops::right_inverse(&c)? } else { ops::left_inverse(&c)? };
-            return Ok(Value::from_any(r));
-        }
-        ("upcast" | "downcast", _) => {
-            let c = first.to_any_layout("the operand")?;
-            return Ok(Value::from_any(ops::recast(&c, targs[0], name == "upcast")?));
-        }
-        ("recast_layout", _) => {
-            let c = first.to_any_layout("the operand")?;
-            return Ok(Value::from_any(ops::recast_layout(&c, targs[0], targs[1])?));
-        }
-        ("max_alignment", _) => return Ok(int(ops::max_alignment(&first.to_any_layout("the operand")?)?)),
-        ("max_common_vector", _) => {
-            let (a, b) = (first.to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
-            return Ok(int(ops::max_common_vector(&a, &b)?));
-        }
-        ("max_common_layout", _) => {
-            let (a, b) = (first.to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
-            return Ok(Value::Layout(ops::max_common_layout(&a, &b)?));
-        }
-        ("nullspace", Value::Composed(_)) => return Ok(Value::Layout(Layout::leaf(Int::ONE, Int::ZERO))),
-        ("make_fragment_like", Value::Composed(c)) if c.swizzle().is_some() => {
-            return imp(targs, &[Value::from_any(c.inner().clone())])
-        }
-        ("composition", _) if !matches!(first, Value::Composed(_)) || is_layout_like(&args[1]) => {
-            let (a, b) = (first.to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
-            return Ok(Value::from_any(ops::composition(&a, &b)?));
-        }
-        ("logical_product", Value::Layout(l)) => {
-            if let Value::Composed(c) = &args[1] {
-                return Ok(Value::from_any(ops::logical_product(l, c)?));
-            }
-        }
-        ("slice" | "slice_and_offset" | "domain_offset", _) => return slicing(name, args),
-        _ => {}
+}
+
+/// The answer on the inner layout of the first argument, as it is.
+pub(super) fn of_inner(name: &str, args: &[Value], run: Run<'_>) -> Result<Value> {
+    let c = first_composed(name, args)?;
+    run(&with_first(args, Value::from_any(c.inner().clone())))
+}
+
+/// The answer on the inner layout of the first argument, composed again
+/// with its outer function.
+pub(super) fn recomposed(name: &str, args: &[Value], run: Run<'_>) -> Result<Value> {
+    let c = first_composed(name, args)?;
+    let r = run(&with_first(args, Value::from_any(c.inner().clone())))?;
+    let r = r.to_any_layout("the result").map_err(|e| e.in_op(name.to_string()))?;
+    Ok(Value::from_any(compose3(c.outer().clone(), c.offset(), r)))
+}
+
+/// `stride(C)`: CuTe deletes it (a composed layout's map is not linear).
+pub(super) fn stride(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    let c = first_composed("stride", args)?;
+    Err(Error::new(
+        ErrorKind::Type,
+        "stride",
+        format!("{c} has no stride: CuTe deletes stride() of a composed layout (its map is not linear)"),
+    ))
+}
+
+/// `make_layout(Sw)`: a swizzle as a composed layout over its domain.
+pub(super) fn make_layout(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    match args {
+        [Value::Swizzle(s)] => Ok(Value::from_any(ops::make_layout_of_swizzle(*s))),
+        _ => Err(unsupported("make_layout", args)),
     }
-    let Value::Composed(c) = first else { return Err(unsupported(name, args)) };
-    if name == "filter" && args.len() == 1 {
+}
+
+/// `right_inverse(C)`.
+pub(super) fn right_inverse(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(Value::from_any(ops::right_inverse(&args[0].to_any_layout("the operand")?)?))
+}
+
+/// `left_inverse(C)`.
+pub(super) fn left_inverse(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(Value::from_any(ops::left_inverse(&args[0].to_any_layout("the operand")?)?))
+}
+
+/// `upcast<N>(C)`.
+pub(super) fn upcast(t: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(Value::from_any(ops::recast(&args[0].to_any_layout("the operand")?, t[0], true)?))
+}
+
+/// `downcast<N>(C)`.
+pub(super) fn downcast(t: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(Value::from_any(ops::recast(&args[0].to_any_layout("the operand")?, t[0], false)?))
+}
+
+/// `recast_layout<Old,New>(C)`.
+pub(super) fn recast_layout(t: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(Value::from_any(ops::recast_layout(&args[0].to_any_layout("the operand")?, t[0], t[1])?))
+}
+
+/// `max_alignment(C)`.
+pub(super) fn max_alignment(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    Ok(int(ops::max_alignment(&args[0].to_any_layout("the operand")?)?))
+}
+
+/// `max_common_vector(A, B)`.
+pub(super) fn max_common_vector(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    let (a, b) = (args[0].to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
+    Ok(int(ops::max_common_vector(&a, &b)?))
+}
+
+/// `max_common_layout(A, B)`.
+pub(super) fn max_common_layout(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    let (a, b) = (args[0].to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
+    Ok(Value::Layout(ops::max_common_layout(&a, &b)?))
+}
+
+/// `nullspace(C)`: `_1:_0` (a composed layout's kernel is not a layout).
+pub(super) fn nullspace(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    first_composed("nullspace", args)?;
+    Ok(Value::Layout(Layout::leaf(Int::ONE, Int::ZERO)))
+}
+
+/// `make_fragment_like(C)` of a swizzled layout: the inner layout's.
+pub(super) fn make_fragment_like(_: &[i64], args: &[Value], run: Run<'_>) -> Result<Value> {
+    match args.first() {
+        Some(Value::Composed(c)) if c.swizzle().is_some() => run(&[Value::from_any(c.inner().clone())]),
+        _ => Err(unsupported("make_fragment_like", args)),
+    }
+}
+
+/// `composition(A, B)`: with layout-like operands the composed composite,
+/// else (a composed layout by a tiler) the composite of the inner layout,
+/// recomposed.
+pub(super) fn composition(_: &[i64], args: &[Value], run: Run<'_>) -> Result<Value> {
+    if !matches!(args[0], Value::Composed(_)) || is_layout_like(&args[1]) {
+        let (a, b) = (args[0].to_any_layout("the left operand")?, args[1].to_any_layout("the right operand")?);
+        return Ok(Value::from_any(ops::composition(&a, &b)?));
+    }
+    recomposed("composition", args, run)
+}
+
+/// `logical_product(L, C)` of a layout by a composed layout; of a composed
+/// layout, the inner layout's product recomposed.
+pub(super) fn logical_product(_: &[i64], args: &[Value], run: Run<'_>) -> Result<Value> {
+    if let (Value::Layout(l), Value::Composed(c)) = (&args[0], &args[1]) {
+        return Ok(Value::from_any(ops::logical_product(l, c)?));
+    }
+    recomposed("logical_product", args, run)
+}
+
+/// `filter(C, profile)`: CuTe filters a composed layout only by a profile.
+pub(super) fn filter(_: &[i64], args: &[Value], run: Run<'_>) -> Result<Value> {
+    let c = first_composed("filter", args)?;
+    if args.len() == 1 {
         return Err(Error::new(
             ErrorKind::Type,
-            name,
+            "filter",
             format!("{c}: CuTe filters a composed layout only by a profile"),
         ));
     }
-    if OF_INNER.contains(&name) {
-        return super::functions::dispatch(name, targs, &with_first(args, Value::from_any(c.inner().clone())), imp);
-    }
-    if RECOMPOSED.contains(&name) {
-        let r = super::functions::dispatch(name, targs, &with_first(args, Value::from_any(c.inner().clone())), imp)?;
-        let r = r.to_any_layout("the result").map_err(|e| e.in_op(name))?;
-        return Ok(Value::from_any(compose3(c.outer().clone(), c.offset(), r)));
-    }
-    Err(unsupported(name, args))
+    recomposed("filter", args, run)
+}
+
+/// `slice(c, C)`.
+pub(super) fn slice(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    slicing("slice", args)
+}
+
+/// `slice_and_offset(c, C)`.
+pub(super) fn slice_and_offset(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    slicing("slice_and_offset", args)
+}
+
+/// `domain_offset(c, C)`.
+pub(super) fn domain_offset(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    slicing("domain_offset", args)
 }
 
 /// A layout, swizzle or composed layout (not a tiler).

@@ -2,6 +2,7 @@
 //! that both the evaluator and the help screens read, so that a function
 //! cannot be callable without being listed, or listed without being callable.
 
+use super::overload::{kind_of, Impl, Kind, On, Overloads};
 use super::value::{type_error, Value};
 use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
@@ -66,10 +67,6 @@ impl Count {
     }
 }
 
-/// What a function computes from its template arguments and its (evaluated)
-/// arguments, once their counts have been checked against the registry entry.
-pub(super) type Impl = fn(&[i64], &[Value]) -> Result<Value>;
-
 /// One function of the expression language: its names, how it is called,
 /// what it does, and its implementation.
 ///
@@ -97,6 +94,8 @@ pub struct FunctionInfo {
     /// value of the unknowns; the law tests check each such entry).
     pub symbolic: bool,
     imp: Impl,
+    /// How it treats swizzles and composed layouts, tensors and atoms.
+    overloads: Overloads,
 }
 
 impl FunctionInfo {
@@ -112,7 +111,35 @@ impl FunctionInfo {
             plain_args: None,
             symbolic: false,
             imp,
+            overloads: Overloads::NONE,
         }
+    }
+    /// How it treats swizzles and composed layouts among its arguments.
+    const fn composed(self, on: On) -> Self {
+        FunctionInfo { overloads: Overloads { composed: on, ..self.overloads }, ..self }
+    }
+    /// How it treats tensors among its arguments.
+    const fn tensor(self, on: On) -> Self {
+        FunctionInfo { overloads: Overloads { tensor: on, ..self.overloads }, ..self }
+    }
+    /// How it treats atoms, tiled atoms and thread slices among its arguments.
+    const fn atom(self, on: On) -> Self {
+        FunctionInfo { overloads: Overloads { atom: on, ..self.overloads }, ..self }
+    }
+
+    /// Whether the function takes values of `kind` among its arguments (CuTe
+    /// has an overload for them); a call with one it does not take is a
+    /// `Type` error.
+    ///
+    /// Pre: none. Post: what the registry entry says.
+    ///
+    /// ```
+    /// use kute::expr::{lookup, Kind};
+    /// assert!(lookup("size").unwrap().takes(Kind::Tensor));
+    /// assert!(!lookup("complement").unwrap().takes(Kind::Tensor));
+    /// ```
+    pub fn takes(&self, kind: Kind) -> bool {
+        self.overloads.on(kind).claims()
     }
     /// Marks the entry as taking symbolic operands.
     const fn sym(self) -> Self {
@@ -275,7 +302,7 @@ fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> 
     }
 }
 
-fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
+fn invoke(f: &'static FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     let c = f.arg_count(targs.len());
     arity(name, args, c.min, c.max)?;
     if !f.symbolic
@@ -288,28 +315,35 @@ fn invoke(f: &FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result
         ));
     }
     if f.symbolic && args.iter().any(Value::has_symbols) {
-        return super::cases::by_cases(args, &|args| dispatch(f.name, targs, args, f.imp));
+        return super::cases::by_cases(args, &|args| dispatch(f, targs, args));
     }
-    dispatch(f.name, targs, args, f.imp)
+    dispatch(f, targs, args)
 }
 
-/// The implementation `imp` of the entry `name`, or CuTe's overload for
-/// swizzles and composed layouts when one is among the arguments.
-pub(super) fn dispatch(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
-    if matches!(name, "size" | "tile_size") && args.first().is_some_and(super::atoms::is_atom) {
-        return super::atoms::call(name, targs, args);
+/// The call of the entry `f`: where an argument is of a kind with overloads
+/// (an atom or thread slice first, then a tensor, then a swizzle or composed
+/// layout), as the entry says for that kind; else its implementation.
+fn dispatch(f: &FunctionInfo, targs: &[i64], args: &[Value]) -> Result<Value> {
+    let run = |a: &[Value]| dispatch(f, targs, a);
+    let present = |k: Kind| args.iter().any(|v| kind_of(v) == Some(k));
+    let Some(kind) = [Kind::Atom, Kind::Tensor, Kind::Composed].into_iter().find(|&k| present(k)) else {
+        return (f.imp)(targs, args);
+    };
+    match (f.overloads.on(kind), kind) {
+        (On::Native, _) => (f.imp)(targs, args),
+        (On::Own(overload), _) => overload(targs, args, &run),
+        (On::Layout, Kind::Tensor) => super::tensor::of_layout(f.name, args, &run),
+        (On::Layout, _) => super::composed::of_inner(f.name, args, &run),
+        (On::Recomposed, _) => super::composed::recomposed(f.name, args, &run),
+        (On::Nothing, _) => {
+            let what = args.iter().find(|v| kind_of(v) == Some(kind)).map_or("it", Value::kind_name);
+            Err(Error::new(
+                ErrorKind::Type,
+                "evaluate",
+                format!("{} is not defined on {what} (CuTe has no such overload)", f.name),
+            ))
+        }
     }
-    if args.first().is_some_and(|v| matches!(v, Value::ThrSlice(_))) {
-        // a thread slice's partitions take tensors as they are
-        return imp(targs, args);
-    }
-    if super::tensor::involved(name, args) {
-        return super::tensor::call(name, targs, args, imp);
-    }
-    if super::composed::involved(args) {
-        return super::composed::call(name, targs, args, imp);
-    }
-    imp(targs, args)
 }
 
 const fn n(k: usize) -> Count {
@@ -324,77 +358,77 @@ const ANY: Count = Count::ANY;
 /// help screens list.
 #[rustfmt::skip]
 pub static FUNCTIONS: &[FunctionInfo] = &[
-    FunctionInfo::new("Swizzle", "Swizzle<B,M,S>{} | Sw<B,M,S> | Sw<B,M,S>(x)", "CuTe's xor swizzle: x ^ ((x & (2^B-1) << (M+max(S,0))) >> S)", super::composed::swizzle).aliases(&["Sw"]).targs(n(3)).args(range(0, 1)),
-    FunctionInfo::new("make_composed_layout", "make_composed_layout(A, offset, B) | A o offset o B", "the function x -> A(offset + B(x)) (CuTe's ComposedLayout)", super::composed::make_composed_layout).args(n(3)),
-    FunctionInfo::new("get_swizzle_portion", "get_swizzle_portion(C)", "the swizzle of a swizzled layout (Sw<0,4,3> for a plain one)", super::composed::get_swizzle_portion).args(n(1)),
-    FunctionInfo::new("get_nonswizzle_portion", "get_nonswizzle_portion(C)", "the layout under a swizzle (a plain layout itself)", super::composed::get_nonswizzle_portion).args(n(1)),
-    FunctionInfo::new("make_tiled_mma", "make_tiled_mma(atom[, atom_layout[, permutation]])", "CuTe's TiledMMA: the atom repeated over atom_layout (M,N,K), each mode permuted", super::atoms::make_tiled_mma).args(range(1, 3)),
-    FunctionInfo::new("make_tiled_copy", "make_tiled_copy(copy_atom, thr_layout, val_layout)", "CuTe's TiledCopy from (m,n) -> thread and (m,n) -> value layouts", super::atoms::make_tiled_copy).args(n(3)),
-    FunctionInfo::new("make_tiled_copy_A", "make_tiled_copy_A(copy_atom, mma)", "a TiledCopy over the MMA's A tile, with its TV layout", super::atoms::make_tiled_copy_a).args(n(2)),
-    FunctionInfo::new("make_tiled_copy_B", "make_tiled_copy_B(copy_atom, mma)", "a TiledCopy over the MMA's B tile, with its TV layout", super::atoms::make_tiled_copy_b).args(n(2)),
-    FunctionInfo::new("make_tiled_copy_C", "make_tiled_copy_C(copy_atom, mma)", "a TiledCopy over the MMA's C tile, with its TV layout", super::atoms::make_tiled_copy_c).args(n(2)),
-    FunctionInfo::new("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(copy_atom, mma)", "a TiledCopy of C cut to the copy atom's values per thread", super::atoms::make_tiled_copy_c_atom).args(n(2)),
-    FunctionInfo::new("make_tiled_copy_S", "make_tiled_copy_S(copy_atom, tiled_copy)", "a TiledCopy with the other copy's source TV layout", super::atoms::make_tiled_copy_s).args(n(2)),
-    FunctionInfo::new("make_tiled_copy_D", "make_tiled_copy_D(copy_atom, tiled_copy)", "a TiledCopy with the other copy's destination TV layout", super::atoms::make_tiled_copy_d).args(n(2)),
-    FunctionInfo::new("get_layoutA_TV", "get_layoutA_TV(mma)", "(thread, value) -> (m,k) of the TiledMMA's A tile", super::atoms::get_layout_a_tv).args(n(1)),
-    FunctionInfo::new("get_layoutB_TV", "get_layoutB_TV(mma)", "(thread, value) -> (n,k) of the TiledMMA's B tile", super::atoms::get_layout_b_tv).args(n(1)),
-    FunctionInfo::new("get_layoutC_TV", "get_layoutC_TV(mma)", "(thread, value) -> (m,n) of the TiledMMA's C tile", super::atoms::get_layout_c_tv).args(n(1)),
-    FunctionInfo::new("get_thr_layout_vmnk", "get_thr_layout_vmnk(mma)", "(atom thread, M, N, K) -> thread index", super::atoms::get_thr_layout_vmnk).args(n(1)),
-    FunctionInfo::new("thrfrg_A", "thrfrg_A(mma, L)", "L divided into ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))", super::atoms::thrfrg_a).args(n(2)),
-    FunctionInfo::new("thrfrg_B", "thrfrg_B(mma, L)", "L divided into ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))", super::atoms::thrfrg_b).args(n(2)),
-    FunctionInfo::new("thrfrg_C", "thrfrg_C(mma, L)", "L divided into ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))", super::atoms::thrfrg_c).args(n(2)),
-    FunctionInfo::new("partition_shape_A", "partition_shape_A(mma, S)", "the shape of one thread's fragment of an A of shape S", super::atoms::partition_shape_a).args(n(2)),
-    FunctionInfo::new("partition_shape_B", "partition_shape_B(mma, S)", "the shape of one thread's fragment of a B of shape S", super::atoms::partition_shape_b).args(n(2)),
-    FunctionInfo::new("partition_shape_C", "partition_shape_C(mma, S)", "the shape of one thread's fragment of a C of shape S", super::atoms::partition_shape_c).args(n(2)),
-    FunctionInfo::new("permutation_mnk", "permutation_mnk<I>(mma)", "the permutation of M, N or K (the atom's extent times its atoms where none was given)", super::atoms::permutation_mnk).targs(n(1)).args(n(1)),
-    FunctionInfo::new("tile_shape", "tile_shape(mma)", "(tile_size<0>, tile_size<1>, tile_size<2>)", super::atoms::tile_shape).args(n(1)),
-    FunctionInfo::new("thr_size", "thr_size(mma)", "the TiledMMA's threads", super::atoms::thr_size).args(n(1)),
-    FunctionInfo::new("tile_size", "tile_size<I>(mma | tiled_copy)", "the tile's extent in mode I", super::atoms::tile_size).targs(n(1)).args(n(1)),
-    FunctionInfo::new("get_layoutS_TV", "get_layoutS_TV(tiled_copy)", "(thread, value) -> source tile coordinate", super::atoms::get_layout_s_tv).args(n(1)),
-    FunctionInfo::new("get_layoutD_TV", "get_layoutD_TV(tiled_copy)", "(thread, value) -> destination tile coordinate", super::atoms::get_layout_d_tv).args(n(1)),
-    FunctionInfo::new("tidfrg_S", "tidfrg_S(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the source", super::atoms::tidfrg_s).args(n(2)),
-    FunctionInfo::new("tidfrg_D", "tidfrg_D(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the destination", super::atoms::tidfrg_d).args(n(2)),
-    FunctionInfo::new("Tiler_MN", "Tiler_MN(tiled_copy)", "the tile a TiledCopy covers", super::atoms::tiler_mn).args(n(1)),
-    FunctionInfo::new("TiledLayout_TV", "TiledLayout_TV(tiled_copy)", "the TiledCopy's (thread, value) -> tile layout", super::atoms::tiled_layout_tv).args(n(1)),
-    FunctionInfo::new("get_slice", "get_slice(mma | tiled_copy, t)", "thread t's slice (CuTe's ThrMMA / ThrCopy)", super::atoms::get_slice).args(n(2)),
-    FunctionInfo::new("partition_A", "partition_A(get_slice(mma, t), T)", "thread t's values of an A tensor: (FrgV, RestM, RestK)", super::atoms::partition_a).args(n(2)),
-    FunctionInfo::new("partition_B", "partition_B(get_slice(mma, t), T)", "thread t's values of a B tensor: (FrgV, RestN, RestK)", super::atoms::partition_b).args(n(2)),
-    FunctionInfo::new("partition_C", "partition_C(get_slice(mma, t), T)", "thread t's values of a C tensor: (FrgV, RestM, RestN)", super::atoms::partition_c).args(n(2)),
-    FunctionInfo::new("partition_S", "partition_S(get_slice(copy, t), T)", "thread t's source values: (CopyV, Rest...)", super::atoms::partition_s).args(n(2)),
-    FunctionInfo::new("partition_D", "partition_D(get_slice(copy, t), T)", "thread t's destination values: (CopyV, Rest...)", super::atoms::partition_d).args(n(2)),
-    FunctionInfo::new("partition_fragment_A", "partition_fragment_A(get_slice(mma, t), T)", "the layout of thread t's register fragment of A", super::atoms::partition_fragment_a).args(n(2)),
-    FunctionInfo::new("partition_fragment_B", "partition_fragment_B(get_slice(mma, t), T)", "the layout of thread t's register fragment of B", super::atoms::partition_fragment_b).args(n(2)),
-    FunctionInfo::new("partition_fragment_C", "partition_fragment_C(get_slice(mma, t), T)", "the layout of thread t's register fragment of C", super::atoms::partition_fragment_c).args(n(2)),
+    FunctionInfo::new("Swizzle", "Swizzle<B,M,S>{} | Sw<B,M,S> | Sw<B,M,S>(x)", "CuTe's xor swizzle: x ^ ((x & (2^B-1) << (M+max(S,0))) >> S)", super::composed::swizzle).aliases(&["Sw"]).targs(n(3)).args(range(0, 1)).composed(On::Native),
+    FunctionInfo::new("make_composed_layout", "make_composed_layout(A, offset, B) | A o offset o B", "the function x -> A(offset + B(x)) (CuTe's ComposedLayout)", super::composed::make_composed_layout).args(n(3)).composed(On::Native),
+    FunctionInfo::new("get_swizzle_portion", "get_swizzle_portion(C)", "the swizzle of a swizzled layout (Sw<0,4,3> for a plain one)", super::composed::get_swizzle_portion).args(n(1)).composed(On::Native),
+    FunctionInfo::new("get_nonswizzle_portion", "get_nonswizzle_portion(C)", "the layout under a swizzle (a plain layout itself)", super::composed::get_nonswizzle_portion).args(n(1)).composed(On::Native),
+    FunctionInfo::new("make_tiled_mma", "make_tiled_mma(atom[, atom_layout[, permutation]])", "CuTe's TiledMMA: the atom repeated over atom_layout (M,N,K), each mode permuted", super::atoms::make_tiled_mma).args(range(1, 3)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy", "make_tiled_copy(copy_atom, thr_layout, val_layout)", "CuTe's TiledCopy from (m,n) -> thread and (m,n) -> value layouts", super::atoms::make_tiled_copy).args(n(3)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_A", "make_tiled_copy_A(copy_atom, mma)", "a TiledCopy over the MMA's A tile, with its TV layout", super::atoms::make_tiled_copy_a).args(n(2)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_B", "make_tiled_copy_B(copy_atom, mma)", "a TiledCopy over the MMA's B tile, with its TV layout", super::atoms::make_tiled_copy_b).args(n(2)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_C", "make_tiled_copy_C(copy_atom, mma)", "a TiledCopy over the MMA's C tile, with its TV layout", super::atoms::make_tiled_copy_c).args(n(2)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(copy_atom, mma)", "a TiledCopy of C cut to the copy atom's values per thread", super::atoms::make_tiled_copy_c_atom).args(n(2)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_S", "make_tiled_copy_S(copy_atom, tiled_copy)", "a TiledCopy with the other copy's source TV layout", super::atoms::make_tiled_copy_s).args(n(2)).atom(On::Native),
+    FunctionInfo::new("make_tiled_copy_D", "make_tiled_copy_D(copy_atom, tiled_copy)", "a TiledCopy with the other copy's destination TV layout", super::atoms::make_tiled_copy_d).args(n(2)).atom(On::Native),
+    FunctionInfo::new("get_layoutA_TV", "get_layoutA_TV(mma)", "(thread, value) -> (m,k) of the TiledMMA's A tile", super::atoms::get_layout_a_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_layoutB_TV", "get_layoutB_TV(mma)", "(thread, value) -> (n,k) of the TiledMMA's B tile", super::atoms::get_layout_b_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_layoutC_TV", "get_layoutC_TV(mma)", "(thread, value) -> (m,n) of the TiledMMA's C tile", super::atoms::get_layout_c_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_thr_layout_vmnk", "get_thr_layout_vmnk(mma)", "(atom thread, M, N, K) -> thread index", super::atoms::get_thr_layout_vmnk).args(n(1)).atom(On::Native),
+    FunctionInfo::new("thrfrg_A", "thrfrg_A(mma, L)", "L divided into ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))", super::atoms::thrfrg_a).args(n(2)).atom(On::Native),
+    FunctionInfo::new("thrfrg_B", "thrfrg_B(mma, L)", "L divided into ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))", super::atoms::thrfrg_b).args(n(2)).atom(On::Native),
+    FunctionInfo::new("thrfrg_C", "thrfrg_C(mma, L)", "L divided into ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))", super::atoms::thrfrg_c).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_shape_A", "partition_shape_A(mma, S)", "the shape of one thread's fragment of an A of shape S", super::atoms::partition_shape_a).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_shape_B", "partition_shape_B(mma, S)", "the shape of one thread's fragment of a B of shape S", super::atoms::partition_shape_b).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_shape_C", "partition_shape_C(mma, S)", "the shape of one thread's fragment of a C of shape S", super::atoms::partition_shape_c).args(n(2)).atom(On::Native),
+    FunctionInfo::new("permutation_mnk", "permutation_mnk<I>(mma)", "the permutation of M, N or K (the atom's extent times its atoms where none was given)", super::atoms::permutation_mnk).targs(n(1)).args(n(1)).atom(On::Native),
+    FunctionInfo::new("tile_shape", "tile_shape(mma)", "(tile_size<0>, tile_size<1>, tile_size<2>)", super::atoms::tile_shape).args(n(1)).atom(On::Native),
+    FunctionInfo::new("thr_size", "thr_size(mma)", "the TiledMMA's threads", super::atoms::thr_size).args(n(1)).atom(On::Native),
+    FunctionInfo::new("tile_size", "tile_size<I>(mma | tiled_copy)", "the tile's extent in mode I", super::atoms::tile_size).targs(n(1)).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_layoutS_TV", "get_layoutS_TV(tiled_copy)", "(thread, value) -> source tile coordinate", super::atoms::get_layout_s_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_layoutD_TV", "get_layoutD_TV(tiled_copy)", "(thread, value) -> destination tile coordinate", super::atoms::get_layout_d_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("tidfrg_S", "tidfrg_S(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the source", super::atoms::tidfrg_s).args(n(2)).atom(On::Native),
+    FunctionInfo::new("tidfrg_D", "tidfrg_D(tiled_copy, L)", "L divided into (Thr, Val, Rest...) for the destination", super::atoms::tidfrg_d).args(n(2)).atom(On::Native),
+    FunctionInfo::new("Tiler_MN", "Tiler_MN(tiled_copy)", "the tile a TiledCopy covers", super::atoms::tiler_mn).args(n(1)).atom(On::Native),
+    FunctionInfo::new("TiledLayout_TV", "TiledLayout_TV(tiled_copy)", "the TiledCopy's (thread, value) -> tile layout", super::atoms::tiled_layout_tv).args(n(1)).atom(On::Native),
+    FunctionInfo::new("get_slice", "get_slice(mma | tiled_copy, t)", "thread t's slice (CuTe's ThrMMA / ThrCopy)", super::atoms::get_slice).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_A", "partition_A(get_slice(mma, t), T)", "thread t's values of an A tensor: (FrgV, RestM, RestK)", super::atoms::partition_a).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_B", "partition_B(get_slice(mma, t), T)", "thread t's values of a B tensor: (FrgV, RestN, RestK)", super::atoms::partition_b).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_C", "partition_C(get_slice(mma, t), T)", "thread t's values of a C tensor: (FrgV, RestM, RestN)", super::atoms::partition_c).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_S", "partition_S(get_slice(copy, t), T)", "thread t's source values: (CopyV, Rest...)", super::atoms::partition_s).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_D", "partition_D(get_slice(copy, t), T)", "thread t's destination values: (CopyV, Rest...)", super::atoms::partition_d).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_fragment_A", "partition_fragment_A(get_slice(mma, t), T)", "the layout of thread t's register fragment of A", super::atoms::partition_fragment_a).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_fragment_B", "partition_fragment_B(get_slice(mma, t), T)", "the layout of thread t's register fragment of B", super::atoms::partition_fragment_b).args(n(2)).atom(On::Native),
+    FunctionInfo::new("partition_fragment_C", "partition_fragment_C(get_slice(mma, t), T)", "the layout of thread t's register fragment of C", super::atoms::partition_fragment_c).args(n(2)).atom(On::Native),
     FunctionInfo::new("make_layout_tv", "make_layout_tv(thr, val)", "(tiler, layout_tv) of make_tiled_copy with these layouts (CuTe DSL)", super::atoms::layout_tv).args(n(2)),
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", make_identity_layout).args(n(1)).sym(),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", make_basis_like).args(n(1)),
     FunctionInfo::new("E", "E<I...>{}", "the basis element of mode I... (CuTe's ScaledBasis), printed _1@...", basis_e).targs(ANY).args(n(0)),
-    FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)).sym(),
+    FunctionInfo::new("make_layout", "make_layout(S) | (S, D) | (S, LayoutLeft{}|LayoutRight{}) | (L0, L1, ...)", "a layout from a shape (and stride or order), or the concatenation of layouts", make_layout).args(range(1, 64)).sym().composed(On::Own(super::composed::make_layout)),
     FunctionInfo::new("make_layout_like", "make_layout_like(L)", "compact strides in the order of L's (stride-0 modes kept)", make_layout_like).args(n(1)),
-    FunctionInfo::new("make_fragment_like", "make_fragment_like(L)", "the register layout of a fragment shaped like L", make_fragment_like).args(n(1)),
+    FunctionInfo::new("make_fragment_like", "make_fragment_like(L)", "the register layout of a fragment shaped like L", make_fragment_like).args(n(1)).composed(On::Own(super::composed::make_fragment_like)),
     FunctionInfo::new("make_ordered_layout", "make_ordered_layout(S, order)", "compact strides with modes ordered by `order`", make_ordered_layout).args(n(2)),
     FunctionInfo::new("make_shape", "make_shape(a, b, ...)", "a tuple", make_tuple).aliases(&[ "make_stride", "make_coord", "make_tuple", "make_step", ]),
     FunctionInfo::new("make_tile", "make_tile(T0, T1, ...)", "a by-mode tiler, same as <T0,T1,...>", make_tile),
-    FunctionInfo::new("shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)", shape).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)).sym(),
+    FunctionInfo::new("shape", "shape(L) | shape<I...>(L)", "the shape (of a mode)", shape).targs(ANY).args(n(1)).sym().composed(On::Layout).tensor(On::Layout),
+    FunctionInfo::new("stride", "stride(L) | stride<I...>(L)", "the stride (of a mode)", stride).targs(ANY).args(n(1)).sym().composed(On::Own(super::composed::stride)).tensor(On::Layout),
+    FunctionInfo::new("size", "size(X) | size<I...>(X)", "product of the shape (of a mode)", size).targs(ANY).args(n(1)).sym().composed(On::Layout).tensor(On::Layout).atom(On::Own(super::atoms::size)),
+    FunctionInfo::new("cosize", "cosize(L) | cosize<I...>(L)", "1 + sum (s-1)*|d| over the leaves", cosize).targs(ANY).args(n(1)).sym().composed(On::Layout).tensor(On::Layout),
     FunctionInfo::new("coshape", "coshape(L)", "one past L's largest value in each direction of its codomain", coshape).args(n(1)),
     FunctionInfo::new("coprofile", "coprofile(L)", "the structure of L's codomain (coshape with _0 leaves)", coprofile).args(n(1)),
-    FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("layout", "layout<I...>(L)", "a (nested) mode of a layout", layout).targs(ANY).args(n(1)),
+    FunctionInfo::new("rank", "rank(X) | rank<I...>(X)", "number of top-level modes", rank).targs(ANY).args(n(1)).sym().composed(On::Layout).tensor(On::Layout),
+    FunctionInfo::new("depth", "depth(X) | depth<I...>(X)", "nesting depth", depth).targs(ANY).args(n(1)).sym().composed(On::Layout).tensor(On::Layout),
+    FunctionInfo::new("get", "get<I...>(X)", "a (nested) mode of a tuple or layout", get).targs(ANY).args(n(1)).sym().composed(On::Recomposed),
+    FunctionInfo::new("layout", "layout<I...>(L)", "a (nested) mode of a layout", layout).targs(ANY).args(n(1)).composed(On::Recomposed).tensor(On::Layout),
     FunctionInfo::new("select", "select<I...>(X)", "the chosen modes, as a tuple", select).targs(ANY).args(n(1)).sym(),
     // <B,E> is checked by the implementation, after the operand (as before the registry)
-    FunctionInfo::new("take", "take<B,E>(X)", "modes [B,E) as a tuple", take).targs(ANY).args(n(1)).sym(),
-    FunctionInfo::new("append", "append(X, Y) | append<N>(X[, Y])", "add Y as the last mode / pad to rank N", append).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
+    FunctionInfo::new("take", "take<B,E>(X)", "modes [B,E) as a tuple", take).targs(ANY).args(n(1)).sym().composed(On::Recomposed),
+    FunctionInfo::new("append", "append(X, Y) | append<N>(X[, Y])", "add Y as the last mode / pad to rank N", append).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)).composed(On::Recomposed),
     FunctionInfo::new("prepend", "prepend(X, Y) | prepend<N>(X[, Y])", "add Y as the first mode / pad to rank N", prepend).targs(range(0, 1)).args(range(1, 2)).args_without_targs(n(2)),
     FunctionInfo::new("replace", "replace<N>(X, Y)", "replace mode N by Y", replace).targs(n(1)).args(n(2)),
-    FunctionInfo::new("group", "group<B,E>(X)", "group modes [B,E) into one", group).targs(ANY).args(n(1)),
-    FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)).sym(),
+    FunctionInfo::new("group", "group<B,E>(X)", "group modes [B,E) into one", group).targs(ANY).args(n(1)).composed(On::Recomposed),
+    FunctionInfo::new("flatten", "flatten(X)", "all leaves as top-level modes", flatten).args(n(1)).sym().composed(On::Recomposed),
     FunctionInfo::new("unflatten", "unflatten(X, profile)", "refold a flat X into the profile's structure", unflatten).args(n(2)),
-    FunctionInfo::new("zip", "zip(L) | zip(A, B)", "transpose nested modes", zip).args(range(1, 2)),
+    FunctionInfo::new("zip", "zip(L) | zip(A, B)", "transpose nested modes", zip).args(range(1, 2)).composed(On::Recomposed),
     FunctionInfo::new("front", "front(X)", "the first leaf (a layout is its own front)", front).args(n(1)),
     FunctionInfo::new("back", "back(X)", "the last leaf (a layout is its own back)", back).args(n(1)),
     FunctionInfo::new("unwrap", "unwrap(X)", "a tuple of one element is that element, repeatedly", unwrap).args(n(1)),
@@ -405,7 +439,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("repeat_like", "repeat_like(T, X)", "T's structure with X at every leaf", repeat_like).args(n(2)),
     FunctionInfo::new("repeat", "repeat<N>(X)", "a tuple of N copies of X (X itself for N = 1)", repeat).targs(n(1)).args(n(1)),
     FunctionInfo::new("zip2_by", "zip2_by(T, guide)", "gather the rank-2 modes at the guide's terminals into ((firsts),(seconds))", zip2_by).args(n(2)),
-    FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)),
+    FunctionInfo::new("tile_unzip", "tile_unzip(L, tiler)", "gather (tile, rest) modes into ((tiles),(rests))", tile_unzip).args(n(2)).composed(On::Recomposed),
     FunctionInfo::new("product", "product(T)", "product of all leaves", product).args(n(1)),
     FunctionInfo::new("product_each", "product_each(T)", "size of each mode", product_each).args(n(1)).sym(),
     FunctionInfo::new("inner_product", "inner_product(A, B)", "sum of products of leaves", inner_product).args(n(2)),
@@ -432,51 +466,51 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("compact_col_major", "compact_col_major(S[, start])", "column-major strides", compact_col_major).aliases(&["compact_major"]).args(range(1, 2)),
     FunctionInfo::new("compact_row_major", "compact_row_major(S[, start])", "row-major strides", compact_row_major).args(range(1, 2)),
     FunctionInfo::new("compact_order", "compact_order(S, order)", "compact strides in the given mode order", compact_order).args(n(2)),
-    FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)).sym(),
+    FunctionInfo::new("coalesce", "coalesce(L[, profile]) | coalesce(S)", "fewest modes with the same function", coalesce).args(range(1, 2)).sym().composed(On::Recomposed),
     FunctionInfo::new("filter_zeros", "filter_zeros(L[, profile])", "stride-0 modes get extent 1", filter_zeros).args(range(1, 2)).sym(),
-    FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)).sym(),
+    FunctionInfo::new("filter", "filter(L[, profile])", "coalesce without stride-0 and size-1 modes", filter).args(range(1, 2)).sym().composed(On::Own(super::composed::filter)),
     FunctionInfo::new("bw_coalesce", "bw_coalesce<I>(S, D, NS, ND)", "fold flat modes I..0 of S:D into the front of NS:ND (CuTe's detail::bw_coalesce, coalesce's step)", bw_coalesce).targs(n(1)).args(n(4)),
     FunctionInfo::new("coalesce_z", "coalesce_z(L[, profile])", "coalesce keeping the function past the size: a last size-1 mode stays (PyCuTe; '_' in the profile keeps a mode)", coalesce_z).args(range(1, 2)),
     FunctionInfo::new("common_refinement", "common_refinement(A, B)", "the least shape refining both shapes (PyCuTe)", common_refinement).args(n(2)),
     FunctionInfo::new("common_coarsening", "common_coarsening(A, B)", "the greatest shape both shapes refine (PyCuTe)", common_coarsening).args(n(2)),
     FunctionInfo::new("greatest_common_domain", "greatest_common_domain(A, B)", "the ordered common factorization of two shapes (PyCuTe)", greatest_common_domain).args(n(2)),
     FunctionInfo::new("layout_add", "layout_add(A, B)", "R(i) = A(i) + B(i) (PyCuTe)", layout_add).args(n(2)),
-    FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)).sym(),
-    FunctionInfo::new("complement", "complement(A[, M])", "the layout filling A's gaps up to M", complement).args(range(1, 2)).sym(),
-    FunctionInfo::new("right_inverse", "right_inverse(L)", "R with L(R(i)) = i", right_inverse).args(n(1)).sym(),
-    FunctionInfo::new("left_inverse", "left_inverse(L)", "R with R(L(i)) = i", left_inverse).args(n(1)).sym(),
-    FunctionInfo::new("logical_divide", "logical_divide(A, T)", "A o (T, complement(T)): (tile, rest)", logical_divide).args(n(2)).sym(),
-    FunctionInfo::new("zipped_divide", "zipped_divide(A, T)", "((tiles),(rests))", zipped_divide).args(n(2)).sym(),
-    FunctionInfo::new("tiled_divide", "tiled_divide(A, T)", "((tiles),rest0,rest1,...)", tiled_divide).args(n(2)).sym(),
-    FunctionInfo::new("flat_divide", "flat_divide(A, T)", "(tile0,...,rest0,...)", flat_divide).args(n(2)).sym(),
-    FunctionInfo::new("logical_product", "logical_product(A, B)", "(A, complement(A) o B)", logical_product).args(n(2)).sym(),
-    FunctionInfo::new("zipped_product", "zipped_product(A, B)", "((blocks),(products))", zipped_product).args(n(2)).sym(),
-    FunctionInfo::new("tiled_product", "tiled_product(A, B)", "((blocks),p0,p1,...)", tiled_product).args(n(2)).sym(),
-    FunctionInfo::new("flat_product", "flat_product(A, B)", "(b0,...,p0,...)", flat_product).args(n(2)).sym(),
-    FunctionInfo::new("blocked_product", "blocked_product(A, B)", "B repeats block A, mode by mode", blocked_product).args(n(2)).sym(),
-    FunctionInfo::new("raked_product", "raked_product(A, B)", "B interleaves copies of A, mode by mode", raked_product).args(n(2)).sym(),
-    FunctionInfo::new("tile_to_shape", "tile_to_shape(A, S[, order])", "repeat A until it has shape S", tile_to_shape).args(range(2, 3)),
-    FunctionInfo::new("max_common_layout", "max_common_layout(A, B)", "largest R with A(R(i)) = i = B(R(i))", max_common_layout).args(n(2)).sym(),
-    FunctionInfo::new("max_alignment", "max_alignment(L)", "the alignment (in elements) L's static parts guarantee", max_alignment).args(n(1)),
-    FunctionInfo::new("max_common_vector", "max_common_vector(A, B)", "number of common contiguous elements", max_common_vector).args(n(2)).sym(),
-    FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)),
-    FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)).sym(),
-    FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)).sym(),
-    FunctionInfo::new("recast_layout", "recast_layout<Old,New>(L)", "reinterpret elements of type Old as elements of type New (upcast/downcast by their widths)", recast_layout).targs(n(2)).element_type_targs().args(n(1)).sym(),
+    FunctionInfo::new("composition", "composition(A, B)", "R(c) = A(B(c)); B a layout, a shape or a tiler <...>", composition).args(n(2)).sym().composed(On::Own(super::composed::composition)),
+    FunctionInfo::new("complement", "complement(A[, M])", "the layout filling A's gaps up to M", complement).args(range(1, 2)).sym().composed(On::Layout),
+    FunctionInfo::new("right_inverse", "right_inverse(L)", "R with L(R(i)) = i", right_inverse).args(n(1)).sym().composed(On::Own(super::composed::right_inverse)),
+    FunctionInfo::new("left_inverse", "left_inverse(L)", "R with R(L(i)) = i", left_inverse).args(n(1)).sym().composed(On::Own(super::composed::left_inverse)),
+    FunctionInfo::new("logical_divide", "logical_divide(A, T)", "A o (T, complement(T)): (tile, rest)", logical_divide).args(n(2)).sym().composed(On::Recomposed).tensor(On::Own(super::tensor::logical_divide)),
+    FunctionInfo::new("zipped_divide", "zipped_divide(A, T)", "((tiles),(rests))", zipped_divide).args(n(2)).sym().composed(On::Recomposed).tensor(On::Own(super::tensor::zipped_divide)),
+    FunctionInfo::new("tiled_divide", "tiled_divide(A, T)", "((tiles),rest0,rest1,...)", tiled_divide).args(n(2)).sym().composed(On::Recomposed).tensor(On::Own(super::tensor::tiled_divide)),
+    FunctionInfo::new("flat_divide", "flat_divide(A, T)", "(tile0,...,rest0,...)", flat_divide).args(n(2)).sym().composed(On::Recomposed).tensor(On::Own(super::tensor::flat_divide)),
+    FunctionInfo::new("logical_product", "logical_product(A, B)", "(A, complement(A) o B)", logical_product).args(n(2)).sym().composed(On::Own(super::composed::logical_product)),
+    FunctionInfo::new("zipped_product", "zipped_product(A, B)", "((blocks),(products))", zipped_product).args(n(2)).sym().composed(On::Recomposed),
+    FunctionInfo::new("tiled_product", "tiled_product(A, B)", "((blocks),p0,p1,...)", tiled_product).args(n(2)).sym().composed(On::Recomposed),
+    FunctionInfo::new("flat_product", "flat_product(A, B)", "(b0,...,p0,...)", flat_product).args(n(2)).sym().composed(On::Recomposed),
+    FunctionInfo::new("blocked_product", "blocked_product(A, B)", "B repeats block A, mode by mode", blocked_product).args(n(2)).sym().composed(On::Recomposed),
+    FunctionInfo::new("raked_product", "raked_product(A, B)", "B interleaves copies of A, mode by mode", raked_product).args(n(2)).sym().composed(On::Recomposed),
+    FunctionInfo::new("tile_to_shape", "tile_to_shape(A, S[, order])", "repeat A until it has shape S", tile_to_shape).args(range(2, 3)).composed(On::Recomposed),
+    FunctionInfo::new("max_common_layout", "max_common_layout(A, B)", "largest R with A(R(i)) = i = B(R(i))", max_common_layout).args(n(2)).sym().composed(On::Own(super::composed::max_common_layout)),
+    FunctionInfo::new("max_alignment", "max_alignment(L)", "the alignment (in elements) L's static parts guarantee", max_alignment).args(n(1)).composed(On::Own(super::composed::max_alignment)),
+    FunctionInfo::new("max_common_vector", "max_common_vector(A, B)", "number of common contiguous elements", max_common_vector).args(n(2)).sym().composed(On::Own(super::composed::max_common_vector)),
+    FunctionInfo::new("nullspace", "nullspace(L)", "the coordinates L maps to 0 (stride-0 modes)", nullspace).args(n(1)).composed(On::Own(super::composed::nullspace)),
+    FunctionInfo::new("upcast", "upcast<N>(L)", "reinterpret for N-times wider elements", upcast).targs(n(1)).args(n(1)).sym().composed(On::Own(super::composed::upcast)),
+    FunctionInfo::new("downcast", "downcast<N>(L)", "reinterpret for N-times narrower elements", downcast).targs(n(1)).args(n(1)).sym().composed(On::Own(super::composed::downcast)),
+    FunctionInfo::new("recast_layout", "recast_layout<Old,New>(L)", "reinterpret elements of type Old as elements of type New (upcast/downcast by their widths)", recast_layout).targs(n(2)).element_type_targs().args(n(1)).sym().composed(On::Own(super::composed::recast_layout)),
     FunctionInfo::new("transform_layout", "transform_layout(L, f) | transform_layout(L0, L1, f)", "make_layout(f(mode i)...), f a function name; with two operands f takes pairs, leftover modes kept", transform_layout).args(range(2, 3)),
-    FunctionInfo::new("slice", "slice(c, X)", "the modes of a layout or tuple X where c has '_' (also L(c))", slice).args(n(2)),
+    FunctionInfo::new("slice", "slice(c, X)", "the modes of a layout or tuple X where c has '_' (also L(c))", slice).args(n(2)).composed(On::Own(super::composed::slice)),
     FunctionInfo::new("dice", "dice(c, X)", "the modes of a layout or tuple X where c has an integer", dice).args(n(2)),
-    FunctionInfo::new("domain_offset", "domain_offset(c, L)", "the pair (L, L(c))", domain_offset).args(n(2)),
-    FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", slice_and_offset).args(n(2)),
+    FunctionInfo::new("domain_offset", "domain_offset(c, L)", "the pair (L, L(c))", domain_offset).args(n(2)).composed(On::Own(super::composed::domain_offset)),
+    FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", slice_and_offset).args(n(2)).composed(On::Own(super::composed::slice_and_offset)),
     // tensors (expr/tensor.rs)
-    FunctionInfo::new("make_tensor", "make_tensor(counting, L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator)", super::tensor::make_tensor).args(n(2)),
-    FunctionInfo::new("counting", "counting", "the counting engine, an argument of make_tensor", super::tensor::counting).args(n(0)),
-    FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", super::tensor::make_identity_tensor).args(n(1)).sym(),
-    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord)", "the tile of T at coord (zipped_divide, then slice the rest mode)", super::tensor::local_tile).args(n(3)).sym(),
-    FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", super::tensor::local_partition).args(n(3)).sym(),
-    FunctionInfo::new("inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the rest mode", super::tensor::inner_partition).args(n(3)),
-    FunctionInfo::new("outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the tile mode", super::tensor::outer_partition).args(n(3)),
-    FunctionInfo::new("print_tensor", "print_tensor(T)", "CuTe's print_tensor: the tensor and its elements as a table", super::tensor::print_tensor).args(n(1)),
+    FunctionInfo::new("make_tensor", "make_tensor(counting, L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator)", super::tensor::make_tensor).args(n(2)).composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("counting", "counting", "the counting engine, an argument of make_tensor", super::tensor::counting).args(n(0)).composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", super::tensor::make_identity_tensor).args(n(1)).sym().composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord)", "the tile of T at coord (zipped_divide, then slice the rest mode)", super::tensor::local_tile).args(n(3)).sym().composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", super::tensor::local_partition).args(n(3)).sym().composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the rest mode", super::tensor::inner_partition).args(n(3)).composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the tile mode", super::tensor::outer_partition).args(n(3)).composed(On::Native).tensor(On::Native),
+    FunctionInfo::new("print_tensor", "print_tensor(T)", "CuTe's print_tensor: the tensor and its elements as a table", super::tensor::print_tensor).args(n(1)).composed(On::Native).tensor(On::Native),
 ];
 
 fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {

@@ -26,12 +26,14 @@ mod atoms;
 mod cases;
 mod composed;
 mod functions;
+mod overload;
 mod tensor;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
 pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
-pub use tensor::TensorValue;
+pub use overload::Kind;
+pub use value::TensorValue;
 pub use value::Value;
 
 use crate::error::{Error, Result};

@@ -14,36 +14,10 @@
 //! assert_eq!(eval("local_tile(make_identity_tensor((_8,_12)), (_4,_3), (1,2))(0)").unwrap().to_string(), "(4,6)");
 //! ```
 
-use super::functions::Impl;
-use super::value::{type_error, Value};
+use super::value::{type_error, TensorValue, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
 use crate::tensor::{self, Coords, Counting, Tensor};
-use std::fmt;
-
-/// A tensor value of the expression language.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TensorValue {
-    /// A tensor of a counting engine (`make_tensor(counting, L)`).
-    Counting(Tensor<Counting>),
-    /// A coordinate tensor (`make_identity_tensor(S)`).
-    Identity(Tensor<Coords>),
-    /// The text of `print_tensor(T)`.
-    Printed(String),
-}
-
-impl Eq for TensorValue {}
-
-impl fmt::Display for TensorValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::tensor::Engine;
-        match self {
-            TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Printed(s) => f.write_str(s.trim_end_matches('\n')),
-        }
-    }
-}
 
 impl TensorValue {
     /// Whether the tensor holds a symbol. Pre: none. Post: the answer.
@@ -134,49 +108,45 @@ fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
     }
 }
 
-/// Whether a call goes through [`call`]: a function of this file, or a
-/// tensor among the arguments.
-pub(super) fn involved(name: &str, args: &[Value]) -> bool {
-    NATIVE.contains(&name) || args.iter().any(|v| matches!(v, Value::Tensor(_)))
-}
+/// How a call reaches the rest of its dispatch (see [`super::overload::Overload`]).
+type Run<'a> = &'a dyn Fn(&[Value]) -> Result<Value>;
 
-/// Functions of the registry answered on a tensor's layout.
-const OF_LAYOUT: &[&str] = &["shape", "size", "rank", "depth", "cosize", "stride", "layout"];
-
-/// A call of a registry function with a tensor among the arguments: the
-/// tensor functions themselves, the divides (on the layout, same engine),
-/// and layout queries (on the layout).
-pub(super) fn call(name: &'static str, targs: &[i64], args: &[Value], imp: Impl) -> Result<Value> {
-    if NATIVE.contains(&name) {
-        return imp(targs, args);
-    }
+/// A divide of a tensor: the tensor over the same engine with the divided
+/// layout (CuTe's `logical_divide(T, tiler)` and its regroupings).
+fn divide(args: &[Value], how: fn(TensorOf, &crate::tiler::Tiler) -> Result<TensorOf>) -> Result<Value> {
     let t = as_tensor(&args[0], "the first argument")?;
-    if OF_LAYOUT.contains(&name) && args.len() == 1 {
-        return super::functions::dispatch(name, targs, &[Value::from_any(t.layout()?.clone())], imp);
-    }
-    let tiler = || -> Result<crate::tiler::Tiler> {
-        args.get(1).ok_or_else(|| Error::new(ErrorKind::Type, "evaluate", "a tiler is missing"))?.as_tiler("the tiler")
-    };
-    match name {
-        "logical_divide" => t.map(|x| both!(x, |t| t.logical_divide(&tiler()?))),
-        "zipped_divide" => t.map(|x| both!(x, |t| t.zipped_divide(&tiler()?))),
-        "tiled_divide" => t.map(|x| both!(x, |t| t.tiled_divide(&tiler()?))),
-        "flat_divide" => t.map(|x| both!(x, |t| t.flat_divide(&tiler()?))),
-        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on a tensor"))),
-    }
+    let tiler = args.get(1).ok_or_else(|| Error::new(ErrorKind::Type, "evaluate", "a tiler is missing"))?;
+    let tiler = tiler.as_tiler("the tiler")?;
+    t.map(|x| how(x, &tiler))
 }
 
-/// The functions of this file (called with tensors as they are).
-pub(super) const NATIVE: &[&str] = &[
-    "make_tensor",
-    "make_identity_tensor",
-    "counting",
-    "local_tile",
-    "local_partition",
-    "inner_partition",
-    "outer_partition",
-    "print_tensor",
-];
+/// `logical_divide(T, tiler)`.
+pub(super) fn logical_divide(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    divide(args, |x, t| both!(x, |x| x.logical_divide(t)))
+}
+
+/// `zipped_divide(T, tiler)`.
+pub(super) fn zipped_divide(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    divide(args, |x, t| both!(x, |x| x.zipped_divide(t)))
+}
+
+/// `tiled_divide(T, tiler)`.
+pub(super) fn tiled_divide(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    divide(args, |x, t| both!(x, |x| x.tiled_divide(t)))
+}
+
+/// `flat_divide(T, tiler)`.
+pub(super) fn flat_divide(_: &[i64], args: &[Value], _: Run<'_>) -> Result<Value> {
+    divide(args, |x, t| both!(x, |x| x.flat_divide(t)))
+}
+
+/// A query answered on a tensor's layout (`size(T)`, `shape(T)`, ...).
+pub(super) fn of_layout(name: &str, args: &[Value], run: Run<'_>) -> Result<Value> {
+    match args {
+        [t] => run(&[Value::from_any(as_tensor(t, "the tensor")?.layout()?.clone())]),
+        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} of a tensor takes the tensor alone"))),
+    }
+}
 
 /// `counting`: the name of the counting engine (an argument of `make_tensor`).
 pub(super) fn counting(_: &[i64], _: &[Value]) -> Result<Value> {

@@ -22,12 +22,12 @@
 //! assert_eq!(eval("(_2,_3):(_3,_1)(_1,_1)").unwrap().to_string(), "_4");
 //! ```
 
-mod atoms;
 mod cases;
-mod composed;
 mod functions;
+mod on_atoms;
+mod on_composed;
+mod on_tensor;
 mod overload;
-mod tensor;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
@@ -276,7 +276,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             _ => match env.get(n).cloned().or_else(|| function_value(n)) {
                 Some(v) => Ok(v),
                 // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
-                None => atoms::type_value(n, &[]).unwrap_or_else(|| {
+                None => on_atoms::type_value(n, &[]).unwrap_or_else(|| {
                     Err(Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'")))
                 }),
             }
@@ -291,7 +291,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         }
         ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
             // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
-            match atoms::type_value(name, targs) {
+            match on_atoms::type_value(name, targs) {
                 Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
                 None => functions::call_written(name, targs, &[])
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),
@@ -376,8 +376,8 @@ fn function_value(name: &str) -> Option<Value> {
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
-        Value::Swizzle(_) | Value::Composed(_) => return composed::apply(f, args),
-        Value::Tensor(t) => return tensor::apply(t, args),
+        Value::Swizzle(_) | Value::Composed(_) => return on_composed::apply(f, args),
+        Value::Tensor(t) => return on_tensor::apply(t, args),
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };

@@ -360,15 +360,15 @@ pub(super) fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
         (ThrSlice::Mma(m, thr), "A" | "B" | "C") => {
             let s = m.get_slice(*thr)?;
             if fragment {
-                let shape = super::tensor::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
+                let shape = super::on_tensor::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
                 let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
                 let frag = s.partition_fragment::<_, f32>(which(stem), t)?;
                 return Ok(Value::Layout(frag.layout().as_layout(name)?.clone()));
             }
-            super::tensor::partition_mma(&a[1], &s, which(stem))
+            super::on_tensor::partition_mma(&a[1], &s, which(stem))
         }
         (ThrSlice::Copy(c, thr), "S" | "D") if !fragment => {
-            super::tensor::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
+            super::on_tensor::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
         }
         _ => Err(Error::new(ErrorKind::Type, name, format!("{name} does not apply to this thread slice"))),
     }

@@ -283,3 +283,31 @@ fn bounded_edit_distance_and_nearest_agree_with_the_full_table() {
         prop_assert_eq!(got, want.map(|(_, c)| c), "{:?} in {:?}", word, cands);
     });
 }
+
+/// CuTe's C++ spellings of values as types, nested as CuTe nests them; the
+/// answers are CuTe's (its own headers, evaluating the same text).
+#[test]
+fn cute_type_spellings_are_values() {
+    for (src, cute) in [
+        ("Shape<_2,_4>{}", "(_2,_4)"),
+        ("Layout<Shape<_2,_4>,Stride<_4,_1>>{}", "(_2,_4):(_4,_1)"),
+        ("Layout<Shape<_2,_2,_1>>{}", "(_2,_2,_1):(_1,_2,_0)"),
+        ("C<4>{}", "_4"),
+        ("Step<_1,X,_1>{}", "(_1,_,_1)"),
+        ("Layout<Shape<_2,Shape<_3,_4>>,Stride<_12,Stride<_4,_1>>>{}", "(_2,(_3,_4)):(_12,(_4,_1))"),
+        ("Tile<_2,_4>{}", "(_2,_4)"),
+        ("cosize(make_identity_layout((_2,_16,_8)))", "_256"),
+        ("make_layout_tv((_32,_4):(_1,_32),(_1,_8):(_1,_1))", "((_32,_32),((_32,_4),_8):((_1,_256),_32))"),
+        ("size(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, Layout<Shape<_2,_2,_1>>{}))", "_128"),
+    ] {
+        assert_eq!(kute::expr::eval(src).unwrap_or_else(|e| panic!("{src}: {e}")).to_string(), cute, "{src}");
+    }
+    // a shape where CuTe wants a layout is its compact layout, as CuTe DSL takes it
+    let by_shape = kute::expr::eval("make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, (_2,_2,_1))").unwrap();
+    let by_layout = kute::expr::eval("make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}, (_2,_2,_1):(_1,_2,_0))").unwrap();
+    assert_eq!(by_shape.to_string(), by_layout.to_string());
+    // misspelt and malformed types are errors
+    for bad in ["Shape<_2,Bogus<_1>>{}", "C<Shape<_2>>{}", "Layout<_1,_2,_3>{}", "Int<x>{}"] {
+        assert!(kute::expr::eval(bad).is_err(), "{bad}");
+    }
+}

@@ -678,6 +678,8 @@ fn size(t: &[i64], a: &[Value]) -> Result<Value> {
 fn cosize(t: &[i64], a: &[Value]) -> Result<Value> {
     let p = path(t, "size")?;
     match structured(&a[0], "the operand")? {
+        // a coordinate layout's cosize is its coshape's size, as CuTe defines it
+        Structured::Layout(l) if !l.has_int_strides() => Ok(int(l.mode_at(&p)?.coshape()?.size()?)),
         Structured::Layout(l) => Ok(int(l.mode_at(&p)?.cosize()?)),
         Structured::Tuple(_) => Err(type_error("the operand", "a layout", &a[0])),
     }

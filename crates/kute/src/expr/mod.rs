@@ -23,6 +23,7 @@
 //! ```
 
 mod cases;
+mod cute_types;
 mod functions;
 mod on_atoms;
 mod on_composed;
@@ -290,8 +291,9 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&env[name], &vs).map_err(|err| err.in_op("evaluate"))
         }
         ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
-            // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
-            match on_atoms::type_value(name, targs) {
+            // a CuTe type: `Shape<_2,_4>{}`, `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
+            let nested = |text: &str| eval_in(text, env);
+            match cute_types::type_value(name, targs, &nested).or_else(|| on_atoms::type_value(name, targs)) {
                 Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
                 None => functions::call_written(name, targs, &[])
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),

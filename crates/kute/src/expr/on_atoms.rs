@@ -157,9 +157,18 @@ pub(super) fn make_tiled_mma(_: &[i64], a: &[Value]) -> Result<Value> {
         Value::MmaAtom(x) => (**x).clone(),
         other => return Err(type_error("the atom", "an MMA atom or operation", other).in_op(name)),
     };
-    let layout = a.get(1).map(|v| v.to_layout("the atom layout")).transpose().map_err(|e| e.in_op(name))?;
+    // (an atom layout given as a shape is its compact layout, as CuTe DSL takes it)
+    let layout = a.get(1).map(|v| compact("the atom layout", v)).transpose().map_err(|e| e.in_op(name))?;
     let perm = a.get(2).map(|v| v.as_tiler("the permutation")).transpose().map_err(|e| e.in_op(name))?;
     Ok(Value::TiledMma(Box::new(TiledMma::new(atom, layout.as_ref(), perm.as_ref())?)))
+}
+
+/// A layout, or a shape as its compact (column-major) layout.
+fn compact(what: &str, v: &Value) -> Result<Layout> {
+    match v {
+        Value::IntTuple(s) => Layout::from_shape(s),
+        other => other.to_layout(what),
+    }
 }
 
 /// `make_tiled_copy(atom, thr_layout, val_layout)`.
@@ -258,8 +267,8 @@ pub(super) fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
 /// `make_layout_tv(thr, val)`: `(tiler, layout_tv)`.
 pub(super) fn layout_tv(_: &[i64], a: &[Value]) -> Result<Value> {
     let name = "make_layout_tv";
-    let thr = a[0].to_layout("the thread layout").map_err(|e| e.in_op(name))?;
-    let val = a[1].to_layout("the value layout").map_err(|e| e.in_op(name))?;
+    let thr = compact("the thread layout", &a[0]).map_err(|e| e.in_op(name))?;
+    let val = compact("the value layout", &a[1]).map_err(|e| e.in_op(name))?;
     let (tiler, tv) = make_layout_tv(&thr, &val)?;
     Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
 }

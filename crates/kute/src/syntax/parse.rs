@@ -247,8 +247,8 @@ impl Lexer {
                     i += 1;
                 }
                 let name = &src[start..i];
-                // Int<N>{}
-                if name == "Int" && i < b.len() && b[i] == b'<' {
+                // Int<N>{}, C<N>{}
+                if (name == "Int" || name == "C") && i < b.len() && b[i] == b'<' {
                     let mut j = i + 1;
                     while j < b.len() && b[j].is_ascii_whitespace() {
                         j += 1;
@@ -270,7 +270,12 @@ impl Lexer {
                         i = j + 3;
                         continue;
                     }
-                    return Err(Error::parse("expected Int<N>{}", start, j.min(b.len()).max(start + 1)));
+                    if name == "Int" {
+                        return Err(Error::parse("expected Int<N>{}", start, j.min(b.len()).max(start + 1)));
+                    }
+                    // `C<...>` that is not an integer: a name
+                    out.push((Tok::Ident(name.to_string()), start, i));
+                    continue;
                 }
                 if i + 1 < b.len() && b[i] == b'{' && b[i + 1] == b'}' {
                     i += 2;

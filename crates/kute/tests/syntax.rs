@@ -311,3 +311,16 @@ fn cute_type_spellings_are_values() {
         assert!(kute::expr::eval(bad).is_err(), "{bad}");
     }
 }
+
+/// A misspelt operation or name gets the nearest known one in its error.
+#[test]
+fn unknown_names_suggest_the_nearest_operation_or_name() {
+    let e = kute::expr::eval("make_tiled_mma(SM80_16x8x16_F16F16F16F16_TM{})").unwrap_err();
+    assert!(e.to_string().contains("did you mean 'SM80_16x8x16_F16F16F16F16_TN'?"), "{e}");
+    let e = kute::expr::eval("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_M,half_t>{}, x)").unwrap_err();
+    assert_eq!(e.kind(), kute::ErrorKind::UnknownName, "{e}");
+    let mut env = kute::expr::Env::new();
+    kute::expr::eval_line(&mut env, "tileA = (4,4):(1,4)").unwrap();
+    let e = kute::expr::eval_line(&mut env, "size(tileB)").unwrap_err();
+    assert!(e.to_string().contains("did you mean 'tileA'?"), "{e}");
+}

@@ -278,7 +278,11 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
                 Some(v) => Ok(v),
                 // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
                 None => on_atoms::type_value(n, &[]).unwrap_or_else(|| {
-                    Err(Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'")))
+                    Err(Error::new(
+                        crate::ErrorKind::UnknownName,
+                        "evaluate",
+                        format!("unknown name '{n}'{}", did_you_mean(n, env)),
+                    ))
                 }),
             }
             .map_err(|err| err.with_span(e.span.0, e.span.1)),
@@ -468,4 +472,15 @@ pub fn parse_coord(src: &str) -> Result<Coord> {
 /// ```
 pub fn parse_tiler(src: &str) -> Result<Tiler> {
     eval(src)?.as_tiler("the text")
+}
+
+/// "; did you mean 'X'?" for an unknown name `n`: the nearest bound name,
+/// function, or MMA or copy operation (`SM80_16x8x16_F16F16F16F16_TM`), if
+/// one is near; else nothing.
+fn did_you_mean(n: &str, env: &Env) -> String {
+    let mut names: Vec<String> = env.keys().cloned().collect();
+    names.extend(FUNCTIONS.iter().flat_map(|f| f.names()).map(str::to_string));
+    names.extend(crate::atom::traits::mma_op_names());
+    names.extend(crate::atom::traits::copy_op_names());
+    nearest(n, names.iter().map(String::as_str)).map(|m| format!("; did you mean '{m}'?")).unwrap_or_default()
 }

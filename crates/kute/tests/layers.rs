@@ -201,3 +201,73 @@ fn imports_follow_the_documented_layer_order() {
         }
     }
 }
+
+/// The files of `expr/` import one another without a cycle (the overloads
+/// receive what they need as arguments rather than calling back into the
+/// registry). A file is a module path (`expr::functions::args`); an import is
+/// a `crate::expr::...`, `super::...` or `self::...` path, read as the
+/// longest module path it starts with.
+#[test]
+fn the_files_of_expr_import_without_a_cycle() {
+    let root = src().join("expr");
+    let mut files = Vec::new();
+    crate::common::rust_files(&root, &mut files);
+    let module = |f: &Path| -> Vec<String> {
+        let rel = f.strip_prefix(src()).unwrap().with_extension("");
+        let mut m: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+        if m.last().is_some_and(|l| l == "mod") {
+            m.pop();
+        }
+        m
+    };
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module(f)).collect();
+    let longest = |path: Vec<String>| modules.iter().filter(|m| path.starts_with(m)).max_by_key(|m| m.len()).cloned();
+    let mut edges: BTreeMap<Vec<String>, Vec<Vec<String>>> = BTreeMap::new();
+    for f in &files {
+        let me = module(f);
+        let text = std::fs::read_to_string(f).unwrap();
+        let code: String = code_lines(&text).into_iter().map(|(_, l)| l + "\n").collect();
+        for (prefix, base) in [("crate::", vec![]), ("super::", me[..me.len() - 1].to_vec()), ("self::", me.clone())] {
+            for (i, _) in code.match_indices(prefix) {
+                // `$crate::` and `crate::` alike; `super::super::` is not used
+                let rest = &code[i + prefix.len()..];
+                let path: Vec<String> = rest
+                    .split("::")
+                    .map(|s| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>())
+                    .take_while(|s| !s.is_empty())
+                    .collect();
+                let mut full = base.clone();
+                full.extend(path);
+                if let Some(to) = longest(full)
+                    && to != me
+                    && !me.starts_with(&to)
+                {
+                    edges.entry(me.clone()).or_default().push(to);
+                }
+            }
+        }
+    }
+    assert!(edges.values().map(Vec::len).sum::<usize>() > 10, "the scan found imports: {edges:?}");
+    // depth-first search for a cycle
+    fn visit(
+        m: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, Vec<Vec<String>>>,
+        stack: &mut Vec<Vec<String>>,
+        done: &mut Vec<Vec<String>>,
+    ) {
+        if done.contains(m) {
+            return;
+        }
+        assert!(!stack.contains(m), "an import cycle in expr/: {stack:?} -> {m:?}");
+        stack.push(m.clone());
+        for d in edges.get(m).into_iter().flatten() {
+            visit(d, edges, stack, done);
+        }
+        stack.pop();
+        done.push(m.clone());
+    }
+    let mut done = Vec::new();
+    for m in &modules {
+        visit(m, &edges, &mut Vec::new(), &mut done);
+    }
+}

@@ -22,15 +22,16 @@
 //! assert_eq!(eval("(_2,_3):(_3,_1)(_1,_1)").unwrap().to_string(), "_4");
 //! ```
 
-mod atoms;
-mod composed;
 mod functions;
-mod tensor;
+mod tensor_value;
+mod thr_slice;
+mod type_names;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
-pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
-pub use tensor::TensorValue;
+pub use functions::{call, lookup, nearest, Count, FunctionInfo, Kind, FUNCTIONS};
+pub use tensor_value::TensorValue;
+pub use thr_slice::ThrSlice;
 pub use value::Value;
 
 use crate::error::{Error, Result};
@@ -273,7 +274,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             _ => match env.get(n).cloned().or_else(|| function_value(n)) {
                 Some(v) => Ok(v),
                 // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
-                None => atoms::type_value(n, &[]).unwrap_or_else(|| {
+                None => type_names::type_value(n, &[]).unwrap_or_else(|| {
                     Err(Error::new(crate::ErrorKind::UnknownName, "evaluate", format!("unknown name '{n}'")))
                 }),
             }
@@ -288,7 +289,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         }
         ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
             // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
-            match atoms::type_value(name, targs) {
+            match type_names::type_value(name, targs) {
                 Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
                 None => functions::call_written(name, targs, &[])
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),
@@ -362,8 +363,8 @@ fn function_value(name: &str) -> Option<Value> {
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
-        Value::Swizzle(_) | Value::Composed(_) => return composed::apply(f, args),
-        Value::Tensor(t) => return tensor::apply(t, args),
+        Value::Swizzle(_) | Value::Composed(_) => return functions::apply_composed(f, args),
+        Value::Tensor(t) => return functions::apply_tensor(t, args),
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };

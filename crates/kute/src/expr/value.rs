@@ -51,9 +51,9 @@ pub enum Value {
     /// A tiled copy.
     TiledCopy(Box<crate::atom::TiledCopy>),
     /// One thread of a tiled MMA or copy (`get_slice(X, t)`).
-    ThrSlice(Box<super::atoms::ThrSlice>),
+    ThrSlice(Box<super::thr_slice::ThrSlice>),
     /// A tensor (counting or identity), or the text of `print_tensor`.
-    Tensor(Box<super::tensor::TensorValue>),
+    Tensor(Box<super::tensor_value::TensorValue>),
 }
 
 impl fmt::Display for Value {

@@ -1,7 +1,7 @@
 //! The function registry: every listed function is callable, every callable
 //! name is listed, and count errors come from the entries.
 
-use kute::expr::{self, call, lookup, Count, Value, FUNCTIONS};
+use kute::expr::{self, call, lookup, Count, Kind, Value, FUNCTIONS};
 use kute::ErrorKind;
 use std::collections::BTreeSet;
 
@@ -356,69 +356,84 @@ fn coordinates_out_of_range() {
     assert_eq!(at("(4,6):(6,1)(30)"), Ok("19".to_string()));
 }
 
-/// Whether `e` is the error of a call CuTe has no overload for.
-fn no_overload(e: &kute::Error) -> bool {
-    e.kind() == ErrorKind::Type && e.to_string().contains("(CuTe has no such overload)")
+/// Values of each kind the registry tells apart, to call every entry with.
+fn samples(kind: Kind) -> Vec<Value> {
+    const MMA: &str = "MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>{}";
+    const COPY: &str = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))";
+    let mma = format!("make_tiled_mma({MMA})");
+    let srcs: Vec<String> = match kind {
+        Kind::Atom => vec![MMA.into(), mma, "Copy_Atom<UniversalCopy<uint128_t>,half_t>{}".into(), COPY.into()],
+        Kind::Composed => vec!["Sw<2,3,3>".into(), "Sw<2,3,3> o _0 o (_8,_64):(_64,_1)".into()],
+        Kind::Tensor => vec!["make_tensor(counting, (_8,_16):(_1,_8))".into(), "make_identity_tensor((_8,_16))".into()],
+        Kind::ThrSlice => vec![format!("get_slice({mma}, 0)"), format!("get_slice({COPY}, 0)")],
+    };
+    srcs.iter().map(|s| expr::eval(s).unwrap_or_else(|e| panic!("{s}: {e}"))).collect()
 }
 
-/// The calls of `f` with `sample` among its arguments: at each position the
-/// entry's least argument count allows (at least one), the other arguments
-/// a plain layout, template arguments `1` (or 16-bit elements).
-fn calls_with(f: &kute::expr::FunctionInfo, sample: &Value) -> Vec<kute::Result<Value>> {
-    let targs: Vec<i64> = vec![if f.type_targs { 16 } else { 1 }; f.targs.min];
-    let c = f.arg_count(targs.len());
-    let n = c.min.max(1).min(c.max);
-    let plain = expr::eval("(_4,_8):(_1,_4)").unwrap();
-    (0..n)
-        .map(|k| {
-            let args: Vec<Value> = (0..n).map(|i| if i == k { sample.clone() } else { plain.clone() }).collect();
-            call(f.name, &targs, &args)
-        })
-        .collect()
+/// Whether an error is the registry's refusal of a kind of value.
+fn refused(name: &str, v: &Value, e: &kute::Error) -> bool {
+    let want = format!("evaluate: {name} is not defined on {} (CuTe has no such overload)", v.kind_name());
+    e.kind() == ErrorKind::Type && e.to_string() == want
 }
 
-/// The registry alone decides the overloads: every function reaches its own
-/// treatment of each kind of value it says it takes (at least one call form
-/// is not refused for the kind), and every call with a kind it does not
-/// take is a `Type` error naming the function.
+/// Every entry, for every kind of value: called with a value of that kind in
+/// each argument position (plain values elsewhere), it reaches an
+/// implementation or overload somewhere where the registry says it claims
+/// the kind, and is refused with a `Type` error everywhere where it does not.
+/// Read from the registry, so that a new entry is tested as it is added.
 #[test]
-fn every_function_takes_the_kinds_it_claims_and_refuses_the_others() {
-    use kute::expr::Kind;
-    let samples: [(Kind, &[&str]); 3] = [
-        (Kind::Composed, &["Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "Sw<3,4,3>"]),
-        (Kind::Tensor, &["make_identity_tensor((_4,_8))", "make_tensor(counting, (_4,_8):(_1,_4))"]),
-        (
-            Kind::Atom,
-            &[
-                "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})",
-                "get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}), 0)",
-            ],
-        ),
-    ];
-    let (mut claimed, mut refused) = (0, 0);
+fn every_entry_takes_the_kinds_it_claims_and_refuses_the_others() {
+    let plain = expr::eval("(_8,_16):(_1,_8)").unwrap();
+    let mut reached = 0;
     for f in FUNCTIONS {
-        if f.arg_count(f.targs.min).max == 0 {
+        let targs = vec![if f.type_targs { 8 } else { 1 }; f.targs.min];
+        let count = f.arg_count(targs.len());
+        if count.max == 0 {
+            assert!(Kind::ALL.iter().all(|k| !f.claims(*k)), "{} takes no argument and claims a kind", f.name);
             continue;
         }
-        for (kind, sources) in &samples {
-            let results: Vec<kute::Result<Value>> =
-                sources.iter().flat_map(|s| calls_with(f, &expr::eval(s).unwrap())).collect();
-            if f.takes(*kind) {
-                claimed += 1;
-                assert!(
-                    results.iter().any(|r| r.as_ref().map_or_else(|e| !no_overload(e), |_| true)),
-                    "{} says it takes {kind:?} but refuses every call: {:?}",
-                    f.name,
-                    results.iter().filter_map(|r| r.as_ref().err().map(|e| e.to_string())).collect::<Vec<_>>()
-                );
-            } else {
-                refused += 1;
-                for r in &results {
-                    let e = r.as_ref().expect_err(&format!("{} takes no {kind:?}, yet answers", f.name));
-                    assert!(no_overload(e) && e.to_string().contains(f.name), "{}: {e}", f.name);
+        let n = count.min.max(1);
+        for kind in Kind::ALL {
+            let mut reaches = false;
+            for v in samples(kind) {
+                for at in 0..n {
+                    let mut args = vec![plain.clone(); n];
+                    args[at] = v.clone();
+                    assert_eq!(Kind::of_call(&args), Some(kind));
+                    let r = call(f.name, &targs, &args);
+                    let refusal = r.as_ref().is_err_and(|e| refused(f.name, &v, e));
+                    if f.claims(kind) {
+                        reaches |= !refusal;
+                    } else {
+                        assert!(refusal, "{}{targs:?} with {} at {at}: {r:?}, not the refusal", f.name, v.kind_name());
+                    }
                 }
+            }
+            if f.claims(kind) {
+                assert!(reaches, "{} claims {kind:?} but refuses every value of it", f.name);
+                reached += 1;
             }
         }
     }
-    assert!(claimed > 60 && refused > 200, "{claimed} claimed, {refused} refused");
+    // the registry claims kinds at all (composed layouts, tensors, atoms, slices)
+    assert!(reached > 60, "{reached}");
+}
+
+/// A call's kind is its most special argument's, and the registry alone
+/// says what becomes of it: the answer of the inner layout, a recomposed
+/// layout, the tensor's layout, or a refusal naming the function.
+#[test]
+fn the_registry_decides_the_overload() {
+    let at = |s: &str| expr::eval(s).map(|v| v.to_string());
+    assert_eq!(at("size(Sw<2,3,3> o _0 o (_8,_64):(_64,_1))").unwrap(), "_512");
+    assert_eq!(at("size(make_tensor(counting, Sw<2,3,3> o _0 o (_8,_64):(_64,_1)))").unwrap(), "_512");
+    assert_eq!(at("get<0>(Sw<2,3,3> o _0 o (_8,_64):(_64,_1))").unwrap(), "Sw<2,3,3> o _0 o _8:_64");
+    let e = expr::eval("coshape(Sw<2,3,3> o _0 o (_8,_64):(_64,_1))").unwrap_err();
+    assert_eq!(e.to_string(), "evaluate: coshape is not defined on a composed layout (CuTe has no such overload)");
+    let e = expr::eval("shape(MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>{})").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Type, "{e}");
+    // a typed argument's error names the function, the argument and what it must be
+    let e = expr::eval("logical_divide((4,2):(1,8), LayoutLeft{})").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Type, "{e}");
+    assert!(e.to_string().starts_with("logical_divide: argument 2 (T) must be a tiler, not a stride order tag"), "{e}");
 }

@@ -25,16 +25,15 @@
 mod cases;
 mod cute_types;
 mod functions;
-mod on_atoms;
-mod on_composed;
-mod on_tensor;
-mod overload;
+mod tensor_value;
+mod thr_slice;
+mod type_names;
 mod value;
 
 pub use crate::syntax::{parse, split_binding, Expr, ExprKind};
-pub use functions::{call, lookup, nearest, Count, FunctionInfo, FUNCTIONS};
-pub use overload::Kind;
-pub use value::TensorValue;
+pub use functions::{call, lookup, nearest, Count, FunctionInfo, Kind, FUNCTIONS};
+pub use tensor_value::TensorValue;
+pub use thr_slice::ThrSlice;
 pub use value::Value;
 
 use crate::error::{Error, Result};
@@ -277,7 +276,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             _ => match env.get(n).cloned().or_else(|| function_value(n)) {
                 Some(v) => Ok(v),
                 // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
-                None => on_atoms::type_value(n, &[]).unwrap_or_else(|| {
+                None => type_names::type_value(n, &[]).unwrap_or_else(|| {
                     Err(Error::new(
                         crate::ErrorKind::UnknownName,
                         "evaluate",
@@ -295,9 +294,9 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             apply(&env[name], &vs).map_err(|err| err.in_op("evaluate"))
         }
         ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
-            // a CuTe type: `Shape<_2,_4>{}`, `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
+            // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
             let nested = |text: &str| eval_in(text, env);
-            match cute_types::type_value(name, targs, &nested).or_else(|| on_atoms::type_value(name, targs)) {
+            match cute_types::type_value(name, targs, &nested).or_else(|| type_names::type_value(name, targs)) {
                 Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
                 None => functions::call_written(name, targs, &[])
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),
@@ -382,8 +381,8 @@ fn function_value(name: &str) -> Option<Value> {
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
-        Value::Swizzle(_) | Value::Composed(_) => return on_composed::apply(f, args),
-        Value::Tensor(t) => return on_tensor::apply(t, args),
+        Value::Swizzle(_) | Value::Composed(_) => return functions::apply_composed(f, args),
+        Value::Tensor(t) => return functions::apply_tensor(t, args),
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };

@@ -1,6 +1,5 @@
 //! Values of the expression language.
 
-use crate::atom::{TiledCopy, TiledMma};
 use crate::composed::AnyLayout;
 use crate::error::{Error, Result};
 use crate::int::{Bool, Int};
@@ -9,7 +8,6 @@ use crate::layout::point::Point;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::{Layout, Major};
 use crate::stride::{Stride, StrideTuple};
-use crate::tensor::{Coords, Counting, Tensor};
 use crate::tiler::Tiler;
 use crate::tree::Tree;
 use std::fmt;
@@ -53,9 +51,9 @@ pub enum Value {
     /// A tiled copy.
     TiledCopy(Box<crate::atom::TiledCopy>),
     /// One thread of a tiled MMA or copy (`get_slice(X, t)`).
-    ThrSlice(Box<ThrSlice>),
+    ThrSlice(Box<super::thr_slice::ThrSlice>),
     /// A tensor (counting or identity), or the text of `print_tensor`.
-    Tensor(Box<TensorValue>),
+    Tensor(Box<super::tensor_value::TensorValue>),
 }
 
 impl fmt::Display for Value {
@@ -366,59 +364,4 @@ fn coord_tiler(t: crate::tree::TreeRef<'_, Crd>) -> Tiler {
 
 pub(crate) fn type_error(what: &str, want: &str, got: &Value) -> Error {
     Error::new(crate::error::ErrorKind::Type, "", format!("{what} must be {want}, not {} ({got})", got.kind_name()))
-}
-
-/// A tensor value of the expression language.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TensorValue {
-    /// A tensor of a counting engine (`make_tensor(counting, L)`).
-    Counting(Tensor<Counting>),
-    /// A coordinate tensor (`make_identity_tensor(S)`).
-    Identity(Tensor<Coords>),
-    /// The text of `print_tensor(T)`.
-    Printed(String),
-}
-
-impl Eq for TensorValue {}
-
-impl fmt::Display for TensorValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::tensor::Engine;
-        match self {
-            TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Printed(s) => f.write_str(s.trim_end_matches('\n')),
-        }
-    }
-}
-
-/// One thread of a tiled MMA or copy (`get_slice(X, t)`), CuTe's `ThrMMA` /
-/// `ThrCopy`.
-// (boxed inside `Value`: the variants' sizes do not matter there)
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ThrSlice {
-    /// Thread `t` of a tiled MMA.
-    Mma(TiledMma, i64),
-    /// Thread `t` of a tiled copy.
-    Copy(TiledCopy, i64),
-}
-
-impl std::fmt::Display for ThrSlice {
-    /// CuTe's `print(ThrMMA)` / `print(ThrCopy)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ThrSlice::Mma(m, t) => {
-                let c = m.get_slice(*t).map_err(|_| std::fmt::Error)?.thr_vmnk();
-                writeln!(f, "ThrMMA")?;
-                writeln!(f, "  Thr VMNK: ({},{},{},{})", c[0], c[1], c[2], c[3])?;
-                write!(f, "{m}")
-            }
-            ThrSlice::Copy(c, t) => {
-                writeln!(f, "ThrCopy")?;
-                writeln!(f, "  ThrIdx: {t}")?;
-                write!(f, "{c}")
-            }
-        }
-    }
 }

@@ -1,112 +1,17 @@
 //! MMA and copy atoms, tiled MMAs and tiled copies in the expression
-//! language: CuTe's type spellings (`MMA_Traits<Op>::ALayout{}`,
-//! `Copy_Atom<Op,T>{}`, a bare op name `SM80_16x8x16_F16F16F16F16_TN{}`) and
-//! the functions of mma_atom.hpp and copy_atom.hpp.
+//! language: the functions of CuTe's `mma_atom.hpp` and `copy_atom.hpp`, the
+//! partitions of a thread slice, and `size` of a tiled MMA or copy (the
+//! registry names which functions take these values).
 
-use super::value::{type_error, ThrSlice, Value};
-use crate::atom::{make_layout_tv, CopyAtom, MmaAtom, Operand, Side, TiledCopy, TiledMma};
+use super::args::{int, Args};
+use crate::atom::{make_layout_tv, CopyAtom, Operand, Side, TiledCopy, TiledMma};
 use crate::error::{Error, ErrorKind, Result};
+use crate::expr::thr_slice::ThrSlice;
+use crate::expr::value::{type_error, Value};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
-use crate::syntax::TemplateArg;
 use crate::tiler::Tiler;
-
-/// Whether a value is an atom, a tiled MMA or a tiled copy.
-fn unknown(name: &str) -> Error {
-    Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown type '{name}'"))
-}
-
-fn type_text(t: &TemplateArg) -> String {
-    t.to_string()
-}
-
-fn one_type(name: &str, targs: &[TemplateArg]) -> Result<String> {
-    match targs {
-        [t] => Ok(type_text(t)),
-        _ => Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes one operation type"))),
-    }
-}
-
-fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
-    match targs {
-        [a, b] => Ok((type_text(a), type_text(b))),
-        _ => Err(Error::new(
-            ErrorKind::UnknownName,
-            "evaluate",
-            format!("{name} takes an operation and a value type: {name}<Op,T>"),
-        )),
-    }
-}
-
-fn lay(l: &Layout) -> Value {
-    Value::Layout(l.clone())
-}
-
-/// A CuTe type written as a value (`name<targs>{}` or a bare name), if it is
-/// one of the atom types or an operation kute knows; `None` for any other name.
-pub(super) fn type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
-    let r = match name {
-        "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
-        "Copy_Atom" => {
-            two_types(name, targs).and_then(|(op, t)| Ok(Value::CopyAtom(Box::new(CopyAtom::new(&op, &t)?))))
-        }
-        _ if name.starts_with("MMA_Traits::") || name.starts_with("MMA_Atom::") => {
-            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
-                let a = MmaAtom::new(&op)?;
-                Ok(match member {
-                    "ALayout" | "LayoutA_TV" => lay(a.layout_a_tv()),
-                    "BLayout" | "LayoutB_TV" => lay(a.layout_b_tv()),
-                    "CLayout" | "LayoutC_TV" => lay(a.layout_c_tv()),
-                    "ThrID" => lay(a.thr_id()),
-                    "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
-                    _ => return Err(unknown(name)),
-                })
-            })
-        }
-        _ if name.starts_with("Copy_Traits::") => {
-            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
-                let t = crate::atom::traits::copy_traits(&op)?;
-                Ok(match member {
-                    "SrcLayout" => lay(&t.src),
-                    "DstLayout" => lay(&t.dst),
-                    "RefLayout" => lay(&t.r#ref),
-                    "ThrID" => lay(&t.thr_id),
-                    _ => return Err(unknown(name)),
-                })
-            })
-        }
-        _ if name.starts_with("Copy_Atom::") => {
-            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            two_types(name, targs).and_then(|(op, t)| {
-                let a = CopyAtom::new(&op, &t)?;
-                Ok(match member {
-                    "ValLayoutSrc" => lay(a.val_layout_src()),
-                    "ValLayoutDst" => lay(a.val_layout_dst()),
-                    "ValLayoutRef" => lay(a.val_layout_ref()),
-                    "ThrID" => lay(a.thr_id()),
-                    _ => return Err(unknown(name)),
-                })
-            })
-        }
-        _ => {
-            // a bare MMA operation, `SM80_16x8x16_F16F16F16F16_TN{}` or
-            // `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}`
-            if !(name.starts_with("SM") || name.starts_with("UniversalFMA")) {
-                return None;
-            }
-            let op = if targs.is_empty() {
-                name.to_string()
-            } else {
-                format!("{name}<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))
-            };
-            return MmaAtom::new(&op).ok().map(|a| Ok(Value::MmaAtom(Box::new(a))));
-        }
-    };
-    Some(r)
-}
 
 fn mma<'a>(v: &'a Value, name: &str) -> Result<std::borrow::Cow<'a, TiledMma>> {
     match v {
@@ -130,10 +35,6 @@ fn copy_atom(v: &Value, name: &str) -> Result<CopyAtom> {
     }
 }
 
-fn int(i: Int) -> Value {
-    Value::IntTuple(IntTuple::leaf(i))
-}
-
 /// The operand a name is about (`get_layoutA_TV`, `thrfrg_B`,
 /// `make_tiled_copy_C_atom`; C where the name ends otherwise).
 fn which(name: &str) -> Operand {
@@ -151,37 +52,27 @@ fn side(name: &str) -> Side {
 }
 
 /// `make_tiled_mma(atom[, atom_layout[, permutation]])`.
-pub(super) fn make_tiled_mma(_: &[i64], a: &[Value]) -> Result<Value> {
-    let name = "make_tiled_mma";
+pub(super) fn make_tiled_mma(a: &Args) -> Result<Value> {
     let atom = match &a[0] {
         Value::MmaAtom(x) => (**x).clone(),
-        other => return Err(type_error("the atom", "an MMA atom or operation", other).in_op(name)),
+        other => return Err(type_error("the atom", "an MMA atom or operation", other).in_op(a.name)),
     };
     // (an atom layout given as a shape is its compact layout, as CuTe DSL takes it)
-    let layout = a.get(1).map(|v| compact("the atom layout", v)).transpose().map_err(|e| e.in_op(name))?;
-    let perm = a.get(2).map(|v| v.as_tiler("the permutation")).transpose().map_err(|e| e.in_op(name))?;
+    let layout = (a.len() > 1).then(|| compact(a, 1, "the atom layout")).transpose()?;
+    let perm: Option<Tiler> = a.opt(2, "the permutation")?;
     Ok(Value::TiledMma(Box::new(TiledMma::new(atom, layout.as_ref(), perm.as_ref())?)))
 }
 
-/// A layout, or a shape as its compact (column-major) layout.
-fn compact(what: &str, v: &Value) -> Result<Layout> {
-    match v {
-        Value::IntTuple(s) => Layout::from_shape(s),
-        other => other.to_layout(what),
-    }
-}
-
 /// `make_tiled_copy(atom, thr_layout, val_layout)`.
-pub(super) fn make_tiled_copy(_: &[i64], a: &[Value]) -> Result<Value> {
-    let name = "make_tiled_copy";
-    let atom = copy_atom(&a[0], name)?;
-    let thr = a[1].to_layout("the thread layout").map_err(|e| e.in_op(name))?;
-    let val = a[2].to_layout("the value layout").map_err(|e| e.in_op(name))?;
+pub(super) fn make_tiled_copy(a: &Args) -> Result<Value> {
+    let atom = copy_atom(&a[0], a.name)?;
+    let thr: Layout = a.arg(1, "the thread layout")?;
+    let val: Layout = a.arg(2, "the value layout")?;
     Ok(Value::TiledCopy(Box::new(TiledCopy::make(atom, &thr, &val)?)))
 }
 
 /// `make_tiled_copy_A/B/C(atom, mma)`.
-pub(super) fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Value> {
+fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Value> {
     let atom = copy_atom(&a[0], name)?;
     let m = mma(&a[1], name)?;
     let c = if name.ends_with("_C_atom") {
@@ -193,14 +84,14 @@ pub(super) fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Val
 }
 
 /// `make_tiled_copy_S/D(atom, tiled_copy)`.
-pub(super) fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
+fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
     let atom = copy_atom(&a[0], name)?;
     let c = copy(&a[1], name)?;
     Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, side(name)).map_err(|e| e.within(name))?)))
 }
 
 /// The accessors of a TiledMMA: `get_layoutA_TV(m)`, `thrfrg_A(m, L)`, ...
-pub(super) fn mma_accessor(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
+fn mma_accessor(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
     let m = mma(&a[0], name)?;
     match name {
         "get_layoutA_TV" | "get_layoutB_TV" | "get_layoutC_TV" => Ok(Value::Layout(m.layout_tv(which(name))?)),
@@ -229,7 +120,7 @@ pub(super) fn mma_accessor(name: &'static str, t: &[i64], a: &[Value]) -> Result
 }
 
 /// The accessors of a TiledCopy: `get_layoutS_TV(c)`, `tidfrg_S(c, L)`, ...
-pub(super) fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
+fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
     let c = copy(&a[0], name)?;
     match name {
         "get_layoutS_TV" => Ok(Value::Layout(c.layout_s_tv()?)),
@@ -264,32 +155,44 @@ pub(super) fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
     }
 }
 
+/// Argument `i`: a layout, or a shape as its compact (column-major) layout.
+fn compact(a: &Args, i: usize, what: &str) -> Result<Layout> {
+    match &a[i] {
+        Value::IntTuple(s) => Layout::from_shape(s),
+        _ => a.arg(i, what),
+    }
+}
+
 /// `make_layout_tv(thr, val)`: `(tiler, layout_tv)`.
-pub(super) fn layout_tv(_: &[i64], a: &[Value]) -> Result<Value> {
-    let name = "make_layout_tv";
-    let thr = compact("the thread layout", &a[0]).map_err(|e| e.in_op(name))?;
-    let val = compact("the value layout", &a[1]).map_err(|e| e.in_op(name))?;
+pub(super) fn layout_tv(a: &Args) -> Result<Value> {
+    let thr = compact(a, 0, "the thread layout")?;
+    let val = compact(a, 1, "the value layout")?;
     let (tiler, tv) = make_layout_tv(&thr, &val)?;
     Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
 }
 
-/// `size(X)` (and `size<I>(X)`) of a tiled MMA or copy: its threads (along mode `I`).
-pub(super) fn size(t: &[i64], a: &[Value], _: &dyn Fn(&[Value]) -> Result<Value>) -> Result<Value> {
-    let mode = || usize::try_from(t[0]).map_err(|_| Error::mismatch("size", format!("mode {}", t[0])));
-    match &a[0] {
-        Value::TiledMma(m) if t.is_empty() => Ok(int(m.size()?)),
-        Value::TiledMma(m) => Ok(int(m.thr_layout_vmnk().mode(mode()?)?.size()?)),
-        Value::TiledCopy(c) if t.is_empty() => Ok(int(c.size()?)),
-        v => Err(Error::new(ErrorKind::Type, "evaluate", format!("size is not defined on {}", v.kind_name()))),
+/// `size(X)` and `tile_size<I>(X)` of a TiledMMA or TiledCopy.
+fn sizes(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
+    let v = &a[0];
+    let idx = |what: &str| -> Result<usize> {
+        let i = t.first().copied().unwrap_or(-1);
+        usize::try_from(i).map_err(|_| Error::mismatch(name, format!("{what} {i}")))
+    };
+    match (name, v) {
+        ("size", Value::TiledMma(m)) if t.is_empty() => Ok(int(m.size()?)),
+        ("size", Value::TiledMma(m)) => Ok(int(m.thr_layout_vmnk().mode(idx("mode")?)?.size()?)),
+        ("size", Value::TiledCopy(c)) if t.is_empty() => Ok(int(c.size()?)),
+        ("tile_size", Value::TiledMma(m)) => Ok(int(m.tile_size(idx("mode")?)?)),
+        ("tile_size", Value::TiledCopy(c)) => Ok(int(c.tile_size(idx("mode")?)?)),
+        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on {}", v.kind_name()))),
     }
 }
 
 /// One registry implementation per name, each calling the shared accessor.
 macro_rules! by_name {
     ($($f:ident => $body:expr;)*) => {
-        $(pub(super) fn $f(t: &[i64], a: &[Value]) -> Result<Value> {
-            let _ = t;
-            $body(t, a)
+        $(pub(super) fn $f(a: &Args) -> Result<Value> {
+            $body(a.targs(), a.values())
         })*
     };
 }
@@ -320,22 +223,14 @@ by_name! {
     tidfrg_d => |_, a| copy_accessor("tidfrg_D", a);
     tiler_mn => |_, a| copy_accessor("Tiler_MN", a);
     tiled_layout_tv => |_, a| copy_accessor("TiledLayout_TV", a);
-}
-
-/// `tile_size<I>(X)` of a tiled MMA or copy: the tile's extent in mode `I`.
-pub(super) fn tile_size(t: &[i64], a: &[Value]) -> Result<Value> {
-    let mode = usize::try_from(t[0]).map_err(|_| Error::mismatch("tile_size", format!("mode {}", t[0])))?;
-    match &a[0] {
-        Value::TiledMma(m) => Ok(int(m.tile_size(mode)?)),
-        Value::TiledCopy(c) => Ok(int(c.tile_size(mode)?)),
-        v => Err(type_error("the operand", "a TiledMMA or TiledCopy", v).in_op("tile_size")),
-    }
+    size => |t, a| sizes("size", t, a);
+    tile_size => |t, a| sizes("tile_size", t, a);
 }
 
 /// `get_slice(mma | tiled_copy, t)`.
-pub(super) fn get_slice(_: &[i64], a: &[Value]) -> Result<Value> {
-    let name = "get_slice";
-    let t = a[1].as_int("the thread").map_err(|e| e.in_op(name))?.value();
+pub(super) fn get_slice(a: &Args) -> Result<Value> {
+    let name = a.name;
+    let t = a.arg::<Int>(1, "the thread")?.value();
     let s = match &a[0] {
         Value::TiledMma(m) => {
             m.get_slice(t)?;
@@ -358,7 +253,7 @@ pub(super) fn get_slice(_: &[i64], a: &[Value]) -> Result<Value> {
 /// `partition_A/B/C(thr_mma, T)`, `partition_S/D(thr_copy, T)` of a counting
 /// or identity tensor, and `partition_fragment_A/B/C(thr_mma, T)`: the layout
 /// of the register fragment (CuTe makes a register tensor of it).
-pub(super) fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
+fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
     let slice = match &a[0] {
         Value::ThrSlice(s) => s,
         other => return Err(type_error("the thread slice", "get_slice(...)", other).in_op(name)),
@@ -369,15 +264,15 @@ pub(super) fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
         (ThrSlice::Mma(m, thr), "A" | "B" | "C") => {
             let s = m.get_slice(*thr)?;
             if fragment {
-                let shape = super::on_tensor::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
+                let shape = super::tensors::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
                 let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
                 let frag = s.partition_fragment::<_, f32>(which(stem), t)?;
                 return Ok(Value::Layout(frag.layout().as_layout(name)?.clone()));
             }
-            super::on_tensor::partition_mma(&a[1], &s, which(stem))
+            super::tensors::partition_mma(&a[1], &s, which(stem))
         }
         (ThrSlice::Copy(c, thr), "S" | "D") if !fragment => {
-            super::on_tensor::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
+            super::tensors::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
         }
         _ => Err(Error::new(ErrorKind::Type, name, format!("{name} does not apply to this thread slice"))),
     }

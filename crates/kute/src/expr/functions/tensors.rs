@@ -1,0 +1,219 @@
+//! Tensors in the expression language: counting and identity (coordinate)
+//! tensors, their partitions, divides, indexing and `print_tensor`, and the
+//! overloads of layout functions for tensors (the registry names them).
+//!
+//! `make_tensor(counting, L)` is CuTe's `make_tensor(counting_iterator<int>(0), L)`
+//! (`counting` names the counting engine; the oracle has no spelling for it);
+//! `make_identity_tensor(S)` is CuTe's. A tensor prints as CuTe's `print`
+//! (`counting_iter(0) o (_4,_8):(_1,_4)`); `print_tensor(T)` gives CuTe's
+//! `print_tensor` text.
+//!
+//! ```
+//! use kute::expr::eval;
+//! assert_eq!(eval("make_tensor(counting, (_4,_8):(_1,_4))(1,2)").unwrap().to_string(), "9");
+//! assert_eq!(eval("make_identity_tensor((_4,_8))(_,2)").unwrap().to_string(), "ArithTuple(_0,2) o (_4):(_1@0)");
+//! assert_eq!(eval("local_tile(make_identity_tensor((_8,_12)), (_4,_3), (1,2))(0)").unwrap().to_string(), "(4,6)");
+//! ```
+
+use super::args::Args;
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::tensor_value::TensorValue;
+use crate::expr::value::{type_error, Value};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::slice::Coord;
+use crate::layout::Layout;
+use crate::tensor::{self, Coords, Counting, Tensor};
+use crate::tiler::Tiler;
+
+/// One of the two tensor kinds, to write each operation once.
+enum TensorOf {
+    C(Tensor<Counting>),
+    I(Tensor<Coords>),
+}
+
+macro_rules! both {
+    ($x:expr, |$t:ident| $body:expr) => {
+        match $x {
+            TensorOf::C($t) => Ok(TensorOf::C($body?)),
+            TensorOf::I($t) => Ok(TensorOf::I($body?)),
+        }
+    };
+}
+
+fn wrap(t: TensorValue) -> Value {
+    Value::Tensor(Box::new(t))
+}
+
+fn printed() -> Error {
+    Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor")
+}
+
+/// `f` applied to whichever tensor `t` is.
+fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Value> {
+    let r = match t {
+        TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
+        TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
+        TensorValue::Printed(_) => return Err(printed()),
+    };
+    Ok(match r {
+        TensorOf::C(t) => wrap(TensorValue::Counting(t)),
+        TensorOf::I(t) => wrap(TensorValue::Identity(t)),
+    })
+}
+
+fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
+    match v {
+        Value::Tensor(t) if !matches!(**t, TensorValue::Printed(_)) => Ok(t),
+        other => Err(type_error(what, "a tensor", other)),
+    }
+}
+
+/// The tensor that is the first argument of an overload.
+fn first<'a>(a: &Args<'a>) -> Result<&'a TensorValue> {
+    as_tensor(&a.values()[0], "the first argument").map_err(|e| e.in_op(a.name))
+}
+
+/// Of a tensor alone, the answer of its layout (`shape`, `size`, `layout<I>`).
+pub(super) fn of_layout(a: &Args) -> Result<Value> {
+    let t = first(a)?;
+    if a.len() != 1 {
+        return Err(Error::new(ErrorKind::Type, "evaluate", format!("{} is not defined on a tensor", a.name)));
+    }
+    a.again(&[Value::from_any(t.layout()?.clone())])
+}
+
+/// The tiler of a divide.
+fn tiler(a: &Args) -> Result<Tiler> {
+    a.arg(1, "the tiler")
+}
+
+/// `logical_divide(T, tiler)`: the layout divided, the same engine.
+pub(super) fn logical_divide(a: &Args) -> Result<Value> {
+    let (t, tl) = (first(a)?, tiler(a)?);
+    map(t, |x| both!(x, |t| t.logical_divide(&tl)))
+}
+
+pub(super) fn zipped_divide(a: &Args) -> Result<Value> {
+    let (t, tl) = (first(a)?, tiler(a)?);
+    map(t, |x| both!(x, |t| t.zipped_divide(&tl)))
+}
+
+pub(super) fn tiled_divide(a: &Args) -> Result<Value> {
+    let (t, tl) = (first(a)?, tiler(a)?);
+    map(t, |x| both!(x, |t| t.tiled_divide(&tl)))
+}
+
+pub(super) fn flat_divide(a: &Args) -> Result<Value> {
+    let (t, tl) = (first(a)?, tiler(a)?);
+    map(t, |x| both!(x, |t| t.flat_divide(&tl)))
+}
+
+/// `counting`: the name of the counting engine (an argument of `make_tensor`).
+pub(super) fn counting(_: &Args) -> Result<Value> {
+    Err(Error::new(ErrorKind::Type, "counting", "counting names an engine: write make_tensor(counting, L)"))
+}
+
+/// `make_tensor(counting, L)`.
+pub(super) fn make_tensor(a: &Args) -> Result<Value> {
+    if !matches!(a[0], Value::Function("counting")) {
+        return Err(type_error("the engine", "'counting'", &a[0]));
+    }
+    let l = match &a[1] {
+        Value::IntTuple(s) => crate::AnyLayout::Layout(Layout::from_shape(s)?),
+        _ => a.arg(1, "the layout")?,
+    };
+    Ok(wrap(TensorValue::Counting(tensor::make_counting_tensor(l))))
+}
+
+/// `make_identity_tensor(S)`.
+pub(super) fn make_identity_tensor(a: &Args) -> Result<Value> {
+    let s: IntTuple = a.arg(0, "the shape")?;
+    Ok(wrap(TensorValue::Identity(tensor::make_identity_tensor(&s)?)))
+}
+
+/// The tensor, the tiler and the coordinate of the tile functions.
+fn tensor_tiler_coord<'a>(a: &Args<'a>) -> Result<(&'a TensorValue, Tiler, Coord)> {
+    Ok((as_tensor(&a.values()[0], "the tensor")?, a.arg(1, "the tiler")?, a.arg(2, "the coordinate")?))
+}
+
+/// `local_tile(T, tiler, coord)`.
+pub(super) fn local_tile(a: &Args) -> Result<Value> {
+    let (t, tl, c) = tensor_tiler_coord(a)?;
+    map(t, |x| both!(x, |t| t.local_tile(&tl, &c)))
+}
+
+/// `inner_partition(T, tiler, coord)`.
+pub(super) fn inner_partition(a: &Args) -> Result<Value> {
+    let (t, tl, c) = tensor_tiler_coord(a)?;
+    map(t, |x| both!(x, |t| t.inner_partition(&tl, &c)))
+}
+
+/// `outer_partition(T, tiler, coord)`.
+pub(super) fn outer_partition(a: &Args) -> Result<Value> {
+    let (t, tl, c) = tensor_tiler_coord(a)?;
+    map(t, |x| both!(x, |t| t.outer_partition(&tl, &c)))
+}
+
+/// `local_partition(T, thr_layout, thr_idx)`.
+pub(super) fn local_partition(a: &Args) -> Result<Value> {
+    let thr: Layout = a.arg(1, "the thread layout")?;
+    let idx = a.arg::<Int>(2, "the thread index")?.value();
+    map(as_tensor(&a[0], "the tensor")?, |x| both!(x, |t| t.local_partition(&thr, idx)))
+}
+
+/// `print_tensor(T)`.
+pub(super) fn print_tensor(a: &Args) -> Result<Value> {
+    let s = match as_tensor(&a[0], "the tensor")? {
+        TensorValue::Counting(t) => tensor::print_tensor(t)?,
+        TensorValue::Identity(t) => tensor::print_tensor(t)?,
+        TensorValue::Printed(_) => return Err(printed()),
+    };
+    Ok(wrap(TensorValue::Printed(s)))
+}
+
+/// `T(args...)`: the element at a coordinate, or the slice when it has `_`.
+pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
+    let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };
+    match coord {
+        Value::IntTuple(c) => match t {
+            TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
+            TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
+            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text cannot be indexed")),
+        },
+        Value::Coord(_) | Value::Underscore => {
+            let c = coord.as_coord("the coordinate")?;
+            map(t, |x| both!(x, |t| t.slice(&c)))
+        }
+        other => Err(type_error("the coordinate", "integers and '_'", &other)),
+    }
+}
+
+/// The shape of the tensor a value holds.
+pub(super) fn tensor_shape(v: &Value) -> Result<IntTuple> {
+    as_tensor(v, "the tensor")?.layout()?.shape()
+}
+
+/// `thr_mma.partition_A/B/C(T)` (`which`) of the tensor a value holds.
+pub(super) fn partition_mma(v: &Value, s: &crate::atom::ThrMma<'_>, which: crate::atom::Operand) -> Result<Value> {
+    use crate::atom::Operand;
+    let part = |x: TensorOf| -> Result<TensorOf> {
+        match which {
+            Operand::A => both!(x, |t| s.partition_a(t)),
+            Operand::B => both!(x, |t| s.partition_b(t)),
+            Operand::C => both!(x, |t| s.partition_c(t)),
+        }
+    };
+    map(as_tensor(v, "the tensor")?, part)
+}
+
+/// `thr_copy.partition_S/D(T)` (`side`) of the tensor a value holds.
+pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crate::atom::Side) -> Result<Value> {
+    let part = |x: TensorOf| -> Result<TensorOf> {
+        match side {
+            crate::atom::Side::Source => both!(x, |t| s.partition_s(t)),
+            crate::atom::Side::Destination => both!(x, |t| s.partition_d(t)),
+        }
+    };
+    map(as_tensor(v, "the tensor")?, part)
+}

@@ -1,0 +1,77 @@
+//! The tensors of the expression language as values: a counting or identity
+//! (coordinate) tensor, or the text `print_tensor` gives.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::tensor::{Coords, Counting, Tensor};
+use std::fmt;
+
+/// A tensor value of the expression language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorValue {
+    /// A tensor of a counting engine (`make_tensor(counting, L)`).
+    Counting(Tensor<Counting>),
+    /// A coordinate tensor (`make_identity_tensor(S)`).
+    Identity(Tensor<Coords>),
+    /// The text of `print_tensor(T)`.
+    Printed(String),
+}
+
+impl Eq for TensorValue {}
+
+impl fmt::Display for TensorValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::tensor::Engine;
+        match self {
+            TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Printed(s) => f.write_str(s.trim_end_matches('\n')),
+        }
+    }
+}
+
+impl TensorValue {
+    /// Whether the tensor holds a symbol. Pre: none. Post: the answer.
+    pub(crate) fn has_symbols(&self) -> bool {
+        match self {
+            TensorValue::Counting(t) => t.has_symbols(),
+            TensorValue::Identity(t) => t.has_symbols(),
+            TensorValue::Printed(_) => false,
+        }
+    }
+
+    /// The tensor with values put in for its unknowns.
+    pub(crate) fn substitute(&self, v: &crate::sym::Valuation) -> Result<TensorValue> {
+        Ok(match self {
+            TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
+            TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
+            TensorValue::Printed(p) => TensorValue::Printed(p.clone()),
+        })
+    }
+
+    /// The leaves of its layout (for the evaluator's budgets).
+    pub(crate) fn leaf_count(&self) -> usize {
+        match self {
+            TensorValue::Counting(t) => t.layout().leaf_count(),
+            TensorValue::Identity(t) => t.layout().leaf_count(),
+            TensorValue::Printed(_) => 1,
+        }
+    }
+
+    /// The depth of its layout.
+    pub(crate) fn depth(&self) -> usize {
+        match self {
+            TensorValue::Counting(t) => t.layout().depth(),
+            TensorValue::Identity(t) => t.layout().depth(),
+            TensorValue::Printed(_) => 0,
+        }
+    }
+
+    /// Its layout (printed text has none: a `Type` error).
+    pub(crate) fn layout(&self) -> Result<&crate::AnyLayout> {
+        match self {
+            TensorValue::Counting(t) => Ok(t.layout()),
+            TensorValue::Identity(t) => Ok(t.layout()),
+            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor")),
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! CuTe's types written as values: `MMA_Traits<Op>::ALayout{}`,
+//! `Copy_Atom<Op,T>{}`, a bare operation name `SM80_16x8x16_F16F16F16F16_TN{}`.
+
+use super::value::Value;
+use crate::atom::{CopyAtom, MmaAtom};
+use crate::error::{Error, ErrorKind, Result};
+use crate::layout::Layout;
+use crate::syntax::TemplateArg;
+
+fn unknown(name: &str) -> Error {
+    Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown type '{name}'"))
+}
+
+fn type_text(t: &TemplateArg) -> String {
+    t.to_string()
+}
+
+fn one_type(name: &str, targs: &[TemplateArg]) -> Result<String> {
+    match targs {
+        [t] => Ok(type_text(t)),
+        _ => Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes one operation type"))),
+    }
+}
+
+fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
+    match targs {
+        [a, b] => Ok((type_text(a), type_text(b))),
+        _ => Err(Error::new(
+            ErrorKind::UnknownName,
+            "evaluate",
+            format!("{name} takes an operation and a value type: {name}<Op,T>"),
+        )),
+    }
+}
+
+fn lay(l: &Layout) -> Value {
+    Value::Layout(l.clone())
+}
+
+/// A CuTe type written as a value (`name<targs>{}` or a bare name), if it is
+/// one of the atom types or an operation kute knows; `None` for any other name.
+pub(crate) fn type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
+    let r = match name {
+        "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
+        "Copy_Atom" => {
+            two_types(name, targs).and_then(|(op, t)| Ok(Value::CopyAtom(Box::new(CopyAtom::new(&op, &t)?))))
+        }
+        _ if name.starts_with("MMA_Traits::") || name.starts_with("MMA_Atom::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            one_type(name, targs).and_then(|op| {
+                let a = MmaAtom::new(&op)?;
+                Ok(match member {
+                    "ALayout" | "LayoutA_TV" => lay(a.layout_a_tv()),
+                    "BLayout" | "LayoutB_TV" => lay(a.layout_b_tv()),
+                    "CLayout" | "LayoutC_TV" => lay(a.layout_c_tv()),
+                    "ThrID" => lay(a.thr_id()),
+                    "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ if name.starts_with("Copy_Traits::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            one_type(name, targs).and_then(|op| {
+                let t = crate::atom::traits::copy_traits(&op)?;
+                Ok(match member {
+                    "SrcLayout" => lay(&t.src),
+                    "DstLayout" => lay(&t.dst),
+                    "RefLayout" => lay(&t.r#ref),
+                    "ThrID" => lay(&t.thr_id),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ if name.starts_with("Copy_Atom::") => {
+            let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
+            two_types(name, targs).and_then(|(op, t)| {
+                let a = CopyAtom::new(&op, &t)?;
+                Ok(match member {
+                    "ValLayoutSrc" => lay(a.val_layout_src()),
+                    "ValLayoutDst" => lay(a.val_layout_dst()),
+                    "ValLayoutRef" => lay(a.val_layout_ref()),
+                    "ThrID" => lay(a.thr_id()),
+                    _ => return Err(unknown(name)),
+                })
+            })
+        }
+        _ => {
+            // a bare MMA operation, `SM80_16x8x16_F16F16F16F16_TN{}` or
+            // `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}`
+            if !(name.starts_with("SM") || name.starts_with("UniversalFMA")) {
+                return None;
+            }
+            let op = if targs.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))
+            };
+            return MmaAtom::new(&op).ok().map(|a| Ok(Value::MmaAtom(Box::new(a))));
+        }
+    };
+    Some(r)
+}

@@ -177,8 +177,10 @@ pub(crate) fn complement_leaves<P: Policy>(
         }
         _ => None,
     };
+    // fast path: that front and a one-mode rest, where nothing merges, so
+    // the final coalesce has nothing to do
     if let (Some((first, m0, last)), Some(n)) = (front, one_rest) {
-        return complement_apart(first, m0, last, n, emit, a);
+        return complement_unmerged(first, m0, last, n, emit, a);
     }
     let mut c = Coalescer::NEW;
     let (m0, last_stride, cot) = match front {
@@ -305,7 +307,7 @@ fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, I
 /// 2, so each gap ends strictly below the next mode's stride (`lo.stride <
 /// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
 #[inline(always)]
-fn complement_apart<P: Policy>(
+fn complement_unmerged<P: Policy>(
     first: Mode,
     m0: Mode,
     last: Int,

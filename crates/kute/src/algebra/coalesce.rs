@@ -87,7 +87,9 @@ pub(crate) fn merges<P: Policy>(x: Mode, y: Mode) -> Result<bool, P::Err> {
     }
 }
 
-/// CuTe's `coalesce` of flat modes into `dst`.
+/// CuTe's `coalesce` of flat modes into `dst`: `bw_coalesce` of the flat
+/// layout, size-1 modes dropped and neighbours merged where `s·d` of one is
+/// the next one's stride (left to right here: see [`Coalescer`]).
 ///
 /// `fake_last`: a last extent 1 counts as `_2` (CuTe's `coalesce_x`, the left
 /// operand of a composition: its last mode's stride survives and its extent,
@@ -99,6 +101,7 @@ pub(crate) fn coalesce_leaves<P: Policy>(
     fake_last: bool,
 ) -> Result<(), P::Err> {
     let mut c = Coalescer::NEW;
+    // coalesce_x: a last extent 1 counts as _2, its stride kept
     if fake_last
         && let Some((&last, init)) = leaves.split_last()
         && P::is_one(last.shape)
@@ -109,7 +112,8 @@ pub(crate) fn coalesce_leaves<P: Policy>(
         c.push(Mode::with_stride(Int::new_static(2), last.stride), dst)?;
         return c.finish(dst);
     }
-    // (up to three leaves unrolled: no loop control between the merges)
+    // fast path: up to three leaves unrolled (no loop control between the
+    // merges), the same pushes as the loop
     match *leaves {
         [x] => c.push(x, dst)?,
         [x, y] => {

@@ -131,10 +131,17 @@ pub(crate) fn complement_modes(out: &mut Modes, a: LayoutRef<'_>, cot: Cot<'_>) 
     complement_leaves::<Checked>(out, a, cot)
 }
 
-/// CuTe's `complement(A, cot)`, coalesced, through `emit`: the gaps of the
-/// filtered `A` in increasing stride order, then the rest up to the cotarget
-/// (`ceil_div(cot, s·d)` of the last mode `s:d`, compact from `s·d`, stride
-/// `_0` for an extent 1).
+/// CuTe's `complement(A, cot)`, through `emit`, as `layout.hpp` defines it:
+///
+/// ```text
+/// F = filter(A)                      (_1:_0 left: make_layout(coalesce(cot)))
+/// sort F's modes by stride; last = 1
+/// each mode s:d in that order:       gap (d / last):last, then last = d·s
+/// rest = coalesce(ceil_div(cot, last)), compact (column-major) from last
+/// complement = coalesce((gaps, rest))
+/// ```
+///
+/// with a fast path for one or two modes that need no filtering.
 #[inline(always)]
 pub(crate) fn complement_leaves<P: Policy>(
     emit: &mut impl Sink<P>,
@@ -143,7 +150,7 @@ pub(crate) fn complement_leaves<P: Policy>(
 ) -> Result<(), P::Err> {
     let leaves = a.leaves();
     // (CuTe has no complement of basis strides, their images being coordinates:
-    // the early branch takes integer strides only, the filter below refuses them)
+    // the fast path takes integer strides only, the filter below refuses them)
     // an integer cotarget: the rest is one mode
     let one_rest = match cot {
         Cot::Leaf(n) => Some(n),
@@ -151,7 +158,7 @@ pub(crate) fn complement_leaves<P: Policy>(
         Cot::Tree(t) => t.as_leaf(),
         Cot::Shapes(_) | Cot::Cosize => None,
     };
-    // early branch: one or two modes that filter(A) keeps as they are (or
+    // fast path: one or two modes that filter(A) keeps as they are (or
     // merges into one) give the first gap (extent 1 if there is none), the
     // last mode in stride order and the stride where its gap starts, with no
     // sorting loop
@@ -170,8 +177,10 @@ pub(crate) fn complement_leaves<P: Policy>(
         }
         _ => None,
     };
+    // fast path: that front and a one-mode rest, where nothing merges, so
+    // the final coalesce has nothing to do
     if let (Some((first, m0, last)), Some(n)) = (front, one_rest) {
-        return complement_apart(first, m0, last, n, emit, a);
+        return complement_unmerged(first, m0, last, n, emit, a);
     }
     let mut c = Coalescer::NEW;
     let (m0, last_stride, cot) = match front {
@@ -180,7 +189,7 @@ pub(crate) fn complement_leaves<P: Policy>(
             (m0, last, cot)
         }
         None => {
-            // filter(A): zero strides drop out, then coalesce
+            // the definition: F = filter(A), zero strides dropped, then coalesced
             let mut f = P::Modes::default();
             let mut fc = Coalescer::NEW;
             for &m in leaves {
@@ -298,7 +307,7 @@ fn last_gap<P: Policy>(m0: Mode, last: Int, a: LayoutRef<'_>) -> Result<(Mode, I
 /// 2, so each gap ends strictly below the next mode's stride (`lo.stride <
 /// lo.stride·lo.shape <= last`, `q·last <= m0.stride < new_stride`).
 #[inline(always)]
-fn complement_apart<P: Policy>(
+fn complement_unmerged<P: Policy>(
     first: Mode,
     m0: Mode,
     last: Int,

@@ -1,12 +1,22 @@
 //! `composition(A, B)`: the layout `R` with `R(c) = A(B(c))`.
 //!
-//! kute runs CuTe's algorithm (`composition_impl`) deciding every branch by
-//! value, then makes sure the answer is the true composite: CuTe checks only
-//! divisibility, so for some operands it returns a layout whose values are not
-//! `Â(B(i))` (`Â` = `A` coalesced, its last mode unbounded). kute proves the
-//! result correct with a cheap digit-overlap test and, when that test is
-//! inconclusive, by evaluating both sides point by point; a wrong result is an
-//! error, never an answer.
+//! Written as CuTe's `layout.hpp` defines it:
+//!
+//! ```text
+//! composition(A, B) = composition_impl(coalesce_x(A, coprofile(B)), B)
+//! composition(A, T) = transform_layout(A, T, composition)   (T by mode; A's extra modes dropped)
+//! composition(A, n) = composition(A, make_layout(n))
+//! composition(A, _) = A
+//! ```
+//!
+//! with the fast paths (left operands that are their own `coalesce_x`, leaf
+//! tiles) as early branches. kute runs `composition_impl` deciding every
+//! branch by value, then makes sure the answer is the true composite: CuTe
+//! checks only divisibility, so for some operands it returns a layout whose
+//! values are not `Â(B(i))` (`Â` = `A` coalesced, its last mode unbounded).
+//! kute proves the result correct with a cheap digit-overlap test and, when
+//! that test is inconclusive, by evaluating both sides point by point; a wrong
+//! result is an error, never an answer.
 
 use super::coalesce::{coalesce_leaves, coalesce_modes, merges, Modes};
 use super::out::{operand, push_built, run, Emit, Grow, Op, CAP};
@@ -133,18 +143,23 @@ impl Op for CompositionTiler<'_> {
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let (a, t) = (operand::<P>(self.0)?, self.1);
         if let Tiler::Tuple(ts) = t {
-            // early branch: leaf tiles over modes that are leaves or pairs of leaves
+            // fast path: leaf tiles over modes that are leaves or pairs of
+            // leaves, their own coalesce_x: compose's steps without the walk
             let mark = out.mark();
-            if compose_leaf_tiles(out, a, ts).is_some() {
+            if compose_by_leaf_tiles(out, a, ts).is_some() {
                 return Ok(());
             }
             out.truncate(mark);
         }
+        // the definition
         compose_tiler(out, a, t)
     }
 }
 
-/// `A ∘ T` as one element of `out`.
+/// `composition(A, T)` as CuTe defines it, as one element of `out`: a tuple
+/// `T` composes mode `i` of `A` with `T_i`, dropping `A`'s modes beyond `T`
+/// (`transform_layout` over `T`'s modes); an integer `n` is
+/// `composition(A, make_layout(n))`; `_` is `A`; a layout composes as one.
 #[inline(always)]
 fn compose_tiler<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, t: &Tiler) -> Result<(), P::Err> {
     match t {
@@ -190,10 +205,10 @@ fn leaf_tile(t: &Tiler) -> Option<Mode> {
 /// [`compose_tiler`] of a tuple tiler for the commonest case, walking `A`'s
 /// tokens directly: every tile a leaf or an integer, every mode of `A` it
 /// meets a leaf or a pair of leaves that is its own coalesced form, and the
-/// composition provably exact. `None` for anything else (the caller then
-/// starts over).
+/// composition provably exact: [`compose`]'s own fast paths, mode by mode.
+/// `None` for anything else (the caller then takes the definition).
 #[inline(always)]
-fn compose_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
+fn compose_by_leaf_tiles<P: Policy, E: Emit<P>>(out: &mut E, a: LayoutRef<'_>, ts: &[Tiler]) -> Option<()> {
     if a.is_leaf() || ts.len() > a.rank() || (P::CHECKED && ts.iter().any(Tiler::has_symbols)) {
         return None;
     }
@@ -272,7 +287,8 @@ impl Part<'_> {
     }
 }
 
-/// `A ∘ B` written into `out` as one element, where `B` is `b[0]` if `b` has one
+/// CuTe `composition(A, B) = composition_impl(coalesce_x(A, coprofile(B)), B)`
+/// written into `out` as one element, where `B` is `b[0]` if `b` has one
 /// element and the tuple of the elements of `b` otherwise. With `verify`, also
 /// prove the result is the true composite.
 #[inline(always)]
@@ -282,8 +298,9 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
     b: &[Part<'_>],
     verify: bool,
 ) -> Result<(), P::Err> {
-    // A right operand with basis strides composes mode by mode (the checked
-    // run only; the fast run declines at the first basis stride it reads)
+    // basis strides: coprofile(B) names the modes of A that B's leaves
+    // compose with (the checked run only; the fast run declines at the first
+    // basis stride it reads)
     if let (true, [Part::Tree(bt)]) = (P::CHECKED, b)
         && !bt.leaves().iter().all(|m| m.stride.is_int())
     {
@@ -293,18 +310,19 @@ pub(crate) fn compose<P: Policy, E: Emit<P>>(
         return push_built(out, |g| compose_basis_rhs(g, a, *bt, verify));
     }
     if let Some(am) = a.as_leaf() {
-        // early branch: a leaf of extent >= 2 is its own coalesced form
+        // fast path: a leaf of extent >= 2 is its own coalesce_x
         if P::at_least_two(am.shape) {
             return compose_parts(out, Part::Tree(a), &[am], b, verify);
         }
     }
     if let [x, y] = *a.leaves {
-        // early branch: two leaves of extents >= 2 that do not merge are their own coalesced form
+        // fast path: two leaves of extents >= 2 that do not merge are their own coalesce_x
         if P::at_least_two(x.shape) && P::at_least_two(y.shape) && !merges::<P>(x, y)? {
             return compose_parts(out, Part::Tree(a), a.leaves, b, verify);
         }
     }
-    // CuTe's coalesce_x: the trailing size-1 mode keeps its stride
+    // the definition: coalesce_x(A) (a trailing size-1 mode keeps its stride),
+    // then composition_impl
     let mut lhs = P::Modes::default();
     coalesce_leaves::<P>(&mut lhs, a.leaves(), true)?;
     compose_parts(out, Part::Tree(a), &lhs, b, verify)
@@ -324,8 +342,8 @@ pub(crate) fn scale<P: Policy>(m: Mode, d: Stride) -> Result<Mode, P::Err> {
     }
 }
 
-/// `lhs ∘ B` as one element of `out`, where `lhs` is `coalesce_x(A)` and `B`
-/// is `b[0]` or the tuple of the parts (`a` is only read by the point-by-point
+/// CuTe's `composition_impl(lhs, B)` as one element of `out`, where `lhs` is
+/// `coalesce_x(A)` and `B` is `b[0]` or the tuple of the parts (`a` is only read by the point-by-point
 /// proof). With `verify`, the result is the true composite: CuTe's answer
 /// proven by the digit test, else point by point; where CuTe's answer is not
 /// the composite, the layout that is ([`true_composite`]), or an error saying
@@ -340,7 +358,7 @@ pub(crate) fn compose_parts<P: Policy, E: Emit<P>>(
     verify: bool,
 ) -> Result<(), P::Err> {
     if let [l0] = lhs {
-        // early branch: one mode has no carries, nothing to prove (and no
+        // fast path: one mode has no carries, nothing to prove (and no
         // proof to set up)
         return compose_one(out, *l0, b);
     }

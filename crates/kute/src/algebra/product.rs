@@ -1,14 +1,28 @@
 //! The product family: `logical_product`, `zipped_product`, `tiled_product`,
 //! `flat_product`, `blocked_product`, `raked_product` and `tile_to_shape`.
 //!
-//! Each product proves its inner `complement(A) ∘ B` as
+//! Each is written as CuTe's `layout.hpp` defines it:
+//!
+//! ```text
+//! logical_product(A, B) = make_layout(A, composition(complement(A, size(A)*cosize(B)), B))
+//! logical_product(A, T) = transform_layout(A, T, logical_product)     (T by mode)
+//! zipped_product(A, T)  = tile_unzip(logical_product(A, T), T)
+//! tiled_product(A, T)   = zipped_product(A, T)(_, repeat<R1>(_))
+//! flat_product(A, T)    = zipped_product(A, T)(repeat<R0>(_), repeat<R1>(_))
+//! blocked_product(A, B) = zip(get<0>(P), get<1>(P))
+//! raked_product(A, B)   = zip(get<1>(P), get<0>(P))
+//!   where R = max(rank(A), rank(B)), P = logical_product(append<R>(A), append<R>(B))
+//! ```
+//!
+//! with the fast paths as early branches. Each product proves its inner
+//! `complement(A) ∘ B` as
 //! [`composition`](crate::composition) does: CuTe's answer where it is the
 //! true composite, else the layout that is, else an error.
 
 use super::coalesce::coalesce_leaves;
 use super::complement::{complement_leaves, Cot};
 use super::composition::{compose_parts, compose_parts_with, scale, Part, Proof};
-use super::divide::{by_mode, regroup_by_mode, ModeOp, Unzip};
+use super::divide::{by_mode, tile_unzip_by_mode, ModeOp, Unzip};
 use super::out::{operand, push_built, run, Emit, Grow, Op};
 use crate::error::{Error, Result};
 use crate::int::Int;
@@ -18,9 +32,10 @@ use crate::policy::Policy;
 use crate::tiler::{AsTiler, Tiler};
 use crate::tree::{check_depth, Builder, Tree, LEAF, PAIR};
 
-/// `complement(A, size(A)·cosize(B))` into `comp`.
+/// `complement(A, size(A)·cosize(B))` into `comp`: the left operand of a
+/// product's composition.
 #[inline(always)]
-fn product_comp<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
+fn product_complement<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
     let mut size = Int::ONE;
     for m in a.leaves() {
         size = P::mul(size, m.shape).map_err(|e| P::in_op(e, "size"))?;
@@ -35,9 +50,10 @@ fn product_comp<P: Policy>(comp: &mut P::Modes, a: LayoutRef<'_>, b: LayoutRef<'
     complement_leaves::<P>(comp, a, Cot::Leaf(n)).map_err(|e| P::in_op(e, "complement"))
 }
 
-/// `comp ∘ B` as one element of `out` (`comp` a complement, coalesced).
+/// `composition(comp, B)` as one element of `out` (`comp` a complement,
+/// coalesced).
 #[inline(always)]
-fn product_rest<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<'_>) -> Result<(), P::Err> {
+fn compose_complement<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<'_>) -> Result<(), P::Err> {
     if comp.last().is_some_and(|m| !P::is_one(m.shape)) {
         // coalesce_x leaves the coalesced complement as it is
         return compose_parts(out, Part::Flat(comp), comp, &[Part::Tree(b)], true);
@@ -47,7 +63,9 @@ fn product_rest<P: Policy, E: Emit<P>>(out: &mut E, comp: &[Mode], b: LayoutRef<
     compose_parts(out, Part::Flat(comp), &lhs, &[Part::Tree(b)], true)
 }
 
-/// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, for the product named.
+/// CuTe `logical_product(A, B)` of one mode `A` by a layout `B`:
+/// `make_layout(A, composition(complement(A, size(A)·cosize(B)), B))`, for
+/// the product named.
 struct LogicalProduct(&'static str);
 
 impl ModeOp for LogicalProduct {
@@ -56,17 +74,20 @@ impl ModeOp for LogicalProduct {
     }
     #[inline(always)]
     fn apply<P: Policy, E: Emit<P>>(&self, out: &mut E, a: LayoutRef<'_>, b: LayoutRef<'_>) -> Result<(), P::Err> {
+        // comp = complement(A, size(A)·cosize(B))
         let mut comp = P::Modes::default();
-        product_comp::<P>(&mut comp, a, b)?;
+        product_complement::<P>(&mut comp, a, b)?;
+        // make_layout(A, composition(comp, B))
         let p = out.open()?;
         out.push(a)?;
-        product_rest(out, &comp, b)?;
+        compose_complement(out, &comp, b)?;
         out.close(p, 2)?;
         Ok(())
     }
 }
 
-/// The product by a tiler, regrouped (or not, for `None`).
+/// The product by a tiler: `logical_product(A, T)` ([`by_mode`]) for `None`,
+/// else `tile_unzip(logical_product(A, T), T)` spliced as the [`Unzip`] says.
 struct ProductBy<'a>(&'a Layout, &'a Tiler, Option<Unzip>, &'static str);
 
 impl Op for ProductBy<'_> {
@@ -79,16 +100,18 @@ impl Op for ProductBy<'_> {
     #[inline(always)]
     fn run<P: Policy, E: Emit<P>>(&self, out: &mut E) -> Result<(), P::Err> {
         let (a, t) = (operand::<P>(self.0)?, self.1);
+        // the definitions
         let Some(how) = self.2 else { return by_mode(out, a, t, &LogicalProduct(self.3)) };
-        if !P::CHECKED {
-            return Err(P::decline());
+        if P::CHECKED {
+            return tile_unzip_by_mode(out, a, t, how, &LogicalProduct(self.3));
         }
-        regroup_by_mode(out, a, t, how, &LogicalProduct(self.3))
+        // (the regrouped products build a whole tree first: the checked run's work)
+        Err(P::decline())
     }
 }
 
 /// CuTe `logical_product(A, B)` for a layout `B`:
-/// `(A, complement(A, size(A)·cosize(B)) ∘ B)`, rank 2. A by-mode tiler applies
+/// `make_layout(A, composition(complement(A, size(A)·cosize(B)), B))`, rank 2. A by-mode tiler applies
 /// mode by mode, keeping `A`'s extra modes.
 ///
 /// Pre: those of [`complement`](crate::complement) and [`composition`](crate::composition).
@@ -122,7 +145,8 @@ pub fn logical_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<(
     run(out, &ProductBy(a, t, None, "logical_product"))
 }
 
-/// CuTe `zipped_product(A, tiler)`: `((blocks...), (products..., extra...))`.
+/// CuTe `zipped_product(A, tiler) = tile_unzip(logical_product(A, tiler), tiler)`:
+/// `((blocks...), (products..., extra...))`.
 ///
 /// Pre: as [`logical_product`]. Post: `tile_unzip(logical_product(A, tiler), tiler)`.
 ///
@@ -153,7 +177,8 @@ pub fn zipped_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()
     run(out, &ProductBy(a, t, Some(Unzip::Zipped), "zipped_product"))
 }
 
-/// CuTe `tiled_product(A, tiler)`: `((blocks...), p0, p1, ...)`.
+/// CuTe `tiled_product(A, tiler) = zipped_product(A, tiler)(_, repeat<R1>(_))`:
+/// `((blocks...), p0, p1, ...)`.
 ///
 /// Pre: as [`logical_product`]. Post: `zipped_product(A, tiler)` with the modes
 /// of its mode 1 spliced into the top level (a mode 1 of rank 1 is kept whole).
@@ -185,7 +210,8 @@ pub fn tiled_product_into(out: &mut Layout, a: &Layout, t: &Tiler) -> Result<()>
     run(out, &ProductBy(a, t, Some(Unzip::Tiled), "tiled_product"))
 }
 
-/// CuTe `flat_product(A, tiler)`: `(b0, b1, ..., p0, p1, ...)`.
+/// CuTe `flat_product(A, tiler) = zipped_product(A, tiler)(repeat<R0>(_), repeat<R1>(_))`:
+/// `(b0, b1, ..., p0, p1, ...)`.
 ///
 /// Pre: as [`logical_product`]. Post: `zipped_product(A, tiler)` with the modes
 /// of both its modes spliced into the top level (a mode of rank 1 is kept whole).
@@ -268,7 +294,9 @@ fn zip_pair_into(out: &mut Builder<'_, Mode>, x: LayoutRef<'_>, y: LayoutRef<'_>
     check_depth(out.since(mark), "zip")
 }
 
-/// The blocked (or, `raked`, the raked) product of two layouts.
+/// The blocked (or, `raked`, the raked) product of two layouts: CuTe's
+/// `zip(get<0>(P), get<1>(P))` (raked: `zip(get<1>(P), get<0>(P))`), where
+/// `P = logical_product(append<R>(A), append<R>(B))`, `R = max(rank A, rank B)`.
 struct RankProduct<'a>(&'a Layout, &'a Layout, bool);
 
 impl Op for RankProduct<'_> {
@@ -287,7 +315,8 @@ impl Op for RankProduct<'_> {
         let (a, b, raked) = (operand::<P>(self.0)?, operand::<P>(self.1)?, self.2);
         let same_rank = !a.is_leaf() && !b.is_leaf() && a.rank() == b.rank();
         if same_rank {
-            // early branch: nothing to pad
+            // fast path: operands of one rank, nothing to pad: each mode's
+            // pair written in place, the zip of the definition's pieces
             P::lift(check_depth(a, "append"))?;
             P::lift(check_depth(b, "append"))?;
             if rank_product_pairs(out, a, b, raked)? {
@@ -296,31 +325,57 @@ impl Op for RankProduct<'_> {
         } else if !P::CHECKED {
             return Err(P::decline());
         }
-        let r = a.rank().max(b.rank());
-        let (mut abuf_tree, mut bbuf_tree) = (Tree::empty(), Tree::empty());
-        let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
-        let pa = P::lift(padded(a, r, &mut abuf))?;
-        let pb = P::lift(padded(b, r, &mut bbuf))?;
-        if !same_rank && !pa.is_leaf() && !pb.is_leaf() && rank_product_pairs(out, pa, pb, raked)? {
-            return Ok(());
-        }
-        // the general steps: `comp ∘ B` composed (and proven) whole, then zipped
-        let mut rest = Tree::empty();
-        let mut comp = P::Modes::default();
-        product_comp::<P>(&mut comp, pa, pb)?;
-        product_rest::<P, _>(&mut Grow::new(&mut rest), &comp, pb)?;
-        let rest = rest.as_ref();
-        push_built(out, |o| if raked { zip_pair_into(o, rest, pa) } else { zip_pair_into(o, pa, rest) })
+        rank_product(out, a, b, raked, !same_rank)
     }
 }
 
+/// The blocked (`raked`: raked) product as CuTe defines it, as one element
+/// of `out`:
+///
+/// ```text
+/// R = max(rank(A), rank(B))
+/// P = logical_product(append<R>(A), append<R>(B))
+/// blocked: zip(get<0>(P), get<1>(P))    raked: zip(get<1>(P), get<0>(P))
+/// ```
+///
+/// `pairs`: padded operands that are tuples first take
+/// [`rank_product_pairs`].
+#[inline(always)]
+fn rank_product<P: Policy, E: Emit<P>>(
+    out: &mut E,
+    a: LayoutRef<'_>,
+    b: LayoutRef<'_>,
+    raked: bool,
+    pairs: bool,
+) -> Result<(), P::Err> {
+    // append<R>(A), append<R>(B)
+    let r = a.rank().max(b.rank());
+    let (mut abuf_tree, mut bbuf_tree) = (Tree::empty(), Tree::empty());
+    let (mut abuf, mut bbuf) = (Builder::new(&mut abuf_tree), Builder::new(&mut bbuf_tree));
+    let pa = P::lift(padded(a, r, &mut abuf))?;
+    let pb = P::lift(padded(b, r, &mut bbuf))?;
+    // fast path: as for operands of one rank, now that padding made them so
+    if pairs && !pa.is_leaf() && !pb.is_leaf() && rank_product_pairs(out, pa, pb, raked)? {
+        return Ok(());
+    }
+    // get<1>(P) = composition(complement(pa, size(pa)·cosize(pb)), pb),
+    // composed (and proven) whole; get<0>(P) is pa
+    let mut rest = Tree::empty();
+    let mut comp = P::Modes::default();
+    product_complement::<P>(&mut comp, pa, pb)?;
+    compose_complement::<P, _>(&mut Grow::new(&mut rest), &comp, pb)?;
+    let rest = rest.as_ref();
+    // zip
+    push_built(out, |o| if raked { zip_pair_into(o, rest, pa) } else { zip_pair_into(o, pa, rest) })
+}
+
 /// The product of two tuples of the same rank, zipped: mode `j` is
-/// `(A_j, (comp ∘ B)_j)`, or swapped when `raked`. (`comp ∘ B` follows `B`'s
-/// structure, so each `B_j` is composed on its own, straight into its zipped
-/// pair, and the digit test proves the pieces together.) `false` (under
-/// [`Fast`](crate::policy::Fast): declined) with nothing written where the
-/// digit test cannot prove the composite: the general steps then prove it
-/// point by point.
+/// `(A_j, (comp ∘ B)_j)`, or swapped when `raked`: [`rank_product`]'s answer,
+/// since `comp ∘ B` follows `B`'s structure, so each `B_j` is composed on its
+/// own, straight into its zipped pair, and the digit test proves the pieces
+/// together. `false` (under [`Fast`](crate::policy::Fast): declined) with
+/// nothing written where the digit test cannot prove the composite: the
+/// definition then proves it point by point.
 #[inline(always)]
 fn rank_product_pairs<P: Policy, E: Emit<P>>(
     out: &mut E,
@@ -329,7 +384,7 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
     raked: bool,
 ) -> Result<bool, P::Err> {
     let mut comp = P::Modes::default();
-    product_comp::<P>(&mut comp, a, b)?;
+    product_complement::<P>(&mut comp, a, b)?;
     let mut lhs_buf = P::Modes::default();
     let lhs: &[Mode] = if comp.last().is_some_and(|m| !P::is_one(m.shape)) {
         &comp
@@ -341,7 +396,7 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
         && a.toks.len() == a.leaves.len() + 1
         && b.toks.len() == b.leaves.len() + 1
     {
-        // early branch: flat operands (their modes are their leaves) and a
+        // fast path: flat operands (their modes are their leaves) and a
         // one-mode left operand, which scales each leaf of B: nothing to
         // prove (no carries), no tree to walk, the depth is 2
         let top = out.open()?;
@@ -379,8 +434,10 @@ fn rank_product_pairs<P: Policy, E: Emit<P>>(
     Ok(true)
 }
 
-/// CuTe `blocked_product(A, B)`: `B` repeats the block `A`; mode `i` of the result
-/// is `(A_i, (A* ∘ B)_i)`. Rank: `max(rank A, rank B)` (both padded with `_1:_0`).
+/// CuTe `blocked_product(A, B) = zip(get<0>(P), get<1>(P))`, where
+/// `P = logical_product(append<R>(A), append<R>(B))` and `R = max(rank A, rank B)`:
+/// `B` repeats the block `A`; mode `i` of the result is `(A_i, (A* ∘ B)_i)`.
+/// Rank: `max(rank A, rank B)` (both padded with `_1:_0`).
 ///
 /// Pre: as [`logical_product`] (with `A* = complement(A, size(A)·cosize(B))`,
 /// integer strides), and the result nested at most
@@ -416,8 +473,9 @@ pub fn blocked_product_into(out: &mut Layout, a: &Layout, b: &Layout) -> Result<
     run(out, &RankProduct(a, b, false))
 }
 
-/// CuTe `raked_product(A, B)`: as [`blocked_product`] with the parts of each mode
-/// swapped, interleaving the copies of `A`.
+/// CuTe `raked_product(A, B) = zip(get<1>(P), get<0>(P))` (`P` as in
+/// [`blocked_product`]): the parts of each mode swapped, interleaving the
+/// copies of `A`.
 ///
 /// Pre: as [`blocked_product`]. Post: rank `max(rank A, rank B)`, mode `i` is
 /// `((A* ∘ B)_i, A_i)` of the padded operands.

@@ -2,13 +2,19 @@
 //! and run through the CUDA driver API (the `cudarc` crate, loading the CUDA
 //! libraries when first used, so this crate builds on machines without CUDA).
 //!
-//! The data path: layouts → a kernel *plan* ([`copy::CopyKernel`],
-//! [`transpose::TransposeKernel`], the tensor-core GEMMs
-//! [`gemm::GemmKernel`] (SM80 `mma.sync`) and [`gemm_sm90::Sm90Gemm`]
-//! (SM90 `wgmma` with `cp.async`, TMA, or warp-specialized and persistent))
-//! whose every index is a layout derived with kute's algebra
-//! and emitted by [`kute::codegen::cuda`] → CUDA C++ source (no includes) →
-//! PTX ([`gpu::compile_ptx`]) → a launch ([`gpu::Gpu`]).
+//! The data path: a kernel family's configuration ([`copy::CopyConfig`],
+//! [`transpose::TransposeConfig`], [`gemm::GemmConfig`] for the SM80
+//! `mma.sync` GEMM, [`gemm_sm90::Sm90Config`] for the SM90 `wgmma` GEMMs with
+//! `cp.async`, TMA, or warp-specialized and persistent) → its *plan*, every
+//! index a layout derived with kute's typed algebra (the crate-private
+//! `plan` layer: no CUDA text) → CUDA C++ source written from the plan (the
+//! `emit` layer: no layout algebra; the layouts become functions by
+//! [`kute::codegen::cuda`], the PTX wrappers come from one device header
+//! each, pasted in, so the source has no includes) → PTX
+//! ([`gpu::compile_ptx`]) → a launch ([`gpu::Gpu`]). The public kernels
+//! ([`copy::CopyKernel`], [`transpose::TransposeKernel`],
+//! [`gemm::GemmKernel`], [`gemm_sm90::Sm90Gemm`]) join the two: each
+//! constructor plans, emits, and keeps both.
 //! Planning needs no GPU and no CUDA library; compiling needs NVRTC; running
 //! needs a GPU.
 //!
@@ -22,18 +28,14 @@
 
 pub mod copy;
 pub mod elem;
+mod emit;
 pub mod error;
 pub mod gemm;
 pub mod gemm_sm90;
 pub mod gpu;
+mod plan;
 pub mod reference;
-pub mod source;
 pub mod transpose;
 
 pub use elem::Elem;
 pub use error::{Error, Result};
-
-/// Evaluates a kute expression that must give a plain layout.
-pub(crate) fn layout_of(expr: &str) -> Result<kute::Layout> {
-    Ok(kute::expr::eval(expr)?.to_layout("kernel plan")?)
-}

@@ -25,14 +25,13 @@
 //!
 //! Thread `t` reads its `P` source vectors (all loads in flight), stores them
 //! to shared memory, waits for the block, then gathers each destination
-//! vector element by element from shared memory and stores it.
+//! vector element by element from shared memory and stores it. The plan is
+//! `plan::transpose`, the text `emit::transpose`; [`TransposeKernel::new`]
+//! joins them.
 
-use crate::source::{header, layout_fn, plain_fn, vector_struct, vector_type};
-use crate::{layout_of, Elem, Error, Result};
-use kute::analysis::{block_bank_conflicts, search_swizzle, Access, BankReport, SearchSpec};
-use kute::{AnyLayout, Layout, Major};
-
-const OP: &str = "transpose kernel";
+use crate::{emit, plan, Elem, Result};
+use kute::analysis::BankReport;
+use kute::{AnyLayout, Layout};
 
 /// Choices for a transpose kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,17 +192,6 @@ pub struct TransposeKernel {
     pub shared_only_source: String,
 }
 
-/// `(T, (V, P))` to tile coordinates for threads arranged by `thr` and
-/// values by `val`: CuTe's `make_tiled_copy(atom, thr, val)` for one pass
-/// ([`kute::atom::make_layout_tv`]: its TV layout and pass tile), repeated
-/// over the tile with `zipped_divide`.
-pub(crate) fn tv_layout(thr: &str, val: &str, tile: (i64, i64)) -> Result<Layout> {
-    let (pass, one) = kute::atom::make_layout_tv(&layout_of(thr)?, &layout_of(val)?)?;
-    let zd = layout_of(&format!("zipped_divide(make_layout(({},{})), {pass})", tile.0, tile.1))?;
-    let a = layout_of(&format!("composition({}, {one})", zd.mode(0)?))?;
-    Ok(Layout::concat([&a.mode(0)?, &Layout::concat([&a.mode(1)?, &zd.mode(1)?])?])?)
-}
-
 impl TransposeKernel {
     /// Plans the copy of `src` into `dst` (see the [module docs](self)).
     ///
@@ -223,51 +211,30 @@ impl TransposeKernel {
     /// assert_eq!(k.cost.store_conflicts() + k.cost.load_conflicts(), 0);
     /// ```
     pub fn new(name: &str, src: &Layout, dst: &Layout, elem: Elem, config: TransposeConfig) -> Result<TransposeKernel> {
-        crate::source::check_threads(OP, config.threads)?;
-        let (mut src, mut dst) = (src.clone(), dst.clone());
-        for l in [&src, &dst] {
-            if l.rank() != 2 {
-                return Err(Error::unsupported(OP, format!("{l} is not rank 2")));
-            }
-        }
-        let unit = |l: &Layout, k: usize| -> Result<bool> { Ok(l.mode(k)?.eval(1)? == 1) };
-        if unit(&src, 0)? && unit(&dst, 1)? {
-            let swap = |l: &Layout| -> Result<Layout> { Ok(Layout::concat([&l.mode(1)?, &l.mode(0)?])?) };
-            (src, dst) = (swap(&src)?, swap(&dst)?);
-        }
-        if !(unit(&src, 1)? && unit(&dst, 0)?) {
-            return Err(Error::unsupported(
-                OP,
-                format!(
-                    "{src} -> {dst}: the source must be contiguous along one mode and the destination along the other"
-                ),
-            ));
-        }
-        let (m, n) = (src.mode(0)?.size()?.value(), src.mode(1)?.size()?.value());
-        if (dst.mode(0)?.size()?.value(), dst.mode(1)?.size()?.value()) != (m, n) {
-            return Err(Error::unsupported(OP, format!("{src} and {dst} have different mode sizes")));
-        }
-        let tiles: Vec<(i64, i64)> = match config.tile {
-            Some(t) => vec![t],
-            None => TILES.to_vec(),
-        };
-        let mut best: Option<(i64, TransposeKernel)> = None;
-        let mut why = Vec::new();
-        for tile in tiles {
-            match plan(name, &src, &dst, elem, config, tile, (m, n)) {
-                Ok(k) => {
-                    let ex = k.cost.store_conflicts() + k.cost.load_conflicts();
-                    if best.as_ref().is_none_or(|(b, _)| ex < *b) {
-                        best = Some((ex, k));
-                    }
-                    if ex == 0 {
-                        break;
-                    }
-                }
-                Err(e) => why.push(format!("tile {tile:?}: {e}")),
-            }
-        }
-        best.map(|(_, k)| k).ok_or_else(|| Error::unsupported(OP, why.join("; ")))
+        let p = plan::transpose::plan(src, dst, elem, config)?;
+        let (source, shared_only_source) = emit::transpose::sources(name, elem, &p)?;
+        Ok(TransposeKernel {
+            name: name.to_string(),
+            elem,
+            src: p.src,
+            dst: p.dst,
+            tile: p.tile,
+            threads: config.threads,
+            vector_elems: p.vector_elems,
+            passes: p.passes,
+            tv_read: p.tv_read,
+            tv_write: p.tv_write,
+            smem: p.smem,
+            reasoning: p.reasoning,
+            src_read: p.src_read,
+            dst_write: p.dst_write,
+            src_tiles: p.src_tiles,
+            dst_tiles: p.dst_tiles,
+            blocks: p.blocks,
+            cost: p.cost,
+            source,
+            shared_only_source,
+        })
     }
 
     /// Shared memory of one block, in bytes.
@@ -285,192 +252,4 @@ impl TransposeKernel {
     pub fn smem_bytes(&self) -> i64 {
         self.tile.0 * self.tile.1 * self.elem.bytes()
     }
-}
-
-/// One 16-byte global store of four words. The gathered vector is built
-/// word by word, and a plain store of it may be split into four.
-const ST_GLOBAL_V4: &str = r#"__device__ __forceinline__ void kute_st_global_v4(void* p, const unsigned int (&w)[4]) {
-  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
-}
-"#;
-
-/// The body that fills word `k` of the destination vector from shared
-/// memory: one element per word for 4-byte elements, two (the lower first)
-/// for 2-byte ones.
-fn gather(name: &str, elem: Elem, t: i64, tv: i64) -> String {
-    let at = |e: &str| format!("smem[{name}_smem({name}_tv_write(t + {t}LL * ({e}) + {tv}LL * p))]");
-    match elem.bytes() {
-        4 => format!("      w[k] = {};", at("k")),
-        _ => format!("      w[k] = (unsigned int){} | ((unsigned int){} << 16);", at("2 * k"), at("2 * k + 1")),
-    }
-}
-
-fn plan(
-    name: &str,
-    src: &Layout,
-    dst: &Layout,
-    elem: Elem,
-    config: TransposeConfig,
-    tile: (i64, i64),
-    (m, n): (i64, i64),
-) -> Result<TransposeKernel> {
-    let (tm, tn) = tile;
-    let t = i64::from(config.threads);
-    let vec = 16 / elem.bytes();
-    if tm < 1 || tn < 1 || m % tm != 0 || n % tn != 0 {
-        return Err(Error::unsupported(OP, format!("the tile ({tm},{tn}) does not divide ({m},{n})")));
-    }
-    if tn % vec != 0 || tm % vec != 0 || (t * vec) % tn != 0 || (t * vec) % tm != 0 {
-        return Err(Error::unsupported(
-            OP,
-            format!("{t} threads of {vec}-element vectors do not cover rows of {tn} and columns of {tm}"),
-        ));
-    }
-    let (rows, cols) = (t * vec / tn, t * vec / tm);
-    if rows > tm || cols > tn || tm % rows != 0 || tn % cols != 0 {
-        return Err(Error::unsupported(OP, format!("{t} threads do not fit the tile ({tm},{tn})")));
-    }
-    // Threads along the source's contiguous mode (1), values too; then along mode 0 for the destination.
-    let tv_read = tv_layout(&format!("({rows},{}):({},1)", tn / vec, tn / vec), &format!("(1,{vec}):(0,1)"), tile)?;
-    let tv_write = tv_layout(&format!("({},{cols}):(1,{})", tm / vec, tm / vec), &format!("({vec},1):(1,0)"), tile)?;
-    let passes = tm * tn / (t * vec);
-
-    let (smem, reasoning) = if config.swizzle {
-        let spec = SearchSpec {
-            tile,
-            elem_bytes: elem.bytes(),
-            major: Major::Right,
-            patterns: vec![
-                ("store".into(), Access::Tv(tv_read.clone())),
-                ("load".into(), Access::Tv(tv_write.clone())),
-            ],
-        };
-        let r = search_swizzle(&spec)?;
-        (r.best.layout, r.reasoning)
-    } else {
-        (kute::expr::eval(&format!("({tm},{tn}):({tn},1)"))?.to_any_layout("smem")?, Vec::new())
-    };
-    let cost = SharedCost {
-        stores: block_bank_conflicts(&smem, elem.bytes(), &tv_read)?,
-        loads: block_bank_conflicts(&smem, elem.bytes(), &tv_write)?,
-    };
-
-    let zs = layout_of(&format!("zipped_divide({src}, ({tm},{tn}))"))?;
-    let zd = layout_of(&format!("zipped_divide({dst}, ({tm},{tn}))"))?;
-    let src_read = layout_of(&format!("composition({}, {tv_read})", zs.mode(0)?))?;
-    let dst_write = layout_of(&format!("composition({}, {tv_write})", zd.mode(0)?))?;
-    let (src_tiles, dst_tiles) = (zs.mode(1)?, zd.mode(1)?);
-    let blocks = src_tiles.size()?.value();
-
-    // Every vector access contiguous and aligned; the smem offsets inside the tile.
-    let starts = || (0..passes).flat_map(move |p| (0..t).map(move |th| th + t * vec * p));
-    let smem_at = |c: i64| -> Result<i64> { Ok(smem.eval_int(kute::Int::new_dynamic(c))?.value()) };
-    let checks: [(&str, bool); 3] = [
-        ("source reads", crate::source::is_vector(|i| Ok(src_read.eval(i)?), starts(), t, vec)?),
-        ("destination writes", crate::source::is_vector(|i| Ok(dst_write.eval(i)?), starts(), t, vec)?),
-        ("shared stores", crate::source::is_vector(|i| smem_at(tv_read.eval(i)?), starts(), t, vec)?),
-    ];
-    for (what, ok) in checks {
-        if !ok {
-            return Err(Error::unsupported(
-                OP,
-                format!("the {what} of tile ({tm},{tn}) are not aligned 16-byte vectors"),
-            ));
-        }
-    }
-    for i in 0..tm * tn {
-        let o = smem_at(i)?;
-        if !(0..tm * tn).contains(&o) {
-            return Err(Error::unsupported(OP, format!("{smem} leaves the shared tile at {i}")));
-        }
-    }
-    for (c, b) in [(src_tiles.eval(0)?, "source"), (dst_tiles.eval(0)?, "destination")] {
-        if c < 0 {
-            return Err(Error::unsupported(OP, format!("a negative {b} offset")));
-        }
-    }
-
-    let mut s = String::new();
-    header(&mut s, &format!("transpose-copy {src} -> {dst}, {elem}, tile ({tm},{tn}), shared {smem}"));
-    s.push_str(&vector_struct(elem, vec));
-    plain_fn(&mut s, &src_tiles, &format!("{name}_src_tiles"))?;
-    plain_fn(&mut s, &dst_tiles, &format!("{name}_dst_tiles"))?;
-    plain_fn(&mut s, &src_read, &format!("{name}_src_read"))?;
-    plain_fn(&mut s, &dst_write, &format!("{name}_dst_write"))?;
-    plain_fn(&mut s, &tv_read, &format!("{name}_tv_read"))?;
-    plain_fn(&mut s, &tv_write, &format!("{name}_tv_write"))?;
-    layout_fn(&mut s, &smem, &format!("{name}_smem"))?;
-    let (c, vt, tv) = (elem.carrier(), vector_type(elem, vec), t * vec);
-    s.push_str(ST_GLOBAL_V4);
-    let body = |shared_only: bool| -> String {
-        let (kname, load, store) = if shared_only {
-            (
-                format!("{name}_shared_only"),
-                format!("{{ {vt} x; for (int k = 0; k < {vec}; ++k) x.x[k] = ({c})(t * 7 + p * 3 + k); r[p] = x; }}"),
-                // never true (the values are small), but the compiler cannot
-                // know, and every word is needed to decide
-                format!(
-                    "if ((w[0] ^ w[1] ^ w[2] ^ w[3]) == 0xffffffffu) kute_st_global_v4(d + {name}_dst_write(t + {tv}LL * p), w);"
-                ),
-            )
-        } else {
-            (
-                name.to_string(),
-                format!("r[p] = *reinterpret_cast<const {vt}*>(s + {name}_src_read(t + {tv}LL * p));"),
-                format!("kute_st_global_v4(d + {name}_dst_write(t + {tv}LL * p), w);"),
-            )
-        };
-        format!(
-            r#"extern "C" __global__ void __launch_bounds__({t}) {kname}(const {c}* __restrict__ src, {c}* __restrict__ dst) {{
-  __shared__ {vt} smem_v[{smem_vecs}];
-  {c}* smem = reinterpret_cast<{c}*>(smem_v);
-  const long long b = blockIdx.x;
-  const long long t = threadIdx.x;
-  const {c}* s = src + {name}_src_tiles(b);
-  {c}* d = dst + {name}_dst_tiles(b);
-  {vt} r[{passes}];
-#pragma unroll
-  for (int p = 0; p < {passes}; ++p) {load}
-#pragma unroll
-  for (int p = 0; p < {passes}; ++p) *reinterpret_cast<{vt}*>(smem + {name}_smem({name}_tv_read(t + {tv}LL * p))) = r[p];
-  __syncthreads();
-#pragma unroll
-  for (int p = 0; p < {passes}; ++p) {{
-    unsigned int w[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {{
-{gather}
-    }}
-    {store}
-  }}
-}}
-"#,
-            smem_vecs = tm * tn / vec,
-            gather = gather(name, elem, t, tv)
-        )
-    };
-    let shared_only_source = format!("{s}{}", body(true));
-    s.push_str(&body(false));
-    Ok(TransposeKernel {
-        name: name.to_string(),
-        elem,
-        src: src.clone(),
-        dst: dst.clone(),
-        tile,
-        threads: config.threads,
-        vector_elems: vec,
-        passes,
-        tv_read,
-        tv_write,
-        smem,
-        reasoning,
-        src_read,
-        dst_write,
-        src_tiles,
-        dst_tiles,
-        blocks,
-        cost,
-        source: s,
-        shared_only_source,
-    })
 }

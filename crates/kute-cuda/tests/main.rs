@@ -2,5 +2,6 @@
 //! link against kute instead of one per file; `autotests = false` in Cargo.toml).
 
 mod gemm;
+mod layers;
 mod nvrtc;
 mod plans;

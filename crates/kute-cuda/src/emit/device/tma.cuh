@@ -1,0 +1,14 @@
+// A TMA tensor map (CUtensorMap), passed to the kernel by value.
+struct alignas(64) kute_tmap { unsigned long long v[16]; };
+// The box at tensor-map coordinate (c0, c1), innermost first, into shared
+// memory, counting its bytes on the mbarrier `bar`.
+__device__ __forceinline__ void kute_tma_load_2d(void* smem, const kute_tmap* map, int c0, int c1, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+               :: "r"((unsigned int)__cvta_generic_to_shared(smem)), "l"(map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+// The box at shared address `smem` to tensor-map coordinate (c0, c1), in the
+// thread's bulk group (TMA clips it at the tensor's edges).
+__device__ __forceinline__ void kute_tma_store_2d(const kute_tmap* map, int c0, int c1, unsigned int smem) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+               :: "l"(map), "r"(c0), "r"(c1), "r"(smem) : "memory");
+}

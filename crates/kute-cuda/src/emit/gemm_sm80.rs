@@ -1,0 +1,266 @@
+//! The CUDA text of the SM80 `mma.sync` GEMM and of its reference kernel.
+
+use super::{device, header, layout_fn, list, plain_fn, ptx_type};
+use crate::gemm::{GemmConfig, THREADS};
+use crate::plan::gemm_sm80::{Sm80Plan, SplitOffsets};
+use crate::{Elem, Result};
+
+/// The kernel `name(A, B, C)` of the plan `p` (see [`crate::gemm`]).
+pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
+    let (m, n, k) = p.mnk;
+    let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major, c_elem } = p.config;
+    let elem = p.elem;
+    let (plan_a, plan_b, plan_c) = (&p.plan_a, &p.plan_b, &p.plan_c);
+    let mut s = String::new();
+    header(
+        &mut s,
+        &format!(
+            "gemm C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, tile ({bm},{bn},{bk}), {stages} stages"
+        ),
+    );
+    s.push_str(&format!("// shared A: {}\n// shared B: {}\n", p.smem_a, p.smem_b));
+    for (l, f) in [
+        (&plan_a.tiles, "a_tiles"),
+        (&plan_b.tiles, "b_tiles"),
+        (&plan_c.tiles, "c_tiles"),
+        (&plan_a.gcopy, "a_gcopy"),
+        (&plan_b.gcopy, "b_gcopy"),
+        (&plan_a.scopy, "a_scopy"),
+        (&plan_b.scopy, "b_scopy"),
+        (&plan_a.ldsm, "a_frag"),
+        (&plan_b.ldsm, "b_frag"),
+        (&plan_a.rep, "a_rep"),
+        (&plan_b.rep, "b_rep"),
+        (&plan_c.frag, "c_frag"),
+        (&plan_c.rep, "c_rep"),
+        (&plan_c.tile, "c_tile"),
+    ] {
+        plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+    }
+    layout_fn(&mut s, &p.smem_a, &format!("{name}_sa"))?;
+    layout_fn(&mut s, &p.smem_b, &format!("{name}_sb"))?;
+    for (l, f) in [
+        (&plan_a.ctiles, "a_ctiles"),
+        (&plan_a.ccopy, "a_ccopy"),
+        (&plan_b.ctiles, "b_ctiles"),
+        (&plan_b.ccopy, "b_ccopy"),
+        (&plan_c.ctiles, "c_ctiles"),
+        (&plan_c.ctile, "c_ctile"),
+    ] {
+        if let Some(l) = l {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+    }
+    let predicated = p.predicated;
+    let (pa, pb) = p.passes;
+    let (mm, mn, mk) = p.repeats;
+    let (tm, tn, ktiles) = p.tiles;
+    let tvv = p.pass_step;
+    // Per-thread parts computed once, each access one XOR (shared) or one
+    // addition (global) with the plan's constants.
+    let mut prelude = String::new();
+    for (x, split) in [("a", &p.split_a), ("b", &p.split_b)] {
+        prelude.push_str(&format!(
+            "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t);\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
+            list(&split.copy_smem),
+            list(&split.copy_gmem)
+        ));
+    }
+    for (x, split) in [("a", &p.split_a), ("b", &p.split_b)] {
+        let SplitOffsets { frag, .. } = split;
+        prelude.push_str(&format!(
+            "  const int s{x}_frag0 = (int){name}_s{x}({name}_{x}_frag(t));\n  const int s{x}_frag[] = {{{}}};\n",
+            list(frag)
+        ));
+    }
+    let copy = |x: &str, rows: i64, passes: i64, guarded: bool| -> String {
+        let one = rows * bk;
+        let store = format!("s{x} + stage * {one} + (s{x}_copy0 ^ s{x}_copy[p])");
+        let load = format!("g{x} + g{x}_copy0 + g{x}_copy[p]");
+        if guarded {
+            let lim = if x == "a" { m } else { n };
+            format!(
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim}LL && c{x}.c[1] + at.c[1] < {k}LL;\n      kute_cp_async16_zfill({store}, ok ? {load} : g{x}0, ok ? 16 : 0);\n    }}"
+                )
+        } else {
+            format!("#pragma unroll\n    for (int p = 0; p < {passes}; ++p)\n      kute_cp_async16({store}, {load});")
+        }
+    };
+    let fast_load = format!("{}\n{}", copy("a", bm, pa, false), copy("b", bn, pb, false));
+    // Only the blocks and the k-tile that cross an edge take the guarded path.
+    let load_body = if predicated {
+        format!(
+                "    if (interior && (kt + 1) * {bk}LL <= {k}LL) {{\n{fast_load}\n    }} else {{\n    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);\n    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);\n{}\n{}\n    }}",
+                copy("a", bm, pa, true),
+                copy("b", bn, pb, true)
+            )
+    } else {
+        fast_load
+    };
+    // a 16-bit C's conversion
+    let cvt = if elem == Elem::Bf16 { "bf16" } else { "f16" };
+    let fast_store = format!(
+            r#"#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {{
+        const long long at = {name}_c_tile({name}_c_frag(t + {THREADS}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
+        {pair}
+      }}"#,
+            pair = match c_elem {
+                Elem::F32 => r#"asm volatile("st.global.v2.f32 [%0], {%1, %2};" :: "l"(gc + at), "f"(acc[i][j][2 * r]), "f"(acc[i][j][2 * r + 1]) : "memory");"#.to_string(),
+                // two sums rounded into one 32-bit word, the lower column in the low half
+                _ => format!(
+                    r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(acc[i][j][2 * r + 1]), "f"(acc[i][j][2 * r]));
+        asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#
+                ),
+            }
+        );
+    let store_c = if predicated {
+        let guarded = format!(
+            r#"const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {{
+          const long long x = {name}_c_frag(t + {THREADS}LL * (2 * r + e)) + {name}_c_rep(i + {mm}LL * j);
+          const auto at = {name}_c_ctile(x);
+          if (cc.c[0] + at.c[0] < {m}LL && cc.c[1] + at.c[1] < {n}LL) {one}
+        }}"#,
+            one = match c_elem {
+                Elem::F32 => format!("gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];"),
+                _ => format!(
+                    r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(acc[i][j][2 * r + e])); gc[{name}_c_tile(x)] = h; }}"#
+                ),
+            }
+        );
+        // the paired stores need 8-byte aligned rows
+        if n % 2 == 0 {
+            format!("if (interior) {{\n  {fast_store}\n  }} else {{\n  {guarded}\n  }}")
+        } else {
+            guarded
+        }
+    } else {
+        fast_store
+    };
+    let ty = ptx_type(elem);
+    s.push_str(device::CP_ASYNC);
+    s.push_str(device::LDMATRIX);
+    s.push_str(device::MMA_SM80);
+    s.push_str(&format!(
+        r#"__device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[4], const unsigned int (&b)[2]) {{
+  kute_mma_m16n8k16_f32_{ty}(d, a, b);
+}}
+extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C) {{
+  extern __shared__ __align__(128) unsigned short smem[];
+  unsigned short* sa = smem;
+  unsigned short* sb = smem + {sa_all};
+  const long long t = threadIdx.x;
+  const long long bm = blockIdx.x, bn = blockIdx.y;
+  const bool interior = (bm + 1) * {bm}LL <= {m}LL && (bn + 1) * {bn}LL <= {n}LL;
+  (void)interior;
+  float acc[{mm}][{mn}][4];
+#pragma unroll
+  for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
+  const long long ktiles = {ktiles};
+{prelude}  auto load = [&](long long kt, int stage) {{
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+    const unsigned short* ga0 = A;
+    const unsigned short* gb0 = B;
+    (void)ga0; (void)gb0;
+{load_body}
+  }};
+#pragma unroll
+  for (int s = 0; s < {stages} - 1; ++s) {{
+    if (s < ktiles) load(s, s);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }}
+  // CuTe's sgemm_sm80 pipeline: the fragments of k-block kb + 1 are loaded
+  // while k-block kb multiplies, across the k-tiles too; the next k-tile's
+  // copies start at k-block 0 into the stage read before the last barrier.
+  int rs = 0, ws = {stages} - 1;
+  const unsigned short* sas = sa;
+  const unsigned short* sbs = sb;
+  unsigned int fa[2][{mm}][4], fb[2][{mn}][2];
+  auto fragments = [&](int kn, int buf) {{
+#pragma unroll
+    for (int i = 0; i < {mm}; ++i) kute_ldsm_x4{ta}(fa[buf][i], sas + (sa_frag0 ^ sa_frag[i + {mm} * kn]));
+#pragma unroll
+    for (int j = 0; j < {mn}; ++j) kute_ldsm_x2{tb}(fb[buf][j], sbs + (sb_frag0 ^ sb_frag[j + {mn} * kn]));
+  }};
+  asm volatile("cp.async.wait_group {wait};" ::: "memory");
+  __syncthreads();
+  fragments(0, 0);
+  for (long long kt = 0; kt < ktiles; ++kt) {{
+#pragma unroll
+    for (int kb = 0; kb < {mk}; ++kb) {{
+      if (kb == {mk} - 1) {{
+        sas = sa + rs * {sa_one};
+        sbs = sb + rs * {sb_one};
+        asm volatile("cp.async.wait_group {wait};" ::: "memory");
+        __syncthreads();
+      }}
+      fragments((kb + 1) % {mk}, (kb + 1) % 2);
+      if (kb == 0) {{
+        const long long next = kt + {stages} - 1;
+        if (next < ktiles) load(next, ws);
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        ws = rs;
+        rs = rs + 1 == {stages} ? 0 : rs + 1;
+      }}
+#pragma unroll
+      for (int i = 0; i < {mm}; ++i)
+#pragma unroll
+        for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[kb % 2][i], fb[kb % 2][j]);
+    }}
+  }}
+  {c_ty}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+  {store_c}
+}}
+"#,
+            sa_all = stages * bm * bk,
+            c_ty = if c_elem == Elem::F32 { "float" } else { "unsigned short" },
+            sa_one = bm * bk,
+            sb_one = bn * bk,
+            wait = stages - 2,
+            ta = if a_k_major { "" } else { "_trans" },
+            tb = if b_k_major { "" } else { "_trans" },
+        ));
+    Ok(s)
+}
+
+/// The reference kernel `name(A, B, C)`: one thread per element of `C`, f32
+/// accumulation in order of K, reading `A` and `B` with the majors of
+/// `config` (the Pre and Post of [`crate::gemm::reference_source`]).
+pub(crate) fn reference(name: &str, (m, n, k): (i64, i64, i64), elem: Elem, config: &GemmConfig) -> String {
+    let cvt = if elem == Elem::Bf16 { "__bf162float_bits" } else { "__half2float_bits" };
+    let mut s = String::new();
+    header(&mut s, &format!("reference gemm ({m},{n},{k}), {elem}"));
+    s.push_str(device::CVT);
+    s.push_str(&format!(
+        r#"extern "C" __global__ void __launch_bounds__(256) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, float* __restrict__ C) {{
+  const long long e = (long long)blockIdx.x * 256 + threadIdx.x;
+  if (e >= {mn}LL) return;
+  const long long i = e / {n}LL, j = e % {n}LL;
+  float s = 0.f;
+  for (long long l = 0; l < {k}LL; ++l) s += {cvt}(A[{ai}]) * {cvt}(B[{bj}]);
+  C[e] = s;
+}}
+"#,
+        mn = m * n,
+        ai = if config.a_k_major { format!("i * {k}LL + l") } else { format!("l * {m}LL + i") },
+        bj = if config.b_k_major { format!("j * {k}LL + l") } else { format!("l * {n}LL + j") },
+    ));
+    s
+}

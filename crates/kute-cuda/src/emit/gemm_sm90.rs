@@ -1,0 +1,422 @@
+//! The CUDA text of the SM90 `wgmma` GEMMs: a block per tile with
+//! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
+
+use super::{device, header, layout_fn, plain_fn, ptx_type};
+use crate::gemm_sm90::{Sm90Config, Sm90Loader, STAGES, THREADS, TILE};
+use crate::plan::gemm_sm90::Sm90Plan;
+use crate::{Elem, Result};
+
+/// The kernel `name` of the plan `p` (see [`crate::gemm_sm90`]).
+pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
+    let (m, n, k) = p.mnk;
+    let (_, bn, bk) = TILE;
+    let Sm90Config { loader, c_elem, k_major: (a_k, b_k), .. } = p.config;
+    let elem = p.elem;
+    let tma = loader != Sm90Loader::CpAsync;
+    let (smem, atom) = (&p.smem, &p.atom);
+    let mut s = String::new();
+    header(&mut s, &format!("sm90 gemm TN C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k16, shared {smem} ({atom})"));
+    for (l, f) in [
+        (&p.a_tiles, "a_tiles"),
+        (&p.b_tiles, "b_tiles"),
+        (&p.c_tiles, "c_tiles"),
+        (&p.a_gcopy, "a_gcopy"),
+        (&p.b_gcopy, "b_gcopy"),
+        (&p.a_scopy, "a_scopy"),
+        (&p.b_scopy, "b_scopy"),
+        (&p.c_frag, "c_frag"),
+        (&p.c_rep, "c_rep"),
+        (&p.c_tile, "c_tile"),
+    ] {
+        plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+    }
+    for (l, f) in
+        [(&p.a_ctiles, "a_ctiles"), (&p.b_ctiles, "b_ctiles"), (&p.c_ctiles, "c_ctiles"), (&p.c_ctile, "c_ctile")]
+    {
+        if let Some(l) = l {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+    }
+    if let Some(l) = &p.c_stage {
+        layout_fn(&mut s, l, &format!("{name}_c_stage"))?;
+    }
+    layout_fn(&mut s, &p.smem, &format!("{name}_sa"))?;
+    layout_fn(&mut s, &p.smem_b, &format!("{name}_sb"))?;
+    let (a_elems, b_elems) = p.stage_elems;
+    let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
+    let (tm, tn, ktiles) = p.tiles;
+    let (pa, pb) = p.passes;
+    let tvv = p.pass_step;
+    let cp_load = format!(
+        r#"  auto load = [&](long long kt, int stage) {{
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+#pragma unroll
+    for (int p = 0; p < {pa}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sa + stage * {a_elems} + {name}_sa({name}_a_scopy(i)), ga + {name}_a_gcopy(i));
+    }}
+#pragma unroll
+    for (int p = 0; p < {pb}; ++p) {{
+      const long long i = t + {tvv}LL * p;
+      kute_cp_async16(sb + stage * {b_elems} + {name}_sb({name}_b_scopy(i)), gb + {name}_b_gcopy(i));
+    }}
+  }};
+"#,
+    );
+    let tma_load = format!(
+        r#"  __shared__ alignas(8) unsigned long long full[{STAGES}];
+  if (t == 0) {{
+    for (int s = 0; s < {STAGES}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }}
+  __syncthreads();
+  auto load = [&](long long kt, int stage) {{
+    if (t != 0) return;
+    const unsigned int bar = kute_bar(&full[stage]);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
+    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
+    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+    {copy_a}
+    {copy_b}
+  }};
+"#,
+        copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]"),
+        copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]"),
+        tile_bytes = (a_elems + b_elems) * elem.bytes(),
+    );
+    let (tma_decl, params, load_fn, commit, wait_tile) = if tma {
+        (
+            format!("{}{}", device::TMA, device::MBARRIER),
+            "const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b".to_string(),
+            tma_load,
+            String::new(),
+            format!("kute_wait(kute_bar(&full[kt % {STAGES}]), (unsigned int)((kt / {STAGES}) & 1));"),
+        )
+    } else {
+        (
+                String::new(),
+                "const unsigned short* __restrict__ A, const unsigned short* __restrict__ B".to_string(),
+                cp_load,
+                "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");".to_string(),
+                format!("asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");\n    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");", STAGES - 3),
+            )
+    };
+    if !tma {
+        s.push_str(device::CP_ASYNC);
+    }
+    s.push_str(device::WGMMA);
+    let ty = ptx_type(elem);
+    let (da, db) = (p.desc_a, p.desc_b);
+    s.push_str(&format!(
+        r#"// the shared tiles' descriptors, their byte offsets read off the layouts
+__device__ __forceinline__ unsigned long long kute_desc_a(const void* p) {{
+  return kute_wgmma_desc_sw128<{}, {}>(p);
+}}
+__device__ __forceinline__ unsigned long long kute_desc_b(const void* p) {{
+  return kute_wgmma_desc_sw128<{}, {}>(p);
+}}
+// A and B transposed (imm-trans) where they are M- or N-major
+__device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long da, unsigned long long db) {{
+  kute_wgmma_m64n{bn}k16_f32_{ty}<{}, {}>(d, da, db);
+}}
+"#,
+        da.lbo,
+        da.sbo,
+        db.lbo,
+        db.sbo,
+        u8::from(!a_k),
+        u8::from(!b_k),
+    ));
+    if loader == Sm90Loader::WarpSpecialized {
+        s.push_str(&warp_specialized_kernel(name, &tma_decl, p));
+    } else {
+        s.push_str(&format!(
+                r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
+  extern __shared__ unsigned char smem_raw[];
+  // 1024-byte aligned, as the 128-byte swizzle needs
+  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  unsigned short* sa = sm;
+  unsigned short* sb = sm + {STAGES} * {a_elems};
+  const long long t = threadIdx.x;
+  const long long wg = t / 128;
+  const long long bm = blockIdx.x, bn = blockIdx.y;
+  float d[{acc}];
+#pragma unroll
+  for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
+  const long long ktiles = {ktiles};
+{load_fn}#pragma unroll
+  for (int s = 0; s < {STAGES} - 2; ++s) {{
+    if (s < ktiles) load(s, s);
+    {commit}
+  }}
+  for (long long kt = 0; kt < ktiles; ++kt) {{
+    // tile kt has landed; every thread's wgmma of tile kt-2 has finished
+    {wait_tile}
+    __syncthreads();
+    // refill the stage of tile kt-2
+    const long long next = kt + {STAGES} - 2;
+    if (next < ktiles) load(next, (int)(next % {STAGES}));
+    {commit}
+    const unsigned short* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
+    const unsigned short* sbs = sb + (kt % {STAGES}) * {b_elems};
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + 16 * ks), kute_desc_b(sbs + 16 * ks));
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    // keep one tile's wgmma in flight
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+  }}
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
+  for (int r = 0; r < {acc}; r += 2) {{
+    const long long at = {name}_c_tile({name}_c_frag(t % 128 + 128LL * r) + {name}_c_rep(wg));
+    asm volatile("st.global.v2.f32 [%0], {{%1, %2}};" :: "l"(gc + at), "f"(d[r]), "f"(d[r + 1]) : "memory");
+  }}
+}}
+"#,
+                wg_rows = 64 * bk,
+                ksteps = bk / 16,
+            ));
+    }
+    Ok(s)
+}
+
+/// The warp-specialized persistent kernel (see [`crate::gemm_sm90`]): the
+/// layout functions, `kute_desc_a`, `kute_desc_b` and `kute_wgmma` are
+/// already in the source, and `tma_decl` holds the TMA and mbarrier headers.
+fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
+    let (elem, c_elem) = (p.elem, p.config.c_elem);
+    let (tm, tn, ktiles) = p.tiles;
+    let (a_elems, b_elems) = p.stage_elems;
+    // per operand: (tile rows, K-major), offsets in elements: the k steps',
+    // and the second warpgroup's in A
+    let operands = [(TILE.0, p.config.k_major.0), (TILE.1, p.config.k_major.1)];
+    let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
+    let edges = p.predicated.then_some((p.mnk.0, p.mnk.1));
+    let tma_store = p.c_boxes;
+    let group = p.group;
+    let bytes = elem.bytes();
+    // per operand: (tile rows, K-major, the k step's offset, the second
+    // warpgroup's offset), offsets in elements
+    // one TMA box per K-major tile, one per 64-row slab of an MN-major one
+    let w = 128 / bytes;
+    let mut copies = String::new();
+    for (x, elems, (rows, k_major)) in [("a", a_elems, operands[0]), ("b", b_elems, operands[1])] {
+        for j in 0..if k_major { 1 } else { rows / w } {
+            let (inner, outer) = if k_major {
+                (format!("c{x}.c[1]"), format!("c{x}.c[0]"))
+            } else {
+                (format!("c{x}.c[0] + {}", j * w), format!("c{x}.c[1]"))
+            };
+            let offset = format!("stage * {elems} + {}", j * w * TILE.2);
+            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer)));
+        }
+    }
+    // the 16-bit C's conversion (cvt.rn.f16 / cvt.rn.bf16)
+    let cvt = if c_elem == Elem::Bf16 { "bf16" } else { "f16" };
+    // one element at a time, for the edge tiles
+    let store_one = match c_elem {
+        Elem::F32 => "gc[at + e] = d[r + e];".to_string(),
+        _ => format!(
+            r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(d[r + e])); gc[at + e] = h; }}"#
+        ),
+    };
+    let (c_type, store) = match c_elem {
+        Elem::F32 => (
+            "float",
+            r#"asm volatile("st.global.v2.f32 [%0], {%1, %2};" :: "l"(gc + at), "f"(d[r]), "f"(d[r + 1]) : "memory");"#
+                .to_string(),
+        ),
+        _ => (
+            "unsigned short",
+            // d[r] to the low half: the lower address
+            format!(
+                r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
+      asm volatile("st.global.b32 [%0], %1;" :: "l"(gc + at), "r"(h) : "memory");"#
+            ),
+        ),
+    };
+    let (bn, bk) = (TILE.1, TILE.2);
+    let acc = bn / 2;
+    let consumer_warps = 8;
+    let fast = format!(
+        r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
+      {store}
+    }}
+"#
+    );
+    let direct = match edges {
+        None => fast,
+        Some((m, n)) => {
+            // a value pair is two adjacent columns; paired stores need
+            // rows of an even length
+            let pair = if n % 2 == 0 {
+                format!("if (col + 1 < {n}LL) {{ {store} }} else if (col < {n}LL) {{ const int e = 0; {store_one} }}")
+            } else {
+                format!(
+                    "if (col < {n}LL) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}LL) {{ const int e = 1; {store_one} }}"
+                )
+            };
+            format!(
+                r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
+      const auto in = {name}_c_ctile(x);
+      const long long at = {name}_c_tile(x);
+      const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
+      if (row < {m}LL) {{
+        {pair}
+      }}
+    }}
+"#
+            )
+        }
+    };
+    let (c_param, epilogue, drain) = match tma_store {
+        None => (String::new(), direct, String::new()),
+        Some((box_cols, boxes)) => {
+            let box_bytes = 64 * 128;
+            // one thread and a named barrier (1 + cw) per consumer warpgroup
+            let per = acc / boxes; // accumulators of one box per thread
+            let stage_store = match c_elem {
+                Elem::F32 => r#"asm volatile("st.shared.v2.f32 [%0], {%1, %2};" :: "r"(sbuf + (unsigned int)at * 4u), "f"(d[r]), "f"(d[r + 1]) : "memory");"#.to_string(),
+                _ => format!(
+                    r#"unsigned int h; asm("cvt.rn.{cvt}x2.f32 %0, %1, %2;" : "=r"(h) : "f"(d[r + 1]), "f"(d[r]));
+        asm volatile("st.shared.b32 [%0], %1;" :: "r"(sbuf + (unsigned int)at * 2u), "r"(h) : "memory");"#
+                ),
+            };
+            // boxes entirely outside C (edge tiles) are not stored, but their
+            // (empty) bulk groups are committed all the same, so that the
+            // groups still count boxes
+            let inside = match edges {
+                None => String::new(),
+                Some((m, n)) => format!(" && row0 < {m} && col0 + {box_cols} * j < {n}"),
+            };
+            (
+                ", const __grid_constant__ kute_tmap tma_c".to_string(),
+                format!(
+                    r#"    // C by TMA: box j (64 rows by 128 bytes) of this warpgroup's rows through
+    // buffer j % 2; the TMA engine drains it while the warpgroup fills the
+    // other one and, after the last box, multiplies the next tile
+    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+    const int row0 = (int)cc.c[0] + 64 * (int)cw, col0 = (int)cc.c[1];
+#pragma unroll
+    for (int j = 0; j < {boxes}; ++j) {{
+      const unsigned int sbuf = sc + (unsigned int)(cw * {wg_bytes} + (j % 2) * {box_bytes});
+      // the box stored from this buffer two boxes ago has been read
+      if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
+#pragma unroll
+      for (int r = {per} * j; r < {per} * (j + 1); r += 2) {{
+        const long long at = {name}_c_stage({name}_c_frag(ct % 128 + 128LL * r));
+        {stage_store}
+      }}
+      // the writes, made visible to the async proxy, are all in
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
+      if (ct % 128 == 0) {{
+        if (true{inside})
+          kute_tma_store_2d(&tma_c, col0 + {box_cols} * j, row0, sbuf);
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      }}
+    }}
+"#,
+                    wg_bytes = 2 * box_bytes,
+                ),
+                // the last boxes have left shared memory and reached C
+                r#"  if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+"#
+                .to_string(),
+            )
+        }
+    };
+    format!(
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}) {{
+  extern __shared__ unsigned char smem_raw[];
+  // 1024-byte aligned, as the 128-byte swizzle needs
+  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  unsigned short* sa = sm;
+  unsigned short* sb = sm + {STAGES} * {a_elems};
+  // C's staging buffers (TMA store), after the stages
+  const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {STAGES} * ({a_elems} + {b_elems}));
+  // full: the stage's bytes have landed; empty: both consumers are done with it
+  __shared__ alignas(8) unsigned long long full[{STAGES}], empty[{STAGES}];
+  const int t = threadIdx.x;
+  const int wg = t / 128;
+  if (t == 0) {{
+    for (int s = 0; s < {STAGES}; ++s) {{
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
+    }}
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }}
+  __syncthreads();
+  const long long tiles = {tiles};
+  if (wg == 0) {{
+    // the producer: few registers, one thread issuing every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (t != 0) return;
+    long long it = 0;
+    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+      const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+      const long long bm = g * {group} + w % {group}, bn = w / {group};
+      for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+        const int stage = (int)(it % {STAGES});
+        // the consumers released this stage's previous round
+        if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
+        const unsigned int bar = kute_bar(&full[stage]);
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
+        const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
+        const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+{copies}      }}
+    }}
+    return;
+  }}
+  // the consumers: warpgroup cw multiplies rows 64 cw .. 64 cw + 63 of each tile
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+  const long long ct = t - 128;
+  const long long cw = ct / 128;
+  long long it = 0;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+    const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+    const long long bm = g * {group} + w % {group}, bn = w / {group};
+    float d[{acc}];
+#pragma unroll
+    for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
+    for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+      const int stage = (int)(it % {STAGES});
+      kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
+      const unsigned short* sas = sa + stage * {a_elems} + cw * {a_wg};
+      const unsigned short* sbs = sb + stage * {b_elems};
+      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+      for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + {a_kstep} * ks), kute_desc_b(sbs + {b_kstep} * ks));
+      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      // the previous k-tile's wgmma have finished: release its stage
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      if (kt > 0 && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
+    }}
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
+{epilogue}  }}
+{drain}}}
+"#,
+        tiles = tm * tn,
+        group_tiles = group * tn,
+        tile_bytes = (a_elems + b_elems) * bytes,
+        ksteps = bk / 16,
+    )
+}
+
+/// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the
+/// tensor-map coordinate `(inner, outer)`, completing on the mbarrier `bar`.
+fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str) -> String {
+    format!("kute_tma_load_2d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), bar);")
+}

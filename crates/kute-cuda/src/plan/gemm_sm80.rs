@@ -1,0 +1,381 @@
+//! The plan of the SM80 `mma.sync` GEMM (see [`crate::gemm`] for the steps).
+
+use super::{both_coordinates, ceil_div, check_rows, copy_tv, identity_tiles, layout2, operand_layout, shape2};
+use crate::gemm::{GemmConfig, THREADS};
+use crate::{Elem, Error, Result};
+use kute::analysis::{block_bank_conflicts, search_swizzle, Access, BankReport, SearchSpec};
+use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+use kute::{AnyLayout, Int, Layout, Major};
+
+const OP: &str = "gemm kernel";
+
+/// The layouts of one input operand, as the kernel evaluates them (each a
+/// function of a 1-D index).
+#[derive(Clone, Debug)]
+pub struct OperandPlan {
+    /// Block tile number (`row tile + tiles · k tile`) to its first offset.
+    pub tiles: Layout,
+    /// `cp.async` TV index (`t + 128 · V · p`) to the global offset in the tile.
+    pub gcopy: Layout,
+    /// `cp.async` TV index to the tile coordinate (the shared offset is
+    /// the shared layout of it).
+    pub scopy: Layout,
+    /// Thread to the tile coordinate of its `ldmatrix` row (the first MMA tile).
+    pub ldsm: Layout,
+    /// MMA tile repeat (`row repeat + repeats · k repeat`) to its tile-coordinate offset.
+    pub rep: Layout,
+    /// When predicated: block tile number to the (row, k) coordinate of its
+    /// first element (an identity layout divided by the tile).
+    pub ctiles: Option<Layout>,
+    /// When predicated: `cp.async` TV index to the (row, k) coordinate in the tile.
+    pub ccopy: Option<Layout>,
+}
+
+/// The layouts of `C`, as the kernel evaluates them.
+#[derive(Clone, Debug)]
+pub struct OutputPlan {
+    /// Block tile number (`bm + tiles · bn`) to its first offset.
+    pub tiles: Layout,
+    /// Tile coordinate to the offset in the tile.
+    pub tile: Layout,
+    /// `t + 128 · v` to the tile coordinate of accumulator `v` (the first MMA tile).
+    pub frag: Layout,
+    /// MMA tile repeat (`i + repeats · j`) to its tile-coordinate offset.
+    pub rep: Layout,
+    /// When predicated: block tile number to the (row, column) of its first element.
+    pub ctiles: Option<Layout>,
+    /// When predicated: tile coordinate to its (row, column) in the tile.
+    pub ctile: Option<Layout>,
+}
+
+/// One operand's shared offsets split into a per-thread part, computed once,
+/// and compile-time constants: `s(u + v) = s(u) ^ s(v)` in shared memory,
+/// `g(u + v) = g(u) + g(v)` in global memory.
+pub(crate) struct SplitOffsets {
+    /// `s(v)` of each `cp.async` pass `v`.
+    pub copy_smem: Vec<i64>,
+    /// `g(v)` of each `cp.async` pass `v`.
+    pub copy_gmem: Vec<i64>,
+    /// `s(v)` of each MMA tile repeat `v` of the `ldmatrix` rows.
+    pub frag: Vec<i64>,
+}
+
+/// The SM80 GEMM's plan: the operands' and `C`'s layouts, the shared tiles,
+/// and the counts and constants the kernel's text needs.
+pub(crate) struct Sm80Plan {
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// The input type (f16 or bf16).
+    pub elem: Elem,
+    /// The tile and pipeline.
+    pub config: GemmConfig,
+    /// `A`, `(M, K)`.
+    pub a: Layout,
+    /// `B`, `(N, K)`.
+    pub b: Layout,
+    /// `C`, `(M, N)`.
+    pub c: Layout,
+    /// The shared tile of `A`, `(BM, BK)`.
+    pub smem_a: AnyLayout,
+    /// The shared tile of `B`, `(BN, BK)`.
+    pub smem_b: AnyLayout,
+    /// `A`'s layouts.
+    pub plan_a: OperandPlan,
+    /// `B`'s layouts.
+    pub plan_b: OperandPlan,
+    /// `C`'s layouts.
+    pub plan_c: OutputPlan,
+    /// Predicted wavefronts of `A`'s `cp.async` stores and fragment loads.
+    pub cost_a: [Vec<BankReport>; 2],
+    /// Same for `B`.
+    pub cost_b: [Vec<BankReport>; 2],
+    /// The swizzle searches' reasoning.
+    pub reasoning: Vec<String>,
+    /// Bytes of dynamic shared memory per block.
+    pub smem_bytes: i64,
+    /// Whether the sizes are off the tile grid (copies and stores guarded).
+    pub predicated: bool,
+    /// `cp.async` passes per thread of `A` and `B`.
+    pub passes: (i64, i64),
+    /// MMA tile repeats over the block tile along M, N and K.
+    pub repeats: (i64, i64, i64),
+    /// Block tiles along M and N, and k-tiles.
+    pub tiles: (i64, i64, i64),
+    /// The `cp.async` TV index step of one pass (threads · vector).
+    pub pass_step: i64,
+    /// `A`'s split offsets.
+    pub split_a: SplitOffsets,
+    /// `B`'s split offsets.
+    pub split_b: SplitOffsets,
+}
+
+/// One operand's layouts before they are gathered into an [`OperandPlan`].
+struct Side {
+    /// `zipped_divide(X, (BX, BK))`.
+    tiles: Layout,
+    /// `cp.async` TV over `(BX, BK)`.
+    copy_tv: Layout,
+    /// `ldmatrix` source TV over `(BX, BK)` (the first MMA tile): each
+    /// thread's row address is its value 0.
+    frag: Layout,
+    /// MMA tile repeats over `(BX, BK)`.
+    rep: Layout,
+    smem: AnyLayout,
+    cost: [Vec<BankReport>; 2],
+}
+
+/// Whether two layouts are the same function over the same domain size.
+fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
+    let n = a.size()?.value();
+    if n != b.size()?.value() {
+        return Ok(false);
+    }
+    Ok(a.indices()?.zip(b.indices()?).all(|(x, y)| x == y))
+}
+
+/// The shared offsets `s(u + v)` of a per-thread part `u` and a
+/// compile-time part `v` as `s(u) ^ s(v)`: so the kernel computes `s(u)` once
+/// and each access is one XOR with a constant. This holds when `u` and `v`
+/// fill disjoint bits of the tile coordinate and `s` is a swizzled layout
+/// (an XOR of bits, linear over them); it is checked here for every pair.
+///
+/// Pre: `u + v` in `s`'s domain. Post: `Some(s(v))` for each `v` when the
+/// split holds for every `(u, v)`, else `None`.
+fn xor_split(s: &AnyLayout, us: &[i64], vs: &[i64]) -> Result<Option<Vec<i64>>> {
+    let at = |x: i64| -> Result<i64> { Ok(s.eval_int(Int::new_dynamic(x))?.value()) };
+    let mut out = Vec::with_capacity(vs.len());
+    for &v in vs {
+        let sv = at(v)?;
+        for &u in us {
+            if at(u + v)? != at(u)? ^ sv {
+                return Ok(None);
+            }
+        }
+        out.push(sv);
+    }
+    Ok(Some(out))
+}
+
+/// `l(i)` for each `i` of `is`.
+fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec<i64>> {
+    is.map(|i| Ok(l.eval(i)?)).collect()
+}
+
+/// One operand's plan (its arguments are the operand's parts; a struct of
+/// them would only be unpacked again). `ldsm` is the `ldmatrix` tiled copy
+/// (`make_tiled_copy_A/B`): its source TV gives each thread's row address,
+/// and its destination TV must be the MMA's (the registers come out in the
+/// MMA's order).
+#[allow(clippy::too_many_arguments)]
+fn side(
+    x: &Layout,
+    rows: i64,
+    bk: i64,
+    mma_tv: &Layout,
+    ldsm: &TiledCopy,
+    mma_tile: (i64, i64),
+    elem: Elem,
+    k_major: bool,
+    reasoning: &mut Vec<String>,
+) -> Result<Side> {
+    let (ldsm_s, ldsm_d) = (ldsm.layout_s_tv()?, ldsm.layout_d_tv()?);
+    if !same_function(&ldsm_d, mma_tv)? {
+        return Err(Error::unsupported(OP, format!("the ldmatrix copy gives {ldsm_d} where the MMA takes {mma_tv}")));
+    }
+    let tiles = kute::zipped_divide(x, &shape2(rows, bk))?;
+    let copy_tv = copy_tv(OP, THREADS, rows, bk, elem, k_major)?;
+    let zd = kute::zipped_divide(&Layout::from_shape(&shape2(rows, bk))?, &shape2(mma_tile.0, mma_tile.1))?;
+    let frag = kute::composition(&zd.mode(0)?, &ldsm_s)?;
+    let rep = zd.mode(1)?;
+    let spec = SearchSpec {
+        tile: (rows, bk),
+        elem_bytes: elem.bytes(),
+        major: if k_major { Major::Right } else { Major::Left },
+        patterns: vec![
+            ("cp.async".into(), Access::Tv(copy_tv.clone())),
+            ("fragments".into(), Access::Tv(frag.clone())),
+        ],
+    };
+    let r = search_swizzle(&spec)?;
+    reasoning.extend(r.reasoning);
+    let smem = r.best.layout;
+    let cost =
+        [block_bank_conflicts(&smem, elem.bytes(), &copy_tv)?, block_bank_conflicts(&smem, elem.bytes(), &frag)?];
+    Ok(Side { tiles, copy_tv, frag, rep, smem, cost })
+}
+
+/// Plans `C = A · Bᵀ` for `(M, N, K)`; the Pre and Post of
+/// [`crate::gemm::GemmKernel::new`].
+pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<Sm80Plan> {
+    let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major, c_elem } = config;
+    let (atom, vt) = match elem {
+        Elem::F16 => ("SM80_16x8x16_F32F16F16F32_TN", "half_t"),
+        Elem::Bf16 => ("SM80_16x8x16_F32BF16BF16F32_TN", "bfloat16_t"),
+        Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: the tensor-core GEMM takes f16 or bf16")),
+    };
+    if bm < 32
+        || bm % 32 != 0
+        || bn < 16
+        || bn % 16 != 0
+        || bk < 32
+        || bk % 32 != 0
+        || 128 % (bk / 8) != 0
+        || stages < 2
+    {
+        return Err(Error::unsupported(OP, format!("tile ({bm},{bn},{bk}) with {stages} stages")));
+    }
+    if m < 1 || n < 1 || k < 1 {
+        return Err(Error::unsupported(OP, format!("({m},{n},{k}): M, N and K at least 1")));
+    }
+    if c_elem != Elem::F32 && c_elem != elem {
+        return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
+    }
+    check_rows(OP, (m, n, k), (a_k_major, b_k_major))?;
+    // Off the tile grid, every copy and store is guarded by a predicate
+    // computed from identity layouts (CuTe's make_identity_tensor).
+    let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;
+    // dynamic shared memory: up to 227 KiB a block on Hopper (163 KiB on
+    // an A100: the launch reports it there)
+    let smem_bytes = stages * (bm + bn) * bk * 2;
+    if smem_bytes > 227 * 1024 {
+        return Err(Error::unsupported(OP, format!("{smem_bytes} bytes of shared memory (at most 227 KiB)")));
+    }
+    // CuTe's make_tiled_mma(atom, (_2,_2,_1)): four warps, 2 x 2
+    let (s0, s1, s2) = (Int::ZERO, Int::ONE, Int::new_static(2));
+    let warps = Layout::new((s2, s2, s1), (s1, s2, s0))?;
+    let mma = TiledMma::new(MmaAtom::new(atom)?, Some(&warps), None)?;
+    let (tv_a, tv_b, tv_c) = (mma.layout_a_tv()?, mma.layout_b_tv()?, mma.layout_c_tv()?);
+    let ldsm =
+        |which: usize, op: &str| -> Result<TiledCopy> { Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma, which)?) };
+    // K-major tiles are read with ldmatrix, M/N-major ones with ldmatrix.trans
+    let ldsm_a = ldsm(0, if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
+    let ldsm_b = ldsm(1, if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
+    let a = operand_layout(m, k, a_k_major)?;
+    let b = operand_layout(n, k, b_k_major)?;
+    let c = layout2((m, n), (n, 1))?;
+    let mut reasoning = Vec::new();
+    let sa = side(&a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
+    let sb = side(&b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
+    let zc = kute::zipped_divide(&c, &shape2(bm, bn))?;
+    let zt = kute::zipped_divide(&Layout::from_shape(&shape2(bm, bn))?, &shape2(32, 16))?;
+    let frag_c = kute::composition(&zt.mode(0)?, &tv_c)?;
+    let rep_c = zt.mode(1)?;
+
+    // the coordinates (row, k) or (row, column) of what each thread touches
+    let identity = |rows: i64, cols: i64, tr: i64, tc: i64| -> Result<Option<Layout>> {
+        if !predicated {
+            return Ok(None);
+        }
+        Ok(Some(identity_tiles((rows, cols), (tr, tc))?))
+    };
+    let operand = |x: &Side, rows: i64, br: i64| -> Result<OperandPlan> {
+        let id = identity(rows, k, br, bk)?;
+        let (ctiles, ccopy) = match &id {
+            Some(i) => (
+                Some(both_coordinates(&i.mode(1)?)?),
+                Some(both_coordinates(&kute::composition(&i.mode(0)?, &x.copy_tv)?)?),
+            ),
+            None => (None, None),
+        };
+        Ok(OperandPlan {
+            tiles: x.tiles.mode(1)?,
+            gcopy: kute::composition(&x.tiles.mode(0)?, &x.copy_tv)?,
+            scopy: x.copy_tv.clone(),
+            ldsm: x.frag.clone(),
+            rep: x.rep.clone(),
+            ctiles,
+            ccopy,
+        })
+    };
+    let (plan_a, plan_b) = (operand(&sa, m, bm)?, operand(&sb, n, bn)?);
+    let ic = identity(m, n, bm, bn)?;
+    let (ctiles, ctile) = match &ic {
+        Some(i) => (Some(both_coordinates(&i.mode(1)?)?), Some(both_coordinates(&i.mode(0)?)?)),
+        None => (None, None),
+    };
+    let plan_c = OutputPlan { tiles: zc.mode(1)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c, ctiles, ctile };
+
+    let vec = 16 / elem.bytes();
+    let (pa, pb) = (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec));
+    let (mm, mn, mk) = (bm / 32, bn / 16, bk / 16);
+    let tvv = THREADS * vec;
+    // Per-thread parts computed once, each access one XOR (shared) or one
+    // addition (global) with a constant: the split is checked at every
+    // thread and pass (it holds for every tile the Pre admits).
+    let unsplit = |x: &str, what: &str| Error::unsupported(OP, format!("{x}'s {what} offsets do not split per thread"));
+    let split_copy = |x: &str, side: &Side, plan: &OperandPlan, passes: i64| -> Result<(Vec<i64>, Vec<i64>)> {
+        let threads = 0..THREADS;
+        let starts = || (0..passes).map(|p| tvv * p);
+        let additive = |l: &Layout| -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+            let (us, vs) = (values_at(l, threads.clone())?, values_at(l, starts())?);
+            for (p, &v) in vs.iter().enumerate() {
+                for (t, &u) in us.iter().enumerate() {
+                    if l.eval(t as i64 + tvv * p as i64)? != u + v {
+                        return Ok(None);
+                    }
+                }
+            }
+            Ok(Some((us, vs)))
+        };
+        let (Some((su, sv)), Some((_, gv))) = (additive(&plan.scopy)?, additive(&plan.gcopy)?) else {
+            return Err(unsplit(x, "cp.async"));
+        };
+        let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
+        Ok((sc, gv))
+    };
+    let (copy_sa, copy_ga) = split_copy("a", &sa, &plan_a, pa)?;
+    let (copy_sb, copy_gb) = split_copy("b", &sb, &plan_b, pb)?;
+    // The ldmatrix row addresses: s(frag(t) + rep(r)) as s(frag(t)) ^ s(rep(r)).
+    let ldsm_split = |x: &str, side: &Side, reps: i64| -> Result<Vec<i64>> {
+        let us = values_at(&side.frag, 0..THREADS)?;
+        let vs = values_at(&side.rep, 0..reps * mk)?;
+        xor_split(&side.smem, &us, &vs)?.ok_or_else(|| unsplit(x, "ldmatrix"))
+    };
+    let frag_a = ldsm_split("a", &sa, mm)?;
+    let frag_b = ldsm_split("b", &sb, mn)?;
+    Ok(Sm80Plan {
+        mnk: (m, n, k),
+        elem,
+        config,
+        a,
+        b,
+        c,
+        smem_a: sa.smem,
+        smem_b: sb.smem,
+        plan_a,
+        plan_b,
+        plan_c,
+        cost_a: sa.cost,
+        cost_b: sb.cost,
+        reasoning,
+        smem_bytes,
+        predicated,
+        passes: (pa, pb),
+        repeats: (mm, mn, mk),
+        tiles: (ceil_div(m, bm), ceil_div(n, bn), ceil_div(k, bk)),
+        pass_step: tvv,
+        split_a: SplitOffsets { copy_smem: copy_sa, copy_gmem: copy_ga, frag: frag_a },
+        split_b: SplitOffsets { copy_smem: copy_sb, copy_gmem: copy_gb, frag: frag_b },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kute::composed::compose3;
+
+    #[test]
+    fn xor_split_holds_only_where_every_pair_splits() {
+        // Sw<2,3,3> o _0 o (_128,_32):(_32,_1)
+        let (s128, s32) = (Int::new_static(128), Int::new_static(32));
+        let tile = Layout::new((s128, s32), (s32, Int::ONE)).unwrap();
+        let sw = compose3(AnyLayout::Swizzle(kute::Swizzle::new(2, 3, 3).unwrap()), Int::ZERO, AnyLayout::Layout(tile));
+        let at = |x: i64| sw.eval_int(Int::new_dynamic(x)).unwrap().value();
+        // rows 0..32 at column 0 or 8, against repeats of 32 rows and 16 columns
+        let us: Vec<i64> = (0..64).map(|i| i % 32 + 128 * (8 * (i / 32))).collect();
+        let vs = [0, 32, 64, 96, 128 * 16, 32 + 128 * 16];
+        assert_eq!(xor_split(&sw, &us, &vs).unwrap(), Some(vs.iter().map(|&v| at(v)).collect()));
+        // a carry between the parts (row 1 + row 1) breaks the split
+        assert_eq!(xor_split(&sw, &[1], &[1]).unwrap(), None);
+    }
+}

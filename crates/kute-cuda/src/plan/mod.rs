@@ -1,0 +1,146 @@
+//! The plan layer: every kernel's layouts, tile sizes, swizzles and the
+//! numbers its text needs, computed with kute's typed algebra (no CUDA text,
+//! no expression parsing). [`crate::emit`] turns a plan into CUDA C++.
+//!
+//! Each kernel family has its module: [`copy`], [`transpose`],
+//! [`gemm_sm80`], [`gemm_sm90`]; the helpers below are shared by them.
+
+pub(crate) mod copy;
+pub(crate) mod gemm_sm80;
+pub(crate) mod gemm_sm90;
+pub(crate) mod transpose;
+
+use crate::{Elem, Error, Result};
+use kute::{AsIntTuple, Int, IntTuple, Layout};
+
+/// The shape `(a, b)` of dynamic integers (CuTe's `make_shape(int, int)`).
+pub(crate) fn shape2(a: i64, b: i64) -> IntTuple {
+    (a, b).as_int_tuple().into_owned()
+}
+
+/// The layout `(a, b):(da, db)` of dynamic integers.
+pub(crate) fn layout2((a, b): (i64, i64), (da, db): (i64, i64)) -> Result<Layout> {
+    Ok(Layout::new((a, b), (da, db))?)
+}
+
+/// `ceil(a / b)` for positive `b`.
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// Threads per block: a whole number of warps, at most 1024.
+pub(crate) fn check_threads(op: &'static str, threads: u32) -> Result<()> {
+    if threads == 0 || !threads.is_multiple_of(32) || threads > 1024 {
+        return Err(Error::unsupported(op, format!("{threads} threads: a multiple of 32 up to 1024")));
+    }
+    Ok(())
+}
+
+/// Whether `f(i + step * e) == f(i) + e` for `e < n` at every `i` of
+/// `starts`, and `f(i)` is a multiple of `n`: the values `e` form one
+/// aligned vector.
+pub(crate) fn is_vector(
+    f: impl Fn(i64) -> Result<i64>,
+    starts: impl Iterator<Item = i64>,
+    step: i64,
+    n: i64,
+) -> Result<bool> {
+    for i in starts {
+        let base = f(i)?;
+        if base.rem_euclid(n) != 0 {
+            return Ok(false);
+        }
+        for e in 1..n {
+            if f(i + step * e)? != base + e {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// `(T, (V, P))` to tile coordinates for threads arranged by `thr` and
+/// values by `val`: CuTe's `make_tiled_copy(atom, thr, val)` for one pass
+/// ([`kute::atom::make_layout_tv`]: its TV layout and pass tile), repeated
+/// over the tile with `zipped_divide`.
+pub(crate) fn tv_layout(thr: &Layout, val: &Layout, tile: (i64, i64)) -> Result<Layout> {
+    let (pass, one) = kute::atom::make_layout_tv(thr, val)?;
+    let zd = kute::zipped_divide(&Layout::from_shape(&shape2(tile.0, tile.1))?, &pass)?;
+    let a = kute::composition(&zd.mode(0)?, &one)?;
+    Ok(Layout::concat([&a.mode(0)?, &Layout::concat([&a.mode(1)?, &zd.mode(1)?])?])?)
+}
+
+/// The `cp.async` TV layout of `threads` threads over a `(rows, bk)` tile:
+/// 16-byte vectors along the contiguous mode (K when `k_major`, else the
+/// rows), neighbouring threads along it too.
+///
+/// Pre: the threads' vectors tile the tile (else an `Unsupported` error of
+/// `op`). Post: `(threads, (V, P))` to tile coordinates, a bijection.
+pub(crate) fn copy_tv(op: &'static str, threads: i64, rows: i64, bk: i64, elem: Elem, k_major: bool) -> Result<Layout> {
+    let vec = 16 / elem.bytes();
+    if k_major {
+        let across = bk / vec; // threads along K
+        tv_layout(&layout2((threads / across, across), (across, 1))?, &layout2((1, vec), (0, 1))?, (rows, bk))
+    } else {
+        let down = rows / vec; // threads along M (or N)
+        if threads % down != 0 || bk % (threads / down) != 0 {
+            return Err(Error::unsupported(
+                op,
+                format!("{threads} threads of {vec}-element vectors do not tile ({rows},{bk})"),
+            ));
+        }
+        tv_layout(&layout2((down, threads / down), (1, down))?, &layout2((vec, 1), (1, 0))?, (rows, bk))
+    }
+}
+
+/// An operand `(rows, K)`: K-major (row-major), else column-major. The SM80
+/// and SM90 GEMMs read their operands through it.
+pub(crate) fn operand_layout(rows: i64, k: i64, k_major: bool) -> Result<Layout> {
+    if k_major {
+        layout2((rows, k), (k, 1))
+    } else {
+        layout2((rows, k), (1, rows))
+    }
+}
+
+/// The identity layout of `(rows, cols)` divided by the tile `(tr, tc)`
+/// (CuTe's `zipped_divide(make_identity_tensor(shape), tile)`): mode 0 a
+/// tile's coordinates, mode 1 the tiles' first coordinates.
+pub(crate) fn identity_tiles((rows, cols): (i64, i64), (tr, tc): (i64, i64)) -> Result<Layout> {
+    Ok(kute::zipped_divide(&Layout::identity(&shape2(rows, cols))?, &shape2(tr, tc))?)
+}
+
+/// `l` with a trailing size-1 mode of strides `1@0, 1@1`: a part of an
+/// identity layout may name one coordinate only (CuTe's sparse `128@0`), and
+/// the emitted coordinate then always has both components.
+pub(crate) fn both_coordinates(l: &Layout) -> Result<Layout> {
+    let one = Int::ONE;
+    Ok(Layout::concat([l, &Layout::identity(&(one, one).as_int_tuple())?])?)
+}
+
+/// BLAS's name of the operand layouts whose K-majorness is `k_major` (A, B).
+pub(crate) fn blas(k_major: (bool, bool)) -> &'static str {
+    match k_major {
+        (true, true) => "TN",
+        (false, false) => "NT",
+        (false, true) => "NN",
+        (true, false) => "TT",
+    }
+}
+
+/// Every operand's contiguous extent a whole number of 16-byte vectors of
+/// 16-bit elements (what `cp.async` and TMA copy), else an `Unsupported`
+/// error of `op`.
+pub(crate) fn check_rows(op: &'static str, (m, n, k): (i64, i64, i64), (a_k, b_k): (bool, bool)) -> Result<()> {
+    let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
+    match contiguous.into_iter().find(|(_, extent)| extent % 8 != 0) {
+        Some((what, extent)) => Err(Error::unsupported(
+            op,
+            format!(
+                "({m},{n},{k}) {}: {what} = {extent} must be a multiple of 8 (the operands' rows are whole 16-byte vectors)",
+                blas((a_k, b_k))
+            ),
+        )),
+        None => Ok(()),
+    }
+}

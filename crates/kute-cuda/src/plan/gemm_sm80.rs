@@ -4,7 +4,7 @@ use super::{both_coordinates, ceil_div, check_rows, copy_tv, identity_tiles, lay
 use crate::gemm::{GemmConfig, THREADS};
 use crate::{Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, search_swizzle, Access, BankReport, SearchSpec};
-use kute::atom::{CopyAtom, MmaAtom, TiledCopy, TiledMma};
+use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
 use kute::{AnyLayout, Int, Layout, Major};
 
 const OP: &str = "gemm kernel";
@@ -245,11 +245,12 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     let warps = Layout::new((s2, s2, s1), (s1, s2, s0))?;
     let mma = TiledMma::new(MmaAtom::new(atom)?, Some(&warps), None)?;
     let (tv_a, tv_b, tv_c) = (mma.layout_a_tv()?, mma.layout_b_tv()?, mma.layout_c_tv()?);
-    let ldsm =
-        |which: usize, op: &str| -> Result<TiledCopy> { Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma, which)?) };
+    let ldsm = |which: Operand, op: &str| -> Result<TiledCopy> {
+        Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma, which)?)
+    };
     // K-major tiles are read with ldmatrix, M/N-major ones with ldmatrix.trans
-    let ldsm_a = ldsm(0, if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
-    let ldsm_b = ldsm(1, if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
+    let ldsm_a = ldsm(Operand::A, if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
+    let ldsm_b = ldsm(Operand::B, if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
     let a = operand_layout(m, k, a_k_major)?;
     let b = operand_layout(n, k, b_k_major)?;
     let c = layout2((m, n), (n, 1))?;

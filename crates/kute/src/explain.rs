@@ -201,13 +201,10 @@ impl Writer {
         }
     }
 
-    /// `right_inverse(a)`: the modes of `coalesce(a)` by increasing stride,
-    /// kept while each stride is the size taken so far, each mapped back to
-    /// its position in `a`'s domain.
-    fn right_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
-        self.line(depth, format!("right_inverse({a}): the run of {a}'s image that starts at 0, mapped back"));
-        let c = self.coalesce(depth + 1, a)?;
-        // each mode with its position: the product of the extents before it
+    /// The modes of `coalesce(a)` by increasing stride, each with its
+    /// position in `a`'s domain (the product of the extents before it), shown.
+    fn modes_by_stride(&mut self, depth: usize, a: &Layout) -> Result<Vec<(Int, Int, Int)>> {
+        let c = self.coalesce(depth, a)?;
         let mut modes = Vec::new();
         let mut position = Int::ONE;
         for m in c.leaves() {
@@ -216,7 +213,16 @@ impl Writer {
         }
         modes.sort_by_key(|&(_, d, _)| d.value());
         let shown: Vec<String> = modes.iter().map(|(s, d, p)| format!("{s}:{d} at {p}")).collect();
-        self.line(depth + 1, format!("its modes by stride, each at its position: {}", shown.join(", ")));
+        self.line(depth, format!("its modes by stride, each at its position: {}", shown.join(", ")));
+        Ok(modes)
+    }
+
+    /// `right_inverse(a)`: the modes of `coalesce(a)` by increasing stride,
+    /// kept while each stride is the size taken so far, each mapped back to
+    /// its position in `a`'s domain.
+    fn right_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
+        self.line(depth, format!("right_inverse({a}): the run of {a}'s image that starts at 0, mapped back"));
+        let modes = self.modes_by_stride(depth + 1, a)?;
         let (mut kept, mut size) = (Vec::new(), Int::ONE);
         for &(s, d, p) in &modes {
             if d.value() != size.value() {
@@ -238,16 +244,7 @@ impl Writer {
     /// position in `a`'s domain; the last keeps its extent.
     fn left_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
         self.line(depth, format!("left_inverse({a}): each index of {a}'s image mapped back to its coordinate"));
-        let c = self.coalesce(depth + 1, a)?;
-        let mut modes = Vec::new();
-        let mut position = Int::ONE;
-        for m in c.leaves() {
-            modes.push((m.shape, m.stride.int_in("explain")?, position));
-            position = position.mul(m.shape)?;
-        }
-        modes.sort_by_key(|&(_, d, _)| d.value());
-        let shown: Vec<String> = modes.iter().map(|(s, d, p)| format!("{s}:{d} at {p}")).collect();
-        self.line(depth + 1, format!("its modes by stride, each at its position: {}", shown.join(", ")));
+        let modes = self.modes_by_stride(depth + 1, a)?;
         let out = algebra::left_inverse(a)?;
         // the plain case: positive strides, each dividing the next
         let plain = modes.iter().all(|&(_, d, _)| d.value() > 0)

@@ -323,4 +323,7 @@ fn unknown_names_suggest_the_nearest_operation_or_name() {
     kute::expr::eval_line(&mut env, "tileA = (4,4):(1,4)").unwrap();
     let e = kute::expr::eval_line(&mut env, "size(tileB)").unwrap_err();
     assert!(e.to_string().contains("did you mean 'tileA'?"), "{e}");
+    // a short name is near too many to guess
+    let e = kute::expr::eval("logical_divide(Q, 4:2)").unwrap_err();
+    assert!(!e.to_string().contains("did you mean"), "{e}");
 }

@@ -473,10 +473,14 @@ pub fn parse_tiler(src: &str) -> Result<Tiler> {
     eval(src)?.as_tiler("the text")
 }
 
-/// "; did you mean 'X'?" for an unknown name `n`: the nearest bound name,
-/// function, or MMA or copy operation (`SM80_16x8x16_F16F16F16F16_TM`), if
-/// one is near; else nothing.
+/// "; did you mean 'X'?" for an unknown name `n` of four letters or more:
+/// the nearest bound name, function, or MMA or copy operation
+/// (`SM80_16x8x16_F16F16F16F16_TM`), if one is near; else nothing.
 fn did_you_mean(n: &str, env: &Env) -> String {
+    // (a name of a few letters is near too many others to guess)
+    if n.chars().count() < 4 {
+        return String::new();
+    }
     let mut names: Vec<String> = env.keys().cloned().collect();
     names.extend(FUNCTIONS.iter().flat_map(|f| f.names()).map(str::to_string));
     names.extend(crate::atom::traits::mma_op_names());

@@ -90,69 +90,85 @@ fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
     Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, side(name)).map_err(|e| e.within(name))?)))
 }
 
-/// The accessors of a TiledMMA: `get_layoutA_TV(m)`, `thrfrg_A(m, L)`, ...
-fn mma_accessor(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
-    let m = mma(&a[0], name)?;
-    match name {
-        "get_layoutA_TV" | "get_layoutB_TV" | "get_layoutC_TV" => Ok(Value::Layout(m.layout_tv(which(name))?)),
-        "get_thr_layout_vmnk" => Ok(Value::Layout(m.thr_layout_vmnk().clone())),
-        "thrfrg_A" | "thrfrg_B" | "thrfrg_C" => {
-            let l = a.get(1).ok_or_else(|| Error::mismatch(name, "a layout to partition"))?;
-            Ok(Value::Layout(m.thrfrg(which(name), &l.to_layout("the layout").map_err(|e| e.in_op(name))?)?))
-        }
-        "partition_shape_A" | "partition_shape_B" | "partition_shape_C" => {
-            let s = a.get(1).ok_or_else(|| Error::mismatch(name, "a shape"))?;
-            let s = s.as_int_tuple("the shape").map_err(|e| e.in_op(name))?;
-            Ok(Value::IntTuple(m.partition_shape(which(name), &s).map_err(|e| e.within(name))?))
-        }
-        "permutation_mnk" => {
-            let i = t.first().copied().unwrap_or(-1);
-            let i = usize::try_from(i).map_err(|_| Error::mismatch(name, format!("mode {i} of M, N, K")))?;
-            Ok(match m.permutation_mnk(i)? {
-                Tiler::Layout(l) => Value::Layout(l),
-                Tiler::Int(n) => int(n),
-                other => Value::Tiler(other),
-            })
-        }
-        "tile_shape" => Ok(Value::IntTuple(m.tile_shape()?)),
-        _ => Ok(int(m.size()?)), // thr_size
-    }
+/// `get_layoutA/B/C_TV(m)`.
+fn mma_layout_tv(a: &Args, which: Operand) -> Result<Value> {
+    Ok(Value::Layout(mma(&a[0], a.name)?.layout_tv(which)?))
 }
 
-/// The accessors of a TiledCopy: `get_layoutS_TV(c)`, `tidfrg_S(c, L)`, ...
-fn copy_accessor(name: &'static str, a: &[Value]) -> Result<Value> {
-    let c = copy(&a[0], name)?;
-    match name {
-        "get_layoutS_TV" => Ok(Value::Layout(c.layout_s_tv()?)),
-        "get_layoutD_TV" => Ok(Value::Layout(c.layout_d_tv()?)),
-        "tidfrg_S" | "tidfrg_D" => {
-            let l = a.get(1).ok_or_else(|| Error::mismatch(name, "a layout to partition"))?;
-            Ok(Value::Layout(c.tidfrg(&l.to_layout("the layout").map_err(|e| e.in_op(name))?, side(name))?))
+/// `thrfrg_A/B/C(m, L)`.
+fn mma_thrfrg(a: &Args, which: Operand) -> Result<Value> {
+    let l: Layout = a.arg(1, "the layout")?;
+    Ok(Value::Layout(mma(&a[0], a.name)?.thrfrg(which, &l)?))
+}
+
+/// `partition_shape_A/B/C(m, shape)`.
+fn mma_partition_shape(a: &Args, which: Operand) -> Result<Value> {
+    let s: IntTuple = a.arg(1, "the shape")?;
+    Ok(Value::IntTuple(mma(&a[0], a.name)?.partition_shape(which, &s).map_err(|e| e.within(a.name))?))
+}
+
+/// `get_thr_layout_vmnk(m)`.
+pub(super) fn get_thr_layout_vmnk(a: &Args) -> Result<Value> {
+    Ok(Value::Layout(mma(&a[0], a.name)?.thr_layout_vmnk().clone()))
+}
+
+/// `permutation_mnk<I>(m)`: the permutation of mode `I` of (M, N, K).
+pub(super) fn permutation_mnk(a: &Args) -> Result<Value> {
+    let i = a.targs().first().copied().unwrap_or(-1);
+    let i = usize::try_from(i).map_err(|_| Error::mismatch(a.name, format!("mode {i} of M, N, K")))?;
+    Ok(match mma(&a[0], a.name)?.permutation_mnk(i)? {
+        Tiler::Layout(l) => Value::Layout(l),
+        Tiler::Int(n) => int(n),
+        other => Value::Tiler(other),
+    })
+}
+
+/// `tile_shape(m)`.
+pub(super) fn tile_shape(a: &Args) -> Result<Value> {
+    Ok(Value::IntTuple(mma(&a[0], a.name)?.tile_shape()?))
+}
+
+/// `thr_size(m)`: the threads of a TiledMMA.
+pub(super) fn thr_size(a: &Args) -> Result<Value> {
+    Ok(int(mma(&a[0], a.name)?.size()?))
+}
+
+/// `get_layoutS/D_TV(c)`.
+fn copy_layout_tv(a: &Args, side: Side) -> Result<Value> {
+    Ok(Value::Layout(copy(&a[0], a.name)?.layout_tv(side)?))
+}
+
+/// `tidfrg_S/D(c, L)`.
+fn copy_tidfrg(a: &Args, side: Side) -> Result<Value> {
+    let l: Layout = a.arg(1, "the layout")?;
+    Ok(Value::Layout(copy(&a[0], a.name)?.tidfrg(&l, side)?))
+}
+
+/// `TiledLayout_TV(c)`.
+pub(super) fn tiled_layout_tv(a: &Args) -> Result<Value> {
+    Ok(Value::Layout(copy(&a[0], a.name)?.tiled_layout_tv().clone()))
+}
+
+/// `Tiler_MN(c)`: a shape of integers, or a tile of layouts.
+pub(super) fn tiler_mn(a: &Args) -> Result<Value> {
+    Ok(match copy(&a[0], a.name)?.tiler_mn() {
+        Tiler::Tuple(ts) if ts.iter().all(|t| matches!(t, Tiler::Int(_))) => {
+            Value::IntTuple(IntTuple::tuple_of_leaves(ts.iter().map(|t| match t {
+                Tiler::Int(n) => *n,
+                _ => Int::ZERO,
+            })))
         }
-        "TiledLayout_TV" => Ok(Value::Layout(c.tiled_layout_tv().clone())),
-        _ => Ok(match c.tiler_mn() {
-            // Tiler_MN: a shape of integers, or a tile of layouts
-            Tiler::Tuple(ts) if ts.iter().all(|t| matches!(t, Tiler::Int(_))) => {
-                Value::IntTuple(IntTuple::tuple_of_leaves(ts.iter().map(|t| {
-                    if let Tiler::Int(n) = t {
-                        *n
-                    } else {
-                        Int::ZERO
-                    }
-                })))
-            }
-            Tiler::Tuple(ts) => Value::Tuple(
-                ts.iter()
-                    .map(|t| match t {
-                        Tiler::Layout(l) => Value::Layout(l.clone()),
-                        Tiler::Int(n) => int(*n),
-                        other => Value::Tiler(other.clone()),
-                    })
-                    .collect(),
-            ),
-            other => Value::Tiler(other.clone()),
-        }),
-    }
+        Tiler::Tuple(ts) => Value::Tuple(
+            ts.iter()
+                .map(|t| match t {
+                    Tiler::Layout(l) => Value::Layout(l.clone()),
+                    Tiler::Int(n) => int(*n),
+                    other => Value::Tiler(other.clone()),
+                })
+                .collect(),
+        ),
+        other => Value::Tiler(other.clone()),
+    })
 }
 
 /// Argument `i`: a layout, or a shape as its compact (column-major) layout.
@@ -204,27 +220,33 @@ by_name! {
     make_tiled_copy_c_atom => |_, a| make_tiled_copy_abc("make_tiled_copy_C_atom", a);
     make_tiled_copy_s => |_, a| make_tiled_copy_sd("make_tiled_copy_S", a);
     make_tiled_copy_d => |_, a| make_tiled_copy_sd("make_tiled_copy_D", a);
-    get_layout_a_tv => |t, a| mma_accessor("get_layoutA_TV", t, a);
-    get_layout_b_tv => |t, a| mma_accessor("get_layoutB_TV", t, a);
-    get_layout_c_tv => |t, a| mma_accessor("get_layoutC_TV", t, a);
-    get_thr_layout_vmnk => |t, a| mma_accessor("get_thr_layout_vmnk", t, a);
-    thrfrg_a => |t, a| mma_accessor("thrfrg_A", t, a);
-    thrfrg_b => |t, a| mma_accessor("thrfrg_B", t, a);
-    thrfrg_c => |t, a| mma_accessor("thrfrg_C", t, a);
-    partition_shape_a => |t, a| mma_accessor("partition_shape_A", t, a);
-    partition_shape_b => |t, a| mma_accessor("partition_shape_B", t, a);
-    partition_shape_c => |t, a| mma_accessor("partition_shape_C", t, a);
-    permutation_mnk => |t, a| mma_accessor("permutation_mnk", t, a);
-    tile_shape => |t, a| mma_accessor("tile_shape", t, a);
-    thr_size => |t, a| mma_accessor("thr_size", t, a);
-    get_layout_s_tv => |_, a| copy_accessor("get_layoutS_TV", a);
-    get_layout_d_tv => |_, a| copy_accessor("get_layoutD_TV", a);
-    tidfrg_s => |_, a| copy_accessor("tidfrg_S", a);
-    tidfrg_d => |_, a| copy_accessor("tidfrg_D", a);
-    tiler_mn => |_, a| copy_accessor("Tiler_MN", a);
-    tiled_layout_tv => |_, a| copy_accessor("TiledLayout_TV", a);
     size => |t, a| sizes("size", t, a);
     tile_size => |t, a| sizes("tile_size", t, a);
+}
+
+/// One registry implementation per operand or side of a typed accessor.
+macro_rules! per_operand {
+    ($($f:ident => $body:ident($which:expr);)*) => {
+        $(pub(super) fn $f(a: &Args) -> Result<Value> {
+            $body(a, $which)
+        })*
+    };
+}
+
+per_operand! {
+    get_layout_a_tv => mma_layout_tv(Operand::A);
+    get_layout_b_tv => mma_layout_tv(Operand::B);
+    get_layout_c_tv => mma_layout_tv(Operand::C);
+    thrfrg_a => mma_thrfrg(Operand::A);
+    thrfrg_b => mma_thrfrg(Operand::B);
+    thrfrg_c => mma_thrfrg(Operand::C);
+    partition_shape_a => mma_partition_shape(Operand::A);
+    partition_shape_b => mma_partition_shape(Operand::B);
+    partition_shape_c => mma_partition_shape(Operand::C);
+    get_layout_s_tv => copy_layout_tv(Side::Source);
+    get_layout_d_tv => copy_layout_tv(Side::Destination);
+    tidfrg_s => copy_tidfrg(Side::Source);
+    tidfrg_d => copy_tidfrg(Side::Destination);
 }
 
 /// `get_slice(mma | tiled_copy, t)`.

@@ -35,22 +35,6 @@ fn copy_atom(v: &Value, name: &str) -> Result<CopyAtom> {
     }
 }
 
-/// The operand a name is about (`get_layoutA_TV`, `thrfrg_B`,
-/// `make_tiled_copy_C_atom`; C where the name ends otherwise).
-fn which(name: &str) -> Operand {
-    let stem = name.trim_end_matches("_TV").trim_end_matches("_atom");
-    stem.chars().last().and_then(Operand::from_letter).unwrap_or(Operand::C)
-}
-
-/// The side of a copy a name is about (`tidfrg_S`, `make_tiled_copy_D`).
-fn side(name: &str) -> Side {
-    if name.ends_with('S') {
-        Side::Source
-    } else {
-        Side::Destination
-    }
-}
-
 /// `make_tiled_mma(atom[, atom_layout[, permutation]])`.
 pub(super) fn make_tiled_mma(a: &Args) -> Result<Value> {
     let atom = match &a[0] {
@@ -72,22 +56,22 @@ pub(super) fn make_tiled_copy(a: &Args) -> Result<Value> {
 }
 
 /// `make_tiled_copy_A/B/C(atom, mma)`.
-fn make_tiled_copy_abc(name: &'static str, a: &[Value]) -> Result<Value> {
-    let atom = copy_atom(&a[0], name)?;
-    let m = mma(&a[1], name)?;
-    let c = if name.ends_with("_C_atom") {
-        TiledCopy::for_mma_c_atom(atom, &m)?
-    } else {
-        TiledCopy::for_mma(atom, &m, which(name)).map_err(|e| e.within(name))?
-    };
+fn make_tiled_copy_abc(a: &Args, which: Operand) -> Result<Value> {
+    let (atom, m) = (copy_atom(&a[0], a.name)?, mma(&a[1], a.name)?);
+    let c = TiledCopy::for_mma(atom, &m, which).map_err(|e| e.within(a.name))?;
     Ok(Value::TiledCopy(Box::new(c)))
 }
 
+/// `make_tiled_copy_C_atom(atom, mma)`.
+pub(super) fn make_tiled_copy_c_atom(a: &Args) -> Result<Value> {
+    let (atom, m) = (copy_atom(&a[0], a.name)?, mma(&a[1], a.name)?);
+    Ok(Value::TiledCopy(Box::new(TiledCopy::for_mma_c_atom(atom, &m)?)))
+}
+
 /// `make_tiled_copy_S/D(atom, tiled_copy)`.
-fn make_tiled_copy_sd(name: &'static str, a: &[Value]) -> Result<Value> {
-    let atom = copy_atom(&a[0], name)?;
-    let c = copy(&a[1], name)?;
-    Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, side(name)).map_err(|e| e.within(name))?)))
+fn make_tiled_copy_sd(a: &Args, side: Side) -> Result<Value> {
+    let (atom, c) = (copy_atom(&a[0], a.name)?, copy(&a[1], a.name)?);
+    Ok(Value::TiledCopy(Box::new(TiledCopy::for_copy(atom, c, side).map_err(|e| e.within(a.name))?)))
 }
 
 /// `get_layoutA/B/C_TV(m)`.
@@ -187,41 +171,29 @@ pub(super) fn layout_tv(a: &Args) -> Result<Value> {
     Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
 }
 
-/// `size(X)` and `tile_size<I>(X)` of a TiledMMA or TiledCopy.
-fn sizes(name: &'static str, t: &[i64], a: &[Value]) -> Result<Value> {
-    let v = &a[0];
-    let idx = |what: &str| -> Result<usize> {
-        let i = t.first().copied().unwrap_or(-1);
-        usize::try_from(i).map_err(|_| Error::mismatch(name, format!("{what} {i}")))
-    };
-    match (name, v) {
-        ("size", Value::TiledMma(m)) if t.is_empty() => Ok(int(m.size()?)),
-        ("size", Value::TiledMma(m)) => Ok(int(m.thr_layout_vmnk().mode(idx("mode")?)?.size()?)),
-        ("size", Value::TiledCopy(c)) if t.is_empty() => Ok(int(c.size()?)),
-        ("tile_size", Value::TiledMma(m)) => Ok(int(m.tile_size(idx("mode")?)?)),
-        ("tile_size", Value::TiledCopy(c)) => Ok(int(c.tile_size(idx("mode")?)?)),
-        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} is not defined on {}", v.kind_name()))),
+/// Template argument 0 as a mode index.
+fn mode(a: &Args) -> Result<usize> {
+    let i = a.targs().first().copied().unwrap_or(-1);
+    usize::try_from(i).map_err(|_| Error::mismatch(a.name, format!("mode {i}")))
+}
+
+/// `size(X)` (and `size<I>(X)`) of a TiledMMA or TiledCopy: its threads.
+pub(super) fn size(a: &Args) -> Result<Value> {
+    match &a[0] {
+        Value::TiledMma(m) if a.targs().is_empty() => Ok(int(m.size()?)),
+        Value::TiledMma(m) => Ok(int(m.thr_layout_vmnk().mode(mode(a)?)?.size()?)),
+        Value::TiledCopy(c) if a.targs().is_empty() => Ok(int(c.size()?)),
+        v => Err(Error::new(ErrorKind::Type, "evaluate", format!("size is not defined on {}", v.kind_name()))),
     }
 }
 
-/// One registry implementation per name, each calling the shared accessor.
-macro_rules! by_name {
-    ($($f:ident => $body:expr;)*) => {
-        $(pub(super) fn $f(a: &Args) -> Result<Value> {
-            $body(a.targs(), a.values())
-        })*
-    };
-}
-
-by_name! {
-    make_tiled_copy_a => |_, a| make_tiled_copy_abc("make_tiled_copy_A", a);
-    make_tiled_copy_b => |_, a| make_tiled_copy_abc("make_tiled_copy_B", a);
-    make_tiled_copy_c => |_, a| make_tiled_copy_abc("make_tiled_copy_C", a);
-    make_tiled_copy_c_atom => |_, a| make_tiled_copy_abc("make_tiled_copy_C_atom", a);
-    make_tiled_copy_s => |_, a| make_tiled_copy_sd("make_tiled_copy_S", a);
-    make_tiled_copy_d => |_, a| make_tiled_copy_sd("make_tiled_copy_D", a);
-    size => |t, a| sizes("size", t, a);
-    tile_size => |t, a| sizes("tile_size", t, a);
+/// `tile_size<I>(X)` of a TiledMMA or TiledCopy: the tile's extent in mode `I`.
+pub(super) fn tile_size(a: &Args) -> Result<Value> {
+    match &a[0] {
+        Value::TiledMma(m) => Ok(int(m.tile_size(mode(a)?)?)),
+        Value::TiledCopy(c) => Ok(int(c.tile_size(mode(a)?)?)),
+        v => Err(Error::new(ErrorKind::Type, "evaluate", format!("tile_size is not defined on {}", v.kind_name()))),
+    }
 }
 
 /// One registry implementation per operand or side of a typed accessor.
@@ -234,6 +206,11 @@ macro_rules! per_operand {
 }
 
 per_operand! {
+    make_tiled_copy_a => make_tiled_copy_abc(Operand::A);
+    make_tiled_copy_b => make_tiled_copy_abc(Operand::B);
+    make_tiled_copy_c => make_tiled_copy_abc(Operand::C);
+    make_tiled_copy_s => make_tiled_copy_sd(Side::Source);
+    make_tiled_copy_d => make_tiled_copy_sd(Side::Destination);
     get_layout_a_tv => mma_layout_tv(Operand::A);
     get_layout_b_tv => mma_layout_tv(Operand::B);
     get_layout_c_tv => mma_layout_tv(Operand::C);
@@ -272,41 +249,52 @@ pub(super) fn get_slice(a: &Args) -> Result<Value> {
     Ok(Value::ThrSlice(Box::new(s)))
 }
 
-/// `partition_A/B/C(thr_mma, T)`, `partition_S/D(thr_copy, T)` of a counting
-/// or identity tensor, and `partition_fragment_A/B/C(thr_mma, T)`: the layout
-/// of the register fragment (CuTe makes a register tensor of it).
-fn partition(name: &'static str, a: &[Value]) -> Result<Value> {
-    let slice = match &a[0] {
-        Value::ThrSlice(s) => s,
-        other => return Err(type_error("the thread slice", "get_slice(...)", other).in_op(name)),
-    };
-    let fragment = name.starts_with("partition_fragment_");
-    let stem = name.trim_start_matches("partition_").trim_start_matches("fragment_");
-    match (&**slice, stem) {
-        (ThrSlice::Mma(m, thr), "A" | "B" | "C") => {
-            let s = m.get_slice(*thr)?;
-            if fragment {
-                let shape = super::tensors::tensor_shape(&a[1]).map_err(|e| e.in_op(name))?;
-                let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
-                let frag = s.partition_fragment::<_, f32>(which(stem), t)?;
-                return Ok(Value::Layout(frag.layout().as_layout(name)?.clone()));
-            }
-            super::tensors::partition_mma(&a[1], &s, which(stem))
-        }
-        (ThrSlice::Copy(c, thr), "S" | "D") if !fragment => {
-            super::tensors::partition_copy(&a[1], &c.get_slice(*thr)?, side(stem))
-        }
-        _ => Err(Error::new(ErrorKind::Type, name, format!("{name} does not apply to this thread slice"))),
+/// `partition_A/B/C(thr_mma, T)` of a counting or identity tensor.
+fn partition_mma(a: &Args, which: Operand) -> Result<Value> {
+    match &a[0] {
+        Value::ThrSlice(s) => match &**s {
+            ThrSlice::Mma(m, thr) => super::tensors::partition_mma(&a[1], &m.get_slice(*thr)?, which),
+            _ => Err(Error::new(ErrorKind::Type, a.name, format!("{} takes a thread slice of a TiledMMA", a.name))),
+        },
+        other => Err(type_error("the thread slice", "get_slice(...)", other).in_op(a.name)),
     }
 }
 
-by_name! {
-    partition_a => |_, a| partition("partition_A", a);
-    partition_b => |_, a| partition("partition_B", a);
-    partition_c => |_, a| partition("partition_C", a);
-    partition_s => |_, a| partition("partition_S", a);
-    partition_d => |_, a| partition("partition_D", a);
-    partition_fragment_a => |_, a| partition("partition_fragment_A", a);
-    partition_fragment_b => |_, a| partition("partition_fragment_B", a);
-    partition_fragment_c => |_, a| partition("partition_fragment_C", a);
+/// `partition_fragment_A/B/C(thr_mma, T)`: the layout of the register
+/// fragment (CuTe makes a register tensor of it).
+fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
+    match &a[0] {
+        Value::ThrSlice(s) => match &**s {
+            ThrSlice::Mma(m, thr) => {
+                let shape = super::tensors::tensor_shape(&a[1]).map_err(|e| e.in_op(a.name))?;
+                let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
+                let frag = m.get_slice(*thr)?.partition_fragment::<_, f32>(which, t)?;
+                Ok(Value::Layout(frag.layout().as_layout(a.name)?.clone()))
+            }
+            _ => Err(Error::new(ErrorKind::Type, a.name, format!("{} takes a thread slice of a TiledMMA", a.name))),
+        },
+        other => Err(type_error("the thread slice", "get_slice(...)", other).in_op(a.name)),
+    }
+}
+
+/// `partition_S/D(thr_copy, T)` of a counting or identity tensor.
+fn partition_copy(a: &Args, side: Side) -> Result<Value> {
+    match &a[0] {
+        Value::ThrSlice(s) => match &**s {
+            ThrSlice::Copy(c, thr) => super::tensors::partition_copy(&a[1], &c.get_slice(*thr)?, side),
+            _ => Err(Error::new(ErrorKind::Type, a.name, format!("{} takes a thread slice of a TiledCopy", a.name))),
+        },
+        other => Err(type_error("the thread slice", "get_slice(...)", other).in_op(a.name)),
+    }
+}
+
+per_operand! {
+    partition_a => partition_mma(Operand::A);
+    partition_b => partition_mma(Operand::B);
+    partition_c => partition_mma(Operand::C);
+    partition_s => partition_copy(Side::Source);
+    partition_d => partition_copy(Side::Destination);
+    partition_fragment_a => partition_fragment(Operand::A);
+    partition_fragment_b => partition_fragment(Operand::B);
+    partition_fragment_c => partition_fragment(Operand::C);
 }

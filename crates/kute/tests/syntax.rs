@@ -327,3 +327,32 @@ fn unknown_names_suggest_the_nearest_operation_or_name() {
     let e = kute::expr::eval("logical_divide(Q, 4:2)").unwrap_err();
     assert!(!e.to_string().contains("did you mean"), "{e}");
 }
+
+/// `local_tile(T, tiler, coord, proj)`: CuTe's `local_tile(T, dice(proj,
+/// tiler), dice(proj, coord))`, the modes where `proj` has `X` left out. The
+/// values are CuTe's (its static marks aside: the oracle evaluates all-static).
+#[test]
+fn local_tile_takes_a_projection() {
+    let eval = |s: &str| kute::expr::eval(s).unwrap_or_else(|e| panic!("{s}: {e}")).to_string().replace('_', "");
+    for (src, cute) in [
+        (
+            "local_tile(make_identity_tensor((_8,_16)), Shape<_4,_4,_8>{}, (1,2,1), Step<_1,X,_1>{})",
+            "ArithTuple(4,8) o (4,8):(1@0,1@1)",
+        ),
+        (
+            "local_tile(make_identity_tensor((_8,_16)), Shape<_4,_4,_8>{}, (1,0,1), Step<X,_1,_1>{})",
+            "ArithTuple(0,8) o (4,8):(1@0,1@1)",
+        ),
+    ] {
+        assert_eq!(eval(src), cute, "{src}");
+    }
+    // the same as the diced call
+    assert_eq!(
+        eval("local_tile(make_identity_tensor((_8,_16)), Shape<_4,_4,_8>{}, (1,2,1), Step<_1,X,_1>{})"),
+        eval("local_tile(make_identity_tensor((_8,_16)), (_4,_8), (1,1))")
+    );
+    // a projection of another rank than the tiler's is an error naming the argument
+    let e =
+        kute::expr::eval("local_tile(make_identity_tensor((_8,_16)), (_4,_8), (1,1), Step<_1,X,_1>{})").unwrap_err();
+    assert!(e.to_string().contains("argument 2 (the tiler)"), "{e}");
+}

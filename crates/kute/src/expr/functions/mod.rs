@@ -354,7 +354,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_tensor", "make_tensor(counting, L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator)", tensors::make_tensor).args(n(2)).composed(OnComposed::Native),
     FunctionInfo::new("counting", "counting", "the counting engine, an argument of make_tensor", tensors::counting).args(n(0)),
     FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", tensors::make_identity_tensor).args(n(1)).sym(),
-    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord)", "the tile of T at coord (zipped_divide, then slice the rest mode)", tensors::local_tile).args(n(3)).sym().tensor(OnTensor::Native),
+    FunctionInfo::new("local_tile", "local_tile(T, tiler, coord[, proj])", "the tile of T at coord (zipped_divide, then slice the rest mode); proj (Step<_1,X,_1>{}) leaves out the modes marked X", tensors::local_tile).args(range(3, 4)).sym().tensor(OnTensor::Native),
     FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", tensors::local_partition).args(n(3)).sym().tensor(OnTensor::Native),
     FunctionInfo::new("inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the rest mode", tensors::inner_partition).args(n(3)).tensor(OnTensor::Native),
     FunctionInfo::new("outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the tile mode", tensors::outer_partition).args(n(3)).tensor(OnTensor::Native),

@@ -21,7 +21,7 @@ use crate::expr::tensor_value::TensorValue;
 use crate::expr::value::{type_error, Value};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
-use crate::layout::slice::Coord;
+use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
 use crate::tensor::{self, Coords, Counting, Tensor};
 use crate::tiler::Tiler;
@@ -137,9 +137,32 @@ fn tensor_tiler_coord<'a>(a: &Args<'a>) -> Result<(&'a TensorValue, Tiler, Coord
     Ok((as_tensor(&a.values()[0], "the tensor")?, a.arg(1, "the tiler")?, a.arg(2, "the coordinate")?))
 }
 
-/// `local_tile(T, tiler, coord)`.
+/// `local_tile(T, tiler, coord[, proj])`: with a projection (`Step<_1,X,_1>{}`),
+/// CuTe's `local_tile(T, dice(proj, tiler), dice(proj, coord))`, the modes
+/// where `proj` has `X` left out of both.
 pub(super) fn local_tile(a: &Args) -> Result<Value> {
-    let (t, tl, c) = tensor_tiler_coord(a)?;
+    let (t, mut tl, mut c) = tensor_tiler_coord(a)?;
+    if a.len() == 4 {
+        let proj: Coord = a.arg(3, "the projection")?;
+        let keep: Vec<bool> = proj.as_ref().children().map(|m| !matches!(m.as_leaf(), Some(Crd::Underscore))).collect();
+        let kept = |i: usize| keep.get(i).copied().unwrap_or(false);
+        tl = match tl {
+            Tiler::Tuple(ts) if ts.len() == keep.len() => {
+                Tiler::Tuple(ts.into_iter().enumerate().filter(|&(i, _)| kept(i)).map(|(_, t)| t).collect())
+            }
+            _ => return Err(a.wrong(1, "the tiler", &format!("a tiler of {} modes, as the projection", keep.len()))),
+        };
+        if c.as_ref().rank() != keep.len() {
+            return Err(a.wrong(
+                2,
+                "the coordinate",
+                &format!("a coordinate of {} modes, as the projection", keep.len()),
+            ));
+        }
+        let modes: Vec<_> =
+            c.as_ref().children().enumerate().filter(|&(i, _)| kept(i)).map(|(_, m)| m.to_tree()).collect();
+        c = crate::tree::Tree::tuple(modes.iter().map(|m| m.as_ref()));
+    }
     map(t, |x| both!(x, |t| t.local_tile(&tl, &c)))
 }
 

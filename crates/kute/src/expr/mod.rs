@@ -23,7 +23,6 @@
 //! ```
 
 mod cases;
-mod cute_types;
 mod functions;
 mod tensor_value;
 mod thr_slice;
@@ -276,7 +275,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             _ => match env.get(n).cloned().or_else(|| function_value(n)) {
                 Some(v) => Ok(v),
                 // a CuTe type named on its own: an MMA operation `SM80_..._TN{}`
-                None => type_names::type_value(n, &[]).unwrap_or_else(|| {
+                None => type_names::atom_type_value(n, &[]).unwrap_or_else(|| {
                     Err(Error::new(
                         crate::ErrorKind::UnknownName,
                         "evaluate",
@@ -296,7 +295,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
         ExprKind::Call { name, targs, args } if args.is_empty() && lookup(name).is_none() => {
             // a CuTe type: `MMA_Traits<Op>::ALayout{}`, `Copy_Atom<Op,T>{}`
             let nested = |text: &str| eval_in(text, env);
-            match cute_types::type_value(name, targs, &nested).or_else(|| type_names::type_value(name, targs)) {
+            match type_names::type_value(name, targs, &nested) {
                 Some(v) => v.map_err(|err| err.with_span(e.span.0, e.span.1)),
                 None => functions::call_written(name, targs, &[])
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),

@@ -472,13 +472,23 @@ impl Sym {
     /// assert!(Sym::constant(64).sub(&t.mul(&Sym::constant(2)).unwrap()).unwrap().declared_nonzero());
     /// ```
     pub fn declared_nonzero(&self) -> bool {
-        self.terms.iter().any(|t| {
-            let [(x, 1)] = t.mono[..] else { return false };
-            let AtomKind::Var { ne, .. } = atom(x) else { return false };
-            // self = c·(x - r) exactly when r = x - self/c
-            let r = t.coef.recip().and_then(|inv| Sym::of_atom(x).sub(&self.scale(inv)?));
-            !ne.is_empty() && r.is_ok_and(|r| ne.contains(&r))
-        })
+        self.offsets().iter().any(|(x, r)| matches!(atom(*x), AtomKind::Var { ne, .. } if ne.contains(r)))
+    }
+
+    /// Each unknown `x` of a term `c·x` with the `r` that makes this symbol
+    /// `c·(x - r)` (`r = x - self/c`).
+    fn offsets(&self) -> Vec<(u32, Sym)> {
+        self.terms
+            .iter()
+            .filter_map(|t| {
+                let [(x, 1)] = t.mono[..] else { return None };
+                if !matches!(atom(x), AtomKind::Var { .. }) {
+                    return None;
+                }
+                let r = t.coef.recip().and_then(|inv| Sym::of_atom(x).sub(&self.scale(inv)?)).ok()?;
+                Some((x, r))
+            })
+            .collect()
     }
 
     fn normalize(mut terms: Vec<Term>) -> Result<Sym> {
@@ -1114,17 +1124,7 @@ pub(crate) fn min_hint(c: &Sym, x: &Sym) -> String {
     if mono.len() != 1 || mono[0].1 != 1 || *coef != Rat::ONE {
         return String::new();
     }
-    match atom(mono[0].0) {
-        AtomKind::Var { div, .. } => {
-            let least = c.saturating_add(1).max(1);
-            if div > 1 {
-                format!(" (declare {} = ?{{div={div},min={least}}})", atom_name(mono[0].0))
-            } else {
-                format!(" (declare {} = ?{{min={least}}})", atom_name(mono[0].0))
-            }
-        }
-        _ => String::new(),
-    }
+    declaration(mono[0].0, None, Some(c.saturating_add(1).max(1) as i128), None)
 }
 
 /// Two cases that together cover every value of one unknown `x` the facts
@@ -1168,9 +1168,11 @@ fn offer_split(x: u32, excluded: Sym, least: i128, more_ne: Option<Sym>) {
 }
 
 /// " (declare M = ?{div=8,min=16,ne=LD})": the declaration of the unknown
-/// `x` with its facts, its least value raised to `least` or `ne` added.
-fn declaration(x: u32, least: Option<i128>, more_ne: Option<&Sym>) -> String {
-    let AtomKind::Var { div, least: declared, ne, .. } = atom(x) else { return String::new() };
+/// `x` with its facts, its divisibility made `div`, its least value raised
+/// to `least` or `ne` added (the facts not named kept).
+fn declaration(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&Sym>) -> String {
+    let AtomKind::Var { div: declared_div, least: declared, ne, .. } = atom(x) else { return String::new() };
+    let div = div.unwrap_or(declared_div);
     let least = least.unwrap_or(declared as i128);
     let mut facts = Vec::new();
     if div > 1 {
@@ -1211,7 +1213,7 @@ fn raised_least_hint(s: &Sym, decided: impl Fn(Option<(u32, i128)>) -> bool) -> 
         if hi == declared + div {
             offer_split(x, Sym::constant(declared as i64), hi, None);
         }
-        return declaration(x, Some(hi), None);
+        return declaration(x, None, Some(hi), None);
     }
     String::new()
 }
@@ -1221,28 +1223,23 @@ fn raised_least_hint(s: &Sym, decided: impl Fn(Option<(u32, i128)>) -> bool) -> 
 /// one side greater; empty where kute finds none.
 pub(crate) fn equality_hint(a: &Sym, b: &Sym) -> String {
     let Ok(d) = a.sub(b) else { return String::new() };
-    // the unknown declared last can name the other: try it first
-    let mut terms: Vec<&Term> = d.terms.iter().filter(|t| matches!(t.mono[..], [(_, 1)])).collect();
-    terms.sort_by_key(|t| std::cmp::Reverse(t.mono[0].0));
-    for t in terms {
-        let x = t.mono[0].0;
+    // d = c·(x - r); the unknown declared last can name the other: try it first
+    let mut offsets = d.offsets();
+    offsets.sort_by_key(|&(x, _)| std::cmp::Reverse(x));
+    for (x, r) in offsets {
         let AtomKind::Var { div, least, .. } = atom(x) else { continue };
-        // d = c·(x - r)
-        let Some(r) = t.coef.recip().ok().and_then(|inv| Sym::of_atom(x).sub(&d.scale(inv).ok()?).ok()) else {
-            continue;
-        };
         match r.as_const() {
             Some(k) if k == least => {
                 let raised = least as i128 + div as i128;
                 offer_split(x, r.clone(), raised, None);
-                return declaration(x, Some(raised), None);
+                return declaration(x, None, Some(raised), None);
             }
             Some(_) => {}
             None if r.as_unknown().is_some() => {}
             None => continue,
         }
         offer_split(x, r.clone(), least as i128, Some(r.clone()));
-        return declaration(x, None, Some(&r));
+        return declaration(x, None, None, Some(&r));
     }
     raised_least_hint(&d, |raised| {
         let (lo, hi) = d.bounds_with(raised);
@@ -1281,7 +1278,7 @@ pub(crate) fn divisibility_fact(p: &Sym, q: &Sym) -> String {
                 AtomKind::Var { div, .. } => {
                     let need = c as i128 / gcd128(c as i128, coef.n).max(1);
                     let l = need / gcd128(need, div as i128) * div as i128;
-                    format!(" (declare {} = ?{{div={l}}})", atom_name(mono[0].0))
+                    declaration(mono[0].0, i64::try_from(l).ok(), None, None)
                 }
                 _ => String::new(),
             }

@@ -234,6 +234,9 @@ fn symbolic_layouts_compile_to_kutes_values_at_several_valuations() {
         "composition((M,N):(_1,M),(_32,_4):(_4,_1))",
         "complement((_4,M):(M,_1),8*M)",
         "tiled_divide((_16,K):(_1,_16),_8:_1)",
+        // coordinate layouts: every component printed
+        "zipped_divide(make_identity_layout((M,K)),(_128,_4))",
+        "make_identity_layout((N,M))",
     ];
     // multiples of each unknown's divisibility, odd ones among them
     let picks = [(1, 2, 3), (2, 1, 5), (3, 4, 7), (1, 3, 2)];
@@ -248,11 +251,12 @@ fn symbolic_layouts_compile_to_kutes_values_at_several_valuations() {
         let v = eval_line(&mut env, src).unwrap_or_else(|e| panic!("{src}: {e}"));
         let l = v.as_layout().unwrap_or_else(|| panic!("{src}: not a layout"));
         let name = format!("g{k}");
-        code.push_str(&emit(&v.to_any_layout("l").unwrap(), &name, Dynamic::Literal).unwrap());
+        let any = v.to_any_layout("l").unwrap();
+        code.push_str(&emit(&any, &name, Dynamic::Literal).unwrap());
         // the parameters the function takes, in order
-        let sig = code.lines().find(|line| line.contains(&format!(" {name}(long long i"))).unwrap().to_string();
-        let params: Vec<&str> =
-            sig.split("long long ").skip(3).map(|p| p.trim_end_matches([',', ')', ' ', '{'])).collect();
+        let params = kute::codegen::cuda::parameters(&any);
+        let sig = format!("{name}(i, {params:?})");
+        let dims = if l.has_int_strides() { 0 } else { l.coprofile().unwrap().leaves().len() };
         for &(a, b, c) in &picks {
             let vals = [("M", 128 * a), ("N", 8 * b), ("K", c)];
             let mut val = Valuation::new();
@@ -267,9 +271,20 @@ fn symbolic_layouts_compile_to_kutes_values_at_several_valuations() {
                     format!(", {}LL", vals.iter().find(|(q, _)| q == p).unwrap_or_else(|| panic!("{p} in {sig}")).1)
                 })
                 .collect();
-            main.push_str(&format!("for (long long i = 0; i < {n}; ++i) printf(\"%lld\\n\", {name}(i{args}));\n"));
-            for i in 0..n {
-                want.push_str(&format!("{}\n", concrete.eval_int(Int::new_dynamic(i)).unwrap().value()));
+            if dims == 0 {
+                main.push_str(&format!("for (long long i = 0; i < {n}; ++i) printf(\"%lld\\n\", {name}(i{args}));\n"));
+                for i in 0..n {
+                    want.push_str(&format!("{}\n", concrete.eval_int(Int::new_dynamic(i)).unwrap().value()));
+                }
+            } else {
+                main.push_str(&format!(
+                    "for (long long i = 0; i < {n}; ++i) {{ auto r = {name}(i{args}); for (int d = 0; d < {dims}; ++d) printf(\"%lld\\n\", r.c[d]); }}\n"
+                ));
+                for i in 0..n {
+                    for x in concrete.eval_point(Int::new_dynamic(i)).unwrap().to_int_tuple().leaves() {
+                        want.push_str(&format!("{}\n", x.value()));
+                    }
+                }
             }
         }
     }

@@ -152,6 +152,31 @@ fn layout_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result
     Ok(())
 }
 
+/// The unknowns a symbolic layout's emitted function takes after the
+/// coordinate, in order (the names its caller passes values for); empty for a
+/// concrete layout and for composed layouts and swizzles.
+///
+/// Pre: none. Post: the C names of `l`'s unknowns, each once, in the order
+/// they were made (the order of [`emit`]'s parameters).
+///
+/// ```
+/// use kute::expr::{eval_line, Env};
+/// let mut env = Env::new();
+/// eval_line(&mut env, "K = ?{div=8}").unwrap();
+/// eval_line(&mut env, "M = ?").unwrap();
+/// let l = eval_line(&mut env, "zipped_divide(make_identity_layout((M,K)),(_128,_64))").unwrap();
+/// let l = l.to_any_layout("l").unwrap();
+/// assert_eq!(kute::codegen::cuda::parameters(&l), ["K", "M"]);
+/// let code = kute::codegen::cuda::emit(&l, "tiles", kute::codegen::cuda::Dynamic::Literal).unwrap();
+/// assert!(code.contains("tiles(long long i, long long K, long long M)"));
+/// ```
+pub fn parameters(l: &AnyLayout) -> Vec<String> {
+    match l {
+        AnyLayout::Layout(x) => unknowns(x).into_iter().map(|(_, u, _)| u).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The unknowns of a layout's extents and strides, in the order they were
 /// made: (order, C name, divisibility).
 fn unknowns(l: &Layout) -> Vec<(u32, String, i64)> {
@@ -191,10 +216,12 @@ fn coord_fn(s: &mut String, name: &str, l: &Layout, dynamic: Dynamic) -> Result<
     let paths = leaf_paths(prof.as_ref());
     let mut params = Vec::new();
     let ls = leaves(l, dynamic, Some(&paths), &mut params)?;
-    let extra: String = params.iter().map(|p| format!(", long long {p}")).collect();
+    let extra: String =
+        unknowns(l).into_iter().map(|(_, u, _)| u).chain(params).map(|p| format!(", long long {p}")).collect();
     let _ = writeln!(s, "// {l}");
     let _ = writeln!(s, "struct {name}_coord {{ long long c[{}]; }};", paths.len());
     let _ = writeln!(s, "{QUALIFIERS} {name}_coord {name}(long long i{extra}) {{");
+    assume_facts(s, l);
     let _ = writeln!(s, "  {name}_coord r = {{}};");
     digits_body(s, &ls);
     let _ = writeln!(s, "  return r;\n}}");
@@ -243,9 +270,9 @@ fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 /// Post: a snippet with no `#include`, whose function gives the layout's
 /// value at every non-negative 1-D coordinate (compiled as host C++ with
 /// the qualifiers defined empty, it prints what kute evaluates). A symbolic
-/// layout's function takes its unknowns as `long long` parameters after the
-/// coordinate, in order of first use, and tells the device compiler their
-/// facts (`__builtin_assume`).
+/// layout's function (of integer or basis strides) takes its unknowns as
+/// `long long` parameters after the coordinate, in the order [`parameters`]
+/// gives, and tells the device compiler their facts (`__builtin_assume`).
 ///
 /// ```
 /// use kute::codegen::cuda::{emit, Dynamic};
@@ -255,8 +282,8 @@ fn swizzle_expr(sw: Swizzle, x: &str) -> String {
 /// assert!(code.contains("(i & 3LL) * 8LL") && code.contains("i >>= 2;"));
 /// ```
 pub fn emit(l: &AnyLayout, name: &str, dynamic: Dynamic) -> Result<String> {
-    // a symbolic layout of integer strides takes its unknowns as parameters
-    let symbolic_ok = matches!(l, AnyLayout::Layout(x) if x.has_int_strides());
+    // a symbolic layout (of integer or basis strides) takes its unknowns as parameters
+    let symbolic_ok = matches!(l, AnyLayout::Layout(_));
     if !symbolic_ok {
         crate::sym::refuse("emit", || l.has_symbols())?;
     }

@@ -68,7 +68,7 @@
 use crate::plan::ceil_div;
 use crate::{emit, plan, Elem, Result};
 use kute::analysis::BankReport;
-use kute::AnyLayout;
+use kute::{AnyLayout, Int};
 
 /// Threads per block: two warpgroups (three, a producer and two consumers,
 /// in the warp-specialized kernel: [`Sm90Gemm::threads`]).
@@ -364,8 +364,10 @@ impl Sm90Gemm {
     /// assert!(Sm90Gemm::with_config("x", (256, 256, 128), Elem::F16, c16).is_err());
     /// ```
     pub fn with_config(name: &str, mnk: (i64, i64, i64), elem: Elem, config: Sm90Config) -> Result<Sm90Gemm> {
-        let p = plan::gemm_sm90::plan(mnk, elem, config)?;
+        let d = Int::new_dynamic;
+        let p = plan::gemm_sm90::plan((d(mnk.0), d(mnk.1), d(mnk.2)), elem, config)?;
         let source = emit::gemm_sm90::source(name, &p)?;
+        let (tma_maps, c_map) = plan::gemm_sm90::tensor_maps(mnk, elem, config);
         Ok(Sm90Gemm {
             name: name.to_string(),
             elem,
@@ -378,10 +380,10 @@ impl Sm90Gemm {
             loader: config.loader,
             threads: p.threads as u32,
             c_elem: config.c_elem,
-            tma_maps: p.tma_maps,
+            tma_maps,
             k_major: config.k_major,
             epilogue: config.epilogue,
-            c_map: p.c_map,
+            c_map,
             c_stage: p.c_stage,
             c_stage_cost: p.c_stage_cost,
             source,
@@ -424,6 +426,162 @@ impl Sm90Gemm {
             Sm90Loader::WarpSpecialized => ((x * y).min(sms.max(1)), 1),
             _ => (x, y),
         }
+    }
+}
+
+/// What every launch of an [`Sm90GemmAtLaunch`] guarantees of its
+/// `(M, N, K)`: each a positive multiple of its divisor. The facts decide
+/// the kernel: multiples of the block tile (128, 256, 64) drop the guards of
+/// the edge tiles, and TMA needs the operands' rows (and, for a TMA store,
+/// `C`'s) in whole 16-byte units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeFacts {
+    /// `M` is a multiple of this.
+    pub m_div: i64,
+    /// `N` is a multiple of this.
+    pub n_div: i64,
+    /// `K` is a multiple of this.
+    pub k_div: i64,
+}
+
+impl Default for SizeFacts {
+    /// Any `M` and `N`, `K` a multiple of 8 (the rows of K-major operands
+    /// are then whole 16-byte vectors of 16-bit elements).
+    fn default() -> SizeFacts {
+        SizeFacts { m_div: 1, n_div: 1, k_div: 8 }
+    }
+}
+
+/// The warp-specialized SM90 GEMM made once for every `(M, N, K)` its
+/// [`SizeFacts`] allow: its source takes `M`, `N` and `K` as the kernel's
+/// last arguments, every index an expression of them that kute's algebra
+/// derived on symbolic layouts (the operands' `zipped_divide`s by the tile
+/// with `M`, `N`, `K` unknowns: `ceil_div(M,128)` tiles, strides `K`...).
+/// Compile it once ([`crate::gpu::Gpu::kernel_cached`]) and launch it on any
+/// problem ([`crate::gpu::Gpu::launch_sm90_at`]).
+#[derive(Clone, Debug)]
+pub struct Sm90GemmAtLaunch {
+    /// The kernel's name.
+    pub name: String,
+    /// The input type.
+    pub elem: Elem,
+    /// The choices it was made for (the warp-specialized loader).
+    pub config: Sm90Config,
+    /// What every launch guarantees.
+    pub facts: SizeFacts,
+    /// Whether the edge tiles are guarded (the facts do not make `M` and `N`
+    /// multiples of the block tile).
+    pub predicated: bool,
+    /// Bytes of dynamic shared memory per block.
+    pub smem_bytes: u32,
+    /// Threads per block.
+    pub threads: u32,
+    /// The CUDA C++ source.
+    pub source: String,
+}
+
+/// One problem for an [`Sm90GemmAtLaunch`]: its sizes, checked against the
+/// facts, and what launching it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sm90Problem {
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// The TMA tensor maps of A and B (as [`Sm90Gemm::tma_maps`]).
+    pub tma_maps: [(u64, u64, u32, u32); 2],
+    /// With a TMA store, the tensor map of `C` (as [`Sm90Gemm::c_map`]).
+    pub c_map: Option<(u64, u64, u32, u32)>,
+    /// Block tiles along M and N.
+    pub blocks: (u32, u32),
+}
+
+impl Sm90Problem {
+    /// One persistent block per multiprocessor of `sms`, at most one per tile.
+    ///
+    /// Pre: none. Post: the grid's `(x, y)`.
+    pub fn grid(&self, sms: u32) -> (u32, u32) {
+        ((self.blocks.0 * self.blocks.1).min(sms.max(1)), 1)
+    }
+}
+
+impl Sm90GemmAtLaunch {
+    /// Plans the warp-specialized kernel (`config.loader` is
+    /// [`Sm90Loader::WarpSpecialized`]) for every `(M, N, K)` that `facts`
+    /// allow.
+    ///
+    /// Pre: `elem` f16 or bf16; `config` as [`Sm90Gemm::with_config`] takes
+    /// it; the facts make the operands' contiguous extents multiples of 8
+    /// (and with a TMA store, `N` times `C`'s element size a multiple of 16);
+    /// every divisor positive (else an `Unsupported` error).
+    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K)`.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90GemmAtLaunch, Sm90Loader};
+    /// use kute_cuda::Elem;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue: Sm90Epilogue::Tma, c_elem: Elem::F16, ..Sm90Config::default() };
+    /// let any = SizeFacts { n_div: 8, ..SizeFacts::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, any).unwrap();
+    /// assert!(g.predicated && g.source.contains("const long long M, const long long N, const long long K)"));
+    /// assert!(g.source.contains("(((M) + (128LL) - 1LL) / (128LL))")); // the M-tiles, ceil_div(M,128)
+    /// let p = g.problem((300, 600, 72)).unwrap();
+    /// assert_eq!((p.blocks, p.c_map), ((3, 3), Some((300, 600, 64, 64))));
+    /// assert!(g.problem((300, 601, 72)).is_err()); // N is declared a multiple of 8
+    /// // a TMA store needs C's rows in 16-byte units: N must be declared a multiple of 8
+    /// assert!(Sm90GemmAtLaunch::new("x", Elem::F16, ws, SizeFacts::default()).is_err());
+    /// // tile multiples: no guards
+    /// let tiled = SizeFacts { m_div: 128, n_div: 256, k_div: 64 };
+    /// assert!(!Sm90GemmAtLaunch::new("t", Elem::F16, ws, tiled).unwrap().predicated);
+    /// ```
+    pub fn new(name: &str, elem: Elem, config: Sm90Config, facts: SizeFacts) -> Result<Sm90GemmAtLaunch> {
+        const OP: &str = "sm90 gemm at launch";
+        if config.loader != Sm90Loader::WarpSpecialized {
+            return Err(crate::Error::unsupported(OP, "sizes given at launch: the warp-specialized loader only"));
+        }
+        let unknown = |n: &str, div: i64| -> Result<Int> {
+            if div < 1 {
+                return Err(crate::Error::unsupported(
+                    OP,
+                    format!("{n} declared a multiple of {div} (a positive divisor)"),
+                ));
+            }
+            Ok(Int::symbolic(kute::sym::Sym::var_div(n, div)?)?)
+        };
+        let mnk = (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?);
+        let p = plan::gemm_sm90::plan(mnk, elem, config)?;
+        let source = emit::gemm_sm90::source(name, &p)?;
+        Ok(Sm90GemmAtLaunch {
+            name: name.to_string(),
+            elem,
+            config,
+            facts,
+            predicated: p.predicated,
+            smem_bytes: p.smem_bytes as u32,
+            threads: p.threads as u32,
+            source,
+        })
+    }
+
+    /// The problem `(M, N, K)` for this kernel.
+    ///
+    /// Pre: `M`, `N`, `K` positive multiples of the facts' divisors, small
+    /// enough for TMA's 32-bit coordinates (else an `Unsupported` error
+    /// naming the size and the fact). Post: the tensor maps and the tiles.
+    pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm90Problem> {
+        let f = self.facts;
+        for (what, x, div) in [("M", m, f.m_div), ("N", n, f.n_div), ("K", k, f.k_div)] {
+            if x < 1 || x % div != 0 || x > i32::MAX as i64 {
+                return Err(crate::Error::unsupported(
+                    "sm90 gemm at launch",
+                    format!("{what} = {x}: the kernel {} was made for {what} a positive multiple of {div}", self.name),
+                ));
+            }
+        }
+        let (tma_maps, c_map) = plan::gemm_sm90::tensor_maps((m, n, k), self.elem, self.config);
+        Ok(Sm90Problem {
+            mnk: (m, n, k),
+            tma_maps,
+            c_map,
+            blocks: (ceil_div(m, TILE.0) as u32, ceil_div(n, TILE.1) as u32),
+        })
     }
 }
 

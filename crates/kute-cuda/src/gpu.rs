@@ -1,11 +1,13 @@
 //! Compiling with NVRTC and running on a GPU (through `cudarc`, which loads
 //! `libnvrtc` and `libcuda` when first used).
 
-use crate::gemm_sm90::{Sm90Gemm, Sm90Loader};
+use crate::cache::{self, Origin};
+use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The NVRTC architecture names this crate compiles for.
 pub const ARCHS: [&str; 4] = ["sm_80", "sm_86", "sm_89", "sm_90"];
@@ -46,6 +48,22 @@ pub fn nvrtc_available() -> bool {
     std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false)
 }
 
+/// NVRTC's `(major, minor)` version, `(0, 0)` where it does not answer.
+pub fn nvrtc_version() -> (i32, i32) {
+    std::panic::catch_unwind(|| {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: two live out-parameters (a missing NVRTC panics inside
+        // cudarc, caught here).
+        let r = unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) };
+        if r == cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS {
+            (major, minor)
+        } else {
+            (0, 0)
+        }
+    })
+    .unwrap_or((0, 0))
+}
+
 /// The launch shape of `f`: a `grid` of blocks of `threads` threads with
 /// `smem` bytes of dynamic shared memory (past the default 48 KiB, the
 /// kernel's limit is raised to it first).
@@ -82,6 +100,8 @@ pub struct Sm90Launch<'a> {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    /// Kernels loaded by [`Gpu::kernel_cached`], by cache key.
+    loaded: Mutex<HashMap<String, CudaFunction>>,
 }
 
 impl Gpu {
@@ -99,7 +119,7 @@ impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu> {
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream })
+        Ok(Gpu { ctx, stream, loaded: Mutex::new(HashMap::new()) })
     }
 
     /// The GPU's name.
@@ -199,6 +219,115 @@ impl Gpu {
         let ptx = compile_ptx(name, source, arch)?;
         let module = self.ctx.load_module(ptx)?;
         Ok(module.load_function(name)?)
+    }
+
+    /// As [`Gpu::kernel_for`], through the kernel caches ([`crate::cache`]):
+    /// a kernel this `Gpu` loaded before is returned as it is, one an earlier
+    /// process compiled is loaded from its PTX on disk, and only a new one
+    /// is compiled (and stored).
+    ///
+    /// Pre: as [`Gpu::kernel_for`]. Post: the kernel and where it came from,
+    /// or the compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{cache::Origin, gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader}, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, SizeFacts::default())?;
+    /// let (_, first) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?; // Compiled, or Disk
+    /// let (_, again) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+    /// assert_eq!(again, Origin::Memory);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn kernel_cached(&self, name: &str, source: &str, arch: &'static str) -> Result<(CudaFunction, Origin)> {
+        let key = cache::key(name, source, arch, nvrtc_version());
+        if let Some(f) = self.loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok((f.clone(), Origin::Memory));
+        }
+        let stored = cache::read(&key);
+        let (ptx, origin) = match stored {
+            Some(text) => (Ptx::from_src(text), Origin::Disk),
+            None => {
+                let ptx = compile_ptx(name, source, arch)?;
+                cache::write(&key, &ptx.to_src());
+                (ptx, Origin::Compiled)
+            }
+        };
+        let f = self.ctx.load_module(ptx)?.load_function(name)?;
+        self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, f.clone());
+        Ok((f, origin))
+    }
+
+    /// Launches the SM90 GEMM of sizes given at launch `g` (its kernel `f`)
+    /// on the problem `p` (from [`Sm90GemmAtLaunch::problem`]): `a` the
+    /// `M·K` elements of `A`, `b` the `N·K` of `B` (laid out as
+    /// [`Sm90GemmAtLaunch::config`]'s majors say), `c` the `M·N` of `C`.
+    ///
+    /// Pre: buffers at least that long, `T` of `C`'s element size (else an
+    /// `Unsupported` error naming the buffer). Post: the launch was queued,
+    /// or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader}, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, SizeFacts::default())?;
+    /// let (f, _) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+    /// for (m, n, k) in [(100, 200, 64), (4096, 4096, 4096)] {
+    ///     let (a, b) = (gpu.zeros::<u16>(m * k)?, gpu.zeros::<u16>(n * k)?);
+    ///     let mut c = gpu.zeros::<f32>(m * n)?;
+    ///     let p = g.problem((m as i64, n as i64, k as i64))?;
+    ///     gpu.launch_sm90_at(&f, &g, &p, &a, &b, &mut c)?;
+    /// }
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn launch_sm90_at<T: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        g: &Sm90GemmAtLaunch,
+        p: &Sm90Problem,
+        a: &CudaSlice<u16>,
+        b: &CudaSlice<u16>,
+        c: &mut CudaSlice<T>,
+    ) -> Result<()> {
+        const OP: &str = "launch_sm90_at";
+        let (m, n, k) = p.mnk;
+        let c_elem = g.config.c_elem;
+        if std::mem::size_of::<T>() as i64 != c_elem.bytes() {
+            return Err(Error::unsupported(
+                OP,
+                format!("a C of {c_elem} elements of {} bytes", std::mem::size_of::<T>()),
+            ));
+        }
+        for (what, len, need) in [("A", a.len(), m * k), ("B", b.len(), n * k), ("C", c.len(), m * n)] {
+            if (len as i64) < need {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("{what} holds {len} elements, fewer than the {need} of ({m},{n},{k})"),
+                ));
+            }
+        }
+        let bf16 = g.elem == Elem::Bf16;
+        let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = p.tma_maps;
+        let ta = self.tensor_map_sw128(a, ar, ac, abr, abc, bf16)?;
+        let tb = self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?;
+        let tc = p.c_map.map(|d| self.tensor_map_of(c, c_elem, d)).transpose()?;
+        let cfg = config(f, p.grid(self.sm_count()?), g.threads, g.smem_bytes)?;
+        let mut l = self.stream.launch_builder(f);
+        l.arg(&ta);
+        l.arg(&tb);
+        l.arg(c);
+        if let Some(m) = &tc {
+            l.arg(m);
+        }
+        l.arg(&m);
+        l.arg(&n);
+        l.arg(&k);
+        // SAFETY: the kernel takes two tensor maps by value, C (and its map
+        // with a TMA store) and the sizes; it stores inside the M·N elements
+        // of C, which the buffer holds (checked above).
+        unsafe { l.launch(cfg) }?;
+        Ok(())
     }
 
     /// Copies `data` to a new device buffer.

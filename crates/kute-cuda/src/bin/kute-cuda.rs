@@ -17,7 +17,9 @@ use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
 use kute_cuda::elem::round_to_16;
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
-use kute_cuda::gemm_sm90::{Sm90Epilogue, Sm90Gemm, THREADS as SM90_THREADS};
+use kute_cuda::gemm_sm90::{
+    SizeFacts, Sm90Config, Sm90Epilogue, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, THREADS as SM90_THREADS,
+};
 use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
 use kute_cuda::reference::check_copy;
 use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
@@ -137,6 +139,30 @@ enum Cmd {
         /// The ncu executable.
         #[arg(long, default_value = "ncu")]
         ncu: String,
+    },
+    /// The SM90 GEMM compiled once for every size: plan and compile times,
+    /// cache hits, launch overhead, and its time on each shape beside the
+    /// kernel made for that shape and torch.matmul (each result checked
+    /// against the per-shape kernel's, bit for bit)
+    GemmAtLaunch {
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512,2048x2048x2048,4000x4000x4000,128x8192x8192,256x8192x8192,1024x8192x8192,4096x14336x4096,4096x4096x14336,6000x3000x1000,16384x16384x1024"
+        )]
+        shapes: Vec<String>,
+        #[arg(long, default_value = "f16")]
+        elem: Elem,
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+        #[arg(long)]
+        no_torch: bool,
+        /// The divisors of M, N and K every launch guarantees
+        #[arg(long, value_delimiter = ',', default_value = "1,8,8")]
+        facts: Vec<i64>,
+        /// Compile this file in place of the planned source (to try an edit of it)
+        #[arg(long, hide = true)]
+        source_file: Option<std::path::PathBuf>,
     },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
@@ -754,6 +780,15 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             }
         }
     }
+    for elem in [Elem::F16, Elem::Bf16] {
+        for g in at_launch_catalogue(elem)? {
+            count += 1;
+            if let Err(e) = compile_ptx(&g.name, &g.source, "sm_90a") {
+                failed += 1;
+                eprintln!("sm_90a {}: {e}", g.name);
+            }
+        }
+    }
     println!("sm_90a: {count} kernels compiled, {failed} failed");
     if failed > 0 {
         return Err(Error::Compile { name: format!("{failed} kernels"), log: "see above".into() });
@@ -832,13 +867,249 @@ fn check() -> Result<(), Error> {
             }
         }
     }
+    let mut at_launch = 0;
+    if gpu.arch()? == "sm_90" {
+        for elem in [Elem::F16, Elem::Bf16] {
+            for g in at_launch_catalogue(elem)? {
+                let (f, origin) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+                for (i, &mnk) in AT_LAUNCH_SHAPES.iter().enumerate() {
+                    let Ok(p) = g.problem(mnk) else { continue };
+                    at_launch += 1;
+                    match at_launch_checked(&gpu, &f, &g, &p, 11 + i as u64) {
+                        Ok(()) => println!("ok    {} {mnk:?} (one {origin:?} kernel for every size)", g.name),
+                        Err(e) => {
+                            bad += 1;
+                            println!("FAIL  {} {mnk:?}: {e}", g.name);
+                        }
+                    }
+                }
+            }
+        }
+    }
     println!(
-        "{} kernels checked against the CPU reference, {} GEMMs against the reference GEMM, {bad} wrong",
+        "{} kernels checked against the CPU reference, {} GEMMs and {at_launch} problems of the SM90 kernels of sizes given at launch against the reference GEMM, {bad} wrong",
         kernels.len(),
         GEMM_CASES.len()
     );
     if bad > 0 {
         return Err(Error::Wrong { kernel: format!("{bad} kernels"), why: "see above".into() });
+    }
+    Ok(())
+}
+
+/// The SM90 kernels of sizes given at launch that `ptx` compiles and
+/// `check` runs: f32 and 16-bit C, direct and TMA stores, K- and MN-major
+/// operands, and facts from none to tile multiples.
+fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
+    let ws = |epilogue, c_elem, k_major| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major };
+    let (direct, tma, tn) = (Sm90Epilogue::Direct, Sm90Epilogue::Tma, (true, true));
+    let any_k8 = SizeFacts::default();
+    let n8 = SizeFacts { n_div: 8, ..any_k8 };
+    let mn8 = SizeFacts { m_div: 8, n_div: 8, k_div: 1 };
+    let tiled = SizeFacts { m_div: 128, n_div: 256, k_div: 64 };
+    Ok(vec![
+        Sm90GemmAtLaunch::new(&format!("gemm90at_{elem}"), elem, ws(direct, Elem::F32, tn), any_k8)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_c16_{elem}"), elem, ws(direct, elem, tn), any_k8)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_tma16_{elem}"), elem, ws(tma, elem, tn), n8)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_nt_{elem}"), elem, ws(tma, Elem::F32, (false, false)), mn8)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, elem, tn), tiled)?,
+    ])
+}
+
+/// The problems `check` gives every kernel of sizes given at launch (those
+/// its facts allow): on and off the tile grid, one tile and many, skinny.
+const AT_LAUNCH_SHAPES: [(i64, i64, i64); 8] = [
+    (128, 256, 64),
+    (256, 512, 128),
+    (200, 264, 72),
+    (136, 8, 1000),
+    (1000, 520, 1000),
+    (8, 16, 8),
+    (1024, 768, 320),
+    (17, 40, 24),
+];
+
+/// BLAS's name of the operand majors `(A K-major, B K-major)`.
+fn blas_of(k_major: (bool, bool)) -> &'static str {
+    match k_major {
+        (true, true) => "TN",
+        (false, false) => "NT",
+        (false, true) => "NN",
+        (true, false) => "TT",
+    }
+}
+
+/// Runs the kernel of sizes given at launch `g` (its kernel `f`) on the
+/// problem `p` with exact inputs, and compares with the reference GEMM
+/// (made for these sizes) bit for bit, or rounded for a 16-bit C.
+fn at_launch_checked(
+    gpu: &Gpu,
+    f: &cudarc::driver::CudaFunction,
+    g: &Sm90GemmAtLaunch,
+    p: &Sm90Problem,
+    seed: u64,
+) -> Result<(), Error> {
+    let (m, n, k) = p.mnk;
+    let cfg = gemm_config(blas_of(g.config.k_major))?;
+    let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, p.mnk, g.elem, &cfg)?)?;
+    let a = gemm_data((m * k) as usize, g.elem, seed);
+    let b = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
+    let want = gpu.download(&want)?;
+    if g.config.c_elem == Elem::F32 {
+        let mut c = gpu.zeros::<f32>((m * n) as usize)?;
+        gpu.launch_sm90_at(f, g, p, &da, &db, &mut c)?;
+        same_bits(&g.name, &gpu.download(&c)?, &want, n as usize, "the reference")
+    } else {
+        let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+        gpu.launch_sm90_at(f, g, p, &da, &db, &mut c)?;
+        same_rounded(&g.name, &gpu.download(&c)?, &want, g.elem, n as usize, "the reference")
+    }
+}
+
+/// `kute-cuda gemm-at-launch`: see `Cmd::GemmAtLaunch`.
+fn gemm_at_launch(
+    shapes: &[String],
+    elem: Elem,
+    reps: usize,
+    no_torch: bool,
+    facts: &[i64],
+    source_file: Option<&std::path::Path>,
+) -> Result<(), Error> {
+    use std::time::Instant;
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({}), NVRTC {:?}", gpu.name()?, gpu.arch()?, kute_cuda::gpu::nvrtc_version());
+    let config = Sm90Config {
+        loader: Sm90Loader::WarpSpecialized,
+        epilogue: Sm90Epilogue::Tma,
+        c_elem: elem,
+        k_major: (true, true),
+    };
+    let [m_div, n_div, k_div] = facts[..] else {
+        return Err(Error::Unsupported { op: "gemm-at-launch", why: "--facts M_DIV,N_DIV,K_DIV".into() });
+    };
+    let t = Instant::now();
+    let mut g = Sm90GemmAtLaunch::new("kgemm90at", elem, config, SizeFacts { m_div, n_div, k_div })?;
+    if let Some(path) = source_file {
+        g.source = std::fs::read_to_string(path)
+            .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("{}: {e}", path.display()) })?;
+    }
+    println!(
+        "plan and source of the kernel for every size (M % {m_div} == 0, N % {n_div} == 0, K % {k_div} == 0): {:.0} µs",
+        t.elapsed().as_secs_f64() * 1e6
+    );
+    let t = Instant::now();
+    let (f, origin) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+    println!("kernel: {origin:?} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let t = Instant::now();
+    let (_, again) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+    println!("kernel again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+    let parse = |s: &str| -> Result<(i64, i64, i64), Error> {
+        let v: Vec<i64> = s.split('x').filter_map(|x| x.trim().parse().ok()).collect();
+        match v[..] {
+            [m, n, k] => Ok((m, n, k)),
+            _ => Err(Error::Unsupported { op: "gemm-at-launch", why: format!("'{s}': MxNxK") }),
+        }
+    };
+    let sms = gpu.sm_count()?;
+    let mut rows = Vec::new();
+    for (si, s) in shapes.iter().enumerate() {
+        let mnk = parse(s)?;
+        let (m, n, k) = mnk;
+        let p = g.problem(mnk)?;
+        let a = gemm_data((m * k) as usize, elem, 3 + si as u64);
+        let b = gemm_data((n * k) as usize, elem, 5 + si as u64);
+        let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+        // the kernel made for this shape: its plan and compile time, its C
+        let t = Instant::now();
+        let fixed =
+            Sm90Gemm::warp_specialized_epilogue("kgemm90fixed", mnk, elem, elem, (true, true), Sm90Epilogue::Tma)?;
+        let ff = gpu.kernel_for(&fixed.name, &fixed.source, "sm_90a")?;
+        let compile_ms = t.elapsed().as_secs_f64() * 1e3;
+        let mut cf = gpu.zeros::<u16>((m * n) as usize)?;
+        let prepared = gpu.prepare_sm90(&fixed, &da, &db, &cf)?;
+        gpu.launch_prepared(&ff, &prepared, &mut cf)?;
+        let mut ca = gpu.zeros::<u16>((m * n) as usize)?;
+        gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
+        let (got, want) = (gpu.download(&ca)?, gpu.download(&cf)?);
+        if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
+            return Err(Error::Wrong {
+                kernel: g.name.clone(),
+                why: format!("{s}: C[{}][{}] differs from the per-shape kernel's", e / n as usize, e % n as usize),
+            });
+        }
+        // host time of a launch: the problem, three tensor maps, the launch (no sync)
+        gpu.sync()?;
+        let t = Instant::now();
+        for _ in 0..20 {
+            let p = g.problem(mnk)?;
+            gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
+        }
+        let launch_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
+        gpu.sync()?;
+        let t = Instant::now();
+        for _ in 0..20 {
+            gpu.launch_prepared(&ff, &prepared, &mut cf)?;
+        }
+        let prepared_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
+        gpu.sync()?;
+        let ms_at = gpu.time(2, 5, reps, || gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca))?;
+        let ms_fixed = gpu.time(2, 5, reps, || gpu.launch_prepared(&ff, &prepared, &mut cf))?;
+        println!(
+            "{s}: equal to the per-shape kernel bit for bit ({:?} blocks); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
+            p.grid(sms)
+        );
+        rows.push((s.clone(), mnk, ms_at, ms_fixed));
+    }
+    let mut torch = std::collections::HashMap::new();
+    if no_torch {
+        println!("PyTorch: not run (--no-torch)");
+    } else {
+        let args: Vec<String> = shapes.iter().map(|s| format!("{s}:{}:", elem.torch())).collect();
+        let out = Command::new("python3")
+            .args(["-c", TORCH, "gemm", &reps.to_string()])
+            .args(&args)
+            .output()
+            .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("python3: {e}") })?;
+        if !out.status.success() {
+            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: e.to_string() })?;
+            if let (Some(shape), Some(ms)) = (v["shape"].as_str(), v["matmul_ms"].as_f64()) {
+                torch.insert(shape.to_string(), ms);
+            }
+        }
+    }
+    println!();
+    println!("| M x N x K | one kernel for every size (ms) | TFLOP/s | kernel for the shape (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
+    println!("|---|---|---|---|---|---|---|");
+    let (mut log_torch, mut log_fixed, mut with_torch) = (0.0, 0.0, 0usize);
+    for (s, (m, n, k), at, fixed) in &rows {
+        let tflops = 2.0 * (*m as f64) * (*n as f64) * (*k as f64) / (at * 1e9);
+        let vs_torch = torch.get(s).map(|t| t / at);
+        if let Some(r) = vs_torch {
+            log_torch += r.ln();
+            with_torch += 1;
+        }
+        log_fixed += (fixed / at).ln();
+        println!(
+            "| {s} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
+            torch.get(s).map_or("-".to_string(), |t| format!("{t:.3}")),
+            fixed / at,
+            vs_torch.map_or("-".to_string(), |r| format!("{r:.3}x"))
+        );
+    }
+    if !rows.is_empty() {
+        println!(
+            "geomean: {:.3}x the per-shape kernels, {} torch.matmul",
+            (log_fixed / rows.len() as f64).exp(),
+            if with_torch > 0 { format!("{:.3}x", (log_torch / with_torch as f64).exp()) } else { "-".to_string() }
+        );
     }
     Ok(())
 }
@@ -1161,6 +1432,9 @@ fn main() -> ExitCode {
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
+        Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file } => {
+            gemm_at_launch(&shapes, elem, reps, no_torch, &facts, source_file.as_deref())
+        }
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

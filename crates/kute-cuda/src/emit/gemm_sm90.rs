@@ -4,7 +4,40 @@
 use super::{device, header, layout_fn, plain_fn, ptx_type};
 use crate::gemm_sm90::{Sm90Config, Sm90Loader, STAGES, THREADS, TILE};
 use crate::plan::gemm_sm90::Sm90Plan;
+use crate::plan::known_multiple;
 use crate::{Elem, Result};
+use kute::{Int, Layout};
+
+/// An integer of the plan as C: a literal, or for sizes given at launch the
+/// expression of the kernel's parameters `M`, `N`, `K`.
+fn c(x: Int) -> String {
+    if x.is_symbolic() {
+        x.to_sym().to_c()
+    } else {
+        format!("{}LL", x.value())
+    }
+}
+
+/// The arguments after the coordinate of a layout function of the plan:
+/// the unknowns a symbolic layout takes (`, M, K`), nothing otherwise.
+fn args(l: &Layout) -> String {
+    kute::codegen::cuda::parameters(&kute::AnyLayout::Layout(l.clone())).iter().map(|u| format!(", {u}")).collect()
+}
+
+/// The kernel's parameters for sizes given at launch (the unknowns of
+/// `(M, N, K)`, in that order), or nothing.
+fn size_params(p: &Sm90Plan) -> String {
+    let (m, n, k) = p.mnk;
+    let mut names: Vec<String> = Vec::new();
+    for x in [m, n, k] {
+        for (u, _) in x.to_sym().unknowns() {
+            if !names.contains(&u) {
+                names.push(u);
+            }
+        }
+    }
+    names.iter().map(|u| format!(", const long long {u}")).collect()
+}
 
 /// The kernel `name` of the plan `p` (see [`crate::gemm_sm90`]).
 pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
@@ -20,8 +53,6 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
         (&p.a_tiles, "a_tiles"),
         (&p.b_tiles, "b_tiles"),
         (&p.c_tiles, "c_tiles"),
-        (&p.a_gcopy, "a_gcopy"),
-        (&p.b_gcopy, "b_gcopy"),
         (&p.a_scopy, "a_scopy"),
         (&p.b_scopy, "b_scopy"),
         (&p.c_frag, "c_frag"),
@@ -30,9 +61,20 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     ] {
         plain_fn(&mut s, l, &format!("{name}_{f}"))?;
     }
-    for (l, f) in
-        [(&p.a_ctiles, "a_ctiles"), (&p.b_ctiles, "b_ctiles"), (&p.c_ctiles, "c_ctiles"), (&p.c_ctile, "c_ctile")]
-    {
+    for (modes, x) in [(&p.a_ctiles_modes, "a"), (&p.b_ctiles_modes, "b")] {
+        if let (Some((rows, ks)), Sm90Loader::WarpSpecialized) = (modes, loader) {
+            plain_fn(&mut s, rows, &format!("{name}_{x}_rows"))?;
+            plain_fn(&mut s, ks, &format!("{name}_{x}_ks"))?;
+        }
+    }
+    for (l, f) in [
+        (&p.a_gcopy, "a_gcopy"),
+        (&p.b_gcopy, "b_gcopy"),
+        (&p.a_ctiles, "a_ctiles"),
+        (&p.b_ctiles, "b_ctiles"),
+        (&p.c_ctiles, "c_ctiles"),
+        (&p.c_ctile, "c_ctile"),
+    ] {
         if let Some(l) = l {
             plain_fn(&mut s, l, &format!("{name}_{f}"))?;
         }
@@ -44,13 +86,13 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     layout_fn(&mut s, &p.smem_b, &format!("{name}_sb"))?;
     let (a_elems, b_elems) = p.stage_elems;
     let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
-    let (tm, tn, ktiles) = p.tiles;
+    let (tm, tn, ktiles) = (c(p.tiles.0), c(p.tiles.1), c(p.tiles.2));
     let (pa, pb) = p.passes;
     let tvv = p.pass_step;
     let cp_load = format!(
         r#"  auto load = [&](long long kt, int stage) {{
-    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
-    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+    const unsigned short* ga = A + {name}_a_tiles(bm + {tm} * kt);
+    const unsigned short* gb = B + {name}_b_tiles(bn + {tn} * kt);
 #pragma unroll
     for (int p = 0; p < {pa}; ++p) {{
       const long long i = t + {tvv}LL * p;
@@ -75,8 +117,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     if (t != 0) return;
     const unsigned int bar = kute_bar(&full[stage]);
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
-    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
-    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+    const auto ca = {name}_a_ctiles(bm + {tm} * kt);
+    const auto cb = {name}_b_ctiles(bn + {tn} * kt);
     {copy_a}
     {copy_b}
   }};
@@ -129,7 +171,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
         u8::from(!b_k),
     ));
     if loader == Sm90Loader::WarpSpecialized {
-        s.push_str(&warp_specialized_kernel(name, &tma_decl, p));
+        s.push_str(&warp_specialized_kernel(name, &tma_decl, p)?);
     } else {
         s.push_str(&format!(
                 r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
@@ -168,7 +210,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
   }}
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-  float* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+  float* gc = C + {name}_c_tiles(bm + {tm} * bn);
 #pragma unroll
   for (int r = 0; r < {acc}; r += 2) {{
     const long long at = {name}_c_tile({name}_c_frag(t % 128 + 128LL * r) + {name}_c_rep(wg));
@@ -186,17 +228,36 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 /// The warp-specialized persistent kernel (see [`crate::gemm_sm90`]): the
 /// layout functions, `kute_desc_a`, `kute_desc_b` and `kute_wgmma` are
 /// already in the source, and `tma_decl` holds the TMA and mbarrier headers.
-fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
+fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<String> {
     let (elem, c_elem) = (p.elem, p.config.c_elem);
     let (tm, tn, ktiles) = p.tiles;
+    let tiles = c(tm.mul(tn)?);
+    let group_tiles = c(Int::new_dynamic(p.group).mul(tn)?);
+    let (tm, ktiles) = (c(tm), c(ktiles));
     let (a_elems, b_elems) = p.stage_elems;
     // per operand: (tile rows, K-major), offsets in elements: the k steps',
     // and the second warpgroup's in A
     let operands = [(TILE.0, p.config.k_major.0), (TILE.1, p.config.k_major.1)];
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
-    let edges = p.predicated.then_some((p.mnk.0, p.mnk.1));
-    let tma_store = p.c_boxes;
+    let edges = p.predicated.then_some((c(p.mnk.0), c(p.mnk.1)));
+    let n_even = known_multiple(p.mnk.1, 2);
+    let (c_tiles, c_tile) = (args(&p.c_tiles), args(&p.c_tile));
+    let c_ctiles = p.c_ctiles.as_ref().map(args).unwrap_or_default();
+    let c_ctile = p.c_ctile.as_ref().map(args).unwrap_or_default();
+    let mode_args = |m: &Option<(Layout, Layout)>| m.as_ref().map(|(r, k)| (args(r), args(k))).unwrap_or_default();
+    let ((a_rows, a_ks), (b_rows, b_ks)) = (mode_args(&p.a_ctiles_modes), mode_args(&p.b_ctiles_modes));
     let group = p.group;
+    // the tile's (bm, bn): groups of `group` M-tiles (the last one smaller
+    // where `group` does not divide the M-tiles)
+    let tile_order = if p.group_divides {
+        format!("const long long bm = g * {group} + w % {group}, bn = w / {group};")
+    } else {
+        format!(
+            "const long long gs = {tm} - g * {group} < {group} ? {tm} - g * {group} : {group};\n    const long long bm = g * {group} + w % gs, bn = w / gs;"
+        )
+    };
+    let sizes = size_params(p);
+    let tma_store = p.c_boxes;
     let bytes = elem.bytes();
     // per operand: (tile rows, K-major, the k step's offset, the second
     // warpgroup's offset), offsets in elements
@@ -242,36 +303,36 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
     let acc = bn / 2;
     let consumer_warps = 8;
     let fast = format!(
-        r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+        r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm} * bn{c_tiles});
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
-      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw));
+      const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_tile});
       {store}
     }}
 "#
     );
-    let direct = match edges {
+    let direct = match edges.clone() {
         None => fast,
         Some((m, n)) => {
             // a value pair is two adjacent columns; paired stores need
             // rows of an even length
-            let pair = if n % 2 == 0 {
-                format!("if (col + 1 < {n}LL) {{ {store} }} else if (col < {n}LL) {{ const int e = 0; {store_one} }}")
+            let pair = if n_even {
+                format!("if (col + 1 < {n}) {{ {store} }} else if (col < {n}) {{ const int e = 0; {store_one} }}")
             } else {
                 format!(
-                    "if (col < {n}LL) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}LL) {{ const int e = 1; {store_one} }}"
+                    "if (col < {n}) {{ const int e = 0; {store_one} }}\n        if (col + 1 < {n}) {{ const int e = 1; {store_one} }}"
                 )
             };
             format!(
-                r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
-    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+                r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm} * bn{c_tiles});
+    const auto cc = {name}_c_ctiles(bm + {tm} * bn{c_ctiles});
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
-      const auto in = {name}_c_ctile(x);
-      const long long at = {name}_c_tile(x);
+      const auto in = {name}_c_ctile(x{c_ctile});
+      const long long at = {name}_c_tile(x{c_tile});
       const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
-      if (row < {m}LL) {{
+      if (row < {m}) {{
         {pair}
       }}
     }}
@@ -305,7 +366,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
                     r#"    // C by TMA: box j (64 rows by 128 bytes) of this warpgroup's rows through
     // buffer j % 2; the TMA engine drains it while the warpgroup fills the
     // other one and, after the last box, multiplies the next tile
-    const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+    const auto cc = {name}_c_ctiles(bm + {tm} * bn{c_ctiles});
     const int row0 = (int)cc.c[0] + 64 * (int)cw, col0 = (int)cc.c[1];
 #pragma unroll
     for (int j = 0; j < {boxes}; ++j) {{
@@ -337,8 +398,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
             )
         }
     };
-    format!(
-        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}) {{
+    Ok(format!(
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -366,15 +427,19 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
     long long it = 0;
     for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
       const long long g = tile / {group_tiles}, w = tile % {group_tiles};
-      const long long bm = g * {group} + w % {group}, bn = w / {group};
+      {tile_order}
+      // the tiles' first coordinates; a k-tile adds its offset (no division)
+      const auto car = {name}_a_rows(bm{a_rows});
+      const auto cbr = {name}_b_rows(bn{b_rows});
       for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
         const int stage = (int)(it % {STAGES});
         // the consumers released this stage's previous round
         if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
         const unsigned int bar = kute_bar(&full[stage]);
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
-        const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);
-        const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);
+        const auto cak = {name}_a_ks(kt{a_ks});
+        const auto cbk = {name}_b_ks(kt{b_ks});
+        const struct {{ long long c[2]; }} ca = {{{{car.c[0] + cak.c[0], car.c[1] + cak.c[1]}}}}, cb = {{{{cbr.c[0] + cbk.c[0], cbr.c[1] + cbk.c[1]}}}};
 {copies}      }}
     }}
     return;
@@ -386,7 +451,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
   long long it = 0;
   for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
     const long long g = tile / {group_tiles}, w = tile % {group_tiles};
-    const long long bm = g * {group} + w % {group}, bn = w / {group};
+    {tile_order}
     float d[{acc}];
 #pragma unroll
     for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
@@ -408,11 +473,9 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> String {
 {epilogue}  }}
 {drain}}}
 "#,
-        tiles = tm * tn,
-        group_tiles = group * tn,
         tile_bytes = (a_elems + b_elems) * bytes,
         ksteps = bk / 16,
-    )
+    ))
 }
 
 /// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the

@@ -230,7 +230,7 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     if c_elem != Elem::F32 && c_elem != elem {
         return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
     }
-    check_rows(OP, (m, n, k), (a_k_major, b_k_major))?;
+    check_rows(OP, (Int::new_dynamic(m), Int::new_dynamic(n), Int::new_dynamic(k)), (a_k_major, b_k_major))?;
     // Off the tile grid, every copy and store is guarded by a predicate
     // computed from identity layouts (CuTe's make_identity_tensor).
     let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;

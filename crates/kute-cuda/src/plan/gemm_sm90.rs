@@ -1,7 +1,7 @@
 //! The plan of the SM90 `wgmma` GEMMs (see [`crate::gemm_sm90`] for the
 //! kernels).
 
-use super::{both_coordinates, ceil_div, check_rows, copy_tv, identity_tiles, layout2, operand_layout, shape2};
+use super::{both_coordinates, check_rows, copy_tv, identity_tiles, known_multiple, layout2, operand_layout, shape2};
 use crate::gemm_sm90::{Sm90Config, Sm90Epilogue, Sm90Loader, C_STAGE_BYTES, STAGES, THREADS, TILE};
 use crate::{Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
@@ -26,8 +26,9 @@ pub(crate) struct Descriptor {
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
 /// the descriptors, and the counts its text needs.
 pub(crate) struct Sm90Plan {
-    /// `(M, N, K)`.
-    pub mnk: (i64, i64, i64),
+    /// `(M, N, K)`: integers, or unknowns given at launch (with the facts
+    /// the caller guarantees).
+    pub mnk: (Int, Int, Int),
     /// The input type (f16 or bf16).
     pub elem: Elem,
     /// The choices the plan was made for.
@@ -54,10 +55,10 @@ pub(crate) struct Sm90Plan {
     pub b_tiles: Layout,
     /// Block tile number (`bm + tiles · bn`) to its first offset in `C`.
     pub c_tiles: Layout,
-    /// `cp.async` TV index to the global offset in `A`'s tile.
-    pub a_gcopy: Layout,
+    /// With `cp.async` loads: TV index to the global offset in `A`'s tile.
+    pub a_gcopy: Option<Layout>,
     /// Same in `B`'s.
-    pub b_gcopy: Layout,
+    pub b_gcopy: Option<Layout>,
     /// `cp.async` TV index to the tile coordinate of `A`.
     pub a_scopy: Layout,
     /// Same of `B`.
@@ -72,6 +73,12 @@ pub(crate) struct Sm90Plan {
     pub a_ctiles: Option<Layout>,
     /// Same for `B`.
     pub b_ctiles: Option<Layout>,
+    /// With TMA loads: `A`'s row tile `bm` to its first (row, k)
+    /// coordinate, and k-tile `kt` to its offset from there (the modes of
+    /// `a_ctiles`: one-mode layouts, evaluated without a division).
+    pub a_ctiles_modes: Option<(Layout, Layout)>,
+    /// Same for `B`.
+    pub b_ctiles_modes: Option<(Layout, Layout)>,
     /// Predicated or with the TMA store: block tile number to the (row,
     /// column) of its first element of `C`.
     pub c_ctiles: Option<Layout>,
@@ -83,8 +90,9 @@ pub(crate) struct Sm90Plan {
     pub c_stage_cost: Vec<BankReport>,
     /// With the TMA store: `(box columns, boxes per row of the tile)`.
     pub c_boxes: Option<(i64, i64)>,
-    /// Block tiles along M and N, and k-tiles.
-    pub tiles: (i64, i64, i64),
+    /// Block tiles along M and N, and k-tiles (expressions of the unknowns
+    /// for sizes given at launch).
+    pub tiles: (Int, Int, Int),
     /// `cp.async` passes per thread of `A` and `B`.
     pub passes: (i64, i64),
     /// The `cp.async` TV index step of one pass (threads · vector).
@@ -93,10 +101,8 @@ pub(crate) struct Sm90Plan {
     pub stage_elems: (i64, i64),
     /// M-tiles per group of the persistent kernel's tile order (for L2).
     pub group: i64,
-    /// The TMA tensor maps of `A` and `B`.
-    pub tma_maps: [(u64, u64, u32, u32); 2],
-    /// The TMA tensor map of `C` (TMA store).
-    pub c_map: Option<(u64, u64, u32, u32)>,
+    /// Whether `group` divides the M-tiles (else the last group is smaller).
+    pub group_divides: bool,
     /// Bytes of dynamic shared memory per block.
     pub smem_bytes: i64,
     /// Threads per block.
@@ -113,9 +119,35 @@ fn static_layout(shape: impl AsIntTuple, stride: impl AsIntTuple) -> Result<Layo
     Ok(Layout::new(shape, stride)?)
 }
 
-/// Plans `C = A · Bᵀ` for `(M, N, K)`; the Pre and Post of
+/// A TMA tensor map's `(rows, columns, box rows, box columns)`.
+pub(crate) type MapDims = (u64, u64, u32, u32);
+
+/// The TMA tensor maps of A and B (`(rows, columns, box rows, box
+/// columns)` of the row-major matrix each is read as) and of C with a TMA
+/// store, for the sizes `(m, n, k)`.
+pub(crate) fn tensor_maps(
+    (m, n, k): (i64, i64, i64),
+    elem: Elem,
+    config: Sm90Config,
+) -> ([MapDims; 2], Option<MapDims>) {
+    let (_, _, bk) = TILE;
+    let w = 128 / elem.bytes();
+    let (a_k, b_k) = config.k_major;
+    let maps = [(m, TILE.0, a_k), (n, TILE.1, b_k)].map(|(rows, box_rows, k_major)| {
+        if k_major {
+            (rows as u64, k as u64, box_rows as u32, bk as u32)
+        } else {
+            (k as u64, rows as u64, bk as u32, w as u32)
+        }
+    });
+    let box_cols = 128 / config.c_elem.bytes();
+    (maps, (config.epilogue == Sm90Epilogue::Tma).then_some((m as u64, n as u64, 64, box_cols as u32)))
+}
+
+/// Plans `C = A · Bᵀ` for `(M, N, K)`, integers or unknowns given at launch
+/// (the warp-specialized kernel only); the Pre and Post of
 /// [`crate::gemm_sm90::Sm90Gemm::with_config`].
-pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -> Result<Sm90Plan> {
+pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -> Result<Sm90Plan> {
     let Sm90Config { loader, epilogue, c_elem, k_major: (a_k, b_k) } = config;
     let tma = loader != Sm90Loader::CpAsync;
     let ws = loader == Sm90Loader::WarpSpecialized;
@@ -123,10 +155,14 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
         return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
     }
     let tma_store = epilogue == Sm90Epilogue::Tma;
-    if tma_store && n * c_elem.bytes() % 16 != 0 {
+    let at_launch = m.is_symbolic() || n.is_symbolic() || k.is_symbolic();
+    if at_launch && !ws {
+        return Err(Error::unsupported(OP, "sizes given at launch: only the warp-specialized kernel takes them"));
+    }
+    if tma_store && !known_multiple(n, 16 / c_elem.bytes()) {
         return Err(Error::unsupported(
             OP,
-            format!("a TMA store of C's rows of {} bytes (a multiple of 16)", n * c_elem.bytes()),
+            format!("a TMA store of C's rows of {n} elements of {} bytes (a multiple of 16 bytes)", c_elem.bytes()),
         ));
     }
     if !ws && (c_elem != Elem::F32 || tma_store) {
@@ -144,8 +180,9 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
     // the warp-specialized kernel takes any sizes: TMA fills what lies
     // outside the operands with zeros, and the edge tiles' stores are
     // guarded; TMA needs rows of a multiple of 16 bytes
-    let multiple = m % bm == 0 && n % bn == 0 && k % bk == 0;
-    if m < 1 || n < 1 || k < 1 || (!ws && !multiple) {
+    let multiple = known_multiple(m, bm) && known_multiple(n, bn) && known_multiple(k, bk);
+    let positive = |x: Int| x.is_symbolic() || x.value() >= 1;
+    if !positive(m) || !positive(n) || !positive(k) || (!ws && !multiple) {
         return Err(Error::unsupported(OP, format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})")));
     }
     check_rows(OP, (m, n, k), (a_k, b_k))?;
@@ -217,11 +254,18 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
     let (a_ctiles, b_ctiles) = if tma {
         // both components, even where a tile grid has one tile along a mode
         let ctiles =
-            |rows: i64, br: i64| -> Result<Layout> { both_coordinates(&identity_tiles((rows, k), (br, bk))?.mode(1)?) };
+            |rows: Int, br: i64| -> Result<Layout> { both_coordinates(&identity_tiles((rows, k), (br, bk))?.mode(1)?) };
         (Some(ctiles(m, bm)?), Some(ctiles(n, bn)?))
     } else {
         (None, None)
     };
+    let modes = |l: &Option<Layout>| -> Result<Option<(Layout, Layout)>> {
+        let Some(l) = l else { return Ok(None) };
+        // (mode 0 is the pair of size-1 modes both_coordinates put first)
+        let tiles = l.mode(1)?;
+        Ok(Some((both_coordinates(&tiles.mode(0)?)?, both_coordinates(&tiles.mode(1)?)?)))
+    };
+    let (a_ctiles_modes, b_ctiles_modes) = (modes(&a_ctiles)?, modes(&b_ctiles)?);
     // the tiles' coordinates (the TMA store's box coordinates), and for
     // guarded stores every element's
     let (c_ctiles, c_ctile) = if predicated || tma_store {
@@ -251,7 +295,13 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
         (None, Vec::new())
     };
     let (a_elems, b_elems) = (bm * bk, bn * bk);
-    let (tm, tn) = (ceil_div(m, bm), ceil_div(n, bn));
+    let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
+    let (tm, tn, tk) = (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?);
+    // tiles are numbered in groups of `group` M-tiles, N fastest within a
+    // group: the blocks at work together share A's and B's tiles in L2 (for
+    // sizes given at launch, groups of 8, the last one maybe smaller)
+    let group = [8, 4, 2, 1].into_iter().find(|&g| known_multiple(tm, g)).unwrap_or(1);
+    let (group, group_divides) = if at_launch && group < 8 { (8, false) } else { (group, true) };
     Ok(Sm90Plan {
         mnk: (m, n, k),
         elem,
@@ -267,8 +317,8 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
         a_tiles: za.mode(1)?,
         b_tiles: zb.mode(1)?,
         c_tiles: zc.mode(1)?,
-        a_gcopy: kute::composition(&za.mode(0)?, &a_scopy)?,
-        b_gcopy: kute::composition(&zb.mode(0)?, &b_scopy)?,
+        a_gcopy: (!tma).then(|| kute::composition(&za.mode(0)?, &a_scopy)).transpose()?,
+        b_gcopy: (!tma).then(|| kute::composition(&zb.mode(0)?, &b_scopy)).transpose()?,
         a_scopy,
         b_scopy,
         c_frag,
@@ -276,27 +326,122 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: Sm90Config) -
         c_tile: zc.mode(0)?,
         a_ctiles,
         b_ctiles,
+        a_ctiles_modes,
+        b_ctiles_modes,
         c_ctiles,
         c_ctile,
         c_stage,
         c_stage_cost,
         c_boxes: tma_store.then_some((box_cols, boxes)),
-        tiles: (tm, tn, ceil_div(k, bk)),
+        tiles: (tm, tn, tk),
         passes: (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec)),
         pass_step: THREADS * vec,
         stage_elems: (a_elems, b_elems),
-        // tiles are numbered in groups of `group` M-tiles, N fastest within a
-        // group: the blocks at work together share A's and B's tiles in L2
-        group: [8, 4, 2, 1].into_iter().find(|g| tm % g == 0).unwrap_or(1),
-        tma_maps: [(m, bm, a_k), (n, bn, b_k)].map(|(rows, box_rows, k_major)| {
-            if k_major {
-                (rows as u64, k as u64, box_rows as u32, bk as u32)
-            } else {
-                (k as u64, rows as u64, bk as u32, w as u32)
-            }
-        }),
-        c_map: tma_store.then_some((m as u64, n as u64, 64, box_cols as u32)),
+        group,
+        group_divides,
         smem_bytes: STAGES * (a_elems + b_elems) * elem.bytes() + if tma_store { C_STAGE_BYTES } else { 0 } + 1024,
         threads: if ws { 3 * 128 } else { THREADS },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm_sm90::{Sm90Epilogue, Sm90Loader};
+    use kute::sym::{Sym, Valuation};
+
+    /// A layout as compared: its shape, and its leaves' strides where their
+    /// extent is not 1 (a mode of extent 1 is never stepped: CuTe writes its
+    /// stride 0 where the extent is known to be 1), without static marks.
+    fn seen(l: &Layout) -> String {
+        let strides: Vec<String> = l
+            .leaves()
+            .iter()
+            .map(|m| if m.shape.value() == 1 { "0".to_string() } else { m.stride.to_string() })
+            .collect();
+        format!("{}:{}", l.shape(), strides.join(",")).replace('_', "")
+    }
+
+    /// The law of sizes given at launch: for every `(M, N, K)` the facts
+    /// allow, the plan made with unknowns, the values put in, is the plan
+    /// made for those values (every layout the kernel evaluates, the tile
+    /// counts), and it guards the edges wherever that plan does.
+    #[test]
+    fn the_plan_of_sizes_at_launch_is_the_plan_of_every_size_it_allows() {
+        let ws =
+            |epilogue, c_elem, k_major| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major };
+        let configs = [
+            ws(Sm90Epilogue::Tma, Elem::F16, (true, true)),
+            ws(Sm90Epilogue::Direct, Elem::F32, (true, true)),
+            ws(Sm90Epilogue::Direct, Elem::F16, (false, true)),
+            ws(Sm90Epilogue::Tma, Elem::F32, (true, false)),
+        ];
+        let facts = [(1, 8, 8), (8, 8, 8), (128, 256, 64), (64, 16, 16)];
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |below: i64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % below as u64) as i64 + 1
+        };
+        let mut compared = 0;
+        for config in configs {
+            for (md, nd, kd) in facts {
+                let unknown = |n: &str, d: i64| Int::symbolic(Sym::var_div(n, d).unwrap()).unwrap();
+                let planned = plan((unknown("M", md), unknown("N", nd), unknown("K", kd)), Elem::F16, config);
+                if let Err(e) = &planned {
+                    eprintln!("{config:?} {md} {nd} {kd}: {e}");
+                }
+                let Ok(sym) = planned else {
+                    // only what the facts cannot make legal is refused: a TMA
+                    // store with N not declared a multiple of 8, an operand's
+                    // contiguous extent not declared a multiple of 8
+                    let (a_k, b_k) = config.k_major;
+                    let rows_ok = (if a_k { kd } else { md }) % 8 == 0 && (if b_k { kd } else { nd }) % 8 == 0;
+                    let store_ok = config.epilogue != Sm90Epilogue::Tma || nd % (16 / config.c_elem.bytes()) == 0;
+                    assert!(!(rows_ok && store_ok), "{config:?} {md} {nd} {kd} refused");
+                    continue;
+                };
+                for _ in 0..12 {
+                    let (m, n, k) = (md * next(2048 / md + 2), nd * next(4096 / nd + 2), kd * next(1024 / kd + 2));
+                    let d = Int::new_dynamic;
+                    let want = plan((d(m), d(n), d(k)), Elem::F16, config).unwrap();
+                    let v = Valuation::from([("M", m), ("N", n), ("K", k)]);
+                    let put = |l: &Layout| seen(&l.substitute(&v).unwrap());
+                    let pairs = [
+                        (&sym.c_tiles, &want.c_tiles),
+                        (&sym.c_tile, &want.c_tile),
+                        (&sym.c_frag, &want.c_frag),
+                        (&sym.c_rep, &want.c_rep),
+                    ];
+                    for (s, w) in pairs {
+                        assert_eq!(put(s), seen(w), "({m},{n},{k}) {config:?}");
+                    }
+                    let opts = [
+                        (&sym.a_ctiles, &want.a_ctiles),
+                        (&sym.b_ctiles, &want.b_ctiles),
+                        (&sym.c_ctiles, &want.c_ctiles),
+                        (&sym.c_ctile, &want.c_ctile),
+                    ];
+                    for (s, w) in opts {
+                        match (s, w) {
+                            (Some(s), Some(w)) => assert_eq!(put(s), seen(w), "({m},{n},{k}) {config:?}"),
+                            // the unknowns' plan guards every size it allows; a size
+                            // on the tile grid needs no guards
+                            (Some(_), None) => assert!(sym.predicated && !want.predicated),
+                            (None, Some(_)) => {
+                                panic!("({m},{n},{k}) {config:?}: the plan for values guards, the symbolic one not")
+                            }
+                            (None, None) => {}
+                        }
+                    }
+                    let tiles = |(a, b, c): (Int, Int, Int)| [a, b, c].map(|x| x.substitute(&v).unwrap().value());
+                    assert_eq!(tiles(sym.tiles), tiles(want.tiles));
+                    assert!(sym.predicated || !want.predicated);
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 150, "{compared}");
+    }
 }

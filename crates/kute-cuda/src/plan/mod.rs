@@ -13,14 +13,24 @@ pub(crate) mod transpose;
 use crate::{Elem, Error, Result};
 use kute::{AsIntTuple, Int, IntTuple, Layout};
 
-/// The shape `(a, b)` of dynamic integers (CuTe's `make_shape(int, int)`).
-pub(crate) fn shape2(a: i64, b: i64) -> IntTuple {
+/// The shape `(a, b)` of dynamic integers (CuTe's `make_shape(int, int)`),
+/// or of kute's integers as they are (symbols included).
+pub(crate) fn shape2(a: impl AsIntTuple, b: impl AsIntTuple) -> IntTuple {
     (a, b).as_int_tuple().into_owned()
 }
 
-/// The layout `(a, b):(da, db)` of dynamic integers.
-pub(crate) fn layout2((a, b): (i64, i64), (da, db): (i64, i64)) -> Result<Layout> {
+/// The layout `(a, b):(da, db)` of dynamic (or kute's) integers.
+pub(crate) fn layout2<A: AsIntTuple, B: AsIntTuple, C: AsIntTuple, D: AsIntTuple>(
+    (a, b): (A, B),
+    (da, db): (C, D),
+) -> Result<Layout> {
     Ok(Layout::new((a, b), (da, db))?)
+}
+
+/// Whether `x` is a multiple of `d`: by value, or for a symbol, by its facts
+/// (an undecided question is "no").
+pub(crate) fn known_multiple(x: Int, d: i64) -> bool {
+    Int::new_static(d).decide_divides(x, "plan").unwrap_or(false)
 }
 
 /// `ceil(a / b)` for positive `b`.
@@ -95,7 +105,7 @@ pub(crate) fn copy_tv(op: &'static str, threads: i64, rows: i64, bk: i64, elem: 
 
 /// An operand `(rows, K)`: K-major (row-major), else column-major. The SM80
 /// and SM90 GEMMs read their operands through it.
-pub(crate) fn operand_layout(rows: i64, k: i64, k_major: bool) -> Result<Layout> {
+pub(crate) fn operand_layout<T: AsIntTuple + Copy>(rows: T, k: T, k_major: bool) -> Result<Layout> {
     if k_major {
         layout2((rows, k), (k, 1))
     } else {
@@ -106,16 +116,18 @@ pub(crate) fn operand_layout(rows: i64, k: i64, k_major: bool) -> Result<Layout>
 /// The identity layout of `(rows, cols)` divided by the tile `(tr, tc)`
 /// (CuTe's `zipped_divide(make_identity_tensor(shape), tile)`): mode 0 a
 /// tile's coordinates, mode 1 the tiles' first coordinates.
-pub(crate) fn identity_tiles((rows, cols): (i64, i64), (tr, tc): (i64, i64)) -> Result<Layout> {
+pub(crate) fn identity_tiles<T: AsIntTuple>((rows, cols): (T, T), (tr, tc): (i64, i64)) -> Result<Layout> {
     Ok(kute::zipped_divide(&Layout::identity(&shape2(rows, cols))?, &shape2(tr, tc))?)
 }
 
-/// `l` with a trailing size-1 mode of strides `1@0, 1@1`: a part of an
+/// `l` after a size-1 mode of strides `1@0, 1@1`: a part of an
 /// identity layout may name one coordinate only (CuTe's sparse `128@0`), and
 /// the emitted coordinate then always has both components.
 pub(crate) fn both_coordinates(l: &Layout) -> Result<Layout> {
     let one = Int::ONE;
-    Ok(Layout::concat([l, &Layout::identity(&(one, one).as_int_tuple())?])?)
+    // (first: `l`'s last mode stays the last, which the emitted function
+    // does not reduce, so a one-mode `l` costs no division)
+    Ok(Layout::concat([&Layout::identity(&(one, one).as_int_tuple())?, l])?)
 }
 
 /// BLAS's name of the operand layouts whose K-majorness is `k_major` (A, B).
@@ -129,16 +141,18 @@ pub(crate) fn blas(k_major: (bool, bool)) -> &'static str {
 }
 
 /// Every operand's contiguous extent a whole number of 16-byte vectors of
-/// 16-bit elements (what `cp.async` and TMA copy), else an `Unsupported`
-/// error of `op`.
-pub(crate) fn check_rows(op: &'static str, (m, n, k): (i64, i64, i64), (a_k, b_k): (bool, bool)) -> Result<()> {
+/// 16-bit elements (what `cp.async` and TMA copy), by value or, for sizes
+/// given at launch, by the facts declared; else an `Unsupported` error of
+/// `op`.
+pub(crate) fn check_rows(op: &'static str, (m, n, k): (Int, Int, Int), (a_k, b_k): (bool, bool)) -> Result<()> {
     let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
-    match contiguous.into_iter().find(|(_, extent)| extent % 8 != 0) {
+    match contiguous.into_iter().find(|(_, extent)| !known_multiple(*extent, 8)) {
         Some((what, extent)) => Err(Error::unsupported(
             op,
             format!(
-                "({m},{n},{k}) {}: {what} = {extent} must be a multiple of 8 (the operands' rows are whole 16-byte vectors)",
-                blas((a_k, b_k))
+                "({m},{n},{k}) {}: {what} = {extent} must be {}a multiple of 8 (the operands' rows are whole 16-byte vectors)",
+                blas((a_k, b_k)),
+                if extent.is_symbolic() { "declared " } else { "" }
             ),
         )),
         None => Ok(()),

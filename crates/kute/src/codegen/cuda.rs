@@ -111,6 +111,26 @@ fn digits_body(s: &mut String, leaves: &[Leaf]) {
         if leaf.ext_value == Some(1) && !last {
             continue; // a size-1 leaf: coordinate 0 and no division
         }
+        if leaf.ext_value.is_none() && !last {
+            // a run-time extent: one division for the digit and the rest, in
+            // 32 bits where both fit (a 64-bit division is a long subroutine
+            // on the GPU; a constant one the compiler turns into a multiply)
+            let _ = writeln!(
+                s,
+                "  {{
+    const long long e = {};",
+                leaf.ext
+            );
+            let _ = writeln!(
+                s,
+                "    const long long q = (i >= 0 && i <= 0xffffffffLL && e > 0 && e <= 0xffffffffLL) ? (long long)((unsigned int)i / (unsigned int)e) : i / e;"
+            );
+            if leaf.stride_value != Some(0) {
+                let _ = writeln!(s, "    {} += (i - q * e) * {};", leaf.target, leaf.stride);
+            }
+            let _ = writeln!(s, "    i = q;\n  }}");
+            continue;
+        }
         let term = if last {
             "i".to_string()
         } else {

@@ -5,7 +5,7 @@
 
 use kute_cuda::elem::round_to_16;
 use kute_cuda::gemm::{GemmConfig, GemmKernel, THREADS};
-use kute_cuda::gemm_sm90::Sm90Gemm;
+use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader};
 use kute_cuda::gpu::Gpu;
 use kute_cuda::{Elem, Error};
 
@@ -50,6 +50,27 @@ fn main() -> Result<(), Error> {
         let c16 = gpu.download(&dc16)?;
         assert!(c16.iter().zip(&c).all(|(h, x)| *h == round_to_16(*x, Elem::F16)));
         println!("SM90 kernel: C equals the SM80 result rounded to f16");
+
+        // One kernel for every size: planned on symbolic M, N, K (N and K multiples of 8),
+        // compiled once (kept in memory and on disk), given the sizes at each launch.
+        let ws = Sm90Config {
+            loader: Sm90Loader::WarpSpecialized,
+            epilogue: Sm90Epilogue::Tma,
+            c_elem: Elem::F16,
+            ..Sm90Config::default()
+        };
+        let any = Sm90GemmAtLaunch::new("my_gemm_any", Elem::F16, ws, SizeFacts { n_div: 8, ..SizeFacts::default() })?;
+        let (kernel, _) = gpu.kernel_cached(&any.name, &any.source, "sm_90a")?;
+        let mut dc_any = gpu.zeros::<u16>((m * n) as usize)?;
+        gpu.launch_sm90_at(&kernel, &any, &any.problem((m, n, k))?, &da, &db, &mut dc_any)?;
+        assert_eq!(gpu.download(&dc_any)?, c16);
+        // the first 100 rows of A and 40 of B: the same kernel, no compile
+        let (m2, n2) = (100, 40);
+        let mut dc_small = gpu.zeros::<u16>((m2 * n2) as usize)?;
+        gpu.launch_sm90_at(&kernel, &any, &any.problem((m2, n2, k))?, &da, &db, &mut dc_small)?;
+        let small = gpu.download(&dc_small)?;
+        assert!((0..m2 * n2).all(|x| small[x as usize] == c16[(x / n2 * n + x % n2) as usize]));
+        println!("one kernel for every size: C equals the SM90 kernel's on ({m},{n},{k}) and ({m2},{n2},{k})");
     }
     Ok(())
 }

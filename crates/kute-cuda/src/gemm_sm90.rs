@@ -575,13 +575,15 @@ impl Sm90GemmAtLaunch {
                 ));
             }
         }
+        let blocks = (ceil_div(m, TILE.0), ceil_div(n, TILE.1));
+        if blocks.0 * blocks.1 > i32::MAX as i64 {
+            return Err(crate::Error::unsupported(
+                "sm90 gemm at launch",
+                format!("({m},{n},{k}): {} block tiles, past 2^31", blocks.0 * blocks.1),
+            ));
+        }
         let (tma_maps, c_map) = plan::gemm_sm90::tensor_maps((m, n, k), self.elem, self.config);
-        Ok(Sm90Problem {
-            mnk: (m, n, k),
-            tma_maps,
-            c_map,
-            blocks: (ceil_div(m, TILE.0) as u32, ceil_div(n, TILE.1) as u32),
-        })
+        Ok(Sm90Problem { mnk: (m, n, k), tma_maps, c_map, blocks: (blocks.0 as u32, blocks.1 as u32) })
     }
 }
 

@@ -61,10 +61,18 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     ] {
         plain_fn(&mut s, l, &format!("{name}_{f}"))?;
     }
-    for (modes, x) in [(&p.a_ctiles_modes, "a"), (&p.b_ctiles_modes, "b")] {
-        if let (Some((rows, ks)), Sm90Loader::WarpSpecialized) = (modes, loader) {
-            plain_fn(&mut s, rows, &format!("{name}_{x}_rows"))?;
-            plain_fn(&mut s, ks, &format!("{name}_{x}_ks"))?;
+    // the warp-specialized kernel evaluates the tile layouts by mode
+    if loader == Sm90Loader::WarpSpecialized {
+        let (cm, cn) = &p.c_tiles_modes;
+        let modes = [(&p.a_ctiles_modes, "a_rows", "a_ks"), (&p.b_ctiles_modes, "b_rows", "b_ks")];
+        for (l, f) in [(cm, "c_tiles_m"), (cn, "c_tiles_n")] {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+        for (m, f0, f1) in modes.into_iter().chain([(&p.c_ctiles_modes, "c_rows", "c_cols")]) {
+            if let Some((l0, l1)) = m {
+                plain_fn(&mut s, l0, &format!("{name}_{f0}"))?;
+                plain_fn(&mut s, l1, &format!("{name}_{f1}"))?;
+            }
         }
     }
     for (l, f) in [
@@ -241,19 +249,34 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
     let edges = p.predicated.then_some((c(p.mnk.0), c(p.mnk.1)));
     let n_even = known_multiple(p.mnk.1, 2);
-    let (c_tiles, c_tile) = (args(&p.c_tiles), args(&p.c_tile));
-    let c_ctiles = p.c_ctiles.as_ref().map(args).unwrap_or_default();
+    let c_tile = args(&p.c_tile);
+    let (cm, cn) = (args(&p.c_tiles_modes.0), args(&p.c_tiles_modes.1));
+    // the tile's first offset in C and first coordinate, by mode
+    let gc = format!("C + {name}_c_tiles_m(bm{cm}) + {name}_c_tiles_n(bn{cn})");
+    let (crows, ccols) = p.c_ctiles_modes.as_ref().map(|(r, c)| (args(r), args(c))).unwrap_or_default();
+    let cc = format!(
+        "const auto ccm = {name}_c_rows(bm{crows});\n    const auto ccn = {name}_c_cols(bn{ccols});\n    const struct {{ long long c[2]; }} cc = {{{{ccm.c[0] + ccn.c[0], ccm.c[1] + ccn.c[1]}}}};"
+    );
     let c_ctile = p.c_ctile.as_ref().map(args).unwrap_or_default();
     let mode_args = |m: &Option<(Layout, Layout)>| m.as_ref().map(|(r, k)| (args(r), args(k))).unwrap_or_default();
     let ((a_rows, a_ks), (b_rows, b_ks)) = (mode_args(&p.a_ctiles_modes), mode_args(&p.b_ctiles_modes));
     let group = p.group;
     // the tile's (bm, bn): groups of `group` M-tiles (the last one smaller
     // where `group` does not divide the M-tiles)
+    // the group and the tile in it (32-bit divisions by a run-time count:
+    // the problem's tiles are fewer than 2^31)
+    let tile_split = if p.group_divides {
+        format!("const long long g = tile / {group_tiles}, w = tile % {group_tiles};")
+    } else {
+        format!(
+            "const long long g = (unsigned int)tile / (unsigned int){group_tiles}, w = (unsigned int)tile % (unsigned int){group_tiles};"
+        )
+    };
     let tile_order = if p.group_divides {
         format!("const long long bm = g * {group} + w % {group}, bn = w / {group};")
     } else {
         format!(
-            "const long long gs = {tm} - g * {group} < {group} ? {tm} - g * {group} : {group};\n    const long long bm = g * {group} + w % gs, bn = w / gs;"
+            "const long long gs = {tm} - g * {group} < {group} ? {tm} - g * {group} : {group};\n    const long long bm = g * {group} + (unsigned int)w % (unsigned int)gs, bn = (unsigned int)w / (unsigned int)gs;"
         )
     };
     let sizes = size_params(p);
@@ -303,7 +326,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     let acc = bn / 2;
     let consumer_warps = 8;
     let fast = format!(
-        r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm} * bn{c_tiles});
+        r#"    {c_type}* gc = {gc};
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_tile});
@@ -324,8 +347,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
                 )
             };
             format!(
-                r#"    {c_type}* gc = C + {name}_c_tiles(bm + {tm} * bn{c_tiles});
-    const auto cc = {name}_c_ctiles(bm + {tm} * bn{c_ctiles});
+                r#"    {c_type}* gc = {gc};
+    {cc}
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
@@ -366,7 +389,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
                     r#"    // C by TMA: box j (64 rows by 128 bytes) of this warpgroup's rows through
     // buffer j % 2; the TMA engine drains it while the warpgroup fills the
     // other one and, after the last box, multiplies the next tile
-    const auto cc = {name}_c_ctiles(bm + {tm} * bn{c_ctiles});
+    {cc}
     const int row0 = (int)cc.c[0] + 64 * (int)cw, col0 = (int)cc.c[1];
 #pragma unroll
     for (int j = 0; j < {boxes}; ++j) {{
@@ -426,7 +449,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     if (t != 0) return;
     long long it = 0;
     for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
-      const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+      {tile_split}
       {tile_order}
       // the tiles' first coordinates; a k-tile adds its offset (no division)
       const auto car = {name}_a_rows(bm{a_rows});
@@ -450,7 +473,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
   const long long cw = ct / 128;
   long long it = 0;
   for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
-    const long long g = tile / {group_tiles}, w = tile % {group_tiles};
+    {tile_split}
     {tile_order}
     float d[{acc}];
 #pragma unroll

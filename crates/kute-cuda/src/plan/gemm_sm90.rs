@@ -79,6 +79,11 @@ pub(crate) struct Sm90Plan {
     pub a_ctiles_modes: Option<(Layout, Layout)>,
     /// Same for `B`.
     pub b_ctiles_modes: Option<(Layout, Layout)>,
+    /// The modes of `c_tiles`: row tile `bm` and column tile `bn` to their
+    /// offsets in `C` (summed: the tile's first offset, without a division).
+    pub c_tiles_modes: (Layout, Layout),
+    /// The modes of `c_ctiles`, as `a_ctiles_modes`.
+    pub c_ctiles_modes: Option<(Layout, Layout)>,
     /// Predicated or with the TMA store: block tile number to the (row,
     /// column) of its first element of `C`.
     pub c_ctiles: Option<Layout>,
@@ -266,6 +271,8 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
         Ok(Some((both_coordinates(&tiles.mode(0)?)?, both_coordinates(&tiles.mode(1)?)?)))
     };
     let (a_ctiles_modes, b_ctiles_modes) = (modes(&a_ctiles)?, modes(&b_ctiles)?);
+    let c_tiles = zc.mode(1)?;
+    let c_tiles_modes = (c_tiles.mode(0)?, c_tiles.mode(1)?);
     // the tiles' coordinates (the TMA store's box coordinates), and for
     // guarded stores every element's
     let (c_ctiles, c_ctile) = if predicated || tma_store {
@@ -294,6 +301,7 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     } else {
         (None, Vec::new())
     };
+    let c_ctiles_modes = modes(&c_ctiles)?;
     let (a_elems, b_elems) = (bm * bk, bn * bk);
     let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
     let (tm, tn, tk) = (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?);
@@ -316,7 +324,9 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
         store_cost,
         a_tiles: za.mode(1)?,
         b_tiles: zb.mode(1)?,
-        c_tiles: zc.mode(1)?,
+        c_tiles,
+        c_tiles_modes,
+        c_ctiles_modes,
         a_gcopy: (!tma).then(|| kute::composition(&za.mode(0)?, &a_scopy)).transpose()?,
         b_gcopy: (!tma).then(|| kute::composition(&zb.mode(0)?, &b_scopy)).transpose()?,
         a_scopy,

@@ -364,8 +364,7 @@ impl Sm90Gemm {
     /// assert!(Sm90Gemm::with_config("x", (256, 256, 128), Elem::F16, c16).is_err());
     /// ```
     pub fn with_config(name: &str, mnk: (i64, i64, i64), elem: Elem, config: Sm90Config) -> Result<Sm90Gemm> {
-        let d = Int::new_dynamic;
-        let p = plan::gemm_sm90::plan((d(mnk.0), d(mnk.1), d(mnk.2)), elem, config)?;
+        let p = plan::gemm_sm90::plan(plan::gemm_sm90::Extents::fixed(mnk), elem, config)?;
         let source = emit::gemm_sm90::source(name, &p)?;
         let (tma_maps, c_map) = plan::gemm_sm90::tensor_maps(mnk, elem, config);
         Ok(Sm90Gemm {
@@ -480,39 +479,77 @@ pub struct Sm90GemmAtLaunch {
     pub source: String,
 }
 
-/// One problem for an [`Sm90GemmAtLaunch`]: its sizes, checked against the
-/// facts, and what launching it takes.
+/// A TMA tensor map of a batch of row-major matrices: dimensions and box
+/// innermost first (`[columns, rows, batch]`), and the byte strides of a
+/// row and of a matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TmaSpec {
+    /// `[columns, rows, matrices]`.
+    pub dims: [u64; 3],
+    /// Bytes from one row to the next, and from one matrix to the next.
+    pub strides: [u64; 2],
+    /// The box: `[columns, rows, 1]`.
+    pub box_dims: [u32; 3],
+}
+
+/// One problem for an [`Sm90GemmAtLaunch`]: its sizes, leading dimensions
+/// and batch, checked against the facts, and what launching it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sm90Problem {
     /// `(M, N, K)`.
     pub mnk: (i64, i64, i64),
-    /// The TMA tensor maps of A and B (as [`Sm90Gemm::tma_maps`]).
-    pub tma_maps: [(u64, u64, u32, u32); 2],
-    /// With a TMA store, the tensor map of `C` (as [`Sm90Gemm::c_map`]).
-    pub c_map: Option<(u64, u64, u32, u32)>,
-    /// Block tiles along M and N.
+    /// Matrices in the batch.
+    pub batch: i64,
+    /// Leading dimensions of A, B and C (elements from a row of the
+    /// row-major matrix each is stored as to the next: `(M, K)` for a
+    /// K-major A, `(K, M)` for an M-major one).
+    pub ld: (i64, i64, i64),
+    /// Elements from one matrix of the batch to the next, of A, B and C.
+    pub batch_stride: (i64, i64, i64),
+    /// The tensor maps of A and B.
+    pub maps: [TmaSpec; 2],
+    /// With a TMA store, the tensor map of C.
+    pub c_map: Option<TmaSpec>,
+    /// Block tiles along M and N (per matrix).
     pub blocks: (u32, u32),
 }
 
 impl Sm90Problem {
-    /// One persistent block per multiprocessor of `sms`, at most one per tile.
+    /// One persistent block per multiprocessor of `sms`, at most one per
+    /// tile of the batch.
     ///
     /// Pre: none. Post: the grid's `(x, y)`.
     pub fn grid(&self, sms: u32) -> (u32, u32) {
-        ((self.blocks.0 * self.blocks.1).min(sms.max(1)), 1)
+        let tiles = self.blocks.0 as u64 * self.blocks.1 as u64 * self.batch as u64;
+        (tiles.min(sms.max(1) as u64) as u32, 1)
+    }
+
+    /// The elements each of A, B and C spans: what their buffers must hold.
+    ///
+    /// Pre: none. Post: `(A, B, C)`.
+    pub fn spans(&self, k_major: (bool, bool)) -> (i64, i64, i64) {
+        let (m, n, k) = self.mnk;
+        let span = |(outer, inner): (i64, i64), ld: i64, stride: i64| (self.batch - 1) * stride + (outer - 1) * ld + inner;
+        let rows = |r: i64, km: bool| if km { (r, k) } else { (k, r) };
+        (
+            span(rows(m, k_major.0), self.ld.0, self.batch_stride.0),
+            span(rows(n, k_major.1), self.ld.1, self.batch_stride.1),
+            span((m, n), self.ld.2, self.batch_stride.2),
+        )
     }
 }
 
 impl Sm90GemmAtLaunch {
     /// Plans the warp-specialized kernel (`config.loader` is
     /// [`Sm90Loader::WarpSpecialized`]) for every `(M, N, K)` that `facts`
-    /// allow.
+    /// allow, any leading dimensions and any batch of matrices: `C`'s
+    /// leading dimension and batch stride are multiples of `facts.n_div`.
     ///
     /// Pre: `elem` f16 or bf16; `config` as [`Sm90Gemm::with_config`] takes
     /// it; the facts make the operands' contiguous extents multiples of 8
     /// (and with a TMA store, `N` times `C`'s element size a multiple of 16);
     /// every divisor positive (else an `Unsupported` error).
-    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K)`.
+    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K, LDC, L, SC)`.
     ///
     /// ```
     /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90GemmAtLaunch, Sm90Loader};
@@ -520,11 +557,15 @@ impl Sm90GemmAtLaunch {
     /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue: Sm90Epilogue::Tma, c_elem: Elem::F16, ..Sm90Config::default() };
     /// let any = SizeFacts { n_div: 8, ..SizeFacts::default() };
     /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, any).unwrap();
-    /// assert!(g.predicated && g.source.contains("const long long M, const long long N, const long long K)"));
+    /// assert!(g.predicated && g.source.contains("const long long M, const long long N, const long long K, const long long LDC, const long long L, const long long SC)"));
     /// assert!(g.source.contains("(((M) + (128LL) - 1LL) / (128LL))")); // the M-tiles, ceil_div(M,128)
     /// let p = g.problem((300, 600, 72)).unwrap();
-    /// assert_eq!((p.blocks, p.c_map), ((3, 3), Some((300, 600, 64, 64))));
+    /// assert_eq!((p.blocks, p.batch, p.ld), ((3, 3), 1, (72, 72, 600)));
     /// assert!(g.problem((300, 601, 72)).is_err()); // N is declared a multiple of 8
+    /// // a batch of 4, C's rows 1024 apart
+    /// let b = g.problem_batched((300, 600, 72), 4, (72, 72, 1024), (300 * 72, 600 * 72, 300 * 1024)).unwrap();
+    /// assert_eq!(b.c_map.unwrap().dims, [600, 300, 4]);
+    /// assert!(g.problem_batched((300, 600, 72), 4, (72, 72, 1024), (300 * 72, 600 * 72, 1024)).is_err()); // Cs overlap
     /// // a TMA store needs C's rows in 16-byte units: N must be declared a multiple of 8
     /// assert!(Sm90GemmAtLaunch::new("x", Elem::F16, ws, SizeFacts::default()).is_err());
     /// // tile multiples: no guards
@@ -538,15 +579,16 @@ impl Sm90GemmAtLaunch {
         }
         let unknown = |n: &str, div: i64| -> Result<Int> {
             if div < 1 {
-                return Err(crate::Error::unsupported(
-                    OP,
-                    format!("{n} declared a multiple of {div} (a positive divisor)"),
-                ));
+                return Err(crate::Error::unsupported(OP, format!("{n} declared a multiple of {div} (a positive divisor)")));
             }
             Ok(Int::symbolic(kute::sym::Sym::var_div(n, div)?)?)
         };
-        let mnk = (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?);
-        let p = plan::gemm_sm90::plan(mnk, elem, config)?;
+        let extents = plan::gemm_sm90::Extents {
+            mnk: (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?),
+            ldc: unknown("LDC", facts.n_div)?,
+            batch: Some((unknown("L", 1)?, unknown("SC", facts.n_div)?)),
+        };
+        let p = plan::gemm_sm90::plan(extents, elem, config)?;
         let source = emit::gemm_sm90::source(name, &p)?;
         Ok(Sm90GemmAtLaunch {
             name: name.to_string(),
@@ -560,30 +602,89 @@ impl Sm90GemmAtLaunch {
         })
     }
 
-    /// The problem `(M, N, K)` for this kernel.
+    /// The problem `(M, N, K)`: one matrix of each, contiguous.
+    ///
+    /// Pre and Post: as [`Sm90GemmAtLaunch::problem_batched`].
+    pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm90Problem> {
+        let (a_k, b_k) = self.config.k_major;
+        let ld = (if a_k { k } else { m }, if b_k { k } else { n }, n);
+        self.problem_batched((m, n, k), 1, ld, (m * k, n * k, m * n))
+    }
+
+    /// The problem of `batch` products `(M, N, K)`, the operands' rows `ld`
+    /// elements apart and their matrices `batch_stride` elements apart (A,
+    /// B, C).
     ///
     /// Pre: `M`, `N`, `K` positive multiples of the facts' divisors, small
-    /// enough for TMA's 32-bit coordinates (else an `Unsupported` error
-    /// naming the size and the fact). Post: the tensor maps and the tiles.
-    pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm90Problem> {
+    /// enough for TMA's 32-bit coordinates; each leading dimension at least
+    /// its row's length, a multiple of 16 bytes (and `C`'s a multiple of
+    /// `facts.n_div`); `batch >= 1`, the batch strides multiples of 16 bytes
+    /// (`C`'s of `facts.n_div`), `C`'s matrices apart; fewer than 2^31 block
+    /// tiles (else an `Unsupported` error naming the value and the rule).
+    /// Post: the tensor maps and the tiles.
+    pub fn problem_batched(
+        &self,
+        (m, n, k): (i64, i64, i64),
+        batch: i64,
+        ld: (i64, i64, i64),
+        batch_stride: (i64, i64, i64),
+    ) -> Result<Sm90Problem> {
+        let bad = |why: String| Err(crate::Error::unsupported("sm90 gemm at launch", format!("{}: {why}", self.name)));
         let f = self.facts;
         for (what, x, div) in [("M", m, f.m_div), ("N", n, f.n_div), ("K", k, f.k_div)] {
             if x < 1 || x % div != 0 || x > i32::MAX as i64 {
-                return Err(crate::Error::unsupported(
-                    "sm90 gemm at launch",
-                    format!("{what} = {x}: the kernel {} was made for {what} a positive multiple of {div}", self.name),
-                ));
+                return bad(format!("{what} = {x}, but the kernel was made for {what} a positive multiple of {div}"));
+            }
+        }
+        if batch < 1 || batch > i32::MAX as i64 {
+            return bad(format!("a batch of {batch} (1 to 2^31 - 1)"));
+        }
+        let (a_k, b_k) = self.config.k_major;
+        let (e, ce) = (self.elem.bytes(), self.config.c_elem.bytes());
+        let tma_store = self.config.epilogue == Sm90Epilogue::Tma;
+        // (name, leading dimension, the row's length, the rows, the batch stride, element bytes, TMA-addressed)
+        let operands = [
+            ("A", ld.0, if a_k { k } else { m }, if a_k { m } else { k }, batch_stride.0, e, true),
+            ("B", ld.1, if b_k { k } else { n }, if b_k { n } else { k }, batch_stride.1, e, true),
+            ("C", ld.2, n, m, batch_stride.2, ce, tma_store),
+        ];
+        for (what, l, row, rows, stride, bytes, tma) in operands {
+            if l < row {
+                return bad(format!("{what}'s leading dimension {l} is less than its rows' {row} elements"));
+            }
+            if tma && (l * bytes % 16 != 0 || (batch > 1 && stride * bytes % 16 != 0)) {
+                return bad(format!("{what}'s leading dimension {l} and batch stride {stride} must be multiples of 16 bytes (TMA)"));
+            }
+            if what == "C" {
+                if l % f.n_div != 0 || (batch > 1 && stride % f.n_div != 0) {
+                    return bad(format!("C's leading dimension {l} and batch stride {stride} must be multiples of {}", f.n_div));
+                }
+                if batch > 1 && stride < (rows - 1) * l + row {
+                    return bad(format!("C's matrices overlap: batch stride {stride} under the {} elements of one", (rows - 1) * l + row));
+                }
             }
         }
         let blocks = (ceil_div(m, TILE.0), ceil_div(n, TILE.1));
-        if blocks.0 * blocks.1 > i32::MAX as i64 {
-            return Err(crate::Error::unsupported(
-                "sm90 gemm at launch",
-                format!("({m},{n},{k}): {} block tiles, past 2^31", blocks.0 * blocks.1),
-            ));
+        if blocks.0 * blocks.1 * batch > i32::MAX as i64 {
+            return bad(format!("({m},{n},{k}) x {batch}: {} block tiles, past 2^31", blocks.0 * blocks.1 * batch));
         }
-        let (tma_maps, c_map) = plan::gemm_sm90::tensor_maps((m, n, k), self.elem, self.config);
-        Ok(Sm90Problem { mnk: (m, n, k), tma_maps, c_map, blocks: (blocks.0 as u32, blocks.1 as u32) })
+        // a batch of one: any stride TMA takes
+        let stride = |s: i64, rows: i64, l: i64, bytes: i64| if batch > 1 { s } else { (rows * l * bytes + 15) / 16 * 16 / bytes };
+        let (maps2, c_map2) = plan::gemm_sm90::tensor_maps((m, n, k), self.elem, self.config);
+        let spec = |(rows, cols, box_rows, box_cols): (u64, u64, u32, u32), l: i64, s: i64, bytes: i64| TmaSpec {
+            dims: [cols, rows, batch as u64],
+            strides: [(l * bytes) as u64, (stride(s, rows as i64, l, bytes) * bytes) as u64],
+            box_dims: [box_cols, box_rows, 1],
+        };
+        Ok(Sm90Problem {
+            mnk: (m, n, k),
+            batch,
+            ld,
+            batch_stride,
+            maps: [spec(maps2[0], ld.0, batch_stride.0, e), spec(maps2[1], ld.1, batch_stride.1, e)],
+            c_map: c_map2.map(|d| spec(d, ld.2, batch_stride.2, ce)),
+            blocks: (blocks.0 as u32, blocks.1 as u32),
+        })
     }
 }
 

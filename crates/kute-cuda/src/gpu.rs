@@ -2,7 +2,7 @@
 //! `libnvrtc` and `libcuda` when first used).
 
 use crate::cache::{self, Origin};
-use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem};
+use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
@@ -299,19 +299,18 @@ impl Gpu {
                 format!("a C of {c_elem} elements of {} bytes", std::mem::size_of::<T>()),
             ));
         }
-        for (what, len, need) in [("A", a.len(), m * k), ("B", b.len(), n * k), ("C", c.len(), m * n)] {
+        let (sa, sb, sc) = p.spans(g.config.k_major);
+        for (what, len, need) in [("A", a.len(), sa), ("B", b.len(), sb), ("C", c.len(), sc)] {
             if (len as i64) < need {
                 return Err(Error::unsupported(
                     OP,
-                    format!("{what} holds {len} elements, fewer than the {need} of ({m},{n},{k})"),
+                    format!("{what} holds {len} elements, fewer than the {need} its problem ({m},{n},{k}) x {} spans", p.batch),
                 ));
             }
         }
-        let bf16 = g.elem == Elem::Bf16;
-        let [(ar, ac, abr, abc), (br, bc, bbr, bbc)] = p.tma_maps;
-        let ta = self.tensor_map_sw128(a, ar, ac, abr, abc, bf16)?;
-        let tb = self.tensor_map_sw128(b, br, bc, bbr, bbc, bf16)?;
-        let tc = p.c_map.map(|d| self.tensor_map_of(c, c_elem, d)).transpose()?;
+        let ta = self.tensor_map_3d(a, g.elem, &p.maps[0])?;
+        let tb = self.tensor_map_3d(b, g.elem, &p.maps[1])?;
+        let tc = p.c_map.map(|d| self.tensor_map_3d(c, c_elem, &d)).transpose()?;
         let cfg = config(f, p.grid(self.sm_count()?), g.threads, g.smem_bytes)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(&ta);
@@ -320,12 +319,14 @@ impl Gpu {
         if let Some(m) = &tc {
             l.arg(m);
         }
-        l.arg(&m);
-        l.arg(&n);
-        l.arg(&k);
+        let (ldc, batch, sc) = (p.ld.2, p.batch, p.batch_stride.2);
+        for x in [&m, &n, &k, &ldc, &batch, &sc] {
+            l.arg(x);
+        }
         // SAFETY: the kernel takes two tensor maps by value, C (and its map
-        // with a TMA store) and the sizes; it stores inside the M·N elements
-        // of C, which the buffer holds (checked above).
+        // with a TMA store) and the sizes, C's leading dimension, the batch
+        // and C's batch stride; it stores inside the elements of C the
+        // problem spans, which the buffer holds (checked above).
         unsafe { l.launch(cfg) }?;
         Ok(())
     }
@@ -531,6 +532,28 @@ impl Gpu {
         elem: Elem,
         (rows, cols, box_rows, box_cols): (u64, u64, u32, u32),
     ) -> Result<TensorMap> {
+        self.encode(buf, elem, &[cols, rows], &[cols * elem.bytes() as u64], &[box_cols, box_rows])
+    }
+
+    /// As [`Gpu::tensor_map_of`], for a batch of matrices (a 3-D map, see
+    /// [`TmaSpec`]).
+    ///
+    /// Pre: as `tensor_map_of`, with `buf` holding every matrix of the
+    /// batch. Post: the map, or the driver's error.
+    pub fn tensor_map_3d<T: DeviceRepr>(&self, buf: &CudaSlice<T>, elem: Elem, spec: &TmaSpec) -> Result<TensorMap> {
+        self.encode(buf, elem, &spec.dims, &spec.strides, &spec.box_dims)
+    }
+
+    /// A 128-byte-swizzled tiled tensor map of `buf`: `dims` and `boxes`
+    /// innermost first, `strides` the bytes of each dimension but the first.
+    fn encode<T: DeviceRepr>(
+        &self,
+        buf: &CudaSlice<T>,
+        elem: Elem,
+        dims: &[u64],
+        strides: &[u64],
+        boxes: &[u32],
+    ) -> Result<TensorMap> {
         use cudarc::driver::sys::{self, CUtensorMapDataType as Ty};
         use cudarc::driver::DevicePtr;
         if std::mem::size_of::<T>() as i64 != elem.bytes() {
@@ -539,13 +562,14 @@ impl Gpu {
                 format!("a buffer of {elem} elements of {} bytes", std::mem::size_of::<T>()),
             ));
         }
+        if dims.len() != boxes.len() || strides.len() + 1 != dims.len() || !(2..=3).contains(&dims.len()) {
+            return Err(Error::unsupported("tensor map", format!("{} dimensions, {} strides", dims.len(), strides.len())));
+        }
         let (ptr, _sync) = buf.device_ptr(&self.stream);
         let mut map = sys::CUtensorMap { opaque: [0; 16] };
-        let dims = [cols, rows];
-        let strides = [cols * elem.bytes() as u64];
-        let boxes = [box_cols, box_rows];
-        let elem_strides = [1u32, 1];
-        // SAFETY: every pointer is to a live local array of the rank's length.
+        let elem_strides = [1u32; 3];
+        // SAFETY: every pointer is to a live slice of the rank's length
+        // (checked above; the element strides' array is at least as long).
         let r = unsafe {
             sys::cuTensorMapEncodeTiled(
                 &mut map,
@@ -554,7 +578,7 @@ impl Gpu {
                     Elem::F16 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                     Elem::Bf16 => Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
                 },
-                2,
+                dims.len() as u32,
                 ptr as *mut std::ffi::c_void,
                 dims.as_ptr(),
                 strides.as_ptr(),

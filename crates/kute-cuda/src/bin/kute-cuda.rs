@@ -883,6 +883,20 @@ fn check() -> Result<(), Error> {
                         }
                     }
                 }
+                // a batch of three with every leading dimension padded
+                for (i, &mnk) in [(200, 264, 72), (256, 512, 128)].iter().enumerate() {
+                    if g.problem(mnk).is_err() {
+                        continue;
+                    }
+                    at_launch += 1;
+                    match at_launch_batched_checked(&gpu, &f, &g, mnk, 3, 41 + i as u64) {
+                        Ok(()) => println!("ok    {} {mnk:?} x 3, padded rows and matrices", g.name),
+                        Err(e) => {
+                            bad += 1;
+                            println!("FAIL  {} {mnk:?} x 3, padded: {e}", g.name);
+                        }
+                    }
+                }
             }
         }
     }
@@ -967,6 +981,94 @@ fn at_launch_checked(
         let mut c = gpu.zeros::<u16>((m * n) as usize)?;
         gpu.launch_sm90_at(f, g, p, &da, &db, &mut c)?;
         same_rounded(&g.name, &gpu.download(&c)?, &want, g.elem, n as usize, "the reference")
+    }
+}
+
+/// Runs `g` on a batch of `batch` problems `mnk` whose rows and matrices
+/// are padded (every leading dimension and batch stride past its minimum,
+/// as the kernel's rules allow), and compares each `C` with the reference
+/// GEMM on the same matrices stored contiguously; the padding of `C` must
+/// stay untouched.
+fn at_launch_batched_checked(
+    gpu: &Gpu,
+    f: &cudarc::driver::CudaFunction,
+    g: &Sm90GemmAtLaunch,
+    (m, n, k): (i64, i64, i64),
+    batch: i64,
+    seed: u64,
+) -> Result<(), Error> {
+    let (a_k, b_k) = g.config.k_major;
+    let up = |x: i64, d: i64| (x + d - 1) / d * d;
+    // (rows, row length) of A, B and C as stored
+    let shape_a = if a_k { (m, k) } else { (k, m) };
+    let shape_b = if b_k { (n, k) } else { (k, n) };
+    let nd = g.facts.n_div;
+    let ld = (shape_a.1 + 8, shape_b.1 + 16, up(n + 8, nd));
+    let stride = (shape_a.0 * ld.0 + 64, shape_b.0 * ld.1 + 8, up(m * ld.2 + 8, nd));
+    let p = g.problem_batched((m, n, k), batch, ld, stride)?;
+    let (sa, sb, sc) = p.spans(g.config.k_major);
+    let (mut ha, mut hb) = (vec![0u16; sa as usize], vec![0u16; sb as usize]);
+    let mut wants = Vec::new();
+    let cfg = gemm_config(blas_of(g.config.k_major))?;
+    let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), g.elem, &cfg)?)?;
+    for bi in 0..batch {
+        let a = gemm_data((m * k) as usize, g.elem, seed + 2 * bi as u64);
+        let b = gemm_data((n * k) as usize, g.elem, seed + 2 * bi as u64 + 1);
+        let scatter = |dst: &mut [u16], src: &[u16], (rows, cols): (i64, i64), ld: i64, at: i64| {
+            for row in 0..rows {
+                for col in 0..cols {
+                    dst[(at + row * ld + col) as usize] = src[(row * cols + col) as usize];
+                }
+            }
+        };
+        scatter(&mut ha, &a, shape_a, ld.0, bi * stride.0);
+        scatter(&mut hb, &b, shape_b, ld.1, bi * stride.1);
+        let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+        gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &gpu.upload(&a)?, &gpu.upload(&b)?, &mut want)?;
+        wants.push(gpu.download(&want)?);
+    }
+    let (da, db) = (gpu.upload(&ha)?, gpu.upload(&hb)?);
+    // each C of the batch gathered from the strided buffer (equal to the
+    // reference, rounded for a 16-bit C); the rest of it must stay 0
+    fn check<T: PartialEq + Default + std::fmt::Debug + Copy>(
+        name: &str,
+        got: &[T],
+        wants: &[Vec<f32>],
+        (m, n): (i64, i64),
+        (ldc, sc): (i64, i64),
+        want_of: impl Fn(f32) -> T,
+    ) -> Result<(), Error> {
+        let mut touched = vec![false; got.len()];
+        for (bi, want) in wants.iter().enumerate() {
+            for row in 0..m {
+                for col in 0..n {
+                    let at = (bi as i64 * sc + row * ldc + col) as usize;
+                    touched[at] = true;
+                    let w = want_of(want[(row * n + col) as usize]);
+                    if got[at] != w {
+                        return Err(Error::Wrong {
+                            kernel: name.to_string(),
+                            why: format!("matrix {bi}: C[{row}][{col}] = {:?} where the reference has {w:?}", got[at]),
+                        });
+                    }
+                }
+            }
+        }
+        match got.iter().zip(&touched).position(|(x, t)| !t && *x != T::default()) {
+            Some(at) => Err(Error::Wrong { kernel: name.to_string(), why: format!("C's padding at {at} was written") }),
+            None => Ok(()),
+        }
+    }
+    let cs = (ld.2, stride.2);
+    if g.config.c_elem == Elem::F32 {
+        let mut c = gpu.zeros::<f32>(sc as usize)?;
+        gpu.launch_sm90_at(f, g, &p, &da, &db, &mut c)?;
+        check(&g.name, &gpu.download(&c)?, &wants, (m, n), cs, |x| x)
+    } else {
+        let mut c = gpu.zeros::<u16>(sc as usize)?;
+        gpu.launch_sm90_at(f, g, &p, &da, &db, &mut c)?;
+        check(&g.name, &gpu.download(&c)?, &wants, (m, n), cs, |x| round_to_16(x, g.elem))
     }
 }
 

@@ -25,11 +25,13 @@ fn args(l: &Layout) -> String {
 }
 
 /// The kernel's parameters for sizes given at launch (the unknowns of
-/// `(M, N, K)`, in that order), or nothing.
+/// `M`, `N`, `K`, `C`'s leading dimension, the batch and `C`'s batch
+/// stride, in that order), or nothing.
 fn size_params(p: &Sm90Plan) -> String {
     let (m, n, k) = p.mnk;
     let mut names: Vec<String> = Vec::new();
-    for x in [m, n, k] {
+    let (l, sc) = p.extents.batch.unzip();
+    for x in [Some(m), Some(n), Some(k), Some(p.extents.ldc), l, sc].into_iter().flatten() {
         for (u, _) in x.to_sym().unknowns() {
             if !names.contains(&u) {
                 names.push(u);
@@ -63,15 +65,18 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     }
     // the warp-specialized kernel evaluates the tile layouts by mode
     if loader == Sm90Loader::WarpSpecialized {
-        let (cm, cn) = &p.c_tiles_modes;
-        let modes = [(&p.a_ctiles_modes, "a_rows", "a_ks"), (&p.b_ctiles_modes, "b_rows", "b_ks")];
-        for (l, f) in [(cm, "c_tiles_m"), (cn, "c_tiles_n")] {
-            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
-        }
-        for (m, f0, f1) in modes.into_iter().chain([(&p.c_ctiles_modes, "c_rows", "c_cols")]) {
-            if let Some((l0, l1)) = m {
-                plain_fn(&mut s, l0, &format!("{name}_{f0}"))?;
-                plain_fn(&mut s, l1, &format!("{name}_{f1}"))?;
+        let modes = [
+            (Some(&p.c_tiles_modes), ["c_tiles_m", "c_tiles_n", "c_tiles_b"]),
+            (p.a_ctiles_modes.as_ref(), ["a_rows", "a_ks", "a_batch"]),
+            (p.b_ctiles_modes.as_ref(), ["b_rows", "b_ks", "b_batch"]),
+            (p.c_ctiles_modes.as_ref(), ["c_rows", "c_cols", "c_batch"]),
+        ];
+        for (m, [f0, f1, fb]) in modes {
+            let Some(m) = m else { continue };
+            plain_fn(&mut s, &m.first, &format!("{name}_{f0}"))?;
+            plain_fn(&mut s, &m.second, &format!("{name}_{f1}"))?;
+            if let Some(b) = &m.batch {
+                plain_fn(&mut s, b, &format!("{name}_{fb}"))?;
             }
         }
     }
@@ -131,8 +136,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     {copy_b}
   }};
 "#,
-        copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]"),
-        copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]"),
+        copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]", None),
+        copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]", None),
         tile_bytes = (a_elems + b_elems) * elem.bytes(),
     );
     let (tma_decl, params, load_fn, commit, wait_tile) = if tma {
@@ -239,39 +244,67 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<String> {
     let (elem, c_elem) = (p.elem, p.config.c_elem);
     let (tm, tn, ktiles) = p.tiles;
-    let tiles = c(tm.mul(tn)?);
+    let per_batch = tm.mul(tn)?;
+    let tiles = c(match p.extents.batch {
+        Some((l, _)) => per_batch.mul(l)?,
+        None => per_batch,
+    });
+    let per_batch = c(per_batch);
     let group_tiles = c(Int::new_dynamic(p.group).mul(tn)?);
     let (tm, ktiles) = (c(tm), c(ktiles));
+    let rank = p.rank;
     let (a_elems, b_elems) = p.stage_elems;
     // per operand: (tile rows, K-major), offsets in elements: the k steps',
     // and the second warpgroup's in A
     let operands = [(TILE.0, p.config.k_major.0), (TILE.1, p.config.k_major.1)];
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
     let edges = p.predicated.then_some((c(p.mnk.0), c(p.mnk.1)));
-    let n_even = known_multiple(p.mnk.1, 2);
+    // value pairs are stored together where every pair is aligned: N and
+    // C's row and batch strides even
+    let even = |x: Int| known_multiple(x, 2);
+    let n_even = even(p.mnk.1) && even(p.extents.ldc) && p.extents.batch.is_none_or(|(_, sc)| even(sc));
     let c_tile = args(&p.c_tile);
-    let (cm, cn) = (args(&p.c_tiles_modes.0), args(&p.c_tiles_modes.1));
     // the tile's first offset in C and first coordinate, by mode
-    let gc = format!("C + {name}_c_tiles_m(bm{cm}) + {name}_c_tiles_n(bn{cn})");
-    let (crows, ccols) = p.c_ctiles_modes.as_ref().map(|(r, c)| (args(r), args(c))).unwrap_or_default();
-    let cc = format!(
-        "const auto ccm = {name}_c_rows(bm{crows});\n    const auto ccn = {name}_c_cols(bn{ccols});\n    const struct {{ long long c[2]; }} cc = {{{{ccm.c[0] + ccn.c[0], ccm.c[1] + ccn.c[1]}}}};"
-    );
+    let m = &p.c_tiles_modes;
+    let mut gc = format!("C + {name}_c_tiles_m(bm{}) + {name}_c_tiles_n(bn{})", args(&m.first), args(&m.second));
+    if let Some(l) = &m.batch {
+        gc.push_str(&format!(" + {name}_c_tiles_b(b{})", args(l)));
+    }
+    let cc = p.c_ctiles_modes.as_ref().map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank)).unwrap_or_default();
     let c_ctile = p.c_ctile.as_ref().map(args).unwrap_or_default();
-    let mode_args = |m: &Option<(Layout, Layout)>| m.as_ref().map(|(r, k)| (args(r), args(k))).unwrap_or_default();
-    let ((a_rows, a_ks), (b_rows, b_ks)) = (mode_args(&p.a_ctiles_modes), mode_args(&p.b_ctiles_modes));
+    // the producer's coordinates: per tile its rows' (and batch's), per
+    // k-tile the k-tile's added
+    let (mut per_tile, mut per_ktile) = (String::new(), String::new());
+    for (x, i) in [("a", "bm"), ("b", "bn")] {
+        let Some(m) = (if x == "a" { &p.a_ctiles_modes } else { &p.b_ctiles_modes }) else { continue };
+        per_tile.push_str(&format!("const auto c{x}r = {name}_{x}_rows({i}{});\n      ", args(&m.first)));
+        let mut terms = vec![format!("c{x}r"), format!("c{x}k")];
+        if let Some(l) = &m.batch {
+            per_tile.push_str(&format!("const auto c{x}b = {name}_{x}_batch(b{});\n      ", args(l)));
+            terms.push(format!("c{x}b"));
+        }
+        per_ktile.push_str(&format!("const auto c{x}k = {name}_{x}_ks(kt{});\n        ", args(&m.second)));
+        let comps: Vec<String> =
+            (0..rank).map(|d| terms.iter().map(|t| format!("{t}.c[{d}]")).collect::<Vec<_>>().join(" + ")).collect();
+        per_ktile.push_str(&format!("const struct {{ long long c[{rank}]; }} c{x} = {{{{{}}}}};\n        ", comps.join(", ")));
+    }
     let group = p.group;
     // the tile's (bm, bn): groups of `group` M-tiles (the last one smaller
     // where `group` does not divide the M-tiles)
     // the group and the tile in it (32-bit divisions by a run-time count:
     // the problem's tiles are fewer than 2^31)
-    let tile_split = if p.group_divides {
-        format!("const long long g = tile / {group_tiles}, w = tile % {group_tiles};")
+    let mut tile_split = if p.extents.batch.is_some() {
+        format!("const long long b = (unsigned int)tile / (unsigned int){per_batch}, t = (unsigned int)tile % (unsigned int){per_batch};\n    ")
+    } else {
+        "const long long t = tile;\n    ".to_string()
+    };
+    tile_split.push_str(&if p.group_divides {
+        format!("const long long g = t / {group_tiles}, w = t % {group_tiles};")
     } else {
         format!(
-            "const long long g = (unsigned int)tile / (unsigned int){group_tiles}, w = (unsigned int)tile % (unsigned int){group_tiles};"
+            "const long long g = (unsigned int)t / (unsigned int){group_tiles}, w = (unsigned int)t % (unsigned int){group_tiles};"
         )
-    };
+    });
     let tile_order = if p.group_divides {
         format!("const long long bm = g * {group} + w % {group}, bn = w / {group};")
     } else {
@@ -281,6 +314,11 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     };
     let sizes = size_params(p);
     let tma_store = p.c_boxes;
+    let tma_store_call = match (rank, tma_store) {
+        (3, Some((box_cols, _))) => format!("kute_tma_store_3d(&tma_c, col0 + {box_cols} * j, row0, (int)cc.c[2], sbuf);"),
+        (_, Some((box_cols, _))) => format!("kute_tma_store_2d(&tma_c, col0 + {box_cols} * j, row0, sbuf);"),
+        _ => String::new(),
+    };
     let bytes = elem.bytes();
     // per operand: (tile rows, K-major, the k step's offset, the second
     // warpgroup's offset), offsets in elements
@@ -295,7 +333,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
                 (format!("c{x}.c[0] + {}", j * w), format!("c{x}.c[1]"))
             };
             let offset = format!("stage * {elems} + {}", j * w * TILE.2);
-            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer)));
+            let batch = (rank == 3).then(|| format!("c{x}.c[2]"));
+            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer, batch.as_deref())));
         }
     }
     // the 16-bit C's conversion (cvt.rn.f16 / cvt.rn.bf16)
@@ -407,7 +446,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
       asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
       if (ct % 128 == 0) {{
         if (true{inside})
-          kute_tma_store_2d(&tma_c, col0 + {box_cols} * j, row0, sbuf);
+          {tma_store_call}
         asm volatile("cp.async.bulk.commit_group;" ::: "memory");
       }}
     }}
@@ -452,17 +491,14 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
       {tile_split}
       {tile_order}
       // the tiles' first coordinates; a k-tile adds its offset (no division)
-      const auto car = {name}_a_rows(bm{a_rows});
-      const auto cbr = {name}_b_rows(bn{b_rows});
+      {per_tile}
       for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
         const int stage = (int)(it % {STAGES});
         // the consumers released this stage's previous round
         if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
         const unsigned int bar = kute_bar(&full[stage]);
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
-        const auto cak = {name}_a_ks(kt{a_ks});
-        const auto cbk = {name}_b_ks(kt{b_ks});
-        const struct {{ long long c[2]; }} ca = {{{{car.c[0] + cak.c[0], car.c[1] + cak.c[1]}}}}, cb = {{{{cbr.c[0] + cbk.c[0], cbr.c[1] + cbk.c[1]}}}};
+        {per_ktile}
 {copies}      }}
     }}
     return;
@@ -503,6 +539,36 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
 
 /// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the
 /// tensor-map coordinate `(inner, outer)`, completing on the mbarrier `bar`.
-fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str) -> String {
-    format!("kute_tma_load_2d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), bar);")
+fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str, batch: Option<&str>) -> String {
+    match batch {
+        None => format!("kute_tma_load_2d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), bar);"),
+        Some(b) => {
+            format!("kute_tma_load_3d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), (int)({b}), bar);")
+        }
+    }
+}
+
+/// The statements computing `var`, the first coordinate of tile `(i, j)`
+/// (and batch `b`) of the tile grid `m` by mode: the sum of its modes'
+/// coordinates, each a one-mode layout evaluated without a division.
+fn coordinate_sum(
+    name: &str,
+    var: &str,
+    (f0, f1, fb): (&str, &str, &str),
+    (i, j): (&str, &str),
+    m: &crate::plan::gemm_sm90::TileModes,
+    rank: usize,
+) -> String {
+    let mut parts = vec![format!("{name}_{f0}({i}{})", args(&m.first)), format!("{name}_{f1}({j}{})", args(&m.second))];
+    if let Some(l) = &m.batch {
+        parts.push(format!("{name}_{fb}(b{})", args(l)));
+    }
+    let mut s = String::new();
+    for (k, part) in parts.iter().enumerate() {
+        s.push_str(&format!("const auto {var}{k} = {part};\n    "));
+    }
+    let comps: Vec<String> =
+        (0..rank).map(|d| (0..parts.len()).map(|k| format!("{var}{k}.c[{d}]")).collect::<Vec<_>>().join(" + ")).collect();
+    s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
+    s
 }

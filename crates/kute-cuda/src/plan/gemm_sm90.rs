@@ -1,7 +1,10 @@
 //! The plan of the SM90 `wgmma` GEMMs (see [`crate::gemm_sm90`] for the
 //! kernels).
 
-use super::{both_coordinates, check_rows, copy_tv, identity_tiles, known_multiple, layout2, operand_layout, shape2};
+use super::{
+    all_coordinates, both_coordinates, check_rows, copy_tv, identity_tiles, known_multiple, layout2, operand_layout,
+    shape2,
+};
 use crate::gemm_sm90::{Sm90Config, Sm90Epilogue, Sm90Loader, C_STAGE_BYTES, STAGES, THREADS, TILE};
 use crate::{Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
@@ -23,12 +26,48 @@ pub(crate) struct Descriptor {
     pub kstep: i64,
 }
 
+/// The sizes a plan is made for: integers, or unknowns given at launch with
+/// the facts the caller guarantees. `C` is `(M, N)` with rows `ldc` apart
+/// and, with a batch `(L, stride)`, `L` of them `stride` apart.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Extents {
+    /// `(M, N, K)`.
+    pub mnk: (Int, Int, Int),
+    /// `C`'s leading dimension.
+    pub ldc: Int,
+    /// The batch count and `C`'s batch stride.
+    pub batch: Option<(Int, Int)>,
+}
+
+impl Extents {
+    /// One problem of sizes known now, `C` contiguous.
+    pub fn fixed((m, n, k): (i64, i64, i64)) -> Extents {
+        let d = Int::new_dynamic;
+        Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None }
+    }
+}
+
+/// A tile grid's layouts by mode: tile `i` along the first mode, `j` along
+/// the second and batch `b`, each to its part of the first coordinate (or
+/// offset); the sum is the tile's, computed without a division.
+#[derive(Clone, Debug)]
+pub(crate) struct TileModes {
+    /// Along the rows (M or N).
+    pub first: Layout,
+    /// Along the second mode (K, or N for `C`).
+    pub second: Layout,
+    /// Along the batch.
+    pub batch: Option<Layout>,
+}
+
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
 /// the descriptors, and the counts its text needs.
 pub(crate) struct Sm90Plan {
     /// `(M, N, K)`: integers, or unknowns given at launch (with the facts
     /// the caller guarantees).
     pub mnk: (Int, Int, Int),
+    /// The sizes, `C`'s leading dimension and the batch.
+    pub extents: Extents,
     /// The input type (f16 or bf16).
     pub elem: Elem,
     /// The choices the plan was made for.
@@ -73,17 +112,17 @@ pub(crate) struct Sm90Plan {
     pub a_ctiles: Option<Layout>,
     /// Same for `B`.
     pub b_ctiles: Option<Layout>,
-    /// With TMA loads: `A`'s row tile `bm` to its first (row, k)
-    /// coordinate, and k-tile `kt` to its offset from there (the modes of
-    /// `a_ctiles`: one-mode layouts, evaluated without a division).
-    pub a_ctiles_modes: Option<(Layout, Layout)>,
+    /// With TMA loads: `A`'s tiles by mode (row tile, k-tile, batch) to
+    /// their (row, k[, batch]) coordinates.
+    pub a_ctiles_modes: Option<TileModes>,
     /// Same for `B`.
-    pub b_ctiles_modes: Option<(Layout, Layout)>,
-    /// The modes of `c_tiles`: row tile `bm` and column tile `bn` to their
-    /// offsets in `C` (summed: the tile's first offset, without a division).
-    pub c_tiles_modes: (Layout, Layout),
-    /// The modes of `c_ctiles`, as `a_ctiles_modes`.
-    pub c_ctiles_modes: Option<(Layout, Layout)>,
+    pub b_ctiles_modes: Option<TileModes>,
+    /// `C`'s tiles by mode (row tile, column tile, batch) to their offsets.
+    pub c_tiles_modes: TileModes,
+    /// `C`'s tiles by mode to their (row, column[, batch]) coordinates.
+    pub c_ctiles_modes: Option<TileModes>,
+    /// Components of the coordinates: 2, or 3 with a batch.
+    pub rank: usize,
     /// Predicated or with the TMA store: block tile number to the (row,
     /// column) of its first element of `C`.
     pub c_ctiles: Option<Layout>,
@@ -152,7 +191,9 @@ pub(crate) fn tensor_maps(
 /// Plans `C = A · Bᵀ` for `(M, N, K)`, integers or unknowns given at launch
 /// (the warp-specialized kernel only); the Pre and Post of
 /// [`crate::gemm_sm90::Sm90Gemm::with_config`].
-pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -> Result<Sm90Plan> {
+pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<Sm90Plan> {
+    let (m, n, k) = extents.mnk;
+    let Extents { ldc, batch, .. } = extents;
     let Sm90Config { loader, epilogue, c_elem, k_major: (a_k, b_k) } = config;
     let tma = loader != Sm90Loader::CpAsync;
     let ws = loader == Sm90Loader::WarpSpecialized;
@@ -161,9 +202,10 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     }
     let tma_store = epilogue == Sm90Epilogue::Tma;
     let at_launch = m.is_symbolic() || n.is_symbolic() || k.is_symbolic();
-    if at_launch && !ws {
-        return Err(Error::unsupported(OP, "sizes given at launch: only the warp-specialized kernel takes them"));
+    if (at_launch || batch.is_some()) && !ws {
+        return Err(Error::unsupported(OP, "sizes given at launch or a batch: only the warp-specialized kernel takes them"));
     }
+    let rank = if batch.is_some() { 3 } else { 2 };
     if tma_store && !known_multiple(n, 16 / c_elem.bytes()) {
         return Err(Error::unsupported(
             OP,
@@ -247,7 +289,10 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     let (a_scopy, b_scopy) = (copy_tv(OP, THREADS, bm, bk, elem, true)?, copy_tv(OP, THREADS, bn, bk, elem, true)?);
     let store_cost = block_bank_conflicts(&smem, elem.bytes(), &a_scopy)?;
     let (a, b) = (operand_layout(m, k, a_k)?, operand_layout(n, k, b_k)?);
-    let c = layout2((m, n), (n, 1))?;
+    let c = match batch {
+        Some((l, sc)) => Layout::new((m, n, l), (ldc, Int::new_dynamic(1), sc))?,
+        None => layout2((m, n), (ldc, 1))?,
+    };
     let za = kute::zipped_divide(&a, &shape2(bm, bk))?;
     let zb = kute::zipped_divide(&b, &shape2(bn, bk))?;
     let zc = kute::zipped_divide(&c, &shape2(bm, bn))?;
@@ -256,7 +301,7 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     let zt = kute::zipped_divide(&Layout::from_shape(&shape2(bm, bn))?, &shape2(64, bn))?;
     let c_frag = kute::composition(&zt.mode(0)?, &c_atom)?;
     let c_rep = zt.mode(1)?;
-    let (a_ctiles, b_ctiles) = if tma {
+    let (a_ctiles, b_ctiles) = if tma && batch.is_none() {
         // both components, even where a tile grid has one tile along a mode
         let ctiles =
             |rows: Int, br: i64| -> Result<Layout> { both_coordinates(&identity_tiles((rows, k), (br, bk))?.mode(1)?) };
@@ -264,20 +309,30 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     } else {
         (None, None)
     };
-    let modes = |l: &Option<Layout>| -> Result<Option<(Layout, Layout)>> {
-        let Some(l) = l else { return Ok(None) };
-        // (mode 0 is the pair of size-1 modes both_coordinates put first)
-        let tiles = l.mode(1)?;
-        Ok(Some((both_coordinates(&tiles.mode(0)?)?, both_coordinates(&tiles.mode(1)?)?)))
+    // the tile grid of the identity layout of `(rows, cols[, L])` by
+    // `(tr, tc)`, by mode, every coordinate with all its components
+    let coords = |(rows, cols): (Int, Int), tile: (i64, i64)| -> Result<TileModes> {
+        let id = match batch {
+            Some((l, _)) => Layout::identity(&(rows, cols, l).as_int_tuple())?,
+            None => Layout::identity(&(rows, cols).as_int_tuple())?,
+        };
+        let tiles = kute::zipped_divide(&id, &shape2(tile.0, tile.1))?.mode(1)?;
+        let mode = |i: usize| -> Result<Layout> { all_coordinates(&tiles.mode(i)?, rank) };
+        Ok(TileModes { first: mode(0)?, second: mode(1)?, batch: batch.map(|_| mode(2)).transpose()? })
     };
-    let (a_ctiles_modes, b_ctiles_modes) = (modes(&a_ctiles)?, modes(&b_ctiles)?);
+    let (a_ctiles_modes, b_ctiles_modes) =
+        if tma { (Some(coords((m, k), (bm, bk))?), Some(coords((n, k), (bn, bk))?)) } else { (None, None) };
     let c_tiles = zc.mode(1)?;
-    let c_tiles_modes = (c_tiles.mode(0)?, c_tiles.mode(1)?);
+    let c_tiles_modes = TileModes {
+        first: c_tiles.mode(0)?,
+        second: c_tiles.mode(1)?,
+        batch: batch.map(|_| c_tiles.mode(2)).transpose()?,
+    };
     // the tiles' coordinates (the TMA store's box coordinates), and for
     // guarded stores every element's
     let (c_ctiles, c_ctile) = if predicated || tma_store {
         let id = identity_tiles((m, n), (bm, bn))?;
-        let ctile = if tma_store { None } else { Some(both_coordinates(&id.mode(0)?)?) };
+        let ctile = if tma_store { None } else { Some(all_coordinates(&id.mode(0)?, rank)?) };
         (Some(both_coordinates(&id.mode(1)?)?), ctile)
     } else {
         (None, None)
@@ -301,7 +356,7 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     } else {
         (None, Vec::new())
     };
-    let c_ctiles_modes = modes(&c_ctiles)?;
+    let c_ctiles_modes = c_ctiles.is_some().then(|| coords((m, n), (bm, bn))).transpose()?;
     let (a_elems, b_elems) = (bm * bk, bn * bk);
     let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
     let (tm, tn, tk) = (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?);
@@ -312,6 +367,8 @@ pub(crate) fn plan((m, n, k): (Int, Int, Int), elem: Elem, config: Sm90Config) -
     let (group, group_divides) = if at_launch && group < 8 { (8, false) } else { (group, true) };
     Ok(Sm90Plan {
         mnk: (m, n, k),
+        extents,
+        rank,
         elem,
         config,
         predicated,
@@ -398,7 +455,12 @@ mod tests {
         for config in configs {
             for (md, nd, kd) in facts {
                 let unknown = |n: &str, d: i64| Int::symbolic(Sym::var_div(n, d).unwrap()).unwrap();
-                let planned = plan((unknown("M", md), unknown("N", nd), unknown("K", kd)), Elem::F16, config);
+                let extents = Extents {
+                    mnk: (unknown("M", md), unknown("N", nd), unknown("K", kd)),
+                    ldc: unknown("LDC", nd),
+                    batch: Some((unknown("L", 1), unknown("SC", nd))),
+                };
+                let planned = plan(extents, Elem::F16, config);
                 if let Err(e) = &planned {
                     eprintln!("{config:?} {md} {nd} {kd}: {e}");
                 }
@@ -414,25 +476,39 @@ mod tests {
                 };
                 for _ in 0..12 {
                     let (m, n, k) = (md * next(2048 / md + 2), nd * next(4096 / nd + 2), kd * next(1024 / kd + 2));
+                    // C's rows and matrices apart by at least their lengths
+                    let (ldc, l) = (n + nd * (next(3) - 1), next(4));
+                    let sc = m * ldc + nd * (next(3) - 1);
                     let d = Int::new_dynamic;
-                    let want = plan((d(m), d(n), d(k)), Elem::F16, config).unwrap();
-                    let v = Valuation::from([("M", m), ("N", n), ("K", k)]);
+                    let fixed = Extents { mnk: (d(m), d(n), d(k)), ldc: d(ldc), batch: Some((d(l), d(sc))) };
+                    let want = plan(fixed, Elem::F16, config).unwrap();
+                    let v = Valuation::from([("M", m), ("N", n), ("K", k), ("LDC", ldc), ("L", l), ("SC", sc)]);
                     let put = |l: &Layout| seen(&l.substitute(&v).unwrap());
                     let pairs = [
                         (&sym.c_tiles, &want.c_tiles),
                         (&sym.c_tile, &want.c_tile),
                         (&sym.c_frag, &want.c_frag),
                         (&sym.c_rep, &want.c_rep),
+                        (&sym.c_tiles_modes.first, &want.c_tiles_modes.first),
+                        (&sym.c_tiles_modes.second, &want.c_tiles_modes.second),
                     ];
                     for (s, w) in pairs {
                         assert_eq!(put(s), seen(w), "({m},{n},{k}) {config:?}");
                     }
-                    let opts = [
-                        (&sym.a_ctiles, &want.a_ctiles),
-                        (&sym.b_ctiles, &want.b_ctiles),
-                        (&sym.c_ctiles, &want.c_ctiles),
-                        (&sym.c_ctile, &want.c_ctile),
-                    ];
+                    let modes = |t: &Option<TileModes>| {
+                        t.as_ref().map(|t| [Some(t.first.clone()), Some(t.second.clone()), t.batch.clone()])
+                    };
+                    let by_mode = |s: &Option<TileModes>, w: &Option<TileModes>| {
+                        let (s, w) = (modes(s), modes(w));
+                        (0..3).map(move |i| (s.as_ref().and_then(|s| s[i].clone()), w.as_ref().and_then(|w| w[i].clone())))
+                    };
+                    let owned: Vec<(Option<Layout>, Option<Layout>)> = by_mode(&sym.a_ctiles_modes, &want.a_ctiles_modes)
+                        .chain(by_mode(&sym.b_ctiles_modes, &want.b_ctiles_modes))
+                        .chain(by_mode(&sym.c_ctiles_modes, &want.c_ctiles_modes))
+                        .chain([(sym.c_tiles_modes.batch.clone(), want.c_tiles_modes.batch.clone())])
+                        .chain([(sym.c_ctiles.clone(), want.c_ctiles.clone()), (sym.c_ctile.clone(), want.c_ctile.clone())])
+                        .collect();
+                    let opts: Vec<(&Option<Layout>, &Option<Layout>)> = owned.iter().map(|(s, w)| (s, w)).collect();
                     for (s, w) in opts {
                         match (s, w) {
                             (Some(s), Some(w)) => assert_eq!(put(s), seen(w), "({m},{n},{k}) {config:?}"),

@@ -124,10 +124,16 @@ pub(crate) fn identity_tiles<T: AsIntTuple>((rows, cols): (T, T), (tr, tc): (i64
 /// identity layout may name one coordinate only (CuTe's sparse `128@0`), and
 /// the emitted coordinate then always has both components.
 pub(crate) fn both_coordinates(l: &Layout) -> Result<Layout> {
-    let one = Int::ONE;
+    all_coordinates(l, 2)
+}
+
+/// `l` after a size-1 mode of strides `1@0 .. 1@(rank-1)`: the emitted
+/// coordinate has all `rank` components.
+pub(crate) fn all_coordinates(l: &Layout, rank: usize) -> Result<Layout> {
+    let ones = IntTuple::tuple_of_leaves((0..rank).map(|_| Int::ONE));
     // (first: `l`'s last mode stays the last, which the emitted function
     // does not reduce, so a one-mode `l` costs no division)
-    Ok(Layout::concat([&Layout::identity(&(one, one).as_int_tuple())?, l])?)
+    Ok(Layout::concat([&Layout::identity(&ones)?, l])?)
 }
 
 /// BLAS's name of the operand layouts whose K-majorness is `k_major` (A, B).

@@ -12,3 +12,12 @@ __device__ __forceinline__ void kute_tma_store_2d(const kute_tmap* map, int c0, 
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
                :: "l"(map), "r"(c0), "r"(c1), "r"(smem) : "memory");
 }
+// The same with a third coordinate (a batch of matrices: a 3-D tensor map).
+__device__ __forceinline__ void kute_tma_load_3d(void* smem, const kute_tmap* map, int c0, int c1, int c2, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
+               :: "r"((unsigned int)__cvta_generic_to_shared(smem)), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(bar) : "memory");
+}
+__device__ __forceinline__ void kute_tma_store_3d(const kute_tmap* map, int c0, int c1, int c2, unsigned int smem) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
+               :: "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(smem) : "memory");
+}

@@ -148,7 +148,7 @@ enum Cmd {
         #[arg(
             long,
             value_delimiter = ',',
-            default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512,2048x2048x2048,4000x4000x4000,128x8192x8192,256x8192x8192,1024x8192x8192,4096x14336x4096,4096x4096x14336,6000x3000x1000,16384x16384x1024"
+            default_value = "4096x4096x4096,8192x8192x8192,8192x8192x512,2048x2048x2048,4000x4000x4000,128x8192x8192,256x8192x8192,1024x8192x8192,4096x14336x4096,4096x4096x14336,6000x3000x1000,16384x16384x1024,64x(512x512x512)"
         )]
         shapes: Vec<String>,
         #[arg(long, default_value = "f16")]
@@ -1109,21 +1109,24 @@ fn gemm_at_launch(
     let t = Instant::now();
     let (_, again) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
     println!("kernel again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
-    let parse = |s: &str| -> Result<(i64, i64, i64), Error> {
-        let v: Vec<i64> = s.split('x').filter_map(|x| x.trim().parse().ok()).collect();
+    // MxNxK, or a batch: Bx(MxNxK)
+    let parse = |s: &str| -> Result<(i64, (i64, i64, i64)), Error> {
+        let v: Vec<i64> = s.split(['x', '(', ')']).filter_map(|x| x.trim().parse().ok()).collect();
         match v[..] {
-            [m, n, k] => Ok((m, n, k)),
-            _ => Err(Error::Unsupported { op: "gemm-at-launch", why: format!("'{s}': MxNxK") }),
+            [m, n, k] if !s.contains('(') => Ok((1, (m, n, k))),
+            [b, m, n, k] if s.contains('(') => Ok((b, (m, n, k))),
+            _ => Err(Error::Unsupported { op: "gemm-at-launch", why: format!("'{s}': MxNxK or Bx(MxNxK)") }),
         }
     };
     let sms = gpu.sm_count()?;
     let mut rows = Vec::new();
     for (si, s) in shapes.iter().enumerate() {
-        let mnk = parse(s)?;
+        let (batch, mnk) = parse(s)?;
         let (m, n, k) = mnk;
-        let p = g.problem(mnk)?;
-        let a = gemm_data((m * k) as usize, elem, 3 + si as u64);
-        let b = gemm_data((n * k) as usize, elem, 5 + si as u64);
+        // a batch of contiguous matrices
+        let p = g.problem_batched(mnk, batch, (k, k, n), (m * k, n * k, m * n))?;
+        let a = gemm_data((batch * m * k) as usize, elem, 3 + si as u64);
+        let b = gemm_data((batch * n * k) as usize, elem, 5 + si as u64);
         let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
         // the kernel made for this shape: its plan and compile time, its C
         let t = Instant::now();
@@ -1134,9 +1137,10 @@ fn gemm_at_launch(
         let mut cf = gpu.zeros::<u16>((m * n) as usize)?;
         let prepared = gpu.prepare_sm90(&fixed, &da, &db, &cf)?;
         gpu.launch_prepared(&ff, &prepared, &mut cf)?;
-        let mut ca = gpu.zeros::<u16>((m * n) as usize)?;
+        let mut ca = gpu.zeros::<u16>((batch * m * n) as usize)?;
         gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
-        let (got, want) = (gpu.download(&ca)?, gpu.download(&cf)?);
+        // (the per-shape kernel multiplied the batch's first matrices)
+        let (got, want) = (gpu.download(&ca)?[..(m * n) as usize].to_vec(), gpu.download(&cf)?);
         if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
             return Err(Error::Wrong {
                 kernel: g.name.clone(),
@@ -1147,7 +1151,7 @@ fn gemm_at_launch(
         gpu.sync()?;
         let t = Instant::now();
         for _ in 0..20 {
-            let p = g.problem(mnk)?;
+            let p = g.problem_batched(mnk, batch, (k, k, n), (m * k, n * k, m * n))?;
             gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
         }
         let launch_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
@@ -1159,18 +1163,33 @@ fn gemm_at_launch(
         let prepared_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
         gpu.sync()?;
         let ms_at = gpu.time(2, 5, reps, || gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca))?;
-        let ms_fixed = gpu.time(2, 5, reps, || gpu.launch_prepared(&ff, &prepared, &mut cf))?;
+        // a batch by the per-shape kernel: one launch per matrix
+        let ms_fixed = gpu.time(2, 5, reps, || {
+            for _ in 0..batch {
+                gpu.launch_prepared(&ff, &prepared, &mut cf)?;
+            }
+            Ok(())
+        })?;
         println!(
             "{s}: equal to the per-shape kernel bit for bit ({:?} blocks); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
             p.grid(sms)
         );
-        rows.push((s.clone(), mnk, ms_at, ms_fixed));
+        rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch));
     }
     let mut torch = std::collections::HashMap::new();
     if no_torch {
         println!("PyTorch: not run (--no-torch)");
     } else {
-        let args: Vec<String> = shapes.iter().map(|s| format!("{s}:{}:", elem.torch())).collect();
+        // (a batch as MxNxKxB, torch.matmul of 3-D tensors)
+        let args: Vec<String> = shapes
+            .iter()
+            .map(|s| match parse(s) {
+                Ok((b, (m, n, k))) if b > 1 => format!("{m}x{n}x{k}x{b}:{}:", elem.torch()),
+                _ => format!("{s}:{}:", elem.torch()),
+            })
+            .collect();
+        let keys: std::collections::HashMap<String, String> =
+            args.iter().zip(shapes).map(|(a, s)| (a.split(':').next().unwrap_or("").to_string(), s.clone())).collect();
         let out = Command::new("python3")
             .args(["-c", TORCH, "gemm", &reps.to_string()])
             .args(&args)
@@ -1183,22 +1202,26 @@ fn gemm_at_launch(
             let v: serde_json::Value = serde_json::from_str(line)
                 .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: e.to_string() })?;
             if let (Some(shape), Some(ms)) = (v["shape"].as_str(), v["matmul_ms"].as_f64()) {
-                torch.insert(shape.to_string(), ms);
+                torch.insert(keys.get(shape).cloned().unwrap_or_else(|| shape.to_string()), ms);
             }
         }
     }
     println!();
     println!("| M x N x K | one kernel for every size (ms) | TFLOP/s | kernel for the shape (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
     println!("|---|---|---|---|---|---|---|");
-    let (mut log_torch, mut log_fixed, mut with_torch) = (0.0, 0.0, 0usize);
-    for (s, (m, n, k), at, fixed) in &rows {
+    let (mut log_torch, mut log_fixed, mut with_torch, mut single) = (0.0, 0.0, 0usize, 0usize);
+    for (s, (m, n, k), at, fixed, batch) in &rows {
         let tflops = 2.0 * (*m as f64) * (*n as f64) * (*k as f64) / (at * 1e9);
         let vs_torch = torch.get(s).map(|t| t / at);
         if let Some(r) = vs_torch {
             log_torch += r.ln();
             with_torch += 1;
         }
-        log_fixed += (fixed / at).ln();
+        // (a batch against one launch per matrix: not in the geomean)
+        if *batch == 1 {
+            log_fixed += (fixed / at).ln();
+            single += 1;
+        }
         println!(
             "| {s} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
             torch.get(s).map_or("-".to_string(), |t| format!("{t:.3}")),
@@ -1208,8 +1231,8 @@ fn gemm_at_launch(
     }
     if !rows.is_empty() {
         println!(
-            "geomean: {:.3}x the per-shape kernels, {} torch.matmul",
-            (log_fixed / rows.len() as f64).exp(),
+            "geomean: {:.3}x the per-shape kernels (single problems), {} torch.matmul",
+            (log_fixed / single.max(1) as f64).exp(),
             if with_torch > 0 { format!("{:.3}x", (log_torch / with_torch as f64).exp()) } else { "-".to_string() }
         );
     }

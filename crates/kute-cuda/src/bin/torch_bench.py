@@ -4,7 +4,7 @@
 #
 #   copy SIZES DTYPES REPS: one JSON line per (size, dtype) with the
 #     milliseconds per call of `y.copy_(x)` and of `x.t().contiguous()`.
-#   gemm REPS SHAPE:DTYPE:PREFIX...: one JSON line per case (SHAPE MxNxK) with
+#   gemm REPS SHAPE:DTYPE:PREFIX...: one JSON line per case (SHAPE MxNxK, or MxNxKxB for a batch) with
 #     torch.matmul's milliseconds (A @ B.t(), A (M,K), B (N,K) in DTYPE) and,
 #     when PREFIX names kute's PREFIX_{a,b,c}.bin, kute's maximum relative
 #     error against torch.matmul(A.float(), B.float().t()).
@@ -55,9 +55,18 @@ def gemm(reps, *cases):
 
     for case in cases:
         shape, name, prefix = case.split(":")
-        m, n, k = (int(x) for x in shape.split("x"))
+        m, n, k, *batch = (int(x) for x in shape.split("x"))
         dt = getattr(torch, name)
         out = {"shape": shape, "dtype": name}
+        if batch:
+            # a batch: torch.matmul of (B, M, K) by (B, K, N)
+            a = torch.rand(batch[0], m, k, device="cuda").to(dt)
+            b = torch.rand(batch[0], n, k, device="cuda").to(dt)
+            out["matmul_ms"] = timed(lambda: torch.matmul(a, b.transpose(1, 2)), int(reps), 2)
+            about(out)
+            del a, b
+            torch.cuda.empty_cache()
+            continue
         if prefix:
             a = torch.from_numpy(np.fromfile(prefix + "_a.bin", dtype=np.int16).reshape(m, k)).view(dt).cuda()
             b = torch.from_numpy(np.fromfile(prefix + "_b.bin", dtype=np.int16).reshape(n, k)).view(dt).cuda()

@@ -60,14 +60,14 @@ fn main() -> Result<(), Error> {
             ..Sm90Config::default()
         };
         let any = Sm90GemmAtLaunch::new("my_gemm_any", Elem::F16, ws, SizeFacts { n_div: 8, ..SizeFacts::default() })?;
-        let (kernel, _) = gpu.kernel_cached(&any.name, &any.source, "sm_90a")?;
+        let kernels = gpu.load_sm90_at(&any)?;
         let mut dc_any = gpu.zeros::<u16>((m * n) as usize)?;
-        gpu.launch_sm90_at(&kernel, &any, &any.problem((m, n, k))?, &da, &db, &mut dc_any)?;
+        gpu.launch_sm90_at(&kernels, &any, &any.problem((m, n, k))?, &da, &db, &mut dc_any)?;
         assert_eq!(gpu.download(&dc_any)?, c16);
         // the first 100 rows of A and 40 of B: the same kernel, no compile
         let (m2, n2) = (100, 40);
         let mut dc_small = gpu.zeros::<u16>((m2 * n2) as usize)?;
-        gpu.launch_sm90_at(&kernel, &any, &any.problem((m2, n2, k))?, &da, &db, &mut dc_small)?;
+        gpu.launch_sm90_at(&kernels, &any, &any.problem((m2, n2, k))?, &da, &db, &mut dc_small)?;
         let small = gpu.download(&dc_small)?;
         assert!((0..m2 * n2).all(|x| small[x as usize] == c16[(x / n2 * n + x % n2) as usize]));
         println!("one kernel for every size: C equals the SM90 kernel's on ({m},{n},{k}) and ({m2},{n2},{k})");

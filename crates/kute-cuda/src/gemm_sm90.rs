@@ -512,6 +512,9 @@ pub struct Sm90Problem {
     pub c_map: Option<TmaSpec>,
     /// Block tiles along M and N (per matrix).
     pub blocks: (u32, u32),
+    /// The k-tiles' splits (split-K), or `None` for
+    /// [`Sm90Problem::split_heuristic`]'s choice at launch.
+    pub splits: Option<i64>,
 }
 
 impl Sm90Problem {
@@ -520,8 +523,51 @@ impl Sm90Problem {
     ///
     /// Pre: none. Post: the grid's `(x, y)`.
     pub fn grid(&self, sms: u32) -> (u32, u32) {
-        let tiles = self.blocks.0 as u64 * self.blocks.1 as u64 * self.batch as u64;
-        (tiles.min(sms.max(1) as u64) as u32, 1)
+        self.grid_with(sms, 1)
+    }
+
+    /// As [`Sm90Problem::grid`], each tile's k-tiles split `splits` ways.
+    ///
+    /// Pre: none. Post: the grid's `(x, y)`.
+    pub fn grid_with(&self, sms: u32, splits: i64) -> (u32, u32) {
+        let units = self.blocks.0 as u64 * self.blocks.1 as u64 * self.batch as u64 * splits.max(1) as u64;
+        (units.min(sms.max(1) as u64) as u32, 1)
+    }
+
+    /// The problem with its k-tiles split `splits` ways (pinned: the
+    /// heuristic is not asked).
+    ///
+    /// Pre: none (the launch checks `1 <= splits <= k-tiles`). Post: the problem.
+    pub fn with_splits(self, splits: i64) -> Sm90Problem {
+        Sm90Problem { splits: Some(splits), ..self }
+    }
+
+    /// Split-K's heuristic for a GPU of `sms` multiprocessors: a problem
+    /// with tiles for more than a quarter of them is not split; one with
+    /// fewer splits each tile's k-tiles into as many shares as fill the
+    /// multiprocessors once (`sms / tiles`), each share at least four
+    /// k-tiles, at most 16 shares. (Measured on an H200, BENCHMARKS.md:
+    /// 128x8192x8192 in four shares ran 1.09x faster than unsplit;
+    /// 256x8192x8192 in two shares 0.88x, so it is not split.)
+    ///
+    /// Pre: none. Post: the splits, from 1.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((4096, 4096, 4096)).unwrap().split_heuristic(132), 1); // 512 tiles
+    /// assert_eq!(g.problem((128, 8192, 8192)).unwrap().split_heuristic(132), 4); // 32 tiles, 128 k-tiles
+    /// assert_eq!(g.problem((256, 8192, 8192)).unwrap().split_heuristic(132), 1); // 64 tiles
+    /// assert_eq!(g.problem((128, 256, 256)).unwrap().split_heuristic(132), 1); // 4 k-tiles
+    /// ```
+    pub fn split_heuristic(&self, sms: u32) -> i64 {
+        let tiles = self.blocks.0 as i64 * self.blocks.1 as i64 * self.batch;
+        let ktiles = (self.mnk.2 + TILE.2 - 1) / TILE.2;
+        if 4 * tiles > sms as i64 {
+            return 1;
+        }
+        (sms as i64 / tiles.max(1)).min(ktiles / 4).clamp(1, 16)
     }
 
     /// The elements each of A, B and C spans: what their buffers must hold.
@@ -529,7 +575,8 @@ impl Sm90Problem {
     /// Pre: none. Post: `(A, B, C)`.
     pub fn spans(&self, k_major: (bool, bool)) -> (i64, i64, i64) {
         let (m, n, k) = self.mnk;
-        let span = |(outer, inner): (i64, i64), ld: i64, stride: i64| (self.batch - 1) * stride + (outer - 1) * ld + inner;
+        let span =
+            |(outer, inner): (i64, i64), ld: i64, stride: i64| (self.batch - 1) * stride + (outer - 1) * ld + inner;
         let rows = |r: i64, km: bool| if km { (r, k) } else { (k, r) };
         (
             span(rows(m, k_major.0), self.ld.0, self.batch_stride.0),
@@ -549,7 +596,10 @@ impl Sm90GemmAtLaunch {
     /// it; the facts make the operands' contiguous extents multiples of 8
     /// (and with a TMA store, `N` times `C`'s element size a multiple of 16);
     /// every divisor positive (else an `Unsupported` error).
-    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K, LDC, L, SC)`.
+    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K, LDC, L, SC)`;
+    /// split-K's `NAME_split(tma_a, tma_b, C, M, N, K, LDC, L, SC, W, S)`
+    /// (`S` shares of the k-tiles, each stored into its slice of the f32
+    /// workspace `W`) and `NAME_finish(W, C, M, N, K, LDC, L, SC, S)`.
     ///
     /// ```
     /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90GemmAtLaunch, Sm90Loader};
@@ -579,7 +629,10 @@ impl Sm90GemmAtLaunch {
         }
         let unknown = |n: &str, div: i64| -> Result<Int> {
             if div < 1 {
-                return Err(crate::Error::unsupported(OP, format!("{n} declared a multiple of {div} (a positive divisor)")));
+                return Err(crate::Error::unsupported(
+                    OP,
+                    format!("{n} declared a multiple of {div} (a positive divisor)"),
+                ));
             }
             Ok(Int::symbolic(kute::sym::Sym::var_div(n, div)?)?)
         };
@@ -587,6 +640,7 @@ impl Sm90GemmAtLaunch {
             mnk: (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?),
             ldc: unknown("LDC", facts.n_div)?,
             batch: Some((unknown("L", 1)?, unknown("SC", facts.n_div)?)),
+            split_k: true,
         };
         let p = plan::gemm_sm90::plan(extents, elem, config)?;
         let source = emit::gemm_sm90::source(name, &p)?;
@@ -653,14 +707,22 @@ impl Sm90GemmAtLaunch {
                 return bad(format!("{what}'s leading dimension {l} is less than its rows' {row} elements"));
             }
             if tma && (l * bytes % 16 != 0 || (batch > 1 && stride * bytes % 16 != 0)) {
-                return bad(format!("{what}'s leading dimension {l} and batch stride {stride} must be multiples of 16 bytes (TMA)"));
+                return bad(format!(
+                    "{what}'s leading dimension {l} and batch stride {stride} must be multiples of 16 bytes (TMA)"
+                ));
             }
             if what == "C" {
                 if l % f.n_div != 0 || (batch > 1 && stride % f.n_div != 0) {
-                    return bad(format!("C's leading dimension {l} and batch stride {stride} must be multiples of {}", f.n_div));
+                    return bad(format!(
+                        "C's leading dimension {l} and batch stride {stride} must be multiples of {}",
+                        f.n_div
+                    ));
                 }
                 if batch > 1 && stride < (rows - 1) * l + row {
-                    return bad(format!("C's matrices overlap: batch stride {stride} under the {} elements of one", (rows - 1) * l + row));
+                    return bad(format!(
+                        "C's matrices overlap: batch stride {stride} under the {} elements of one",
+                        (rows - 1) * l + row
+                    ));
                 }
             }
         }
@@ -669,7 +731,13 @@ impl Sm90GemmAtLaunch {
             return bad(format!("({m},{n},{k}) x {batch}: {} block tiles, past 2^31", blocks.0 * blocks.1 * batch));
         }
         // a batch of one: any stride TMA takes
-        let stride = |s: i64, rows: i64, l: i64, bytes: i64| if batch > 1 { s } else { (rows * l * bytes + 15) / 16 * 16 / bytes };
+        let stride = |s: i64, rows: i64, l: i64, bytes: i64| {
+            if batch > 1 {
+                s
+            } else {
+                (rows * l * bytes + 15) / 16 * 16 / bytes
+            }
+        };
         let (maps2, c_map2) = plan::gemm_sm90::tensor_maps((m, n, k), self.elem, self.config);
         let spec = |(rows, cols, box_rows, box_cols): (u64, u64, u32, u32), l: i64, s: i64, bytes: i64| TmaSpec {
             dims: [cols, rows, batch as u64],
@@ -684,6 +752,7 @@ impl Sm90GemmAtLaunch {
             maps: [spec(maps2[0], ld.0, batch_stride.0, e), spec(maps2[1], ld.1, batch_stride.1, e)],
             c_map: c_map2.map(|d| spec(d, ld.2, batch_stride.2, ce)),
             blocks: (blocks.0 as u32, blocks.1 as u32),
+            splits: None,
         })
     }
 }

@@ -2,7 +2,7 @@
 //! `libnvrtc` and `libcuda` when first used).
 
 use crate::cache::{self, Origin};
-use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec};
+use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
@@ -83,6 +83,16 @@ pub struct TensorMap(pub [u64; 16]);
 // SAFETY: plain bytes, laid out as CUDA's CUtensorMap (128 bytes, 64-aligned).
 unsafe impl DeviceRepr for TensorMap {}
 
+/// The kernels of an [`Sm90GemmAtLaunch`], loaded ([`Gpu::load_sm90_at`]):
+/// the GEMM, split-K's GEMM and split-K's finishing kernel.
+pub struct Sm90Kernels {
+    main: CudaFunction,
+    split: CudaFunction,
+    finish: CudaFunction,
+    /// Where the module came from (compiled now, or a cache).
+    pub origin: Origin,
+}
+
 /// An SM90 GEMM launch built once from its plan ([`Gpu::prepare_sm90`]): the
 /// operands, their tensor maps (and C's), the grid and the shared memory.
 pub struct Sm90Launch<'a> {
@@ -100,8 +110,10 @@ pub struct Sm90Launch<'a> {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    /// Kernels loaded by [`Gpu::kernel_cached`], by cache key.
-    loaded: Mutex<HashMap<String, CudaFunction>>,
+    /// Modules loaded by [`Gpu::kernel_cached`], by cache key.
+    loaded: Mutex<HashMap<String, Arc<cudarc::driver::CudaModule>>>,
+    /// Split-K's f32 workspace, grown as problems need.
+    workspace: Mutex<Option<CudaSlice<f32>>>,
 }
 
 impl Gpu {
@@ -119,7 +131,7 @@ impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu> {
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream, loaded: Mutex::new(HashMap::new()) })
+        Ok(Gpu { ctx, stream, loaded: Mutex::new(HashMap::new()), workspace: Mutex::new(None) })
     }
 
     /// The GPU's name.
@@ -240,9 +252,9 @@ impl Gpu {
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn kernel_cached(&self, name: &str, source: &str, arch: &'static str) -> Result<(CudaFunction, Origin)> {
-        let key = cache::key(name, source, arch, nvrtc_version());
-        if let Some(f) = self.loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok((f.clone(), Origin::Memory));
+        let key = cache::key(source, arch, nvrtc_version());
+        if let Some(module) = self.loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok((module.load_function(name)?, Origin::Memory));
         }
         let stored = cache::read(&key);
         let (ptx, origin) = match stored {
@@ -253,37 +265,56 @@ impl Gpu {
                 (ptx, Origin::Compiled)
             }
         };
-        let f = self.ctx.load_module(ptx)?.load_function(name)?;
-        self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, f.clone());
+        let module = self.ctx.load_module(ptx)?;
+        let f = module.load_function(name)?;
+        self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, module);
         Ok((f, origin))
     }
 
-    /// Launches the SM90 GEMM of sizes given at launch `g` (its kernel `f`)
-    /// on the problem `p` (from [`Sm90GemmAtLaunch::problem`]): `a` the
-    /// `M·K` elements of `A`, `b` the `N·K` of `B` (laid out as
-    /// [`Sm90GemmAtLaunch::config`]'s majors say), `c` the `M·N` of `C`.
+    /// Loads the kernels of `g` (through [`Gpu::kernel_cached`]: compiled
+    /// once per source, kept in memory and on disk): the GEMM, and split-K's
+    /// two. Keep the handle: looking the source up hashes it.
     ///
-    /// Pre: buffers at least that long, `T` of `C`'s element size (else an
-    /// `Unsupported` error naming the buffer). Post: the launch was queued,
-    /// or the driver's error.
+    /// Pre: as [`Gpu::kernel_for`] for `sm_90a`. Post: the kernels, or the
+    /// compiler's or driver's error.
+    pub fn load_sm90_at(&self, g: &Sm90GemmAtLaunch) -> Result<Sm90Kernels> {
+        let (main, origin) = self.kernel_cached(&g.name, &g.source, "sm_90a")?;
+        let (split, _) = self.kernel_cached(&format!("{}_split", g.name), &g.source, "sm_90a")?;
+        let (finish, _) = self.kernel_cached(&format!("{}_finish", g.name), &g.source, "sm_90a")?;
+        Ok(Sm90Kernels { main, split, finish, origin })
+    }
+
+    /// Launches the SM90 GEMM of sizes given at launch `g` (its kernels `k`,
+    /// from [`Gpu::load_sm90_at`]) on the problem `p` (from
+    /// [`Sm90GemmAtLaunch::problem`] or
+    /// [`Sm90GemmAtLaunch::problem_batched`]): `a`, `b` and `c` hold A, B
+    /// and C as the problem lays them out. Where `p` splits the k-tiles
+    /// (its `splits`, or [`Sm90Problem::split_heuristic`]'s choice for this
+    /// GPU), the split kernel adds each share's f32 sums into a workspace
+    /// this `Gpu` keeps, and the finishing kernel converts it into `C`.
+    ///
+    /// Pre: buffers at least as long as [`Sm90Problem::spans`], `T` of
+    /// `C`'s element size, splits from 1 to the k-tiles (else an
+    /// `Unsupported` error naming the buffer or the splits). Post: the
+    /// launches were queued, or the driver's error.
     ///
     /// ```no_run
     /// use kute_cuda::{gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader}, gpu::Gpu, Elem};
     /// let gpu = Gpu::new(0)?;
     /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
     /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, SizeFacts::default())?;
-    /// let (f, _) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
-    /// for (m, n, k) in [(100, 200, 64), (4096, 4096, 4096)] {
-    ///     let (a, b) = (gpu.zeros::<u16>(m * k)?, gpu.zeros::<u16>(n * k)?);
+    /// let k = gpu.load_sm90_at(&g)?;
+    /// for (m, n, kk) in [(100, 200, 64), (4096, 4096, 4096), (128, 8192, 8192)] {
+    ///     let (a, b) = (gpu.zeros::<u16>(m * kk)?, gpu.zeros::<u16>(n * kk)?);
     ///     let mut c = gpu.zeros::<f32>(m * n)?;
-    ///     let p = g.problem((m as i64, n as i64, k as i64))?;
-    ///     gpu.launch_sm90_at(&f, &g, &p, &a, &b, &mut c)?;
+    ///     let p = g.problem((m as i64, n as i64, kk as i64))?;
+    ///     gpu.launch_sm90_at(&k, &g, &p, &a, &b, &mut c)?; // the last one split-K
     /// }
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn launch_sm90_at<T: DeviceRepr>(
         &self,
-        f: &CudaFunction,
+        kernels: &Sm90Kernels,
         g: &Sm90GemmAtLaunch,
         p: &Sm90Problem,
         a: &CudaSlice<u16>,
@@ -304,30 +335,84 @@ impl Gpu {
             if (len as i64) < need {
                 return Err(Error::unsupported(
                     OP,
-                    format!("{what} holds {len} elements, fewer than the {need} its problem ({m},{n},{k}) x {} spans", p.batch),
+                    format!(
+                        "{what} holds {len} elements, fewer than the {need} its problem ({m},{n},{k}) x {} spans",
+                        p.batch
+                    ),
                 ));
             }
         }
+        let sms = self.sm_count()?;
+        let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
+        let ktiles = (k + TILE.2 - 1) / TILE.2;
+        if splits < 1 || splits > ktiles {
+            return Err(Error::unsupported(OP, format!("{splits} splits of {ktiles} k-tiles (1 to {ktiles})")));
+        }
         let ta = self.tensor_map_3d(a, g.elem, &p.maps[0])?;
         let tb = self.tensor_map_3d(b, g.elem, &p.maps[1])?;
-        let tc = p.c_map.map(|d| self.tensor_map_3d(c, c_elem, &d)).transpose()?;
-        let cfg = config(f, p.grid(self.sm_count()?), g.threads, g.smem_bytes)?;
+        let (ldc, batch, sc) = (p.ld.2, p.batch, p.batch_stride.2);
+        if splits == 1 {
+            let tc = p.c_map.map(|d| self.tensor_map_3d(c, c_elem, &d)).transpose()?;
+            let f = &kernels.main;
+            let cfg = config(f, p.grid(sms), g.threads, g.smem_bytes)?;
+            let mut l = self.stream.launch_builder(f);
+            l.arg(&ta);
+            l.arg(&tb);
+            l.arg(c);
+            if let Some(m) = &tc {
+                l.arg(m);
+            }
+            for x in [&m, &n, &k, &ldc, &batch, &sc] {
+                l.arg(x);
+            }
+            // SAFETY: the kernel takes two tensor maps by value, C (and its
+            // map with a TMA store), the sizes, C's leading dimension, the
+            // batch and C's batch stride; it stores inside the elements of C
+            // the problem spans, which the buffer holds (checked above).
+            unsafe { l.launch(cfg) }?;
+            return Ok(());
+        }
+        // split-K: the workspace (a slice of C's shape in f32 per share), the
+        // split kernel storing each share's sums, the finishing kernel
+        // adding them in order
+        if splits > 16 {
+            return Err(Error::unsupported(OP, format!("{splits} splits (at most 16)")));
+        }
+        let mut guard = self.workspace.lock().unwrap_or_else(|q| q.into_inner());
+        let need = (m * n * batch * splits) as usize;
+        if guard.as_ref().is_none_or(|w| w.len() < need) {
+            *guard = Some(self.stream.alloc_zeros::<f32>(need)?);
+        }
+        let Some(w) = guard.as_mut() else { return Err(Error::unsupported(OP, "no workspace")) };
+        let f = &kernels.split;
+        let cfg = config(f, p.grid_with(sms, splits), g.threads, g.smem_bytes)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(&ta);
         l.arg(&tb);
-        l.arg(c);
-        if let Some(m) = &tc {
-            l.arg(m);
-        }
-        let (ldc, batch, sc) = (p.ld.2, p.batch, p.batch_stride.2);
+        l.arg(&mut *c);
         for x in [&m, &n, &k, &ldc, &batch, &sc] {
             l.arg(x);
         }
-        // SAFETY: the kernel takes two tensor maps by value, C (and its map
-        // with a TMA store) and the sizes, C's leading dimension, the batch
-        // and C's batch stride; it stores inside the elements of C the
-        // problem spans, which the buffer holds (checked above).
+        l.arg(&*w);
+        l.arg(&splits);
+        // SAFETY: the split kernel takes two tensor maps by value, C (unused),
+        // the sizes, C's leading dimension, the batch, C's batch stride, the
+        // workspace and the splits; it stores inside the workspace's
+        // M·N·L·S elements, which it holds (grown above).
         unsafe { l.launch(cfg) }?;
+        drop(l);
+        let total = m * n * batch;
+        let blocks = ((total + 255) / 256).min(sms as i64 * 8) as u32;
+        let mut l = self.stream.launch_builder(&kernels.finish);
+        l.arg(&*w);
+        l.arg(c);
+        for x in [&m, &n, &k, &ldc, &batch, &sc, &splits] {
+            l.arg(x);
+        }
+        // SAFETY: the finishing kernel reads the workspace's M·N·L·S sums and
+        // writes each element once into C at its layout's offsets, inside
+        // the span checked above.
+        unsafe { l.launch(config(&kernels.finish, (blocks, 1), 256, 0)?) }?;
         Ok(())
     }
 
@@ -563,7 +648,10 @@ impl Gpu {
             ));
         }
         if dims.len() != boxes.len() || strides.len() + 1 != dims.len() || !(2..=3).contains(&dims.len()) {
-            return Err(Error::unsupported("tensor map", format!("{} dimensions, {} strides", dims.len(), strides.len())));
+            return Err(Error::unsupported(
+                "tensor map",
+                format!("{} dimensions, {} strides", dims.len(), strides.len()),
+            ));
         }
         let (ptr, _sync) = buf.device_ptr(&self.stream);
         let mut map = sys::CUtensorMap { opaque: [0; 16] };

@@ -20,7 +20,7 @@ use kute_cuda::gemm::{GemmConfig, GemmKernel};
 use kute_cuda::gemm_sm90::{
     SizeFacts, Sm90Config, Sm90Epilogue, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, THREADS as SM90_THREADS,
 };
-use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu};
+use kute_cuda::gpu::{compile_ptx, nvrtc_available, Gpu, Sm90Kernels};
 use kute_cuda::reference::check_copy;
 use kute_cuda::transpose::{TransposeConfig, TransposeKernel};
 use kute_cuda::{Elem, Error};
@@ -871,7 +871,8 @@ fn check() -> Result<(), Error> {
     if gpu.arch()? == "sm_90" {
         for elem in [Elem::F16, Elem::Bf16] {
             for g in at_launch_catalogue(elem)? {
-                let (f, origin) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
+                let f = gpu.load_sm90_at(&g)?;
+                let origin = f.origin;
                 for (i, &mnk) in AT_LAUNCH_SHAPES.iter().enumerate() {
                     let Ok(p) = g.problem(mnk) else { continue };
                     at_launch += 1;
@@ -882,6 +883,18 @@ fn check() -> Result<(), Error> {
                             println!("FAIL  {} {mnk:?}: {e}", g.name);
                         }
                     }
+                    // split-K: each tile's k-tiles in up to three shares
+                    let splits = ((mnk.2 + 63) / 64).min(3);
+                    if splits > 1 {
+                        at_launch += 1;
+                        match at_launch_checked(&gpu, &f, &g, &p.with_splits(splits), 11 + i as u64) {
+                            Ok(()) => println!("ok    {} {mnk:?}, k split {splits} ways", g.name),
+                            Err(e) => {
+                                bad += 1;
+                                println!("FAIL  {} {mnk:?}, k split {splits} ways: {e}", g.name);
+                            }
+                        }
+                    }
                 }
                 // a batch of three with every leading dimension padded
                 for (i, &mnk) in [(200, 264, 72), (256, 512, 128)].iter().enumerate() {
@@ -890,7 +903,11 @@ fn check() -> Result<(), Error> {
                     }
                     at_launch += 1;
                     match at_launch_batched_checked(&gpu, &f, &g, mnk, 3, 41 + i as u64) {
-                        Ok(()) => println!("ok    {} {mnk:?} x 3, padded rows and matrices", g.name),
+                        Ok(()) => println!(
+                            "ok    {} {mnk:?} x 3, padded rows and matrices{}",
+                            g.name,
+                            if i % 2 == 0 { ", k split 2 ways" } else { "" }
+                        ),
                         Err(e) => {
                             bad += 1;
                             println!("FAIL  {} {mnk:?} x 3, padded: {e}", g.name);
@@ -958,7 +975,7 @@ fn blas_of(k_major: (bool, bool)) -> &'static str {
 /// (made for these sizes) bit for bit, or rounded for a 16-bit C.
 fn at_launch_checked(
     gpu: &Gpu,
-    f: &cudarc::driver::CudaFunction,
+    f: &Sm90Kernels,
     g: &Sm90GemmAtLaunch,
     p: &Sm90Problem,
     seed: u64,
@@ -991,7 +1008,7 @@ fn at_launch_checked(
 /// stay untouched.
 fn at_launch_batched_checked(
     gpu: &Gpu,
-    f: &cudarc::driver::CudaFunction,
+    f: &Sm90Kernels,
     g: &Sm90GemmAtLaunch,
     (m, n, k): (i64, i64, i64),
     batch: i64,
@@ -1005,7 +1022,9 @@ fn at_launch_batched_checked(
     let nd = g.facts.n_div;
     let ld = (shape_a.1 + 8, shape_b.1 + 16, up(n + 8, nd));
     let stride = (shape_a.0 * ld.0 + 64, shape_b.0 * ld.1 + 8, up(m * ld.2 + 8, nd));
-    let p = g.problem_batched((m, n, k), batch, ld, stride)?;
+    // (the second case splits the k-tiles in two: split-K on a padded batch)
+    let splits = if seed % 2 == 1 { 2 } else { 1 };
+    let p = g.problem_batched((m, n, k), batch, ld, stride)?.with_splits(splits);
     let (sa, sb, sc) = p.spans(g.config.k_major);
     let (mut ha, mut hb) = (vec![0u16; sa as usize], vec![0u16; sb as usize]);
     let mut wants = Vec::new();
@@ -1104,11 +1123,12 @@ fn gemm_at_launch(
         t.elapsed().as_secs_f64() * 1e6
     );
     let t = Instant::now();
-    let (f, origin) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
-    println!("kernel: {origin:?} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    let f = gpu.load_sm90_at(&g)?;
+    let origin = f.origin;
+    println!("kernels: {origin:?} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let t = Instant::now();
-    let (_, again) = gpu.kernel_cached(&g.name, &g.source, "sm_90a")?;
-    println!("kernel again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+    let again = gpu.load_sm90_at(&g)?.origin;
+    println!("kernels again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
     // MxNxK, or a batch: Bx(MxNxK)
     let parse = |s: &str| -> Result<(i64, (i64, i64, i64)), Error> {
         let v: Vec<i64> = s.split(['x', '(', ')']).filter_map(|x| x.trim().parse().ok()).collect();
@@ -1170,9 +1190,10 @@ fn gemm_at_launch(
             }
             Ok(())
         })?;
+        let splits = p.split_heuristic(sms);
         println!(
-            "{s}: equal to the per-shape kernel bit for bit ({:?} blocks); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
-            p.grid(sms)
+            "{s}: equal to the per-shape kernel bit for bit ({:?} blocks, k split {splits} ways); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
+            p.grid_with(sms, splits)
         );
         rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch));
     }

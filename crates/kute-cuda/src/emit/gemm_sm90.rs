@@ -71,6 +71,14 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
             (p.b_ctiles_modes.as_ref(), ["b_rows", "b_ks", "b_batch"]),
             (p.c_ctiles_modes.as_ref(), ["c_rows", "c_cols", "c_batch"]),
         ];
+        let w_tiles = p.split_k.as_ref().map(|x| &x.w_tiles);
+        let modes = modes.into_iter().chain([(w_tiles, ["w_tiles_m", "w_tiles_n", "w_tiles_b"])]);
+        if let Some(x) = &p.split_k {
+            plain_fn(&mut s, &x.w_tile, &format!("{name}_w_tile"))?;
+            plain_fn(&mut s, &x.w_share, &format!("{name}_w_share"))?;
+            plain_fn(&mut s, &x.c_ctile, &format!("{name}_k_ctile"))?;
+            plain_fn(&mut s, &x.finish, &format!("{name}_finish_at"))?;
+        }
         for (m, [f0, f1, fb]) in modes {
             let Some(m) = m else { continue };
             plain_fn(&mut s, &m.first, &format!("{name}_{f0}"))?;
@@ -184,7 +192,13 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
         u8::from(!b_k),
     ));
     if loader == Sm90Loader::WarpSpecialized {
-        s.push_str(&warp_specialized_kernel(name, &tma_decl, p)?);
+        s.push_str(&warp_specialized_kernel(name, &tma_decl, p, false)?);
+        // split-K: a second kernel adding each share's sums into a workspace,
+        // and a third converting the workspace into C
+        if let Some(x) = &p.split_k {
+            s.push_str(&warp_specialized_kernel(name, "", p, true)?);
+            s.push_str(&finish_kernel(name, p, x));
+        }
     } else {
         s.push_str(&format!(
                 r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
@@ -241,7 +255,8 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 /// The warp-specialized persistent kernel (see [`crate::gemm_sm90`]): the
 /// layout functions, `kute_desc_a`, `kute_desc_b` and `kute_wgmma` are
 /// already in the source, and `tma_decl` holds the TMA and mbarrier headers.
-fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<String> {
+fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool) -> Result<String> {
+    let kernel = if split { format!("{name}_split") } else { name.to_string() };
     let (elem, c_elem) = (p.elem, p.config.c_elem);
     let (tm, tn, ktiles) = p.tiles;
     let per_batch = tm.mul(tn)?;
@@ -270,7 +285,11 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     if let Some(l) = &m.batch {
         gc.push_str(&format!(" + {name}_c_tiles_b(b{})", args(l)));
     }
-    let cc = p.c_ctiles_modes.as_ref().map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank)).unwrap_or_default();
+    let cc = p
+        .c_ctiles_modes
+        .as_ref()
+        .map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
+        .unwrap_or_default();
     let c_ctile = p.c_ctile.as_ref().map(args).unwrap_or_default();
     // the producer's coordinates: per tile its rows' (and batch's), per
     // k-tile the k-tile's added
@@ -286,7 +305,10 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
         per_ktile.push_str(&format!("const auto c{x}k = {name}_{x}_ks(kt{});\n        ", args(&m.second)));
         let comps: Vec<String> =
             (0..rank).map(|d| terms.iter().map(|t| format!("{t}.c[{d}]")).collect::<Vec<_>>().join(" + ")).collect();
-        per_ktile.push_str(&format!("const struct {{ long long c[{rank}]; }} c{x} = {{{{{}}}}};\n        ", comps.join(", ")));
+        per_ktile.push_str(&format!(
+            "const struct {{ long long c[{rank}]; }} c{x} = {{{{{}}}}};\n        ",
+            comps.join(", ")
+        ));
     }
     let group = p.group;
     // the tile's (bm, bn): groups of `group` M-tiles (the last one smaller
@@ -312,10 +334,24 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
             "const long long gs = {tm} - g * {group} < {group} ? {tm} - g * {group} : {group};\n    const long long bm = g * {group} + (unsigned int)w % (unsigned int)gs, bn = (unsigned int)w / (unsigned int)gs;"
         )
     };
-    let sizes = size_params(p);
+    let mut sizes = size_params(p);
+    // split-K: S shares of each tile's k-tiles, unit = share · tiles + tile
+    let (units, unit_split, kt0, kt1) = if split {
+        sizes.push_str(", float* __restrict__ W, const long long S");
+        (
+            "tiles * S".to_string(),
+            "const long long tile = (unsigned int)unit % (unsigned int)tiles, split = (unsigned int)unit / (unsigned int)tiles;".to_string(),
+            format!("split * {ktiles} / S"),
+            format!("(split + 1) * {ktiles} / S"),
+        )
+    } else {
+        ("tiles".to_string(), "const long long tile = unit;".to_string(), "0".to_string(), ktiles.clone())
+    };
     let tma_store = p.c_boxes;
     let tma_store_call = match (rank, tma_store) {
-        (3, Some((box_cols, _))) => format!("kute_tma_store_3d(&tma_c, col0 + {box_cols} * j, row0, (int)cc.c[2], sbuf);"),
+        (3, Some((box_cols, _))) => {
+            format!("kute_tma_store_3d(&tma_c, col0 + {box_cols} * j, row0, (int)cc.c[2], sbuf);")
+        }
         (_, Some((box_cols, _))) => format!("kute_tma_store_2d(&tma_c, col0 + {box_cols} * j, row0, sbuf);"),
         _ => String::new(),
     };
@@ -460,8 +496,50 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
             )
         }
     };
+    // split-K: the sums go into the workspace, added (C by the finishing kernel)
+    let (c_param, drain) = if split { (String::new(), String::new()) } else { (c_param, drain) };
+    let epilogue = match (&p.split_k, split) {
+        (Some(x), true) => {
+            let cc = p
+                .c_ctiles_modes
+                .as_ref()
+                .map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
+                .unwrap_or_default();
+            let w = &x.w_tiles;
+            let mut gw = format!(
+                "W + {name}_w_share(split{}) + {name}_w_tiles_m(bm{}) + {name}_w_tiles_n(bn{})",
+                args(&x.w_share),
+                args(&w.first),
+                args(&w.second)
+            );
+            if let Some(l) = &w.batch {
+                gw.push_str(&format!(" + {name}_w_tiles_b(b{})", args(l)));
+            }
+            let (m, n) = (c(p.mnk.0), c(p.mnk.1));
+            let (wt, kt) = (args(&x.w_tile), args(&x.c_ctile));
+            format!(
+                r#"    {{
+    {cc}
+    float* gw = {gw};
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
+      const auto in = {name}_k_ctile(x{kt});
+      const long long at = {name}_w_tile(x{wt});
+      const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
+      if (row < {m}) {{
+        if (col < {n}) gw[at] = d[r];
+        if (col + 1 < {n}) gw[at + 1] = d[r + 1];
+      }}
+    }}
+    }}
+"#
+            )
+        }
+        _ => epilogue,
+    };
     Ok(format!(
-        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {name}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {kernel}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -487,12 +565,13 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (t != 0) return;
     long long it = 0;
-    for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+    for (long long unit = blockIdx.x; unit < {units}; unit += gridDim.x) {{
+      {unit_split}
       {tile_split}
       {tile_order}
       // the tiles' first coordinates; a k-tile adds its offset (no division)
       {per_tile}
-      for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+      for (long long kt = {kt0}; kt < {kt1}; ++kt, ++it) {{
         const int stage = (int)(it % {STAGES});
         // the consumers released this stage's previous round
         if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
@@ -508,13 +587,14 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
   const long long ct = t - 128;
   const long long cw = ct / 128;
   long long it = 0;
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {{
+  for (long long unit = blockIdx.x; unit < {units}; unit += gridDim.x) {{
+    {unit_split}
     {tile_split}
     {tile_order}
     float d[{acc}];
 #pragma unroll
     for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
-    for (long long kt = 0; kt < {ktiles}; ++kt, ++it) {{
+    for (long long kt = {kt0}; kt < {kt1}; ++kt, ++it) {{
       const int stage = (int)(it % {STAGES});
       kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
       const unsigned short* sas = sa + stage * {a_elems} + cw * {a_wg};
@@ -525,7 +605,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
       // the previous k-tile's wgmma have finished: release its stage
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-      if (kt > 0 && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
+      if (kt > {kt0} && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
@@ -535,6 +615,34 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan) -> Result<S
         tile_bytes = (a_elems + b_elems) * bytes,
         ksteps = bk / 16,
     ))
+}
+
+/// Split-K's third kernel `NAME_finish(W, C, sizes, S)`: each element's
+/// shares summed in order (the result does not depend on the schedule) into
+/// C at the offset `x.finish` gives, converted.
+fn finish_kernel(name: &str, p: &Sm90Plan, x: &crate::plan::gemm_sm90::SplitK) -> String {
+    let c_elem = p.config.c_elem;
+    let c_type = if c_elem == Elem::F32 { "float" } else { "unsigned short" };
+    let cvt = if c_elem == Elem::Bf16 { "bf16" } else { "f16" };
+    let put = if c_elem == Elem::F32 {
+        "C[at] = sum;".to_string()
+    } else {
+        format!(r#"unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(sum)); C[at] = h;"#)
+    };
+    let (sizes, l, ws) = (size_params(p), args(&x.finish), args(&x.w_share));
+    format!(
+        r#"// split-K's third kernel: the shares' f32 sums, added in order, into C
+extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* __restrict__ C{sizes}, const long long S) {{
+  const long long total = M * N * L;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {{
+    float sum = 0.f;
+    for (long long s = 0; s < S; ++s) sum += W[{name}_w_share(s{ws}) + i];
+    const long long at = {name}_finish_at(i{l});
+    {put}
+  }}
+}}
+"#
+    )
 }
 
 /// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the
@@ -567,8 +675,9 @@ fn coordinate_sum(
     for (k, part) in parts.iter().enumerate() {
         s.push_str(&format!("const auto {var}{k} = {part};\n    "));
     }
-    let comps: Vec<String> =
-        (0..rank).map(|d| (0..parts.len()).map(|k| format!("{var}{k}.c[{d}]")).collect::<Vec<_>>().join(" + ")).collect();
+    let comps: Vec<String> = (0..rank)
+        .map(|d| (0..parts.len()).map(|k| format!("{var}{k}.c[{d}]")).collect::<Vec<_>>().join(" + "))
+        .collect();
     s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
     s
 }

@@ -37,13 +37,15 @@ pub(crate) struct Extents {
     pub ldc: Int,
     /// The batch count and `C`'s batch stride.
     pub batch: Option<(Int, Int)>,
+    /// Whether the kernel splits the k-tiles (split-K, with a batch only).
+    pub split_k: bool,
 }
 
 impl Extents {
     /// One problem of sizes known now, `C` contiguous.
     pub fn fixed((m, n, k): (i64, i64, i64)) -> Extents {
         let d = Int::new_dynamic;
-        Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None }
+        Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None, split_k: false }
     }
 }
 
@@ -58,6 +60,23 @@ pub(crate) struct TileModes {
     pub second: Layout,
     /// Along the batch.
     pub batch: Option<Layout>,
+}
+
+/// The layouts of split-K's workspace.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitK {
+    /// `W`'s tiles by mode to their offsets (a slice of `W` is `(M, N[,
+    /// L])`, row-major, its matrices contiguous).
+    pub w_tiles: TileModes,
+    /// Share to its slice's offset in `W`.
+    pub w_share: Layout,
+    /// Tile coordinate to the offset in `W`'s tile.
+    pub w_tile: Layout,
+    /// Tile coordinate to its (row, column) in the tile (the guards).
+    pub c_ctile: Layout,
+    /// `W`'s offset to `C`'s: `C`'s layout with its first two modes
+    /// exchanged, as `W` is row-major.
+    pub finish: Layout,
 }
 
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
@@ -123,6 +142,12 @@ pub(crate) struct Sm90Plan {
     pub c_ctiles_modes: Option<TileModes>,
     /// Components of the coordinates: 2, or 3 with a batch.
     pub rank: usize,
+    /// Split-K (sizes given at launch): a second kernel takes the number of
+    /// shares `S`; each block multiplies a tile's share of the k-tiles and
+    /// stores its f32 sums into the share's slice of a workspace `W` (`C`'s
+    /// shape, row-major, one slice per share), which a third kernel sums in
+    /// order of the shares and converts into `C`.
+    pub split_k: Option<SplitK>,
     /// Predicated or with the TMA store: block tile number to the (row,
     /// column) of its first element of `C`.
     pub c_ctiles: Option<Layout>,
@@ -203,7 +228,10 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let tma_store = epilogue == Sm90Epilogue::Tma;
     let at_launch = m.is_symbolic() || n.is_symbolic() || k.is_symbolic();
     if (at_launch || batch.is_some()) && !ws {
-        return Err(Error::unsupported(OP, "sizes given at launch or a batch: only the warp-specialized kernel takes them"));
+        return Err(Error::unsupported(
+            OP,
+            "sizes given at launch or a batch: only the warp-specialized kernel takes them",
+        ));
     }
     let rank = if batch.is_some() { 3 } else { 2 };
     if tma_store && !known_multiple(n, 16 / c_elem.bytes()) {
@@ -356,7 +384,25 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     } else {
         (None, Vec::new())
     };
-    let c_ctiles_modes = c_ctiles.is_some().then(|| coords((m, n), (bm, bn))).transpose()?;
+    let split = extents.split_k && batch.is_some();
+    let c_ctiles_modes = (c_ctiles.is_some() || split).then(|| coords((m, n), (bm, bn))).transpose()?;
+    let split_k = if let (true, Some((l, sc))) = (split, batch) {
+        let one = Int::new_dynamic(1);
+        let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
+        let zw = kute::zipped_divide(&w, &shape2(bm, bn))?;
+        let tiles = zw.mode(1)?;
+        let id = identity_tiles((m, n), (bm, bn))?;
+        Some(SplitK {
+            w_tiles: TileModes { first: tiles.mode(0)?, second: tiles.mode(1)?, batch: Some(tiles.mode(2)?) },
+            w_tile: zw.mode(0)?,
+            // (at most 16 shares; the last mode's extent is never read)
+            w_share: Layout::new(Int::new_dynamic(16), m.mul(n)?.mul(l)?)?,
+            c_ctile: all_coordinates(&id.mode(0)?, rank)?,
+            finish: Layout::new((n, m, l), (one, ldc, sc))?,
+        })
+    } else {
+        None
+    };
     let (a_elems, b_elems) = (bm * bk, bn * bk);
     let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
     let (tm, tn, tk) = (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?);
@@ -369,6 +415,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         mnk: (m, n, k),
         extents,
         rank,
+        split_k,
         elem,
         config,
         predicated,
@@ -459,6 +506,7 @@ mod tests {
                     mnk: (unknown("M", md), unknown("N", nd), unknown("K", kd)),
                     ldc: unknown("LDC", nd),
                     batch: Some((unknown("L", 1), unknown("SC", nd))),
+                    split_k: true,
                 };
                 let planned = plan(extents, Elem::F16, config);
                 if let Err(e) = &planned {
@@ -480,7 +528,8 @@ mod tests {
                     let (ldc, l) = (n + nd * (next(3) - 1), next(4));
                     let sc = m * ldc + nd * (next(3) - 1);
                     let d = Int::new_dynamic;
-                    let fixed = Extents { mnk: (d(m), d(n), d(k)), ldc: d(ldc), batch: Some((d(l), d(sc))) };
+                    let fixed =
+                        Extents { mnk: (d(m), d(n), d(k)), ldc: d(ldc), batch: Some((d(l), d(sc))), split_k: true };
                     let want = plan(fixed, Elem::F16, config).unwrap();
                     let v = Valuation::from([("M", m), ("N", n), ("K", k), ("LDC", ldc), ("L", l), ("SC", sc)]);
                     let put = |l: &Layout| seen(&l.substitute(&v).unwrap());
@@ -500,14 +549,32 @@ mod tests {
                     };
                     let by_mode = |s: &Option<TileModes>, w: &Option<TileModes>| {
                         let (s, w) = (modes(s), modes(w));
-                        (0..3).map(move |i| (s.as_ref().and_then(|s| s[i].clone()), w.as_ref().and_then(|w| w[i].clone())))
+                        (0..3).map(move |i| {
+                            (s.as_ref().and_then(|s| s[i].clone()), w.as_ref().and_then(|w| w[i].clone()))
+                        })
                     };
-                    let owned: Vec<(Option<Layout>, Option<Layout>)> = by_mode(&sym.a_ctiles_modes, &want.a_ctiles_modes)
-                        .chain(by_mode(&sym.b_ctiles_modes, &want.b_ctiles_modes))
-                        .chain(by_mode(&sym.c_ctiles_modes, &want.c_ctiles_modes))
-                        .chain([(sym.c_tiles_modes.batch.clone(), want.c_tiles_modes.batch.clone())])
-                        .chain([(sym.c_ctiles.clone(), want.c_ctiles.clone()), (sym.c_ctile.clone(), want.c_ctile.clone())])
-                        .collect();
+                    let owned: Vec<(Option<Layout>, Option<Layout>)> =
+                        by_mode(&sym.a_ctiles_modes, &want.a_ctiles_modes)
+                            .chain(by_mode(&sym.b_ctiles_modes, &want.b_ctiles_modes))
+                            .chain(by_mode(&sym.c_ctiles_modes, &want.c_ctiles_modes))
+                            .chain([(sym.c_tiles_modes.batch.clone(), want.c_tiles_modes.batch.clone())])
+                            .chain([
+                                (sym.c_ctiles.clone(), want.c_ctiles.clone()),
+                                (sym.c_ctile.clone(), want.c_ctile.clone()),
+                            ])
+                            .chain(sym.split_k.iter().zip(&want.split_k).flat_map(|(s, w)| {
+                                [
+                                    (Some(s.w_tiles.first.clone()), Some(w.w_tiles.first.clone())),
+                                    (Some(s.w_tiles.second.clone()), Some(w.w_tiles.second.clone())),
+                                    (s.w_tiles.batch.clone(), w.w_tiles.batch.clone()),
+                                    (Some(s.w_tile.clone()), Some(w.w_tile.clone())),
+                                    (Some(s.w_share.clone()), Some(w.w_share.clone())),
+                                    (Some(s.c_ctile.clone()), Some(w.c_ctile.clone())),
+                                    (Some(s.finish.clone()), Some(w.finish.clone())),
+                                ]
+                            }))
+                            .collect();
+                    assert_eq!(sym.split_k.is_some(), want.split_k.is_some());
                     let opts: Vec<(&Option<Layout>, &Option<Layout>)> = owned.iter().map(|(s, w)| (s, w)).collect();
                     for (s, w) in opts {
                         match (s, w) {

@@ -5,8 +5,9 @@
 
 use kute_cuda::elem::round_to_16;
 use kute_cuda::gemm::{GemmConfig, GemmKernel, THREADS};
-use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader};
+use kute_cuda::gemm_sm90::Sm90Gemm;
 use kute_cuda::gpu::Gpu;
+use kute_cuda::library::{gemm, Matrix, MatrixMut};
 use kute_cuda::{Elem, Error};
 
 fn main() -> Result<(), Error> {
@@ -51,26 +52,39 @@ fn main() -> Result<(), Error> {
         assert!(c16.iter().zip(&c).all(|(h, x)| *h == round_to_16(*x, Elem::F16)));
         println!("SM90 kernel: C equals the SM80 result rounded to f16");
 
-        // One kernel for every size: planned on symbolic M, N, K (N and K multiples of 8),
-        // compiled once (kept in memory and on disk), given the sizes at each launch.
-        let ws = Sm90Config {
-            loader: Sm90Loader::WarpSpecialized,
-            epilogue: Sm90Epilogue::Tma,
-            c_elem: Elem::F16,
-            ..Sm90Config::default()
-        };
-        let any = Sm90GemmAtLaunch::new("my_gemm_any", Elem::F16, ws, SizeFacts { n_div: 8, ..SizeFacts::default() })?;
-        let kernels = gpu.load_sm90_at(&any)?;
+        // The library call: each operand a buffer and the kute layout it is stored by.
+        // The kernel is planned once on symbolic sizes and compiled once (kept in memory
+        // and on disk); a new M, N or K compiles nothing.
+        let lay = |s: String| s.parse::<kute::Layout>().map_err(Error::from);
         let mut dc_any = gpu.zeros::<u16>((m * n) as usize)?;
-        gpu.launch_sm90_at(&kernels, &any, &any.problem((m, n, k))?, &da, &db, &mut dc_any)?;
+        let (a_rows, b_rows) = (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?);
+        let c_rows = lay(format!("({m},{n}):({n},1)"))?;
+        gemm(
+            &gpu,
+            Elem::F16,
+            Matrix { data: &da, layout: a_rows },
+            Matrix { data: &db, layout: b_rows },
+            MatrixMut { data: &mut dc_any, layout: c_rows },
+        )?;
         assert_eq!(gpu.download(&dc_any)?, c16);
-        // the first 100 rows of A and 40 of B: the same kernel, no compile
+        // the first 100 rows of A and 40 of B, C's rows 64 apart: the same kernel
         let (m2, n2) = (100, 40);
-        let mut dc_small = gpu.zeros::<u16>((m2 * n2) as usize)?;
-        gpu.launch_sm90_at(&kernels, &any, &any.problem((m2, n2, k))?, &da, &db, &mut dc_small)?;
+        let mut dc_small = gpu.zeros::<u16>((m2 * 64) as usize)?;
+        let (a2, b2, c2) = (
+            lay(format!("({m2},{k}):({k},1)"))?,
+            lay(format!("({n2},{k}):({k},1)"))?,
+            lay(format!("({m2},{n2}):(64,1)"))?,
+        );
+        gemm(
+            &gpu,
+            Elem::F16,
+            Matrix { data: &da, layout: a2 },
+            Matrix { data: &db, layout: b2 },
+            MatrixMut { data: &mut dc_small, layout: c2 },
+        )?;
         let small = gpu.download(&dc_small)?;
-        assert!((0..m2 * n2).all(|x| small[x as usize] == c16[(x / n2 * n + x % n2) as usize]));
-        println!("one kernel for every size: C equals the SM90 kernel's on ({m},{n},{k}) and ({m2},{n2},{k})");
+        assert!((0..m2 * n2).all(|x| small[(x / n2 * 64 + x % n2) as usize] == c16[(x / n2 * n + x % n2) as usize]));
+        println!("kute_cuda::library::gemm: C equals the SM90 kernel's on ({m},{n},{k}) and ({m2},{n2},{k})");
     }
     Ok(())
 }

@@ -141,7 +141,7 @@ pub struct Sm90Gemm {
 }
 
 /// How the warp-specialized [`Sm90Gemm`] stores `C`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sm90Epilogue {
     /// Each consumer thread stores its accumulators with `st.global`
     /// straight from registers (guarded on the edge tiles); the `wgmma`s of
@@ -157,7 +157,7 @@ pub enum Sm90Epilogue {
 }
 
 /// How an [`Sm90Gemm`] moves its tiles and schedules its blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sm90Loader {
     /// Every thread copies with `cp.async`; a block per tile.
     CpAsync,
@@ -172,7 +172,7 @@ pub enum Sm90Loader {
 /// ([`STAGES`]) are fixed: the `wgmma` is m64n256k16 on two warpgroups, and
 /// four stages of it (with `C`'s staging buffers) fill Hopper's shared
 /// memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sm90Config {
     /// How the tiles reach shared memory and the blocks are scheduled.
     pub loader: Sm90Loader,
@@ -433,7 +433,7 @@ impl Sm90Gemm {
 /// the kernel: multiples of the block tile (128, 256, 64) drop the guards of
 /// the edge tiles, and TMA needs the operands' rows (and, for a TMA store,
 /// `C`'s) in whole 16-byte units.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SizeFacts {
     /// `M` is a multiple of this.
     pub m_div: i64,

@@ -2,7 +2,7 @@
 //! `libnvrtc` and `libcuda` when first used).
 
 use crate::cache::{self, Origin};
-use crate::gemm_sm90::{Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE};
+use crate::gemm_sm90::{SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
@@ -83,6 +83,9 @@ pub struct TensorMap(pub [u64; 16]);
 // SAFETY: plain bytes, laid out as CUDA's CUtensorMap (128 bytes, 64-aligned).
 unsafe impl DeviceRepr for TensorMap {}
 
+/// The library's kernels by configuration.
+type GemmCache = HashMap<(Elem, Sm90Config, SizeFacts), Arc<(Sm90GemmAtLaunch, Sm90Kernels)>>;
+
 /// The kernels of an [`Sm90GemmAtLaunch`], loaded ([`Gpu::load_sm90_at`]):
 /// the GEMM, split-K's GEMM and split-K's finishing kernel.
 pub struct Sm90Kernels {
@@ -114,6 +117,9 @@ pub struct Gpu {
     loaded: Mutex<HashMap<String, Arc<cudarc::driver::CudaModule>>>,
     /// Split-K's f32 workspace, grown as problems need.
     workspace: Mutex<Option<CudaSlice<f32>>>,
+    /// The library's kernels ([`crate::library::gemm`]), planned and loaded
+    /// once per configuration.
+    gemms: Mutex<GemmCache>,
 }
 
 impl Gpu {
@@ -131,7 +137,13 @@ impl Gpu {
     pub fn new(ordinal: usize) -> Result<Gpu> {
         let ctx = CudaContext::new(ordinal)?;
         let stream = ctx.default_stream();
-        Ok(Gpu { ctx, stream, loaded: Mutex::new(HashMap::new()), workspace: Mutex::new(None) })
+        Ok(Gpu {
+            ctx,
+            stream,
+            loaded: Mutex::new(HashMap::new()),
+            workspace: Mutex::new(None),
+            gemms: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The GPU's name.
@@ -269,6 +281,32 @@ impl Gpu {
         let f = module.load_function(name)?;
         self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, module);
         Ok((f, origin))
+    }
+
+    /// The kernel of sizes given at launch for `elem`, `config` and `facts`,
+    /// planned and loaded on the first call with them, kept for the next.
+    ///
+    /// Pre: as [`Sm90GemmAtLaunch::new`]. Post: the kernel and its loaded
+    /// functions, or the planner's, compiler's or driver's error.
+    pub fn gemm_kernels(
+        &self,
+        elem: Elem,
+        config: Sm90Config,
+        facts: SizeFacts,
+    ) -> Result<Arc<(Sm90GemmAtLaunch, Sm90Kernels)>> {
+        let key = (elem, config, facts);
+        if let Some(k) = self.gemms.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(k.clone());
+        }
+        let g = Sm90GemmAtLaunch::new(&format!("kute_gemm_{}", self.gemms_len()), elem, config, facts)?;
+        let kernels = self.load_sm90_at(&g)?;
+        let k = Arc::new((g, kernels));
+        self.gemms.lock().unwrap_or_else(|p| p.into_inner()).insert(key, k.clone());
+        Ok(k)
+    }
+
+    fn gemms_len(&self) -> usize {
+        self.gemms.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     /// Loads the kernels of `g` (through [`Gpu::kernel_cached`]: compiled

@@ -34,6 +34,7 @@ pub mod error;
 pub mod gemm;
 pub mod gemm_sm90;
 pub mod gpu;
+pub mod library;
 mod plan;
 pub mod reference;
 pub mod transpose;

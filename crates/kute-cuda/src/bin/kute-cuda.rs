@@ -917,8 +917,33 @@ fn check() -> Result<(), Error> {
             }
         }
     }
+    // the library call: operands described by layouts
+    let mut library = 0;
+    if gpu.arch()? == "sm_90" {
+        let cases = [
+            ((300, 200, 64), 1, (true, true), Elem::F16, true),
+            ((256, 264, 128), 1, (false, true), Elem::F16, false),
+            ((128, 512, 96), 3, (true, false), Elem::Bf16, false),
+            ((136, 40, 1000), 2, (false, false), Elem::Bf16, true),
+        ];
+        for (i, (mnk, batch, k_major, elem, c_f32)) in cases.into_iter().enumerate() {
+            library += 1;
+            let what = format!(
+                "gemm {mnk:?} x {batch} {} {elem} C {}",
+                blas_of(k_major),
+                if c_f32 { "f32" } else { "16-bit" }
+            );
+            match library_checked(&gpu, mnk, batch, k_major, elem, c_f32, 77 + i as u64) {
+                Ok(()) => println!("ok    {what}"),
+                Err(e) => {
+                    bad += 1;
+                    println!("FAIL  {what}: {e}");
+                }
+            }
+        }
+    }
     println!(
-        "{} kernels checked against the CPU reference, {} GEMMs and {at_launch} problems of the SM90 kernels of sizes given at launch against the reference GEMM, {bad} wrong",
+        "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch and {library} library calls against the reference GEMM, {bad} wrong",
         kernels.len(),
         GEMM_CASES.len()
     );
@@ -1088,6 +1113,65 @@ fn at_launch_batched_checked(
         let mut c = gpu.zeros::<u16>(sc as usize)?;
         gpu.launch_sm90_at(f, g, &p, &da, &db, &mut c)?;
         check(&g.name, &gpu.download(&c)?, &wants, (m, n), cs, |x| round_to_16(x, g.elem))
+    }
+}
+
+/// The library call `kute_cuda::library::gemm` on a batch of `batch`
+/// problems whose operands are stored as `k_major` says (contiguous),
+/// against the reference GEMM on each matrix.
+#[allow(clippy::too_many_arguments)]
+fn library_checked(
+    gpu: &Gpu,
+    (m, n, k): (i64, i64, i64),
+    batch: i64,
+    k_major: (bool, bool),
+    elem: Elem,
+    c_f32: bool,
+    seed: u64,
+) -> Result<(), Error> {
+    use kute_cuda::library::{gemm, Matrix, MatrixMut};
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    // (rows, cols, batch) with the contiguous mode stride 1, matrices one after another
+    let layout = |(r, c): (i64, i64), cols_contiguous: bool| {
+        let strides = if cols_contiguous { (c, 1) } else { (1, r) };
+        lay(format!("({r},{c},{batch}):({},{},{})", strides.0, strides.1, r * c))
+    };
+    let (la, lb, lc) = (layout((m, k), k_major.0)?, layout((n, k), k_major.1)?, layout((m, n), true)?);
+    let a = gemm_data((batch * m * k) as usize, elem, seed);
+    let b = gemm_data((batch * n * k) as usize, elem, seed + 1);
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let cfg = gemm_config(blas_of(k_major))?;
+    let rname = format!("library_reference_{m}_{n}_{k}_{}", blas_of(k_major));
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), elem, &cfg)?)?;
+    let mut wants = Vec::new();
+    for bi in 0..batch as usize {
+        let (sa, sb) = ((m * k) as usize, (n * k) as usize);
+        let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+        let (ra, rb) = (gpu.upload(&a[bi * sa..(bi + 1) * sa])?, gpu.upload(&b[bi * sb..(bi + 1) * sb])?);
+        gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &ra, &rb, &mut want)?;
+        wants.extend(gpu.download(&want)?);
+    }
+    let total = (batch * m * n) as usize;
+    if c_f32 {
+        let mut c = gpu.zeros::<f32>(total)?;
+        gemm(
+            gpu,
+            elem,
+            Matrix { data: &da, layout: la },
+            Matrix { data: &db, layout: lb },
+            MatrixMut { data: &mut c, layout: lc },
+        )?;
+        same_bits("library gemm", &gpu.download(&c)?, &wants, n as usize, "the reference")
+    } else {
+        let mut c = gpu.zeros::<u16>(total)?;
+        gemm(
+            gpu,
+            elem,
+            Matrix { data: &da, layout: la },
+            Matrix { data: &db, layout: lb },
+            MatrixMut { data: &mut c, layout: lc },
+        )?;
+        same_rounded("library gemm", &gpu.download(&c)?, &wants, elem, n as usize, "the reference")
     }
 }
 

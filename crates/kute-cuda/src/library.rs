@@ -1,0 +1,261 @@
+//! kute-cuda as a library: [`gemm`] multiplies matrices a program holds on
+//! the GPU, each described by a kute layout, with the SM90 kernel made once
+//! for every size ([`crate::gemm_sm90::Sm90GemmAtLaunch`]).
+//!
+//! `C = A · Bᵀ`: `A` is `(M, K)`, `B` is `(N, K)` and `C` is `(M, N)`, each
+//! optionally with a third mode, the batch (`(M, K, L)`, ...). A layout's
+//! strides say how the matrix is stored: `A` with `K`'s stride 1 is
+//! K-major (its rows `M`'s stride apart), with `M`'s stride 1 M-major; the
+//! same for `B`; `C` must have `N`'s stride 1. The majors, the leading
+//! dimensions and the batch strides are read off the layouts; a layout no
+//! kernel serves is an error naming the operand and what is missing.
+//!
+//! The kernels are planned, compiled (or read from the disk cache) and kept
+//! per GPU once for each combination of element types, majors and the
+//! divisibility the sizes share (16-byte rows for TMA), so a program that
+//! calls [`gemm`] with a new `M` compiles nothing.
+
+use crate::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90Loader};
+use crate::gpu::Gpu;
+use crate::{Elem, Error, Result};
+use cudarc::driver::{CudaSlice, DeviceRepr};
+use kute::Layout;
+
+const OP: &str = "gemm";
+
+/// A matrix (or a batch of them) on the GPU: its elements and its layout,
+/// `(rows, cols)` or `(rows, cols, batch)` to offsets in `data`.
+pub struct Matrix<'a, T> {
+    /// The elements.
+    pub data: &'a CudaSlice<T>,
+    /// Coordinate to offset in `data`.
+    pub layout: Layout,
+}
+
+/// A matrix the call writes (see [`Matrix`]).
+pub struct MatrixMut<'a, T> {
+    /// The elements.
+    pub data: &'a mut CudaSlice<T>,
+    /// Coordinate to offset in `data`.
+    pub layout: Layout,
+}
+
+/// How an operand is stored, read off its layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Storage {
+    /// `(rows, cols)` of the operand's logical shape.
+    pub shape: (i64, i64),
+    /// Matrices in the batch (1 without a third mode).
+    pub batch: i64,
+    /// Whether the columns are contiguous (the second mode's stride is 1):
+    /// K-major for `A` and `B`, as `C` must be.
+    pub cols_contiguous: bool,
+    /// Elements between rows (columns contiguous) or columns.
+    pub ld: i64,
+    /// Elements between matrices of the batch.
+    pub batch_stride: i64,
+}
+
+/// How `layout` stores the operand `what`: concrete integer extents and
+/// strides, one of its first two modes of stride 1 (or of extent 1), the
+/// others positive.
+///
+/// Pre: none. Post: the storage, or an `Unsupported` error naming `what`,
+/// its layout and the rule it breaks.
+///
+/// ```
+/// use kute_cuda::library::storage;
+/// let rows: kute::Layout = "(100,64):(72,1)".parse().unwrap(); // rows 72 apart
+/// let s = storage("A", &rows).unwrap();
+/// assert_eq!((s.shape, s.cols_contiguous, s.ld, s.batch), ((100, 64), true, 72, 1));
+/// let batch: kute::Layout = "(100,64,3):(1,128,8192)".parse().unwrap(); // columns 128 apart
+/// let s = storage("A", &batch).unwrap();
+/// assert_eq!((s.cols_contiguous, s.ld, s.batch, s.batch_stride), (false, 128, 3, 8192));
+/// assert!(storage("A", &"(100,64):(2,200)".parse().unwrap()).is_err()); // no unit stride
+/// ```
+pub fn storage(what: &str, layout: &Layout) -> Result<Storage> {
+    let bad = |why: String| Err(Error::unsupported(OP, format!("{what} = {layout}: {why}")));
+    if layout.has_symbols() {
+        return bad("its sizes must be known at the call".into());
+    }
+    if !layout.has_int_strides() {
+        return bad("its strides must be integers".into());
+    }
+    let rank = layout.rank();
+    if !(2..=3).contains(&rank) {
+        return bad(format!("rank {rank}: a matrix is (rows, cols) or (rows, cols, batch)"));
+    }
+    let mut ext = [1i64; 3];
+    let mut str = [0i64; 3];
+    for i in 0..rank {
+        let m = layout.mode(i)?;
+        if m.leaves().len() != 1 {
+            return bad(format!("mode {i} is {m}: each mode one extent and one stride"));
+        }
+        ext[i] = m.leaves()[0].shape.value();
+        str[i] = m.leaves()[0].stride.scale_int().value();
+        if ext[i] < 1 || str[i] < 0 {
+            return bad(format!("mode {i} is {m}: positive extents, strides not negative"));
+        }
+    }
+    let unit = |i: usize| str[i] == 1 || ext[i] == 1;
+    let (cols_contiguous, ld) = if unit(1) {
+        (true, if ext[0] == 1 { ext[1] } else { str[0] })
+    } else if unit(0) {
+        (false, if ext[1] == 1 { ext[0] } else { str[1] })
+    } else {
+        return bad("neither the rows' nor the columns' stride is 1 (the kernels read contiguous rows)".into());
+    };
+    let span = if cols_contiguous { (ext[0] - 1) * ld + ext[1] } else { (ext[1] - 1) * ld + ext[0] };
+    let batch_stride = if rank == 3 && ext[2] > 1 { str[2] } else { span };
+    Ok(Storage { shape: (ext[0], ext[1]), batch: ext[2], cols_contiguous, ld, batch_stride })
+}
+
+/// The largest of 8, 4, 2, 1 dividing every value.
+fn common_div(values: &[i64]) -> i64 {
+    [8, 4, 2, 1].into_iter().find(|d| values.iter().all(|v| v % d == 0)).unwrap_or(1)
+}
+
+/// `C = A · Bᵀ` on `gpu` (see the [module docs](self)): `A` and `B` of
+/// `elem` (f16 or bf16, as 16-bit words), `C` of `T`: f32 (4 bytes) or
+/// `elem` (2 bytes).
+///
+/// Pre: the layouts as [`storage`] reads them, of shapes `(M, K)`,
+/// `(N, K)`, `(M, N)` with equal batches; `C`'s columns contiguous; the
+/// contiguous extents and leading dimensions of `A` and `B` multiples of 8
+/// elements (16-byte rows for TMA); every buffer holding what its layout
+/// spans; a Hopper GPU (else an `Unsupported` error naming the operand and
+/// the rule). Post: `C` holds the product (each element the f32 sum,
+/// rounded to nearest even for a 16-bit `C`), or the driver's error.
+///
+/// ```no_run
+/// use kute_cuda::{gpu::Gpu, library::{gemm, Matrix, MatrixMut}, Elem};
+/// let gpu = Gpu::new(0)?;
+/// let (m, n, k) = (300, 200, 64);
+/// let (a, b) = (gpu.zeros::<u16>(m * k)?, gpu.zeros::<u16>(n * k)?);
+/// let mut c = gpu.zeros::<f32>(m * n)?;
+/// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+/// gemm(&gpu, Elem::F16,
+///      Matrix { data: &a, layout: lay("(300,64):(64,1)") },    // A row-major (K-major)
+///      Matrix { data: &b, layout: lay("(200,64):(1,200)") },   // B column-major (N-major)
+///      MatrixMut { data: &mut c, layout: lay("(300,200):(200,1)") })?;
+/// # Ok::<(), kute_cuda::Error>(())
+/// ```
+pub fn gemm<T: DeviceRepr>(
+    gpu: &Gpu,
+    elem: Elem,
+    a: Matrix<'_, u16>,
+    b: Matrix<'_, u16>,
+    c: MatrixMut<'_, T>,
+) -> Result<()> {
+    if elem == Elem::F32 {
+        return Err(Error::unsupported(OP, "f32 inputs (f16 or bf16)"));
+    }
+    let c_elem = match std::mem::size_of::<T>() {
+        4 => Elem::F32,
+        2 => elem,
+        n => return Err(Error::unsupported(OP, format!("a C of {n}-byte elements (f32, or {elem})"))),
+    };
+    if gpu.arch()? != "sm_90" {
+        return Err(Error::unsupported(
+            OP,
+            format!("a {} GPU: the library's kernels are Hopper's (sm_90)", gpu.arch()?),
+        ));
+    }
+    let (sa, sb, sc) = (storage("A", &a.layout)?, storage("B", &b.layout)?, storage("C", &c.layout)?);
+    let ((m, k), (n, kb), (mc, nc)) = (sa.shape, sb.shape, sc.shape);
+    if kb != k || mc != m || nc != n {
+        return Err(Error::unsupported(
+            OP,
+            format!("A ({m},{k}), B ({n},{kb}) and C ({mc},{nc}): C = A·Bᵀ needs A (M,K), B (N,K), C (M,N)"),
+        ));
+    }
+    if sa.batch != sc.batch || sb.batch != sc.batch {
+        return Err(Error::unsupported(OP, format!("batches of {}, {} and {}", sa.batch, sb.batch, sc.batch)));
+    }
+    if !sc.cols_contiguous {
+        return Err(Error::unsupported(OP, format!("C = {}: its columns must be contiguous (stride 1)", c.layout)));
+    }
+    // the facts every such call shares: the divisibility of the sizes and
+    // strides (16-byte rows for TMA: 8 elements), a TMA store of C where its
+    // rows allow
+    let batched = |s: &Storage| if s.batch > 1 { vec![s.batch_stride] } else { vec![] };
+    let contiguous = |s: &Storage, rows: i64, cols: i64| if s.cols_contiguous { cols } else { rows };
+    let mut a_vals = vec![contiguous(&sa, m, k), sa.ld];
+    a_vals.extend(batched(&sa));
+    let mut b_vals = vec![contiguous(&sb, n, k), sb.ld];
+    b_vals.extend(batched(&sb));
+    for (what, vals) in [("A", &a_vals), ("B", &b_vals)] {
+        if common_div(vals) < 8 {
+            return Err(Error::unsupported(
+                OP,
+                format!("{what}: its rows' length, leading dimension and batch stride {vals:?} must be multiples of 8 elements (16-byte rows for TMA)"),
+            ));
+        }
+    }
+    let k_major = (sa.cols_contiguous, sb.cols_contiguous);
+    let mut c_vals = vec![n, sc.ld];
+    c_vals.extend(batched(&sc));
+    let n_div = common_div(&c_vals);
+    let tma_store = n_div * c_elem.bytes() % 16 == 0;
+    let facts = SizeFacts {
+        m_div: if k_major.0 { 1 } else { 8 },
+        n_div: if k_major.1 { n_div } else { n_div.max(8) },
+        k_div: if k_major.0 || k_major.1 { 8 } else { 1 },
+    };
+    let config = Sm90Config {
+        loader: Sm90Loader::WarpSpecialized,
+        epilogue: if tma_store { Sm90Epilogue::Tma } else { Sm90Epilogue::Direct },
+        c_elem,
+        k_major,
+    };
+    let loaded = gpu.gemm_kernels(elem, config, facts)?;
+    let (g, kernels) = (&loaded.0, &loaded.1);
+    let ld = (sa.ld, sb.ld, sc.ld);
+    let p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
+    gpu.launch_sm90_at(kernels, g, &p, a.data, b.data, c.data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `storage` reads is what the layout computes: at every
+    /// coordinate, the offset is `b·batch_stride + r·ld + c` (columns
+    /// contiguous) or `b·batch_stride + c·ld + r`; the layouts no kernel
+    /// serves are refused.
+    #[test]
+    fn storage_is_what_the_layout_computes() {
+        let served = [
+            "(100,64):(64,1)",
+            "(100,64):(72,1)",
+            "(100,64):(1,100)",
+            "(100,64):(1,104)",
+            "(100,64,3):(64,1,6400)",
+            "(100,64,3):(72,1,8000)",
+            "(100,64,3):(1,128,8192)",
+            "(1,64):(0,1)",
+            "(100,1):(1,0)",
+            "(100,64,1):(64,1,0)",
+        ];
+        for text in served {
+            let l: Layout = text.parse().unwrap();
+            let s = storage("A", &l).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let (rows, cols) = s.shape;
+            for b in 0..s.batch {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let coord = r + rows * (c + cols * b);
+                        let want = b * s.batch_stride + if s.cols_contiguous { r * s.ld + c } else { c * s.ld + r };
+                        assert_eq!(l.eval(coord).unwrap(), want, "{text} at ({r},{c},{b})");
+                    }
+                }
+            }
+        }
+        for text in ["(100,64):(2,200)", "(4,(2,2)):(1,(4,8))", "100:1", "(2,2,2,2):(1,2,4,8)"] {
+            let l: Layout = text.parse().unwrap();
+            let e = storage("B", &l).unwrap_err().to_string();
+            assert!(e.contains("B = ") && e.contains(text), "{text}: {e}");
+        }
+    }
+}

@@ -208,3 +208,39 @@ fn hopper_atoms_are_drawn_as_cute_draws_them() {
         assert_eq!((picture.len(), fnv1a(picture.as_bytes())), (len, digest), "{atom} (svg: {svg})");
     }
 }
+
+/// CuTe's `print_latex` of TiledCopies whose tile is wider than their
+/// `Tiler_MN` (a permuted MMA's C cut to the copy atom: CuTe draws the span of
+/// the tiler's layouts, 32 rows for `(_8,_2):(_1,_16)`), and its
+/// `print_layout` and `print_latex` of composed layouts whose swizzle is the
+/// identity at a run-time offset 0 (CuTe keeps the swizzle in the header):
+/// the `copy` and `composed` rows of `data/print_calls.jsonl`, captured with
+/// the oracle's `print` (`print --print` for `print`). Every byte.
+#[test]
+fn wide_copies_and_identity_swizzles_are_drawn_as_cute_draws_them() {
+    let mut drawn = 0;
+    for line in include_str!("data/print_calls.jsonl").lines().filter(|l| !l.trim().is_empty()) {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone());
+        let (kind, expr) = (get("kind").unwrap(), get("expr").unwrap());
+        let v = kute::expr::eval(&expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        match (kind.as_str(), &v) {
+            ("copy", kute::expr::Value::TiledCopy(c)) => {
+                assert_eq!(kute::print::latex_copy(c).unwrap(), get("latex").unwrap(), "latex of {expr}");
+                assert_eq!(format!("{v}\n\n"), get("print").unwrap(), "print of {expr}");
+            }
+            ("mma", kute::expr::Value::TiledMma(m)) => {
+                assert_eq!(kute::print::latex_mma(m).unwrap(), get("latex").unwrap(), "latex of {expr}");
+            }
+            ("layout" | "composed", _) => {
+                let l = v.to_any_layout("the layout").unwrap();
+                assert_eq!(kute::print::latex(&l).unwrap(), get("latex").unwrap(), "latex of {expr}");
+                assert_eq!(kute::print::table(&l).unwrap(), get("table").unwrap(), "table of {expr}");
+            }
+            ("copy" | "mma", _) => panic!("{expr}: {}", v.kind_name()),
+            _ => continue,
+        }
+        drawn += 1;
+    }
+    assert!(drawn >= 16, "{drawn}");
+}

@@ -30,6 +30,7 @@ pub fn kind(v: &Value) -> String {
         Value::TiledCopy(_) => "tiled_copy",
         Value::ThrSlice(_) => "thread_slice",
         Value::Tensor(_) => "tensor",
+        Value::Printed(_) => "printed_text",
         #[allow(unreachable_patterns)]
         other => return snake(other.kind_name().trim_start_matches("an ").trim_start_matches("a ")),
     };

@@ -778,15 +778,41 @@ pub(crate) fn summary(f: &kute::expr::FunctionInfo) -> String {
     }
 }
 
-/// `kute functions`.
+/// `kute functions`: every function, then every atom.
 fn functions() -> anyhow::Result<bool> {
     let mut out = BufWriter::new(io::stdout().lock());
     for f in kute::expr::FUNCTIONS {
         writeln!(out, "{:<20} {}", f.name, summary(f))?;
         writeln!(out, "{:<20} {}", "", f.signature)?;
     }
+    write!(out, "\n{}", atoms())?;
     out.flush()?;
     Ok(true)
+}
+
+/// The MMA and copy atoms kute knows, one family a line, with how to write
+/// them (`kute functions`, and `:help atoms` in the session).
+pub(crate) fn atoms() -> String {
+    use kute::atom::traits::{atom_catalog, AtomKind};
+    use std::fmt::Write as _;
+    let all = atom_catalog();
+    let mut s = String::new();
+    for (kind, head) in [
+        (AtomKind::Mma, "MMA atoms: write Op{} or MMA_Atom<Op>{}, tile with make_tiled_mma(Op{}, atom_layout, permutation)"),
+        (AtomKind::Copy, "Copy atoms: write Copy_Atom<Op,T>{} (T the value type: half_t, float, ...), tile with make_tiled_copy(atom, thr, val)"),
+    ] {
+        let _ = writeln!(s, "{head}");
+        // a form longer than the column puts its note on the next line
+        let w = 37;
+        for f in all.iter().filter(|f| f.kind == kind) {
+            if f.form.len() > w {
+                let _ = writeln!(s, "  {}\n  {:<w$}  {}", f.form, "", f.note);
+            } else {
+                let _ = writeln!(s, "  {:<w$}  {}", f.form, f.note);
+            }
+        }
+    }
+    s
 }
 
 #[cfg(test)]

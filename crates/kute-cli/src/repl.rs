@@ -25,6 +25,7 @@ Commands:
   :env                  list the bound names
   :help [NAME]          this help and every function; with NAME, its call forms
                         (with the start of names, the functions that start so)
+  :help atoms           the MMA and copy atoms kute knows
   :quit                 leave (also :q, :exit, Ctrl-D)
   help, quit, exit      the same, without the colon (unless bound as names)
   A; B                  statements separated by ';', as in the playground
@@ -191,6 +192,10 @@ fn usage(err: &mut impl Write, form: &str) -> io::Result<bool> {
 /// (the functions whose names start so).
 fn help(topic: &str, out: &mut impl Write, err: &mut impl Write) -> io::Result<bool> {
     let funcs = kute::expr::FUNCTIONS;
+    if topic == "atoms" {
+        write!(out, "{}", crate::atoms())?;
+        return Ok(true);
+    }
     if !topic.is_empty() {
         if let Some(f) = kute::expr::lookup(topic) {
             writeln!(out, "{}: {}\n  {}", f.name, crate::summary(f), f.signature)?;
@@ -297,6 +302,20 @@ mod tests {
         let (out, _, oks) = run_lines(&[":help make_stride"]);
         assert_eq!(oks, [true]);
         assert!(out.starts_with("make_shape: a tuple (also make_stride, "), "{out}");
+    }
+
+    #[test]
+    fn help_atoms_lists_the_atoms() {
+        let (out, err, oks) = run_lines(&[":help atoms", "help atoms"]);
+        assert_eq!((err.as_str(), oks), ("", vec![true, true]));
+        for f in kute::atom::traits::atom_catalog() {
+            assert!(out.contains(&format!("  {}", f.form)), "{}", f.form);
+        }
+        assert_eq!(out.matches("MMA atoms:").count(), 2, "{out}");
+        // a misspelt atom gets the nearest name
+        let (_, err, oks) = run_lines(&["Copy_Atom<SM75_U32x4_LDSM_M,half_t>{}"]);
+        assert_eq!(oks, [false]);
+        assert!(err.contains("did you mean 'SM75_U32x4_LDSM_N'?"), "{err}");
     }
 
     #[test]

@@ -437,7 +437,8 @@ fn functions_lists_the_registry() {
     let o = kute(&["functions"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
+    // the functions, then (after a blank line) the atoms
+    let lines: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
     let reg = kute::expr::FUNCTIONS;
     assert_eq!(lines.len(), 2 * reg.len(), "{out}");
     for (pair, f) in lines.chunks(2).zip(reg) {
@@ -463,6 +464,63 @@ fn functions_lists_the_registry() {
             assert!(!e.contains("unknown function"), "{n}: {e}");
         }
     }
+}
+
+#[test]
+fn functions_lists_every_atom() {
+    use kute::atom::traits::{atom_catalog, AtomKind};
+    let out = stdout(&kute(&["functions"]));
+    let (_, atoms) = out.split_once("\n\n").expect("a blank line before the atoms");
+    let (mma, copy) = atoms.split_once("\nCopy atoms").expect("the copy atoms after the MMA atoms");
+    assert!(mma.starts_with("MMA atoms: write Op{} or MMA_Atom<Op>{}"), "{mma}");
+    for f in atom_catalog() {
+        let part = if f.kind == AtomKind::Mma { mma } else { copy };
+        let line = part.lines().find(|l| l.split_whitespace().next() == Some(&f.form));
+        assert!(line.is_some(), "{} is not listed", f.form);
+        assert!(part.contains(&f.note), "{}: {}", f.form, f.note);
+    }
+    // a name the listing shows is one kute takes
+    for name in ["SM80_16x8x16_F32F16F16F32_TN", "SM75_U32x4_LDSM_N", "SM80_CP_ASYNC_CACHEGLOBAL<S[,D]>"] {
+        assert!(out.lines().any(|l| l.trim_start().starts_with(name)), "{name}");
+    }
+}
+
+// ----- print calls ------------------------------------------------------------
+
+#[test]
+fn print_calls_print_what_cute_prints() {
+    // CuTe's print_layout of (2,(2,2)):(4,(2,1)), as `kute table` prints it
+    let o = kute(&["eval", "A = (2,(2,2)):(4,(2,1))", "print_layout(A)", "print(A)", "size(A)"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "(2,(2,2)):(4,(2,1))\n(2,(2,2)):(4,(2,1))\n      0   1   2   3 \n    +---+---+---+---+\n 0  | 0 | 2 | 1 | 3 |\n    \
+         +---+---+---+---+\n 1  | 4 | 6 | 5 | 7 |\n    +---+---+---+---+\n(2,(2,2)):(4,(2,1))\n8\n"
+    );
+    // print_latex is `kute latex`, byte for byte
+    let latex = kute(&["latex", "(_2,_3):(_3,_1)"]);
+    let call = kute(&["eval", "print_latex((_2,_3):(_3,_1))"]);
+    assert!(call.status.success() && latex.status.success());
+    assert_eq!(stdout(&call), stdout(&latex));
+    // a print call is no operand
+    let o = kute(&["eval", "size(print_layout((2,2):(1,2)))"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("printed text"), "{}", stderr(&o));
+}
+
+/// `kute latex` of a TiledCopy whose tile is wider than its `Tiler_MN` (a
+/// permuted MMA's C cut to the copy atom): CuTe draws the 32x16 tile its
+/// `print_latex` spans (the recorded bytes of the library's tests).
+#[test]
+fn latex_of_a_copy_of_a_permuted_mma_is_cute_s() {
+    let rows = include_str!("../../kute/tests/data/print_calls.jsonl");
+    let row: serde_json::Value = serde_json::from_str(rows.lines().next().unwrap()).unwrap();
+    let expr = row["expr"].as_str().unwrap();
+    assert!(expr.starts_with("make_tiled_copy_C_atom("), "{expr}");
+    let o = kute(&["latex", expr]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), row["latex"].as_str().unwrap());
+    assert!(stdout(&o).contains("grid (32,16)"));
 }
 
 // ----- interactive session (through a pipe) ---------------------------------

@@ -158,3 +158,63 @@ fn atom_tables_spot_checks() {
     let t = copy_traits("SM80_CP_ASYNC_CACHEALWAYS_ZFILL<uint32_t>").unwrap();
     assert_eq!(t.src.to_string(), "(_1,_32):(_0,_1)");
 }
+
+/// `atom_catalog` (what `kute functions` and `:help atoms` list) covers every
+/// operation kute knows: each name of `mma_op_names` and `copy_op_names`
+/// matches a line's pattern (`{N}` a number, `{A,B}` a choice, `[...]`
+/// optional, template arguments not compared).
+#[test]
+fn atom_catalog_covers_every_op() {
+    use kute::atom::traits::{atom_catalog, AtomKind};
+    /// Whether `name` matches `pat` from their starts to their ends.
+    fn matches(pat: &str, name: &str) -> bool {
+        if let Some(rest) = pat.strip_prefix("{N}") {
+            let digits = name.chars().take_while(char::is_ascii_digit).count();
+            return digits > 0 && matches(rest, &name[digits..]);
+        }
+        if let Some(rest) = pat.strip_prefix('{') {
+            let (choices, rest) = rest.split_once('}').unwrap();
+            return choices.split(',').any(|c| name.strip_prefix(c).is_some_and(|n| matches(rest, n)));
+        }
+        if let Some(rest) = pat.strip_prefix('[') {
+            let close = rest.find(']').unwrap();
+            let (opt, rest) = (&rest[..close], &rest[close + 1..]);
+            return matches(rest, name) || name.strip_prefix(opt).is_some_and(|n| matches(rest, n));
+        }
+        match (pat.chars().next(), name.chars().next()) {
+            (None, None) => true,
+            (Some(p), Some(n)) if p == n => matches(&pat[p.len_utf8()..], &name[n.len_utf8()..]),
+            _ => false,
+        }
+    }
+    let base = |s: &str| s.split('<').next().unwrap().to_string();
+    // the pattern without its template arguments (`[<GMMA::Major,GMMA::Major>]`, `<S[,D]>`)
+    let form = |s: &str| base(s.split("[<").next().unwrap());
+    let catalog = atom_catalog();
+    for (kind, names) in [(AtomKind::Mma, mma_op_names()), (AtomKind::Copy, copy_op_names())] {
+        for name in names {
+            let hit = catalog.iter().filter(|f| f.kind == kind).any(|f| matches(&form(&f.form), &base(&name)));
+            assert!(hit, "{name} is in no line of the catalogue");
+        }
+    }
+    assert!(matches("SM90_64x{N}x16_F16F16F16_{SS,RS}", "SM90_64x256x16_F16F16F16_RS"));
+    assert!(!matches("SM90_64x{N}x16_F16F16F16_{SS,RS}", "SM90_64x256x16_F16F16F16_RS_TN"));
+}
+
+/// A misspelt operation or element type gets the nearest name, with the
+/// template arguments as written.
+#[test]
+fn misspelt_atoms_get_the_nearest_name() {
+    for (src, hint) in [
+        ("Copy_Atom<UniversalCopyy<uint32_t>,half_t>{}", "did you mean 'UniversalCopy<uint32_t>'?"),
+        ("Copy_Atom<SM75_U32x4_LDSM_M,half_t>{}", "did you mean 'SM75_U32x4_LDSM_N'?"),
+        ("Copy_Atom<SM75_U32x4_LDSM_N,halff_t>{}", "did you mean 'half_t'?"),
+        ("Copy_Atom<UniversalCopy<uint32t>,half_t>{}", "did you mean 'uint32_t'?"),
+        ("MMA_Atom<SM80_16x8x16_F16F16F16F16_TM>{}", "did you mean 'SM80_16x8x16_F16F16F16F16_TN'?"),
+        ("SM90_64x64x16_F32F16F16_SZ{}", "did you mean 'SM90_64x64x16_F32F16F16_SS'?"),
+    ] {
+        let e = kute::expr::eval(src).unwrap_err();
+        assert_eq!(e.kind(), kute::ErrorKind::UnknownName, "{src}: {e}");
+        assert!(e.to_string().contains(hint), "{src}: {e}");
+    }
+}

@@ -208,3 +208,126 @@ fn hopper_atoms_are_drawn_as_cute_draws_them() {
         assert_eq!((picture.len(), fnv1a(picture.as_bytes())), (len, digest), "{atom} (svg: {svg})");
     }
 }
+
+/// CuTe's `print_latex` of TiledCopies whose tile is wider than their
+/// `Tiler_MN` (a permuted MMA's C cut to the copy atom: CuTe draws the span of
+/// the tiler's layouts, 32 rows for `(_8,_2):(_1,_16)`), and its
+/// `print_layout` and `print_latex` of composed layouts whose swizzle is the
+/// identity at a run-time offset 0 (CuTe keeps the swizzle in the header):
+/// the `copy` and `composed` rows of `data/print_calls.jsonl`, captured with
+/// the oracle's `print` (`print --print` for `print`). Every byte.
+#[test]
+fn wide_copies_and_identity_swizzles_are_drawn_as_cute_draws_them() {
+    let mut drawn = 0;
+    for line in include_str!("data/print_calls.jsonl").lines().filter(|l| !l.trim().is_empty()) {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone());
+        let (kind, expr) = (get("kind").unwrap(), get("expr").unwrap());
+        let v = kute::expr::eval(&expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        match (kind.as_str(), &v) {
+            ("copy", kute::expr::Value::TiledCopy(c)) => {
+                assert_eq!(kute::print::latex_copy(c).unwrap(), get("latex").unwrap(), "latex of {expr}");
+                assert_eq!(format!("{v}\n\n"), get("print").unwrap(), "print of {expr}");
+            }
+            ("mma", kute::expr::Value::TiledMma(m)) => {
+                assert_eq!(kute::print::latex_mma(m).unwrap(), get("latex").unwrap(), "latex of {expr}");
+            }
+            ("layout" | "composed", _) => {
+                let l = v.to_any_layout("the layout").unwrap();
+                assert_eq!(kute::print::latex(&l).unwrap(), get("latex").unwrap(), "latex of {expr}");
+                assert_eq!(kute::print::table(&l).unwrap(), get("table").unwrap(), "table of {expr}");
+            }
+            ("copy" | "mma", _) => panic!("{expr}: {}", v.kind_name()),
+            _ => continue,
+        }
+        drawn += 1;
+    }
+    assert!(drawn >= 16, "{drawn}");
+}
+
+/// The text a print call of the expression language gives: `call(src)`.
+fn printed(call: &str, src: &str) -> String {
+    match kute::expr::eval(&format!("{call}({src})")) {
+        Ok(kute::expr::Value::Printed(s)) => s,
+        other => panic!("{call}({src}): {other:?}"),
+    }
+}
+
+/// CuTe's `print_layout`, `print_latex` and `print` as calls inside
+/// expressions (`data/print_calls.jsonl`, captured with the oracle's `print`,
+/// `print --print` and `eval --as-written`): of TiledCopies whose tile is
+/// wider than their `Tiler_MN` (a permuted MMA's C, cut to the copy atom), of
+/// composed layouts whose swizzle is the identity at a run-time offset 0, and
+/// of values of every kind. A row with a `kute` field is written so in kute
+/// (a shape for a value layout) and as `expr` in CuTe; both must print CuTe's
+/// bytes.
+#[test]
+fn print_calls_match_cute() {
+    let rows: Vec<_> = include_str!("data/print_calls.jsonl").lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(rows.len() >= 20);
+    for line in rows {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone());
+        let expr = get("expr").unwrap();
+        let kind = get("kind").unwrap();
+        let srcs: Vec<String> = std::iter::once(expr.clone()).chain(get("kute")).collect();
+        for src in &srcs {
+            if let Some(want) = get("latex") {
+                assert_eq!(printed("print_latex", src), want, "print_latex({src})");
+            }
+            if let Some(want) = get("table") {
+                assert_eq!(printed("print_layout", src), want, "print_layout({src})");
+            }
+            // the capture of `print --print` adds a newline to CuTe's bytes; that of
+            // `eval` (the rows of kind `print`) drops the last newline of a multi-line print
+            let want = get("print").unwrap();
+            match kind.as_str() {
+                "print" => assert_eq!(printed("print", src).trim_end(), want.trim_end(), "print({src})"),
+                _ => assert_eq!(printed("print", src) + "\n", want, "print({src})"),
+            }
+        }
+    }
+}
+
+/// The print calls give the recorded bytes of CuTe's `print_layout` and
+/// `print_latex` of every layout of `data/print.jsonl`, and of the TiledMMAs,
+/// atoms and TiledCopies of `data/print_tv.jsonl` (`print_latex` and `print`).
+#[test]
+fn print_calls_reproduce_the_recorded_pictures() {
+    for v in vectors() {
+        assert_eq!(printed("print_layout", &v.layout), v.table, "print_layout({})", v.layout);
+        assert_eq!(printed("print_latex", &v.layout), v.latex, "print_latex({})", v.layout);
+    }
+    for line in include_str!("data/print_tv.jsonl").lines().filter(|l| !l.trim().is_empty()) {
+        let f = json_object(line);
+        let get = |k: &str| f.iter().find(|(kk, _)| kk == k).map(|(_, v)| v.clone()).unwrap();
+        let expr = get("expr");
+        assert_eq!(printed("print_latex", &expr), get("latex"), "print_latex({expr})");
+        assert_eq!(printed("print", &expr).trim_end(), get("print").trim_end(), "print({expr})");
+    }
+}
+
+/// A print call's value is its output, the operand of no other call (CuTe's
+/// print functions return nothing); what cannot be drawn is a `Type` error
+/// naming the call.
+#[test]
+fn print_calls_are_no_operands() {
+    use kute::ErrorKind;
+    for src in ["size(print((_2,_2):(_1,_2)))", "(print_layout((_2,_2):(_1,_2)), 2)", "print(_4)(0)"] {
+        let e = kute::expr::eval(src).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{src}: {e}");
+        assert!(e.to_string().contains("printed text"), "{src}: {e}");
+    }
+    let text = kute::expr::eval("print(_4)").unwrap();
+    let e = kute::expr::call("size", &[], &[text]).unwrap_err();
+    assert_eq!((e.kind(), e.to_string().contains("size")), (ErrorKind::Type, true), "{e}");
+    for (src, op) in [
+        ("print_layout((_2,_4))", "print_layout"),
+        ("print_latex(Copy_Atom<UniversalCopy<uint32_t>,half_t>{})", "print_latex"),
+        ("print_tensor((_2,_4):(_1,_2))", "print_tensor"),
+    ] {
+        let e = kute::expr::eval(src).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{src}: {e}");
+        assert!(e.to_string().starts_with(op), "{src}: {e}");
+    }
+}

@@ -165,6 +165,12 @@ const CALLABLE: &[&str] = &[
     "inner_partition",
     "outer_partition",
     "print_tensor",
+    "retile",
+    "retile_S",
+    "retile_D",
+    "print",
+    "print_layout",
+    "print_latex",
 ];
 
 fn all_names() -> Vec<&'static str> {
@@ -436,4 +442,43 @@ fn the_registry_decides_the_overload() {
     let e = expr::eval("logical_divide((4,2):(1,8), LayoutLeft{})").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Type, "{e}");
     assert!(e.to_string().starts_with("logical_divide: argument 2 (T) must be a tiler, not a stride order tag"), "{e}");
+}
+
+/// Where an atom, thread or value layout is expected, a shape is its compact
+/// layout (CuTe's answers are in `data/calls.tsv`); anything else is a `Type`
+/// error naming the function, the argument and what it must be.
+#[test]
+fn a_layout_argument_takes_a_shape_and_nothing_else() {
+    let atom = "Copy_Atom<UniversalCopy<uint32_t>,half_t>{}";
+    let at = |s: &str| expr::eval(s).map(|v| v.to_string());
+    assert_eq!(
+        at(&format!("make_tiled_copy({atom},(_4,_8):(_8,_1),(_1,_2))")),
+        at(&format!("make_tiled_copy({atom},(_4,_8):(_8,_1),make_layout((_1,_2)))"))
+    );
+    for (src, want) in [
+        (
+            format!("make_tiled_copy({atom},LayoutLeft{{}},(_1,_2))"),
+            "make_tiled_copy: argument 2 (the thread layout) must be a layout or a shape, not a stride order tag",
+        ),
+        (
+            format!("make_tiled_copy({atom},(_4,_8),<_1,_2>)"),
+            "make_tiled_copy: argument 3 (the value layout) must be a layout or a shape, not a tiler",
+        ),
+        ("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{},(2,-1,1))".to_string(), "make_tiled_mma: "),
+    ] {
+        let e = expr::eval(&src).unwrap_err();
+        assert!(e.to_string().starts_with(want), "{src}: {e}");
+    }
+}
+
+/// An element type a function does not know as a template argument gets the
+/// nearest name.
+#[test]
+fn misspelt_element_types_get_the_nearest_name() {
+    let e = expr::eval("recast_layout<halff_t,float>(4:1)").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownName, "{e}");
+    assert!(
+        e.to_string().ends_with("unknown element type 'halff_t' in recast_layout<...>; did you mean 'half_t'?"),
+        "{e}"
+    );
 }

@@ -468,3 +468,51 @@ fn expressions_on_tensors() {
     assert!(eval("coalesce(make_identity_tensor((_4,_8)))").is_err());
     assert_eq!(eval("print_tensor(4:1)").unwrap_err().kind(), ErrorKind::Type);
 }
+
+// --- retile ----------------------------------------------------------------------
+
+/// `retile_S` / `retile_D` of a tensor keep its engine and offset and give its
+/// layout CuTe's `TiledCopy::retile` (whose answers `data/calls.tsv` holds), a
+/// regrouping: the same elements, each once.
+#[test]
+fn retile_of_a_tensor_regroups_its_elements() {
+    let mma = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{},Layout<Shape<_2,_2,_1>>{})";
+    let cases = [
+        (format!("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{{}},{mma})"), "((_2,_2,_2),_2,_2)"),
+        (format!("make_tiled_copy_B(Copy_Atom<SM75_U32x2_LDSM_N,half_t>{{}},{mma})"), "((_2,_2),_4,_2)"),
+        (format!("make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>,half_t>{{}},{mma})"), "((_2,_2),_2,_4)"),
+    ];
+    for (copy, frag) in cases {
+        for (side, thr) in [("retile_S", 3), ("retile_D", 100)] {
+            let t = format!("make_tensor(counting, make_layout({frag}))");
+            let got = eval(&format!("{side}(get_slice({copy},{thr}),{t})")).unwrap();
+            let want = eval(&format!("retile({copy},make_layout({frag}))")).unwrap();
+            assert_eq!(got.to_string(), format!("counting_iter(0) o {want}"), "{side} of {frag}");
+            let l: Layout = want.to_string().parse().unwrap();
+            let mut seen = l.values().unwrap();
+            seen.sort();
+            assert_eq!(seen, (0..seen.len() as i64).collect::<Vec<_>>(), "{l} is not a regrouping of {frag}");
+        }
+    }
+    // of an identity tensor: each coordinate once
+    let c = "make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>,half_t>{},(_32,_4),(_1,_2))";
+    let got = eval(&format!("retile_D(get_slice({c},7),make_identity_tensor((_4,_2,_2)))")).unwrap();
+    assert!(got.to_string().starts_with("ArithTuple(_0,_0,_0) o ((_2,_2),_2,_2):"), "{got}");
+}
+
+#[test]
+fn retile_errors_name_the_call() {
+    let mma = "make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{})";
+    let copy = format!("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{{}},{mma})");
+    for (src, kind) in [
+        // a thread slice of a TiledMMA, a TiledCopy itself: not CuTe's ThrCopy
+        (format!("retile_S(get_slice({mma},0),(_8,_2,_2))"), ErrorKind::Type),
+        (format!("retile_S({copy},(_8,_2,_2))"), ErrorKind::Type),
+        // a fragment of too few modes for the tile (CuTe rejects it too)
+        (format!("retile_D(get_slice({copy},0),(_8,_2):(_1,_8))"), ErrorKind::Mismatch),
+    ] {
+        let e = eval(&src).unwrap_err();
+        assert_eq!(e.kind(), kind, "{src}: {e}");
+        assert!(e.to_string().starts_with("retile_") || e.to_string().starts_with("evaluate: retile_"), "{src}: {e}");
+    }
+}

@@ -150,41 +150,51 @@ fn check_file(name: &str, text: &str) {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let (src, want) = line.split_once('\t').expect("expr<TAB>answer");
+        // EXPR<TAB>ANSWER, or EXPR<TAB>CUTE<TAB>ANSWER: kute's spelling and CuTe's
+        // (empty: the same), both of which must give CuTe's answer
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (srcs, want) = match cols[..] {
+            [src, want] => (vec![src], want),
+            [src, "", want] => (vec![src], want),
+            [src, cute, want] => (vec![src, cute], want),
+            _ => panic!("{name}: expr<TAB>answer or expr<TAB>cute<TAB>answer: {line}"),
+        };
         // a multi-line CuTe print (a TiledMMA, an atom) has its newlines written `\n`
         let want_owned = want.replace("\\n", "\n");
         let want = want_owned.as_str();
-        n += 1;
-        let got = expr::eval(src);
-        let ok = match (want, &got) {
-            ("error", r) => r.is_err(),
-            (w, r) if w.starts_with("cute-wrong:") => match r {
-                Err(_) => true,
-                Ok(v) => {
-                    is_true_composite(src, v)
-                        || is_compact_like(src, &w["cute-wrong:".len()..], v)
-                        || is_true_slice(src, v)
+        for src in srcs {
+            n += 1;
+            let got = expr::eval(src);
+            let ok = match (want, &got) {
+                ("error", r) => r.is_err(),
+                (w, r) if w.starts_with("cute-wrong:") => match r {
+                    Err(_) => true,
+                    Ok(v) => {
+                        is_true_composite(src, v)
+                            || is_compact_like(src, &w["cute-wrong:".len()..], v)
+                            || is_true_slice(src, v)
+                    }
+                },
+                // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
+                // (README, "Where kute differs from CuTe C++")
+                (w, Ok(Value::Bool(b))) => w.trim_start_matches('_') == if b.value { "1" } else { "0" },
+                (w, Ok(v)) => {
+                    let s = v.to_string();
+                    if all_static(&expr::parse(src).unwrap()) {
+                        s == w
+                    } else {
+                        s.replace('_', "") == w.replace('_', "")
+                    }
                 }
-            },
-            // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
-            // (README, "Where kute differs from CuTe C++")
-            (w, Ok(Value::Bool(b))) => w.trim_start_matches('_') == if b.value { "1" } else { "0" },
-            (w, Ok(v)) => {
-                let s = v.to_string();
-                if all_static(&expr::parse(src).unwrap()) {
-                    s == w
-                } else {
-                    s.replace('_', "") == w.replace('_', "")
-                }
-            }
-            (_, Err(_)) => false,
-        };
-        if !ok {
-            let g = match &got {
-                Ok(v) => v.to_string(),
-                Err(e) => format!("error: {e}"),
+                (_, Err(_)) => false,
             };
-            failures.push(format!("{src}\n    want {want}\n    got  {g}"));
+            if !ok {
+                let g = match &got {
+                    Ok(v) => v.to_string(),
+                    Err(e) => format!("error: {e}"),
+                };
+                failures.push(format!("{src}\n    want {want}\n    got  {g}"));
+            }
         }
     }
     assert!(
@@ -326,6 +336,14 @@ fn swizzle_vectors() {
 #[test]
 fn tv_vectors() {
     check_file("tv.tsv", include_str!("data/tv.tsv"));
+}
+
+/// Calls kute takes in forms CuTe C++ spells otherwise (a shape as an atom,
+/// thread or value layout), `retile`, `retile_S`/`retile_D` of thread slices,
+/// and `tile_to_shape` with an order: CuTe's answers to CuTe's spelling.
+#[test]
+fn call_vectors() {
+    check_file("calls.tsv", include_str!("data/calls.tsv"));
 }
 
 #[test]

@@ -57,7 +57,7 @@ pub use product::{
     logical_product_into, raked_product, raked_product_into, tile_to_shape, tiled_product, tiled_product_into, upcast,
     zipped_product, zipped_product_into,
 };
-pub(crate) use recast::recast_factors;
+pub(crate) use recast::{recast_factors, type_names};
 pub use recast::{recast_layout, sizeof_bits};
 pub(crate) use transform::transform_pairs;
 pub use transform::{transform_layout, transform_layout2};

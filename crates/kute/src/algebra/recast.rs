@@ -69,6 +69,11 @@ pub fn sizeof_bits(type_name: &str) -> Option<i64> {
     TYPE_BITS.iter().find(|(n, _)| *n == type_name).map(|&(_, b)| b)
 }
 
+/// The element type names [`sizeof_bits`] knows (for "did you mean").
+pub(crate) fn type_names() -> impl Iterator<Item = &'static str> {
+    TYPE_BITS.iter().map(|&(n, _)| n)
+}
+
 /// `(n, d)` with `new_bits / old_bits = n / d` in lowest terms: `recast_layout`
 /// is `upcast<n>` then `downcast<d>` (of a layout, a swizzle or a composed layout).
 ///

@@ -55,7 +55,8 @@ impl CopyAtom {
     pub fn new(op: &str, val_type: &str) -> Result<CopyAtom> {
         let traits = copy_traits(op)?;
         let bits = algebra::sizeof_bits(val_type).ok_or_else(|| {
-            Error::new(crate::ErrorKind::UnknownName, "Copy_Atom", format!("unknown value type '{val_type}'"))
+            let hint = super::traits::type_hint(val_type);
+            Error::new(crate::ErrorKind::UnknownName, "Copy_Atom", format!("unknown value type '{val_type}'{hint}"))
         })?;
         let recast = |l: &Layout| algebra::recast_layout(l, 1, bits).map_err(|e| e.within("Copy_Atom"));
         let (src, dst, reference) = (recast(&traits.src)?, recast(&traits.dst)?, recast(&traits.r#ref)?);
@@ -587,6 +588,77 @@ impl TiledCopy {
             frg.slice(&c)
         };
         go().map_err(|e| e.within(op))
+    }
+
+    /// CuTe's `TiledCopy::retile(L)`: a thread's fragment `(V, Rest...)`
+    /// (of the register tensor of `partition_fragment_C`, say) regrouped into
+    /// `((atom values, rest values), Rest...)` of this copy, so that each
+    /// copy atom's values are mode 0's first: what `ThrCopy::retile_S` and
+    /// `retile_D` do to a tensor's layout (the two are the same; CuTe assumes
+    /// the atom's source and destination layouts are its reference layout).
+    ///
+    /// As in CuTe: `frg_mn = upcast<size(c)·V>(right_inverse(TiledLayout_TV)
+    /// ∘ make_layout(shape(Tiler_MN)))`, `frg_v = zipped_divide(logical_product(
+    /// V:_1, right_inverse(frg_mn)), AtomNumVal:_1)`, then `L` zipped-divided by
+    /// `(V, product_each(shape(frg_mn))...)`, its tile mode composed with `frg_v`,
+    /// sliced at `(_, (0, _, ...))`.
+    ///
+    /// Pre: `l` is a layout of rank at least `1 + rank(Tiler_MN)` with
+    /// integer strides (else an error); as CuTe's `upcast`, products and
+    /// divides (their errors, within `retile`).
+    /// Post: a layout of the same size as `l`, whose mode 0 is
+    /// `((AtomNumVal, V / AtomNumVal), ...)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(),
+    ///                       Some(&"(_2,_2,_1):(_1,_2,_0)".parse().unwrap()), None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
+    /// // the A fragment of a (_64,_32) tile: ((_2,_2,_2),_2,_2)
+    /// let frag = "((_2,_2,_2),_2,_2):((_1,_2,_4),_8,_16)".parse().unwrap();
+    /// assert_eq!(c.retile(&frag).unwrap().to_string(), "((_8,_1),_2,_2):((_1,_0),_8,_16)");
+    /// ```
+    pub fn retile(&self, l: &Layout) -> Result<Layout> {
+        let go = || -> Result<Layout> {
+            let v = l.mode(0)?.size()?;
+            let by = self.size()?.mul(v)?.value();
+            let shape_mn = Layout::from_shape(&self.tiler_shape()?)?;
+            let frg_mn =
+                algebra::upcast(&algebra::composition(&algebra::right_inverse(&self.layout_tv)?, &shape_mn)?, by)?;
+            let atom_vals = Layout::from_shape(&IntTuple::leaf(self.atom.reference.mode(1)?.size()?))?;
+            let values = Layout::from_shape(&IntTuple::leaf(v))?;
+            let frg_v = algebra::zipped_divide(
+                &algebra::logical_product(&values, &algebra::right_inverse(&frg_mn)?)?,
+                &atom_vals,
+            )?;
+            let tile: IntTuple = Tree::try_build(|b| {
+                b.open();
+                b.leaf(v);
+                let each = int_tuple::product_each(frg_mn.shape().as_ref())?;
+                match each.is_leaf() {
+                    true => b.push(each.as_ref()),
+                    false => each.as_ref().children().for_each(|m| b.push(m)),
+                }
+                b.close();
+                Ok(())
+            })?;
+            let t = algebra::zipped_divide(l, &tile)?;
+            let vt = algebra::composition_tiler(&t, &Tiler::Tuple(vec![Tiler::Layout(frg_v), Tiler::Underscore]))?;
+            let rank = l.rank();
+            let c = coord(|b| {
+                b.open();
+                b.leaf(Crd::Underscore);
+                b.open();
+                b.leaf(Crd::Int(Int::ZERO));
+                for _ in 1..rank {
+                    b.leaf(Crd::Underscore);
+                }
+                b.close();
+                b.close();
+            })?;
+            vt.slice(&c)
+        };
+        go().map_err(|e| e.within("retile"))
     }
 
     /// `get_layoutS_TV()`.

@@ -292,4 +292,46 @@ impl ThrCopy<'_> {
     pub fn partition_d<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
         self.partition(t, Side::Destination)
     }
+
+    /// CuTe `thr_copy.retile_S(tensor)`: the tensor over the same engine,
+    /// its layout [`TiledCopy::retile`]d (a register fragment seen as this
+    /// copy's source values).
+    ///
+    /// Pre: the tensor has a plain layout (else a `Type` error); as
+    /// [`TiledCopy::retile`]. Post: same engine and offset, layout `retile(layout)`.
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
+    /// let m = TiledMma::new(MmaAtom::new("SM80_16x8x16_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+    /// let c = TiledCopy::for_mma(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap(), &m, Operand::A).unwrap();
+    /// let frag = kute::tensor::make_counting_tensor("((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)".parse::<kute::Layout>().unwrap());
+    /// let r = c.get_slice(0).unwrap().retile_s(frag).unwrap();
+    /// assert_eq!(r.layout().to_string(), c.retile(&"((_2,_2,_2),_1,_2):((_1,_2,_4),_0,_8)".parse().unwrap()).unwrap().to_string());
+    /// ```
+    pub fn retile_s<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
+        self.retile(t, "retile_S")
+    }
+
+    /// CuTe `thr_copy.retile_D(tensor)`: the same as [`ThrCopy::retile_s`]
+    /// (CuTe's two are one function), named for the destination.
+    ///
+    /// Pre: as [`ThrCopy::retile_s`]. Post: as [`ThrCopy::retile_s`].
+    ///
+    /// ```
+    /// use kute::atom::{CopyAtom, TiledCopy};
+    /// let atom = CopyAtom::new("UniversalCopy<uint32_t>", "half_t").unwrap();
+    /// let c = TiledCopy::make(atom, &"(_32,_4):(_4,_1)".parse().unwrap(), &"(_1,_2):(_2,_1)".parse().unwrap()).unwrap();
+    /// let frag = || kute::tensor::make_counting_tensor("(_2,_4,_2):(_1,_2,_8)".parse::<kute::Layout>().unwrap());
+    /// let thr = c.get_slice(5).unwrap();
+    /// assert_eq!(thr.retile_d(frag()).unwrap().layout(), thr.retile_s(frag()).unwrap().layout());
+    /// ```
+    pub fn retile_d<E: Engine>(&self, t: Tensor<E>) -> Result<Tensor<E>> {
+        self.retile(t, "retile_D")
+    }
+
+    fn retile<E: Engine>(&self, t: Tensor<E>, op: &'static str) -> Result<Tensor<E>> {
+        let (engine, layout, offset) = t.into_parts();
+        let l = self.copy.retile(layout.as_layout(op)?).map_err(|e| e.within(op))?;
+        Ok(Tensor::with_offset(engine, crate::AnyLayout::Layout(l), offset))
+    }
 }

@@ -107,11 +107,27 @@ fn lay(op: &'static str, s: &str) -> Result<Layout> {
 }
 
 fn unknown(op: &'static str, name: &str, candidates: &[String]) -> Error {
+    // the nearest name, with the template arguments written (`UniversalCopyy<uint32_t>`
+    // -> `UniversalCopy<uint32_t>`) where both have some
     let hint = match suggest(name, candidates) {
-        Some(s) => format!("; did you mean '{s}'?"),
+        Some(s) => match (s.find('<'), name.find('<')) {
+            (Some(i), Some(j)) => format!("; did you mean '{}{}'?", &s[..i], &name[j..]),
+            _ => format!("; did you mean '{s}'?"),
+        },
         None => String::new(),
     };
     Error::new(ErrorKind::UnknownName, op, format!("no traits for '{name}'{hint}"))
+}
+
+/// A "did you mean" for an element type [`sizeof_bits`] does not know: the
+/// nearest known name within two edits (one for names of up to four
+/// letters), as `"; did you mean 'half_t'?"`, or nothing.
+pub(crate) fn type_hint(type_name: &str) -> String {
+    let limit = if type_name.chars().count() <= 4 { 1 } else { 2 };
+    match crate::syntax::nearest_within(type_name, crate::algebra::type_names(), |n| n, limit) {
+        Some(n) => format!("; did you mean '{n}'?"),
+        None => String::new(),
+    }
 }
 
 /// The candidate closest to `name` in edit distance, when close enough.
@@ -719,7 +735,7 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
         Error::new(
             ErrorKind::UnknownName,
             COPY,
-            format!("'{}': '{t}' is not an element type CuTe's sizeof_bits knows", name.full),
+            format!("'{}': '{t}' is not an element type CuTe's sizeof_bits knows{}", name.full, type_hint(strip_ns(t))),
         )
     })
 }
@@ -844,6 +860,127 @@ pub fn copy_op_names() -> Vec<String> {
         for &w in widths {
             v.push(format!("{n}<uint{w}_t>"));
         }
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// The catalogue: every atom kute knows, by family, for help screens
+
+/// Which kind of operation an [`AtomFamily`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomKind {
+    /// An MMA operation (`Op{}`, `MMA_Atom<Op>{}`).
+    Mma,
+    /// A copy operation (`Copy_Atom<Op,T>{}`).
+    Copy,
+}
+
+/// One line of [`atom_catalog`]: an operation, or a family of operations
+/// written as a pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtomFamily {
+    /// MMA or copy.
+    pub kind: AtomKind,
+    /// The name, or the pattern of names: `{N}` a number, `{SS,RS}` one of
+    /// the choices, `[...]` optional, `<S[,D]>` template arguments.
+    pub form: String,
+    /// One name of the family, as [`mma_traits`] or [`copy_traits`] takes it.
+    pub example: String,
+    /// What the family is: its tile and types, or its parameters.
+    pub note: String,
+}
+
+/// Every MMA and copy operation kute knows, by family, in CuTe's header
+/// order: what `kute functions` and the session's `:help atoms` list.
+///
+/// Pre: none. Post: each fixed MMA operation on its own line (its `Shape_MNK`
+/// and `D = A * B + C` types); each SM90 GMMA family as one pattern with its
+/// N; `UniversalFMA`; the copy operations (`UniversalCopy<S[,D]>`, cp.async,
+/// ldmatrix, stmatrix, movmatrix, the auto-vectorizing copies). Every
+/// example builds with [`mma_traits`] or [`copy_traits`], and every name of
+/// [`mma_op_names`] and [`copy_op_names`] is covered by a line.
+///
+/// ```
+/// use kute::atom::traits::{atom_catalog, copy_traits, mma_traits, AtomKind};
+/// let all = atom_catalog();
+/// assert!(all.iter().any(|f| f.form == "SM80_16x8x16_F32F16F16F32_TN"));
+/// assert!(all.iter().any(|f| f.form.starts_with("SM90_64x{N}x16_F32F16F16_{SS,RS}")));
+/// for f in &all {
+///     match f.kind {
+///         AtomKind::Mma => assert!(mma_traits(&f.example).is_ok(), "{}", f.example),
+///         AtomKind::Copy => assert!(copy_traits(&f.example).is_ok(), "{}", f.example),
+///     }
+/// }
+/// ```
+pub fn atom_catalog() -> Vec<AtomFamily> {
+    let mma = |form: String, example: String, note: String| AtomFamily { kind: AtomKind::Mma, form, example, note };
+    let copy = |form: &str, example: &str, note: &str| AtomFamily {
+        kind: AtomKind::Copy,
+        form: form.to_string(),
+        example: example.to_string(),
+        note: note.to_string(),
+    };
+    let types = |t: [&str; 4]| format!("{} = {} * {} + {}", t[0], t[1], t[2], t[3]);
+    let mut v: Vec<AtomFamily> = fixed_mma()
+        .into_iter()
+        .map(|f| mma(f.name.clone(), f.name, format!("{}, {}", f.mnk, types(f.types))))
+        .collect();
+    v.push(mma(
+        "UniversalFMA<D[,A[,B[,C]]]>".into(),
+        "UniversalFMA<float,float,float,float>".into(),
+        "one thread, (_1,_1,_1), any types (A = D, B = A, C = D by default)".into(),
+    ));
+    for f in gmma_families() {
+        let ns: Vec<i64> = (8..=256).step_by(8).filter(|&n| gmma_n_ok(&f, n)).collect();
+        let n_text = match f.args {
+            GmmaArgs::Plain => "N = 8, 16, 24, 32, 48, 64, ..., 256 (8, 24 and the multiples of 16)".to_string(),
+            _ => format!("N = 8, 16, ..., {} (the multiples of 8)", ns.last().copied().unwrap_or(256)),
+        };
+        let (form, suffix, args) = match f.args {
+            GmmaArgs::Majors => {
+                ("{SS,RS}[<GMMA::Major,GMMA::Major>]", "", "; majors K or MN (RS: A K-major), K,K if omitted")
+            }
+            GmmaArgs::Scales => ("{SS,RS}_TN", "_TN", "; K-major"),
+            GmmaArgs::Plain => ("{SS,RS}_TN[_SATURATE]", "_TN", "; K-major"),
+        };
+        v.push(mma(
+            format!("SM90_64x{{N}}x{}_{}_{form}", f.k, f.types),
+            format!("SM90_64x64x{}_{}_SS{suffix}", f.k, f.types),
+            format!("wgmma, (_64,N,_{}), {}; {n_text}{args}", f.k, types(f.vals)),
+        ));
+    }
+    v.push(copy(
+        "UniversalCopy<S[,D]>",
+        "UniversalCopy<uint128_t>",
+        "one thread copies one S (any type of 8 bits or more)",
+    ));
+    v.push(copy("DefaultCopy", "DefaultCopy", "one thread, one element"));
+    v.push(copy("AutoVectorizingCopy", "AutoVectorizingCopy", "one thread, one element (vectorized where aligned)"));
+    v.push(copy(
+        "AutoVectorizingCopyWithAssumedAlignment<8|16|32|64|128>",
+        "AutoVectorizingCopyWithAssumedAlignment<128>",
+        "one thread, one element, the alignment assumed in bits",
+    ));
+    for (n, widths) in CP_ASYNC {
+        let bytes: Vec<String> = widths.iter().map(|w| (w / 8).to_string()).collect();
+        let bytes = match bytes.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        let form = format!("{n}<S[,D]>");
+        let note = format!("cp.async global -> shared, one thread, S of {bytes} bytes");
+        v.push(copy(&form, &format!("{n}<uint128_t>"), &note));
+    }
+    for (n, _, _) in LDSM {
+        let name = format!("SM75_{n}");
+        v.push(copy(&name, &name, "ldmatrix shared -> registers, 32 threads"));
+    }
+    v.push(copy("SM75_U32x1_MOVM_T", "SM75_U32x1_MOVM_T", "movmatrix: an 8x8 transpose in registers, 32 threads"));
+    for (n, _, _) in LDSM {
+        let name = format!("SM90_{}", n.replace("LDSM", "STSM"));
+        v.push(copy(&name, &name, "stmatrix registers -> shared, 32 threads"));
     }
     v
 }

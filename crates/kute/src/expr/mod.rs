@@ -175,6 +175,7 @@ fn weight(v: &Value) -> usize {
         Value::Composed(c) => c.leaf_count(),
         Value::Tensor(t) => t.leaf_count(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
+        Value::Printed(_) => 1,
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 16,
     }
 }
@@ -198,6 +199,7 @@ fn depth_of(v: &Value) -> usize {
         Value::Composed(c) => c.nesting(),
         Value::Tensor(t) => t.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
+        Value::Printed(_) => 0,
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 4,
     }
 }
@@ -246,7 +248,12 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
     if depth > 256 {
         return Err(Error::limit("evaluate", "expression nested too deeply"));
     }
-    let sub = |x: &Expr| eval_node(x, env, depth + 1).map_err(|err| err.with_span(x.span.0, x.span.1));
+    let sub = |x: &Expr| match eval_node(x, env, depth + 1) {
+        Ok(Value::Printed(_)) => {
+            Err(value::printed_operand("the operand").in_op("evaluate").with_span(x.span.0, x.span.1))
+        }
+        r => r.map_err(|err| err.with_span(x.span.0, x.span.1)),
+    };
     match &e.kind {
         ExprKind::Int { value, is_static } => Ok(Value::IntTuple(IntTuple::leaf(Int::new(*value, *is_static)))),
         ExprKind::Basis { .. } => {

@@ -1,7 +1,7 @@
 //! The tensors of the expression language as values: a counting or identity
-//! (coordinate) tensor, or the text `print_tensor` gives.
+//! (coordinate) tensor.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::tensor::{Coords, Counting, Tensor};
 use std::fmt;
 
@@ -12,8 +12,6 @@ pub enum TensorValue {
     Counting(Tensor<Counting>),
     /// A coordinate tensor (`make_identity_tensor(S)`).
     Identity(Tensor<Coords>),
-    /// The text of `print_tensor(T)`.
-    Printed(String),
 }
 
 impl Eq for TensorValue {}
@@ -24,7 +22,6 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Printed(s) => f.write_str(s.trim_end_matches('\n')),
         }
     }
 }
@@ -35,7 +32,6 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.has_symbols(),
             TensorValue::Identity(t) => t.has_symbols(),
-            TensorValue::Printed(_) => false,
         }
     }
 
@@ -44,7 +40,6 @@ impl TensorValue {
         Ok(match self {
             TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
             TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
-            TensorValue::Printed(p) => TensorValue::Printed(p.clone()),
         })
     }
 
@@ -53,7 +48,6 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().leaf_count(),
             TensorValue::Identity(t) => t.layout().leaf_count(),
-            TensorValue::Printed(_) => 1,
         }
     }
 
@@ -62,16 +56,14 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().depth(),
             TensorValue::Identity(t) => t.layout().depth(),
-            TensorValue::Printed(_) => 0,
         }
     }
 
-    /// Its layout (printed text has none: a `Type` error).
+    /// Its layout.
     pub(crate) fn layout(&self) -> Result<&crate::AnyLayout> {
         match self {
             TensorValue::Counting(t) => Ok(t.layout()),
             TensorValue::Identity(t) => Ok(t.layout()),
-            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor")),
         }
     }
 }

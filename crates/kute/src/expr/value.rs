@@ -52,8 +52,12 @@ pub enum Value {
     TiledCopy(Box<crate::atom::TiledCopy>),
     /// One thread of a tiled MMA or copy (`get_slice(X, t)`).
     ThrSlice(Box<super::thr_slice::ThrSlice>),
-    /// A tensor (counting or identity), or the text of `print_tensor`.
+    /// A tensor (counting or identity).
     Tensor(Box<super::tensor_value::TensorValue>),
+    /// What a print call printed (`print`, `print_layout`, `print_latex`,
+    /// `print_tensor`): CuTe's print functions return nothing, so the call's
+    /// value is its output, shown as it is and the operand of no other call.
+    Printed(String),
 }
 
 impl fmt::Display for Value {
@@ -77,6 +81,8 @@ impl fmt::Display for Value {
             Value::TiledCopy(c) => write!(f, "{c}"),
             Value::ThrSlice(t) => write!(f, "{t}"),
             Value::Tensor(t) => write!(f, "{t}"),
+            // (without its last newline: a line of output ends it)
+            Value::Printed(s) => f.write_str(s.strip_suffix('\n').unwrap_or(s)),
             Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
@@ -116,6 +122,7 @@ impl Value {
             Value::TiledCopy(_) => "a TiledCopy",
             Value::ThrSlice(_) => "a thread slice",
             Value::Tensor(_) => "a tensor",
+            Value::Printed(_) => "printed text",
         }
     }
 
@@ -364,4 +371,13 @@ fn coord_tiler(t: crate::tree::TreeRef<'_, Crd>) -> Tiler {
 
 pub(crate) fn type_error(what: &str, want: &str, got: &Value) -> Error {
     Error::new(crate::error::ErrorKind::Type, "", format!("{what} must be {want}, not {} ({got})", got.kind_name()))
+}
+
+/// The error of printed text used as an operand (`what`: which one).
+pub(crate) fn printed_operand(what: &str) -> Error {
+    Error::new(
+        crate::error::ErrorKind::Type,
+        "",
+        format!("{what} is printed text: CuTe's print functions return nothing, so a print call is the operand of no other call"),
+    )
 }

@@ -255,6 +255,9 @@ pub fn palette_index(idx: i64) -> usize {
 /// let t = kute::print::latex(&l).unwrap();
 /// assert!(t.starts_with("% Layout: (_2,_3):(_3,_1)\n"));
 /// assert!(t.contains("\\node[fill=black!60] at (1,0) {3};"));
+/// // a swizzle of no bits stays in the header at a run-time offset of 0
+/// let c = kute::expr::eval("Sw<0,4,3> o 0 o (_8,_8):(_8,_1)").unwrap().to_any_layout("c").unwrap();
+/// assert!(kute::print::latex(&c).unwrap().starts_with("% Layout: Sw<0,4,3> o 0 o (_8,_8):(_8,_1)\n"));
 /// ```
 pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     crate::sym::refuse("latex", || l.drawn().has_symbols())?;
@@ -262,13 +265,18 @@ pub fn latex(l: &(impl Drawable + ?Sized)) -> Result<String> {
     let g = grid(&l, "latex")?;
     let (rows, cols) = (g.rows, g.cols);
     // CuTe's header is `append<2>(L, _1:_0)`: of a composed layout, its inner
-    // layout's, recomposed (a swizzle of no bits at offset 0 drops out)
+    // layout's, recomposed by CuTe's `composition(A, offset, B)`, where a
+    // swizzle of no bits drops out at the static offset `_0` only (decided at
+    // compile time: at a run-time offset of 0 CuTe keeps it, and prints it)
     let pad = |x: &Layout| if x.rank() == 1 { as_column(x) } else { x.clone() };
     let shown = match &*l {
         AnyLayout::Layout(x) => AnyLayout::Layout(pad(x)),
         AnyLayout::Composed(k) => {
-            let inner = k.inner().as_layout("latex")?;
-            crate::composed::compose3(k.outer().clone(), k.offset(), AnyLayout::Layout(pad(inner)))
+            let inner = AnyLayout::Layout(pad(k.inner().as_layout("latex")?));
+            match k.outer() {
+                AnyLayout::Swizzle(s) if s.is_identity() && k.offset().is_static() && k.offset().value() == 0 => inner,
+                outer => AnyLayout::from(crate::composed::ComposedLayout::new(outer.clone(), k.offset(), inner)),
+            }
         }
         other => other.clone(),
     };

@@ -275,10 +275,24 @@ pub fn svg_mma(m: &TiledMma) -> Result<String> {
     Ok(s)
 }
 
+/// The tile a TiledCopy's picture spans, as CuTe's `print_latex` takes it:
+/// `product_each(shape(logical_divide(make_layout((_1,_1)), Tiler_MN)))`,
+/// each mode's extent with the gaps of a tiler of layouts filled (the
+/// `Tiler_MN` `(_8,_2):(_1,_16)` of a permuted MMA spans 32 rows, not 16).
+fn copy_tile(c: &TiledCopy) -> Result<(Int, Int)> {
+    let unit = Layout::from_shape(&IntTuple::tuple_of_leaves([Int::ONE, Int::ONE]))?;
+    let tile = crate::int_tuple::product_each(crate::algebra::logical_divide(&unit, c.tiler_mn())?.shape().as_ref())?;
+    let extent = |i: usize| -> Result<Int> {
+        let m = tile.get(i)?;
+        m.as_int().ok_or_else(|| Error::mismatch("latex", format!("mode {i} of the tile {tile}")))
+    };
+    Ok((extent(0)?, extent(1)?))
+}
+
 /// The tile of a TiledCopy's picture and its source and destination maps:
 /// CuTe's `tidfrg_S/D(identity tensor)(_,_,0)`, (thread, value) of the first rest.
 fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
-    let (tm, tn) = (c.tile_size(0)?, c.tile_size(1)?);
+    let (tm, tn) = copy_tile(c).map_err(|e| e.within(op))?;
     check_panels(op, &[(tm.value(), tn.value())])?;
     let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
     let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };

@@ -84,6 +84,20 @@ impl<'a> Args<'a> {
         )
     }
 
+    /// Argument `i` as a layout, where a shape stands for its compact
+    /// column-major layout (`make_layout(S)`): how an atom, thread or value
+    /// layout is read, as CuTe DSL takes one (CuTe C++ wants the layout).
+    ///
+    /// Pre: argument `i` is given. Post: the layout, `make_layout(S)` of a
+    /// shape `S`, else a `Type` error naming the function, the argument and
+    /// what it must be.
+    pub(crate) fn layout_or_shape(&self, i: usize, what: &str) -> Result<Layout> {
+        match &self.values[i] {
+            Value::IntTuple(s) => Layout::from_shape(s).map_err(|e| e.within(self.name)),
+            v => Layout::from_value(v).ok_or_else(|| self.wrong(i, what, "a layout or a shape")),
+        }
+    }
+
     /// Argument `i` read as a `T` where given; `None` where not.
     pub(crate) fn opt<T: FromValue>(&self, i: usize, what: &str) -> Result<Option<T>> {
         if i < self.values.len() {

@@ -42,16 +42,17 @@ pub(super) fn make_tiled_mma(a: &Args) -> Result<Value> {
         other => return Err(type_error("the atom", "an MMA atom or operation", other).in_op(a.name)),
     };
     // (an atom layout given as a shape is its compact layout, as CuTe DSL takes it)
-    let layout = (a.len() > 1).then(|| compact(a, 1, "the atom layout")).transpose()?;
+    let layout = (a.len() > 1).then(|| a.layout_or_shape(1, "the atom layout")).transpose()?;
     let perm: Option<Tiler> = a.opt(2, "the permutation")?;
     Ok(Value::TiledMma(Box::new(TiledMma::new(atom, layout.as_ref(), perm.as_ref())?)))
 }
 
-/// `make_tiled_copy(atom, thr_layout, val_layout)`.
+/// `make_tiled_copy(atom, thr_layout, val_layout)`: either layout may be
+/// given as a shape, its compact column-major layout.
 pub(super) fn make_tiled_copy(a: &Args) -> Result<Value> {
     let atom = copy_atom(&a[0], a.name)?;
-    let thr: Layout = a.arg(1, "the thread layout")?;
-    let val: Layout = a.arg(2, "the value layout")?;
+    let thr = a.layout_or_shape(1, "the thread layout")?;
+    let val = a.layout_or_shape(2, "the value layout")?;
     Ok(Value::TiledCopy(Box::new(TiledCopy::make(atom, &thr, &val)?)))
 }
 
@@ -155,18 +156,10 @@ pub(super) fn tiler_mn(a: &Args) -> Result<Value> {
     })
 }
 
-/// Argument `i`: a layout, or a shape as its compact (column-major) layout.
-fn compact(a: &Args, i: usize, what: &str) -> Result<Layout> {
-    match &a[i] {
-        Value::IntTuple(s) => Layout::from_shape(s),
-        _ => a.arg(i, what),
-    }
-}
-
 /// `make_layout_tv(thr, val)`: `(tiler, layout_tv)`.
 pub(super) fn layout_tv(a: &Args) -> Result<Value> {
-    let thr = compact(a, 0, "the thread layout")?;
-    let val = compact(a, 1, "the value layout")?;
+    let thr = a.layout_or_shape(0, "the thread layout")?;
+    let val = a.layout_or_shape(1, "the value layout")?;
     let (tiler, tv) = make_layout_tv(&thr, &val)?;
     Ok(Value::Tuple(vec![Value::IntTuple(tiler), Value::Layout(tv)]))
 }
@@ -288,6 +281,38 @@ fn partition_copy(a: &Args, side: Side) -> Result<Value> {
     }
 }
 
+/// `retile_S/D(thr_copy, F)`: the fragment `F` (a layout, or a tensor over
+/// its engine) regrouped by [`TiledCopy::retile`].
+fn retile_slice(a: &Args, side: Side) -> Result<Value> {
+    let (c, thr) = match &a[0] {
+        Value::ThrSlice(s) => match &**s {
+            ThrSlice::Copy(c, thr) => (c, *thr),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Type,
+                    a.name,
+                    "takes a thread slice of a TiledCopy (get_slice(tiled_copy, t)), not one of a TiledMMA",
+                ))
+            }
+        },
+        other => return Err(type_error("the thread slice", "get_slice(tiled_copy, t)", other).in_op(a.name)),
+    };
+    match &a[1] {
+        Value::Tensor(_) => super::tensors::retile_copy(&a[1], &c.get_slice(thr)?, side),
+        _ => {
+            let l: Layout = a.arg(1, "the fragment")?;
+            Ok(Value::Layout(c.retile(&l).map_err(|e| e.within(a.name))?))
+        }
+    }
+}
+
+/// `retile(tiled_copy, L)`: CuTe's static member `TiledCopy::retile` of a layout.
+pub(super) fn retile(a: &Args) -> Result<Value> {
+    let c = copy(&a[0], a.name)?;
+    let l: Layout = a.arg(1, "the fragment")?;
+    Ok(Value::Layout(c.retile(&l)?))
+}
+
 per_operand! {
     partition_a => partition_mma(Operand::A);
     partition_b => partition_mma(Operand::B);
@@ -297,4 +322,6 @@ per_operand! {
     partition_fragment_a => partition_fragment(Operand::A);
     partition_fragment_b => partition_fragment(Operand::B);
     partition_fragment_c => partition_fragment(Operand::C);
+    retile_s => retile_slice(Side::Source);
+    retile_d => retile_slice(Side::Destination);
 }

@@ -15,6 +15,7 @@ mod entry;
 mod int_tuple;
 mod layout;
 mod modes;
+mod printing;
 mod tensors;
 
 use self::args::{typed, Args};
@@ -124,7 +125,8 @@ fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> 
     match (t, f.type_targs) {
         (TemplateArg::Int(v), false) => Ok(*v),
         (TemplateArg::Type(ty), true) => crate::algebra::sizeof_bits(ty).ok_or_else(|| {
-            Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown element type '{ty}' in {name}<...>"))
+            let hint = crate::atom::traits::type_hint(ty);
+            Error::new(ErrorKind::UnknownName, "evaluate", format!("unknown element type '{ty}' in {name}<...>{hint}"))
         }),
         (TemplateArg::Int(v), true) => Err(Error::new(
             ErrorKind::Type,
@@ -142,6 +144,9 @@ fn template_value(f: &FunctionInfo, name: &str, t: &TemplateArg) -> Result<i64> 
 fn invoke(f: &'static FunctionInfo, name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
     let c = f.arg_count(targs.len());
     args::arity(name, args, c.min, c.max)?;
+    if let Some(k) = args.iter().position(|v| matches!(v, Value::Printed(_))) {
+        return Err(crate::expr::value::printed_operand(&format!("argument {}", k + 1)).in_op(f.name));
+    }
     if !f.symbolic
         && let Some(k) = args.iter().position(Value::has_symbols)
     {
@@ -247,6 +252,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("partition_fragment_A", "partition_fragment_A(get_slice(mma, t), T)", "the layout of thread t's register fragment of A", atoms::partition_fragment_a).args(n(2)).thr_slice(),
     FunctionInfo::new("partition_fragment_B", "partition_fragment_B(get_slice(mma, t), T)", "the layout of thread t's register fragment of B", atoms::partition_fragment_b).args(n(2)).thr_slice(),
     FunctionInfo::new("partition_fragment_C", "partition_fragment_C(get_slice(mma, t), T)", "the layout of thread t's register fragment of C", atoms::partition_fragment_c).args(n(2)).thr_slice(),
+    FunctionInfo::new("retile_S", "retile_S(get_slice(copy, t), F)", "a thread's fragment F (a layout or tensor, (V, Rest...)) regrouped into the copy's source values ((AtomV, RestV), Rest...)", atoms::retile_s).args(n(2)).thr_slice(),
+    FunctionInfo::new("retile_D", "retile_D(get_slice(copy, t), F)", "a thread's fragment F (a layout or tensor, (V, Rest...)) regrouped into the copy's destination values ((AtomV, RestV), Rest...)", atoms::retile_d).args(n(2)).thr_slice(),
+    FunctionInfo::new("retile", "retile(tiled_copy, L)", "TiledCopy::retile of a fragment layout, what retile_S and retile_D do to a tensor's layout", atoms::retile).args(n(2)).atom(OnAtom::Native),
     FunctionInfo::new("make_layout_tv", "make_layout_tv(thr, val)", "(tiler, layout_tv) of make_tiled_copy with these layouts (CuTe DSL)", atoms::layout_tv).args(n(2)),
     FunctionInfo::new("make_identity_layout", "make_identity_layout(S)", "the layout mapping each coordinate of S to itself (basis strides)", typed!(layout::make_identity_layout => (S: IntTuple))).args(n(1)).sym(),
     FunctionInfo::new("make_basis_like", "make_basis_like(S)", "the basis stride E<path> of every leaf of S", typed!(layout::make_basis_like => (S: IntTuple))).args(n(1)),
@@ -358,5 +366,9 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("local_partition", "local_partition(T, thr_layout, thr_idx)", "thread thr_idx's elements of T, one per tile of thr_layout's shape", tensors::local_partition).args(n(3)).sym().tensor(OnTensor::Native),
     FunctionInfo::new("inner_partition", "inner_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the rest mode", tensors::inner_partition).args(n(3)).tensor(OnTensor::Native),
     FunctionInfo::new("outer_partition", "outer_partition(T, tiler, coord)", "zipped_divide(T, tiler) sliced at coord in the tile mode", tensors::outer_partition).args(n(3)).tensor(OnTensor::Native),
-    FunctionInfo::new("print_tensor", "print_tensor(T)", "CuTe's print_tensor: the tensor and its elements as a table", tensors::print_tensor).args(n(1)).tensor(OnTensor::Native),
+    // printing (printing.rs): a call's value is the text it prints
+    FunctionInfo::new("print", "print(X)", "CuTe's print of any value: the text kute shows for it (the call's value is that text)", printing::print).args(n(1)).composed(OnComposed::Native).tensor(OnTensor::Native).atom(OnAtom::Native).thr_slice(),
+    FunctionInfo::new("print_layout", "print_layout(L)", "CuTe's print_layout: the layout (or composed layout) and its values as a table (kute table)", printing::print_layout).args(n(1)).composed(OnComposed::Native),
+    FunctionInfo::new("print_latex", "print_latex(X)", "CuTe's print_latex: a TikZ picture of a layout, composed layout, MMA atom, TiledMMA or TiledCopy (kute latex)", printing::print_latex).args(n(1)).composed(OnComposed::Native).atom(OnAtom::Native),
+    FunctionInfo::new("print_tensor", "print_tensor(T)", "CuTe's print_tensor: the tensor and its elements as a table", printing::print_tensor).args(n(1)).tensor(OnTensor::Native),
 ];

@@ -1,12 +1,12 @@
 //! Tensors in the expression language: counting and identity (coordinate)
-//! tensors, their partitions, divides, indexing and `print_tensor`, and the
+//! tensors, their partitions, divides and indexing, and the
 //! overloads of layout functions for tensors (the registry names them).
 //!
 //! `make_tensor(counting, L)` is CuTe's `make_tensor(counting_iterator<int>(0), L)`
 //! (`counting` names the counting engine; the oracle has no spelling for it);
 //! `make_identity_tensor(S)` is CuTe's. A tensor prints as CuTe's `print`
-//! (`counting_iter(0) o (_4,_8):(_1,_4)`); `print_tensor(T)` gives CuTe's
-//! `print_tensor` text.
+//! (`counting_iter(0) o (_4,_8):(_1,_4)`); `print_tensor(T)` (printing.rs) gives
+//! CuTe's `print_tensor` text.
 //!
 //! ```
 //! use kute::expr::eval;
@@ -45,16 +45,11 @@ fn wrap(t: TensorValue) -> Value {
     Value::Tensor(Box::new(t))
 }
 
-fn printed() -> Error {
-    Error::new(ErrorKind::Type, "evaluate", "printed text is not a tensor")
-}
-
 /// `f` applied to whichever tensor `t` is.
 fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Value> {
     let r = match t {
         TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
         TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
-        TensorValue::Printed(_) => return Err(printed()),
     };
     Ok(match r {
         TensorOf::C(t) => wrap(TensorValue::Counting(t)),
@@ -62,9 +57,9 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
     })
 }
 
-fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
+pub(super) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
     match v {
-        Value::Tensor(t) if !matches!(**t, TensorValue::Printed(_)) => Ok(t),
+        Value::Tensor(t) => Ok(t),
         other => Err(type_error(what, "a tensor", other)),
     }
 }
@@ -178,21 +173,12 @@ pub(super) fn outer_partition(a: &Args) -> Result<Value> {
     map(t, |x| both!(x, |t| t.outer_partition(&tl, &c)))
 }
 
-/// `local_partition(T, thr_layout, thr_idx)`.
+/// `local_partition(T, thr_layout, thr_idx)` (the thread layout may be
+/// given as a shape, its compact column-major layout).
 pub(super) fn local_partition(a: &Args) -> Result<Value> {
-    let thr: Layout = a.arg(1, "the thread layout")?;
+    let thr = a.layout_or_shape(1, "the thread layout")?;
     let idx = a.arg::<Int>(2, "the thread index")?.value();
     map(as_tensor(&a[0], "the tensor")?, |x| both!(x, |t| t.local_partition(&thr, idx)))
-}
-
-/// `print_tensor(T)`.
-pub(super) fn print_tensor(a: &Args) -> Result<Value> {
-    let s = match as_tensor(&a[0], "the tensor")? {
-        TensorValue::Counting(t) => tensor::print_tensor(t)?,
-        TensorValue::Identity(t) => tensor::print_tensor(t)?,
-        TensorValue::Printed(_) => return Err(printed()),
-    };
-    Ok(wrap(TensorValue::Printed(s)))
 }
 
 /// `T(args...)`: the element at a coordinate, or the slice when it has `_`.
@@ -202,7 +188,6 @@ pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
         Value::IntTuple(c) => match t {
             TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
             TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
-            TensorValue::Printed(_) => Err(Error::new(ErrorKind::Type, "evaluate", "printed text cannot be indexed")),
         },
         Value::Coord(_) | Value::Underscore => {
             let c = coord.as_coord("the coordinate")?;
@@ -239,4 +224,15 @@ pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crat
         }
     };
     map(as_tensor(v, "the tensor")?, part)
+}
+
+/// `thr_copy.retile_S/D(T)` (`side`) of the tensor a value holds.
+pub(super) fn retile_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crate::atom::Side) -> Result<Value> {
+    let retile = |x: TensorOf| -> Result<TensorOf> {
+        match side {
+            crate::atom::Side::Source => both!(x, |t| s.retile_s(t)),
+            crate::atom::Side::Destination => both!(x, |t| s.retile_d(t)),
+        }
+    };
+    map(as_tensor(v, "the tensor")?, retile)
 }

@@ -522,6 +522,14 @@ impl Sm90Problem {
     /// tile of the batch.
     ///
     /// Pre: none. Post: the grid's `(x, y)`.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((300, 600, 64)).unwrap().grid(132), (9, 1)); // 3 x 3 tiles
+    /// assert_eq!(g.problem((4096, 4096, 64)).unwrap().grid(132), (132, 1));
+    /// ```
     pub fn grid(&self, sms: u32) -> (u32, u32) {
         self.grid_with(sms, 1)
     }
@@ -529,6 +537,13 @@ impl Sm90Problem {
     /// As [`Sm90Problem::grid`], each tile's k-tiles split `splits` ways.
     ///
     /// Pre: none. Post: the grid's `(x, y)`.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((128, 8192, 8192)).unwrap().grid_with(132, 4), (128, 1)); // 32 tiles x 4
+    /// ```
     pub fn grid_with(&self, sms: u32, splits: i64) -> (u32, u32) {
         let units = self.blocks.0 as u64 * self.blocks.1 as u64 * self.batch as u64 * splits.max(1) as u64;
         (units.min(sms.max(1) as u64) as u32, 1)
@@ -538,6 +553,14 @@ impl Sm90Problem {
     /// heuristic is not asked).
     ///
     /// Pre: none (the launch checks `1 <= splits <= k-tiles`). Post: the problem.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// let p = g.problem((128, 8192, 8192)).unwrap();
+    /// assert_eq!((p.splits, p.with_splits(2).splits), (None, Some(2)));
+    /// ```
     pub fn with_splits(self, splits: i64) -> Sm90Problem {
         Sm90Problem { splits: Some(splits), ..self }
     }
@@ -573,6 +596,16 @@ impl Sm90Problem {
     /// The elements each of A, B and C spans: what their buffers must hold.
     ///
     /// Pre: none. Post: `(A, B, C)`.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((300, 600, 64)).unwrap().spans((true, true)), (300 * 64, 600 * 64, 300 * 600));
+    /// // C's rows 1024 apart, two matrices 400 000 apart
+    /// let p = g.problem_batched((300, 600, 64), 2, (64, 64, 1024), (300 * 64, 600 * 64, 400_000)).unwrap();
+    /// assert_eq!(p.spans((true, true)).2, 400_000 + 299 * 1024 + 600);
+    /// ```
     pub fn spans(&self, k_major: (bool, bool)) -> (i64, i64, i64) {
         let (m, n, k) = self.mnk;
         let span =
@@ -659,6 +692,15 @@ impl Sm90GemmAtLaunch {
     /// The problem `(M, N, K)`: one matrix of each, contiguous.
     ///
     /// Pre and Post: as [`Sm90GemmAtLaunch::problem_batched`].
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// let p = g.problem((300, 600, 72)).unwrap();
+    /// assert_eq!((p.ld, p.batch, p.blocks), ((72, 72, 600), 1, (3, 3)));
+    /// assert!(g.problem((300, 600, 70)).is_err()); // K declared a multiple of 8
+    /// ```
     pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm90Problem> {
         let (a_k, b_k) = self.config.k_major;
         let ld = (if a_k { k } else { m }, if b_k { k } else { n }, n);
@@ -676,6 +718,17 @@ impl Sm90GemmAtLaunch {
     /// (`C`'s of `facts.n_div`), `C`'s matrices apart; fewer than 2^31 block
     /// tiles (else an `Unsupported` error naming the value and the rule).
     /// Post: the tensor maps and the tiles.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", kute_cuda::Elem::F16, ws, SizeFacts::default()).unwrap();
+    /// // A's rows 80 apart, a batch of 3
+    /// let p = g.problem_batched((300, 600, 72), 3, (80, 72, 600), (300 * 80, 600 * 72, 300 * 600)).unwrap();
+    /// assert_eq!(p.maps[0].dims, [72, 300, 3]); // (K, M, batch), innermost first
+    /// assert_eq!(p.maps[0].strides, [160, 300 * 80 * 2]); // bytes
+    /// assert!(g.problem_batched((300, 600, 72), 3, (70, 72, 600), (300 * 80, 600 * 72, 300 * 600)).is_err()); // lda < K
+    /// ```
     pub fn problem_batched(
         &self,
         (m, n, k): (i64, i64, i64),

@@ -49,6 +49,14 @@ pub fn nvrtc_available() -> bool {
 }
 
 /// NVRTC's `(major, minor)` version, `(0, 0)` where it does not answer.
+///
+/// Pre: none (a missing NVRTC answers `(0, 0)`, without panicking). Post:
+/// the version NVRTC reports (part of the kernel caches' key).
+///
+/// ```
+/// let (major, _) = kute_cuda::gpu::nvrtc_version();
+/// assert!(major == 0 || major >= 11);
+/// ```
 pub fn nvrtc_version() -> (i32, i32) {
     std::panic::catch_unwind(|| {
         let (mut major, mut minor) = (0, 0);
@@ -288,6 +296,16 @@ impl Gpu {
     ///
     /// Pre: as [`Sm90GemmAtLaunch::new`]. Post: the kernel and its loaded
     /// functions, or the planner's, compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::{SizeFacts, Sm90Config, Sm90Loader}, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let first = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default())?; // planned, compiled
+    /// let again = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default())?; // kept
+    /// assert!(std::sync::Arc::ptr_eq(&first, &again));
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn gemm_kernels(
         &self,
         elem: Elem,
@@ -315,6 +333,16 @@ impl Gpu {
     ///
     /// Pre: as [`Gpu::kernel_for`] for `sm_90a`. Post: the kernels, or the
     /// compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::{SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader}, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, SizeFacts::default())?;
+    /// let k = gpu.load_sm90_at(&g)?;
+    /// println!("{:?}", k.origin); // Compiled, or Disk in a later process
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn load_sm90_at(&self, g: &Sm90GemmAtLaunch) -> Result<Sm90Kernels> {
         let (main, origin) = self.kernel_cached(&g.name, &g.source, "sm_90a")?;
         let (split, _) = self.kernel_cached(&format!("{}_split", g.name), &g.source, "sm_90a")?;
@@ -663,6 +691,15 @@ impl Gpu {
     ///
     /// Pre: as `tensor_map_of`, with `buf` holding every matrix of the
     /// batch. Post: the map, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm_sm90::TmaSpec, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let a = gpu.zeros::<u16>(3 * 256 * 64)?; // three (256, 64) f16 matrices
+    /// let spec = TmaSpec { dims: [64, 256, 3], strides: [128, 256 * 128], box_dims: [64, 128, 1] };
+    /// let map = gpu.tensor_map_3d(&a, Elem::F16, &spec)?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn tensor_map_3d<T: DeviceRepr>(&self, buf: &CudaSlice<T>, elem: Elem, spec: &TmaSpec) -> Result<TensorMap> {
         self.encode(buf, elem, &spec.dims, &spec.strides, &spec.box_dims)
     }

@@ -43,7 +43,7 @@ pub(crate) struct Extents {
 
 impl Extents {
     /// One problem of sizes known now, `C` contiguous.
-    pub fn fixed((m, n, k): (i64, i64, i64)) -> Extents {
+    pub(crate) fn fixed((m, n, k): (i64, i64, i64)) -> Extents {
         let d = Int::new_dynamic;
         Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None, split_k: false }
     }

@@ -15,6 +15,9 @@
 //!   Python part of the package (`python/kute/__init__.py`) makes one module
 //!   function of each (`kute.logical_divide(a, b)`, ...), so that there is one
 //!   implementation;
+//! - [`pycute`]: the module `kute.pycute`, pycute's API (NVIDIA's pure-Python
+//!   CuTe) answered by kute: pycute's answer wherever it is the true one, an
+//!   error saying why where it is not;
 //! - [`convert`]: Python values to kute's and back.
 //!
 //! Python values convert to kute's as CuTe's C++ integers would: a Python
@@ -30,6 +33,9 @@
 
 pub mod convert;
 pub mod functions;
+pub mod pycute;
+mod pycute_alg;
+mod pycute_fmt;
 pub mod types;
 
 use pyo3::prelude::*;
@@ -55,5 +61,6 @@ fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::functions, m)?)?;
     m.add_function(wrap_pyfunction!(functions::_all_static, m)?)?;
     functions::add_direct(m)?;
+    pycute::add(m)?;
     Ok(())
 }

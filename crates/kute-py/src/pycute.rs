@@ -436,23 +436,23 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
 
 /// `size(a)`: a layout's size, or the product of an integer tuple.
 #[pyfunction]
-fn size(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(l) = a.cast::<PyLayout>() {
+fn size(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return Ok(alg::size(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
     }
-    if a.cast::<PyTuple>().is_ok() || is_int(a) {
-        return product(py, a);
+    if layout.cast::<PyTuple>().is_ok() || is_int(layout) {
+        return product(py, layout);
     }
-    Ok(a.call_method0("size")?.unbind())
+    Ok(layout.call_method0("size")?.unbind())
 }
 
 /// `cosize(L)`: `L(size(L) - 1) + 1`.
 #[pyfunction]
-fn cosize(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(l) = a.cast::<PyLayout>() {
+fn cosize(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
         return Ok(alg::cosize(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
     }
-    Ok(a.call_method0("cosize")?.unbind())
+    Ok(layout.call_method0("cosize")?.unbind())
 }
 
 /// By profile: `f` on the modes the profile names, the other modes kept.
@@ -505,16 +505,17 @@ fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, 
 
 /// `composition(A, B)`: `R(c) = A(B(c))`; B a layout, an int, a tuple (by
 /// mode) or None.
+#[allow(non_snake_case)]
 #[pyfunction]
 #[pyo3(name = "composition")]
-fn composition_py(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "composition")?;
-    PcLayout::wrap(py, composition_t(&a, &tile(layout_b, 0)?)?)
+fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "composition")?;
+    PcLayout::wrap(py, composition_t(&a, &tile(layoutB, 0)?)?)
 }
 
 /// `complement(L, max_idx=1)`: the layout of L's gaps, up to `max_idx`.
 #[pyfunction]
-#[pyo3(name = "complement", signature = (layout, max_idx = None))]
+#[pyo3(name = "complement", signature = (layout, max_idx = None), text_signature = "(layout, max_idx=1)")]
 fn complement_py(py: Python<'_>, layout: &Bound<'_, PyAny>, max_idx: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
     let m: i64 = match max_idx {
         None => 1,
@@ -573,26 +574,29 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 }
 
 /// `logical_divide(A, B)`: `composition(A, make_layout(B, complement(B, size(A))))`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn logical_divide(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "logical_divide")?;
-    PcLayout::wrap(py, logical_divide_t(&a, &tile(layout_b, 0)?)?)
+fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "logical_divide")?;
+    PcLayout::wrap(py, logical_divide_t(&a, &tile(layoutB, 0)?)?)
 }
 
 /// `logical_product(A, B)`: `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn logical_product(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "logical_product")?;
-    PcLayout::wrap(py, logical_product_t(&a, &tile(layout_b, 0)?)?)
+fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "logical_product")?;
+    PcLayout::wrap(py, logical_product_t(&a, &tile(layoutB, 0)?)?)
 }
 
 /// `hier_unzip(splitter, A, B)`: pycute's zipping of a by-mode split.
+#[allow(non_snake_case)]
 #[pyfunction]
 fn hier_unzip(
     py: Python<'_>,
     splitter: &Bound<'_, PyAny>,
-    layout_a: &Bound<'_, PyAny>,
-    layout_b: &Bound<'_, PyAny>,
+    layoutA: &Bound<'_, PyAny>,
+    layoutB: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyAny>> {
     let module = splitter.py().import("kute._kute")?.getattr("_pycute")?;
     let sp = if splitter.is(&module.getattr("logical_divide")?) {
@@ -602,51 +606,57 @@ fn hier_unzip(
     } else {
         Splitter::Python(splitter.clone())
     };
-    let a = layout_arg(layout_a, "hier_unzip")?;
-    PcLayout::wrap(py, hier_unzip_t(&sp, &a, &tile(layout_b, 0)?)?)
+    let a = layout_arg(layoutA, "hier_unzip")?;
+    PcLayout::wrap(py, hier_unzip_t(&sp, &a, &tile(layoutB, 0)?)?)
 }
 
 /// `zipped_divide(A, B)`: `((tile), (rest))`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn zipped_divide(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "zipped_divide")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, &a, &tile(layout_b, 0)?)?)
+fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "zipped_divide")?;
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, &a, &tile(layoutB, 0)?)?)
 }
 
 /// `tiled_divide(A, B)`: `((tile), rest...)`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn tiled_divide(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "tiled_divide")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, &a, &tile(layout_b, 0)?)?)?)
+fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "tiled_divide")?;
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, &a, &tile(layoutB, 0)?)?)?)
 }
 
 /// `zipped_product(A, B)`: `((A), (rest))`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn zipped_product(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "zipped_product")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, &a, &tile(layout_b, 0)?)?)
+fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "zipped_product")?;
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, &a, &tile(layoutB, 0)?)?)
 }
 
 /// `tiled_product(A, B)`: `((A), rest...)`.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn tiled_product(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layout_a, "tiled_product")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, &a, &tile(layout_b, 0)?)?)?)
+fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "tiled_product")?;
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, &a, &tile(layoutB, 0)?)?)?)
 }
 
 /// `blocked_product(A, B)` (CuTe's; pycute has none): B repeats the block A,
 /// mode by mode.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn blocked_product(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, b) = (layout_arg(layout_a, "blocked_product")?, layout_arg(layout_b, "blocked_product")?);
+fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b) = (layout_arg(layoutA, "blocked_product")?, layout_arg(layoutB, "blocked_product")?);
     PcLayout::wrap(py, kute::blocked_product(&a, &b).map_err(kerr)?.to_dynamic())
 }
 
 /// `raked_product(A, B)` (CuTe's; pycute has none): A's elements
 /// interleaved by B, mode by mode.
+#[allow(non_snake_case)]
 #[pyfunction]
-fn raked_product(py: Python<'_>, layout_a: &Bound<'_, PyAny>, layout_b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, b) = (layout_arg(layout_a, "raked_product")?, layout_arg(layout_b, "raked_product")?);
+fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b) = (layout_arg(layoutA, "raked_product")?, layout_arg(layoutB, "raked_product")?);
     PcLayout::wrap(py, kute::raked_product(&a, &b).map_err(kerr)?.to_dynamic())
 }
 
@@ -864,7 +874,7 @@ fn prefix_product_pv(a: &Pv, init: &Pv) -> PyResult<Pv> {
 
 /// `prefix_product(a, init=1)`: the exclusive prefix products of `a`, congruent to it.
 #[pyfunction]
-#[pyo3(signature = (a, init = None))]
+#[pyo3(signature = (a, init = None), text_signature = "(a, init=1)")]
 fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
     let init = match init {
         Some(i) => pv(i)?,

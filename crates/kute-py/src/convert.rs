@@ -99,8 +99,10 @@ fn tuple_value<'py>(len: usize, items: impl Iterator<Item = Bound<'py, PyAny>>, 
     Value::tuple(vals).map_err(kerr)
 }
 
-/// Why [`int_tuple_fast`] stopped.
+/// Why [`int_tuple_fast`] or [`layout_fast`] stopped.
 enum Stop {
+    /// It did not (an error is kute's).
+    None,
     /// Not a plain int or tuple of them (the general path decides).
     Other,
     /// A Python error (an int past 64 bits).
@@ -125,7 +127,7 @@ pub fn int_tuple_fast(obj: &Bound<'_, PyAny>) -> PyResult<Option<IntTuple>> {
     });
     match (built, stop) {
         (Ok(t), _) => Ok(Some(t)),
-        (Err(_), Stop::Other) => Ok(None),
+        (Err(_), Stop::Other | Stop::None) => Ok(None),
         (Err(_), Stop::Py(e)) => Err(e),
         (Err(_), Stop::Limit(m)) => Err(KuteError::new_err(m)),
     }
@@ -164,6 +166,125 @@ fn walk(
     b.open();
     for x in t.iter_borrowed() {
         walk(b, x, depth + 1, stop)?;
+    }
+    b.close();
+    Ok(())
+}
+
+/// The strides of a layout made from Python ints and tuples.
+#[derive(Clone, Copy)]
+pub enum Strides<'a, 'py> {
+    /// Given, congruent to the shape.
+    Given(&'a Bound<'py, PyAny>),
+    /// Compact column-major, the first one this integer (CuTe's `make_layout(shape)`
+    /// starts at a static 1, pycute's `prefix_product` at a dynamic one).
+    Compact(Int),
+}
+
+/// A layout of plain Python ints and tuples, built in one pass without going
+/// through values or integer tuples: `None` when the operands hold anything
+/// else, or are not congruent (the general path decides, and says why).
+///
+/// Pre: none. Post: the layout; an `OverflowError` for an int past 64 bits,
+/// `KuteError` past kute's limits or for a negative extent.
+pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResult<Option<kute::Layout>> {
+    let mut stop = Stop::None;
+    let built = kute::Layout::try_build_modes(|b| {
+        let r = match strides {
+            Strides::Given(d) => walk2(b, shape.as_borrowed(), d.as_borrowed(), 0, &mut stop),
+            Strides::Compact(first) => walk_compact(b, shape.as_borrowed(), 0, &mut Some(first), &mut stop),
+        };
+        r.map_err(|()| kute::Error::new(kute::ErrorKind::Type, "", ""))
+    });
+    match (built, stop) {
+        (Ok(l), _) => Ok(Some(l)),
+        (Err(e), Stop::None) => Err(kerr(e)),
+        (Err(_), Stop::Other) => Ok(None),
+        (Err(_), Stop::Py(e)) => Err(e),
+        (Err(_), Stop::Limit(m)) => Err(KuteError::new_err(m)),
+    }
+}
+
+/// The tuple limits of [`walk`]: `Err` (and `stop` set) past them.
+fn tuple_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
+    if depth >= kute::limits::MAX_DEPTH {
+        *stop = Stop::Limit(format!("a tuple nested deeper than {} levels", kute::limits::MAX_DEPTH));
+        return Err(());
+    }
+    if n > kute::limits::MAX_RANK {
+        *stop = Stop::Limit(format!("a tuple of {n} elements (at most {} are taken)", kute::limits::MAX_RANK));
+        return Err(());
+    }
+    Ok(())
+}
+
+/// An int's value, or `Err` with `stop` set.
+fn int_value(i: &Borrowed<'_, '_, PyInt>, stop: &mut Stop) -> Result<i64, ()> {
+    i.extract::<i64>().map_err(|e| *stop = Stop::Py(e))
+}
+
+/// Adds the modes of `s:d` (ints, or tuples of them alike) to the layout being built.
+fn walk2(
+    b: &mut kute::tree::Builder<'_, kute::Mode>,
+    s: Borrowed<'_, '_, PyAny>,
+    d: Borrowed<'_, '_, PyAny>,
+    depth: usize,
+    stop: &mut Stop,
+) -> Result<(), ()> {
+    let other = |stop: &mut Stop| {
+        *stop = Stop::Other;
+        Err(())
+    };
+    if let Ok(si) = s.cast_exact::<PyInt>() {
+        let Ok(di) = d.cast_exact::<PyInt>() else {
+            return other(stop);
+        };
+        let (x, y) = (int_value(&si, stop)?, int_value(&di, stop)?);
+        b.leaf(kute::Mode::new(Int::new_dynamic(x), Int::new_dynamic(y)));
+        return Ok(());
+    }
+    let (Ok(st), Ok(dt)) = (s.cast_exact::<PyTuple>(), d.cast_exact::<PyTuple>()) else {
+        return other(stop);
+    };
+    if st.len() != dt.len() {
+        return other(stop);
+    }
+    tuple_limits(st.len(), depth, stop)?;
+    b.open();
+    for (x, y) in st.iter_borrowed().zip(dt.iter_borrowed()) {
+        walk2(b, x, y, depth + 1, stop)?;
+    }
+    b.close();
+    Ok(())
+}
+
+/// Adds the modes of shape `s` with compact column-major strides, the next
+/// one `next` (`None` past 64 bits: then only if no mode needs it).
+fn walk_compact(
+    b: &mut kute::tree::Builder<'_, kute::Mode>,
+    s: Borrowed<'_, '_, PyAny>,
+    depth: usize,
+    next: &mut Option<Int>,
+    stop: &mut Stop,
+) -> Result<(), ()> {
+    if let Ok(si) = s.cast_exact::<PyInt>() {
+        let x = Int::new_dynamic(int_value(&si, stop)?);
+        let Some(d) = *next else {
+            *stop = Stop::Other;
+            return Err(());
+        };
+        b.leaf(kute::Mode::new(x, d));
+        *next = d.mul(x).ok();
+        return Ok(());
+    }
+    let Ok(st) = s.cast_exact::<PyTuple>() else {
+        *stop = Stop::Other;
+        return Err(());
+    };
+    tuple_limits(st.len(), depth, stop)?;
+    b.open();
+    for x in st.iter_borrowed() {
+        walk_compact(b, x, depth + 1, next, stop)?;
     }
     b.close();
     Ok(())

@@ -10,7 +10,7 @@
 //! (`python/kute/pycute.py`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
 //! and the small predicates.
 
-use crate::convert::int_tuple_fast;
+use crate::convert::{int_tuple_fast, layout_fast, Strides};
 use crate::pycute_alg::{self as alg, Fail};
 use crate::pycute_fmt::{layout_repr, layout_text};
 use crate::types::{kerr, KuteError, PyLayout};
@@ -42,23 +42,10 @@ impl PcLayout {
     }
 }
 
-/// pycute's `prefix_product(shape)` as dynamic strides.
-fn prefix_strides(s: &IntTuple) -> PyResult<IntTuple> {
-    let mut acc = 1i64;
-    let mut strides = Vec::with_capacity(s.leaves().len());
-    for x in s.leaves() {
-        strides.push(Int::new_dynamic(acc));
-        acc = alg::mul(acc, x.value()).map_err(perr)?;
-    }
-    let mut t = s.clone();
-    t.leaves_mut().copy_from_slice(&strides);
-    Ok(t)
-}
-
 /// The layout of a Python argument (any `kute.Layout`).
-fn layout_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Layout> {
+fn layout_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a Layout> {
     match obj.cast::<PyLayout>() {
-        Ok(l) => Ok(l.get().inner.clone()),
+        Ok(l) => Ok(&l.get().inner),
         Err(_) => Err(PyTypeError::new_err(format!("{what} takes a layout, not {}", obj.get_type().name()?))),
     }
 }
@@ -84,17 +71,27 @@ impl PcLayout {
                 x.get_type().name()?
             )))
         };
-        let Some(s) = int_tuple_fast(_shape)? else {
-            return Err(bad(_shape)?);
+        let strides = match _stride {
+            None => Strides::Compact(Int::new_dynamic(1)),
+            Some(d) => Strides::Given(d),
         };
-        let d = match _stride {
-            None => prefix_strides(&s)?,
-            Some(d) => match int_tuple_fast(d)? {
-                Some(d) => d,
+        if let Some(l) = layout_fast(_shape, strides)? {
+            return Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout));
+        }
+        // not plain ints and tuples, or not congruent: say which
+        let (s, d) = match (int_tuple_fast(_shape)?, _stride) {
+            (None, _) => return Err(bad(_shape)?),
+            (Some(s), None) => {
+                return Err(KuteError::new_err(format!("Layout: the prefix products of the shape {s} pass 64 bits")));
+            }
+            (Some(s), Some(d)) => match int_tuple_fast(d)? {
+                Some(d) => (s, d),
                 None => return Err(bad(d)?),
             },
         };
-        Ok(PyClassInitializer::from(PyLayout { inner: Layout::new(&s, &d).map_err(kerr)? }).add_subclass(PcLayout))
+        Err(kerr(Layout::new(&s, &d).err().unwrap_or_else(|| {
+            kute::Error::new(kute::ErrorKind::Mismatch, "Layout", format!("the stride {d} does not fit the shape {s}"))
+        })))
     }
 
     fn __str__(slf: &Bound<'_, Self>) -> String {
@@ -247,18 +244,18 @@ fn slice_into<'py>(crd: &Bound<'py, PyAny>, trg: &Bound<'py, PyAny>, out: &mut V
 }
 
 /// The right operand of pycute's composition, divides and products.
-enum Tile {
+enum Tile<'py> {
     /// `None`: nothing.
     Nothing,
     /// An int `n`: `Layout(n)`.
     Int(i64),
     /// A tuple: by mode.
-    Tuple(Vec<Tile>),
+    Tuple(Vec<Tile<'py>>),
     /// A layout.
-    Layout(Box<Layout>),
+    Layout(Bound<'py, PyLayout>),
 }
 
-fn tile(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tile> {
+fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
     if obj.is_none() {
         return Ok(Tile::Nothing);
     }
@@ -266,7 +263,7 @@ fn tile(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tile> {
         return Ok(Tile::Int(obj.extract()?));
     }
     if let Ok(l) = obj.cast::<PyLayout>() {
-        return Ok(Tile::Layout(Box::new(l.get().inner.clone())));
+        return Ok(Tile::Layout(l.clone()));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         if depth > kute::limits::MAX_DEPTH {
@@ -280,11 +277,11 @@ fn tile(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Tile> {
     )))
 }
 
-fn tile_py(py: Python<'_>, t: &Tile) -> PyResult<Py<PyAny>> {
+fn tile_py(py: Python<'_>, t: &Tile<'_>) -> PyResult<Py<PyAny>> {
     Ok(match t {
         Tile::Nothing => py.None(),
         Tile::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
-        Tile::Layout(l) => PcLayout::wrap(py, (**l).clone())?,
+        Tile::Layout(l) => PcLayout::wrap(py, l.get().inner.clone())?,
         Tile::Tuple(ts) => {
             PyTuple::new(py, ts.iter().map(|x| tile_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any().unbind()
         }
@@ -316,25 +313,25 @@ fn by_mode(
     alg::make_layout(&parts).map_err(perr)
 }
 
-fn composition_t(a: &Layout, t: &Tile) -> PyResult<Layout> {
+fn composition_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match t {
         Tile::Nothing => Ok(a.clone()),
         Tile::Int(n) => alg::composition(a, &int_layout(*n)?).map_err(perr),
         Tile::Tuple(ts) => by_mode("composition", a, ts, &mut composition_t),
-        Tile::Layout(b) => alg::composition(a, b).map_err(perr),
+        Tile::Layout(b) => alg::composition(a, &b.get().inner).map_err(perr),
     }
 }
 
-fn logical_divide_t(a: &Layout, t: &Tile) -> PyResult<Layout> {
+fn logical_divide_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match t {
         Tile::Nothing => Ok(a.clone()),
         Tile::Int(n) => alg::logical_divide(a, &int_layout(*n)?).map_err(perr),
         Tile::Tuple(ts) => by_mode("logical_divide", a, ts, &mut logical_divide_t),
-        Tile::Layout(b) => alg::logical_divide(a, b).map_err(perr),
+        Tile::Layout(b) => alg::logical_divide(a, &b.get().inner).map_err(perr),
     }
 }
 
-fn logical_product_t(a: &Layout, t: &Tile) -> PyResult<Layout> {
+fn logical_product_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match t {
         Tile::Nothing => Ok(a.clone()),
         Tile::Int(n) => {
@@ -354,7 +351,7 @@ fn logical_product_t(a: &Layout, t: &Tile) -> PyResult<Layout> {
             )))
         }
         Tile::Tuple(ts) => by_mode("logical_product", a, ts, &mut logical_product_t),
-        Tile::Layout(b) => alg::logical_product(a, b).map_err(perr),
+        Tile::Layout(b) => alg::logical_product(a, &b.get().inner).map_err(perr),
     }
 }
 
@@ -366,20 +363,20 @@ enum Splitter<'py> {
     Python(Bound<'py, PyAny>),
 }
 
-fn split(sp: &Splitter<'_>, a: &Layout, t: &Tile) -> PyResult<Layout> {
+fn split(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match sp {
         Splitter::Divide => logical_divide_t(a, t),
         Splitter::Product => logical_product_t(a, t),
         Splitter::Python(f) => {
             let py = f.py();
             let r = f.call1((PcLayout::wrap(py, a.clone())?, tile_py(py, t)?))?;
-            layout_arg(&r, "hier_unzip's splitter's answer")
+            layout_arg(&r, "hier_unzip's splitter's answer").cloned()
         }
     }
 }
 
 /// pycute's `hier_unzip(splitter, A, B)`.
-fn hier_unzip_t(sp: &Splitter<'_>, a: &Layout, t: &Tile) -> PyResult<Layout> {
+fn hier_unzip_t(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match t {
         Tile::Nothing => alg::make_layout(&[alg::flat_layout(&[1], &[0]).map_err(perr)?, a.clone()]).map_err(perr),
         Tile::Tuple(ts) => {
@@ -431,7 +428,7 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
         layouts.iter().collect()
     };
     let parts = items.iter().map(|x| layout_arg(x, "make_layout")).collect::<PyResult<Vec<_>>>()?;
-    PcLayout::wrap(py, alg::make_layout(&parts).map_err(perr)?)
+    PcLayout::wrap(py, alg::make_layout(parts.iter().copied()).map_err(perr)?)
 }
 
 /// `size(a)`: a layout's size, or the product of an integer tuple.
@@ -485,8 +482,8 @@ fn by_profile(op: &str, l: &Layout, profile: &Bound<'_, PyAny>, f: fn(&Layout) -
 fn coalesce(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
     let l = layout_arg(layout, "coalesce")?;
     let r = match profile {
-        Some(p) => by_profile("coalesce", &l, p, alg::coalesce)?,
-        None => alg::coalesce(&l).map_err(perr)?,
+        Some(p) => by_profile("coalesce", l, p, alg::coalesce)?,
+        None => alg::coalesce(l).map_err(perr)?,
     };
     PcLayout::wrap(py, r)
 }
@@ -497,8 +494,8 @@ fn coalesce(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_
 fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
     let l = layout_arg(layout, "filter")?;
     let r = match profile {
-        Some(p) => by_profile("filter", &l, p, alg::filter)?,
-        None => alg::filter(&l).map_err(perr)?,
+        Some(p) => by_profile("filter", l, p, alg::filter)?,
+        None => alg::filter(l).map_err(perr)?,
     };
     PcLayout::wrap(py, r)
 }
@@ -510,7 +507,7 @@ fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, 
 #[pyo3(name = "composition")]
 fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "composition")?;
-    PcLayout::wrap(py, composition_t(&a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, composition_t(a, &tile(layoutB, 0)?)?)
 }
 
 /// `complement(L, max_idx=1)`: the layout of L's gaps, up to `max_idx`.
@@ -542,7 +539,7 @@ fn complement_py(py: Python<'_>, layout: &Bound<'_, PyAny>, max_idx: Option<&Bou
         return PcLayout::wrap(py, p);
     }
     let l = layout_arg(layout, "complement")?;
-    PcLayout::wrap(py, alg::complement(&l, m).map_err(perr)?)
+    PcLayout::wrap(py, alg::complement(l, m).map_err(perr)?)
 }
 
 /// An inverse: `None` for `None`, `Layout(n)` for an int `n`.
@@ -558,7 +555,7 @@ fn inverse(
     if is_int(layout) {
         return PcLayout::wrap(py, int_layout(layout.extract()?)?);
     }
-    PcLayout::wrap(py, f(&layout_arg(layout, op)?).map_err(perr)?)
+    PcLayout::wrap(py, f(layout_arg(layout, op)?).map_err(perr)?)
 }
 
 /// `right_inverse(L)`: the largest R with `L(R(i)) == i`.
@@ -578,7 +575,7 @@ fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>
 #[pyfunction]
 fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "logical_divide")?;
-    PcLayout::wrap(py, logical_divide_t(&a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, logical_divide_t(a, &tile(layoutB, 0)?)?)
 }
 
 /// `logical_product(A, B)`: `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
@@ -586,7 +583,7 @@ fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
 #[pyfunction]
 fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "logical_product")?;
-    PcLayout::wrap(py, logical_product_t(&a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, logical_product_t(a, &tile(layoutB, 0)?)?)
 }
 
 /// `hier_unzip(splitter, A, B)`: pycute's zipping of a by-mode split.
@@ -607,7 +604,7 @@ fn hier_unzip(
         Splitter::Python(splitter.clone())
     };
     let a = layout_arg(layoutA, "hier_unzip")?;
-    PcLayout::wrap(py, hier_unzip_t(&sp, &a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, hier_unzip_t(&sp, a, &tile(layoutB, 0)?)?)
 }
 
 /// `zipped_divide(A, B)`: `((tile), (rest))`.
@@ -615,7 +612,7 @@ fn hier_unzip(
 #[pyfunction]
 fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "zipped_divide")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, &a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
 }
 
 /// `tiled_divide(A, B)`: `((tile), rest...)`.
@@ -623,7 +620,7 @@ fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 #[pyfunction]
 fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "tiled_divide")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, &a, &tile(layoutB, 0)?)?)?)
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
 }
 
 /// `zipped_product(A, B)`: `((A), (rest))`.
@@ -631,7 +628,7 @@ fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, 
 #[pyfunction]
 fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "zipped_product")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, &a, &tile(layoutB, 0)?)?)
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
 }
 
 /// `tiled_product(A, B)`: `((A), rest...)`.
@@ -639,7 +636,7 @@ fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
 #[pyfunction]
 fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let a = layout_arg(layoutA, "tiled_product")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, &a, &tile(layoutB, 0)?)?)?)
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
 }
 
 /// `blocked_product(A, B)` (CuTe's; pycute has none): B repeats the block A,
@@ -648,7 +645,7 @@ fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 #[pyfunction]
 fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (a, b) = (layout_arg(layoutA, "blocked_product")?, layout_arg(layoutB, "blocked_product")?);
-    PcLayout::wrap(py, kute::blocked_product(&a, &b).map_err(kerr)?.to_dynamic())
+    PcLayout::wrap(py, kute::blocked_product(a, b).map_err(kerr)?.to_dynamic())
 }
 
 /// `raked_product(A, B)` (CuTe's; pycute has none): A's elements
@@ -657,7 +654,7 @@ fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'
 #[pyfunction]
 fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (a, b) = (layout_arg(layoutA, "raked_product")?, layout_arg(layoutB, "raked_product")?);
-    PcLayout::wrap(py, kute::raked_product(&a, &b).map_err(kerr)?.to_dynamic())
+    PcLayout::wrap(py, kute::raked_product(a, b).map_err(kerr)?.to_dynamic())
 }
 
 /// `slice_and_offset(crd, L)`: `(the slice of L at crd, L(crd with None as 0))`.
@@ -665,7 +662,7 @@ fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 fn slice_and_offset(py: Python<'_>, crd: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let l = layout_arg(layout, "slice_and_offset")?;
     let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
-    let stride = crate::convert::int_tuple_py(py, stride_ints(&l)?.as_ref())?;
+    let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
     let sliced = pycute_layout(&slice_of(crd, &shape)?, &slice_of(crd, &stride)?)?;
     let offset = crd2idx_pv(&pv(crd)?, &pv(&shape)?, &pv(&stride)?)?;
     Ok(PyTuple::new(py, [PcLayout::wrap(py, sliced)?, offset.into_pyobject(py)?.into_any().unbind()])?

@@ -18,7 +18,11 @@
 //! divisor), in 64 bits: past them an overflow error, where Python would go on.
 
 use crate::pycute_fmt::layout_text;
-use kute::{Error, ErrorKind, Int, IntTuple, Layout};
+use kute::{Error, ErrorKind, Int, IntTuple, Layout, Mode};
+use smallvec::SmallVec;
+
+/// Flat integers, inline up to the leaves a layout holds inline.
+pub type Ints = SmallVec<[i64; 16]>;
 
 /// Why an operation gave no layout.
 pub enum Fail {
@@ -79,9 +83,9 @@ pub fn pymod(op: &str, a: i64, b: i64) -> R<i64> {
 }
 
 /// The flat integer shapes and strides of `l`.
-pub fn flat_ints(l: &Layout) -> R<(Vec<i64>, Vec<i64>)> {
-    let mut s = Vec::with_capacity(l.leaves().len());
-    let mut d = Vec::with_capacity(l.leaves().len());
+pub fn flat_ints(l: &Layout) -> R<(Ints, Ints)> {
+    let mut s = Ints::new();
+    let mut d = Ints::new();
     for m in l.leaves() {
         let Some(x) = m.stride.as_int() else {
             return Err(Fail::Kute(Error::new(
@@ -135,33 +139,27 @@ fn negative_extent(s: &[i64], d: &[i64]) -> R<()> {
 /// pycute's `Layout(tuple(shape), tuple(stride))`: always a tuple (of any rank).
 pub fn tuple_layout(s: &[i64], d: &[i64]) -> R<Layout> {
     negative_extent(s, d)?;
-    let st = IntTuple::try_build(|b| {
+    Ok(Layout::try_build_modes(|b| {
         b.open();
-        s.iter().for_each(|&x| b.leaf(dy(x)));
+        s.iter().zip(d).for_each(|(&x, &y)| b.leaf(Mode::new(dy(x), dy(y))));
         b.close();
         Ok(())
-    })?;
-    let dt = IntTuple::try_build(|b| {
-        b.open();
-        d.iter().for_each(|&x| b.leaf(dy(x)));
-        b.close();
-        Ok(())
-    })?;
-    Ok(Layout::new(&st, &dt)?)
+    })?)
 }
 
 /// pycute's result form: `Layout(s, d)` for one mode, else the tuple.
 pub fn flat_layout(s: &[i64], d: &[i64]) -> R<Layout> {
-    negative_extent(s, d)?;
     if s.len() == 1 {
-        return Ok(Layout::new(IntTuple::int_dynamic(s[0]), IntTuple::int_dynamic(d[0]))?);
+        negative_extent(s, d)?;
+        return Ok(Layout::leaf(dy(s[0]), dy(d[0])));
     }
     tuple_layout(s, d)
 }
 
 /// pycute's `make_layout(*layouts)`: the tuple of the layouts (an error for none).
-pub fn make_layout(parts: &[Layout]) -> R<Layout> {
-    if parts.is_empty() {
+pub fn make_layout<'a>(parts: impl IntoIterator<Item = &'a Layout>) -> R<Layout> {
+    let mut parts = parts.into_iter().peekable();
+    if parts.peek().is_none() {
         return Err(assert_fails("make_layout", "no layouts (not enough values to unpack)"));
     }
     Ok(Layout::concat(parts)?)
@@ -226,29 +224,37 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 }
 
 fn coalesce_flat(s: &[i64], d: &[i64]) -> R<Layout> {
-    let (mut rs, mut rd) = (vec![1i64], vec![0i64]);
+    let (rs, rd) = coalesce_ints(s, d)?;
+    flat_layout(&rs, &rd)
+}
+
+/// [`coalesce_flat`]'s modes.
+fn coalesce_ints(s: &[i64], d: &[i64]) -> R<(Ints, Ints)> {
+    let (mut rs, mut rd): (Ints, Ints) = (smallvec::smallvec![1], smallvec::smallvec![0]);
     for (&x, &y) in s.iter().zip(d) {
-        let (ls, ld) = (*rs.last().unwrap_or(&1), *rd.last().unwrap_or(&0));
+        let k = rs.len() - 1;
+        let (ls, ld) = (rs[k], rd[k]);
         if x == 1 {
             continue;
         } else if ls == 1 {
-            *rs.last_mut().expect("one mode at least") = x;
-            *rd.last_mut().expect("one mode at least") = y;
+            rs[k] = x;
+            rd[k] = y;
         } else if ls.checked_mul(ld) == Some(y) {
-            *rs.last_mut().expect("one mode at least") = mul(ls, x)?;
+            rs[k] = mul(ls, x)?;
         } else {
             rs.push(x);
             rd.push(y);
         }
     }
-    flat_layout(&rs, &rd)
+    Ok((rs, rd))
 }
 
 /// pycute's `filter(L)` (no profile): size-1 and stride-0 modes dropped,
 /// coalesced; `1:0` when none is left.
 pub fn filter(l: &Layout) -> R<Layout> {
     let (s, d) = flat_ints(l)?;
-    let (fs, fd): (Vec<i64>, Vec<i64>) = s.iter().zip(&d).filter(|(x, y)| !(**x == 1 || **y == 0)).unzip();
+    let (fs, fd): (Ints, Ints) =
+        s.iter().zip(&d).filter(|(x, y)| !(**x == 1 || **y == 0)).map(|(x, y)| (*x, *y)).unzip();
     if fs.is_empty() {
         return flat_layout(&[1], &[0]);
     }
@@ -260,30 +266,80 @@ pub fn filter(l: &Layout) -> R<Layout> {
 /// is canonical: each mode's extent is where the run of its stride ends).
 fn same_function(p: &Layout, k: &Layout) -> R<bool> {
     let (ps, pd) = flat_ints(p)?;
-    let (ks, kd) = flat_ints(&k.to_dynamic())?;
-    if size(p)? != size(k)? {
+    let (ks, kd) = flat_ints(k)?;
+    let product = |xs: &[i64]| xs.iter().try_fold(1i64, |a, &x| mul(a, x));
+    if product(&ps)? != product(&ks)? {
         return Ok(false);
     }
-    let (a, b) = (coalesce_flat(&ps, &pd)?, coalesce_flat(&ks, &kd)?);
-    Ok(a == b)
+    Ok(coalesce_ints(&ps, &pd)? == coalesce_ints(&ks, &kd)?)
 }
 
 /// pycute's `composition(A, B)` for a layout `B`, as pycute computes it: by
 /// mode of `B` when its shape is a tuple, else CuTe's algorithm on the values
-/// of `coalesce(A)` (with only the stride divisibility asserted).
+/// of `coalesce(A)` (with only the stride divisibility asserted). The answer
+/// is built in one tree.
 pub fn composition_algo(a: &Layout, b: &Layout) -> R<Layout> {
-    if !b.view().is_leaf() {
-        let parts = (0..b.rank()).map(|i| composition_algo(a, &b.mode(i)?)).collect::<R<Vec<_>>>()?;
-        return make_layout(&parts);
+    let (a_s, a_d) = flat_ints(a)?;
+    let (fs, fd) = coalesce_ints(&a_s, &a_d)?;
+    let mut fail = None;
+    let built = Layout::try_build_modes(|out| {
+        compose_into(out, &fs, &fd, b.view(), &mut fail)
+            .map_err(|()| Error::new(ErrorKind::Inadmissible, "composition", "pycute's algorithm fails"))
+    });
+    match (built, fail) {
+        (_, Some(f)) => Err(f),
+        (r, None) => Ok(r?),
     }
-    let (bs, bd) = flat_ints(b)?;
-    let (b_shape, b_stride) = (bs[0], bd[0]);
+}
+
+/// Adds pycute's composite of `coalesce(A)` (its modes `fs:fd`) and `b` to `out`.
+fn compose_into(
+    out: &mut kute::tree::Builder<'_, Mode>,
+    fs: &[i64],
+    fd: &[i64],
+    b: kute::LayoutView<'_>,
+    fail: &mut Option<Fail>,
+) -> Result<(), ()> {
+    let mut failed = |f: Fail| {
+        *fail = Some(f);
+        Err(())
+    };
+    if !b.is_leaf() {
+        if b.rank() == 0 {
+            return failed(assert_fails("composition", "a B of no modes (make_layout of nothing)"));
+        }
+        out.open();
+        for m in b.modes() {
+            compose_into(out, fs, fd, m, fail)?;
+        }
+        out.close();
+        return Ok(());
+    }
+    match compose_leaf(fs, fd, b.leaves()[0]) {
+        Ok((rs, rd)) => {
+            if rs.len() == 1 {
+                out.leaf(Mode::new(dy(rs[0]), dy(rd[0])));
+            } else {
+                out.open();
+                rs.iter().zip(&rd).for_each(|(&x, &y)| out.leaf(Mode::new(dy(x), dy(y))));
+                out.close();
+            }
+            Ok(())
+        }
+        Err(f) => failed(f),
+    }
+}
+
+/// pycute's composite of `coalesce(A)` (its modes `fs:fd`) and one mode of B.
+fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode) -> R<(Ints, Ints)> {
+    let (b_shape, b_stride) = match m.stride.as_int() {
+        Some(d) if !m.shape.is_symbolic() && !d.is_symbolic() => (m.shape.value(), d.value()),
+        _ => return Err(untrue("composition", "pycute's layouts have integer strides".to_string())),
+    };
     if b_stride == 0 {
-        return flat_layout(&[b_shape], &[0]);
+        return Ok((smallvec::smallvec![b_shape], smallvec::smallvec![0]));
     }
-    let fa = coalesce(a)?;
-    let (fs, fd) = flat_ints(&fa)?;
-    let (mut rs, mut rd) = (Vec::new(), Vec::new());
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let (mut rest_shape, mut rest_stride) = (b_shape, b_stride);
     for k in 0..fs.len() - 1 {
         let (cs, cd) = (fs[k], fd[k]);
@@ -307,7 +363,8 @@ pub fn composition_algo(a: &Layout, b: &Layout) -> R<Layout> {
         rs.push(rest_shape);
         rd.push(mul(rest_stride, *fd.last().unwrap_or(&0))?);
     }
-    flat_layout(&rs, &rd)
+    negative_extent(&rs, &rd)?;
+    Ok((rs, rd))
 }
 
 /// The most points a check evaluates one by one.
@@ -402,9 +459,9 @@ fn noted(e: Error, p: &Layout) -> Error {
 /// `(stride, shape)` modes, then `ceil_div(max_idx, current)`, coalesced.
 pub fn complement_algo(l: &Layout, max_idx: i64) -> R<Layout> {
     let (s, d) = flat_ints(l)?;
-    let mut ds: Vec<(i64, i64)> = d.into_iter().zip(s).collect();
-    ds.sort();
-    let (mut rs, mut rd) = (Vec::new(), Vec::new());
+    let mut ds: SmallVec<[(i64, i64); 16]> = d.into_iter().zip(s).collect();
+    ds.sort_unstable();
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut current = 1i64;
     for (stride, shape) in ds {
         if stride == 0 || shape == 1 {
@@ -509,15 +566,16 @@ pub fn complement(l: &Layout, max_idx: i64) -> R<Layout> {
 /// at the first that does not.
 pub fn right_inverse_algo(l: &Layout) -> R<Layout> {
     let (s, d) = flat_ints(l)?;
-    let mut prefix = Vec::with_capacity(s.len());
+    let mut prefix = Ints::new();
     let mut acc = 1i64;
     for &x in &s {
         prefix.push(acc);
         acc = mul(acc, x)?;
     }
-    let mut dsr: Vec<(i64, i64, i64)> = d.iter().zip(&s).zip(&prefix).map(|((&a, &b), &c)| (a, b, c)).collect();
-    dsr.sort();
-    let (mut rs, mut rd) = (Vec::new(), Vec::new());
+    let mut dsr: SmallVec<[(i64, i64, i64); 16]> =
+        d.iter().zip(&s).zip(&prefix).map(|((&a, &b), &c)| (a, b, c)).collect();
+    dsr.sort_unstable();
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut current = 1i64;
     for (stride, shape, rstride) in dsr {
         if shape == 1 {

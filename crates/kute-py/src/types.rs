@@ -1,7 +1,7 @@
 //! The Python classes of kute's values: `Layout`, `IntTuple`, `Tiler`,
 //! `Swizzle`, `Value` and `_`, and the exception `KuteError`.
 
-use crate::convert::{from_point, int, int_tuple_fast, int_tuple_py, to_py, to_value, to_values};
+use crate::convert::{from_point, int, int_tuple_py, layout_fast, to_py, to_value, to_values, Strides};
 use kute::expr::{self, Value};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
@@ -104,17 +104,11 @@ impl PyLayout {
     /// The layout of Python ints and tuples, without going through values
     /// (`None` for other operands); no stride: CuTe's `make_layout(shape)`.
     pub fn fast(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<kute::Layout>> {
-        let Some(s) = int_tuple_fast(shape)? else {
-            return Ok(None);
+        let strides = match stride {
+            Some(d) => Strides::Given(d),
+            None => Strides::Compact(kute::Int::ONE),
         };
-        let l = match stride {
-            None => kute::Layout::from_shape(&s),
-            Some(d) => match int_tuple_fast(d)? {
-                Some(d) => kute::Layout::new(&s, &d),
-                None => return Ok(None),
-            },
-        };
-        Ok(Some(l.map_err(kerr)?))
+        layout_fast(shape, strides)
     }
 }
 

@@ -527,7 +527,7 @@ def test_blocked_and_raked_products_are_cutes():
     # (A_i, (complement(A) o B)_i) blocked, swapped for raked, the operands padded with 1:0
     r = random.Random(SEED + 1)
     done = 0
-    for _ in range(CASES):
+    for _ in range(CASES // 2):
         rank = r.randint(1, 3)
         sa = tuple(rlayout(r, 1) for _ in range(rank))
         sb = tuple(rlayout(r, 1) for _ in range(rank))
@@ -535,6 +535,8 @@ def test_blocked_and_raked_products_are_cutes():
             continue  # (negative strides reach negative indices, which C++ and Python divide differently)
         pa = pc.make_layout(*(pc.Layout(*x) for x in sa))
         pb = pc.make_layout(*(pc.Layout(*x) for x in sb))
+        if pc.size(pa) * pc.size(pb) > 4096:
+            continue
         try:
             p = pc.logical_product(pa, pb)
             ok = true_product(pa, pb, p)
@@ -556,4 +558,4 @@ def test_blocked_and_raked_products_are_cutes():
             assert [blocked[i](j) for j in range(kp.size(blocked[i]))] == want_b, (sa, sb, blocked)
             assert [raked[i](j) for j in range(kp.size(raked[i]))] == want_r, (sa, sb, raked)
         done += 1
-    assert done > CASES // 4
+    assert done > CASES // 8

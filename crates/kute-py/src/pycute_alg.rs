@@ -73,13 +73,17 @@ pub fn floordiv(op: &str, a: i64, b: i64) -> R<i64> {
         return Err(assert_fails(op, "integer division or modulo by zero"));
     }
     let q = a.checked_div(b).ok_or_else(|| overflow("a quotient"))?;
-    Ok(if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q.checked_sub(1).ok_or_else(|| overflow("a quotient"))
+    } else {
+        Ok(q)
+    }
 }
 
 /// Python's `a % b` (the sign of `b`).
 pub fn pymod(op: &str, a: i64, b: i64) -> R<i64> {
     let q = floordiv(op, a, b)?;
-    Ok(a - b * q)
+    b.checked_mul(q).and_then(|x| a.checked_sub(x)).ok_or_else(|| overflow("a remainder"))
 }
 
 /// The flat integer shapes and strides of `l`.

@@ -415,6 +415,12 @@ impl PySwizzle {
     /// `|S| >= B`, else `KuteError`).
     #[new]
     fn new(bits: i64, base: i64, shift: i64) -> PyResult<PySwizzle> {
+        // (past 62 bits the masks cannot exist; kute's check adds the three)
+        if bits > 62 || base > 62 || shift.unsigned_abs() > 62 {
+            return Err(KuteError::new_err(format!(
+                "Swizzle: Swizzle<{bits},{base},{shift}>: the masks reach past bit 62"
+            )));
+        }
         Ok(PySwizzle { inner: kute::Swizzle::new(bits, base, shift).map_err(kerr)? })
     }
 

@@ -4,15 +4,18 @@
 #   scripts/test-python.sh [PYTEST-ARGS...]
 #
 # Makes a virtual environment (KUTE_PY_VENV, default ~/.cache/kute-py-venv) with maturin,
-# pytest and sympy from PyPI, installs the package into it exactly as the README says
-# (`pip install ./crates/kute-py`, here without build isolation: maturin is already in
-# the environment) and runs crates/kute-py/tests. The Rust part is built in
-# target/python (CARGO_TARGET_DIR is not shared with a cargo command that runs this), with
-# the dev profile (KUTE_PY_PROFILE, default dev: half the build time of release, and
-# overflow checks on; `release` builds what `pip install ./crates/kute-py` installs).
+# pytest, sympy and mypy from PyPI, and pycute (NVIDIA's pure-Python CuTe, the `pycute`
+# package of the nvidia-cutlass wheel, installed without its dependencies, which pycute
+# does not use) for the tests that compare kute.pycute with it; installs the package into
+# it exactly as the README says (`pip install ./crates/kute-py`, here without build
+# isolation: maturin is already in the environment) and runs crates/kute-py/tests, the
+# type checker among them. The Rust part is built in target/python (CARGO_TARGET_DIR is
+# not shared with a cargo command that runs this), with the dev profile (KUTE_PY_PROFILE,
+# default dev: half the build time of release, and overflow checks on; `release` builds
+# what `pip install ./crates/kute-py` installs).
 #
 # Needs python3 (3.9 or newer, with venv) and a Rust toolchain. When python3 or its venv
-# module is missing, or PyPI cannot be reached to install maturin and pytest, the script
+# module is missing, or PyPI cannot be reached to install what the tests need, the script
 # prints a line starting "SKIPPED:" and exits 0; any other failure exits non-zero.
 # Set PYTHON to choose the interpreter.
 set -euo pipefail
@@ -36,18 +39,35 @@ if [[ ! -x $venv/bin/python ]]; then
 fi
 vpy=$venv/bin/python
 
-if ! "$vpy" -c 'import maturin, pytest, sympy' >/dev/null 2>&1; then
-    if ! "$vpy" -m pip install --quiet --disable-pip-version-check --timeout 30 --retries 2 \
-        'maturin>=1.5,<2' pytest sympy; then
+# the reference pycute: one version, so that its answers do not move under the tests
+pycute_pin=nvidia-cutlass==4.2.0.0
+
+pip_install() {
+    "$vpy" -m pip install --quiet --disable-pip-version-check --timeout 30 --retries 2 "$@"
+}
+
+pypi_down() {
+    ! "$vpy" -c 'import urllib.request; urllib.request.urlopen("https://pypi.org/simple/maturin/", timeout=20)' \
+        >/dev/null 2>&1
+}
+
+if ! "$vpy" -c 'import maturin, pytest, sympy, mypy' >/dev/null 2>&1; then
+    if ! pip_install 'maturin>=1.5,<2' pytest sympy mypy; then
         # only an unreachable package index is a reason to skip
-        if ! "$vpy" -c 'import urllib.request; urllib.request.urlopen("https://pypi.org/simple/maturin/", timeout=20)' \
-            >/dev/null 2>&1; then
-            skip "PyPI cannot be reached to install maturin, pytest and sympy"
-        fi
-        echo "error: pip could not install maturin, pytest and sympy although PyPI is reachable" >&2
+        pypi_down && skip "PyPI cannot be reached to install maturin, pytest, sympy and mypy"
+        echo "error: pip could not install maturin, pytest, sympy and mypy although PyPI is reachable" >&2
         exit 1
     fi
 fi
+if ! "$vpy" -c 'import pycute, importlib.metadata as m; assert m.version("nvidia-cutlass") == "4.2.0.0"' >/dev/null 2>&1; then
+    if ! pip_install --no-deps "$pycute_pin"; then
+        pypi_down && skip "PyPI cannot be reached to install pycute ($pycute_pin)"
+        echo "error: pip could not install pycute ($pycute_pin) although PyPI is reachable" >&2
+        exit 1
+    fi
+fi
+# the comparison with pycute must run, not be skipped
+export KUTE_PY_REQUIRE_PYCUTE=1
 
 echo "building (profile ${KUTE_PY_PROFILE:-dev}) and installing crates/kute-py into $venv"
 export CARGO_TARGET_DIR=$here/target/python

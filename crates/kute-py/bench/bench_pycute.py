@@ -1,15 +1,22 @@
-"""Time pycute's five layout operations against kute's Python package, on the same inputs.
+"""Time pycute against kute's Python package on the same inputs, in one run.
 
     python crates/kute-py/bench/bench_pycute.py [--repeat N]
 
 pycute is NVIDIA's pure-Python CuTe (the `pycute` package of the `nvidia-cutlass` wheel, or
 the CUTLASS repository's python/ directory). It is imported from PYCUTE_PATH when that is
-set, else from ~/.cache/kute-oracle/cutlass, else from the installed packages.
+set, else from the installed packages (scripts/test-python.sh installs it into its virtual
+environment), else from ~/.cache/kute-oracle/cutlass.
 
-Each operation runs on the same layouts, built once from the same Python tuples (Python ints:
-run-time integers for kute). The time is the best of 5 runs of N calls per case, per call;
-the ratio is pycute's time over kute's. The answers are compared by value (kute prints `_`
-for static integers and no spaces; pycute prints Python tuples), and a disagreement is shown.
+Three tables, each time the best of 5 runs of N calls, per call, in µs:
+
+1. building a layout from Python tuples (rank 1 to 4, flat and nested): `pycute.Layout`,
+   `kute.Layout` and `kute.pycute.Layout`;
+2. pycute's five operations on layouts built once (`kute`: the module functions,
+   `kute.pycute`: pycute's API answered by kute);
+3. the same with fresh operands: each call builds its layouts from the tuples first.
+
+The ratio is pycute's time over kute's; the answers are compared by value (kute prints `_`
+for static integers and no spaces, pycute prints Python tuples), and a disagreement is shown.
 """
 
 import argparse
@@ -18,13 +25,29 @@ import platform
 import sys
 import timeit
 
-_path = os.environ.get("PYCUTE_PATH", os.path.expanduser("~/.cache/kute-oracle/cutlass"))
-if os.path.isdir(os.path.join(_path, "pycute")):
+_path = os.environ.get("PYCUTE_PATH")
+if _path and os.path.isdir(os.path.join(_path, "pycute")):
     sys.path.insert(0, _path)
+else:
+    try:
+        import pycute  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, os.path.expanduser("~/.cache/kute-oracle/cutlass"))
 
 import pycute  # noqa: E402
 
 import kute  # noqa: E402
+from kute import pycute as kp  # noqa: E402
+
+# (shape, stride) pairs: rank 1 to 4, flat and nested
+BUILD = [
+    ((8,), (1,)),
+    ((4, 8), (8, 1)),
+    ((2, 4, 8), (1, 2, 8)),
+    ((2, 4, 8, 16), (1, 2, 8, 64)),
+    ((2, (2, 2)), (4, (2, 1))),
+    (((2, 4), (8, 16)), ((1, 2), (8, 64))),
+]
 
 # (shape, stride) pairs; the divides and products take a tiler layout, complement a cosize bound
 CASES = {
@@ -69,29 +92,56 @@ def best(f, n):
     return min(timeit.repeat(f, number=n, repeat=5)) / n
 
 
+def text(sd):
+    return normal("%s:%s" % sd)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2000, help="calls per timing run (default 2000)")
-    args = ap.parse_args()
-    print("python %s on %s (%s), pycute from %s" % (
-        platform.python_version(), platform.machine(), platform.processor() or "?", os.path.dirname(pycute.__file__)))
-    print("%-16s %-28s %12s %12s %8s  %s" % ("operation", "input A", "pycute us", "kute us", "ratio", "same answer"))
-    total = {"pycute": 0.0, "kute": 0.0}
-    for op, cases in CASES.items():
-        for case in cases:
-            pa, ka = build(pycute, case), build(kute, case)
-            pf, kf = getattr(pycute, op), getattr(kute, op)
-            pr, kr = pf(*pa), kf(*ka)
-            tp = best(lambda: pf(*pa), args.repeat)
-            tk = best(lambda: kf(*ka), args.repeat)
-            total["pycute"] += tp
-            total["kute"] += tk
-            same = "yes" if normal(pr) == normal(kr) else "no: pycute %s, kute %s" % (pr, kr)
-            print("%-16s %-28s %12.2f %12.2f %7.1fx  %s" % (op, normal(ka[0]), tp * 1e6, tk * 1e6, tp / tk, same))
-    floor = best(lambda: ka[0].rank(), args.repeat)
-    print("the floor of a call into kute (Layout.rank() from Python): %.2f us" % (floor * 1e6))
-    print("all %d cases: pycute %.1f us, kute %.1f us, ratio %.1fx" % (
-        sum(map(len, CASES.values())), total["pycute"] * 1e6, total["kute"] * 1e6, total["pycute"] / total["kute"]))
+    n = ap.parse_args().repeat
+    print("python %s on %s (%s), kute %s, pycute from %s" % (
+        platform.python_version(), platform.machine(), platform.processor() or "?", kute.__version__,
+        os.path.dirname(pycute.__file__)))
+
+    print("\n1. building a layout from Python tuples, us per call")
+    print("%-30s %10s %10s %12s %8s" % ("shape:stride", "pycute", "kute", "kute.pycute", "ratio"))
+    for s, d in BUILD:
+        tp = best(lambda: pycute.Layout(s, d), n)
+        tk = best(lambda: kute.Layout(s, d), n)
+        tkp = best(lambda: kp.Layout(s, d), n)
+        print("%-30s %10.2f %10.2f %12.2f %7.1fx" % (text((s, d)), tp * 1e6, tk * 1e6, tkp * 1e6, tp / tk))
+    floor = best(lambda: kute.Swizzle(3, 3, 3), n)
+    print("(the floor of making a kute object from Python, kute.Swizzle(3,3,3): %.2f us)" % (floor * 1e6))
+
+    for fresh in (False, True):
+        print("\n%d. pycute's operations, %s, us per call" % (
+            3 if fresh else 2, "fresh operands (built from the tuples in each call)" if fresh else "operands built once"))
+        print("%-16s %-28s %9s %9s %12s %8s %8s  %s" % (
+            "operation", "input A", "pycute", "kute", "kute.pycute", "ratio", "ratio kp", "same answer"))
+        total = {"pycute": 0.0, "kute": 0.0, "kp": 0.0}
+        for op, cases in CASES.items():
+            for case in cases:
+                pf, kf, kpf = getattr(pycute, op), getattr(kute, op), getattr(kp, op)
+                if fresh:
+                    tp = best(lambda: pf(*build(pycute, case)), n)
+                    tk = best(lambda: kf(*build(kute, case)), n)
+                    tkp = best(lambda: kpf(*build(kp, case)), n)
+                else:
+                    pa, ka, kpa = build(pycute, case), build(kute, case), build(kp, case)
+                    tp = best(lambda: pf(*pa), n)
+                    tk = best(lambda: kf(*ka), n)
+                    tkp = best(lambda: kpf(*kpa), n)
+                pr, kr, kpr = pf(*build(pycute, case)), kf(*build(kute, case)), kpf(*build(kp, case))
+                total["pycute"] += tp
+                total["kute"] += tk
+                total["kp"] += tkp
+                same = "yes" if normal(pr) == normal(kr) and str(pr) == str(kpr) else "no: pycute %s, kute %s, kute.pycute %s" % (pr, kr, kpr)
+                print("%-16s %-28s %9.2f %9.2f %12.2f %7.1fx %7.1fx  %s" % (
+                    op, text(case[0]), tp * 1e6, tk * 1e6, tkp * 1e6, tp / tk, tp / tkp, same))
+        print("all %d cases: pycute %.1f us, kute %.1f us (%.1fx), kute.pycute %.1f us (%.1fx)" % (
+            sum(map(len, CASES.values())), total["pycute"] * 1e6, total["kute"] * 1e6,
+            total["pycute"] / total["kute"], total["kp"] * 1e6, total["pycute"] / total["kp"]))
 
 
 if __name__ == "__main__":

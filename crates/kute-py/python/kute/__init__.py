@@ -12,14 +12,21 @@ Layouts print exactly as CuTe and the ``kute`` command print them::
     (9, 10)
     >>> a(None, 2)
     Layout('(4):(8)')
+    >>> a.shape, kute.size(a) + 1
+    ((4, 8), 33)
 
 Python ints are run-time (dynamic) integers, as a C++ ``int``; a string is an
 expression of kute's language (``"_8"`` is a static 8, ``"(_4,_8):(_1,_4)"`` a
 layout). Every function of the expression language is a module function of the
 same CuTe name (``kute.functions()`` lists them; ``kute.call(name, ...)`` calls one
 by name, ``targs=`` giving template arguments: ``kute.size(L, targs=1)`` is
-``size<1>(L)``). Errors raise :class:`KuteError` (a ``ValueError``) with kute's
-message.
+``size<1>(L)``, element types by name: ``targs=("half_t", "uint128_t")``). Integers
+and integer tuples come back as Python ints and tuples; ``kute.eval(text)`` answers
+kute's own values, where static integers keep their mark (``IntTuple('_8')``,
+``.is_static()``). Errors raise :class:`KuteError` (a ``ValueError``) with kute's
+message; a wrong number of arguments raises ``TypeError``.
+
+``kute.pycute`` is pycute's API (NVIDIA's pure-Python CuTe), answered by kute.
 
 Extents known only at launch are symbols: ``M = kute.sym("M", div=128)`` is an
 unknown multiple of 128; layouts take it as an extent or stride, the algebra
@@ -41,10 +48,12 @@ from ._kute import (  # noqa: F401
     IntTuple,
     KuteError,
     Layout,
+    Swizzle,
     Tiler,
     Underscore,
     Value,
     _,
+    __version__,
     _all_static,
     call,
     as_dsl,
@@ -60,6 +69,7 @@ __all__ = [
     "Layout",
     "IntTuple",
     "Tiler",
+    "Swizzle",
     "Value",
     "Underscore",
     "KuteError",
@@ -117,6 +127,10 @@ def _function(name, signature, summary):
     f.__module__ = __name__
     f.__doc__ = "%s\n\n%s (kute's %s; template arguments as targs=)" % (signature, summary, name)
     return f
+
+
+# CuTe's short name of the swizzle
+Sw = Swizzle
 
 
 def _install():

@@ -206,6 +206,41 @@ impl Layout {
         Ok(Layout { tree: shape.with_leaves(leaves) })
     }
 
+    /// The layout whose modes `f` adds to a [`Builder`](crate::tree::Builder), as
+    /// [`Tree::try_build`] builds a tree: a layout made in one pass, without a
+    /// shape and a stride tuple first (what a binding builds from its own tuples).
+    ///
+    /// Pre: `f` adds exactly one element at the top level (as [`Tree::try_build`]);
+    /// the tree is within kute's limits (else a `Limit` error) and no extent is
+    /// negative (else an `Inadmissible` error, as [`Layout::new`]).
+    /// Post: the layout `f` built.
+    ///
+    /// ```
+    /// use kute::{Int, Layout, Mode};
+    /// let m = |s, d| Mode::new(Int::new_dynamic(s), Int::new_dynamic(d));
+    /// let l = Layout::try_build_modes(|b| {
+    ///     b.open();
+    ///     b.leaf(m(4, 8));
+    ///     b.leaf(m(8, 1));
+    ///     b.close();
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(l.to_string(), "(4,8):(8,1)");
+    /// assert!(Layout::try_build_modes(|b| Ok(b.leaf(m(-4, 1)))).is_err());
+    /// ```
+    pub fn try_build_modes(f: impl FnOnce(&mut crate::tree::Builder<'_, Mode>) -> Result<()>) -> Result<Layout> {
+        let tree = Tree::try_build(f)?;
+        if let Some(x) = tree.leaves().iter().map(|m| m.shape).find(|x| !x.is_symbolic() && x.value() < 0) {
+            let l = Layout { tree };
+            return Err(Error::inadmissible(
+                "make_layout",
+                format!("the extent {x} of {l} is negative; an extent is a size, at least 0"),
+            ));
+        }
+        Ok(Layout { tree })
+    }
+
     /// CuTe `make_identity_layout(shape)`: the layout mapping each coordinate of
     /// `shape` to itself, `shape:make_basis_like(shape)`.
     ///

@@ -43,6 +43,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(3, 4, -3).unwrap().to_string(), "Sw<3,4,-3>");
     /// assert!(Swizzle::new(3, 4, 2).is_err()); // CuTe: |S| < B is a static_assert
     /// assert!(Swizzle::new(-1, 4, 3).is_err());
+    /// assert!(Swizzle::new(i64::MAX, 1, i64::MIN).is_err()); // an error, not an overflow
     /// ```
     pub fn new(bits: i64, base: i64, shift: i64) -> Result<Swizzle> {
         let bad = |why: &str| Error::inadmissible("Swizzle", format!("Swizzle<{bits},{base},{shift}>: {why}"));
@@ -52,10 +53,12 @@ impl Swizzle {
         if base < 0 {
             return Err(bad("the base M must not be negative"));
         }
-        if shift.abs() < bits {
+        // (B and M are not negative here; |S| and the sum without overflow)
+        let s = shift.unsigned_abs();
+        if s < bits.unsigned_abs() {
             return Err(bad("|S| must be at least B (the Y and Z bits would overlap)"));
         }
-        if bits + base + shift.abs() > i64::from(MAX_MASK_BIT) {
+        if bits.unsigned_abs().saturating_add(base.unsigned_abs()).saturating_add(s) > MAX_MASK_BIT as u64 {
             return Err(bad("the masks reach past bit 62"));
         }
         // each is at most 62 by the check above

@@ -1,0 +1,283 @@
+//! The module functions: `eval`, `call` (every function of the expression
+//! language by name), the direct paths of the algebra, and the symbolic helpers.
+
+use crate::convert::{from_value, to_py, to_value, to_values};
+use crate::types::{kerr, KuteError, PyIntTuple, PyLayout};
+use kute::expr::{self, Value};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+
+/// `kute.eval(text, **names)`: the value of an expression of kute's
+/// language, as a `Layout`, `IntTuple` (static marks kept), `Tiler`,
+/// `Swizzle`, `bool` or `Value`; the keyword arguments are names the text may
+/// use (`M=kute.sym("M", div=128)`, `L=layout`).
+#[pyfunction]
+#[pyo3(signature = (src, **names))]
+pub fn eval(py: Python<'_>, src: &str, names: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    let mut env = expr::Env::new();
+    if let Some(names) = names {
+        for (k, v) in names.iter() {
+            env.insert(k.extract::<String>()?, to_value(&v)?);
+        }
+    }
+    from_value(py, expr::eval_in(src, &env).map_err(kerr)?)
+}
+
+/// `kute.sym(name, div=1, min=1, ne=())`: an unknown positive integer named
+/// `name`, a multiple of `div` (CuTe DSL's `?{div=N}`), at least `min`, and
+/// unequal to each of `ne` (ints or other unknowns): an `IntTuple` that
+/// layouts, tuples and expressions take as an extent or stride.
+#[pyfunction]
+#[pyo3(signature = (name, div = 1, min = 1, ne = Vec::new()))]
+pub fn sym(py: Python<'_>, name: &str, div: i64, min: i64, ne: Vec<Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let ne = ne
+        .iter()
+        .map(|x| match to_value(x)? {
+            Value::IntTuple(t) if t.is_leaf() => Ok(t.leaves()[0].to_sym()),
+            v => Err(PyTypeError::new_err(format!("ne takes integers and unknowns, not {v}"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let facts = kute::sym::Facts { div, min, ne };
+    let s = kute::sym::Sym::unknown_with(Some(name), facts).map_err(kerr)?;
+    from_value(py, Value::IntTuple(kute::IntTuple::leaf(kute::Int::symbolic(s).map_err(kerr)?)))
+}
+
+/// `kute.substitute(value, values)`: the value with integers put in for its
+/// unknowns (`values` a dict from names to ints).
+#[pyfunction]
+pub fn substitute(py: Python<'_>, value: &Bound<'_, PyAny>, values: &Bound<'_, PyDict>) -> PyResult<Py<PyAny>> {
+    let mut v = kute::sym::Valuation::new();
+    for (k, x) in values.iter() {
+        v.set(&k.extract::<String>()?, x.extract::<i64>()?);
+    }
+    let out = to_value(value)?.substitute(&v).map_err(kerr)?;
+    if value.cast::<PyIntTuple>().is_ok() {
+        return from_value(py, out);
+    }
+    to_py(py, out)
+}
+
+/// `kute.as_dsl(value)`: the value printed as CuTe DSL prints it (`?`,
+/// `?{div=N}`, no static marks).
+#[pyfunction]
+pub fn as_dsl(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let v = to_value(value)?;
+    Ok(kute::sym::as_dsl(|| v.to_string()))
+}
+
+/// The template arguments of a call of `f`: an int, a type name, or a
+/// tuple or list of them (a type name is read for the entries whose template
+/// arguments are element types, as its width in bits).
+fn template_args(f: &expr::FunctionInfo, name: &str, targs: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<i64>> {
+    let Some(t) = targs else {
+        return Ok(Vec::new());
+    };
+    if t.is_none() {
+        return Ok(Vec::new());
+    }
+    let items: Vec<Bound<'_, PyAny>> = if t.cast::<PyInt>().is_ok() || t.cast::<PyString>().is_ok() {
+        vec![t.clone()]
+    } else if let Ok(seq) = t.try_iter() {
+        seq.collect::<PyResult<_>>()?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: targs takes an int, a type name, or a tuple of them; got {}",
+            t.get_type().name()?
+        )));
+    };
+    items
+        .iter()
+        .map(|x| {
+            if let Ok(s) = x.cast::<PyString>() {
+                let ty = s.to_cow()?;
+                if !f.type_targs {
+                    return Err(PyTypeError::new_err(format!(
+                        "{name} takes integers as template arguments, not the type '{ty}'"
+                    )));
+                }
+                return kute::sizeof_bits(&ty).ok_or_else(|| {
+                    KuteError::new_err(format!(
+                        "{name}: unknown element type '{ty}' (CuTe's names: uint8_t, half_t, float, ...)"
+                    ))
+                });
+            }
+            if x.cast::<PyInt>().is_ok() {
+                return x.extract::<i64>();
+            }
+            Err(PyTypeError::new_err(format!(
+                "{name}: a template argument is an int or a type name, not {}",
+                x.get_type().name()?
+            )))
+        })
+        .collect()
+}
+
+/// The checks Python makes of a call: the function exists, and takes this
+/// many (template) arguments (else `TypeError`, as Python's own functions).
+fn checked_call(name: &str, n_args: usize, targs: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<i64>> {
+    let Some(f) = expr::lookup(name) else {
+        return Err(kerr(expr::call(name, &[], &[]).err().unwrap_or_else(|| {
+            kute::Error::new(kute::ErrorKind::UnknownName, "evaluate", format!("unknown function '{name}'"))
+        })));
+    };
+    let targs = template_args(f, name, targs)?;
+    if !f.targs.accepts(targs.len()) {
+        let expr::Count { min, max } = f.targs;
+        let range = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+        return Err(PyTypeError::new_err(format!(
+            "{name} takes {range} template argument(s) (targs=), got {}",
+            targs.len()
+        )));
+    }
+    let c = f.arg_count(targs.len());
+    if !c.accepts(n_args) {
+        let range = match (c.min, c.max) {
+            (a, b) if a == b => format!("{a}"),
+            (a, usize::MAX) => format!("at least {a}"),
+            (a, b) => format!("{a} to {b}"),
+        };
+        return Err(PyTypeError::new_err(format!("{name} takes {range} argument(s), got {n_args}")));
+    }
+    Ok(targs)
+}
+
+/// `kute.call(name, *args, targs=())`: the function `name` of the expression
+/// language (its CuTe name) on the arguments, answered as plain Python where
+/// Python has the value (ints and tuples); `targs` are its template
+/// arguments (`size<1>(L)` is `call("size", L, targs=1)`; element types by
+/// name or width in bits: `targs=("half_t", "uint128_t")`). A wrong count of
+/// arguments is a `TypeError`.
+#[pyfunction]
+#[pyo3(signature = (name, *args, targs = None))]
+pub fn call(
+    py: Python<'_>,
+    name: &str,
+    args: &Bound<'_, PyTuple>,
+    targs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let targs = checked_call(name, args.len(), targs)?;
+    to_py(py, expr::call(name, &targs, &to_values(args)?).map_err(kerr)?)
+}
+
+/// A direct path to one of kute's algebra functions, taken when the operands
+/// are `Layout`s (no conversion, no lookup): the function the expression
+/// language calls for layouts, so the answers and messages are the same.
+#[derive(Clone, Copy)]
+enum Direct {
+    /// `f(L)`.
+    Unary(fn(&kute::Layout) -> kute::Result<kute::Layout>),
+    /// `f(A, B)`.
+    Binary(fn(&kute::Layout, &kute::Layout) -> kute::Result<kute::Layout>),
+    /// `f(A, M)`, `M` an integer tuple: a Python int or tuple of ints, an
+    /// `IntTuple`, or a layout's shape (as the expression language reads it).
+    Cotarget(fn(&kute::Layout, &kute::IntTuple) -> kute::Result<kute::Layout>),
+}
+
+/// `name(*args)`: `direct` on layouts, else the expression language's function.
+fn direct_call(
+    py: Python<'_>,
+    name: &str,
+    direct: Direct,
+    args: &Bound<'_, PyTuple>,
+    targs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if targs.is_none() {
+        let layout = |i: usize| -> Option<kute::Layout> {
+            args.get_item(i).ok().and_then(|x| x.cast::<PyLayout>().ok().map(|l| l.get().inner.clone()))
+        };
+        let out = match (direct, args.len()) {
+            (Direct::Unary(f), 1) => layout(0).map(|a| f(&a)),
+            (Direct::Binary(f), 2) => match (layout(0), layout(1)) {
+                (Some(a), Some(b)) => Some(f(&a, &b)),
+                _ => None,
+            },
+            (Direct::Cotarget(f), 2) => match layout(0) {
+                Some(a) => {
+                    let m = args.get_item(1)?;
+                    if let Ok(l) = m.cast::<PyLayout>() {
+                        Some(f(&a, &l.get().inner.shape()))
+                    } else if let Ok(t) = m.cast::<PyIntTuple>() {
+                        Some(f(&a, &t.get().inner))
+                    } else if m.cast::<PyInt>().is_ok() {
+                        Some(f(&a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        if let Some(r) = out {
+            return PyLayout::wrap(py, r.map_err(kerr)?);
+        }
+    }
+    call(py, name, args, targs)
+}
+
+macro_rules! direct {
+    ($($name:ident: $kind:ident($f:expr), $doc:literal;)*) => {
+        $(
+            #[doc = $doc]
+            #[doc = ""]
+            #[doc = "Any operands the expression language takes (tilers, shapes, strings); template arguments as `targs=`."]
+            #[pyfunction]
+            #[pyo3(signature = (*args, targs = None))]
+            fn $name(py: Python<'_>, args: &Bound<'_, PyTuple>, targs: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+                direct_call(py, stringify!($name), Direct::$kind($f), args, targs)
+            }
+        )*
+        /// Adds the functions with a direct path to the module.
+        pub fn add_direct(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(m.add_function(wrap_pyfunction!($name, m)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+direct! {
+    coalesce: Unary(kute::coalesce), "coalesce(L[, profile]): the fewest modes with the same function (CuTe's coalesce).";
+    right_inverse: Unary(kute::right_inverse), "right_inverse(L): R with L(R(i)) = i (CuTe's right_inverse).";
+    left_inverse: Unary(kute::left_inverse), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
+    composition: Binary(kute::composition), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
+    complement: Cotarget(|a, m| kute::complement(a, m)), "complement(A[, M]): the layout filling A's gaps up to M.";
+    logical_divide: Binary(kute::logical_divide), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
+    zipped_divide: Binary(kute::zipped_divide), "zipped_divide(A, T): ((tile), (rest)).";
+    tiled_divide: Binary(kute::tiled_divide), "tiled_divide(A, T): ((tile), rest...).";
+    flat_divide: Binary(kute::flat_divide), "flat_divide(A, T): (tile..., rest...).";
+    logical_product: Binary(kute::logical_product), "logical_product(A, B): (A, complement(A) o B).";
+    zipped_product: Binary(kute::zipped_product), "zipped_product(A, B): ((A), (rest)).";
+    tiled_product: Binary(kute::tiled_product), "tiled_product(A, B): ((A), rest...).";
+    flat_product: Binary(kute::flat_product), "flat_product(A, B): (A..., rest...).";
+    blocked_product: Binary(kute::blocked_product), "blocked_product(A, B): B repeats block A, mode by mode.";
+    raked_product: Binary(kute::raked_product), "raked_product(A, B): A's elements interleaved by B, mode by mode.";
+}
+
+/// `kute.functions()`: every function of the expression language, as
+/// `(name, aliases, signature, summary)` (what `kute functions` lists).
+#[pyfunction]
+pub fn functions() -> Vec<(&'static str, Vec<&'static str>, &'static str, &'static str)> {
+    expr::FUNCTIONS.iter().map(|f| (f.name, f.aliases.to_vec(), f.signature, f.summary)).collect()
+}
+
+/// Whether every integer written in the expression `src` is static (`_8`),
+/// as the shared vector files tell exact answers from by-value ones.
+#[pyfunction]
+pub fn _all_static(src: &str) -> PyResult<bool> {
+    use kute::expr::{Expr, ExprKind};
+    fn all(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int { is_static, .. } => *is_static,
+            ExprKind::Underscore | ExprKind::Name(_) => true,
+            ExprKind::Tuple(xs) | ExprKind::Tile(xs) => xs.iter().all(all),
+            ExprKind::Layout(a, b) => all(a) && all(b),
+            ExprKind::Call { args, .. } => args.iter().all(all),
+            ExprKind::Apply(f, args) => all(f) && args.iter().all(all),
+            ExprKind::Basis { is_static, .. } => *is_static,
+            ExprKind::Composed(a, o, b) => all(a) && all(o) && all(b),
+            _ => false,
+        }
+    }
+    Ok(all(&expr::parse(src).map_err(kerr)?))
+}

@@ -1,0 +1,1109 @@
+//! `kute.pycute`: pycute's API (NVIDIA's pure-Python CuTe, the `pycute`
+//! package of the `nvidia-cutlass` wheel) answered by kute.
+//!
+//! The native part: the class `kute.pycute.Layout` (a `kute.Layout` that
+//! prints, compares and slices as pycute's does), the layout algebra with
+//! pycute's argument conventions (`None`, an int, a tuple of tilers or a
+//! layout as the right operand) and pycute's integer-tuple functions. Each
+//! answer is pycute's where pycute's is the true one, and an error saying why
+//! where it is not ([`crate::pycute_alg`]). The Python part
+//! (`python/kute/pycute.py`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
+//! and the small predicates.
+
+use crate::convert::{int_tuple_fast, layout_fast, Strides};
+use crate::pycute_alg::{self as alg, Fail};
+use crate::pycute_fmt::{layout_repr, layout_text};
+use crate::types::{kerr, KuteError, PyLayout};
+use kute::{Int, IntTuple, Layout};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PySlice, PyTuple};
+use pyo3::PyClassInitializer;
+
+/// A failure of the algebra as a Python exception (`kute.KuteError`).
+fn perr(f: Fail) -> PyErr {
+    match f {
+        Fail::Pycute(m) => KuteError::new_err(m),
+        Fail::Kute(e) => kerr(e),
+    }
+}
+
+/// `kute.pycute.Layout(shape, stride=None)`: pycute's `Layout`, a
+/// `kute.Layout` that prints as pycute prints (`(4, 8):(8, 1)`), compares by
+/// value and slices as pycute slices. No stride: pycute's `prefix_product`
+/// of the shape (column-major).
+#[pyclass(extends = PyLayout, module = "kute.pycute", name = "Layout", frozen)]
+pub struct PcLayout;
+
+impl PcLayout {
+    /// A layout as a new `kute.pycute.Layout`.
+    pub fn wrap(py: Python<'_>, inner: Layout) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
+    }
+}
+
+/// The layout of a Python argument (any `kute.Layout`).
+fn layout_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a Layout> {
+    match obj.cast::<PyLayout>() {
+        Ok(l) => Ok(&l.get().inner),
+        Err(_) => Err(PyTypeError::new_err(format!("{what} takes a layout, not {}", obj.get_type().name()?))),
+    }
+}
+
+/// pycute's `is_int`: a Python int, not a bool.
+fn is_int(obj: &Bound<'_, PyAny>) -> bool {
+    obj.cast::<PyInt>().is_ok() && obj.cast::<PyBool>().is_err()
+}
+
+/// pycute's `Layout(n)`: `n:1`.
+fn int_layout(n: i64) -> PyResult<Layout> {
+    Layout::new(IntTuple::int_dynamic(n), IntTuple::int_dynamic(1)).map_err(kerr)
+}
+
+#[pymethods]
+impl PcLayout {
+    #[new]
+    #[pyo3(signature = (_shape, _stride = None))]
+    fn new(_shape: &Bound<'_, PyAny>, _stride: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<PcLayout>> {
+        let bad = |x: &Bound<'_, PyAny>| -> PyResult<PyErr> {
+            Ok(PyTypeError::new_err(format!(
+                "kute.pycute.Layout takes Python ints and tuples of them, not {}",
+                x.get_type().name()?
+            )))
+        };
+        let strides = match _stride {
+            None => Strides::Compact(Int::new_dynamic(1)),
+            Some(d) => Strides::Given(d),
+        };
+        if let Some(l) = layout_fast(_shape, strides)? {
+            return Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout));
+        }
+        // not plain ints and tuples, or not congruent: say which
+        let (s, d) = match (int_tuple_fast(_shape)?, _stride) {
+            (None, _) => return Err(bad(_shape)?),
+            (Some(s), None) => {
+                return Err(KuteError::new_err(format!("Layout: the prefix products of the shape {s} pass 64 bits")));
+            }
+            (Some(s), Some(d)) => match int_tuple_fast(d)? {
+                Some(d) => (s, d),
+                None => return Err(bad(d)?),
+            },
+        };
+        Err(kerr(Layout::new(&s, &d).err().unwrap_or_else(|| {
+            kute::Error::new(kute::ErrorKind::Mismatch, "Layout", format!("the stride {d} does not fit the shape {s}"))
+        })))
+    }
+
+    fn __str__(slf: &Bound<'_, Self>) -> String {
+        layout_text(&slf.as_super().get().inner)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> String {
+        layout_repr(&slf.as_super().get().inner)
+    }
+
+    /// Equal to a layout of the same shape and stride (by value, as pycute
+    /// compares Python tuples).
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyLayout>().is_ok_and(|o| o.get().inner.to_dynamic() == slf.as_super().get().inner.to_dynamic())
+    }
+
+    fn __hash__(slf: &Bound<'_, Self>) -> u64 {
+        crate::types::hash_of(&slf.as_super().get().inner.to_dynamic())
+    }
+
+    /// pycute's `L[i]`: `Layout(shape[i], stride[i])` (an index or a slice of
+    /// the modes); a single mode is its own mode 0.
+    fn __getitem__(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let l = &slf.as_super().get().inner;
+        if let Ok(s) = i.cast::<PySlice>() {
+            let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
+            let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
+            if l.view().is_leaf() {
+                return Err(PyTypeError::new_err("a single mode takes no slice ('int' object is not subscriptable)"));
+            }
+            let (a, b) = (shape.get_item(s)?, stride.get_item(s)?);
+            return PcLayout::wrap(py, pycute_layout(&a, &b)?);
+        }
+        let k: isize = i.extract()?;
+        let n = l.rank() as isize;
+        if l.view().is_leaf() {
+            if k != 0 {
+                return Err(PyIndexError::new_err(format!("mode {k} of the single mode {}", layout_text(l))));
+            }
+            return PcLayout::wrap(py, l.clone());
+        }
+        let j = if k < 0 { k + n } else { k };
+        if j < 0 || j >= n {
+            return Err(PyIndexError::new_err(format!("mode {k} out of range: rank {n}")));
+        }
+        PcLayout::wrap(py, l.mode(j as usize).map_err(kerr)?)
+    }
+
+    /// pycute's `L(*coord)`: the index at the coordinate (an int); with
+    /// `None` in it, the slice `Layout(slice_(c, shape), slice_(c, stride))`.
+    #[pyo3(signature = (*args))]
+    fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let base = slf.as_super().get();
+        if has_none(args.as_any())? {
+            let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
+            let l = &base.inner;
+            let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
+            let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
+            let (s, d) = (slice_of(&crd, &shape)?, slice_of(&crd, &stride)?);
+            return PcLayout::wrap(py, pycute_layout(&s, &d)?);
+        }
+        crate::convert::from_point(py, base.apply(args)?)
+    }
+
+    /// pycute's `size()`: the product of the shape.
+    fn size(slf: &Bound<'_, Self>) -> PyResult<i64> {
+        alg::size(&slf.as_super().get().inner).map_err(perr)
+    }
+
+    /// pycute's `cosize()`: `L(size - 1) + 1`.
+    fn cosize(slf: &Bound<'_, Self>) -> PyResult<i64> {
+        alg::cosize(&slf.as_super().get().inner).map_err(perr)
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Reduced> {
+        let py = slf.py();
+        let l = &slf.as_super().get().inner;
+        let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?.unbind();
+        let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?.unbind();
+        Ok((slf.get_type().into_any().unbind(), (shape, stride)))
+    }
+}
+
+/// What `__reduce__` answers: the class and its arguments.
+type Reduced = (Py<PyAny>, (Py<PyAny>, Py<PyAny>));
+
+/// The integer strides of `l` (a `TypeError` for basis strides).
+fn stride_ints(l: &Layout) -> PyResult<IntTuple> {
+    l.stride()
+        .try_map(|x| x.as_int().ok_or_else(|| kute::Error::new(kute::ErrorKind::Type, "", "")))
+        .map_err(|_| PyTypeError::new_err(format!("{l} has basis strides; pycute's layouts have integer strides")))
+}
+
+/// `Layout(shape, stride)` of Python ints and tuples.
+fn pycute_layout(s: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>) -> PyResult<Layout> {
+    match (int_tuple_fast(s)?, int_tuple_fast(d)?) {
+        (Some(s), Some(d)) => Layout::new(&s, &d).map_err(kerr),
+        _ => Err(PyTypeError::new_err("a layout of Python ints and tuples")),
+    }
+}
+
+/// pycute's `has_none(a)`: whether `None` is a leaf of `a`.
+fn has_none(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if let Ok(t) = a.cast::<PyTuple>() {
+        for x in t.iter() {
+            if has_none(&x)? {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    Ok(a.is_none())
+}
+
+/// pycute's `slice_(crd, trg)`: the parts of `trg` where `crd` has `None`.
+fn slice_of<'py>(crd: &Bound<'py, PyAny>, trg: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = crd.py();
+    let mut out = Vec::new();
+    slice_into(crd, trg, &mut out)?;
+    Ok(PyTuple::new(py, out)?.into_any())
+}
+
+fn slice_into<'py>(crd: &Bound<'py, PyAny>, trg: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>) -> PyResult<()> {
+    if let Ok(c) = crd.cast::<PyTuple>() {
+        let Ok(t) = trg.cast::<PyTuple>() else {
+            return Err(KuteError::new_err(format!(
+                "slice_: the coordinate {} is a tuple where the target is {}",
+                crd.repr()?,
+                trg.repr()?
+            )));
+        };
+        if c.len() != t.len() {
+            return Err(KuteError::new_err(format!(
+                "slice_: the coordinate {} and the target {} have different lengths",
+                crd.repr()?,
+                trg.repr()?
+            )));
+        }
+        for (x, y) in c.iter().zip(t.iter()) {
+            slice_into(&x, &y, out)?;
+        }
+        return Ok(());
+    }
+    if crd.is_none() {
+        out.push(trg.clone());
+    }
+    Ok(())
+}
+
+/// The right operand of pycute's composition, divides and products.
+enum Tile<'py> {
+    /// `None`: nothing.
+    Nothing,
+    /// An int `n`: `Layout(n)`.
+    Int(i64),
+    /// A tuple: by mode.
+    Tuple(Vec<Tile<'py>>),
+    /// A layout.
+    Layout(Bound<'py, PyLayout>),
+}
+
+fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
+    if obj.is_none() {
+        return Ok(Tile::Nothing);
+    }
+    if is_int(obj) {
+        return Ok(Tile::Int(obj.extract()?));
+    }
+    if let Ok(l) = obj.cast::<PyLayout>() {
+        return Ok(Tile::Layout(l.clone()));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        if depth > kute::limits::MAX_DEPTH {
+            return Err(KuteError::new_err("a tiler nested too deeply"));
+        }
+        return Ok(Tile::Tuple(t.iter().map(|x| tile(&x, depth + 1)).collect::<PyResult<_>>()?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "pycute's right operand is a layout, an int, a tuple of them or None; not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn tile_py(py: Python<'_>, t: &Tile<'_>) -> PyResult<Py<PyAny>> {
+    Ok(match t {
+        Tile::Nothing => py.None(),
+        Tile::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
+        Tile::Layout(l) => PcLayout::wrap(py, l.get().inner.clone())?,
+        Tile::Tuple(ts) => {
+            PyTuple::new(py, ts.iter().map(|x| tile_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any().unbind()
+        }
+    })
+}
+
+/// pycute's by-mode form: `make_layout(f(A[i], B[i]) for i < len(B), A[i] for the rest)`.
+fn by_mode(
+    op: &str,
+    a: &Layout,
+    ts: &[Tile],
+    f: &mut dyn FnMut(&Layout, &Tile) -> PyResult<Layout>,
+) -> PyResult<Layout> {
+    let n = alg::rank(a);
+    if n < ts.len() {
+        return Err(KuteError::new_err(format!(
+            "{op}: pycute's algorithm fails: the tiler has {} modes, the layout {} only {n}",
+            ts.len(),
+            layout_text(a)
+        )));
+    }
+    let mut parts = Vec::with_capacity(n);
+    for (i, t) in ts.iter().enumerate() {
+        parts.push(f(&alg::mode(a, i).map_err(perr)?, t)?);
+    }
+    for i in ts.len()..n {
+        parts.push(alg::mode(a, i).map_err(perr)?);
+    }
+    alg::make_layout(&parts).map_err(perr)
+}
+
+fn composition_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
+    match t {
+        Tile::Nothing => Ok(a.clone()),
+        Tile::Int(n) => alg::composition(a, &int_layout(*n)?).map_err(perr),
+        Tile::Tuple(ts) => by_mode("composition", a, ts, &mut composition_t),
+        Tile::Layout(b) => alg::composition(a, &b.get().inner).map_err(perr),
+    }
+}
+
+fn logical_divide_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
+    match t {
+        Tile::Nothing => Ok(a.clone()),
+        Tile::Int(n) => alg::logical_divide(a, &int_layout(*n)?).map_err(perr),
+        Tile::Tuple(ts) => by_mode("logical_divide", a, ts, &mut logical_divide_t),
+        Tile::Layout(b) => alg::logical_divide(a, &b.get().inner).map_err(perr),
+    }
+}
+
+fn logical_product_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
+    match t {
+        Tile::Nothing => Ok(a.clone()),
+        Tile::Int(n) => {
+            // pycute answers logical_divide(A, Layout(n)) here; the product is another layout
+            let divide = alg::logical_divide(a, &int_layout(*n)?);
+            let product = alg::logical_product(a, &int_layout(*n)?);
+            if let (Ok(d), Ok(p)) = (&divide, &product)
+                && d.to_dynamic() == p.to_dynamic()
+            {
+                return Ok(d.clone());
+            }
+            Err(KuteError::new_err(format!(
+                "logical_product: pycute's logical_product(A, {n}) with an int answers logical_divide(A, Layout({n})){}, \
+                 not the product{}; write logical_product(A, Layout({n}))",
+                divide.as_ref().map(|d| format!(" = {}", layout_text(d))).unwrap_or_default(),
+                product.as_ref().map(|p| format!(" {}", layout_text(p))).unwrap_or_default(),
+            )))
+        }
+        Tile::Tuple(ts) => by_mode("logical_product", a, ts, &mut logical_product_t),
+        Tile::Layout(b) => alg::logical_product(a, &b.get().inner).map_err(perr),
+    }
+}
+
+/// The splitter of `hier_unzip`: one of the two of this module, or any
+/// Python callable `f(A, B)` answering a rank-2 layout.
+enum Splitter<'py> {
+    Divide,
+    Product,
+    Python(Bound<'py, PyAny>),
+}
+
+fn split(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
+    match sp {
+        Splitter::Divide => logical_divide_t(a, t),
+        Splitter::Product => logical_product_t(a, t),
+        Splitter::Python(f) => {
+            let py = f.py();
+            let r = f.call1((PcLayout::wrap(py, a.clone())?, tile_py(py, t)?))?;
+            layout_arg(&r, "hier_unzip's splitter's answer").cloned()
+        }
+    }
+}
+
+/// pycute's `hier_unzip(splitter, A, B)`.
+fn hier_unzip_t(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
+    match t {
+        Tile::Nothing => alg::make_layout(&[alg::flat_layout(&[1], &[0]).map_err(perr)?, a.clone()]).map_err(perr),
+        Tile::Tuple(ts) => {
+            let n = alg::rank(a);
+            if n < ts.len() {
+                return Err(KuteError::new_err(format!(
+                    "hier_unzip: pycute's algorithm fails: the tiler has {} modes, the layout {} only {n}",
+                    ts.len(),
+                    layout_text(a)
+                )));
+            }
+            let mut firsts = Vec::with_capacity(ts.len());
+            let mut rests = Vec::with_capacity(n);
+            for (i, ti) in ts.iter().enumerate() {
+                let s = hier_unzip_t(sp, &alg::mode(a, i).map_err(perr)?, ti)?;
+                firsts.push(alg::mode(&s, 0).map_err(perr)?);
+                rests.push(alg::mode(&s, 1).map_err(perr)?);
+            }
+            for i in ts.len()..n {
+                rests.push(alg::mode(a, i).map_err(perr)?);
+            }
+            let f = alg::make_layout(&firsts).map_err(perr)?;
+            let r = alg::make_layout(&rests).map_err(perr)?;
+            alg::make_layout(&[f, r]).map_err(perr)
+        }
+        _ => split(sp, a, t),
+    }
+}
+
+/// pycute's tiled form of a zipped answer: `(r[0], r[1][0], r[1][1], ...)`.
+fn tiled(r: &Layout) -> PyResult<Layout> {
+    let r0 = alg::mode(r, 0).map_err(perr)?;
+    let r1 = alg::mode(r, 1).map_err(perr)?;
+    let mut parts = vec![r0];
+    for i in 0..alg::rank(&r1) {
+        parts.push(alg::mode(&r1, i).map_err(perr)?);
+    }
+    alg::make_layout(&parts).map_err(perr)
+}
+
+/// `make_layout(*layouts)`: the layouts as the modes of one; one argument
+/// that is not a layout is an iterable of layouts.
+#[pyfunction]
+#[pyo3(signature = (*layouts))]
+fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+    let items: Vec<Bound<'_, PyAny>> = if layouts.len() == 1 && layouts.get_item(0)?.cast::<PyLayout>().is_err() {
+        layouts.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
+    } else {
+        layouts.iter().collect()
+    };
+    let parts = items.iter().map(|x| layout_arg(x, "make_layout")).collect::<PyResult<Vec<_>>>()?;
+    PcLayout::wrap(py, alg::make_layout(parts.iter().copied()).map_err(perr)?)
+}
+
+/// `size(a)`: a layout's size, or the product of an integer tuple.
+#[pyfunction]
+fn size(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
+        return Ok(alg::size(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
+    }
+    if layout.cast::<PyTuple>().is_ok() || is_int(layout) {
+        return product(py, layout);
+    }
+    Ok(layout.call_method0("size")?.unbind())
+}
+
+/// `cosize(L)`: `L(size(L) - 1) + 1`.
+#[pyfunction]
+fn cosize(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Ok(l) = layout.cast::<PyLayout>() {
+        return Ok(alg::cosize(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
+    }
+    Ok(layout.call_method0("cosize")?.unbind())
+}
+
+/// By profile: `f` on the modes the profile names, the other modes kept.
+fn by_profile(op: &str, l: &Layout, profile: &Bound<'_, PyAny>, f: fn(&Layout) -> alg::R<Layout>) -> PyResult<Layout> {
+    let Ok(p) = profile.cast::<PyTuple>() else {
+        return f(l).map_err(perr);
+    };
+    let n = alg::rank(l);
+    if n < p.len() {
+        return Err(KuteError::new_err(format!(
+            "{op}: pycute's algorithm fails: the profile has {} modes, the layout {} only {n}",
+            p.len(),
+            layout_text(l)
+        )));
+    }
+    let mut parts = Vec::with_capacity(n);
+    for (i, pi) in p.iter().enumerate() {
+        parts.push(by_profile(op, &alg::mode(l, i).map_err(perr)?, &pi, f)?);
+    }
+    for i in p.len()..n {
+        parts.push(alg::mode(l, i).map_err(perr)?);
+    }
+    alg::make_layout(&parts).map_err(perr)
+}
+
+/// `coalesce(L, profile=None)`: the fewest modes with the same function; a
+/// tuple profile coalesces mode by mode.
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn coalesce(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let l = layout_arg(layout, "coalesce")?;
+    let r = match profile {
+        Some(p) => by_profile("coalesce", l, p, alg::coalesce)?,
+        None => alg::coalesce(l).map_err(perr)?,
+    };
+    PcLayout::wrap(py, r)
+}
+
+/// `filter(L, profile=None)`: coalesce without the size-1 and stride-0 modes.
+#[pyfunction]
+#[pyo3(signature = (layout, profile = None))]
+fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let l = layout_arg(layout, "filter")?;
+    let r = match profile {
+        Some(p) => by_profile("filter", l, p, alg::filter)?,
+        None => alg::filter(l).map_err(perr)?,
+    };
+    PcLayout::wrap(py, r)
+}
+
+/// `composition(A, B)`: `R(c) = A(B(c))`; B a layout, an int, a tuple (by
+/// mode) or None.
+#[allow(non_snake_case)]
+#[pyfunction]
+#[pyo3(name = "composition")]
+fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "composition")?;
+    PcLayout::wrap(py, composition_t(a, &tile(layoutB, 0)?)?)
+}
+
+/// `complement(L, max_idx=1)`: the layout of L's gaps, up to `max_idx`.
+#[pyfunction]
+#[pyo3(name = "complement", signature = (layout, max_idx = None), text_signature = "(layout, max_idx=1)")]
+fn complement_py(py: Python<'_>, layout: &Bound<'_, PyAny>, max_idx: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let m: i64 = match max_idx {
+        None => 1,
+        Some(x) if is_int(x) => x.extract()?,
+        Some(x) => {
+            return Err(PyTypeError::new_err(format!("complement: max_idx is an int, not {}", x.get_type().name()?)))
+        }
+    };
+    if is_int(layout) {
+        // pycute: complement(Layout(n)), max_idx dropped
+        let l = int_layout(layout.extract()?)?;
+        let p = alg::complement(&l, 1).map_err(perr)?;
+        if m != 1 {
+            let t = alg::complement(&l, m).map_err(perr)?;
+            if t.to_dynamic() != p.to_dynamic() {
+                return Err(KuteError::new_err(format!(
+                    "complement: pycute's complement of an int n drops max_idx (it answers complement(Layout(n)) = {}); \
+                     the complement up to {m} is {}: write complement(Layout(n), {m})",
+                    layout_text(&p),
+                    layout_text(&t)
+                )));
+            }
+        }
+        return PcLayout::wrap(py, p);
+    }
+    let l = layout_arg(layout, "complement")?;
+    PcLayout::wrap(py, alg::complement(l, m).map_err(perr)?)
+}
+
+/// An inverse: `None` for `None`, `Layout(n)` for an int `n`.
+fn inverse(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    op: &str,
+    f: fn(&Layout) -> alg::R<Layout>,
+) -> PyResult<Py<PyAny>> {
+    if layout.is_none() {
+        return Ok(py.None());
+    }
+    if is_int(layout) {
+        return PcLayout::wrap(py, int_layout(layout.extract()?)?);
+    }
+    PcLayout::wrap(py, f(layout_arg(layout, op)?).map_err(perr)?)
+}
+
+/// `right_inverse(L)`: the largest R with `L(R(i)) == i`.
+#[pyfunction]
+fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    inverse(py, layout, "right_inverse", alg::right_inverse)
+}
+
+/// `left_inverse(L)`: R with `R(L(i)) == i`.
+#[pyfunction]
+fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    inverse(py, layout, "left_inverse", alg::left_inverse)
+}
+
+/// `logical_divide(A, B)`: `composition(A, make_layout(B, complement(B, size(A))))`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "logical_divide")?;
+    PcLayout::wrap(py, logical_divide_t(a, &tile(layoutB, 0)?)?)
+}
+
+/// `logical_product(A, B)`: `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "logical_product")?;
+    PcLayout::wrap(py, logical_product_t(a, &tile(layoutB, 0)?)?)
+}
+
+/// `hier_unzip(splitter, A, B)`: pycute's zipping of a by-mode split.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn hier_unzip(
+    py: Python<'_>,
+    splitter: &Bound<'_, PyAny>,
+    layoutA: &Bound<'_, PyAny>,
+    layoutB: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let module = splitter.py().import("kute._kute")?.getattr("_pycute")?;
+    let sp = if splitter.is(&module.getattr("logical_divide")?) {
+        Splitter::Divide
+    } else if splitter.is(&module.getattr("logical_product")?) {
+        Splitter::Product
+    } else {
+        Splitter::Python(splitter.clone())
+    };
+    let a = layout_arg(layoutA, "hier_unzip")?;
+    PcLayout::wrap(py, hier_unzip_t(&sp, a, &tile(layoutB, 0)?)?)
+}
+
+/// `zipped_divide(A, B)`: `((tile), (rest))`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "zipped_divide")?;
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
+}
+
+/// `tiled_divide(A, B)`: `((tile), rest...)`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "tiled_divide")?;
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
+}
+
+/// `zipped_product(A, B)`: `((A), (rest))`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "zipped_product")?;
+    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
+}
+
+/// `tiled_product(A, B)`: `((A), rest...)`.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = layout_arg(layoutA, "tiled_product")?;
+    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
+}
+
+/// `blocked_product(A, B)` (CuTe's; pycute has none): B repeats the block A,
+/// mode by mode.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b) = (layout_arg(layoutA, "blocked_product")?, layout_arg(layoutB, "blocked_product")?);
+    PcLayout::wrap(py, kute::blocked_product(a, b).map_err(kerr)?.to_dynamic())
+}
+
+/// `raked_product(A, B)` (CuTe's; pycute has none): A's elements
+/// interleaved by B, mode by mode.
+#[allow(non_snake_case)]
+#[pyfunction]
+fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b) = (layout_arg(layoutA, "raked_product")?, layout_arg(layoutB, "raked_product")?);
+    PcLayout::wrap(py, kute::raked_product(a, b).map_err(kerr)?.to_dynamic())
+}
+
+/// `slice_and_offset(crd, L)`: `(the slice of L at crd, L(crd with None as 0))`.
+#[pyfunction]
+fn slice_and_offset(py: Python<'_>, crd: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let l = layout_arg(layout, "slice_and_offset")?;
+    let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
+    let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
+    let sliced = pycute_layout(&slice_of(crd, &shape)?, &slice_of(crd, &stride)?)?;
+    let offset = crd2idx_pv(&pv(crd)?, &pv(&shape)?, &pv(&stride)?)?;
+    Ok(PyTuple::new(py, [PcLayout::wrap(py, sliced)?, offset.into_pyobject(py)?.into_any().unbind()])?
+        .into_any()
+        .unbind())
+}
+
+// --- pycute's integer-tuple functions -------------------------------------------------------
+
+/// An integer tuple of pycute's: Python ints, tuples, and `None` (in coordinates).
+#[derive(Clone, Debug)]
+enum Pv {
+    I(i64),
+    N,
+    T(Vec<Pv>),
+}
+
+fn pv(obj: &Bound<'_, PyAny>) -> PyResult<Pv> {
+    pv_at(obj, 0)
+}
+
+fn pv_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Pv> {
+    if is_int(obj) {
+        return Ok(Pv::I(obj.extract()?));
+    }
+    if obj.is_none() {
+        return Ok(Pv::N);
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        if depth > kute::limits::MAX_DEPTH {
+            return Err(KuteError::new_err("an integer tuple nested too deeply"));
+        }
+        return Ok(Pv::T(t.iter().map(|x| pv_at(&x, depth + 1)).collect::<PyResult<_>>()?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "kute.pycute's integer tuples are Python ints and tuples of them; not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn pv_py(py: Python<'_>, v: &Pv) -> PyResult<Py<PyAny>> {
+    Ok(match v {
+        Pv::I(x) => x.into_pyobject(py)?.into_any().unbind(),
+        Pv::N => py.None(),
+        Pv::T(xs) => {
+            PyTuple::new(py, xs.iter().map(|x| pv_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any().unbind()
+        }
+    })
+}
+
+fn fails(op: &str, what: impl std::fmt::Display) -> PyErr {
+    KuteError::new_err(format!("{op}: pycute's algorithm fails: {what}"))
+}
+
+fn int_of(op: &str, v: &Pv) -> PyResult<i64> {
+    match v {
+        Pv::I(x) => Ok(*x),
+        other => Err(PyTypeError::new_err(format!("{op}: an int, not {other:?}"))),
+    }
+}
+
+fn m(x: alg::R<i64>) -> PyResult<i64> {
+    x.map_err(perr)
+}
+
+fn product_pv(v: &Pv) -> PyResult<Pv> {
+    match v {
+        Pv::T(xs) => {
+            let mut acc = 1i64;
+            for x in xs {
+                acc = m(alg::mul(acc, int_of("product", &product_pv(x)?)?))?;
+            }
+            Ok(Pv::I(acc))
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+/// `product(a)`: the product of the integers of `a`.
+#[pyfunction]
+fn product(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    pv_py(py, &product_pv(&pv(a)?)?)
+}
+
+fn inner_product_pv(a: &Pv, b: &Pv) -> PyResult<i64> {
+    match (a, b) {
+        (Pv::T(xs), Pv::T(ys)) => {
+            if xs.len() != ys.len() {
+                return Err(fails("inner_product", "tuples of different lengths"));
+            }
+            let mut acc = 0i64;
+            for (x, y) in xs.iter().zip(ys) {
+                acc = m(alg::add(acc, inner_product_pv(x, y)?))?;
+            }
+            Ok(acc)
+        }
+        (Pv::T(_), _) => Err(PyTypeError::new_err("inner_product: a tuple and an int")),
+        (_, Pv::T(_)) => Err(fails("inner_product", "an int and a tuple")),
+        (x, y) => m(alg::mul(int_of("inner_product", x)?, int_of("inner_product", y)?)),
+    }
+}
+
+/// `inner_product(a, b)`: the sum of the products of congruent tuples.
+#[pyfunction]
+fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    inner_product_pv(&pv(a)?, &pv(b)?)
+}
+
+fn tuple_max_pv(a: &Pv) -> PyResult<i64> {
+    match a {
+        Pv::T(xs) => {
+            let mut best: Option<i64> = None;
+            for x in xs {
+                let v = tuple_max_pv(x)?;
+                best = Some(best.map_or(v, |b| b.max(v)));
+            }
+            best.ok_or_else(|| fails("tuple_max", "max() arg is an empty sequence"))
+        }
+        x => int_of("tuple_max", x),
+    }
+}
+
+/// `tuple_max(a)`: the largest integer of `a`.
+#[pyfunction]
+fn tuple_max(a: &Bound<'_, PyAny>) -> PyResult<i64> {
+    tuple_max_pv(&pv(a)?)
+}
+
+fn elem_scale_pv(a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::T(xs), Pv::T(ys)) => {
+            if xs.len() != ys.len() {
+                return Err(fails("elem_scale", "tuples of different lengths"));
+            }
+            Ok(Pv::T(xs.iter().zip(ys).map(|(x, y)| elem_scale_pv(x, y)).collect::<PyResult<_>>()?))
+        }
+        (Pv::T(_), _) => Err(fails("elem_scale", "a tuple scaled by an int")),
+        (x, y @ Pv::T(_)) => elem_scale_pv(x, &product_pv(y)?),
+        (x, y) => Ok(Pv::I(m(alg::mul(int_of("elem_scale", x)?, int_of("elem_scale", y)?))?)),
+    }
+}
+
+/// `elem_scale(a, b)`: `a` scaled element by element by `b`.
+#[pyfunction]
+fn elem_scale(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    pv_py(py, &elem_scale_pv(&pv(a)?, &pv(b)?)?)
+}
+
+fn shape_div_pv(a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::T(xs), Pv::T(ys)) => {
+            if xs.len() != ys.len() {
+                return Err(fails("shape_div", "tuples of different lengths"));
+            }
+            Ok(Pv::T(xs.iter().zip(ys).map(|(x, y)| shape_div_pv(x, y)).collect::<PyResult<_>>()?))
+        }
+        (Pv::T(xs), y) => {
+            let mut b = y.clone();
+            let mut r = Vec::with_capacity(xs.len());
+            for v in xs {
+                r.push(shape_div_pv(v, &b)?);
+                b = shape_div_pv(&b, &product_pv(v)?)?;
+            }
+            Ok(Pv::T(r))
+        }
+        (x, y @ Pv::T(_)) => shape_div_pv(x, &product_pv(y)?),
+        (x, y) => {
+            let (a, b) = (int_of("shape_div", x)?, int_of("shape_div", y)?);
+            if m(alg::pymod("shape_div", a, b))? != 0 && m(alg::pymod("shape_div", b, a))? != 0 {
+                return Err(fails("shape_div", format_args!("neither of {a} and {b} divides the other")));
+            }
+            Ok(Pv::I(m(alg::floordiv("shape_div", m(alg::add(m(alg::add(a, b))?, -1))?, b))?))
+        }
+    }
+}
+
+/// `shape_div(a, b)`: `a` divided by `b`, prefix by prefix (each division
+/// exact one way or the other, rounded up).
+#[pyfunction]
+fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    pv_py(py, &shape_div_pv(&pv(a)?, &pv(b)?)?)
+}
+
+fn prefix_product_pv(a: &Pv, init: &Pv) -> PyResult<Pv> {
+    match (a, init) {
+        (Pv::T(xs), Pv::T(ys)) => {
+            if xs.len() != ys.len() {
+                return Err(fails("prefix_product", "tuples of different lengths"));
+            }
+            Ok(Pv::T(xs.iter().zip(ys).map(|(x, y)| prefix_product_pv(x, y)).collect::<PyResult<_>>()?))
+        }
+        (Pv::T(xs), y) => {
+            let mut init = y.clone();
+            let mut r = Vec::with_capacity(xs.len());
+            for v in xs {
+                r.push(prefix_product_pv(v, &init)?);
+                init =
+                    Pv::I(m(alg::mul(int_of("prefix_product", &init)?, int_of("prefix_product", &product_pv(v)?)?))?);
+            }
+            Ok(Pv::T(r))
+        }
+        (_, Pv::T(_)) => Err(fails("prefix_product", "an int with a tuple init")),
+        (_, y) => Ok(y.clone()),
+    }
+}
+
+/// `prefix_product(a, init=1)`: the exclusive prefix products of `a`, congruent to it.
+#[pyfunction]
+#[pyo3(signature = (a, init = None), text_signature = "(a, init=1)")]
+fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let init = match init {
+        Some(i) => pv(i)?,
+        None => Pv::I(1),
+    };
+    pv_py(py, &prefix_product_pv(&pv(a)?, &init)?)
+}
+
+fn idx2crd_pv(idx: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
+    match (idx, shape) {
+        (Pv::T(is), Pv::T(ss)) => {
+            let Pv::T(ds) = stride else {
+                return Err(PyTypeError::new_err("idx2crd: a tuple shape with an int stride"));
+            };
+            if is.len() != ss.len() || is.len() != ds.len() {
+                return Err(fails("idx2crd", "tuples of different lengths"));
+            }
+            Ok(Pv::T(is.iter().zip(ss).zip(ds).map(|((i, s), d)| idx2crd_pv(i, s, d)).collect::<PyResult<_>>()?))
+        }
+        (Pv::T(_), _) => Err(fails("idx2crd", "a tuple index for an int shape")),
+        (i, Pv::T(ss)) => {
+            let Pv::T(ds) = stride else {
+                return Err(PyTypeError::new_err("idx2crd: a tuple shape with an int stride"));
+            };
+            if ss.len() != ds.len() {
+                return Err(fails("idx2crd", "a shape and a stride of different lengths"));
+            }
+            Ok(Pv::T(ss.iter().zip(ds).map(|(s, d)| idx2crd_pv(i, s, d)).collect::<PyResult<_>>()?))
+        }
+        (i, s) => {
+            let (i, s, d) = (int_of("idx2crd", i)?, int_of("idx2crd", s)?, int_of("idx2crd", stride)?);
+            Ok(Pv::I(m(alg::pymod("idx2crd", m(alg::floordiv("idx2crd", i, d))?, s))?))
+        }
+    }
+}
+
+/// `idx2crd(idx, shape, stride=None)`: the coordinate of an index, `(idx //
+/// stride) % shape` at each leaf (stride: the prefix products of the shape).
+#[pyfunction]
+#[pyo3(signature = (idx, shape, stride = None))]
+fn idx2crd(
+    py: Python<'_>,
+    idx: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let shape = pv(shape)?;
+    let stride = match stride.filter(|s| !s.is_none()) {
+        Some(d) => pv(d)?,
+        None => prefix_product_pv(&shape, &Pv::I(1))?,
+    };
+    pv_py(py, &idx2crd_pv(&pv(idx)?, &shape, &stride)?)
+}
+
+fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<i64> {
+    match (crd, shape) {
+        (Pv::T(cs), Pv::T(ss)) => {
+            let Pv::T(ds) = stride else {
+                return Err(PyTypeError::new_err("crd2idx: a tuple shape with an int stride"));
+            };
+            if cs.len() != ss.len() || cs.len() != ds.len() {
+                return Err(fails("crd2idx", "tuples of different lengths"));
+            }
+            let mut acc = 0i64;
+            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
+                acc = m(alg::add(acc, crd2idx_pv(c, s, d)?))?;
+            }
+            Ok(acc)
+        }
+        (Pv::T(_), _) => Err(fails("crd2idx", "a tuple coordinate for an int shape")),
+        (c, Pv::T(ss)) => {
+            let Pv::T(ds) = stride else {
+                return Err(PyTypeError::new_err("crd2idx: a tuple shape with an int stride"));
+            };
+            if ss.len() != ds.len() {
+                return Err(fails("crd2idx", "a shape and a stride of different lengths"));
+            }
+            let Some(last) = ss.len().checked_sub(1) else {
+                return Err(fails("crd2idx", "an empty shape (tuple index out of range)"));
+            };
+            let mut c = match c {
+                Pv::N => 0,
+                x => int_of("crd2idx", x)?,
+            };
+            let mut acc = 0i64;
+            for i in 0..last {
+                let p = int_of("crd2idx", &product_pv(&ss[i])?)?;
+                acc = m(alg::add(acc, crd2idx_pv(&Pv::I(m(alg::pymod("crd2idx", c, p))?), &ss[i], &ds[i])?))?;
+                c = m(alg::floordiv("crd2idx", c, p))?;
+            }
+            m(alg::add(acc, crd2idx_pv(&Pv::I(c), &ss[last], &ds[last])?))
+        }
+        (c, _) => {
+            let c = match c {
+                Pv::N => 0,
+                x => int_of("crd2idx", x)?,
+            };
+            m(alg::mul(c, int_of("crd2idx", stride)?))
+        }
+    }
+}
+
+/// `crd2idx(crd, shape, stride=None)`: the index of a coordinate (an int
+/// coordinate of a tuple shape is split colexicographically, the last mode
+/// taking what is left; `None` is 0).
+#[pyfunction]
+#[pyo3(signature = (crd, shape, stride = None))]
+fn crd2idx(crd: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+    let shape = pv(shape)?;
+    let stride = match stride.filter(|s| !s.is_none()) {
+        Some(d) => pv(d)?,
+        None => prefix_product_pv(&shape, &Pv::I(1))?,
+    };
+    crd2idx_pv(&pv(crd)?, &shape, &stride)
+}
+
+fn crd2crd_pv(crd: &Pv, dst: &Pv, src: Option<&Pv>) -> PyResult<Pv> {
+    match (crd, dst) {
+        (Pv::T(cs), Pv::T(ds)) => {
+            if cs.len() != ds.len() {
+                return Err(fails("crd2crd", "tuples of different lengths"));
+            }
+            Ok(Pv::T(cs.iter().zip(ds).map(|(c, d)| crd2crd_pv(c, d, None)).collect::<PyResult<_>>()?))
+        }
+        (Pv::T(_), _) => {
+            let Some(src) = src else {
+                return Err(fails("crd2crd", "a tuple coordinate for an int shape needs src_shape"));
+            };
+            let stride = prefix_product_pv(src, &Pv::I(1))?;
+            Ok(Pv::I(crd2idx_pv(crd, src, &stride)?))
+        }
+        (c, d @ Pv::T(_)) => {
+            let stride = prefix_product_pv(d, &Pv::I(1))?;
+            idx2crd_pv(c, d, &stride)
+        }
+        (c, d) => {
+            let (c, d) = (int_of("crd2crd", c)?, int_of("crd2crd", d)?);
+            if c >= d {
+                return Err(fails("crd2crd", format_args!("the coordinate {c} is not below the extent {d}")));
+            }
+            Ok(Pv::I(c))
+        }
+    }
+}
+
+/// `crd2crd(crd, dst_shape, src_shape=None)`: a coordinate in another shape.
+#[pyfunction]
+#[pyo3(signature = (crd, dst_shape, src_shape = None))]
+fn crd2crd(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    dst_shape: &Bound<'_, PyAny>,
+    src_shape: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let src = match src_shape.filter(|s| !s.is_none()) {
+        Some(s) => Some(pv(s)?),
+        None => None,
+    };
+    pv_py(py, &crd2crd_pv(&pv(crd)?, &pv(dst_shape)?, src.as_ref())?)
+}
+
+/// `slice_(crd, trg)`: the parts of `trg` where `crd` is `None`, as a tuple.
+#[pyfunction]
+#[pyo3(name = "slice_")]
+fn slice_py<'py>(crd: &Bound<'py, PyAny>, trg: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    slice_of(crd, trg)
+}
+
+/// `has_none(a)`: whether `None` is a leaf of `a`.
+#[pyfunction]
+#[pyo3(name = "has_none")]
+fn has_none_py(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    has_none(a)
+}
+
+fn flatten_into<'py>(t: &Bound<'py, PyAny>, out: &mut Vec<Bound<'py, PyAny>>, depth: usize) -> PyResult<()> {
+    if let Ok(tt) = t.cast::<PyTuple>() {
+        if depth > kute::limits::MAX_DEPTH + 8 {
+            return Err(KuteError::new_err("flatten: a tuple nested too deeply"));
+        }
+        for x in tt.iter() {
+            flatten_into(&x, out, depth + 1)?;
+        }
+        return Ok(());
+    }
+    out.push(t.clone());
+    Ok(())
+}
+
+/// `flatten(t)`: the leaves of `t` as a flat tuple (`(t,)` for a non-tuple).
+#[pyfunction]
+fn flatten<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    let mut out = Vec::new();
+    flatten_into(t, &mut out, 0)?;
+    PyTuple::new(t.py(), out)
+}
+
+/// Adds the submodule `_pycute` (what `kute.pycute` re-exports) to `m`.
+pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let sub = PyModule::new(m.py(), "_pycute")?;
+    sub.add_class::<PcLayout>()?;
+    sub.add_function(wrap_pyfunction!(make_layout, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(size, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(cosize, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(coalesce, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(filter, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(composition_py, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(complement_py, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(right_inverse, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(left_inverse, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(logical_divide, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(logical_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(hier_unzip, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(zipped_divide, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(tiled_divide, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(zipped_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(tiled_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(blocked_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(raked_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(slice_and_offset, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(inner_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(tuple_max, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(elem_scale, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(shape_div, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(prefix_product, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(idx2crd, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(crd2idx, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(crd2crd, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(slice_py, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(has_none_py, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(flatten, &sub)?)?;
+    m.add_submodule(&sub)?;
+    Ok(())
+}

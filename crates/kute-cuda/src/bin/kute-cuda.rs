@@ -559,17 +559,7 @@ fn gemm(
     if no_torch {
         println!("PyTorch: not run (--no-torch)");
     } else {
-        let out = Command::new("python3")
-            .args(["-c", TORCH, "gemm", &reps.to_string()])
-            .args(&torch_args)
-            .output()
-            .map_err(|e| Error::Unsupported { op: "gemm", why: format!("python3: {e}") })?;
-        if !out.status.success() {
-            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
-        }
-        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| Error::Unsupported { op: "gemm", why: e.to_string() })?;
+        for v in torch_gemm("gemm", reps, &torch_args)? {
             let (Some(shape), Some(ms)) = (v["shape"].as_str(), v["matmul_ms"].as_f64()) else { continue };
             let Some(elem) = elems.iter().copied().find(|e| v["dtype"].as_str() == Some(e.torch())) else { continue };
             let mnk = parse(shape)?;
@@ -1295,17 +1285,7 @@ fn gemm_at_launch(
             .collect();
         let keys: std::collections::HashMap<String, String> =
             args.iter().zip(shapes).map(|(a, s)| (a.split(':').next().unwrap_or("").to_string(), s.clone())).collect();
-        let out = Command::new("python3")
-            .args(["-c", TORCH, "gemm", &reps.to_string()])
-            .args(&args)
-            .output()
-            .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("python3: {e}") })?;
-        if !out.status.success() {
-            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
-        }
-        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
-            let v: serde_json::Value = serde_json::from_str(line)
-                .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: e.to_string() })?;
+        for v in torch_gemm("gemm-at-launch", reps, &args)? {
             if let (Some(shape), Some(ms)) = (v["shape"].as_str(), v["matmul_ms"].as_f64()) {
                 torch.insert(keys.get(shape).cloned().unwrap_or_else(|| shape.to_string()), ms);
             }
@@ -1345,6 +1325,25 @@ fn gemm_at_launch(
 }
 
 const TORCH: &str = include_str!("torch_bench.py");
+
+/// PyTorch's side of a GEMM benchmark (`torch_bench.py gemm REPS CASES`):
+/// one JSON object per case it printed; a failed run is said and gives
+/// what it printed before failing.
+fn torch_gemm(op: &'static str, reps: usize, cases: &[String]) -> Result<Vec<serde_json::Value>, Error> {
+    let out = Command::new("python3")
+        .args(["-c", TORCH, "gemm", &reps.to_string()])
+        .args(cases)
+        .output()
+        .map_err(|e| Error::Unsupported { op, why: format!("python3: {e}") })?;
+    if !out.status.success() {
+        println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).map_err(|e| Error::Unsupported { op, why: e.to_string() }))
+        .collect()
+}
 
 /// Runs the SM90 plan `t90` (its kernel `f`) once on `ab`, hands its `C` to
 /// `check`, then times it on the same buffers: milliseconds per call.

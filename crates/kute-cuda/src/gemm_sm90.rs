@@ -428,6 +428,43 @@ impl Sm90Gemm {
     }
 }
 
+/// The activation a fused epilogue applies ([`EpilogueOp`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activation {
+    /// None: the value as it is.
+    #[default]
+    None,
+    /// `max(x, 0)`.
+    Relu,
+    /// `x · Φ(x)`, `0.5 x (1 + erf(x / √2))` (PyTorch's default GELU).
+    Gelu,
+    /// `x · sigmoid(x)`.
+    Silu,
+}
+
+/// Where a fused epilogue's bias applies ([`EpilogueOp`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BiasMode {
+    /// No bias.
+    #[default]
+    None,
+    /// `bias[row]`, `M` values (one per row of `C`).
+    PerRow,
+    /// `bias[column]`, `N` values (one per column of `C`).
+    PerColumn,
+}
+
+/// What the kernel of sizes given at launch does to each f32 sum `x`
+/// before storing it: `activation(alpha · x + bias)`, with `alpha` and the
+/// bias (f32, shared by the matrices of a batch) given at launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EpilogueOp {
+    /// The bias, if any.
+    pub bias: BiasMode,
+    /// The activation.
+    pub activation: Activation,
+}
+
 /// What every launch of an [`Sm90GemmAtLaunch`] guarantees of its
 /// `(M, N, K)`: each a positive multiple of its divisor. The facts decide
 /// the kernel: multiples of the block tile (128, 256, 64) drop the guards of
@@ -468,6 +505,8 @@ pub struct Sm90GemmAtLaunch {
     pub config: Sm90Config,
     /// What every launch guarantees.
     pub facts: SizeFacts,
+    /// The fused epilogue (`alpha` and the bias are given at launch).
+    pub op: EpilogueOp,
     /// Whether the edge tiles are guarded (the facts do not make `M` and `N`
     /// multiples of the block tile).
     pub predicated: bool,
@@ -629,10 +668,11 @@ impl Sm90GemmAtLaunch {
     /// it; the facts make the operands' contiguous extents multiples of 8
     /// (and with a TMA store, `N` times `C`'s element size a multiple of 16);
     /// every divisor positive (else an `Unsupported` error).
-    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K, LDC, L, SC)`;
-    /// split-K's `NAME_split(tma_a, tma_b, C, M, N, K, LDC, L, SC, W, S)`
-    /// (`S` shares of the k-tiles, each stored into its slice of the f32
-    /// workspace `W`) and `NAME_finish(W, C, M, N, K, LDC, L, SC, S)`.
+    /// Post: a kernel `NAME(tma_a, tma_b, C[, tma_c], M, N, K, LDC, L, SC,
+    /// alpha)`; split-K's `NAME_split(tma_a, tma_b, C, M, N, K, LDC, L, SC,
+    /// W, S)` (`S` shares of the k-tiles, each stored into its slice of the
+    /// f32 workspace `W`) and `NAME_finish(W, C, M, N, K, LDC, L, SC, alpha,
+    /// S)`.
     ///
     /// ```
     /// use kute_cuda::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90GemmAtLaunch, Sm90Loader};
@@ -640,7 +680,7 @@ impl Sm90GemmAtLaunch {
     /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue: Sm90Epilogue::Tma, c_elem: Elem::F16, ..Sm90Config::default() };
     /// let any = SizeFacts { n_div: 8, ..SizeFacts::default() };
     /// let g = Sm90GemmAtLaunch::new("g", Elem::F16, ws, any).unwrap();
-    /// assert!(g.predicated && g.source.contains("const long long M, const long long N, const long long K, const long long LDC, const long long L, const long long SC)"));
+    /// assert!(g.predicated && g.source.contains("const long long M, const long long N, const long long K, const long long LDC, const long long L, const long long SC, const float alpha)"));
     /// assert!(g.source.contains("(((M) + (128LL) - 1LL) / (128LL))")); // the M-tiles, ceil_div(M,128)
     /// let p = g.problem((300, 600, 72)).unwrap();
     /// assert_eq!((p.blocks, p.batch, p.ld), ((3, 3), 1, (72, 72, 600)));
@@ -656,6 +696,30 @@ impl Sm90GemmAtLaunch {
     /// assert!(!Sm90GemmAtLaunch::new("t", Elem::F16, ws, tiled).unwrap().predicated);
     /// ```
     pub fn new(name: &str, elem: Elem, config: Sm90Config, facts: SizeFacts) -> Result<Sm90GemmAtLaunch> {
+        Sm90GemmAtLaunch::with_op(name, elem, config, facts, EpilogueOp::default())
+    }
+
+    /// As [`Sm90GemmAtLaunch::new`], each sum `x` stored as
+    /// `activation(alpha · x + bias)` (`op`).
+    ///
+    /// Pre: as `new`. Post: as `new`; the GEMM and the finishing kernel take
+    /// `alpha` (and with a bias, its f32 pointer) after `SC`.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{Activation, BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let op = EpilogueOp { bias: BiasMode::PerColumn, activation: Activation::Gelu };
+    /// let g = Sm90GemmAtLaunch::with_op("g", kute_cuda::Elem::F16, ws, SizeFacts::default(), op).unwrap();
+    /// assert!(g.source.contains("const float alpha, const float* __restrict__ bias)"));
+    /// assert!(g.source.contains("erff("));
+    /// ```
+    pub fn with_op(
+        name: &str,
+        elem: Elem,
+        config: Sm90Config,
+        facts: SizeFacts,
+        op: EpilogueOp,
+    ) -> Result<Sm90GemmAtLaunch> {
         const OP: &str = "sm90 gemm at launch";
         if config.loader != Sm90Loader::WarpSpecialized {
             return Err(crate::Error::unsupported(OP, "sizes given at launch: the warp-specialized loader only"));
@@ -674,6 +738,7 @@ impl Sm90GemmAtLaunch {
             ldc: unknown("LDC", facts.n_div)?,
             batch: Some((unknown("L", 1)?, unknown("SC", facts.n_div)?)),
             split_k: true,
+            op: Some(op),
         };
         let p = plan::gemm_sm90::plan(extents, elem, config)?;
         let source = emit::gemm_sm90::source(name, &p)?;
@@ -682,6 +747,7 @@ impl Sm90GemmAtLaunch {
             elem,
             config,
             facts,
+            op,
             predicated: p.predicated,
             smem_bytes: p.smem_bytes as u32,
             threads: p.threads as u32,

@@ -2,7 +2,9 @@
 //! `libnvrtc` and `libcuda` when first used).
 
 use crate::cache::{self, Origin};
-use crate::gemm_sm90::{SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE};
+use crate::gemm_sm90::{
+    BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE,
+};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{compile_ptx_with_opts, CompileOptions, Ptx};
@@ -91,8 +93,24 @@ pub struct TensorMap(pub [u64; 16]);
 // SAFETY: plain bytes, laid out as CUDA's CUtensorMap (128 bytes, 64-aligned).
 unsafe impl DeviceRepr for TensorMap {}
 
+/// The fused epilogue's arguments at a launch ([`Gpu::launch_sm90_at_with`]).
+#[derive(Clone, Copy, Debug)]
+pub struct EpilogueArgs<'a> {
+    /// The sums' factor.
+    pub alpha: f32,
+    /// The bias, `M` or `N` f32 values, where the kernel has one.
+    pub bias: Option<&'a CudaSlice<f32>>,
+}
+
+impl Default for EpilogueArgs<'_> {
+    /// `alpha` 1, no bias.
+    fn default() -> Self {
+        EpilogueArgs { alpha: 1.0, bias: None }
+    }
+}
+
 /// The library's kernels by configuration.
-type GemmCache = HashMap<(Elem, Sm90Config, SizeFacts), Arc<(Sm90GemmAtLaunch, Sm90Kernels)>>;
+type GemmCache = HashMap<(Elem, Sm90Config, SizeFacts, EpilogueOp), Arc<(Sm90GemmAtLaunch, Sm90Kernels)>>;
 
 /// The kernels of an [`Sm90GemmAtLaunch`], loaded ([`Gpu::load_sm90_at`]):
 /// the GEMM, split-K's GEMM and split-K's finishing kernel.
@@ -301,8 +319,8 @@ impl Gpu {
     /// use kute_cuda::{gemm_sm90::{SizeFacts, Sm90Config, Sm90Loader}, gpu::Gpu, Elem};
     /// let gpu = Gpu::new(0)?;
     /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
-    /// let first = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default())?; // planned, compiled
-    /// let again = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default())?; // kept
+    /// let first = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default(), Default::default())?; // planned, compiled
+    /// let again = gpu.gemm_kernels(Elem::F16, ws, SizeFacts::default(), Default::default())?; // kept
     /// assert!(std::sync::Arc::ptr_eq(&first, &again));
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
@@ -311,12 +329,13 @@ impl Gpu {
         elem: Elem,
         config: Sm90Config,
         facts: SizeFacts,
+        op: EpilogueOp,
     ) -> Result<Arc<(Sm90GemmAtLaunch, Sm90Kernels)>> {
-        let key = (elem, config, facts);
+        let key = (elem, config, facts, op);
         if let Some(k) = self.gemms.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
             return Ok(k.clone());
         }
-        let g = Sm90GemmAtLaunch::new(&format!("kute_gemm_{}", self.gemms_len()), elem, config, facts)?;
+        let g = Sm90GemmAtLaunch::with_op(&format!("kute_gemm_{}", self.gemms_len()), elem, config, facts, op)?;
         let kernels = self.load_sm90_at(&g)?;
         let k = Arc::new((g, kernels));
         self.gemms.lock().unwrap_or_else(|p| p.into_inner()).insert(key, k.clone());
@@ -387,7 +406,55 @@ impl Gpu {
         b: &CudaSlice<u16>,
         c: &mut CudaSlice<T>,
     ) -> Result<()> {
+        self.launch_sm90_at_with(kernels, g, p, (a, b, c), &EpilogueArgs::default())
+    }
+
+    /// As [`Gpu::launch_sm90_at`], with the fused epilogue's `alpha` and
+    /// bias ([`Sm90GemmAtLaunch::with_op`]).
+    ///
+    /// Pre: as `launch_sm90_at`; a bias exactly where `g.op` has one,
+    /// holding `M` (per row) or `N` (per column) values (else an
+    /// `Unsupported` error). Post: as `launch_sm90_at`.
+    ///
+    /// ```no_run
+    /// use kute_cuda::gemm_sm90::{Activation, BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90GemmAtLaunch, Sm90Loader};
+    /// use kute_cuda::{gpu::{EpilogueArgs, Gpu}, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+    /// let op = EpilogueOp { bias: BiasMode::PerColumn, activation: Activation::Relu };
+    /// let g = Sm90GemmAtLaunch::with_op("g", Elem::F16, ws, SizeFacts::default(), op)?;
+    /// let k = gpu.load_sm90_at(&g)?;
+    /// let (a, b, bias) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(512 * 64)?, gpu.zeros::<f32>(512)?);
+    /// let mut c = gpu.zeros::<f32>(256 * 512)?;
+    /// let p = g.problem((256, 512, 64))?;
+    /// gpu.launch_sm90_at_with(&k, &g, &p, (&a, &b, &mut c), &EpilogueArgs { alpha: 0.5, bias: Some(&bias) })?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn launch_sm90_at_with<T: DeviceRepr>(
+        &self,
+        kernels: &Sm90Kernels,
+        g: &Sm90GemmAtLaunch,
+        p: &Sm90Problem,
+        (a, b, c): (&CudaSlice<u16>, &CudaSlice<u16>, &mut CudaSlice<T>),
+        args: &EpilogueArgs<'_>,
+    ) -> Result<()> {
         const OP: &str = "launch_sm90_at";
+        let bias_len = match g.op.bias {
+            BiasMode::None => None,
+            BiasMode::PerRow => Some(("per row", p.mnk.0)),
+            BiasMode::PerColumn => Some(("per column", p.mnk.1)),
+        };
+        match (bias_len, args.bias) {
+            (None, None) => {}
+            (Some((_, need)), Some(bias)) if bias.len() as i64 >= need => {}
+            (Some((how, need)), Some(bias)) => {
+                return Err(Error::unsupported(OP, format!("a bias {how} of {} values, fewer than {need}", bias.len())))
+            }
+            (Some((how, _)), None) => {
+                return Err(Error::unsupported(OP, format!("no bias for a kernel with one {how}")))
+            }
+            (None, Some(_)) => return Err(Error::unsupported(OP, "a bias for a kernel without one")),
+        }
         let (m, n, k) = p.mnk;
         let c_elem = g.config.c_elem;
         if std::mem::size_of::<T>() as i64 != c_elem.bytes() {
@@ -431,10 +498,15 @@ impl Gpu {
             for x in [&m, &n, &k, &ldc, &batch, &sc] {
                 l.arg(x);
             }
+            l.arg(&args.alpha);
+            if let Some(bias) = args.bias {
+                l.arg(bias);
+            }
             // SAFETY: the kernel takes two tensor maps by value, C (and its
             // map with a TMA store), the sizes, C's leading dimension, the
-            // batch and C's batch stride; it stores inside the elements of C
-            // the problem spans, which the buffer holds (checked above).
+            // batch, C's batch stride, alpha and the bias; it stores inside
+            // the elements of C the problem spans, which the buffer holds,
+            // and reads the bias inside its M or N values (checked above).
             unsafe { l.launch(cfg) }?;
             return Ok(());
         }
@@ -472,9 +544,14 @@ impl Gpu {
         let mut l = self.stream.launch_builder(&kernels.finish);
         l.arg(&*w);
         l.arg(c);
-        for x in [&m, &n, &k, &ldc, &batch, &sc, &splits] {
+        for x in [&m, &n, &k, &ldc, &batch, &sc] {
             l.arg(x);
         }
+        l.arg(&args.alpha);
+        if let Some(bias) = args.bias {
+            l.arg(bias);
+        }
+        l.arg(&splits);
         // SAFETY: the finishing kernel reads the workspace's M·N·L·S sums and
         // writes each element once into C at its layout's offsets, inside
         // the span checked above.

@@ -15,8 +15,8 @@
 //! divisibility the sizes share (16-byte rows for TMA), so a program that
 //! calls [`gemm`] with a new `M` compiles nothing.
 
-use crate::gemm_sm90::{SizeFacts, Sm90Config, Sm90Epilogue, Sm90Loader};
-use crate::gpu::Gpu;
+use crate::gemm_sm90::{Activation, BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Epilogue, Sm90Loader};
+use crate::gpu::{EpilogueArgs, Gpu};
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaSlice, DeviceRepr};
 use kute::Layout;
@@ -148,6 +148,55 @@ pub fn gemm<T: DeviceRepr>(
     b: Matrix<'_, u16>,
     c: MatrixMut<'_, T>,
 ) -> Result<()> {
+    gemm_with(gpu, elem, a, b, c, &GemmOptions::default())
+}
+
+/// What [`gemm_with`] does to each f32 sum `x` before storing it:
+/// `activation(alpha · x + bias)`.
+#[derive(Clone, Copy, Debug)]
+pub struct GemmOptions<'a> {
+    /// The sums' factor (1 by default).
+    pub alpha: f32,
+    /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
+    /// shared by the matrices of a batch.
+    pub bias: Option<(&'a CudaSlice<f32>, BiasMode)>,
+    /// The activation.
+    pub activation: Activation,
+}
+
+impl Default for GemmOptions<'_> {
+    /// `C = A · Bᵀ`: alpha 1, no bias, no activation.
+    fn default() -> Self {
+        GemmOptions { alpha: 1.0, bias: None, activation: Activation::None }
+    }
+}
+
+/// As [`gemm`], the epilogue fused: `C = activation(alpha · A · Bᵀ + bias)`.
+///
+/// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values
+/// (else an `Unsupported` error). Post: `C` holds each element's f32 sum
+/// with the epilogue applied, rounded for a 16-bit `C`.
+///
+/// ```no_run
+/// use kute_cuda::{gemm_sm90::{Activation, BiasMode}, gpu::Gpu, library::{gemm_with, GemmOptions, Matrix, MatrixMut}, Elem};
+/// let gpu = Gpu::new(0)?;
+/// let (a, b, bias) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(512 * 64)?, gpu.zeros::<f32>(512)?);
+/// let mut c = gpu.zeros::<u16>(256 * 512)?;
+/// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+/// let gelu = GemmOptions { bias: Some((&bias, BiasMode::PerColumn)), activation: Activation::Gelu, ..GemmOptions::default() };
+/// gemm_with(&gpu, Elem::F16, Matrix { data: &a, layout: lay("(256,64):(64,1)") },
+///           Matrix { data: &b, layout: lay("(512,64):(64,1)") },
+///           MatrixMut { data: &mut c, layout: lay("(256,512):(512,1)") }, &gelu)?;
+/// # Ok::<(), kute_cuda::Error>(())
+/// ```
+pub fn gemm_with<T: DeviceRepr>(
+    gpu: &Gpu,
+    elem: Elem,
+    a: Matrix<'_, u16>,
+    b: Matrix<'_, u16>,
+    c: MatrixMut<'_, T>,
+    options: &GemmOptions<'_>,
+) -> Result<()> {
     if elem == Elem::F32 {
         return Err(Error::unsupported(OP, "f32 inputs (f16 or bf16)"));
     }
@@ -209,11 +258,16 @@ pub fn gemm<T: DeviceRepr>(
         c_elem,
         k_major,
     };
-    let loaded = gpu.gemm_kernels(elem, config, facts)?;
+    let op = EpilogueOp { bias: options.bias.map_or(BiasMode::None, |(_, how)| how), activation: options.activation };
+    if op.bias == BiasMode::None && options.bias.is_some() {
+        return Err(Error::unsupported(OP, "a bias that applies to neither rows nor columns (BiasMode::None)"));
+    }
+    let loaded = gpu.gemm_kernels(elem, config, facts, op)?;
     let (g, kernels) = (&loaded.0, &loaded.1);
     let ld = (sa.ld, sb.ld, sc.ld);
     let p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
-    gpu.launch_sm90_at(kernels, g, &p, a.data, b.data, c.data)
+    let args = EpilogueArgs { alpha: options.alpha, bias: options.bias.map(|(b, _)| b) };
+    gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
 }
 
 #[cfg(test)]

@@ -164,6 +164,16 @@ enum Cmd {
         #[arg(long, hide = true)]
         source_file: Option<std::path::PathBuf>,
     },
+    /// The library GEMM with a fused bias and activation beside PyTorch's
+    /// unfused matmul + bias + activation
+    GemmEpilogue {
+        #[arg(long, default_value = "4096x4096x4096")]
+        shape: String,
+        #[arg(long, default_value = "f16")]
+        elem: Elem,
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+    },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
     GemmOnce {
@@ -770,6 +780,39 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             }
         }
     }
+    // the fused epilogues: every activation, each bias
+    {
+        use kute_cuda::gemm_sm90::{Activation, BiasMode, EpilogueOp};
+        let ws = Sm90Config {
+            loader: Sm90Loader::WarpSpecialized,
+            epilogue: Sm90Epilogue::Tma,
+            c_elem: Elem::F16,
+            k_major: (true, true),
+        };
+        let facts = SizeFacts { n_div: 8, ..SizeFacts::default() };
+        for (i, (bias, activation)) in [
+            (BiasMode::None, Activation::Relu),
+            (BiasMode::PerRow, Activation::Gelu),
+            (BiasMode::PerColumn, Activation::Silu),
+            (BiasMode::PerColumn, Activation::None),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let g = Sm90GemmAtLaunch::with_op(
+                &format!("gemm90op{i}"),
+                Elem::F16,
+                ws,
+                facts,
+                EpilogueOp { bias, activation },
+            )?;
+            count += 1;
+            if let Err(e) = compile_ptx(&g.name, &g.source, "sm_90a") {
+                failed += 1;
+                eprintln!("sm_90a {}: {e}", g.name);
+            }
+        }
+    }
     for elem in [Elem::F16, Elem::Bf16] {
         for g in at_launch_catalogue(elem)? {
             count += 1;
@@ -925,6 +968,29 @@ fn check() -> Result<(), Error> {
             );
             match library_checked(&gpu, mnk, batch, k_major, elem, c_f32, 77 + i as u64) {
                 Ok(()) => println!("ok    {what}"),
+                Err(e) => {
+                    bad += 1;
+                    println!("FAIL  {what}: {e}");
+                }
+            }
+        }
+    }
+    // the fused epilogue: alpha, a bias per row or column, an activation
+    if gpu.arch()? == "sm_90" {
+        use kute_cuda::gemm_sm90::{Activation, BiasMode};
+        let cases = [
+            ((300, 200, 64), BiasMode::PerColumn, Activation::Gelu, Elem::F16, true),
+            ((256, 264, 128), BiasMode::PerRow, Activation::Relu, Elem::F16, false),
+            ((136, 40, 1000), BiasMode::None, Activation::Silu, Elem::Bf16, true),
+            // one tile and 64 k-tiles: split-K, the epilogue in the finishing kernel
+            ((128, 256, 4096), BiasMode::PerRow, Activation::Gelu, Elem::F16, true),
+            ((100, 256, 2048), BiasMode::PerColumn, Activation::Silu, Elem::Bf16, false),
+        ];
+        for (i, (mnk, bias, act, elem, c_f32)) in cases.into_iter().enumerate() {
+            library += 1;
+            let what = format!("gemm_with {mnk:?} {bias:?} {act:?} {elem} C {}", if c_f32 { "f32" } else { "16-bit" });
+            match epilogue_checked(&gpu, mnk, bias, act, elem, c_f32, 91 + i as u64) {
+                Ok(err) => println!("ok    {what}: largest difference {err:.2e} (relative)"),
                 Err(e) => {
                     bad += 1;
                     println!("FAIL  {what}: {e}");
@@ -1163,6 +1229,190 @@ fn library_checked(
         )?;
         same_rounded("library gemm", &gpu.download(&c)?, &wants, elem, n as usize, "the reference")
     }
+}
+
+/// A 16-bit float's value (f16 or bf16 bits).
+fn widen(h: u16, elem: Elem) -> f32 {
+    if elem == Elem::Bf16 {
+        return f32::from_bits((h as u32) << 16);
+    }
+    let (sign, exp, frac) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f32);
+    let v = match exp {
+        0 => frac * (2f32).powi(-24),
+        31 => f32::INFINITY,
+        e => (1.0 + frac / 1024.0) * (2f32).powi(e - 15),
+    };
+    if sign == 1 {
+        -v
+    } else {
+        v
+    }
+}
+
+/// The fused epilogue on the CPU, in f64: `activation(alpha · x + bias)`.
+fn epilogue_reference(x: f64, alpha: f64, bias: f64, act: kute_cuda::gemm_sm90::Activation) -> f64 {
+    use kute_cuda::gemm_sm90::Activation;
+    let t = alpha * x + bias;
+    match act {
+        Activation::None => t,
+        Activation::Relu => t.max(0.0),
+        Activation::Gelu => 0.5 * t * (1.0 + libm::erf(t / std::f64::consts::SQRT_2)),
+        Activation::Silu => t / (1.0 + (-t).exp()),
+    }
+}
+
+/// `library::gemm_with` with `alpha = 0.5`, the bias and the activation,
+/// against the reference GEMM with the epilogue applied on the CPU: `Ok`
+/// with the largest relative difference when every element is within
+/// 1e-5 (f32 C) or the 16-bit type's rounding (16-bit C).
+#[allow(clippy::too_many_arguments)]
+fn epilogue_checked(
+    gpu: &Gpu,
+    (m, n, k): (i64, i64, i64),
+    bias_mode: kute_cuda::gemm_sm90::BiasMode,
+    act: kute_cuda::gemm_sm90::Activation,
+    elem: Elem,
+    c_f32: bool,
+    seed: u64,
+) -> Result<f64, Error> {
+    use kute_cuda::gemm_sm90::BiasMode;
+    use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    let (a, b) = (gemm_data((m * k) as usize, elem, seed), gemm_data((n * k) as usize, elem, seed + 1));
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let r = gpu.kernel(
+        "epilogue_reference",
+        &kute_cuda::gemm::reference_source("epilogue_reference", (m, n, k), elem, &gemm_config("TN")?)?,
+    )?;
+    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
+    let sums = gpu.download(&want)?;
+    let len = if bias_mode == BiasMode::PerRow { m } else { n };
+    let bias: Vec<f32> = (0..len).map(|i| ((i * 7) % 13) as f32 / 4.0 - 1.5).collect();
+    let dbias = gpu.upload(&bias)?;
+    let options =
+        GemmOptions { alpha: 0.5, bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)), activation: act };
+    let (la, lb, lc) =
+        (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
+    let got: Vec<f32> = if c_f32 {
+        let mut c = gpu.zeros::<f32>((m * n) as usize)?;
+        gemm_with(
+            gpu,
+            elem,
+            Matrix { data: &da, layout: la },
+            Matrix { data: &db, layout: lb },
+            MatrixMut { data: &mut c, layout: lc },
+            &options,
+        )?;
+        gpu.download(&c)?
+    } else {
+        let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+        gemm_with(
+            gpu,
+            elem,
+            Matrix { data: &da, layout: la },
+            Matrix { data: &db, layout: lb },
+            MatrixMut { data: &mut c, layout: lc },
+            &options,
+        )?;
+        gpu.download(&c)?.iter().map(|&h| widen(h, elem)).collect()
+    };
+    // the 16-bit types' half unit in the last place, relative
+    let tol = if c_f32 {
+        1e-5
+    } else if elem == Elem::Bf16 {
+        2f64.powi(-8)
+    } else {
+        2f64.powi(-11)
+    };
+    let mut worst = 0f64;
+    for row in 0..m {
+        for col in 0..n {
+            let at = (row * n + col) as usize;
+            let bias_v = match bias_mode {
+                BiasMode::None => 0.0,
+                BiasMode::PerRow => bias[row as usize] as f64,
+                BiasMode::PerColumn => bias[col as usize] as f64,
+            };
+            let w = epilogue_reference(sums[at] as f64, 0.5, bias_v, act);
+            let d = (got[at] as f64 - w).abs() / w.abs().max(1.0);
+            worst = worst.max(d);
+            if d > tol * 1.01 + 1e-6 {
+                return Err(Error::Wrong {
+                    kernel: "gemm_with".into(),
+                    why: format!("C[{row}][{col}] = {} where the epilogue on the reference gives {w}", got[at]),
+                });
+            }
+        }
+    }
+    Ok(worst)
+}
+
+/// `kute-cuda gemm-epilogue`: the fused epilogue's time beside PyTorch's
+/// unfused `activation(A @ B.t() + bias)`.
+fn gemm_epilogue(shape: &str, elem: Elem, reps: usize) -> Result<(), Error> {
+    use kute_cuda::gemm_sm90::{Activation, BiasMode};
+    use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let v: Vec<i64> = shape.split('x').filter_map(|x| x.parse().ok()).collect();
+    let [m, n, k] = v[..] else {
+        return Err(Error::Unsupported { op: "gemm-epilogue", why: format!("'{shape}': MxNxK") });
+    };
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    let (da, db) =
+        (gpu.upload(&gemm_data((m * k) as usize, elem, 5))?, gpu.upload(&gemm_data((n * k) as usize, elem, 6))?);
+    let dbias = gpu.upload(&(0..n).map(|i| (i % 7) as f32 / 8.0).collect::<Vec<f32>>())?;
+    let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+    let mut rows = Vec::new();
+    for act in [Activation::None, Activation::Relu, Activation::Gelu, Activation::Silu] {
+        let options = GemmOptions { alpha: 1.0, bias: Some((&dbias, BiasMode::PerColumn)), activation: act };
+        let mut run = || {
+            let (la, lb, lc) = (
+                lay(format!("({m},{k}):({k},1)"))?,
+                lay(format!("({n},{k}):({k},1)"))?,
+                lay(format!("({m},{n}):({n},1)"))?,
+            );
+            gemm_with(
+                &gpu,
+                elem,
+                Matrix { data: &da, layout: la },
+                Matrix { data: &db, layout: lb },
+                MatrixMut { data: &mut c, layout: lc },
+                &options,
+            )
+        };
+        run()?; // planned and compiled once
+        let ms = gpu.time(2, 5, reps, &mut run)?;
+        rows.push((format!("{act:?}"), ms));
+    }
+    let out = Command::new("python3")
+        .args(["-c", TORCH, "epilogue", &reps.to_string(), shape, elem.torch()])
+        .output()
+        .map_err(|e| Error::Unsupported { op: "gemm-epilogue", why: format!("python3: {e}") })?;
+    if !out.status.success() {
+        println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut torch = std::collections::HashMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| Error::Unsupported { op: "gemm-epilogue", why: e.to_string() })?;
+        if let (Some(a), Some(ms)) = (v["activation"].as_str(), v["unfused_ms"].as_f64()) {
+            torch.insert(a.to_string(), (ms, v["matmul_ms"].as_f64()));
+        }
+    }
+    println!("| {shape} {elem}, bias per column | kute fused (ms) | torch matmul + bias + activation (ms) | torch.matmul alone (ms) | kute vs unfused |");
+    println!("|---|---|---|---|---|");
+    for (act, ms) in rows {
+        let t = torch.get(&act.to_lowercase());
+        println!(
+            "| {act} | {ms:.3} | {} | {} | {} |",
+            t.map_or("-".into(), |t| format!("{:.3}", t.0)),
+            t.and_then(|t| t.1).map_or("-".into(), |x| format!("{x:.3}")),
+            t.map_or("-".into(), |t| format!("{:.3}x", t.0 / ms))
+        );
+    }
+    Ok(())
 }
 
 /// `kute-cuda gemm-at-launch`: see `Cmd::GemmAtLaunch`.
@@ -1661,6 +1911,7 @@ fn main() -> ExitCode {
         Cmd::Once { size, elem, no_swizzle, shared_only } => once(size, elem, no_swizzle, shared_only),
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
+        Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
         Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file } => {
             gemm_at_launch(&shapes, elem, reps, no_torch, &facts, source_file.as_deref())
         }

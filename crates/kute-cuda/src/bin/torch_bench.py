@@ -82,4 +82,18 @@ def gemm(reps, *cases):
         torch.cuda.empty_cache()
 
 
-{"copy": copy, "gemm": gemm}[sys.argv[1]](*sys.argv[2:])
+def epilogue(reps, shape, name):
+    # activation(A @ B.t() + bias), unfused: three kernels
+    m, n, k = (int(x) for x in shape.split("x"))
+    dt = getattr(torch, name)
+    a = torch.rand(m, k, device="cuda").to(dt)
+    b = torch.rand(n, k, device="cuda").to(dt)
+    bias = torch.rand(n, device="cuda").to(dt)
+    f = torch.nn.functional
+    matmul_ms = timed(lambda: torch.matmul(a, b.t()), int(reps), 2)
+    for act, g in [("none", lambda x: x), ("relu", f.relu), ("gelu", f.gelu), ("silu", f.silu)]:
+        ms = timed(lambda: g(torch.matmul(a, b.t()) + bias), int(reps), 2)
+        about({"shape": shape, "dtype": name, "activation": act, "unfused_ms": ms, "matmul_ms": matmul_ms})
+
+
+{"copy": copy, "gemm": gemm, "epilogue": epilogue}[sys.argv[1]](*sys.argv[2:])

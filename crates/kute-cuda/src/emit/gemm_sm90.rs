@@ -2,7 +2,7 @@
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
 use super::{device, header, layout_fn, plain_fn, ptx_type};
-use crate::gemm_sm90::{Sm90Config, Sm90Loader, STAGES, THREADS, TILE};
+use crate::gemm_sm90::{Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, STAGES, THREADS, TILE};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
 use crate::{Elem, Result};
@@ -22,6 +22,36 @@ fn c(x: Int) -> String {
 /// the unknowns a symbolic layout takes (`, M, K`), nothing otherwise.
 fn args(l: &Layout) -> String {
     kute::codegen::cuda::parameters(&kute::AnyLayout::Layout(l.clone())).iter().map(|u| format!(", {u}")).collect()
+}
+
+/// The fused epilogue's parameters (`alpha`, and the bias's pointer), or
+/// nothing.
+fn op_params(p: &Sm90Plan) -> String {
+    match p.extents.op {
+        None => String::new(),
+        Some(op) if op.bias == BiasMode::None => ", const float alpha".to_string(),
+        Some(_) => ", const float alpha, const float* __restrict__ bias".to_string(),
+    }
+}
+
+/// The fused epilogue as a device function `NAME_op(v, row, col, alpha,
+/// bias, M, N)`: `activation(alpha · v + bias)`, the bias read where its
+/// row or column is inside `C` (edge tiles hold elements past it).
+fn op_fn(name: &str, op: EpilogueOp) -> String {
+    let bias = match op.bias {
+        BiasMode::None => "",
+        BiasMode::PerRow => " + (row < M ? bias[row] : 0.f)",
+        BiasMode::PerColumn => " + (col < N ? bias[col] : 0.f)",
+    };
+    let act = match op.activation {
+        Activation::None => "t",
+        Activation::Relu => "fmaxf(t, 0.f)",
+        Activation::Gelu => "0.5f * t * (1.f + erff(t * 0.70710678118654752f))",
+        Activation::Silu => "t / (1.f + expf(-t))",
+    };
+    format!(
+        "// the fused epilogue: activation(alpha * v + bias)\n__device__ __forceinline__ float {name}_act(float t) {{\n  return {act};\n}}\n__device__ __forceinline__ float {name}_op(float v, long long row, long long col, float alpha, const float* bias, long long M, long long N) {{\n  (void)row; (void)col; (void)bias; (void)M; (void)N;\n  return {name}_act(alpha * v{bias});\n}}\n"
+    )
 }
 
 /// The kernel's parameters for sizes given at launch (the unknowns of
@@ -73,7 +103,14 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
         ];
         let w_tiles = p.split_k.as_ref().map(|x| &x.w_tiles);
         let modes = modes.into_iter().chain([(w_tiles, ["w_tiles_m", "w_tiles_n", "w_tiles_b"])]);
+        if let Some(l) = &p.op_ctile {
+            plain_fn(&mut s, l, &format!("{name}_e_ctile"))?;
+        }
+        if let Some(op) = p.extents.op {
+            s.push_str(&op_fn(name, op));
+        }
         if let Some(x) = &p.split_k {
+            plain_fn(&mut s, &x.finish_coord, &format!("{name}_finish_coord"))?;
             plain_fn(&mut s, &x.w_tile, &format!("{name}_w_tile"))?;
             plain_fn(&mut s, &x.w_share, &format!("{name}_w_share"))?;
             plain_fn(&mut s, &x.c_ctile, &format!("{name}_k_ctile"))?;
@@ -345,7 +382,57 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             format!("(split + 1) * {ktiles} / S"),
         )
     } else {
+        sizes.push_str(&op_params(p));
         ("tiles".to_string(), "const long long tile = unit;".to_string(), "0".to_string(), ktiles.clone())
+    };
+    // the fused epilogue on the accumulators (the split kernel's shares get
+    // it in the finishing kernel, after their sum)
+    let (m_c, n_c) = (c(p.mnk.0), c(p.mnk.1));
+    let acc = TILE.1 / 2; // m64nN: N/2 f32 accumulators per thread
+    let transform = match (p.extents.op, split) {
+        (Some(op), false) if op.bias == BiasMode::None => format!(
+            "#pragma unroll\n    for (int r = 0; r < {acc}; ++r) d[r] = {name}_op(d[r], 0, 0, alpha, nullptr, 0, 0);\n"
+        ),
+        (Some(_), false) => {
+            let ce = p
+                .c_ctiles_modes
+                .as_ref()
+                .map(|m| coordinate_sum(name, "ce", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
+                .unwrap_or_default();
+            let e = p.op_ctile.as_ref().map(args).unwrap_or_default();
+            // the tile's bias values, staged in shared memory by the
+            // warpgroup (coalesced), then read per accumulator (scattered
+            // global loads cost 0.06 ms on 4096³)
+            let per_row = p.extents.op.is_some_and(|o| o.bias == BiasMode::PerRow);
+            let (extent, first, inside) =
+                if per_row { ("128", "ce.c[0]", m_c.clone()) } else { ("256", "ce.c[1]", n_c.clone()) };
+            let bias_at = STAGES * (p.stage_elems.0 + p.stage_elems.1) * p.elem.bytes()
+                + if p.c_boxes.is_some() { crate::gemm_sm90::C_STAGE_BYTES } else { 0 };
+            let pair =
+                if per_row { ("sbias[e.c[0]]", "sbias[e.c[0]]") } else { ("sbias[e.c[1]]", "sbias[e.c[1] + 1]") };
+            format!(
+                r#"    {{
+    {ce}
+    // (one buffer for both consumer warpgroups, which multiply the same tile:
+    // named barrier 3 over their 256 threads)
+    float* sbias = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(sm) + {bias_at});
+    for (long long j = ct; j < {extent}; j += 256) sbias[j] = {first} + j < {inside} ? bias[{first} + j] : 0.f;
+    asm volatile("bar.sync 3, 256;" ::: "memory");
+#pragma unroll
+    for (int r = 0; r < {acc}; r += 2) {{
+      const auto e = {name}_e_ctile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){e});
+      d[r] = {name}_act(alpha * d[r] + {b0});
+      d[r + 1] = {name}_act(alpha * d[r + 1] + {b1});
+    }}
+    // every thread has read the tile's values before the next tile's overwrite them
+    asm volatile("bar.sync 3, 256;" ::: "memory");
+    }}
+"#,
+                b0 = pair.0,
+                b1 = pair.1,
+            )
+        }
+        _ => String::new(),
     };
     let tma_store = p.c_boxes;
     let tma_store_call = match (rank, tma_store) {
@@ -609,7 +696,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
-{epilogue}  }}
+{transform}{epilogue}  }}
 {drain}}}
 "#,
         tile_bytes = (a_elems + b_elems) * bytes,
@@ -629,7 +716,15 @@ fn finish_kernel(name: &str, p: &Sm90Plan, x: &crate::plan::gemm_sm90::SplitK) -
     } else {
         format!(r#"unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(sum)); C[at] = h;"#)
     };
-    let (sizes, l, ws) = (size_params(p), args(&x.finish), args(&x.w_share));
+    let (sizes, l, ws) = (format!("{}{}", size_params(p), op_params(p)), args(&x.finish), args(&x.w_share));
+    let apply = match p.extents.op {
+        None => String::new(),
+        Some(op) if op.bias == BiasMode::None => format!("sum = {name}_op(sum, 0, 0, alpha, nullptr, 0, 0);"),
+        Some(_) => format!(
+            "const auto e = {name}_finish_coord(i{});\n    sum = {name}_op(sum, e.c[1], e.c[0], alpha, bias, M, N);",
+            args(&x.finish_coord)
+        ),
+    };
     format!(
         r#"// split-K's third kernel: the shares' f32 sums, added in order, into C
 extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* __restrict__ C{sizes}, const long long S) {{
@@ -637,6 +732,7 @@ extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* 
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {{
     float sum = 0.f;
     for (long long s = 0; s < S; ++s) sum += W[{name}_w_share(s{ws}) + i];
+    {apply}
     const long long at = {name}_finish_at(i{l});
     {put}
   }}

@@ -39,13 +39,16 @@ pub(crate) struct Extents {
     pub batch: Option<(Int, Int)>,
     /// Whether the kernel splits the k-tiles (split-K, with a batch only).
     pub split_k: bool,
+    /// The fused epilogue of a kernel of sizes given at launch (which
+    /// takes `alpha`), or `None`.
+    pub op: Option<crate::gemm_sm90::EpilogueOp>,
 }
 
 impl Extents {
     /// One problem of sizes known now, `C` contiguous.
     pub(crate) fn fixed((m, n, k): (i64, i64, i64)) -> Extents {
         let d = Int::new_dynamic;
-        Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None, split_k: false }
+        Extents { mnk: (d(m), d(n), d(k)), ldc: d(n), batch: None, split_k: false, op: None }
     }
 }
 
@@ -77,6 +80,8 @@ pub(crate) struct SplitK {
     /// `W`'s offset to `C`'s: `C`'s layout with its first two modes
     /// exchanged, as `W` is row-major.
     pub finish: Layout,
+    /// `W`'s offset to its (column, row, batch) coordinate (the bias).
+    pub finish_coord: Layout,
 }
 
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
@@ -142,6 +147,9 @@ pub(crate) struct Sm90Plan {
     pub c_ctiles_modes: Option<TileModes>,
     /// Components of the coordinates: 2, or 3 with a batch.
     pub rank: usize,
+    /// With a fused epilogue's bias: tile coordinate to its (row, column)
+    /// in the tile.
+    pub op_ctile: Option<Layout>,
     /// Split-K (sizes given at launch): a second kernel takes the number of
     /// shares `S`; each block multiplies a tile's share of the k-tiles and
     /// stores its f32 sums into the share's slice of a workspace `W` (`C`'s
@@ -385,7 +393,10 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         (None, Vec::new())
     };
     let split = extents.split_k && batch.is_some();
-    let c_ctiles_modes = (c_ctiles.is_some() || split).then(|| coords((m, n), (bm, bn))).transpose()?;
+    let biased = extents.op.is_some_and(|o| o.bias != crate::gemm_sm90::BiasMode::None);
+    let c_ctiles_modes = (c_ctiles.is_some() || split || biased).then(|| coords((m, n), (bm, bn))).transpose()?;
+    let op_ctile =
+        if biased { Some(all_coordinates(&identity_tiles((m, n), (bm, bn))?.mode(0)?, rank)?) } else { None };
     let split_k = if let (true, Some((l, sc))) = (split, batch) {
         let one = Int::new_dynamic(1);
         let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
@@ -399,6 +410,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
             w_share: Layout::new(Int::new_dynamic(16), m.mul(n)?.mul(l)?)?,
             c_ctile: all_coordinates(&id.mode(0)?, rank)?,
             finish: Layout::new((n, m, l), (one, ldc, sc))?,
+            finish_coord: Layout::identity(&(n, m, l).as_int_tuple())?,
         })
     } else {
         None
@@ -415,6 +427,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         mnk: (m, n, k),
         extents,
         rank,
+        op_ctile,
         split_k,
         elem,
         config,
@@ -453,7 +466,11 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         stage_elems: (a_elems, b_elems),
         group,
         group_divides,
-        smem_bytes: STAGES * (a_elems + b_elems) * elem.bytes() + if tma_store { C_STAGE_BYTES } else { 0 } + 1024,
+        // (with a bias: the tile's 256 f32 values, shared by the consumers)
+        smem_bytes: STAGES * (a_elems + b_elems) * elem.bytes()
+            + if tma_store { C_STAGE_BYTES } else { 0 }
+            + if biased { 256 * 4 } else { 0 }
+            + 1024,
         threads: if ws { 3 * 128 } else { THREADS },
     })
 }
@@ -507,6 +524,7 @@ mod tests {
                     ldc: unknown("LDC", nd),
                     batch: Some((unknown("L", 1), unknown("SC", nd))),
                     split_k: true,
+                    op: None,
                 };
                 let planned = plan(extents, Elem::F16, config);
                 if let Err(e) = &planned {
@@ -528,8 +546,13 @@ mod tests {
                     let (ldc, l) = (n + nd * (next(3) - 1), next(4));
                     let sc = m * ldc + nd * (next(3) - 1);
                     let d = Int::new_dynamic;
-                    let fixed =
-                        Extents { mnk: (d(m), d(n), d(k)), ldc: d(ldc), batch: Some((d(l), d(sc))), split_k: true };
+                    let fixed = Extents {
+                        mnk: (d(m), d(n), d(k)),
+                        ldc: d(ldc),
+                        batch: Some((d(l), d(sc))),
+                        split_k: true,
+                        op: None,
+                    };
                     let want = plan(fixed, Elem::F16, config).unwrap();
                     let v = Valuation::from([("M", m), ("N", n), ("K", k), ("LDC", ldc), ("L", l), ("SC", sc)]);
                     let put = |l: &Layout| seen(&l.substitute(&v).unwrap());

@@ -11,6 +11,13 @@
 //!   `x.t().contiguous()` (a Python subprocess) on the same shapes.
 //! - `ncu`: runs the transposes under Nsight Compute and compares its
 //!   shared-memory counters with kute's prediction.
+//! - `gemm`: checks and times the GEMMs made for each shape beside
+//!   `torch.matmul`.
+//! - `gemm-at-launch`: the SM90 GEMM made once for every size (plan and
+//!   compile times, cache hits, launch overhead), timed on each shape beside
+//!   the kernel made for it and `torch.matmul`.
+//! - `gemm-epilogue`: the library GEMM with a fused bias and activation
+//!   beside PyTorch's unfused matmul + bias + activation.
 
 use clap::{Parser, Subcommand};
 use kute::Layout;

@@ -58,7 +58,7 @@ fn op_fn(name: &str, op: EpilogueOp) -> String {
 /// `M`, `N`, `K`, `C`'s leading dimension, the batch and `C`'s batch
 /// stride, in that order), or nothing.
 fn size_params(p: &Sm90Plan) -> String {
-    let (m, n, k) = p.mnk;
+    let (m, n, k) = p.mnk();
     let mut names: Vec<String> = Vec::new();
     let (l, sc) = p.extents.batch.unzip();
     for x in [Some(m), Some(n), Some(k), Some(p.extents.ldc), l, sc].into_iter().flatten() {
@@ -73,7 +73,7 @@ fn size_params(p: &Sm90Plan) -> String {
 
 /// The kernel `name` of the plan `p` (see [`crate::gemm_sm90`]).
 pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
-    let (m, n, k) = p.mnk;
+    let (m, n, k) = p.mnk();
     let (_, bn, bk) = TILE;
     let Sm90Config { loader, c_elem, k_major: (a_k, b_k), .. } = p.config;
     let elem = p.elem;
@@ -103,9 +103,6 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
         ];
         let w_tiles = p.split_k.as_ref().map(|x| &x.w_tiles);
         let modes = modes.into_iter().chain([(w_tiles, ["w_tiles_m", "w_tiles_n", "w_tiles_b"])]);
-        if let Some(l) = &p.op_ctile {
-            plain_fn(&mut s, l, &format!("{name}_e_ctile"))?;
-        }
         if let Some(op) = p.extents.op {
             s.push_str(&op_fn(name, op));
         }
@@ -113,7 +110,6 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
             plain_fn(&mut s, &x.finish_coord, &format!("{name}_finish_coord"))?;
             plain_fn(&mut s, &x.w_tile, &format!("{name}_w_tile"))?;
             plain_fn(&mut s, &x.w_share, &format!("{name}_w_share"))?;
-            plain_fn(&mut s, &x.c_ctile, &format!("{name}_k_ctile"))?;
             plain_fn(&mut s, &x.finish, &format!("{name}_finish_at"))?;
         }
         for (m, [f0, f1, fb]) in modes {
@@ -304,17 +300,18 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let per_batch = c(per_batch);
     let group_tiles = c(Int::new_dynamic(p.group).mul(tn)?);
     let (tm, ktiles) = (c(tm), c(ktiles));
-    let rank = p.rank;
+    let rank = p.rank();
     let (a_elems, b_elems) = p.stage_elems;
     // per operand: (tile rows, K-major), offsets in elements: the k steps',
     // and the second warpgroup's in A
     let operands = [(TILE.0, p.config.k_major.0), (TILE.1, p.config.k_major.1)];
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
-    let edges = p.predicated.then_some((c(p.mnk.0), c(p.mnk.1)));
+    let (m_c, n_c) = (c(p.mnk().0), c(p.mnk().1));
+    let edges = p.predicated.then(|| (m_c.clone(), n_c.clone()));
     // value pairs are stored together where every pair is aligned: N and
     // C's row and batch strides even
     let even = |x: Int| known_multiple(x, 2);
-    let n_even = even(p.mnk.1) && even(p.extents.ldc) && p.extents.batch.is_none_or(|(_, sc)| even(sc));
+    let n_even = even(p.mnk().1) && even(p.extents.ldc) && p.extents.batch.is_none_or(|(_, sc)| even(sc));
     let c_tile = args(&p.c_tile);
     // the tile's first offset in C and first coordinate, by mode
     let m = &p.c_tiles_modes;
@@ -387,32 +384,24 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     };
     // the fused epilogue on the accumulators (the split kernel's shares get
     // it in the finishing kernel, after their sum)
-    let (m_c, n_c) = (c(p.mnk.0), c(p.mnk.1));
     let acc = TILE.1 / 2; // m64nN: N/2 f32 accumulators per thread
     let transform = match (p.extents.op, split) {
         (Some(op), false) if op.bias == BiasMode::None => format!(
             "#pragma unroll\n    for (int r = 0; r < {acc}; ++r) d[r] = {name}_op(d[r], 0, 0, alpha, nullptr, 0, 0);\n"
         ),
         (Some(_), false) => {
-            let ce = p
-                .c_ctiles_modes
-                .as_ref()
-                .map(|m| coordinate_sum(name, "ce", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
-                .unwrap_or_default();
-            let e = p.op_ctile.as_ref().map(args).unwrap_or_default();
             // the tile's bias values, staged in shared memory by the
             // warpgroup (coalesced), then read per accumulator (scattered
             // global loads cost 0.06 ms on 4096³)
             let per_row = p.extents.op.is_some_and(|o| o.bias == BiasMode::PerRow);
             let (extent, first, inside) =
-                if per_row { ("128", "ce.c[0]", m_c.clone()) } else { ("256", "ce.c[1]", n_c.clone()) };
-            let bias_at = STAGES * (p.stage_elems.0 + p.stage_elems.1) * p.elem.bytes()
-                + if p.c_boxes.is_some() { crate::gemm_sm90::C_STAGE_BYTES } else { 0 };
+                if per_row { ("128", "cc.c[0]", m_c.clone()) } else { ("256", "cc.c[1]", n_c.clone()) };
+            let bias_at = p.bias_offset.unwrap_or_default();
             let pair =
                 if per_row { ("sbias[e.c[0]]", "sbias[e.c[0]]") } else { ("sbias[e.c[1]]", "sbias[e.c[1] + 1]") };
             format!(
                 r#"    {{
-    {ce}
+    {cc}
     // (one buffer for both consumer warpgroups, which multiply the same tile:
     // named barrier 3 over their 256 threads)
     float* sbias = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(sm) + {bias_at});
@@ -420,7 +409,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     asm volatile("bar.sync 3, 256;" ::: "memory");
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
-      const auto e = {name}_e_ctile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){e});
+      const auto e = {name}_c_ctile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_ctile});
       d[r] = {name}_act(alpha * d[r] + {b0});
       d[r + 1] = {name}_act(alpha * d[r + 1] + {b1});
     }}
@@ -587,11 +576,6 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let (c_param, drain) = if split { (String::new(), String::new()) } else { (c_param, drain) };
     let epilogue = match (&p.split_k, split) {
         (Some(x), true) => {
-            let cc = p
-                .c_ctiles_modes
-                .as_ref()
-                .map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
-                .unwrap_or_default();
             let w = &x.w_tiles;
             let mut gw = format!(
                 "W + {name}_w_share(split{}) + {name}_w_tiles_m(bm{}) + {name}_w_tiles_n(bn{})",
@@ -602,8 +586,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             if let Some(l) = &w.batch {
                 gw.push_str(&format!(" + {name}_w_tiles_b(b{})", args(l)));
             }
-            let (m, n) = (c(p.mnk.0), c(p.mnk.1));
-            let (wt, kt) = (args(&x.w_tile), args(&x.c_ctile));
+            let wt = args(&x.w_tile);
             format!(
                 r#"    {{
     {cc}
@@ -611,12 +594,12 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long x = {name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw);
-      const auto in = {name}_k_ctile(x{kt});
+      const auto in = {name}_c_ctile(x{c_ctile});
       const long long at = {name}_w_tile(x{wt});
       const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
-      if (row < {m}) {{
-        if (col < {n}) gw[at] = d[r];
-        if (col + 1 < {n}) gw[at + 1] = d[r + 1];
+      if (row < {m_c}) {{
+        if (col < {n_c}) gw[at] = d[r];
+        if (col + 1 < {n_c}) gw[at + 1] = d[r + 1];
       }}
     }}
     }}

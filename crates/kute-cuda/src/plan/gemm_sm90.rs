@@ -75,8 +75,6 @@ pub(crate) struct SplitK {
     pub w_share: Layout,
     /// Tile coordinate to the offset in `W`'s tile.
     pub w_tile: Layout,
-    /// Tile coordinate to its (row, column) in the tile (the guards).
-    pub c_ctile: Layout,
     /// `W`'s offset to `C`'s: `C`'s layout with its first two modes
     /// exchanged, as `W` is row-major.
     pub finish: Layout,
@@ -87,10 +85,8 @@ pub(crate) struct SplitK {
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
 /// the descriptors, and the counts its text needs.
 pub(crate) struct Sm90Plan {
-    /// `(M, N, K)`: integers, or unknowns given at launch (with the facts
-    /// the caller guarantees).
-    pub mnk: (Int, Int, Int),
-    /// The sizes, `C`'s leading dimension and the batch.
+    /// The sizes (integers, or unknowns given at launch with the facts the
+    /// caller guarantees), `C`'s leading dimension and the batch.
     pub extents: Extents,
     /// The input type (f16 or bf16).
     pub elem: Elem,
@@ -145,11 +141,9 @@ pub(crate) struct Sm90Plan {
     pub c_tiles_modes: TileModes,
     /// `C`'s tiles by mode to their (row, column[, batch]) coordinates.
     pub c_ctiles_modes: Option<TileModes>,
-    /// Components of the coordinates: 2, or 3 with a batch.
-    pub rank: usize,
-    /// With a fused epilogue's bias: tile coordinate to its (row, column)
-    /// in the tile.
-    pub op_ctile: Option<Layout>,
+    /// With a fused epilogue's bias: its shared buffer's byte offset (the
+    /// tile's 256 values, after the stages and `C`'s staging).
+    pub bias_offset: Option<i64>,
     /// Split-K (sizes given at launch): a second kernel takes the number of
     /// shares `S`; each block multiplies a tile's share of the k-tiles and
     /// stores its f32 sums into the share's slice of a workspace `W` (`C`'s
@@ -159,7 +153,8 @@ pub(crate) struct Sm90Plan {
     /// Predicated or with the TMA store: block tile number to the (row,
     /// column) of its first element of `C`.
     pub c_ctiles: Option<Layout>,
-    /// Predicated with direct stores: tile coordinate to its (row, column).
+    /// Tile coordinate to its (row, column[, 0]) in the tile: for guarded
+    /// direct stores, a fused epilogue's bias and split-K's guards.
     pub c_ctile: Option<Layout>,
     /// With the TMA store: the shared staging tile of `C`.
     pub c_stage: Option<AnyLayout>,
@@ -184,6 +179,22 @@ pub(crate) struct Sm90Plan {
     pub smem_bytes: i64,
     /// Threads per block.
     pub threads: i64,
+}
+
+impl Sm90Plan {
+    /// `(M, N, K)`.
+    pub fn mnk(&self) -> (Int, Int, Int) {
+        self.extents.mnk
+    }
+
+    /// Components of the tiles' coordinates: 2, or 3 with a batch.
+    pub fn rank(&self) -> usize {
+        if self.extents.batch.is_some() {
+            3
+        } else {
+            2
+        }
+    }
 }
 
 /// `Sw<3,4,3> o _0 o inner`: CuTe's 128-byte swizzle of byte addresses.
@@ -366,13 +377,12 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     };
     // the tiles' coordinates (the TMA store's box coordinates), and for
     // guarded stores every element's
-    let (c_ctiles, c_ctile) = if predicated || tma_store {
-        let id = identity_tiles((m, n), (bm, bn))?;
-        let ctile = if tma_store { None } else { Some(all_coordinates(&id.mode(0)?, rank)?) };
-        (Some(both_coordinates(&id.mode(1)?)?), ctile)
-    } else {
-        (None, None)
-    };
+    let split = extents.split_k && batch.is_some();
+    let biased = extents.op.is_some_and(|o| o.bias != crate::gemm_sm90::BiasMode::None);
+    let id = identity_tiles((m, n), (bm, bn))?;
+    let c_ctiles = (predicated || tma_store).then(|| both_coordinates(&id.mode(1)?)).transpose()?;
+    let c_ctile =
+        ((predicated && !tma_store) || biased || split).then(|| all_coordinates(&id.mode(0)?, rank)).transpose()?;
     // The TMA store's staging tile: a box of 64 rows (one consumer
     // warpgroup's) by 128 bytes, CuTe's Layout_K_SW128 atom in C's
     // elements, over the (128, 256) block tile with the warpgroup's and
@@ -392,23 +402,17 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     } else {
         (None, Vec::new())
     };
-    let split = extents.split_k && batch.is_some();
-    let biased = extents.op.is_some_and(|o| o.bias != crate::gemm_sm90::BiasMode::None);
     let c_ctiles_modes = (c_ctiles.is_some() || split || biased).then(|| coords((m, n), (bm, bn))).transpose()?;
-    let op_ctile =
-        if biased { Some(all_coordinates(&identity_tiles((m, n), (bm, bn))?.mode(0)?, rank)?) } else { None };
     let split_k = if let (true, Some((l, sc))) = (split, batch) {
         let one = Int::new_dynamic(1);
         let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
         let zw = kute::zipped_divide(&w, &shape2(bm, bn))?;
         let tiles = zw.mode(1)?;
-        let id = identity_tiles((m, n), (bm, bn))?;
         Some(SplitK {
             w_tiles: TileModes { first: tiles.mode(0)?, second: tiles.mode(1)?, batch: Some(tiles.mode(2)?) },
             w_tile: zw.mode(0)?,
             // (at most 16 shares; the last mode's extent is never read)
             w_share: Layout::new(Int::new_dynamic(16), m.mul(n)?.mul(l)?)?,
-            c_ctile: all_coordinates(&id.mode(0)?, rank)?,
             finish: Layout::new((n, m, l), (one, ldc, sc))?,
             finish_coord: Layout::identity(&(n, m, l).as_int_tuple())?,
         })
@@ -416,6 +420,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         None
     };
     let (a_elems, b_elems) = (bm * bk, bn * bk);
+    let after_stages = STAGES * (a_elems + b_elems) * elem.bytes() + if tma_store { C_STAGE_BYTES } else { 0 };
     let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
     let (tm, tn, tk) = (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?);
     // tiles are numbered in groups of `group` M-tiles, N fastest within a
@@ -424,10 +429,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let group = [8, 4, 2, 1].into_iter().find(|&g| known_multiple(tm, g)).unwrap_or(1);
     let (group, group_divides) = if at_launch && group < 8 { (8, false) } else { (group, true) };
     Ok(Sm90Plan {
-        mnk: (m, n, k),
         extents,
-        rank,
-        op_ctile,
         split_k,
         elem,
         config,
@@ -466,11 +468,10 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         stage_elems: (a_elems, b_elems),
         group,
         group_divides,
-        // (with a bias: the tile's 256 f32 values, shared by the consumers)
-        smem_bytes: STAGES * (a_elems + b_elems) * elem.bytes()
-            + if tma_store { C_STAGE_BYTES } else { 0 }
-            + if biased { 256 * 4 } else { 0 }
-            + 1024,
+        bias_offset: biased.then_some(after_stages),
+        // (with a bias: the tile's 256 f32 values, shared by the consumers;
+        // 1 KiB to align the stages)
+        smem_bytes: after_stages + if biased { 256 * 4 } else { 0 } + 1024,
         threads: if ws { 3 * 128 } else { THREADS },
     })
 }
@@ -592,7 +593,6 @@ mod tests {
                                     (s.w_tiles.batch.clone(), w.w_tiles.batch.clone()),
                                     (Some(s.w_tile.clone()), Some(w.w_tile.clone())),
                                     (Some(s.w_share.clone()), Some(w.w_share.clone())),
-                                    (Some(s.c_ctile.clone()), Some(w.c_ctile.clone())),
                                     (Some(s.finish.clone()), Some(w.finish.clone())),
                                 ]
                             }))

@@ -290,12 +290,24 @@ impl Gpu {
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn kernel_cached(&self, name: &str, source: &str, arch: &'static str) -> Result<(CudaFunction, Origin)> {
+        let (module, origin) = self.module_cached(name, source, arch)?;
+        Ok((module.load_function(name)?, origin))
+    }
+
+    /// The module of `source` through the caches (see
+    /// [`Gpu::kernel_cached`]; `name` names it in a compiler's error): the
+    /// source is hashed once however many of its kernels are loaded.
+    fn module_cached(
+        &self,
+        name: &str,
+        source: &str,
+        arch: &'static str,
+    ) -> Result<(Arc<cudarc::driver::CudaModule>, Origin)> {
         let key = cache::key(source, arch, nvrtc_version());
         if let Some(module) = self.loaded.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok((module.load_function(name)?, Origin::Memory));
+            return Ok((module.clone(), Origin::Memory));
         }
-        let stored = cache::read(&key);
-        let (ptx, origin) = match stored {
+        let (ptx, origin) = match cache::read(&key) {
             Some(text) => (Ptx::from_src(text), Origin::Disk),
             None => {
                 let ptx = compile_ptx(name, source, arch)?;
@@ -304,9 +316,8 @@ impl Gpu {
             }
         };
         let module = self.ctx.load_module(ptx)?;
-        let f = module.load_function(name)?;
-        self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, module);
-        Ok((f, origin))
+        self.loaded.lock().unwrap_or_else(|p| p.into_inner()).insert(key, module.clone());
+        Ok((module, origin))
     }
 
     /// The kernel of sizes given at launch for `elem`, `config` and `facts`,
@@ -363,10 +374,15 @@ impl Gpu {
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn load_sm90_at(&self, g: &Sm90GemmAtLaunch) -> Result<Sm90Kernels> {
-        let (main, origin) = self.kernel_cached(&g.name, &g.source, "sm_90a")?;
-        let (split, _) = self.kernel_cached(&format!("{}_split", g.name), &g.source, "sm_90a")?;
-        let (finish, _) = self.kernel_cached(&format!("{}_finish", g.name), &g.source, "sm_90a")?;
-        Ok(Sm90Kernels { main, split, finish, origin })
+        // (one source, one module: the three kernels from one lookup)
+        let (module, origin) = self.module_cached(&g.name, &g.source, "sm_90a")?;
+        let f = |n: String| module.load_function(&n);
+        Ok(Sm90Kernels {
+            main: f(g.name.clone())?,
+            split: f(format!("{}_split", g.name))?,
+            finish: f(format!("{}_finish", g.name))?,
+            origin,
+        })
     }
 
     /// Launches the SM90 GEMM of sizes given at launch `g` (its kernels `k`,

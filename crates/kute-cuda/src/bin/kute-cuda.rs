@@ -970,7 +970,7 @@ fn check() -> Result<(), Error> {
             library += 1;
             let what = format!(
                 "gemm {mnk:?} x {batch} {} {elem} C {}",
-                blas_of(k_major),
+                majors_config(k_major).blas(),
                 if c_f32 { "f32" } else { "16-bit" }
             );
             match library_checked(&gpu, mnk, batch, k_major, elem, c_f32, 77 + i as u64) {
@@ -1048,14 +1048,10 @@ const AT_LAUNCH_SHAPES: [(i64, i64, i64); 8] = [
     (17, 40, 24),
 ];
 
-/// BLAS's name of the operand majors `(A K-major, B K-major)`.
-fn blas_of(k_major: (bool, bool)) -> &'static str {
-    match k_major {
-        (true, true) => "TN",
-        (false, false) => "NT",
-        (false, true) => "NN",
-        (true, false) => "TT",
-    }
+/// The reference GEMM's configuration for operands of the majors
+/// `(A K-major, B K-major)` (its `blas()` names them).
+fn majors_config((a_k_major, b_k_major): (bool, bool)) -> GemmConfig {
+    GemmConfig { a_k_major, b_k_major, ..GemmConfig::default() }
 }
 
 /// Runs the kernel of sizes given at launch `g` (its kernel `f`) on the
@@ -1069,7 +1065,7 @@ fn at_launch_checked(
     seed: u64,
 ) -> Result<(), Error> {
     let (m, n, k) = p.mnk;
-    let cfg = gemm_config(blas_of(g.config.k_major))?;
+    let cfg = majors_config(g.config.k_major);
     let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
     let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, p.mnk, g.elem, &cfg)?)?;
     let a = gemm_data((m * k) as usize, g.elem, seed);
@@ -1116,7 +1112,7 @@ fn at_launch_batched_checked(
     let (sa, sb, sc) = p.spans(g.config.k_major);
     let (mut ha, mut hb) = (vec![0u16; sa as usize], vec![0u16; sb as usize]);
     let mut wants = Vec::new();
-    let cfg = gemm_config(blas_of(g.config.k_major))?;
+    let cfg = majors_config(g.config.k_major);
     let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
     let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), g.elem, &cfg)?)?;
     for bi in 0..batch {
@@ -1179,6 +1175,23 @@ fn at_launch_batched_checked(
     }
 }
 
+/// `library::gemm_with` of `a` and `b` (buffers and layouts) into a new
+/// zeroed `C` of `total` elements of `T` laid out as `lc`: `C` downloaded.
+fn library_c<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default>(
+    gpu: &Gpu,
+    elem: Elem,
+    (da, la): (&cudarc::driver::CudaSlice<u16>, Layout),
+    (db, lb): (&cudarc::driver::CudaSlice<u16>, Layout),
+    (total, lc): (usize, Layout),
+    options: &kute_cuda::library::GemmOptions<'_>,
+) -> Result<Vec<T>, Error> {
+    use kute_cuda::library::{gemm_with, Matrix, MatrixMut};
+    let mut c = gpu.zeros::<T>(total)?;
+    let (a, b) = (Matrix { data: da, layout: la }, Matrix { data: db, layout: lb });
+    gemm_with(gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc }, options)?;
+    gpu.download(&c)
+}
+
 /// The library call `kute_cuda::library::gemm` on a batch of `batch`
 /// problems whose operands are stored as `k_major` says (contiguous),
 /// against the reference GEMM on each matrix.
@@ -1192,7 +1205,7 @@ fn library_checked(
     c_f32: bool,
     seed: u64,
 ) -> Result<(), Error> {
-    use kute_cuda::library::{gemm, Matrix, MatrixMut};
+    use kute_cuda::library::GemmOptions;
     let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
     // (rows, cols, batch) with the contiguous mode stride 1, matrices one after another
     let layout = |(r, c): (i64, i64), cols_contiguous: bool| {
@@ -1203,8 +1216,8 @@ fn library_checked(
     let a = gemm_data((batch * m * k) as usize, elem, seed);
     let b = gemm_data((batch * n * k) as usize, elem, seed + 1);
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
-    let cfg = gemm_config(blas_of(k_major))?;
-    let rname = format!("library_reference_{m}_{n}_{k}_{}", blas_of(k_major));
+    let cfg = majors_config(k_major);
+    let rname = format!("library_reference_{m}_{n}_{k}_{}", cfg.blas());
     let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), elem, &cfg)?)?;
     let mut wants = Vec::new();
     for bi in 0..batch as usize {
@@ -1215,26 +1228,14 @@ fn library_checked(
         wants.extend(gpu.download(&want)?);
     }
     let total = (batch * m * n) as usize;
+    let (a, b) = ((&da, la), (&db, lb));
+    let plain = GemmOptions::default();
     if c_f32 {
-        let mut c = gpu.zeros::<f32>(total)?;
-        gemm(
-            gpu,
-            elem,
-            Matrix { data: &da, layout: la },
-            Matrix { data: &db, layout: lb },
-            MatrixMut { data: &mut c, layout: lc },
-        )?;
-        same_bits("library gemm", &gpu.download(&c)?, &wants, n as usize, "the reference")
+        let got = library_c::<f32>(gpu, elem, a, b, (total, lc), &plain)?;
+        same_bits("library gemm", &got, &wants, n as usize, "the reference")
     } else {
-        let mut c = gpu.zeros::<u16>(total)?;
-        gemm(
-            gpu,
-            elem,
-            Matrix { data: &da, layout: la },
-            Matrix { data: &db, layout: lb },
-            MatrixMut { data: &mut c, layout: lc },
-        )?;
-        same_rounded("library gemm", &gpu.download(&c)?, &wants, elem, n as usize, "the reference")
+        let got = library_c::<u16>(gpu, elem, a, b, (total, lc), &plain)?;
+        same_rounded("library gemm", &got, &wants, elem, n as usize, "the reference")
     }
 }
 
@@ -1283,7 +1284,7 @@ fn epilogue_checked(
     seed: u64,
 ) -> Result<f64, Error> {
     use kute_cuda::gemm_sm90::BiasMode;
-    use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+    use kute_cuda::library::GemmOptions;
     let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
     let (a, b) = (gemm_data((m * k) as usize, elem, seed), gemm_data((n * k) as usize, elem, seed + 1));
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
@@ -1301,28 +1302,11 @@ fn epilogue_checked(
         GemmOptions { alpha: 0.5, bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)), activation: act };
     let (la, lb, lc) =
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
+    let (ab, bb, cc) = ((&da, la), (&db, lb), ((m * n) as usize, lc));
     let got: Vec<f32> = if c_f32 {
-        let mut c = gpu.zeros::<f32>((m * n) as usize)?;
-        gemm_with(
-            gpu,
-            elem,
-            Matrix { data: &da, layout: la },
-            Matrix { data: &db, layout: lb },
-            MatrixMut { data: &mut c, layout: lc },
-            &options,
-        )?;
-        gpu.download(&c)?
+        library_c::<f32>(gpu, elem, ab, bb, cc, &options)?
     } else {
-        let mut c = gpu.zeros::<u16>((m * n) as usize)?;
-        gemm_with(
-            gpu,
-            elem,
-            Matrix { data: &da, layout: la },
-            Matrix { data: &db, layout: lb },
-            MatrixMut { data: &mut c, layout: lc },
-            &options,
-        )?;
-        gpu.download(&c)?.iter().map(|&h| widen(h, elem)).collect()
+        library_c::<u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen(h, elem)).collect()
     };
     // the 16-bit types' half unit in the last place, relative
     let tol = if c_f32 {
@@ -1371,21 +1355,19 @@ fn gemm_epilogue(shape: &str, elem: Elem, reps: usize) -> Result<(), Error> {
         (gpu.upload(&gemm_data((m * k) as usize, elem, 5))?, gpu.upload(&gemm_data((n * k) as usize, elem, 6))?);
     let dbias = gpu.upload(&(0..n).map(|i| (i % 7) as f32 / 8.0).collect::<Vec<f32>>())?;
     let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+    let (la, lb, lc) =
+        (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
     let mut rows = Vec::new();
     for act in [Activation::None, Activation::Relu, Activation::Gelu, Activation::Silu] {
         let options = GemmOptions { alpha: 1.0, bias: Some((&dbias, BiasMode::PerColumn)), activation: act };
+        // (the layouts parsed once, outside the timed calls)
         let mut run = || {
-            let (la, lb, lc) = (
-                lay(format!("({m},{k}):({k},1)"))?,
-                lay(format!("({n},{k}):({k},1)"))?,
-                lay(format!("({m},{n}):({n},1)"))?,
-            );
             gemm_with(
                 &gpu,
                 elem,
-                Matrix { data: &da, layout: la },
-                Matrix { data: &db, layout: lb },
-                MatrixMut { data: &mut c, layout: lc },
+                Matrix { data: &da, layout: la.clone() },
+                Matrix { data: &db, layout: lb.clone() },
+                MatrixMut { data: &mut c, layout: lc.clone() },
                 &options,
             )
         };

@@ -183,12 +183,12 @@ pub(crate) struct Sm90Plan {
 
 impl Sm90Plan {
     /// `(M, N, K)`.
-    pub fn mnk(&self) -> (Int, Int, Int) {
+    pub(crate) fn mnk(&self) -> (Int, Int, Int) {
         self.extents.mnk
     }
 
     /// Components of the tiles' coordinates: 2, or 3 with a batch.
-    pub fn rank(&self) -> usize {
+    pub(crate) fn rank(&self) -> usize {
         if self.extents.batch.is_some() {
             3
         } else {

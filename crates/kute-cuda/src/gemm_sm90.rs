@@ -73,8 +73,34 @@ use kute::{AnyLayout, Int};
 /// Threads per block: two warpgroups (three, a producer and two consumers,
 /// in the warp-specialized kernel: [`Sm90Gemm::threads`]).
 pub const THREADS: i64 = 256;
-/// The block tile `(BM, BN, BK)`.
-pub const TILE: (i64, i64, i64) = (128, 256, 64);
+/// The block tile `(BM, BN, BK)` of 16-bit inputs ([`tile`] of each type).
+pub const TILE: (i64, i64, i64) = tile(Elem::F16);
+
+/// The block tile `(BM, BN, BK)` of inputs of `elem`: 128 x 256, and a
+/// k-tile of 128 bytes per row (64 16-bit or 128 8-bit elements), one row
+/// of the 128-byte swizzle atom.
+///
+/// Pre: none. Post: `BK · bytes = 128`.
+///
+/// ```
+/// use kute_cuda::{gemm_sm90::tile, Elem};
+/// assert_eq!(tile(Elem::Bf16), (128, 256, 64));
+/// assert_eq!(tile(Elem::E4m3), (128, 256, 128));
+/// ```
+pub const fn tile(elem: Elem) -> (i64, i64, i64) {
+    let bytes = match elem {
+        Elem::F32 => 4,
+        Elem::F16 | Elem::Bf16 => 2,
+        Elem::E4m3 | Elem::E5m2 => 1,
+    };
+    (128, 256, 128 / bytes)
+}
+
+/// Elements of K per `wgmma` instruction for inputs of `elem`: 32 bytes
+/// (16 of a 16-bit type, 32 of an 8-bit one).
+pub(crate) fn wgmma_k(elem: Elem) -> i64 {
+    32 / elem.bytes()
+}
 /// k-tiles in flight.
 pub const STAGES: i64 = 4;
 /// Bytes of the TMA store's staging buffers ([`Sm90Epilogue::Tma`]): two
@@ -551,6 +577,8 @@ pub struct Sm90Problem {
     pub c_map: Option<TmaSpec>,
     /// Block tiles along M and N (per matrix).
     pub blocks: (u32, u32),
+    /// k-tiles of each block tile ([`tile`]'s `BK` of the inputs' type).
+    pub ktiles: i64,
     /// The k-tiles' splits (split-K), or `None` for
     /// [`Sm90Problem::split_heuristic`]'s choice at launch.
     pub splits: Option<i64>,
@@ -625,7 +653,7 @@ impl Sm90Problem {
     /// ```
     pub fn split_heuristic(&self, sms: u32) -> i64 {
         let tiles = self.blocks.0 as i64 * self.blocks.1 as i64 * self.batch;
-        let ktiles = (self.mnk.2 + TILE.2 - 1) / TILE.2;
+        let ktiles = self.ktiles;
         if 4 * tiles > sms as i64 {
             return 1;
         }
@@ -871,6 +899,7 @@ impl Sm90GemmAtLaunch {
             maps: [spec(maps2[0], ld.0, batch_stride.0, e), spec(maps2[1], ld.1, batch_stride.1, e)],
             c_map: c_map2.map(|d| spec(d, ld.2, batch_stride.2, ce)),
             blocks: (blocks.0 as u32, blocks.1 as u32),
+            ktiles: ceil_div(k, tile(self.elem).2),
             splits: None,
         })
     }

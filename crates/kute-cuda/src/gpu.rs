@@ -3,7 +3,7 @@
 
 use crate::cache::{self, Origin};
 use crate::gemm_sm90::{
-    BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec, TILE,
+    BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec,
 };
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
@@ -394,8 +394,9 @@ impl Gpu {
     /// GPU), the split kernel adds each share's f32 sums into a workspace
     /// this `Gpu` keeps, and the finishing kernel converts it into `C`.
     ///
-    /// Pre: buffers at least as long as [`Sm90Problem::spans`], `T` of
-    /// `C`'s element size, splits from 1 to the k-tiles (else an
+    /// Pre: buffers at least as long as [`Sm90Problem::spans`], `E` of the
+    /// inputs' element size (`u16` for f16 and bf16, `u8` for e4m3 and
+    /// e5m2), `T` of `C`'s, splits from 1 to the k-tiles (else an
     /// `Unsupported` error naming the buffer or the splits). Post: the
     /// launches were queued, or the driver's error.
     ///
@@ -413,13 +414,13 @@ impl Gpu {
     /// }
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
-    pub fn launch_sm90_at<T: DeviceRepr>(
+    pub fn launch_sm90_at<E: DeviceRepr, T: DeviceRepr>(
         &self,
         kernels: &Sm90Kernels,
         g: &Sm90GemmAtLaunch,
         p: &Sm90Problem,
-        a: &CudaSlice<u16>,
-        b: &CudaSlice<u16>,
+        a: &CudaSlice<E>,
+        b: &CudaSlice<E>,
         c: &mut CudaSlice<T>,
     ) -> Result<()> {
         self.launch_sm90_at_with(kernels, g, p, (a, b, c), &EpilogueArgs::default())
@@ -446,12 +447,12 @@ impl Gpu {
     /// gpu.launch_sm90_at_with(&k, &g, &p, (&a, &b, &mut c), &EpilogueArgs { alpha: 0.5, bias: Some(&bias) })?;
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
-    pub fn launch_sm90_at_with<T: DeviceRepr>(
+    pub fn launch_sm90_at_with<E: DeviceRepr, T: DeviceRepr>(
         &self,
         kernels: &Sm90Kernels,
         g: &Sm90GemmAtLaunch,
         p: &Sm90Problem,
-        (a, b, c): (&CudaSlice<u16>, &CudaSlice<u16>, &mut CudaSlice<T>),
+        (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
         args: &EpilogueArgs<'_>,
     ) -> Result<()> {
         const OP: &str = "launch_sm90_at";
@@ -473,6 +474,12 @@ impl Gpu {
         }
         let (m, n, k) = p.mnk;
         let c_elem = g.config.c_elem;
+        if std::mem::size_of::<E>() as i64 != g.elem.bytes() {
+            return Err(Error::unsupported(
+                OP,
+                format!("A and B of {} elements of {} bytes", g.elem, std::mem::size_of::<E>()),
+            ));
+        }
         if std::mem::size_of::<T>() as i64 != c_elem.bytes() {
             return Err(Error::unsupported(
                 OP,
@@ -493,7 +500,7 @@ impl Gpu {
         }
         let sms = self.sm_count()?;
         let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
-        let ktiles = (k + TILE.2 - 1) / TILE.2;
+        let ktiles = p.ktiles;
         if splits < 1 || splits > ktiles {
             return Err(Error::unsupported(OP, format!("{splits} splits of {ktiles} k-tiles (1 to {ktiles})")));
         }
@@ -833,6 +840,8 @@ impl Gpu {
                     Elem::F32 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                     Elem::F16 => Ty::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                     Elem::Bf16 => Ty::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+                    // TMA moves the 8-bit floats' bytes
+                    Elem::E4m3 | Elem::E5m2 => Ty::CU_TENSOR_MAP_DATA_TYPE_UINT8,
                 },
                 dims.len() as u32,
                 ptr as *mut std::ffi::c_void,

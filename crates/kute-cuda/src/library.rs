@@ -111,14 +111,16 @@ pub fn storage(what: &str, layout: &Layout) -> Result<Storage> {
     Ok(Storage { shape: (ext[0], ext[1]), batch: ext[2], cols_contiguous, ld, batch_stride })
 }
 
-/// The largest of 8, 4, 2, 1 dividing every value.
-fn common_div(values: &[i64]) -> i64 {
-    [8, 4, 2, 1].into_iter().find(|d| values.iter().all(|v| v % d == 0)).unwrap_or(1)
+/// The largest of 16, 8, 4, 2, 1, at most `most`, dividing every value.
+fn common_div(values: &[i64], most: i64) -> i64 {
+    [16, 8, 4, 2, 1].into_iter().filter(|&d| d <= most).find(|d| values.iter().all(|v| v % d == 0)).unwrap_or(1)
 }
 
 /// `C = A · Bᵀ` on `gpu` (see the [module docs](self)): `A` and `B` of
-/// `elem` (f16 or bf16, as 16-bit words), `C` of `T`: f32 (4 bytes) or
-/// `elem` (2 bytes).
+/// `elem` (f16 or bf16 as 16-bit words `u16`; e4m3 or e5m2 as bytes `u8`,
+/// both K-major), `C` of `T`: f32 (4 bytes), or 2 bytes: `elem` from 16-bit
+/// inputs, f16 from 8-bit ones (bf16 through [`gemm_with`]'s
+/// [`GemmOptions::c_elem`]).
 ///
 /// Pre: the layouts as [`storage`] reads them, of shapes `(M, K)`,
 /// `(N, K)`, `(M, N)` with equal batches; `C`'s columns contiguous; the
@@ -141,22 +143,32 @@ fn common_div(values: &[i64]) -> i64 {
 ///      MatrixMut { data: &mut c, layout: lay("(300,200):(200,1)") })?;
 /// # Ok::<(), kute_cuda::Error>(())
 /// ```
-pub fn gemm<T: DeviceRepr>(
+pub fn gemm<E: DeviceRepr, T: DeviceRepr>(
     gpu: &Gpu,
     elem: Elem,
-    a: Matrix<'_, u16>,
-    b: Matrix<'_, u16>,
+    a: Matrix<'_, E>,
+    b: Matrix<'_, E>,
     c: MatrixMut<'_, T>,
 ) -> Result<()> {
     gemm_with(gpu, elem, a, b, c, &GemmOptions::default())
 }
 
 /// What [`gemm_with`] does to each f32 sum `x` before storing it:
-/// `activation(alpha · x + bias)`.
+/// `activation(alpha · scale_a · scale_b · x + bias)`.
 #[derive(Clone, Copy, Debug)]
 pub struct GemmOptions<'a> {
     /// The sums' factor (1 by default).
     pub alpha: f32,
+    /// Per-tensor scales of A and B (their dequantization factors: A holds
+    /// `A_true / scale_a`), as `torch._scaled_mm` takes them for 8-bit
+    /// inputs; 1 by default.
+    pub scales: (f32, f32),
+    /// The type of a 2-byte `C` from 8-bit inputs: f16 (the default,
+    /// `None`) or bf16. 16-bit inputs give a 2-byte `C` of their own type.
+    pub c_elem: Option<Elem>,
+    /// The k-tiles' splits (split-K), pinned; `None` (the default) for
+    /// [`crate::gemm_sm90::Sm90Problem::split_heuristic`]'s choice.
+    pub splits: Option<i64>,
     /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
     /// shared by the matrices of a batch.
     pub bias: Option<(&'a CudaSlice<f32>, BiasMode)>,
@@ -167,7 +179,14 @@ pub struct GemmOptions<'a> {
 impl Default for GemmOptions<'_> {
     /// `C = A · Bᵀ`: alpha 1, no bias, no activation.
     fn default() -> Self {
-        GemmOptions { alpha: 1.0, bias: None, activation: Activation::None }
+        GemmOptions {
+            alpha: 1.0,
+            scales: (1.0, 1.0),
+            c_elem: None,
+            splits: None,
+            bias: None,
+            activation: Activation::None,
+        }
     }
 }
 
@@ -189,21 +208,37 @@ impl Default for GemmOptions<'_> {
 ///           MatrixMut { data: &mut c, layout: lay("(256,512):(512,1)") }, &gelu)?;
 /// # Ok::<(), kute_cuda::Error>(())
 /// ```
-pub fn gemm_with<T: DeviceRepr>(
+pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     gpu: &Gpu,
     elem: Elem,
-    a: Matrix<'_, u16>,
-    b: Matrix<'_, u16>,
+    a: Matrix<'_, E>,
+    b: Matrix<'_, E>,
     c: MatrixMut<'_, T>,
     options: &GemmOptions<'_>,
 ) -> Result<()> {
     if elem == Elem::F32 {
-        return Err(Error::unsupported(OP, "f32 inputs (f16 or bf16)"));
+        return Err(Error::unsupported(OP, "f32 inputs (f16, bf16, e4m3 or e5m2)"));
     }
-    let c_elem = match std::mem::size_of::<T>() {
-        4 => Elem::F32,
-        2 => elem,
-        n => return Err(Error::unsupported(OP, format!("a C of {n}-byte elements (f32, or {elem})"))),
+    if std::mem::size_of::<E>() as i64 != elem.bytes() {
+        return Err(Error::unsupported(
+            OP,
+            format!(
+                "A and B of {elem} held in {}-byte elements ({} bytes each)",
+                std::mem::size_of::<E>(),
+                elem.bytes()
+            ),
+        ));
+    }
+    let c_elem = match (std::mem::size_of::<T>(), options.c_elem) {
+        (4, None | Some(Elem::F32)) => Elem::F32,
+        (2, None) if elem.is_fp8() => Elem::F16,
+        (2, None) => elem,
+        (2, Some(ce)) if ce.bytes() == 2 && (ce == elem || elem.is_fp8()) => ce,
+        (n, want) => {
+            let of = if elem.is_fp8() { "f32, f16 or bf16".to_string() } else { format!("f32 or {elem}") };
+            let named = want.map_or(String::new(), |w| format!(" named {w}"));
+            return Err(Error::unsupported(OP, format!("a C of {n}-byte elements{named} from {elem} inputs ({of})")));
+        }
     };
     if gpu.arch()? != "sm_90" {
         return Err(Error::unsupported(
@@ -234,23 +269,25 @@ pub fn gemm_with<T: DeviceRepr>(
     a_vals.extend(batched(&sa));
     let mut b_vals = vec![contiguous(&sb, n, k), sb.ld];
     b_vals.extend(batched(&sb));
+    // 16-byte rows: 8 16-bit or 16 8-bit elements
+    let vec = 16 / elem.bytes();
     for (what, vals) in [("A", &a_vals), ("B", &b_vals)] {
-        if common_div(vals) < 8 {
+        if common_div(vals, vec) < vec {
             return Err(Error::unsupported(
                 OP,
-                format!("{what}: its rows' length, leading dimension and batch stride {vals:?} must be multiples of 8 elements (16-byte rows for TMA)"),
+                format!("{what}: its rows' length, leading dimension and batch stride {vals:?} must be multiples of {vec} elements (16-byte rows for TMA)"),
             ));
         }
     }
     let k_major = (sa.cols_contiguous, sb.cols_contiguous);
     let mut c_vals = vec![n, sc.ld];
     c_vals.extend(batched(&sc));
-    let n_div = common_div(&c_vals);
+    let n_div = common_div(&c_vals, 8);
     let tma_store = n_div * c_elem.bytes() % 16 == 0;
     let facts = SizeFacts {
         m_div: if k_major.0 { 1 } else { 8 },
         n_div: if k_major.1 { n_div } else { n_div.max(8) },
-        k_div: if k_major.0 || k_major.1 { 8 } else { 1 },
+        k_div: if k_major.0 || k_major.1 { vec } else { 1 },
     };
     let config = Sm90Config {
         loader: Sm90Loader::WarpSpecialized,
@@ -265,8 +302,12 @@ pub fn gemm_with<T: DeviceRepr>(
     let loaded = gpu.gemm_kernels(elem, config, facts, op)?;
     let (g, kernels) = (&loaded.0, &loaded.1);
     let ld = (sa.ld, sb.ld, sc.ld);
-    let p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
-    let args = EpilogueArgs { alpha: options.alpha, bias: options.bias.map(|(b, _)| b) };
+    let mut p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
+    if let Some(s) = options.splits {
+        p = p.with_splits(s);
+    }
+    let (sa_, sb_) = options.scales;
+    let args = EpilogueArgs { alpha: options.alpha * sa_ * sb_, bias: options.bias.map(|(b, _)| b) };
     gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
 }
 

@@ -18,6 +18,8 @@
 //!   the kernel made for it and `torch.matmul`.
 //! - `gemm-epilogue`: the library GEMM with a fused bias and activation
 //!   beside PyTorch's unfused matmul + bias + activation.
+//! - `gemm-fp8`: the library GEMM of 8-bit float inputs with per-tensor
+//!   scales beside `torch._scaled_mm`.
 
 use clap::{Parser, Subcommand};
 use kute::Layout;
@@ -180,6 +182,25 @@ enum Cmd {
         elem: Elem,
         #[arg(long, default_value_t = 10)]
         reps: usize,
+    },
+    /// Check and time the library GEMM of 8-bit float inputs (per-tensor
+    /// scales, a 16-bit C) beside `torch._scaled_mm`: each result checked
+    /// at sampled entries against the dequantized reference, exactly.
+    GemmFp8 {
+        #[arg(long, value_delimiter = ',', default_value = "4096x4096x4096,8192x8192x8192,128x8192x8192")]
+        shapes: Vec<String>,
+        #[arg(long, value_delimiter = ',', default_value = "e4m3")]
+        elems: Vec<Elem>,
+        /// C's type: f16, bf16 or f32.
+        #[arg(long, default_value = "f16")]
+        c_elem: Elem,
+        #[arg(long, default_value_t = 20)]
+        reps: usize,
+        #[arg(long)]
+        no_torch: bool,
+        /// Pin the k-tiles' splits (split-K) instead of the heuristic's choice.
+        #[arg(long)]
+        splits: Option<i64>,
     },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
@@ -820,7 +841,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             }
         }
     }
-    for elem in [Elem::F16, Elem::Bf16] {
+    for elem in [Elem::F16, Elem::Bf16, Elem::E4m3, Elem::E5m2] {
         for g in at_launch_catalogue(elem)? {
             count += 1;
             if let Err(e) = compile_ptx(&g.name, &g.source, "sm_90a") {
@@ -888,6 +909,9 @@ fn check() -> Result<(), Error> {
         let r = match k.elem() {
             Elem::F32 => run_checked::<u32>(&gpu, k).map(|_| ()),
             Elem::F16 | Elem::Bf16 => run_checked::<u16>(&gpu, k).map(|_| ()),
+            e @ (Elem::E4m3 | Elem::E5m2) => {
+                Err(Error::Unsupported { op: "check", why: format!("the catalogue moves no {e} elements") })
+            }
         };
         match r {
             Ok(()) => println!("ok    {}", k.name()),
@@ -1005,6 +1029,24 @@ fn check() -> Result<(), Error> {
             }
         }
     }
+    // 8-bit inputs with per-tensor scales through the library call, every
+    // entry against the dequantized reference
+    if gpu.arch()? == "sm_90" {
+        let types = Elem::FP8.into_iter().flat_map(|e| [(e, Elem::F32), (e, Elem::F16), (e, Elem::Bf16)]);
+        for (i, types) in types.enumerate() {
+            for (j, (mnk, batch)) in FP8_SHAPES.into_iter().enumerate() {
+                library += 1;
+                let what = format!("gemm {batch}x{mnk:?} {} -> {}, scales (0.5, 0.25)", types.0, types.1);
+                match fp8_checked(&gpu, mnk, batch, types, (None, None), 300 + (10 * i + j) as u64) {
+                    Ok(n) => println!("ok    {what}: {n} entries exact"),
+                    Err(e) => {
+                        bad += 1;
+                        println!("FAIL  {what}: {e}");
+                    }
+                }
+            }
+        }
+    }
     println!(
         "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch and {library} library calls against the reference GEMM, {bad} wrong",
         kernels.len(),
@@ -1021,6 +1063,9 @@ fn check() -> Result<(), Error> {
 /// operands, and facts from none to tile multiples.
 fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
     let ws = |epilogue, c_elem, k_major| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major };
+    if elem.is_fp8() {
+        return fp8_catalogue(elem);
+    }
     let (direct, tma, tn) = (Sm90Epilogue::Direct, Sm90Epilogue::Tma, (true, true));
     let any_k8 = SizeFacts::default();
     let n8 = SizeFacts { n_div: 8, ..any_k8 };
@@ -1033,6 +1078,217 @@ fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
         Sm90GemmAtLaunch::new(&format!("gemm90at_nt_{elem}"), elem, ws(tma, Elem::F32, (false, false)), mn8)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, elem, tn), tiled)?,
     ])
+}
+
+/// The 8-bit kernels of sizes given at launch (both operands K-major, `K`
+/// a multiple of 16): an f32 C, f16 and bf16 C stored by TMA, alpha fused
+/// (the scales' product), and tile multiples.
+fn fp8_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
+    use kute_cuda::gemm_sm90::EpilogueOp;
+    let ws =
+        |epilogue, c_elem| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major: (true, true) };
+    let (direct, tma) = (Sm90Epilogue::Direct, Sm90Epilogue::Tma);
+    let k16 = SizeFacts { k_div: 16, ..SizeFacts::default() };
+    let n8 = SizeFacts { n_div: 8, ..k16 };
+    let tiled = SizeFacts { m_div: 128, n_div: 256, k_div: 128 };
+    Ok(vec![
+        Sm90GemmAtLaunch::new(&format!("gemm90at_{elem}"), elem, ws(direct, Elem::F32), k16)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_c16_{elem}"), elem, ws(direct, Elem::F16), k16)?,
+        Sm90GemmAtLaunch::with_op(
+            &format!("gemm90at_tma16_{elem}"),
+            elem,
+            ws(tma, Elem::Bf16),
+            n8,
+            EpilogueOp::default(),
+        )?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, Elem::F16), tiled)?,
+    ])
+}
+
+/// 8-bit float inputs: multiples of 1/4 in [-2, 2], exact in E4M3 and
+/// E5M2, so that every sum of up to 2^13 products (multiples of 1/16
+/// under 4) is exact in f32.
+fn fp8_data(n: usize, elem: Elem, seed: u64) -> Vec<u8> {
+    use kute_cuda::elem::fp8_from_f32;
+    let table: Vec<u8> = (0..17).map(|i| fp8_from_f32((i as f32 - 8.0) / 4.0, elem)).collect();
+    xorshift(seed).take(n).map(|r| table[(r % 17) as usize]).collect()
+}
+
+/// The dequantized reference at `(b, row, col)` of K-major A `(M, K, L)`
+/// and B `(N, K, L)`, stored contiguously: `scale · Σ_k A·B`, exact (see
+/// [`fp8_data`]).
+fn fp8_reference(
+    a: &[u8],
+    b: &[u8],
+    elem: Elem,
+    (m, n, k): (usize, usize, usize),
+    at: (usize, usize, usize),
+    scale: f32,
+) -> f32 {
+    use kute_cuda::elem::fp8_value;
+    let (bi, row, col) = at;
+    let (ra, rb) = ((bi * m + row) * k, (bi * n + col) * k);
+    let sum: f64 = (0..k).map(|i| f64::from(fp8_value(a[ra + i], elem)) * f64::from(fp8_value(b[rb + i], elem))).sum();
+    (sum * f64::from(scale)) as f32
+}
+
+/// The library call on 8-bit inputs with per-tensor scales (powers of two,
+/// so that the dequantized sums stay exact) into a C of `c_elem`, checked
+/// bit for bit against [`fp8_reference`] at every entry, or at `samples`
+/// entries (rounded once for a 16-bit C).
+fn fp8_checked(
+    gpu: &Gpu,
+    (m, n, k): (i64, i64, i64),
+    batch: i64,
+    (elem, c_elem): (Elem, Elem),
+    (samples, splits): (Option<usize>, Option<i64>),
+    seed: u64,
+) -> Result<usize, Error> {
+    use kute_cuda::library::GemmOptions;
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    let layout = |r: i64, c: i64| lay(format!("({r},{c},{batch}):({c},1,{})", r * c));
+    let (la, lb, lc) = (layout(m, k)?, layout(n, k)?, layout(m, n)?);
+    let a = fp8_data((batch * m * k) as usize, elem, seed);
+    let b = fp8_data((batch * n * k) as usize, elem, seed + 1);
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let scales = (0.5f32, 0.25f32);
+    let options = GemmOptions { scales, c_elem: Some(c_elem), splits, ..GemmOptions::default() };
+    let total = (batch * m * n) as usize;
+    let got: Vec<f32> = if c_elem == Elem::F32 {
+        library_c::<_, f32>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?
+    } else {
+        let c = library_c::<_, u16>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?;
+        c.iter().map(|&h| widen(h, c_elem)).collect()
+    };
+    let dims = (m as usize, n as usize, k as usize);
+    let entries: Vec<usize> = match samples {
+        Some(s) => xorshift(seed + 7).take(s).map(|r| (r % total as u64) as usize).collect(),
+        None => (0..total).collect(),
+    };
+    for &e in &entries {
+        let (bi, row, col) = (e / (dims.0 * dims.1), e / dims.1 % dims.0, e % dims.1);
+        let exact = fp8_reference(&a, &b, elem, dims, (bi, row, col), scales.0 * scales.1);
+        let want = if c_elem == Elem::F32 { exact } else { widen(round_to_16(exact, c_elem), c_elem) };
+        if got[e].to_bits() != want.to_bits() && !(got[e] == 0.0 && want == 0.0) {
+            return Err(Error::Wrong {
+                kernel: format!("library gemm {elem} -> {c_elem}"),
+                why: format!("C[{bi}][{row}][{col}] = {} where the dequantized reference gives {want}", got[e]),
+            });
+        }
+    }
+    Ok(entries.len())
+}
+
+/// The problems `check` gives the 8-bit kernels through the library call:
+/// `(M, N, K)` with `K` a multiple of 16, and the batch.
+const FP8_SHAPES: [((i64, i64, i64), i64); 7] = [
+    ((128, 256, 128), 1),
+    ((256, 512, 256), 1),
+    ((200, 264, 80), 1),
+    ((136, 8, 1008), 1),
+    ((1000, 520, 1024), 1),
+    ((17, 40, 32), 1),
+    ((100, 200, 64), 3),
+];
+
+/// `kute-cuda gemm-fp8`: see `Cmd::GemmFp8`.
+fn gemm_fp8(
+    shapes: &[String],
+    elems: &[Elem],
+    c_elem: Elem,
+    reps: usize,
+    no_torch: bool,
+    splits: Option<i64>,
+) -> Result<(), Error> {
+    use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    let mut rows = Vec::new();
+    let mut cases = Vec::new();
+    for shape in shapes {
+        let v: Vec<i64> = shape.split('x').filter_map(|x| x.parse().ok()).collect();
+        let [m, n, k] = v[..] else {
+            return Err(Error::Unsupported { op: "gemm-fp8", why: format!("'{shape}': MxNxK") });
+        };
+        for &elem in elems {
+            if !elem.is_fp8() {
+                return Err(Error::Unsupported {
+                    op: "gemm-fp8",
+                    why: format!("{elem} is no 8-bit float (e4m3, e5m2)"),
+                });
+            }
+            // checked first (sampled entries), then timed on the same sizes
+            let checked = fp8_checked(&gpu, (m, n, k), 1, (elem, c_elem), (Some(256), splits), 11)?;
+            let (da, db) =
+                (gpu.upload(&fp8_data((m * k) as usize, elem, 3))?, gpu.upload(&fp8_data((n * k) as usize, elem, 4))?);
+            let (la, lb, lc) = (
+                lay(format!("({m},{k}):({k},1)"))?,
+                lay(format!("({n},{k}):({k},1)"))?,
+                lay(format!("({m},{n}):({n},1)"))?,
+            );
+            let options = GemmOptions { scales: (0.5, 0.25), c_elem: Some(c_elem), splits, ..GemmOptions::default() };
+            let ms = if c_elem == Elem::F32 {
+                let mut c = gpu.zeros::<f32>((m * n) as usize)?;
+                let mut run = || {
+                    let (a, b) = (Matrix { data: &da, layout: la.clone() }, Matrix { data: &db, layout: lb.clone() });
+                    gemm_with(&gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc.clone() }, &options)
+                };
+                run()?;
+                gpu.time(2, 5, reps, &mut run)?
+            } else {
+                let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+                let mut run = || {
+                    let (a, b) = (Matrix { data: &da, layout: la.clone() }, Matrix { data: &db, layout: lb.clone() });
+                    gemm_with(&gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc.clone() }, &options)
+                };
+                run()?;
+                gpu.time(2, 5, reps, &mut run)?
+            };
+            cases.push(format!("{shape}:{}:{}", elem.torch(), c_elem.torch()));
+            rows.push((shape.clone(), elem, ms, 2.0 * (m * n * k) as f64 / ms / 1e9, checked));
+        }
+    }
+    let mut torch = std::collections::HashMap::new();
+    if !no_torch {
+        let out = Command::new("python3")
+            .args(["-c", TORCH, "scaled", &reps.to_string()])
+            .args(&cases)
+            .output()
+            .map_err(|e| Error::Unsupported { op: "gemm-fp8", why: format!("python3: {e}") })?;
+        if !out.status.success() {
+            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with('{')) {
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| Error::Unsupported { op: "gemm-fp8", why: e.to_string() })?;
+            if let (Some(s), Some(d), Some(ms)) = (v["shape"].as_str(), v["dtype"].as_str(), v["scaled_mm_ms"].as_f64())
+            {
+                torch.insert(format!("{s}:{d}"), ms);
+            }
+        }
+    }
+    println!(
+        "| shape | inputs | C | kute (ms) | kute TFLOP/s | torch._scaled_mm (ms) | kute vs torch | entries checked |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut ratios = Vec::new();
+    for (shape, elem, ms, tflops, checked) in rows {
+        let t = torch.get(&format!("{shape}:{}", elem.torch()));
+        if let Some(t) = t {
+            ratios.push(t / ms);
+        }
+        println!(
+            "| {shape} | {elem} | {c_elem} | {ms:.4} | {tflops:.0} | {} | {} | {checked}, exact |",
+            t.map_or("-".into(), |t| format!("{t:.4}")),
+            t.map_or("-".into(), |t| format!("{:.3}x", t / ms))
+        );
+    }
+    if !ratios.is_empty() {
+        let g = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        println!("geomean kute vs torch._scaled_mm: {g:.3}x over {} shapes", ratios.len());
+    }
+    Ok(())
 }
 
 /// The problems `check` gives every kernel of sizes given at launch (those
@@ -1177,11 +1433,14 @@ fn at_launch_batched_checked(
 
 /// `library::gemm_with` of `a` and `b` (buffers and layouts) into a new
 /// zeroed `C` of `total` elements of `T` laid out as `lc`: `C` downloaded.
-fn library_c<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default>(
+fn library_c<
+    E: cudarc::driver::DeviceRepr,
+    T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default,
+>(
     gpu: &Gpu,
     elem: Elem,
-    (da, la): (&cudarc::driver::CudaSlice<u16>, Layout),
-    (db, lb): (&cudarc::driver::CudaSlice<u16>, Layout),
+    (da, la): (&cudarc::driver::CudaSlice<E>, Layout),
+    (db, lb): (&cudarc::driver::CudaSlice<E>, Layout),
     (total, lc): (usize, Layout),
     options: &kute_cuda::library::GemmOptions<'_>,
 ) -> Result<Vec<T>, Error> {
@@ -1231,10 +1490,10 @@ fn library_checked(
     let (a, b) = ((&da, la), (&db, lb));
     let plain = GemmOptions::default();
     if c_f32 {
-        let got = library_c::<f32>(gpu, elem, a, b, (total, lc), &plain)?;
+        let got = library_c::<_, f32>(gpu, elem, a, b, (total, lc), &plain)?;
         same_bits("library gemm", &got, &wants, n as usize, "the reference")
     } else {
-        let got = library_c::<u16>(gpu, elem, a, b, (total, lc), &plain)?;
+        let got = library_c::<_, u16>(gpu, elem, a, b, (total, lc), &plain)?;
         same_rounded("library gemm", &got, &wants, elem, n as usize, "the reference")
     }
 }
@@ -1298,15 +1557,19 @@ fn epilogue_checked(
     let len = if bias_mode == BiasMode::PerRow { m } else { n };
     let bias: Vec<f32> = (0..len).map(|i| ((i * 7) % 13) as f32 / 4.0 - 1.5).collect();
     let dbias = gpu.upload(&bias)?;
-    let options =
-        GemmOptions { alpha: 0.5, bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)), activation: act };
+    let options = GemmOptions {
+        alpha: 0.5,
+        bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)),
+        activation: act,
+        ..GemmOptions::default()
+    };
     let (la, lb, lc) =
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
     let (ab, bb, cc) = ((&da, la), (&db, lb), ((m * n) as usize, lc));
     let got: Vec<f32> = if c_f32 {
-        library_c::<f32>(gpu, elem, ab, bb, cc, &options)?
+        library_c::<_, f32>(gpu, elem, ab, bb, cc, &options)?
     } else {
-        library_c::<u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen(h, elem)).collect()
+        library_c::<_, u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen(h, elem)).collect()
     };
     // the 16-bit types' half unit in the last place, relative
     let tol = if c_f32 {
@@ -1359,7 +1622,8 @@ fn gemm_epilogue(shape: &str, elem: Elem, reps: usize) -> Result<(), Error> {
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
     let mut rows = Vec::new();
     for act in [Activation::None, Activation::Relu, Activation::Gelu, Activation::Silu] {
-        let options = GemmOptions { alpha: 1.0, bias: Some((&dbias, BiasMode::PerColumn)), activation: act };
+        let options =
+            GemmOptions { bias: Some((&dbias, BiasMode::PerColumn)), activation: act, ..GemmOptions::default() };
         // (the layouts parsed once, outside the timed calls)
         let mut run = || {
             gemm_with(
@@ -1901,6 +2165,9 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
+        Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits } => {
+            gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, splits)
+        }
         Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file } => {
             gemm_at_launch(&shapes, elem, reps, no_torch, &facts, source_file.as_deref())
         }

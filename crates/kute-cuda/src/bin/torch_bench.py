@@ -4,6 +4,9 @@
 #
 #   copy SIZES DTYPES REPS: one JSON line per (size, dtype) with the
 #     milliseconds per call of `y.copy_(x)` and of `x.t().contiguous()`.
+#   scaled REPS SHAPE:DTYPE:OUT_DTYPE...: one JSON line per case with
+#     torch._scaled_mm's milliseconds (8-bit A (M,K) and B (N,K), per-tensor
+#     scales, C of OUT_DTYPE), or the error it raised.
 #   gemm REPS SHAPE:DTYPE:PREFIX...: one JSON line per case (SHAPE MxNxK, or MxNxKxB for a batch) with
 #     torch.matmul's milliseconds (A @ B.t(), A (M,K), B (N,K) in DTYPE) and,
 #     when PREFIX names kute's PREFIX_{a,b,c}.bin, kute's maximum relative
@@ -96,4 +99,27 @@ def epilogue(reps, shape, name):
         about({"shape": shape, "dtype": name, "activation": act, "unfused_ms": ms, "matmul_ms": matmul_ms})
 
 
-{"copy": copy, "gemm": gemm, "epilogue": epilogue}[sys.argv[1]](*sys.argv[2:])
+def scaled(reps, *cases):
+    # torch._scaled_mm (cuBLASLt's FP8 GEMM): A (M,K) row-major, B (N,K)
+    # row-major passed as B.t() (column-major, as it requires), per-tensor
+    # scales, the output type named
+    for case in cases:
+        shape, name, out_name = case.split(":")
+        m, n, k = (int(x) for x in shape.split("x"))
+        dt, out_dt = getattr(torch, name), getattr(torch, out_name)
+        a = (torch.rand(m, k, device="cuda") * 4 - 2).to(dt)
+        b = (torch.rand(n, k, device="cuda") * 4 - 2).to(dt)
+        sa = torch.tensor(0.5, device="cuda")
+        sb = torch.tensor(0.25, device="cuda")
+        out = {"shape": shape, "dtype": name, "out_dtype": out_name}
+        try:
+            f = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out_dt)
+            out["scaled_mm_ms"] = timed(f, int(reps), 2)
+        except Exception as e:  # e.g. e5m2 x e5m2, which cuBLASLt lacks
+            out["error"] = str(e).splitlines()[0]
+        about(out)
+        del a, b
+        torch.cuda.empty_cache()
+
+
+{"copy": copy, "gemm": gemm, "epilogue": epilogue, "scaled": scaled}[sys.argv[1]](*sys.argv[2:])

@@ -2,7 +2,7 @@
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
 use super::{device, header, layout_fn, plain_fn, ptx_type};
-use crate::gemm_sm90::{Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, STAGES, THREADS, TILE};
+use crate::gemm_sm90::{tile, wgmma_k, Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, STAGES, THREADS};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
 use crate::{Elem, Result};
@@ -74,13 +74,14 @@ fn size_params(p: &Sm90Plan) -> String {
 /// The kernel `name` of the plan `p` (see [`crate::gemm_sm90`]).
 pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     let (m, n, k) = p.mnk();
-    let (_, bn, bk) = TILE;
     let Sm90Config { loader, c_elem, k_major: (a_k, b_k), .. } = p.config;
     let elem = p.elem;
+    let (_, bn, bk) = tile(elem);
+    let (et, kw) = (elem.carrier(), wgmma_k(elem));
     let tma = loader != Sm90Loader::CpAsync;
     let (smem, atom) = (&p.smem, &p.atom);
     let mut s = String::new();
-    header(&mut s, &format!("sm90 gemm TN C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k16, shared {smem} ({atom})"));
+    header(&mut s, &format!("sm90 gemm TN C({m},{n}) {c_elem} = A({m},{k}) * B({n},{k})^T, {elem}, wgmma m64n{bn}k{kw}, shared {smem} ({atom})"));
     for (l, f) in [
         (&p.a_tiles, "a_tiles"),
         (&p.b_tiles, "b_tiles"),
@@ -145,8 +146,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     let tvv = p.pass_step;
     let cp_load = format!(
         r#"  auto load = [&](long long kt, int stage) {{
-    const unsigned short* ga = A + {name}_a_tiles(bm + {tm} * kt);
-    const unsigned short* gb = B + {name}_b_tiles(bn + {tn} * kt);
+    const {et}* ga = A + {name}_a_tiles(bm + {tm} * kt);
+    const {et}* gb = B + {name}_b_tiles(bn + {tn} * kt);
 #pragma unroll
     for (int p = 0; p < {pa}; ++p) {{
       const long long i = t + {tvv}LL * p;
@@ -192,7 +193,7 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     } else {
         (
                 String::new(),
-                "const unsigned short* __restrict__ A, const unsigned short* __restrict__ B".to_string(),
+                format!("const {et}* __restrict__ A, const {et}* __restrict__ B"),
                 cp_load,
                 "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");".to_string(),
                 format!("asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");\n    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");", STAGES - 3),
@@ -204,6 +205,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     s.push_str(device::WGMMA);
     let ty = ptx_type(elem);
     let (da, db) = (p.desc_a, p.desc_b);
+    // 16-bit wgmma takes the operands' transpose bits; 8-bit reads K-major only
+    let targs = if elem.is_fp8() { String::new() } else { format!("<{}, {}>", u8::from(!a_k), u8::from(!b_k)) };
     s.push_str(&format!(
         r#"// the shared tiles' descriptors, their byte offsets read off the layouts
 __device__ __forceinline__ unsigned long long kute_desc_a(const void* p) {{
@@ -214,15 +217,10 @@ __device__ __forceinline__ unsigned long long kute_desc_b(const void* p) {{
 }}
 // A and B transposed (imm-trans) where they are M- or N-major
 __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long da, unsigned long long db) {{
-  kute_wgmma_m64n{bn}k16_f32_{ty}<{}, {}>(d, da, db);
+  kute_wgmma_m64n{bn}k{kw}_f32_{ty}{targs}(d, da, db);
 }}
 "#,
-        da.lbo,
-        da.sbo,
-        db.lbo,
-        db.sbo,
-        u8::from(!a_k),
-        u8::from(!b_k),
+        da.lbo, da.sbo, db.lbo, db.sbo,
     ));
     if loader == Sm90Loader::WarpSpecialized {
         s.push_str(&warp_specialized_kernel(name, &tma_decl, p, false)?);
@@ -237,9 +235,9 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
                 r#"{tma_decl}extern "C" __global__ void __launch_bounds__({THREADS}) {name}({params}, float* __restrict__ C) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
-  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
-  unsigned short* sa = sm;
-  unsigned short* sb = sm + {STAGES} * {a_elems};
+  {et}* sm = reinterpret_cast<{et}*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  {et}* sa = sm;
+  {et}* sb = sm + {STAGES} * {a_elems};
   const long long t = threadIdx.x;
   const long long wg = t / 128;
   const long long bm = blockIdx.x, bn = blockIdx.y;
@@ -260,11 +258,11 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     const long long next = kt + {STAGES} - 2;
     if (next < ktiles) load(next, (int)(next % {STAGES}));
     {commit}
-    const unsigned short* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
-    const unsigned short* sbs = sb + (kt % {STAGES}) * {b_elems};
+    const {et}* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
+    const {et}* sbs = sb + (kt % {STAGES}) * {b_elems};
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + 16 * ks), kute_desc_b(sbs + 16 * ks));
+    for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + {a_kstep} * ks), kute_desc_b(sbs + {b_kstep} * ks));
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
     // keep one tile's wgmma in flight
     asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
@@ -279,7 +277,9 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 }}
 "#,
                 wg_rows = 64 * bk,
-                ksteps = bk / 16,
+                ksteps = bk / wgmma_k(elem),
+                a_kstep = p.desc_a.kstep,
+                b_kstep = p.desc_b.kstep,
             ));
     }
     Ok(s)
@@ -291,6 +291,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
 fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool) -> Result<String> {
     let kernel = if split { format!("{name}_split") } else { name.to_string() };
     let (elem, c_elem) = (p.elem, p.config.c_elem);
+    let et = elem.carrier();
     let (tm, tn, ktiles) = p.tiles;
     let per_batch = tm.mul(tn)?;
     let tiles = c(match p.extents.batch {
@@ -304,7 +305,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let (a_elems, b_elems) = p.stage_elems;
     // per operand: (tile rows, K-major), offsets in elements: the k steps',
     // and the second warpgroup's in A
-    let operands = [(TILE.0, p.config.k_major.0), (TILE.1, p.config.k_major.1)];
+    let (bm, bn, bk) = tile(elem);
+    let operands = [(bm, p.config.k_major.0), (bn, p.config.k_major.1)];
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
     let (m_c, n_c) = (c(p.mnk().0), c(p.mnk().1));
     let edges = p.predicated.then(|| (m_c.clone(), n_c.clone()));
@@ -375,16 +377,20 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
         (
             "tiles * S".to_string(),
             "const long long tile = (unsigned int)unit % (unsigned int)tiles, split = (unsigned int)unit / (unsigned int)tiles;".to_string(),
-            format!("split * {ktiles} / S"),
-            format!("(split + 1) * {ktiles} / S"),
+            "split".to_string(),
+            ktiles.clone(),
         )
     } else {
         sizes.push_str(&op_params(p));
         ("tiles".to_string(), "const long long tile = unit;".to_string(), "0".to_string(), ktiles.clone())
     };
+    // share `split` of S takes every S-th k-tile from its own: the shares of
+    // a tile, at work together, read neighbouring 128-byte pieces of the
+    // same rows (one stretch of DRAM) rather than S stretches far apart
+    let kstep = if split { "S" } else { "1" };
     // the fused epilogue on the accumulators (the split kernel's shares get
     // it in the finishing kernel, after their sum)
-    let acc = TILE.1 / 2; // m64nN: N/2 f32 accumulators per thread
+    let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
     let transform = match (p.extents.op, split) {
         (Some(op), false) if op.bias == BiasMode::None => format!(
             "#pragma unroll\n    for (int r = 0; r < {acc}; ++r) d[r] = {name}_op(d[r], 0, 0, alpha, nullptr, 0, 0);\n"
@@ -444,7 +450,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             } else {
                 (format!("c{x}.c[0] + {}", j * w), format!("c{x}.c[1]"))
             };
-            let offset = format!("stage * {elems} + {}", j * w * TILE.2);
+            let offset = format!("stage * {elems} + {}", j * w * bk);
             let batch = (rank == 3).then(|| format!("c{x}.c[2]"));
             copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer, batch.as_deref())));
         }
@@ -473,7 +479,6 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             ),
         ),
     };
-    let (bn, bk) = (TILE.1, TILE.2);
     let acc = bn / 2;
     let consumer_warps = 8;
     let fast = format!(
@@ -612,9 +617,9 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
         r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {kernel}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
-  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
-  unsigned short* sa = sm;
-  unsigned short* sb = sm + {STAGES} * {a_elems};
+  {et}* sm = reinterpret_cast<{et}*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  {et}* sa = sm;
+  {et}* sb = sm + {STAGES} * {a_elems};
   // C's staging buffers (TMA store), after the stages
   const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {STAGES} * ({a_elems} + {b_elems}));
   // full: the stage's bytes have landed; empty: both consumers are done with it
@@ -641,7 +646,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
       {tile_order}
       // the tiles' first coordinates; a k-tile adds its offset (no division)
       {per_tile}
-      for (long long kt = {kt0}; kt < {kt1}; ++kt, ++it) {{
+      for (long long kt = {kt0}; kt < {kt1}; kt += {kstep}, ++it) {{
         const int stage = (int)(it % {STAGES});
         // the consumers released this stage's previous round
         if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
@@ -664,11 +669,11 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     float d[{acc}];
 #pragma unroll
     for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
-    for (long long kt = {kt0}; kt < {kt1}; ++kt, ++it) {{
+    for (long long kt = {kt0}; kt < {kt1}; kt += {kstep}, ++it) {{
       const int stage = (int)(it % {STAGES});
       kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
-      const unsigned short* sas = sa + stage * {a_elems} + cw * {a_wg};
-      const unsigned short* sbs = sb + stage * {b_elems};
+      const {et}* sas = sa + stage * {a_elems} + cw * {a_wg};
+      const {et}* sbs = sb + stage * {b_elems};
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
       for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + {a_kstep} * ks), kute_desc_b(sbs + {b_kstep} * ks));
@@ -683,7 +688,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
 {drain}}}
 "#,
         tile_bytes = (a_elems + b_elems) * bytes,
-        ksteps = bk / 16,
+        ksteps = bk / wgmma_k(elem),
     ))
 }
 

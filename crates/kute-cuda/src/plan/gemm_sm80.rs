@@ -211,7 +211,9 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     let (atom, vt) = match elem {
         Elem::F16 => ("SM80_16x8x16_F32F16F16F32_TN", "half_t"),
         Elem::Bf16 => ("SM80_16x8x16_F32BF16BF16F32_TN", "bfloat16_t"),
-        Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: the tensor-core GEMM takes f16 or bf16")),
+        Elem::F32 | Elem::E4m3 | Elem::E5m2 => {
+            return Err(Error::unsupported(OP, format!("{elem} inputs: the SM80 tensor-core GEMM takes f16 or bf16")))
+        }
     };
     if bm < 32
         || bm % 32 != 0
@@ -230,7 +232,7 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     if c_elem != Elem::F32 && c_elem != elem {
         return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
     }
-    check_rows(OP, (Int::new_dynamic(m), Int::new_dynamic(n), Int::new_dynamic(k)), (a_k_major, b_k_major))?;
+    check_rows(OP, (Int::new_dynamic(m), Int::new_dynamic(n), Int::new_dynamic(k)), (a_k_major, b_k_major), elem)?;
     // Off the tile grid, every copy and store is guarded by a predicate
     // computed from identity layouts (CuTe's make_identity_tensor).
     let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;

@@ -5,7 +5,7 @@ use super::{
     all_coordinates, both_coordinates, check_rows, copy_tv, identity_tiles, known_multiple, layout2, operand_layout,
     shape2,
 };
-use crate::gemm_sm90::{Sm90Config, Sm90Epilogue, Sm90Loader, C_STAGE_BYTES, STAGES, THREADS, TILE};
+use crate::gemm_sm90::{tile, wgmma_k, Sm90Config, Sm90Epilogue, Sm90Loader, C_STAGE_BYTES, STAGES, THREADS};
 use crate::{Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, gmma_atom_name, swizzle_bytes_to_elements, BankReport};
 use kute::atom::MmaAtom;
@@ -22,7 +22,7 @@ pub(crate) struct Descriptor {
     pub lbo: i64,
     /// Stride byte offset.
     pub sbo: i64,
-    /// Elements from one k step to the next.
+    /// Elements from one k step (one `wgmma`'s K, 32 bytes) to the next.
     pub kstep: i64,
 }
 
@@ -88,7 +88,7 @@ pub(crate) struct Sm90Plan {
     /// The sizes (integers, or unknowns given at launch with the facts the
     /// caller guarantees), `C`'s leading dimension and the batch.
     pub extents: Extents,
-    /// The input type (f16 or bf16).
+    /// The input type (f16, bf16, e4m3 or e5m2).
     pub elem: Elem,
     /// The choices the plan was made for.
     pub config: Sm90Config,
@@ -218,10 +218,10 @@ pub(crate) fn tensor_maps(
     elem: Elem,
     config: Sm90Config,
 ) -> ([MapDims; 2], Option<MapDims>) {
-    let (_, _, bk) = TILE;
+    let (bm, bn, bk) = tile(elem);
     let w = 128 / elem.bytes();
     let (a_k, b_k) = config.k_major;
-    let maps = [(m, TILE.0, a_k), (n, TILE.1, b_k)].map(|(rows, box_rows, k_major)| {
+    let maps = [(m, bm, a_k), (n, bn, b_k)].map(|(rows, box_rows, k_major)| {
         if k_major {
             (rows as u64, k as u64, box_rows as u32, bk as u32)
         } else {
@@ -241,8 +241,12 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let Sm90Config { loader, epilogue, c_elem, k_major: (a_k, b_k) } = config;
     let tma = loader != Sm90Loader::CpAsync;
     let ws = loader == Sm90Loader::WarpSpecialized;
-    if c_elem != Elem::F32 && c_elem != elem {
-        return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
+    // 16-bit inputs give C in f32 or their own type; 8-bit ones in f32,
+    // f16 or bf16
+    let c_ok = c_elem == Elem::F32 || c_elem == elem || (elem.is_fp8() && matches!(c_elem, Elem::F16 | Elem::Bf16));
+    if !c_ok {
+        let of = if elem.is_fp8() { "f32, f16 or bf16".to_string() } else { format!("f32 or {elem}") };
+        return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs ({of})")));
     }
     let tma_store = epilogue == Sm90Epilogue::Tma;
     let at_launch = m.is_symbolic() || n.is_symbolic() || k.is_symbolic();
@@ -265,12 +269,22 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     if !(ws || a_k && b_k) {
         return Err(Error::unsupported(OP, "M- or N-major operands: only the warp-specialized kernel takes them"));
     }
-    let (bm, bn, bk) = TILE;
-    let op = match elem {
-        Elem::F16 => format!("SM90_64x{bn}x16_F32F16F16_SS"),
-        Elem::Bf16 => format!("SM90_64x{bn}x16_F32BF16BF16_SS"),
-        Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: wgmma takes f16 or bf16 here")),
+    let (bm, bn, bk) = tile(elem);
+    // CuTe's atom (its C layout places the accumulators); 8-bit wgmma reads
+    // both operands K-major only
+    let (op, targs) = match elem {
+        Elem::F16 => (format!("SM90_64x{bn}x16_F32F16F16_SS"), "<GMMA::Major::K,GMMA::Major::K>"),
+        Elem::Bf16 => (format!("SM90_64x{bn}x16_F32BF16BF16_SS"), "<GMMA::Major::K,GMMA::Major::K>"),
+        Elem::E4m3 => (format!("SM90_64x{bn}x32_F32E4M3E4M3_SS_TN"), ""),
+        Elem::E5m2 => (format!("SM90_64x{bn}x32_F32E5M2E5M2_SS_TN"), ""),
+        Elem::F32 => return Err(Error::unsupported(OP, "f32 inputs: wgmma takes f16, bf16, e4m3 or e5m2 here")),
     };
+    if elem.is_fp8() && !(a_k && b_k) {
+        return Err(Error::unsupported(
+            OP,
+            format!("{elem} operands that are not both K-major: 8-bit wgmma reads K-major A and B only (TN)"),
+        ));
+    }
     // the warp-specialized kernel takes any sizes: TMA fills what lies
     // outside the operands with zeros, and the edge tiles' stores are
     // guarded; TMA needs rows of a multiple of 16 bytes
@@ -279,10 +293,11 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     if !positive(m) || !positive(n) || !positive(k) || (!ws && !multiple) {
         return Err(Error::unsupported(OP, format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})")));
     }
-    check_rows(OP, (m, n, k), (a_k, b_k))?;
+    check_rows(OP, (m, n, k), (a_k, b_k), elem)?;
     let predicated = !multiple;
-    // CuTe's 128-byte swizzle atoms for 16-bit elements (a swizzle of
-    // byte addresses): GMMA::Layout_K_SW128_Atom tiled down the rows, or
+    // CuTe's 128-byte swizzle atoms (a swizzle of byte addresses, rows of
+    // 128 bytes: 64 16-bit or 128 8-bit elements):
+    // GMMA::Layout_K_SW128_Atom tiled down the rows, or
     // Layout_MN_SW128_Atom (64 rows by 8 k) tiled along K first, so that
     // one 64-row slab is one TMA box
     let w = 128 / elem.bytes();
@@ -323,12 +338,13 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         Ok(plain.eval(r + rows * c)?)
     };
     // K-major: LBO unused (16 bytes), SBO the stride of 8-row groups;
-    // MN-major: LBO the stride of 64-row slabs, SBO that of 8-k groups
+    // MN-major: LBO the stride of 64-row slabs, SBO that of 8-k groups;
+    // one k step is one wgmma's K (32 bytes of each row)
     let desc = |l: &AnyLayout, rows: i64, k_major: bool| -> Result<Descriptor> {
         let b = elem.bytes();
         let (lbo, sbo) =
             if k_major { (16, at(l, rows, 8, 0)? * b) } else { (at(l, rows, w, 0)? * b, at(l, rows, 0, 8)? * b) };
-        Ok(Descriptor { lbo, sbo, kstep: at(l, rows, 0, 16)? })
+        Ok(Descriptor { lbo, sbo, kstep: at(l, rows, 0, wgmma_k(elem))? })
     };
     let (desc_a, desc_b) = (desc(&smem, bm, a_k)?, desc(&smem_b, bn, b_k)?);
     let wg_offset = at(&smem, bm, 64, 0)?;
@@ -343,7 +359,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let za = kute::zipped_divide(&a, &shape2(bm, bk))?;
     let zb = kute::zipped_divide(&b, &shape2(bn, bk))?;
     let zc = kute::zipped_divide(&c, &shape2(bm, bn))?;
-    let c_atom = MmaAtom::new(&format!("{op}<GMMA::Major::K,GMMA::Major::K>"))?.layout_c_tv().clone();
+    let c_atom = MmaAtom::new(&format!("{op}{targs}"))?.layout_c_tv().clone();
     // the two warpgroups' atoms over the (128,128) tile: (thread, value) -> tile coordinate
     let zt = kute::zipped_divide(&Layout::from_shape(&shape2(bm, bn))?, &shape2(64, bn))?;
     let c_frag = kute::composition(&zt.mode(0)?, &c_atom)?;
@@ -482,6 +498,47 @@ mod tests {
     use crate::gemm_sm90::{Sm90Epilogue, Sm90Loader};
     use kute::sym::{Sym, Valuation};
 
+    /// 8-bit inputs: the shared tiles are the 128-byte swizzle atom over
+    /// 128-element (128-byte) rows, one `wgmma` k step is 32 elements (the
+    /// 32 bytes of a 16-bit one), the accumulators land where the 16-bit
+    /// kernel's do, and operands that are not both K-major are refused.
+    #[test]
+    fn fp8_plans_read_128_byte_rows_and_k_steps_of_32() {
+        let ws = Sm90Config {
+            loader: Sm90Loader::WarpSpecialized,
+            epilogue: Sm90Epilogue::Tma,
+            c_elem: Elem::F16,
+            k_major: (true, true),
+        };
+        let f16 = plan(Extents::fixed((256, 512, 256)), Elem::F16, ws).unwrap();
+        for elem in Elem::FP8 {
+            let p = plan(Extents::fixed((256, 512, 256)), elem, ws).unwrap();
+            assert_eq!(p.atom, "Layout_K_SW128");
+            // (row, k) at byte row·128 + k, its 16-byte chunk XORed with the row's low bits
+            for x in 0..128 * 128 {
+                let (row, col) = (x % 128, x / 128);
+                let byte = row * 128 + col;
+                let want = byte ^ (((byte >> 7) & 7) << 4);
+                assert_eq!(p.smem.eval_int(Int::new_dynamic(x)).unwrap().value(), want, "{elem} ({row},{col})");
+            }
+            assert_eq!((p.desc_a.kstep, p.desc_b.kstep), (32, 32));
+            assert_eq!((p.desc_a.sbo, p.desc_b.sbo), (f16.desc_a.sbo, f16.desc_b.sbo));
+            assert_eq!(p.c_frag, f16.c_frag);
+            assert_eq!(p.stage_elems, (128 * 128, 256 * 128));
+            assert_eq!(p.tiles.2.value(), 2); // 256 / 128
+            for c_elem in [Elem::F32, Elem::Bf16] {
+                assert!(plan(Extents::fixed((256, 512, 256)), elem, Sm90Config { c_elem, ..ws }).is_ok());
+            }
+            for k_major in [(false, true), (true, false), (false, false)] {
+                let e = plan(Extents::fixed((256, 512, 256)), elem, Sm90Config { k_major, ..ws }).err().unwrap();
+                assert!(e.to_string().contains("K-major"), "{e}");
+            }
+            // rows of 16-byte vectors: K a multiple of 16 elements
+            let e = plan(Extents::fixed((256, 512, 264)), elem, ws).err().unwrap();
+            assert!(e.to_string().contains("multiple of 16"), "{e}");
+        }
+    }
+
     /// A layout as compared: its shape, and its leaves' strides where their
     /// extent is not 1 (a mode of extent 1 is never stepped: CuTe writes its
     /// stride 0 where the extent is known to be 1), without static marks.
@@ -517,7 +574,14 @@ mod tests {
             (rng % below as u64) as i64 + 1
         };
         let mut compared = 0;
-        for config in configs {
+        // 16-bit inputs in every config; 8-bit ones (K-major only) in the TN ones
+        let cases = configs.iter().map(|&c| (Elem::F16, c)).chain(
+            configs
+                .iter()
+                .filter(|c| c.k_major == (true, true))
+                .map(|&c| (Elem::E4m3, Sm90Config { c_elem: Elem::F16, ..c })),
+        );
+        for (elem, config) in cases {
             for (md, nd, kd) in facts {
                 let unknown = |n: &str, d: i64| Int::symbolic(Sym::var_div(n, d).unwrap()).unwrap();
                 let extents = Extents {
@@ -527,7 +591,7 @@ mod tests {
                     split_k: true,
                     op: None,
                 };
-                let planned = plan(extents, Elem::F16, config);
+                let planned = plan(extents, elem, config);
                 if let Err(e) = &planned {
                     eprintln!("{config:?} {md} {nd} {kd}: {e}");
                 }
@@ -536,7 +600,8 @@ mod tests {
                     // store with N not declared a multiple of 8, an operand's
                     // contiguous extent not declared a multiple of 8
                     let (a_k, b_k) = config.k_major;
-                    let rows_ok = (if a_k { kd } else { md }) % 8 == 0 && (if b_k { kd } else { nd }) % 8 == 0;
+                    let vec = 16 / elem.bytes();
+                    let rows_ok = (if a_k { kd } else { md }) % vec == 0 && (if b_k { kd } else { nd }) % vec == 0;
                     let store_ok = config.epilogue != Sm90Epilogue::Tma || nd % (16 / config.c_elem.bytes()) == 0;
                     assert!(!(rows_ok && store_ok), "{config:?} {md} {nd} {kd} refused");
                     continue;
@@ -554,7 +619,7 @@ mod tests {
                         split_k: true,
                         op: None,
                     };
-                    let want = plan(fixed, Elem::F16, config).unwrap();
+                    let want = plan(fixed, elem, config).unwrap();
                     let v = Valuation::from([("M", m), ("N", n), ("K", k), ("LDC", ldc), ("L", l), ("SC", sc)]);
                     let put = |l: &Layout| seen(&l.substitute(&v).unwrap());
                     let pairs = [
@@ -618,6 +683,6 @@ mod tests {
                 }
             }
         }
-        assert!(compared >= 150, "{compared}");
+        assert!(compared >= 200, "{compared}");
     }
 }

@@ -147,20 +147,26 @@ pub(crate) fn blas(k_major: (bool, bool)) -> &'static str {
 }
 
 /// Every operand's contiguous extent a whole number of 16-byte vectors of
-/// 16-bit elements (what `cp.async` and TMA copy), by value or, for sizes
+/// `elem` (what `cp.async` and TMA copy), by value or, for sizes
 /// given at launch, by the facts declared; else an `Unsupported` error of
 /// `op`.
-pub(crate) fn check_rows(op: &'static str, (m, n, k): (Int, Int, Int), (a_k, b_k): (bool, bool)) -> Result<()> {
+pub(crate) fn check_rows(
+    op: &'static str,
+    (m, n, k): (Int, Int, Int),
+    (a_k, b_k): (bool, bool),
+    elem: Elem,
+) -> Result<()> {
     let contiguous = [if a_k { ("K", k) } else { ("M", m) }, if b_k { ("K", k) } else { ("N", n) }];
-    match contiguous.into_iter().find(|(_, extent)| !known_multiple(*extent, 8)) {
+    let vec = 16 / elem.bytes();
+    match contiguous.into_iter().find(|(_, extent)| !known_multiple(*extent, vec)) {
         Some((what, extent)) => Err(Error::unsupported(
             op,
             format!(
-                "({m},{n},{k}) {}: {what} = {extent} must be {}a multiple of 8 (the operands' rows are whole 16-byte vectors)",
+                "({m},{n},{k}) {}: {what} = {extent} must be {}a multiple of {vec} (the operands' rows are whole 16-byte vectors of {elem})",
                 blas((a_k, b_k)),
                 if extent.is_symbolic() { "declared " } else { "" }
             ),
         )),
-        None => Ok(()),
+None => Ok(()),
     }
 }

@@ -96,13 +96,54 @@ pub const fn tile(elem: Elem) -> (i64, i64, i64) {
     (128, 256, 128 / bytes)
 }
 
+/// The block tile's width (one of [`TILE_NS`]) for `(M, N, K)` in a
+/// batch of `batch` on a GPU of `sms` multiprocessors: the width whose
+/// tiles fill the multiprocessors' waves best, a narrower tile counting
+/// for less (its `wgmma`s do less work per byte loaded: 256 as 1, 128 as
+/// 0.9, 64 as 0.75).
+///
+/// Pre: none. Post: 256, 128 or 64.
+///
+/// ```
+/// use kute_cuda::gemm_sm90::tile_n_heuristic;
+/// assert_eq!(tile_n_heuristic((4096, 4096, 4096), 1, 132), 256); // 512 tiles
+/// assert_eq!(tile_n_heuristic((128, 8192, 8192), 1, 132), 64); // 128 tiles of 64, 32 of 256
+/// ```
+pub fn tile_n_heuristic((m, n, _k): (i64, i64, i64), batch: i64, sms: u32) -> i64 {
+    let sms = i64::from(sms.max(1));
+    let score = |bn: i64| {
+        let tiles = ceil_div(m.max(1), TILE.0) * ceil_div(n.max(1), bn) * batch.max(1);
+        let waves = ceil_div(tiles, sms);
+        let fill = tiles as f64 / (waves * sms) as f64;
+        let work = match bn {
+            256 => 1.0,
+            128 => 0.9,
+            _ => 0.75,
+        };
+        fill * work
+    };
+    // the widest of the best (ties to the wider tile)
+    TILE_NS
+        .into_iter()
+        .fold((256, -1.0), |(best, s), bn| if score(bn) > s + 1e-9 { (bn, score(bn)) } else { (best, s) })
+        .0
+}
+
 /// Elements of K per `wgmma` instruction for inputs of `elem`: 32 bytes
 /// (16 of a 16-bit type, 32 of an 8-bit one).
 pub(crate) fn wgmma_k(elem: Elem) -> i64 {
     32 / elem.bytes()
 }
-/// k-tiles in flight.
+/// k-tiles in flight with the 128 x 256 tile (narrower tiles keep more:
+/// as many as fit, up to [`MAX_STAGES`]).
 pub const STAGES: i64 = 4;
+/// The most k-tiles in flight of a narrow tile.
+pub const MAX_STAGES: i64 = 8;
+/// Bytes of dynamic shared memory a Hopper block may take (227 KiB).
+pub const SMEM_LIMIT: i64 = 227 * 1024;
+/// The block tile widths (`BN`) of the warp-specialized kernel: the `wgmma`
+/// is m64nBNk16 (or k32).
+pub const TILE_NS: [i64; 3] = [256, 128, 64];
 /// Bytes of the TMA store's staging buffers ([`Sm90Epilogue::Tma`]): two
 /// boxes of 64 rows by 128 bytes per consumer warpgroup, which with the
 /// four stages' 192 KiB fits Hopper's 227 KiB per block (a whole 128 x 256
@@ -116,6 +157,8 @@ pub struct Sm90Gemm {
     pub name: String,
     /// The input type.
     pub elem: Elem,
+    /// The block tile `(BM, BN, BK)`.
+    pub tile: (i64, i64, i64),
     /// `(M, N, K)`.
     pub mnk: (i64, i64, i64),
     /// The shared tile of `A`, `(128, 64)` in elements.
@@ -194,10 +237,11 @@ pub enum Sm90Loader {
     WarpSpecialized,
 }
 
-/// The choices of an [`Sm90Gemm`]; the tile ([`TILE`]) and the stages
-/// ([`STAGES`]) are fixed: the `wgmma` is m64n256k16 on two warpgroups, and
-/// four stages of it (with `C`'s staging buffers) fill Hopper's shared
-/// memory.
+/// The choices of an [`Sm90Gemm`]: the block tile is 128 rows by `bn`
+/// columns (256 by default, the only width outside the warp-specialized
+/// kernel; 128 or 64 there, for problems of few tiles), the `wgmma`
+/// m64n`bn` on two warpgroups; the stages are as many as fill Hopper's
+/// shared memory (four of the widest tile, with `C`'s staging buffers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sm90Config {
     /// How the tiles reach shared memory and the blocks are scheduled.
@@ -210,6 +254,9 @@ pub struct Sm90Config {
     /// Whether A and B are K-major (both, except with the warp-specialized
     /// loader).
     pub k_major: (bool, bool),
+    /// The block tile's width `BN`, one of [`TILE_NS`] (256 but with the
+    /// warp-specialized loader).
+    pub bn: i64,
 }
 
 impl Default for Sm90Config {
@@ -219,6 +266,7 @@ impl Default for Sm90Config {
             epilogue: Sm90Epilogue::Direct,
             c_elem: Elem::F32,
             k_major: (true, true),
+            bn: 256,
         }
     }
 }
@@ -364,7 +412,8 @@ impl Sm90Gemm {
         k_major: (bool, bool),
         epilogue: Sm90Epilogue,
     ) -> Result<Sm90Gemm> {
-        let config = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major };
+        let config =
+            Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major, ..Sm90Config::default() };
         Sm90Gemm::with_config(name, mnk, elem, config)
     }
 
@@ -396,6 +445,7 @@ impl Sm90Gemm {
         Ok(Sm90Gemm {
             name: name.to_string(),
             elem,
+            tile: p.tile,
             mnk,
             smem: p.smem,
             smem_b: p.smem_b,
@@ -428,7 +478,7 @@ impl Sm90Gemm {
     /// ```
     pub fn blocks(&self) -> (u32, u32) {
         let (m, n, _) = self.mnk;
-        (ceil_div(m, TILE.0) as u32, ceil_div(n, TILE.1) as u32)
+        (ceil_div(m, self.tile.0) as u32, ceil_div(n, self.tile.1) as u32)
     }
 
     /// The grid to launch on a GPU of `sms` multiprocessors: [`blocks`](Self::blocks),
@@ -873,7 +923,7 @@ impl Sm90GemmAtLaunch {
                 }
             }
         }
-        let blocks = (ceil_div(m, TILE.0), ceil_div(n, TILE.1));
+        let blocks = (ceil_div(m, TILE.0), ceil_div(n, self.config.bn));
         if blocks.0 * blocks.1 * batch > i32::MAX as i64 {
             return bad(format!("({m},{n},{k}) x {batch}: {} block tiles, past 2^31", blocks.0 * blocks.1 * batch));
         }

@@ -169,6 +169,9 @@ pub struct GemmOptions<'a> {
     /// The k-tiles' splits (split-K), pinned; `None` (the default) for
     /// [`crate::gemm_sm90::Sm90Problem::split_heuristic`]'s choice.
     pub splits: Option<i64>,
+    /// The block tile's width (256, 128 or 64), pinned; `None` (the
+    /// default) for [`crate::gemm_sm90::tile_n_heuristic`]'s choice.
+    pub tile_n: Option<i64>,
     /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
     /// shared by the matrices of a batch.
     pub bias: Option<(&'a CudaSlice<f32>, BiasMode)>,
@@ -184,6 +187,7 @@ impl Default for GemmOptions<'_> {
             scales: (1.0, 1.0),
             c_elem: None,
             splits: None,
+            tile_n: None,
             bias: None,
             activation: Activation::None,
         }
@@ -289,11 +293,16 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         n_div: if k_major.1 { n_div } else { n_div.max(8) },
         k_div: if k_major.0 || k_major.1 { vec } else { 1 },
     };
+    let bn = match options.tile_n {
+        Some(bn) => bn,
+        None => crate::gemm_sm90::tile_n_heuristic((m, n, k), sc.batch, gpu.sm_count()?),
+    };
     let config = Sm90Config {
         loader: Sm90Loader::WarpSpecialized,
         epilogue: if tma_store { Sm90Epilogue::Tma } else { Sm90Epilogue::Direct },
         c_elem,
         k_major,
+        bn,
     };
     let op = EpilogueOp { bias: options.bias.map_or(BiasMode::None, |(_, how)| how), activation: options.activation };
     if op.bias == BiasMode::None && options.bias.is_some() {

@@ -172,6 +172,9 @@ enum Cmd {
         /// Compile this file in place of the planned source (to try an edit of it)
         #[arg(long, hide = true)]
         source_file: Option<std::path::PathBuf>,
+        /// The block tile's width: 256, 128 or 64
+        #[arg(long, default_value_t = 256)]
+        tile_n: i64,
     },
     /// The library GEMM with a fused bias and activation beside PyTorch's
     /// unfused matmul + bias + activation
@@ -201,6 +204,9 @@ enum Cmd {
         /// Pin the k-tiles' splits (split-K) instead of the heuristic's choice.
         #[arg(long)]
         splits: Option<i64>,
+        /// Pin the block tile's width (256, 128, 64) instead of the heuristic's choice.
+        #[arg(long)]
+        tile_n: Option<i64>,
     },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
@@ -815,7 +821,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             loader: Sm90Loader::WarpSpecialized,
             epilogue: Sm90Epilogue::Tma,
             c_elem: Elem::F16,
-            k_major: (true, true),
+            ..Sm90Config::default()
         };
         let facts = SizeFacts { n_div: 8, ..SizeFacts::default() };
         for (i, (bias, activation)) in [
@@ -1037,7 +1043,7 @@ fn check() -> Result<(), Error> {
             for (j, (mnk, batch)) in FP8_SHAPES.into_iter().enumerate() {
                 library += 1;
                 let what = format!("gemm {batch}x{mnk:?} {} -> {}, scales (0.5, 0.25)", types.0, types.1);
-                match fp8_checked(&gpu, mnk, batch, types, (None, None), 300 + (10 * i + j) as u64) {
+                match fp8_checked(&gpu, mnk, batch, types, (None, None, None), 300 + (10 * i + j) as u64) {
                     Ok(n) => println!("ok    {what}: {n} entries exact"),
                     Err(e) => {
                         bad += 1;
@@ -1062,7 +1068,13 @@ fn check() -> Result<(), Error> {
 /// `check` runs: f32 and 16-bit C, direct and TMA stores, K- and MN-major
 /// operands, and facts from none to tile multiples.
 fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
-    let ws = |epilogue, c_elem, k_major| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major };
+    let ws = |epilogue, c_elem, k_major| Sm90Config {
+        loader: Sm90Loader::WarpSpecialized,
+        epilogue,
+        c_elem,
+        k_major,
+        ..Sm90Config::default()
+    };
     if elem.is_fp8() {
         return fp8_catalogue(elem);
     }
@@ -1085,8 +1097,12 @@ fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
 /// (the scales' product), and tile multiples.
 fn fp8_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
     use kute_cuda::gemm_sm90::EpilogueOp;
-    let ws =
-        |epilogue, c_elem| Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major: (true, true) };
+    let ws = |epilogue, c_elem| Sm90Config {
+        loader: Sm90Loader::WarpSpecialized,
+        epilogue,
+        c_elem,
+        ..Sm90Config::default()
+    };
     let (direct, tma) = (Sm90Epilogue::Direct, Sm90Epilogue::Tma);
     let k16 = SizeFacts { k_div: 16, ..SizeFacts::default() };
     let n8 = SizeFacts { n_div: 8, ..k16 };
@@ -1102,6 +1118,7 @@ fn fp8_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
             EpilogueOp::default(),
         )?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, Elem::F16), tiled)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_n64_{elem}"), elem, Sm90Config { bn: 64, ..ws(tma, Elem::F16) }, n8)?,
     ])
 }
 
@@ -1141,7 +1158,7 @@ fn fp8_checked(
     (m, n, k): (i64, i64, i64),
     batch: i64,
     (elem, c_elem): (Elem, Elem),
-    (samples, splits): (Option<usize>, Option<i64>),
+    (samples, splits, tile_n): (Option<usize>, Option<i64>, Option<i64>),
     seed: u64,
 ) -> Result<usize, Error> {
     use kute_cuda::library::GemmOptions;
@@ -1152,7 +1169,7 @@ fn fp8_checked(
     let b = fp8_data((batch * n * k) as usize, elem, seed + 1);
     let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
     let scales = (0.5f32, 0.25f32);
-    let options = GemmOptions { scales, c_elem: Some(c_elem), splits, ..GemmOptions::default() };
+    let options = GemmOptions { scales, c_elem: Some(c_elem), splits, tile_n, ..GemmOptions::default() };
     let total = (batch * m * n) as usize;
     let got: Vec<f32> = if c_elem == Elem::F32 {
         library_c::<_, f32>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?
@@ -1198,7 +1215,7 @@ fn gemm_fp8(
     c_elem: Elem,
     reps: usize,
     no_torch: bool,
-    splits: Option<i64>,
+    (splits, tile_n): (Option<i64>, Option<i64>),
 ) -> Result<(), Error> {
     use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
     let gpu = Gpu::new(0)?;
@@ -1219,7 +1236,7 @@ fn gemm_fp8(
                 });
             }
             // checked first (sampled entries), then timed on the same sizes
-            let checked = fp8_checked(&gpu, (m, n, k), 1, (elem, c_elem), (Some(256), splits), 11)?;
+            let checked = fp8_checked(&gpu, (m, n, k), 1, (elem, c_elem), (Some(256), splits, tile_n), 11)?;
             let (da, db) =
                 (gpu.upload(&fp8_data((m * k) as usize, elem, 3))?, gpu.upload(&fp8_data((n * k) as usize, elem, 4))?);
             let (la, lb, lc) = (
@@ -1227,7 +1244,8 @@ fn gemm_fp8(
                 lay(format!("({n},{k}):({k},1)"))?,
                 lay(format!("({m},{n}):({n},1)"))?,
             );
-            let options = GemmOptions { scales: (0.5, 0.25), c_elem: Some(c_elem), splits, ..GemmOptions::default() };
+            let options =
+                GemmOptions { scales: (0.5, 0.25), c_elem: Some(c_elem), splits, tile_n, ..GemmOptions::default() };
             let ms = if c_elem == Elem::F32 {
                 let mut c = gpu.zeros::<f32>((m * n) as usize)?;
                 let mut run = || {
@@ -1674,7 +1692,7 @@ fn gemm_at_launch(
     elem: Elem,
     reps: usize,
     no_torch: bool,
-    facts: &[i64],
+    (facts, tile_n): (&[i64], i64),
     source_file: Option<&std::path::Path>,
 ) -> Result<(), Error> {
     use std::time::Instant;
@@ -1685,6 +1703,7 @@ fn gemm_at_launch(
         epilogue: Sm90Epilogue::Tma,
         c_elem: elem,
         k_major: (true, true),
+        bn: tile_n,
     };
     let [m_div, n_div, k_div] = facts[..] else {
         return Err(Error::Unsupported { op: "gemm-at-launch", why: "--facts M_DIV,N_DIV,K_DIV".into() });
@@ -2165,11 +2184,11 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
-        Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits } => {
-            gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, splits)
+        Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits, tile_n } => {
+            gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, (splits, tile_n))
         }
-        Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file } => {
-            gemm_at_launch(&shapes, elem, reps, no_torch, &facts, source_file.as_deref())
+        Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file, tile_n } => {
+            gemm_at_launch(&shapes, elem, reps, no_torch, (&facts, tile_n), source_file.as_deref())
         }
     };
     match r {

@@ -2,7 +2,7 @@
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
 use super::{device, header, layout_fn, plain_fn, ptx_type};
-use crate::gemm_sm90::{tile, wgmma_k, Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, STAGES, THREADS};
+use crate::gemm_sm90::{wgmma_k, Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, THREADS};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
 use crate::{Elem, Result};
@@ -76,7 +76,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     let (m, n, k) = p.mnk();
     let Sm90Config { loader, c_elem, k_major: (a_k, b_k), .. } = p.config;
     let elem = p.elem;
-    let (_, bn, bk) = tile(elem);
+    let (_, bn, bk) = p.tile;
+    let stages = p.stages;
     let (et, kw) = (elem.carrier(), wgmma_k(elem));
     let tma = loader != Sm90Loader::CpAsync;
     let (smem, atom) = (&p.smem, &p.atom);
@@ -162,9 +163,9 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
 "#,
     );
     let tma_load = format!(
-        r#"  __shared__ alignas(8) unsigned long long full[{STAGES}];
+        r#"  __shared__ alignas(8) unsigned long long full[{stages}];
   if (t == 0) {{
-    for (int s = 0; s < {STAGES}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
+    for (int s = 0; s < {stages}; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }}
   __syncthreads();
@@ -188,7 +189,7 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
             "const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b".to_string(),
             tma_load,
             String::new(),
-            format!("kute_wait(kute_bar(&full[kt % {STAGES}]), (unsigned int)((kt / {STAGES}) & 1));"),
+            format!("kute_wait(kute_bar(&full[kt % {stages}]), (unsigned int)((kt / {stages}) & 1));"),
         )
     } else {
         (
@@ -196,7 +197,7 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
                 format!("const {et}* __restrict__ A, const {et}* __restrict__ B"),
                 cp_load,
                 "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");".to_string(),
-                format!("asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");\n    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");", STAGES - 3),
+                format!("asm volatile(\"cp.async.wait_group {};\" ::: \"memory\");\n    asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");", stages - 3),
             )
     };
     if !tma {
@@ -237,7 +238,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
   // 1024-byte aligned, as the 128-byte swizzle needs
   {et}* sm = reinterpret_cast<{et}*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
   {et}* sa = sm;
-  {et}* sb = sm + {STAGES} * {a_elems};
+  {et}* sb = sm + {stages} * {a_elems};
   const long long t = threadIdx.x;
   const long long wg = t / 128;
   const long long bm = blockIdx.x, bn = blockIdx.y;
@@ -246,7 +247,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
   for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
   const long long ktiles = {ktiles};
 {load_fn}#pragma unroll
-  for (int s = 0; s < {STAGES} - 2; ++s) {{
+  for (int s = 0; s < {stages} - 2; ++s) {{
     if (s < ktiles) load(s, s);
     {commit}
   }}
@@ -255,11 +256,11 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
     {wait_tile}
     __syncthreads();
     // refill the stage of tile kt-2
-    const long long next = kt + {STAGES} - 2;
-    if (next < ktiles) load(next, (int)(next % {STAGES}));
+    const long long next = kt + {stages} - 2;
+    if (next < ktiles) load(next, (int)(next % {stages}));
     {commit}
-    const {et}* sas = sa + (kt % {STAGES}) * {a_elems} + wg * {wg_rows};
-    const {et}* sbs = sb + (kt % {STAGES}) * {b_elems};
+    const {et}* sas = sa + (kt % {stages}) * {a_elems} + wg * {wg_rows};
+    const {et}* sbs = sb + (kt % {stages}) * {b_elems};
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
     for (int ks = 0; ks < {ksteps}; ++ks) kute_wgmma(d, kute_desc_a(sas + {a_kstep} * ks), kute_desc_b(sbs + {b_kstep} * ks));
@@ -305,7 +306,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let (a_elems, b_elems) = p.stage_elems;
     // per operand: (tile rows, K-major), offsets in elements: the k steps',
     // and the second warpgroup's in A
-    let (bm, bn, bk) = tile(elem);
+    let (bm, bn, bk) = p.tile;
+    let stages = p.stages;
     let operands = [(bm, p.config.k_major.0), (bn, p.config.k_major.1)];
     let (a_kstep, b_kstep, a_wg) = (p.desc_a.kstep, p.desc_b.kstep, p.wg_offset);
     let (m_c, n_c) = (c(p.mnk().0), c(p.mnk().1));
@@ -401,7 +403,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             // global loads cost 0.06 ms on 4096³)
             let per_row = p.extents.op.is_some_and(|o| o.bias == BiasMode::PerRow);
             let (extent, first, inside) =
-                if per_row { ("128", "cc.c[0]", m_c.clone()) } else { ("256", "cc.c[1]", n_c.clone()) };
+                if per_row { (bm, "cc.c[0]", m_c.clone()) } else { (bn, "cc.c[1]", n_c.clone()) };
             let bias_at = p.bias_offset.unwrap_or_default();
             let pair =
                 if per_row { ("sbias[e.c[0]]", "sbias[e.c[0]]") } else { ("sbias[e.c[1]]", "sbias[e.c[1] + 1]") };
@@ -619,15 +621,15 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
   // 1024-byte aligned, as the 128-byte swizzle needs
   {et}* sm = reinterpret_cast<{et}*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
   {et}* sa = sm;
-  {et}* sb = sm + {STAGES} * {a_elems};
+  {et}* sb = sm + {stages} * {a_elems};
   // C's staging buffers (TMA store), after the stages
-  const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {STAGES} * ({a_elems} + {b_elems}));
+  const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {stages} * ({a_elems} + {b_elems}));
   // full: the stage's bytes have landed; empty: both consumers are done with it
-  __shared__ alignas(8) unsigned long long full[{STAGES}], empty[{STAGES}];
+  __shared__ alignas(8) unsigned long long full[{stages}], empty[{stages}];
   const int t = threadIdx.x;
   const int wg = t / 128;
   if (t == 0) {{
-    for (int s = 0; s < {STAGES}; ++s) {{
+    for (int s = 0; s < {stages}; ++s) {{
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
       asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
     }}
@@ -647,9 +649,9 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
       // the tiles' first coordinates; a k-tile adds its offset (no division)
       {per_tile}
       for (long long kt = {kt0}; kt < {kt1}; kt += {kstep}, ++it) {{
-        const int stage = (int)(it % {STAGES});
+        const int stage = (int)(it % {stages});
         // the consumers released this stage's previous round
-        if (it >= {STAGES}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {STAGES}) + 1) & 1));
+        if (it >= {stages}) kute_wait(kute_bar(&empty[stage]), (unsigned int)(((it / {stages}) + 1) & 1));
         const unsigned int bar = kute_bar(&full[stage]);
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"({tile_bytes}) : "memory");
         {per_ktile}
@@ -670,8 +672,8 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
 #pragma unroll
     for (int r = 0; r < {acc}; ++r) d[r] = 0.f;
     for (long long kt = {kt0}; kt < {kt1}; kt += {kstep}, ++it) {{
-      const int stage = (int)(it % {STAGES});
-      kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {STAGES}) & 1));
+      const int stage = (int)(it % {stages});
+      kute_wait(kute_bar(&full[stage]), (unsigned int)((it / {stages}) & 1));
       const {et}* sas = sa + stage * {a_elems} + cw * {a_wg};
       const {et}* sbs = sb + stage * {b_elems};
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -680,10 +682,10 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
       // the previous k-tile's wgmma have finished: release its stage
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-      if (kt > {kt0} && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
+      if (kt > {kt0} && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {stages}]));
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {STAGES}]));
+    if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {stages}]));
 {transform}{epilogue}  }}
 {drain}}}
 "#,

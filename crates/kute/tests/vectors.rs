@@ -176,7 +176,7 @@ fn check_file(name: &str, text: &str) {
                     }
                 },
                 // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
-                // (README, "Where kute differs from CuTe C++")
+                // (docs/differences.md)
                 (w, Ok(Value::Bool(b))) => w.trim_start_matches('_') == if b.value { "1" } else { "0" },
                 (w, Ok(v)) => {
                     let s = v.to_string();

@@ -1,4 +1,4 @@
-//! Workload W1 (shared/bench/README.md): 11 algebra operations, every integer
+//! Workload W1 (docs/benchmarks/algebra.md): 11 algebra operations, every integer
 //! dynamic, operands built before the timed region.
 
 use crate::timing::{calibrate, one_batch, BATCHES};

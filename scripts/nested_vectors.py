@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Test vectors of nested expressions (the result of one operation as an operand of
-the next), answered by the CuTe oracle (shared/oracle, or CUTE_ORACLE):
+the next), answered by the CuTe oracle (found through CUTE_ORACLE):
 
     scripts/nested_vectors.py algebra SEED COUNT > crates/kute/tests/data/nested_algebra.tsv
     scripts/nested_vectors.py basis SEED COUNT > crates/kute/tests/data/nested_basis.tsv

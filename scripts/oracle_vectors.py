@@ -1,4 +1,4 @@
-"""Test vectors, answered by the CuTe oracle (shared/oracle, or CUTE_ORACLE), for
+"""Test vectors, answered by the CuTe oracle (found through CUTE_ORACLE), for
 the calls the oracle's translator cannot write by itself:
 
   - `transform_layout(L, f)`, `transform_layout(L0, L1, f)` with `f` a function

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Refresh the outputs of the `console` examples in README.md by running kute.
+"""Refresh the outputs of the `console` examples of the documents (README.md and every
+docs/**/*.md) by running kute.
 
 Every fenced block marked ```console holds commands (lines starting with `$ kute`)
 each followed by its output. This script re-runs the commands with the kute binary
 (KUTE, or target/release/kute) and writes their real output (stdout, then stderr)
 under them.
 
-    scripts/readme-examples.py            # rewrite README.md
-    scripts/readme-examples.py --check    # exit 1 if README.md is out of date
+    scripts/readme-examples.py            # rewrite the documents
+    scripts/readme-examples.py --check    # exit 1 if a document is out of date
 
 crates/kute-cli/tests/readme.rs makes the same check under `cargo test`.
 """
 
+import glob
 import os
 import shlex
 import subprocess
@@ -51,18 +53,27 @@ def refresh(text):
     return "\n".join(out)
 
 
+def documents():
+    docs = sorted(glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True))
+    return [os.path.join(ROOT, "README.md")] + docs
+
+
 def main():
-    path = os.path.join(ROOT, "README.md")
-    text = open(path, encoding="utf-8").read()
-    new = refresh(text)
-    if "--check" in sys.argv[1:]:
-        if new != text:
-            print("README.md examples are out of date; run scripts/readme-examples.py", file=sys.stderr)
-            sys.exit(1)
-        return
-    if new != text:
-        open(path, "w", encoding="utf-8").write(new)
-        print("README.md updated")
+    stale = []
+    for path in documents():
+        name = os.path.relpath(path, ROOT)
+        text = open(path, encoding="utf-8").read()
+        new = refresh(text)
+        if new == text:
+            continue
+        if "--check" in sys.argv[1:]:
+            stale.append(name)
+        else:
+            open(path, "w", encoding="utf-8").write(new)
+            print(f"{name} updated")
+    if stale:
+        print(f"examples out of date in {', '.join(stale)}; run scripts/readme-examples.py", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

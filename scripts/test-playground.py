@@ -19,7 +19,7 @@ import urllib.parse
 
 from playwright.sync_api import sync_playwright
 
-# kute's answers (the README's tour checks the same ones against the `kute` command).
+# kute's answers (the tour, docs/tour.md, checks the same ones against the `kute` command).
 DIVIDE = "logical_divide(24:2, 4:2)"
 DIVIDE_RESULT = "(4,(2,3)):(4,(2,16))"
 BLOCKED = "blocked_product((_2,_2):(_1,_2),(_3,_4):(_4,_1))"

@@ -1,4 +1,4 @@
-//! Workload W1 (shared/bench/README.md): the 11 algebra operations with every
+//! Workload W1 (docs/benchmarks/algebra.md): the 11 algebra operations with every
 //! integer dynamic. Operands are built (parsed) outside the timed region.
 //!
 //! `cargo bench -p kute-bench --features criterion --bench w1`; `cargo run --release -p kute-bench -- compare`

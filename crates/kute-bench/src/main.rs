@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Environment: `KUTE_BENCH_DIR` (the folder with `cute_runtime_bench.cpp` and
-//! `pycute_bench.py`; default `../shared/bench` from the repository root),
+//! `pycute_bench.py`; default: see `ext.rs`),
 //! `KUTE_CUTE_INCLUDES` (the `-I` flags; default: `../oracle/includes.sh` from that
 //! folder), `CXX`, `PYTHON`, `KUTE_PYCUTE_DIR`, `KUTE_BENCH_REBUILD` (rebuild the C++).
 

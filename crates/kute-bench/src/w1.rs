@@ -1,4 +1,4 @@
-//! Workload W1 (shared/bench/README.md): 11 algebra operations, every integer
+//! Workload W1 (docs/benchmarks/algebra.md): 11 algebra operations, every integer
 //! dynamic, operands built before the timed region.
 
 use crate::timing::{calibrate, one_batch, BATCHES};
@@ -16,7 +16,7 @@ pub struct Row {
     pub py: Option<&'static str>,
 }
 
-/// The 11 rows of W1, in the order of the README (and of the C++ program).
+/// The 11 rows of W1, in the order of docs/benchmarks/algebra.md (and of the C++ program).
 pub const ROWS: [Row; 11] = [
     Row { expr: "composition((20,2):(16,4),(4,5):(1,4))", cpp: "composition", py: Some("composition") },
     Row { expr: "logical_divide(24:2,4:2)", cpp: "logical_divide", py: Some("logical_divide") },

@@ -1,4 +1,4 @@
-//! The library calls of the README's "From CuTe C++ to kute" table exist and agree
+//! The library calls of the "From CuTe C++ to kute" table (docs/from-cute.md) exist and agree
 //! with the expressions next to them.
 
 use kute::expr::{eval, parse_tiler};

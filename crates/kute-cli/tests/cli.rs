@@ -1,5 +1,5 @@
 //! The `kute` binary, run as a user runs it. Expected answers are CuTe's (from
-//! `shared/oracle`), not whatever the code printed when the test was written.
+//! the CuTe oracle, which runs CuTe's own C++), not whatever the code printed when the test was written.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};

@@ -3,6 +3,7 @@
 
 mod api_table;
 mod cli;
+mod markdown;
 mod python_package;
 mod readme;
 mod swizzle;

@@ -1,10 +1,55 @@
-//! Every `console` example of the README is real: each `$ kute ...` command is run
-//! and its output (stdout, then stderr) must be the text under it.
-//! (`scripts/readme-examples.py` rewrites the outputs after a deliberate change.)
+//! Every `console` example of the documents (README.md and every `docs/**/*.md`)
+//! is real: each `$ kute ...` command is run and its output (stdout, then stderr)
+//! must be the text under it. (`scripts/readme-examples.py` rewrites the outputs
+//! after a deliberate change.)
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const README: &str = include_str!("../../../README.md");
+
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The user documents: README.md, then every markdown file under `docs/`, as
+/// (path relative to the root, text), read when the test runs.
+pub(crate) fn documents() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = vec![root().join("README.md")];
+    let mut docs = Vec::new();
+    walk(&root().join("docs"), &mut docs);
+    docs.sort();
+    files.extend(docs);
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p.strip_prefix(root()).unwrap().display().to_string(), text)
+        })
+        .collect()
+}
+
+/// The fewest `$ kute` examples each document must have: a lost example fails.
+/// (More are fine; raise a floor when adding examples.)
+const MIN_EXAMPLES: &[(&str, usize)] = &[
+    ("README.md", 7),
+    ("docs/tour.md", 63),
+    ("docs/gpu.md", 1),
+    ("docs/cli.md", 5),
+    ("docs/symbolic.md", 7),
+    ("docs/differences.md", 4),
+];
 
 /// A command line split as a POSIX shell would, for the quoting the README uses:
 /// bare words and single-quoted strings.
@@ -43,12 +88,12 @@ fn shell_words(cmd: &str) -> Vec<String> {
     words
 }
 
-/// `(command, expected output)` for every example of every console block.
-fn examples() -> Vec<(String, String)> {
+/// `(command, expected output)` for every example of every console block of `doc`.
+fn examples(doc: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut block: Option<&str> = None; // the fence's indentation while inside a block
     let mut current: Option<(String, Vec<String>)> = None;
-    for line in README.lines() {
+    for line in doc.lines() {
         let stripped = line.trim_start_matches(' ');
         let indent = &line[..line.len() - stripped.len()];
         match block {
@@ -85,20 +130,32 @@ fn shell_words_split_like_a_shell() {
 }
 
 #[test]
-fn readme_examples_are_real() {
-    let ex = examples();
-    assert!(ex.len() >= 40, "only {} examples found", ex.len());
+fn document_examples_are_real() {
+    let docs = documents();
     let mut bad = Vec::new();
-    for (cmd, want) in &ex {
-        let argv = shell_words(cmd);
-        assert_eq!(argv[0], "kute", "{cmd}");
-        let o = Command::new(env!("CARGO_BIN_EXE_kute")).args(&argv[1..]).output().unwrap();
-        let got = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-        if got.trim_end_matches('\n') != want.trim_end_matches('\n') {
-            bad.push(format!("$ {cmd}\n--- README\n{want}\n--- kute\n{got}"));
+    let mut total = 0;
+    for (path, text) in &docs {
+        let ex = examples(text);
+        if let Some((_, min)) = MIN_EXAMPLES.iter().find(|(p, _)| p == path) {
+            assert!(ex.len() >= *min, "{path}: {} `$ kute` examples, at least {min} expected", ex.len());
+        }
+        total += ex.len();
+        for (cmd, want) in &ex {
+            let argv = shell_words(cmd);
+            assert_eq!(argv[0], "kute", "{path}: {cmd}");
+            let o = Command::new(env!("CARGO_BIN_EXE_kute")).args(&argv[1..]).output().unwrap();
+            let got = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            if got.trim_end_matches('\n') != want.trim_end_matches('\n') {
+                bad.push(format!("$ {cmd}\n--- {path}\n{want}\n--- kute\n{got}"));
+            }
         }
     }
-    assert!(bad.is_empty(), "README examples differ from kute's output:\n{}", bad.join("\n\n"));
+    for (path, _) in MIN_EXAMPLES {
+        assert!(docs.iter().any(|(p, _)| p == path), "{path} is missing");
+    }
+    // 80 when the examples were all in README.md
+    assert!(total >= 80, "only {total} examples found");
+    assert!(bad.is_empty(), "document examples differ from kute's output:\n{}", bad.join("\n\n"));
 }
 
 /// `.ci/run` runs exactly the README's test command: the second line of the

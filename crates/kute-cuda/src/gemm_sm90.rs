@@ -377,8 +377,8 @@ impl Sm90Gemm {
     }
 
     /// As [`Sm90Gemm::warp_specialized_with`], storing `C` as `epilogue`
-    /// says: [`Sm90Epilogue::Tma`] is the fast one (BENCHMARKS.md, "A
-    /// TMA-store epilogue"); the direct stores remain for `C`s whose rows TMA
+    /// says: [`Sm90Epilogue::Tma`] is the fast one (docs/benchmarks/gemm.md,
+    /// "The SM90 epilogues"); the direct stores remain for `C`s whose rows TMA
     /// cannot address.
     ///
     /// Pre: as `warp_specialized_with`; with [`Sm90Epilogue::Tma`], `N`
@@ -686,7 +686,7 @@ impl Sm90Problem {
     /// with tiles for more than a quarter of them is not split; one with
     /// fewer splits each tile's k-tiles into as many shares as fill the
     /// multiprocessors once (`sms / tiles`), each share at least four
-    /// k-tiles, at most 16 shares. (Measured on an H200, BENCHMARKS.md:
+    /// k-tiles, at most 16 shares. (Measured on an H200, docs/benchmarks/gemm.md:
     /// 128x8192x8192 in four shares ran 1.09x faster than unsplit;
     /// 256x8192x8192 in two shares 0.88x, so it is not split.)
     ///

@@ -138,11 +138,27 @@ fn transpose_refuses_layouts_it_cannot_stage() {
     assert!(e("(60,64):(64,1)", "(60,64):(1,60)").contains("does not divide"));
 }
 
-/// The README's GEMM walk-through is `examples/run_gemm.rs`, verbatim (the
-/// example is compiled by `cargo test`, and was run on an H100).
+/// The GPU guide's GEMM walk-through is `examples/run_gemm.rs`, verbatim (the
+/// example is compiled by `cargo test`, and was run on an H100). The documents
+/// (README.md and every `docs/*.md`) are read when the test runs; exactly one
+/// of them shows it.
 #[test]
-fn the_readme_shows_the_gemm_example_verbatim() {
-    let readme = include_str!("../../../README.md");
+fn the_gpu_guide_shows_the_gemm_example_verbatim() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut docs = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            docs.push(p);
+        }
+    }
     let example = include_str!("../examples/run_gemm.rs");
-    assert!(readme.contains(&format!("```rust\n{example}```")), "README.md lacks examples/run_gemm.rs verbatim");
+    let block = format!("```rust\n{example}```");
+    let showing: Vec<_> = docs
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap().contains(&block))
+        .map(|p| p.display().to_string())
+        .collect();
+    assert_eq!(showing.len(), 1, "examples/run_gemm.rs verbatim in {showing:?} (docs/gpu.md expected)");
+    assert!(showing[0].ends_with("docs/gpu.md"), "{showing:?}");
 }

@@ -2,7 +2,7 @@
 //! arithmetic: build with
 //! `cargo rustc --release -p kute-macros --example static_asm -- --emit asm`
 //! and compare `static_eval` with `hand_eval`, `static_sum` with `hand_sum`
-//! (BENCHMARKS.md shows them).
+//! (docs/benchmarks/tensors.md shows them).
 
 use kute::codegen::StaticLayout;
 use kute_macros::static_layout;

@@ -70,7 +70,7 @@ pub struct Example {
     pub expr: String,
 }
 
-/// The worked examples, as (title, expression): the README's tour, one click away.
+/// The worked examples, as (title, expression): the tour (docs/tour.md), one click away.
 pub const EXAMPLES: &[(&str, &str)] = &[
     ("logical_divide", "logical_divide(24:2, 4:2)"),
     ("a layout as a table", "(2,(2,2)):(4,(2,1))"),

@@ -1,5 +1,5 @@
 //! The algebra allocates nothing on the heap for layouts of up to 16 leaves
-//! (one of the performance targets): every W1 operation (shared/bench/README.md, all integers
+//! (one of the performance targets): every W1 operation (docs/benchmarks/algebra.md, all integers
 //! dynamic), and larger operations up to 16 leaves, run with a counting global
 //! allocator after their operands are built.
 

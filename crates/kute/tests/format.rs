@@ -1,7 +1,7 @@
 //! How kute writes values and pictures.
 //!
 //! The `Display` expectations below are CuTe's own output for the same
-//! expressions (from `shared/oracle/cute.py eval --as-written`); the table and
+//! expressions (from the CuTe oracle's `cute.py eval --as-written`); the table and
 //! LaTeX snapshots in `snapshots/` were checked against `cute.py print`. SVG has
 //! no CuTe counterpart: its snapshots guard the picture against accidental
 //! change, and the tests here check its structure.

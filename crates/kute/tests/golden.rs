@@ -1,4 +1,4 @@
-//! Golden CuTe outputs: Appendix A of docs/cute_cpp_inventory.md (real CuTe output
+//! Golden CuTe outputs: Appendix A of the CuTe C++ inventory (a study of CuTe, not in this repository) (real CuTe output
 //! for the inputs of CuTe's unit tests, plus the extra examples of A.9), transcribed as
 //! kute expressions.
 //!
@@ -7,8 +7,8 @@
 //! - one with run-time integers must print the same values (compared with `_` removed);
 //! - where CuTe's run-time answer keeps leftover extent-1 modes (or drops run-time
 //!   strides) and kute, which decides by value, simplifies them, the third column is
-//!   CuTe's answer for the all-static variant of the expression (`shared/oracle/cute.py
-//!   eval`, the default), and kute must print that, `_` removed.
+//!   CuTe's answer for the all-static variant of the expression (the CuTe oracle's
+//!   `cute.py eval`, the default), and kute must print that, `_` removed.
 //!
 //! A last section adds the inline examples of the inventory's §1 (marked ✔ there).
 //! kute prints booleans as `true`/`false` where CuTe prints `_1`/`_0` (a documented

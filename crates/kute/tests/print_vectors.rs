@@ -1,5 +1,5 @@
-//! CuTe's own `print_layout` and `print_latex` output (captured with the oracle in
-//! `shared/oracle`, copied into `data/print.jsonl`): kute must reproduce every
+//! CuTe's own `print_layout` and `print_latex` output (captured with the CuTe oracle,
+//! copied into `data/print.jsonl`): kute must reproduce every
 //! byte of it.
 //!
 //! Each line of the file is a JSON object `{"layout": .., "table": .., "latex": ..}`
@@ -132,7 +132,7 @@ fn latex_matches_cute_print_latex() {
 }
 
 /// CuTe's `print_layout` and `print_latex` of swizzled and composed layouts
-/// (the `composed` rows of `shared/vectors/print_tv.jsonl`, copied into
+/// (the `composed` rows of the vector file `print_tv.jsonl`, copied into
 /// `data/print_composed.jsonl`): every byte.
 #[test]
 fn composed_tables_and_latex_match_cute() {
@@ -149,7 +149,7 @@ fn composed_tables_and_latex_match_cute() {
 
 /// CuTe's `print_latex` of TiledMMAs, MMA atoms and TiledCopies, and its
 /// `print_svg` of TiledMMAs (the `mma` and `copy` rows of
-/// `shared/vectors/print_tv.jsonl`, copied into `data/print_tv.jsonl`): every byte.
+/// the vector file `print_tv.jsonl`, copied into `data/print_tv.jsonl`): every byte.
 #[test]
 fn tv_pictures_match_cute() {
     let rows: Vec<_> = include_str!("data/print_tv.jsonl").lines().filter(|l| !l.trim().is_empty()).collect();

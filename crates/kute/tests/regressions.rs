@@ -1,7 +1,7 @@
 //! CuTe's known bugs and pitfalls as regression tests (docs/theory.md §1 and §5,
-//! docs/cute_cpp_inventory.md §1.9 and §5), and CuTe cases that must still be accepted.
+//! the CuTe C++ inventory §1.9 and §5), and CuTe cases that must still be accepted.
 //!
-//! Every expected answer was checked with CuTe's own C++ (`shared/oracle/cute.py eval`,
+//! Every expected answer was checked with CuTe's own C++ (the CuTe oracle's `cute.py eval`,
 //! which evaluates the all-static variant, and `--as-written` for run-time integers);
 //! the oracle's answer is quoted next to each case. Where CuTe is wrong, the test
 //! compares against the mathematics (the true composite `Â∘B`, computed by our own

@@ -188,7 +188,7 @@ fn scaled_basis_syntax() {
 
 #[test]
 fn scaled_bases_are_values() {
-    // CuTe's printed answers (shared/vectors/basis.tsv)
+    // CuTe's printed answers (the vector file basis.tsv)
     for (src, want) in [
         ("_3@1", "_3@1"),
         ("_2@0@1", "_2@0@1"),

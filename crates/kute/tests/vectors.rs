@@ -1,4 +1,4 @@
-//! CuTe's answers (from the oracle in `shared/oracle`, copied into `data/`):
+//! CuTe's answers (from the CuTe oracle, which runs CuTe's own C++; copied into `data/`):
 //! every row must pass. `algebra.tsv` and `seeds.tsv` are the project's shared
 //! vectors; `extra_2002.tsv` was generated the same way with another seed.
 //!
@@ -6,7 +6,7 @@
 //! - one with dynamic integers prints the same values (compared with `_` removed);
 //! - `error`: kute returns an error;
 //! - `cute-wrong:<answer>`: CuTe's answer is not the true result; kute returns an
-//!   error or the true result. Marked by `shared/oracle/cute_truth.py` for the
+//!   error or the true result. Marked by the oracle's `cute_truth.py` for the
 //!   operations built on composition (the composite), and by an independent
 //!   checker of CuTe's own documented postconditions (both in scripts/mark_wrong.py):
 //!   `left_inverse` gives a quasi-inverse (`L(R(L(i))) == L(i)`), and
@@ -176,7 +176,7 @@ fn check_file(name: &str, text: &str) {
                     }
                 },
                 // kute prints booleans as true/false where CuTe prints _1/_0 (static) or 1/0
-                // (README, "Where kute differs from CuTe C++")
+                // (docs/differences.md)
                 (w, Ok(Value::Bool(b))) => w.trim_start_matches('_') == if b.value { "1" } else { "0" },
                 (w, Ok(v)) => {
                     let s = v.to_string();
@@ -220,7 +220,7 @@ fn extra_vectors() {
 }
 
 /// Coordinate layouts: ScaledBasis strides (`E<i>`, `_3@1`), identity layouts
-/// and the operations CuTe allows on them (`shared/vectors/basis.tsv`).
+/// and the operations CuTe allows on them (CuTe's vector file `basis.tsv`).
 #[test]
 fn basis_vectors() {
     check_file("basis.tsv", include_str!("data/basis.tsv"));
@@ -326,13 +326,13 @@ fn pycute_vectors() {
     check_file("pycute.tsv", include_str!("data/pycute.tsv"));
 }
 
-/// Swizzles and composed layouts (`shared/vectors/swizzle.tsv`).
+/// Swizzles and composed layouts (CuTe's vector file `swizzle.tsv`).
 #[test]
 fn swizzle_vectors() {
     check_file("swizzle.tsv", include_str!("data/swizzle.tsv"));
 }
 
-/// MMA and copy atoms, tiled MMAs and tiled copies (`shared/vectors/tv.tsv`).
+/// MMA and copy atoms, tiled MMAs and tiled copies (CuTe's vector file `tv.tsv`).
 #[test]
 fn tv_vectors() {
     check_file("tv.tsv", include_str!("data/tv.tsv"));

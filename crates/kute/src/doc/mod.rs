@@ -3,6 +3,13 @@
 //! - [`cute_for_cpp_users`]: CuTe C++ calls and their kute equivalents.
 //! - [`differences`]: where kute deliberately differs from CuTe C++.
 //! - [`performance`]: how to call kute when speed matters.
+//!
+//! The repository's `docs/` folder has the longer user documents, linked from
+//! its README: a tour of the algebra on CuTe's worked examples (`docs/tour.md`),
+//! the full CuTe-to-kute table with the expression language beside the library
+//! (`docs/from-cute.md`), the differences with examples (`docs/differences.md`),
+//! symbolic layouts (`docs/symbolic.md`), the limits (`docs/limits.md`), and the
+//! measurements (`docs/benchmarks/`).
 
 pub mod cute_for_cpp_users {
     //! # CuTe for C++ users
@@ -100,8 +107,8 @@ pub mod performance {
     //!   flat layout divided by a tuple of leaves or integers (e.g.
     //!   `zipped_divide((M,N,K):(..),<bm,bn>)`) and a leaf composed with
     //!   anything skip even the fast run's buffers (about 12–30 ns on the
-    //!   2.6 GHz Xeon of `BENCHMARKS.md`). So do a complement of one or two
-    //!   modes with an integer cotarget (about 12 ns), a by-mode composition
+    //!   2.6 GHz Xeon of the repository's `docs/benchmarks/algebra.md`). So do
+    //!   a complement of one or two modes with an integer cotarget (about 12 ns), a by-mode composition
     //!   with leaf tiles over modes that are leaves or pairs of leaves (about
     //!   24 ns for two tiles), and a composition whose left operand coalesces
     //!   to two modes (its per-leaf step unrolled).
@@ -113,6 +120,6 @@ pub mod performance {
     //!   iterator borrows the layout's leaves and never allocates, whatever
     //!   their number; `nth` (and so `skip`) jumps with one division per digit.
     //!
-    //! `BENCHMARKS.md` in the repository has the measurements, side by side with
+    //! `docs/benchmarks/algebra.md` in the repository has the measurements, side by side with
     //! CuTe C++ and pycute (`cargo run --release -p kute-bench -- compare`).
 }

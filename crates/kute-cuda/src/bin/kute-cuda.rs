@@ -172,9 +172,10 @@ enum Cmd {
         /// Compile this file in place of the planned source (to try an edit of it)
         #[arg(long, hide = true)]
         source_file: Option<std::path::PathBuf>,
-        /// The block tile's width: 256, 128 or 64
-        #[arg(long, default_value_t = 256)]
-        tile_n: i64,
+        /// Pin the block tile's width (256, 128 or 64) instead of the
+        /// library's heuristic choice per shape
+        #[arg(long)]
+        tile_n: Option<i64>,
     },
     /// The library GEMM with a fused bias and activation beside PyTorch's
     /// unfused matmul + bias + activation
@@ -1692,39 +1693,43 @@ fn gemm_at_launch(
     elem: Elem,
     reps: usize,
     no_torch: bool,
-    (facts, tile_n): (&[i64], i64),
+    (facts, tile_n): (&[i64], Option<i64>),
     source_file: Option<&std::path::Path>,
 ) -> Result<(), Error> {
     use std::time::Instant;
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({}), NVRTC {:?}", gpu.name()?, gpu.arch()?, kute_cuda::gpu::nvrtc_version());
-    let config = Sm90Config {
-        loader: Sm90Loader::WarpSpecialized,
-        epilogue: Sm90Epilogue::Tma,
-        c_elem: elem,
-        k_major: (true, true),
-        bn: tile_n,
-    };
     let [m_div, n_div, k_div] = facts[..] else {
         return Err(Error::Unsupported { op: "gemm-at-launch", why: "--facts M_DIV,N_DIV,K_DIV".into() });
     };
-    let t = Instant::now();
-    let mut g = Sm90GemmAtLaunch::new("kgemm90at", elem, config, SizeFacts { m_div, n_div, k_div })?;
-    if let Some(path) = source_file {
-        g.source = std::fs::read_to_string(path)
-            .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("{}: {e}", path.display()) })?;
-    }
-    println!(
-        "plan and source of the kernel for every size (M % {m_div} == 0, N % {n_div} == 0, K % {k_div} == 0): {:.0} µs",
-        t.elapsed().as_secs_f64() * 1e6
-    );
-    let t = Instant::now();
-    let f = gpu.load_sm90_at(&g)?;
-    let origin = f.origin;
-    println!("kernels: {origin:?} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    let t = Instant::now();
-    let again = gpu.load_sm90_at(&g)?.origin;
-    println!("kernels again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+    // the kernel for every size of one tile width, made when a shape first needs it
+    let make = |bn: i64| -> Result<(Sm90GemmAtLaunch, Sm90Kernels), Error> {
+        let config = Sm90Config {
+            loader: Sm90Loader::WarpSpecialized,
+            epilogue: Sm90Epilogue::Tma,
+            c_elem: elem,
+            k_major: (true, true),
+            bn,
+        };
+        let t = Instant::now();
+        let mut g = Sm90GemmAtLaunch::new(&format!("kgemm90at{bn}"), elem, config, SizeFacts { m_div, n_div, k_div })?;
+        if let Some(path) = source_file {
+            g.source = std::fs::read_to_string(path)
+                .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("{}: {e}", path.display()) })?;
+        }
+        println!(
+            "plan and source of the 128 x {bn} kernel for every size (M % {m_div} == 0, N % {n_div} == 0, K % {k_div} == 0): {:.0} µs",
+            t.elapsed().as_secs_f64() * 1e6
+        );
+        let t = Instant::now();
+        let f = gpu.load_sm90_at(&g)?;
+        println!("kernels: {:?} in {:.1} ms", f.origin, t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let again = gpu.load_sm90_at(&g)?.origin;
+        println!("kernels again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
+        Ok((g, f))
+    };
+    let mut made: std::collections::HashMap<i64, (Sm90GemmAtLaunch, Sm90Kernels)> = std::collections::HashMap::new();
     // MxNxK, or a batch: Bx(MxNxK)
     let parse = |s: &str| -> Result<(i64, (i64, i64, i64)), Error> {
         let v: Vec<i64> = s.split(['x', '(', ')']).filter_map(|x| x.trim().parse().ok()).collect();
@@ -1739,6 +1744,11 @@ fn gemm_at_launch(
     for (si, s) in shapes.iter().enumerate() {
         let (batch, mnk) = parse(s)?;
         let (m, n, k) = mnk;
+        let bn = tile_n.unwrap_or_else(|| kute_cuda::gemm_sm90::tile_n_heuristic(mnk, batch, sms));
+        if !made.contains_key(&bn) {
+            made.insert(bn, make(bn)?);
+        }
+        let Some((g, f)) = made.get(&bn) else { continue };
         // a batch of contiguous matrices
         let p = g.problem_batched(mnk, batch, (k, k, n), (m * k, n * k, m * n))?;
         let a = gemm_data((batch * m * k) as usize, elem, 3 + si as u64);
@@ -1754,7 +1764,7 @@ fn gemm_at_launch(
         let prepared = gpu.prepare_sm90(&fixed, &da, &db, &cf)?;
         gpu.launch_prepared(&ff, &prepared, &mut cf)?;
         let mut ca = gpu.zeros::<u16>((batch * m * n) as usize)?;
-        gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
+        gpu.launch_sm90_at(f, g, &p, &da, &db, &mut ca)?;
         // (the per-shape kernel multiplied the batch's first matrices)
         let (got, want) = (gpu.download(&ca)?[..(m * n) as usize].to_vec(), gpu.download(&cf)?);
         if let Some(e) = got.iter().zip(&want).position(|(x, y)| x != y) {
@@ -1768,7 +1778,7 @@ fn gemm_at_launch(
         let t = Instant::now();
         for _ in 0..20 {
             let p = g.problem_batched(mnk, batch, (k, k, n), (m * k, n * k, m * n))?;
-            gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca)?;
+            gpu.launch_sm90_at(f, g, &p, &da, &db, &mut ca)?;
         }
         let launch_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
         gpu.sync()?;
@@ -1778,7 +1788,7 @@ fn gemm_at_launch(
         }
         let prepared_us = t.elapsed().as_secs_f64() * 1e6 / 20.0;
         gpu.sync()?;
-        let ms_at = gpu.time(2, 5, reps, || gpu.launch_sm90_at(&f, &g, &p, &da, &db, &mut ca))?;
+        let ms_at = gpu.time(2, 5, reps, || gpu.launch_sm90_at(f, g, &p, &da, &db, &mut ca))?;
         // a batch by the per-shape kernel: one launch per matrix
         let ms_fixed = gpu.time(2, 5, reps, || {
             for _ in 0..batch {
@@ -1788,10 +1798,10 @@ fn gemm_at_launch(
         })?;
         let splits = p.split_heuristic(sms);
         println!(
-            "{s}: equal to the per-shape kernel bit for bit ({:?} blocks, k split {splits} ways); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
+            "{s}: equal to the per-shape kernel bit for bit (tile 128 x {bn}, {:?} blocks, k split {splits} ways); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
             p.grid_with(sms, splits)
         );
-        rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch));
+        rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch, bn));
     }
     let mut torch = std::collections::HashMap::new();
     if no_torch {
@@ -1814,10 +1824,10 @@ fn gemm_at_launch(
         }
     }
     println!();
-    println!("| M x N x K | one kernel for every size (ms) | TFLOP/s | kernel for the shape (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| M x N x K | tile | one kernel for every size (ms) | TFLOP/s | kernel for the shape, 128 x 256 (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
+    println!("|---|---|---|---|---|---|---|---|");
     let (mut log_torch, mut log_fixed, mut with_torch, mut single) = (0.0, 0.0, 0usize, 0usize);
-    for (s, (m, n, k), at, fixed, batch) in &rows {
+    for (s, (m, n, k), at, fixed, batch, bn) in &rows {
         let tflops = 2.0 * (*m as f64) * (*n as f64) * (*k as f64) / (at * 1e9);
         let vs_torch = torch.get(s).map(|t| t / at);
         if let Some(r) = vs_torch {
@@ -1830,7 +1840,7 @@ fn gemm_at_launch(
             single += 1;
         }
         println!(
-            "| {s} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
+            "| {s} | 128 x {bn} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
             torch.get(s).map_or("-".to_string(), |t| format!("{t:.3}")),
             fixed / at,
             vs_torch.map_or("-".to_string(), |r| format!("{r:.3}x"))

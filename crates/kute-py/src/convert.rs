@@ -314,7 +314,7 @@ fn sympy_unknown(name: &str, even: bool) -> PyResult<kute::sym::Sym> {
 /// A sympy integer expression as a kute integer: a symbol is an unknown
 /// positive integer (a multiple of 2 when declared `even`), and sums,
 /// products, powers with a non-negative integer exponent, exact quotients
-/// by integers and `ceiling` of a quotient are kute's arithmetic.
+/// by integers, `ceiling` of a quotient and `Min` are kute's arithmetic.
 fn sympy_int(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Int> {
     if depth > kute::limits::MAX_DEPTH {
         return Err(KuteError::new_err("a sympy expression nested too deeply"));
@@ -337,6 +337,12 @@ fn sympy_int(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Int> {
         return fold(Int::add, 0);
     }
     let function: String = obj.getattr("func")?.getattr("__name__")?.extract().unwrap_or_default();
+    if function == "Min" {
+        // kute's min(x,c) where the facts do not order an unknown and an integer
+        let mut xs = args()?.into_iter();
+        let first = xs.next().ok_or_else(|| PyTypeError::new_err("Min() of nothing"))?;
+        return xs.try_fold(first, |a, b| a.min_symbolic(b)).map_err(kerr);
+    }
     if is("is_Mul")? || is("is_Rational")? || function == "ceiling" {
         // p/q: the numerator and the denominator, divided exactly (or rounded up)
         let inner = if function == "ceiling" { obj.getattr("args")?.get_item(0)? } else { obj.clone() };
@@ -365,7 +371,7 @@ fn sympy_int(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Int> {
         }
     }
     Err(PyTypeError::new_err(format!(
-        "kute reads sympy integers, symbols, sums, products, integer powers, exact quotients and ceiling; not {}",
+        "kute reads sympy integers, symbols, sums, products, integer powers, exact quotients, ceiling and Min; not {}",
         obj.str()?
     )))
 }

@@ -368,6 +368,11 @@ def test_sympy_expressions_are_integers():
     assert shape == ((128, sympy.ceiling(M / 128)), (64, sympy.ceiling(K / 64)))
     assert kute.to_sympy(kute.size(a), symbols=(M, K)) == M * K
     assert kute.to_sympy(kute.cosize(a), symbols=(M, K)) == M * K
+    # CuTe's run-time min of an extent and a tile: kute's min(M,2), sympy's Min, both ways
+    c = kute.composition(Layout((M, 12), (12, 1)), Layout(2, 1))
+    assert str(c) == "(min(M,2),ceil_div(2,M)):(12,1)"
+    assert kute.to_sympy(kute.shape(c), symbols=(M,)) == (sympy.Min(M, 2), sympy.ceiling(2 / M))
+    assert str(IntTuple(sympy.Min(M, 2))) == "min(M,2)"
     with pytest.raises(KuteError, match="divisible"):
         IntTuple(M / 2)
     with pytest.raises(TypeError):

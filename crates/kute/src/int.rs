@@ -447,6 +447,28 @@ impl Int {
         self.min_in(o, "min")
     }
 
+    /// [`Int::min`], except where the facts do not order one unknown `x` and
+    /// an integer `c`: there the symbolic integer `min(x,c)` ([`Sym::min`]).
+    ///
+    /// Pre: the operands are concrete, or the facts order them, or one is a
+    /// single unknown and the other an integer (else an `Undecided` error).
+    /// Post: the smaller value at every valuation the facts allow; static
+    /// when both operands are.
+    ///
+    /// ```
+    /// use kute::{Int, sym::Sym};
+    /// let m = Int::symbolic(Sym::var("M").unwrap()).unwrap();
+    /// assert_eq!(m.min_symbolic(Int::new_static(2)).unwrap().to_string(), "min(M,2)");
+    /// assert!(m.min(Int::new_static(2)).is_err());
+    /// assert_eq!(Int::new_static(3).min_symbolic(Int::new_static(5)).unwrap().to_string(), "_3");
+    /// ```
+    pub fn min_symbolic(self, o: Int) -> Result<Int> {
+        if self.either_symbolic(o) {
+            return Int::symbolic(self.to_sym().min(&o.to_sym())?);
+        }
+        Ok(self.min_concrete(o))
+    }
+
     /// [`Int::min`], an undecided comparison's error naming `op`.
     #[inline(always)]
     pub(crate) fn min_in(self, o: Int, op: &'static str) -> Result<Int> {

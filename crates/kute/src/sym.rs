@@ -3,10 +3,11 @@
 //! A [`Sym`] is a polynomial with rational coefficients over *atoms*: unknown
 //! positive integers (`M`, or CuTe DSL's `?` and `?{div=N}`), each with the
 //! facts declared for it (a multiple of `div`, at least `min`, unequal to
-//! integers or other unknowns: kute's `?{div=N,min=K,ne=X}`, [`Facts`]), and
-//! `ceil_div(p,q)` terms that
-//! do not simplify. The form is canonical (terms sorted, like terms merged), so
-//! two equal forms are equal for every value of the unknowns.
+//! integers or other unknowns: kute's `?{div=N,min=K,ne=X}`, [`Facts`]),
+//! `ceil_div(p,q)` terms that do not simplify, and `min(x,c)` terms of one
+//! unknown and an integer that the facts do not order ([`Sym::min`]). The
+//! form is canonical (terms sorted, like terms merged), so two equal forms
+//! are equal for every value of the unknowns.
 //!
 //! The algebra asks questions of symbols: is this a multiple of 8? is this
 //! less than that? [`Sym::divisible_by`], [`Sym::sign`] and
@@ -22,6 +23,10 @@
 //!   polynomial whose `z` coefficients are all `≥ 0` takes its least value at
 //!   `z = 0` (and its greatest where they are all `≤ 0`); a `ceil_div(p,q)`
 //!   atom's least value is `ceil(least(p)/q)`;
+//! - a `min(x,c)` atom is a multiple of `gcd(div(x), c)`, at least
+//!   `min(least(x), c)`; a bound of a polynomial holding one is the loosest
+//!   over its cases: `x` at each value the facts allow below `c` (a few), and
+//!   `x` at least `c`, where `min(x,c)` is `c`;
 //! - a difference `c·(x - r)` with `x` declared unequal to `r` is not zero.
 //!
 //! Atoms live in a process-wide table (append-only): an atom's identity is its
@@ -135,11 +140,15 @@ enum AtomKind {
     Var { name: Option<String>, div: i64, least: i64, ne: Arc<[Sym]> },
     /// `ceil_div(num, den)` that does not simplify: a positive integer.
     CeilDiv(Sym, Sym),
+    /// `min(x, c)` of one unknown `x` and an integer `c` that the facts do
+    /// not order: a positive integer, at most `c`.
+    Min(Sym, i64),
 }
 
 struct Table {
     atoms: Vec<AtomKind>,
     ceil_index: HashMap<(Sym, Sym), u32>,
+    min_index: HashMap<(Sym, i64), u32>,
     /// Interned symbols (the handles [`Int`](crate::Int) carries).
     syms: Vec<Arc<Sym>>,
     sym_index: HashMap<Sym, u32>,
@@ -148,7 +157,13 @@ struct Table {
 fn table() -> MutexGuard<'static, Table> {
     static T: OnceLock<Mutex<Table>> = OnceLock::new();
     let m = T.get_or_init(|| {
-        Mutex::new(Table { atoms: Vec::new(), ceil_index: HashMap::new(), syms: Vec::new(), sym_index: HashMap::new() })
+        Mutex::new(Table {
+            atoms: Vec::new(),
+            ceil_index: HashMap::new(),
+            min_index: HashMap::new(),
+            syms: Vec::new(),
+            sym_index: HashMap::new(),
+        })
     });
     // a panic while the lock was held cannot leave the table half-written (every
     // write is one push or insert), so a poisoned lock is still good
@@ -172,6 +187,14 @@ fn too_many_terms(n: usize) -> Error {
 /// Whether any symbolic integer was ever made in this process: until one
 /// is, the operations' guards against symbolic operands cost one load.
 static SYMBOLS_MADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether any `min(x,c)` atom was ever made in this process: until one is,
+/// the bounds of a symbol look for none.
+static MINS_MADE: AtomicBool = AtomicBool::new(false);
+
+/// Most values of one unknown that a decision or a `min(x,c)` step goes
+/// through one by one (the values below `c`).
+const MOST_CASES: usize = 64;
 
 /// Whether this process has made a symbolic integer (an [`Int`](crate::Int)
 /// holding a [`Sym`]). Pre: none. Post: once true, true for good.
@@ -236,7 +259,48 @@ fn atom_facts(i: u32) -> (i128, i128) {
     match atom(i) {
         AtomKind::Var { div, least, .. } => (least as i128, div as i128),
         AtomKind::CeilDiv(..) => (1, 1),
+        AtomKind::Min(x, c) => {
+            let (least, div) = x.as_unknown().map_or((1, 1), atom_facts);
+            (least.min(c as i128).max(1), gcd128(div, c as i128).max(1))
+        }
     }
+}
+
+/// The values the facts allow the unknown `x` (an atom) from `from` to `to`,
+/// in increasing order (a value declared unequal to an unknown kept); `None`
+/// past [`MOST_CASES`] of them.
+fn values_between(x: u32, from: i128, to: i128) -> Option<Vec<i64>> {
+    let AtomKind::Var { div, least, ne, .. } = atom(x) else { return None };
+    let (div, least) = (div as i128, least as i128);
+    let first = from.max(least);
+    let first = first.checked_add(div - 1)? / div * div;
+    let mut out = Vec::new();
+    let mut v = first;
+    while v <= to {
+        if !ne.iter().any(|r| r.as_const().is_some_and(|k| k as i128 == v)) {
+            if out.len() == MOST_CASES {
+                return None;
+            }
+            out.push(i64::try_from(v).ok()?);
+        }
+        v = v.checked_add(div)?;
+    }
+    Some(out)
+}
+
+/// The values the facts allow the symbol `x`, one unknown, up to `to`, in
+/// increasing order; `None` where `x` is not one unknown or has more than a
+/// few such values.
+pub(crate) fn values_up_to(x: &Sym, to: i64) -> Option<Vec<i64>> {
+    values_between(x.as_unknown()?, 1, to as i128)
+}
+
+/// A least and a greatest value, each where known.
+type Bounds = (Option<Rat>, Option<Rat>);
+
+/// `a` against `b` as numbers (`None` on overflow).
+fn rat_cmp(a: Rat, b: Rat) -> Option<std::cmp::Ordering> {
+    Some(a.n.checked_mul(b.d)?.cmp(&b.n.checked_mul(a.d)?))
 }
 
 /// A symbolic integer: a polynomial over unknown positive integers (see the
@@ -575,8 +639,27 @@ impl Sym {
     pub fn div_exact(&self, o: &Sym) -> Result<Sym> {
         match self.quotient(o)? {
             Some(q) if q.integer_valued() => Ok(q),
-            _ => Err(undecided("/", divisibility_fact(self, o))),
+            _ => self.div_by_min(o).ok_or_else(|| undecided("/", divisibility_fact(self, o))),
         }
+    }
+
+    /// `self / min(x,c)` where it is exact for every value the facts allow:
+    /// `c` divides `self` and every value of `x` below `c` divides `c`. It is
+    /// then `(self/c)·ceil_div(c,x)` (`ceil_div(c,x)` is `c/x` where `x`
+    /// divides `c`, and 1 from `x = c` on). `None` otherwise.
+    fn div_by_min(&self, o: &Sym) -> Option<Sym> {
+        let [Term { mono, coef }] = &o.terms[..] else { return None };
+        let (&[(a, 1)], true) = (&mono[..], *coef == Rat::ONE) else { return None };
+        let AtomKind::Min(x, c) = atom(a) else { return None };
+        if self.divisible_by(c) != Some(true) {
+            return None;
+        }
+        let below = values_between(x.as_unknown()?, 1, c as i128 - 1)?;
+        if below.iter().any(|v| c % v != 0) {
+            return None;
+        }
+        let c = Sym::constant(c);
+        self.quotient(&c).ok()??.mul(&c.ceil_div(&x).ok()?).ok()
     }
 
     /// The polynomial quotient `self / o` if `o` divides `self` as a
@@ -682,13 +765,23 @@ impl Sym {
     }
 
     /// Least and greatest values where the facts bound them (see the module docs).
-    fn bounds(&self) -> (Option<Rat>, Option<Rat>) {
-        self.bounds_with(None)
+    fn bounds(&self) -> Bounds {
+        self.bounds_in(&[])
     }
 
     /// [`Sym::bounds`] with the least value of one atom raised, `(atom, least)`:
     /// what a further declaration would decide.
-    fn bounds_with(&self, raised: Option<(u32, i128)>) -> (Option<Rat>, Option<Rat>) {
+    fn bounds_with(&self, raised: Option<(u32, i128)>) -> Bounds {
+        self.bounds_in(raised.as_slice())
+    }
+
+    /// [`Sym::bounds`] with the least values of some unknowns raised.
+    fn bounds_in(&self, raised: &[(u32, i128)]) -> Bounds {
+        if MINS_MADE.load(Ordering::Relaxed)
+            && let Some(b) = self.bounds_by_cases(raised)
+        {
+            return b;
+        }
         self.z_expansion(raised).map_or((None, None), |z| {
             let constant = z.get(&Vec::new()).copied().unwrap_or(Rat::ZERO);
             let rest = || z.iter().filter(|(m, _)| !m.is_empty()).map(|(_, c)| c.signum());
@@ -698,13 +791,59 @@ impl Sym {
         })
     }
 
+    /// The bounds over the cases of the first `min(x,c)` atom (see the module
+    /// docs): the least of the cases' least values, the greatest of their
+    /// greatest. `None` where there is no such atom, or too many cases.
+    fn bounds_by_cases(&self, raised: &[(u32, i128)]) -> Option<Bounds> {
+        let (a, x, c) = self.terms.iter().flat_map(|t| &t.mono).find_map(|&(a, _)| match atom(a) {
+            AtomKind::Min(x, c) => Some((a, x, c)),
+            _ => None,
+        })?;
+        let xa = x.as_unknown()?;
+        let (declared, div) = atom_facts(xa);
+        let least = raised.iter().find(|(r, _)| *r == xa).map_or(declared, |&(_, l)| l.max(declared));
+        let others: Vec<(u32, i128)> = raised.iter().filter(|(r, _)| *r != xa).copied().collect();
+        let put = |with: (u32, Sym)| self.replace_atoms(&Valuation { values: HashMap::new(), atoms: vec![with] });
+        let mut cases = Vec::new();
+        // x at each value below c (min(x,c) is x there)
+        for v in values_between(xa, least, c as i128 - 1)? {
+            cases.push(put((xa, Sym::constant(v))).ok()?.bounds_in(&others));
+        }
+        // x at least c: min(x,c) is c
+        let mut from_c = others;
+        from_c.push((xa, least.max((c as i128).checked_add(div - 1)? / div * div)));
+        cases.push(put((a, Sym::constant(c))).ok()?.bounds_in(&from_c));
+        // the least of the least values, the greatest of the greatest (unbounded
+        // where one case is)
+        let extreme = |pick: fn(&Bounds) -> Option<Rat>, want: std::cmp::Ordering| {
+            let mut best: Option<Rat> = None;
+            for b in &cases {
+                let r = pick(b)?;
+                best = Some(match best {
+                    Some(m) if rat_cmp(r, m)? != want => m,
+                    _ => r,
+                });
+            }
+            best
+        };
+        let lo = extreme(|b| b.0, std::cmp::Ordering::Less);
+        let hi = extreme(|b| b.1, std::cmp::Ordering::Greater);
+        Some((lo, hi))
+    }
+
     /// The polynomial in the `z`s, each atom `a` written `m_a·(1 + z_a)` with
     /// `m_a` its least value; `None` past a size budget or on overflow.
-    fn z_expansion(&self, raised: Option<(u32, i128)>) -> Option<HashMap<Mono, Rat>> {
-        let least = |a: u32| match (raised, atom(a)) {
-            (Some((r, l)), _) if r == a => l,
+    fn z_expansion(&self, raised: &[(u32, i128)]) -> Option<HashMap<Mono, Rat>> {
+        let raised_least = |a: u32| raised.iter().find(|(r, _)| *r == a).map(|&(_, l)| l);
+        let least = |a: u32| match (raised_least(a), atom(a)) {
+            (Some(l), _) => l,
+            // min(x, c) is at least min(least(x), c)
+            (_, AtomKind::Min(x, c)) => {
+                let x = x.as_unknown().map_or(1, |x| raised_least(x).unwrap_or(atom_facts(x).0));
+                x.min(c as i128).max(1)
+            }
             // ceil_div(p, q) is at least ceil(least(p) / q) for a constant q > 0
-            (_, AtomKind::CeilDiv(p, q)) => match (p.bounds_with(raised).0, q.as_const()) {
+            (_, AtomKind::CeilDiv(p, q)) => match (p.bounds_in(raised).0, q.as_const()) {
                 (Some(lo), Some(q)) if q > 0 && lo.signum() > 0 => {
                     let q = q as i128;
                     ((lo.n + lo.d * q - 1) / (lo.d * q)).max(1)
@@ -855,6 +994,62 @@ impl Sym {
         Ok(Sym { terms: vec![Term { mono: vec![(i, 1)], coef: Rat::ONE }] })
     }
 
+    /// The smaller of `self` and `o` for every value of the unknowns: the one
+    /// the facts prove the smaller; where they do not order one unknown `x`
+    /// and an integer `c`, the symbol `min(x,c)` (printed so, and read back
+    /// so by the expression language; CuTe DSL prints it `?`).
+    ///
+    /// Pre: the facts order the two, or one is a single unknown and the
+    /// other an integer (else an `Undecided` error naming the comparison
+    /// needed). Post: a symbol whose value is the smaller of the two values,
+    /// at every valuation the facts allow.
+    ///
+    /// ```
+    /// use kute::sym::{Sym, Valuation};
+    /// let m = Sym::var("M").unwrap();
+    /// let two = Sym::constant(2);
+    /// let s = m.min(&two).unwrap();
+    /// assert_eq!(s.to_string(), "min(M,2)");
+    /// assert_eq!(s.dsl().to_string(), "?");
+    /// assert_eq!(s.eval(&Valuation::from([("M", 1)])).unwrap(), 1);
+    /// assert_eq!(s.eval(&Valuation::from([("M", 7)])).unwrap(), 2);
+    /// // 2/min(M,2) is exact at every M: it is ceil_div(2,M)
+    /// assert_eq!(two.div_exact(&s).unwrap().to_string(), "ceil_div(2,M)");
+    /// assert_eq!(Sym::var_div("K", 4).unwrap().min(&two).unwrap().to_string(), "2");
+    /// assert!(m.min(&Sym::var("N").unwrap()).is_err());
+    /// ```
+    pub fn min(&self, o: &Sym) -> Result<Sym> {
+        if let (Some(a), Some(b)) = (self.as_const(), o.as_const()) {
+            return Ok(Sym::constant(a.min(b)));
+        }
+        match self.at_most(o) {
+            Some(true) => return Ok(self.clone()),
+            Some(false) => return Ok(o.clone()),
+            None => {}
+        }
+        let (x, c) = match (self.as_unknown(), o.as_const(), o.as_unknown(), self.as_const()) {
+            (Some(_), Some(c), _, _) => (self, c),
+            (_, _, Some(_), Some(c)) => (o, c),
+            _ => {
+                return Err(undecided("min", format!("needs to know whether {self} < {o}{}", order_hint(self, o))));
+            }
+        };
+        // (x is positive and not ordered with c: c is at least 2)
+        let key = (x.clone(), c);
+        let mut t = table();
+        let i = match t.min_index.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = push_atom(&mut t, AtomKind::Min(x.clone(), c))?;
+                t.min_index.insert(key, i);
+                MINS_MADE.store(true, Ordering::Relaxed);
+                i
+            }
+        };
+        drop(t);
+        Ok(Sym::of_atom(i))
+    }
+
     /// `self` with the unknowns a partial valuation replaces put in
     /// ([`Valuation::replacing`]); the others stay.
     pub(crate) fn replace_atoms(&self, v: &Valuation) -> Result<Sym> {
@@ -865,6 +1060,7 @@ impl Sym {
                 let r = match (v.atoms.iter().find(|(x, _)| *x == a), atom(a)) {
                     (Some((_, with)), _) => with.clone(),
                     (None, AtomKind::CeilDiv(n, d)) => n.replace_atoms(v)?.ceil_div(&d.replace_atoms(v)?)?,
+                    (None, AtomKind::Min(x, c)) => x.replace_atoms(v)?.min(&Sym::constant(c))?,
                     (None, AtomKind::Var { .. }) => Sym::of_atom(a),
                 };
                 for _ in 0..e {
@@ -918,7 +1114,8 @@ impl Sym {
 
     /// The symbol as a C expression of `long long` unknowns (an unknown's
     /// name; an unnamed one `u<k>`): `(c*M*N/d)` per term, exact where the
-    /// facts make the symbol an integer; `ceil_div(p,q)` as `((p)+(q)-1)/(q)`.
+    /// facts make the symbol an integer; `ceil_div(p,q)` as `((p)+(q)-1)/(q)`,
+    /// `min(x,c)` as `(x < c ? x : c)`.
     ///
     /// Pre: none. Post: C text; its value is the symbol's for the same values.
     ///
@@ -984,7 +1181,7 @@ impl Sym {
     }
 
     /// The unknowns this symbol depends on, by printed name, each with its
-    /// declared divisibility (the unknowns inside `ceil_div` terms included).
+    /// declared divisibility (the unknowns inside `ceil_div` and `min` terms included).
     ///
     /// Pre: none. Post: names without repetition, in order of first use.
     ///
@@ -998,7 +1195,7 @@ impl Sym {
     }
 
     /// The unknowns' atoms with their divisibility, without repetition, in
-    /// order of first use (those inside `ceil_div` terms included).
+    /// order of first use (those inside `ceil_div` and `min` terms included).
     fn unknown_atoms(&self) -> Vec<(u32, i64)> {
         fn go(s: &Sym, out: &mut Vec<(u32, i64)>) {
             for t in &s.terms {
@@ -1013,6 +1210,7 @@ impl Sym {
                             go(&p, out);
                             go(&q, out);
                         }
+                        AtomKind::Min(x, _) => go(&x, out),
                     }
                 }
             }
@@ -1093,6 +1291,7 @@ fn eval_atom(a: u32, v: &Valuation) -> Result<i64> {
             }
             Ok(((a as i128 + b as i128 - 1) / b as i128) as i64)
         }
+        AtomKind::Min(x, c) => Ok(x.eval(v)?.min(c)),
     }
 }
 
@@ -1106,6 +1305,10 @@ fn c_atom(a: u32) -> String {
             let (p, q) = (p.to_c(), q.to_c());
             format!("(({p} + {q} - 1LL) / {q})")
         }
+        AtomKind::Min(x, c) => {
+            let x = x.to_c();
+            format!("({x} < {c}LL ? {x} : {c}LL)")
+        }
     }
 }
 
@@ -1114,6 +1317,7 @@ fn atom_name(a: u32) -> String {
         AtomKind::Var { name: Some(n), .. } => n,
         AtomKind::Var { name: None, .. } => format!("?{}", a + 1),
         AtomKind::CeilDiv(p, q) => format!("ceil_div({p},{q})"),
+        AtomKind::Min(x, c) => format!("min({x},{c})"),
     }
 }
 
@@ -1409,7 +1613,7 @@ fn write_mono(f: &mut fmt::Formatter<'_>, m: &Mono) -> fmt::Result {
 }
 
 impl fmt::Display for Sym {
-    /// The symbol with its names, `*`, `/` (exact), `+`, `-` and `ceil_div`:
+    /// The symbol with its names, `*`, `/` (exact), `+`, `-`, `ceil_div` and `min`:
     /// text that parses back (with the names bound) to the same symbol.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.terms.is_empty() {

@@ -234,12 +234,14 @@ fn symbolic_layouts_compile_to_kutes_values_at_several_valuations() {
         "composition((M,N):(_1,M),(_32,_4):(_4,_1))",
         "complement((_4,M):(M,_1),8*M)",
         "tiled_divide((_16,K):(_1,_16),_8:_1)",
+        // CuTe's run-time min of an extent and a tile: (min(K,2),ceil_div(2,K)):(N,1)
+        "composition((K,N):(N,_1),_2:_1)",
         // coordinate layouts: every component printed
         "zipped_divide(make_identity_layout((M,K)),(_128,_4))",
         "make_identity_layout((N,M))",
     ];
-    // multiples of each unknown's divisibility, odd ones among them
-    let picks = [(1, 2, 3), (2, 1, 5), (3, 4, 7), (1, 3, 2)];
+    // multiples of each unknown's divisibility, odd ones among them, and K = 1
+    let picks = [(1, 2, 3), (2, 1, 5), (3, 4, 7), (1, 3, 2), (2, 2, 1)];
     let mut code = String::new();
     let mut main = String::new();
     let mut want = String::new();

@@ -46,6 +46,7 @@ const CALLABLE: &[&str] = &[
     "weakly_compatible",
     "shape_div",
     "elem_scale",
+    "min",
     "ceil_div",
     "prefix_product",
     "idx2crd",

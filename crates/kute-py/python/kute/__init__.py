@@ -86,8 +86,8 @@ def to_sympy(x, symbols=()):
     """A kute integer or integer tuple as sympy: an ``IntTuple`` (symbolic or
     not), an int, or a tuple or list of them. Unknowns are the sympy symbols of
     ``symbols`` of the same name, else new positive integer symbols;
-    ``ceil_div(a,b)`` is ``ceiling(a/b)``; a tuple is a tuple of expressions.
-    Needs sympy (``pip install sympy``).
+    ``ceil_div(a,b)`` is ``ceiling(a/b)`` and ``min(a,b)`` is ``Min(a, b)``; a
+    tuple is a tuple of expressions. Needs sympy (``pip install sympy``).
 
     A sympy expression is valid input where kute takes an integer: a sympy
     symbol is the same kute unknown in every call (a multiple of 2 when
@@ -116,6 +116,7 @@ def to_sympy(x, symbols=()):
         for n in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
     }
     names["ceil_div"] = lambda a, b: sympy.ceiling(sympy.Rational(1) * a / b)
+    names["min"] = sympy.Min
     return sympy.sympify(text, locals=names)
 
 

@@ -667,8 +667,16 @@ impl Compose<'_> {
             } else {
                 let fits = if symbolic {
                     // either fact will do; neither known to hold, an undecided
-                    // question is the error
-                    crate::int::either(P::lt(rest_d, cs, "composition"), P::divides(cs, rest_d, "composition"))?
+                    // question is the error, unless each value of the extent
+                    // up to the stride divides it
+                    match crate::int::either(P::lt(rest_d, cs, "composition"), P::divides(cs, rest_d, "composition")) {
+                        Err(_) if small_extents_divide(cs, rest_d) => {
+                            // (the error's split is moot)
+                            let _ = crate::sym::take_split();
+                            true
+                        }
+                        r => r?,
+                    }
                 } else {
                     rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0
                 };
@@ -683,7 +691,13 @@ impl Compose<'_> {
                 rest_d = next_d;
                 continue;
             }
-            let new_s = P::min(next_s, rest_s, "composition")?;
+            let new_s = match P::min(next_s, rest_s, "composition") {
+                Ok(s) => s,
+                Err(e) => match symbolic.then(|| min_dividing(next_s, rest_s)).flatten() {
+                    Some(s) => s,
+                    None => return Err(e),
+                },
+            };
             // (new_s is at least 1: a quotient of extents at least 2)
             if !P::divides_nonzero(new_s, rest_s, "composition")? {
                 return Err(P::fail(|| {
@@ -705,8 +719,16 @@ impl Compose<'_> {
             if symbolic {
                 // (the symbolic steps: an inexact decomposition leaves the
                 // proof to the facts, which then cannot give it)
-                if P::lt(next_s, rest_s, "composition")? && !P::eq(P::mul(next_s, ad)?, cs, "composition")? {
-                    self.clean = false;
+                // (either question answers it where the other is open: the
+                // extent left at most this mode's, or its decomposition exact)
+                let exact = || P::eq(P::mul(next_s, ad)?, cs, "composition");
+                match P::lt(next_s, rest_s, "composition") {
+                    Ok(false) => {}
+                    Ok(true) => self.clean &= exact()?,
+                    Err(e) => match exact() {
+                        Ok(true) => {}
+                        _ => return Err(e),
+                    },
                 }
             } else if rest_s.value() > next_s.value()
                 && if cs.value() > 0 {
@@ -760,6 +782,37 @@ impl Compose<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether the symbolic extent `cs` (one unknown) divides the integer
+/// stride `rest_d >= 1` at each of its values up to `rest_d` (those above it
+/// are greater than the stride): CuTe's stride divisibility condition then
+/// holds at every value, though the facts order neither.
+#[cold]
+fn small_extents_divide(cs: Int, rest_d: Int) -> bool {
+    if rest_d.is_symbolic() || rest_d.value() < 1 {
+        return false;
+    }
+    let r = rest_d.value();
+    crate::sym::values_up_to(&cs.to_sym(), r).is_some_and(|vs| vs.iter().all(|v| r % v == 0))
+}
+
+/// CuTe's `min(next_s, rest_s)` of a symbolic extent `next_s` (one unknown
+/// `x`) and an integer extent `rest_s = c` the facts do not order: the symbol
+/// `min(x,c)`, where the quotient `c / min(x,c)` that follows is exact at
+/// every value the facts allow (each value of `x` below `c` divides `c`);
+/// `None` otherwise (the comparison's error stands).
+#[cold]
+fn min_dividing(next_s: Int, rest_s: Int) -> Option<Int> {
+    if rest_s.is_symbolic() || !next_s.is_symbolic() {
+        return None;
+    }
+    let c = crate::sym::Sym::constant(rest_s.value());
+    let m = next_s.to_sym().min(&c).ok()?;
+    c.div_exact(&m).ok()?;
+    // the comparison's error offered a split that this answer makes moot
+    let _ = crate::sym::take_split();
+    Int::symbolic(m).ok()
 }
 
 #[cold]

@@ -74,6 +74,12 @@ pub(super) fn elem_scale(a: &Args) -> Result<Value> {
     pair(a, |x, y| Ok(tuple(int_tuple::elem_scale(x, y)?)))
 }
 
+/// `min(a, b)` of two integers ([`Int::min_symbolic`]).
+pub(super) fn min(a: &Args) -> Result<Value> {
+    let (x, y): (Int, Int) = (a.arg(0, "a")?, a.arg(1, "b")?);
+    Ok(int(x.min_symbolic(y)?))
+}
+
 /// `ceil_div(A, B)`; by a layout, the rest shape of a divide (CuTe's overload).
 pub(super) fn ceil_div(a: &Args) -> Result<Value> {
     let x: IntTuple = a.arg(0, "the dividend")?;

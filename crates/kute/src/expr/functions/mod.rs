@@ -309,6 +309,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("compatible", "compatible(A, B)", "A's integers are the sizes of B's modes", int_tuple::compatible).args(n(2)),
     FunctionInfo::new("weakly_compatible", "weakly_compatible(A, B)", "A's integers divide the sizes of B's modes", int_tuple::weakly_compatible).args(n(2)),
     FunctionInfo::new("shape_div", "shape_div(A, B)", "A divided by B where one divides the other", int_tuple::shape_div).args(n(2)).sym(),
+    FunctionInfo::new("min", "min(a, b)", "the smaller integer (of an unknown M and an integer c the facts do not order: min(M,c))", int_tuple::min).args(n(2)).sym(),
     FunctionInfo::new("ceil_div", "ceil_div(A, B)", "rounded-up division (by a layout: the rest shape of a divide)", int_tuple::ceil_div).args(n(2)).sym(),
     FunctionInfo::new("elem_scale", "elem_scale(A, B)", "A's leaves times the sizes of B's modes", int_tuple::elem_scale).args(n(2)),
     FunctionInfo::new("prefix_product", "prefix_product(T)", "exclusive prefix products, congruent to T", typed!(int_tuple::prefix_product => (T: IntTuple))).args(n(1)),

@@ -833,6 +833,15 @@ impl Gpu {
         let elem_strides = [1u32; 3];
         // SAFETY: every pointer is to a live slice of the rank's length
         // (checked above; the element strides' array is at least as long).
+        // L2 promotion of 256 bytes where every row and matrix starts on a
+        // 256-byte boundary, else 128: rows 16 but not 32 bytes aligned
+        // (f16 K = 1000) ran 0.091 ms on 6000x3000x1000 with 256 and 0.079
+        // with 128, aligned ones alike with either (H200)
+        let promotion = if strides.iter().all(|s| s % 256 == 0) {
+            sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+        } else {
+            sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+        };
         let r = unsafe {
             sys::cuTensorMapEncodeTiled(
                 &mut map,
@@ -851,7 +860,7 @@ impl Gpu {
                 elem_strides.as_ptr(),
                 sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
                 sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-                sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                promotion,
                 sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
             )
         };

@@ -209,6 +209,9 @@ enum Cmd {
         #[arg(long)]
         tile_n: Option<i64>,
     },
+    /// The 8-bit library checks of `check` alone.
+    #[command(hide = true)]
+    CheckFp8,
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
     GemmOnce {
@@ -410,7 +413,8 @@ fn same_rounded(kernel: &str, got: &[u16], want: &[f32], elem: Elem, n: usize, w
 
 /// A xorshift stream of pseudo-random 64-bit words from `seed`.
 fn xorshift(seed: u64) -> impl Iterator<Item = u64> {
-    let mut x = seed | 1;
+    // (seeds mixed first: `seed | 1` alone gave seeds 2n and 2n + 1 one stream)
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     std::iter::repeat_with(move || {
         x ^= x << 13;
         x ^= x >> 7;
@@ -1039,20 +1043,9 @@ fn check() -> Result<(), Error> {
     // 8-bit inputs with per-tensor scales through the library call, every
     // entry against the dequantized reference
     if gpu.arch()? == "sm_90" {
-        let types = Elem::FP8.into_iter().flat_map(|e| [(e, Elem::F32), (e, Elem::F16), (e, Elem::Bf16)]);
-        for (i, types) in types.enumerate() {
-            for (j, (mnk, batch)) in FP8_SHAPES.into_iter().enumerate() {
-                library += 1;
-                let what = format!("gemm {batch}x{mnk:?} {} -> {}, scales (0.5, 0.25)", types.0, types.1);
-                match fp8_checked(&gpu, mnk, batch, types, (None, None, None), 300 + (10 * i + j) as u64) {
-                    Ok(n) => println!("ok    {what}: {n} entries exact"),
-                    Err(e) => {
-                        bad += 1;
-                        println!("FAIL  {what}: {e}");
-                    }
-                }
-            }
-        }
+        let (n, wrong) = fp8_library_checks(&gpu)?;
+        library += n;
+        bad += wrong;
     }
     println!(
         "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch and {library} library calls against the reference GEMM, {bad} wrong",
@@ -1183,18 +1176,58 @@ fn fp8_checked(
         Some(s) => xorshift(seed + 7).take(s).map(|r| (r % total as u64) as usize).collect(),
         None => (0..total).collect(),
     };
+    // (every wrong entry counted, and the rows and columns they span)
+    let mut first = None;
+    let (mut wrong, mut rows, mut cols) = (0usize, (usize::MAX, 0usize), (usize::MAX, 0usize));
     for &e in &entries {
         let (bi, row, col) = (e / (dims.0 * dims.1), e / dims.1 % dims.0, e % dims.1);
         let exact = fp8_reference(&a, &b, elem, dims, (bi, row, col), scales.0 * scales.1);
         let want = if c_elem == Elem::F32 { exact } else { widen(round_to_16(exact, c_elem), c_elem) };
         if got[e].to_bits() != want.to_bits() && !(got[e] == 0.0 && want == 0.0) {
-            return Err(Error::Wrong {
-                kernel: format!("library gemm {elem} -> {c_elem}"),
-                why: format!("C[{bi}][{row}][{col}] = {} where the dequantized reference gives {want}", got[e]),
-            });
+            wrong += 1;
+            first.get_or_insert(format!(
+                "C[{bi}][{row}][{col}] = {} where the dequantized reference gives {want}",
+                got[e]
+            ));
+            (rows, cols) = ((rows.0.min(row), rows.1.max(row)), (cols.0.min(col), cols.1.max(col)));
         }
     }
+    if let Some(first) = first {
+        return Err(Error::Wrong {
+            kernel: format!("library gemm {elem} -> {c_elem}"),
+            why: format!(
+                "{first}; {wrong} of {} entries wrong, in rows {}..={} and columns {}..={}",
+                entries.len(),
+                rows.0,
+                rows.1,
+                cols.0,
+                cols.1
+            ),
+        });
+    }
     Ok(entries.len())
+}
+
+/// The 8-bit library calls of `check`: every shape of [`FP8_SHAPES`] for
+/// e4m3 and e5m2 into f32, f16 and bf16, every entry against the
+/// dequantized reference; the number of calls and of wrong ones.
+fn fp8_library_checks(gpu: &Gpu) -> Result<(usize, usize), Error> {
+    let (mut n, mut bad) = (0, 0);
+    let types = Elem::FP8.into_iter().flat_map(|e| [(e, Elem::F32), (e, Elem::F16), (e, Elem::Bf16)]);
+    for (i, types) in types.enumerate() {
+        for (j, (mnk, batch)) in FP8_SHAPES.into_iter().enumerate() {
+            n += 1;
+            let what = format!("gemm {batch}x{mnk:?} {} -> {}, scales (0.5, 0.25)", types.0, types.1);
+            match fp8_checked(gpu, mnk, batch, types, (None, None, None), 300 + (10 * i + j) as u64) {
+                Ok(n) => println!("ok    {what}: {n} entries exact"),
+                Err(e) => {
+                    bad += 1;
+                    println!("FAIL  {what}: {e}");
+                }
+            }
+        }
+    }
+    Ok((n, bad))
 }
 
 /// The problems `check` gives the 8-bit kernels through the library call:
@@ -1283,29 +1316,37 @@ fn gemm_fp8(
                 serde_json::from_str(line).map_err(|e| Error::Unsupported { op: "gemm-fp8", why: e.to_string() })?;
             if let (Some(s), Some(d), Some(ms)) = (v["shape"].as_str(), v["dtype"].as_str(), v["scaled_mm_ms"].as_f64())
             {
-                torch.insert(format!("{s}:{d}"), ms);
+                torch.insert(format!("{s}:{d}"), (ms, v["fast_accum_ms"].as_f64()));
             }
         }
     }
-    println!(
-        "| shape | inputs | C | kute (ms) | kute TFLOP/s | torch._scaled_mm (ms) | kute vs torch | entries checked |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
-    let mut ratios = Vec::new();
+    println!("| shape | inputs | C | kute (ms) | kute TFLOP/s | torch._scaled_mm (ms) | kute vs torch | torch, use_fast_accum (ms) | kute vs torch fast | entries checked |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let (mut ratios, mut fast_ratios) = (Vec::new(), Vec::new());
     for (shape, elem, ms, tflops, checked) in rows {
-        let t = torch.get(&format!("{shape}:{}", elem.torch()));
-        if let Some(t) = t {
+        let t = torch.get(&format!("{shape}:{}", elem.torch())).copied();
+        let fast = t.and_then(|t| t.1);
+        if let Some((t, _)) = t {
             ratios.push(t / ms);
         }
+        if let Some(f) = fast {
+            fast_ratios.push(f / ms);
+        }
         println!(
-            "| {shape} | {elem} | {c_elem} | {ms:.4} | {tflops:.0} | {} | {} | {checked}, exact |",
-            t.map_or("-".into(), |t| format!("{t:.4}")),
-            t.map_or("-".into(), |t| format!("{:.3}x", t / ms))
+            "| {shape} | {elem} | {c_elem} | {ms:.4} | {tflops:.0} | {} | {} | {} | {} | {checked}, exact |",
+            t.map_or("-".into(), |t| format!("{:.4}", t.0)),
+            t.map_or("-".into(), |t| format!("{:.3}x", t.0 / ms)),
+            fast.map_or("-".into(), |f| format!("{f:.4}")),
+            fast.map_or("-".into(), |f| format!("{:.3}x", f / ms))
         );
     }
+    let geomean = |r: &[f64]| (r.iter().map(|r| r.ln()).sum::<f64>() / r.len() as f64).exp();
     if !ratios.is_empty() {
-        let g = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
-        println!("geomean kute vs torch._scaled_mm: {g:.3}x over {} shapes", ratios.len());
+        println!("geomean kute vs torch._scaled_mm: {:.3}x over {} shapes", geomean(&ratios), ratios.len());
+    }
+    if !fast_ratios.is_empty() {
+        let (g, n) = (geomean(&fast_ratios), fast_ratios.len());
+        println!("geomean kute vs torch._scaled_mm(use_fast_accum=True): {g:.3}x over {n} shapes");
     }
     Ok(())
 }
@@ -2194,6 +2235,10 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
+        Cmd::CheckFp8 => Gpu::new(0).map_err(Error::from).and_then(|gpu| match fp8_library_checks(&gpu)? {
+            (_, 0) => Ok(()),
+            (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),
+        }),
         Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits, tile_n } => {
             gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, (splits, tile_n))
         }

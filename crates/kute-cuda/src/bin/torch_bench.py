@@ -6,7 +6,8 @@
 #     milliseconds per call of `y.copy_(x)` and of `x.t().contiguous()`.
 #   scaled REPS SHAPE:DTYPE:OUT_DTYPE...: one JSON line per case with
 #     torch._scaled_mm's milliseconds (8-bit A (M,K) and B (N,K), per-tensor
-#     scales, C of OUT_DTYPE), or the error it raised.
+#     scales, C of OUT_DTYPE), with and without use_fast_accum, or the
+#     error it raised.
 #   gemm REPS SHAPE:DTYPE:PREFIX...: one JSON line per case (SHAPE MxNxK, or MxNxKxB for a batch) with
 #     torch.matmul's milliseconds (A @ B.t(), A (M,K), B (N,K) in DTYPE) and,
 #     when PREFIX names kute's PREFIX_{a,b,c}.bin, kute's maximum relative
@@ -115,6 +116,9 @@ def scaled(reps, *cases):
         try:
             f = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out_dt)
             out["scaled_mm_ms"] = timed(f, int(reps), 2)
+            # the tensor cores' own accumulation throughout, as kute's kernel
+            g = lambda: torch._scaled_mm(a, b.t(), scale_a=sa, scale_b=sb, out_dtype=out_dt, use_fast_accum=True)
+            out["fast_accum_ms"] = timed(g, int(reps), 2)
         except Exception as e:  # e.g. e5m2 x e5m2, which cuBLASLt lacks
             out["error"] = str(e).splitlines()[0]
         about(out)

@@ -1786,10 +1786,11 @@ fn gemm_at_launch(
         let (batch, mnk) = parse(s)?;
         let (m, n, k) = mnk;
         let bn = tile_n.unwrap_or_else(|| kute_cuda::gemm_sm90::tile_n_heuristic(mnk, batch, sms));
-        if !made.contains_key(&bn) {
-            made.insert(bn, make(bn)?);
-        }
-        let Some((g, f)) = made.get(&bn) else { continue };
+        let (g, f) = match made.entry(bn) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(make(bn)?),
+        };
+        let (g, f) = (&*g, &*f);
         // a batch of contiguous matrices
         let p = g.problem_batched(mnk, batch, (k, k, n), (m * k, n * k, m * n))?;
         let a = gemm_data((batch * m * k) as usize, elem, 3 + si as u64);
@@ -2235,7 +2236,7 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
-        Cmd::CheckFp8 => Gpu::new(0).map_err(Error::from).and_then(|gpu| match fp8_library_checks(&gpu)? {
+        Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),
         }),

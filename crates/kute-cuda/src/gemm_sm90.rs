@@ -1,10 +1,14 @@
 //! A Hopper GEMM (SM90 `wgmma`), every index from kute's layouts.
 //!
-//! `C = A · Bᵀ`, f16 or bf16 inputs, f32 accumulation and a row-major `C`
-//! (f32, or 16-bit from the warp-specialized kernel); the first two kernels
-//! take both operands K-major (BLAS's "TN") and `M` a multiple of 128, `N` of
-//! 256, `K` of 64. Two warpgroups (256 threads) per block, each computing 64
-//! rows of the 128 x 256 block tile with `wgmma.mma_async.m64n256k16`.
+//! `C = A · Bᵀ`, f16 or bf16 inputs (and, in the warp-specialized kernel,
+//! e4m3 or e5m2: [`tile`]'s k-tile is 128 bytes of either), f32
+//! accumulation and a row-major `C` (f32, or 16-bit from the
+//! warp-specialized kernel); the first two kernels take both operands
+//! K-major (BLAS's "TN") and `M` a multiple of 128, `N` of 256, `K` of 64.
+//! Two warpgroups (256 threads) per block, each computing 64 rows of the
+//! 128 x 256 block tile with `wgmma.mma_async.m64n256k16` (the
+//! warp-specialized kernel also tiles 128 x 128 and 128 x 64:
+//! [`Sm90Config::bn`], [`tile_n_heuristic`]).
 //!
 //! From kute:
 //! - the shared tiles are CuTe's GMMA atom `Layout_K_SW128` tiled to

@@ -194,10 +194,14 @@ impl Default for GemmOptions<'_> {
     }
 }
 
-/// As [`gemm`], the epilogue fused: `C = activation(alpha · A · Bᵀ + bias)`.
+/// As [`gemm`], the epilogue fused: `C = activation(alpha · scale_a ·
+/// scale_b · A · Bᵀ + bias)`, with the plan's choices pinned where the
+/// options say.
 ///
-/// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values
-/// (else an `Unsupported` error). Post: `C` holds each element's f32 sum
+/// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values;
+/// `c_elem`, where given, `T`'s type (f32; or f16 or bf16 from 8-bit
+/// inputs); a pinned tile width of 256, 128 or 64 and splits from 1 to
+/// the k-tiles (else an `Unsupported` error). Post: `C` holds each element's f32 sum
 /// with the epilogue applied, rounded for a 16-bit `C`.
 ///
 /// ```no_run
@@ -210,6 +214,23 @@ impl Default for GemmOptions<'_> {
 /// gemm_with(&gpu, Elem::F16, Matrix { data: &a, layout: lay("(256,64):(64,1)") },
 ///           Matrix { data: &b, layout: lay("(512,64):(64,1)") },
 ///           MatrixMut { data: &mut c, layout: lay("(256,512):(512,1)") }, &gelu)?;
+/// # Ok::<(), kute_cuda::Error>(())
+/// ```
+///
+/// 8-bit inputs, stored as bytes, with per-tensor scales (what
+/// `torch._scaled_mm(a, b.t(), scale_a, scale_b, out_dtype=torch.bfloat16)`
+/// computes):
+///
+/// ```no_run
+/// use kute_cuda::{gpu::Gpu, library::{gemm_with, GemmOptions, Matrix, MatrixMut}, Elem};
+/// let gpu = Gpu::new(0)?;
+/// let (a, b) = (gpu.zeros::<u8>(256 * 512)?, gpu.zeros::<u8>(1024 * 512)?); // e4m3 bytes
+/// let mut c = gpu.zeros::<u16>(256 * 1024)?;
+/// let lay = |s: &str| s.parse::<kute::Layout>().unwrap();
+/// let fp8 = GemmOptions { scales: (0.02, 0.01), c_elem: Some(Elem::Bf16), ..GemmOptions::default() };
+/// gemm_with(&gpu, Elem::E4m3, Matrix { data: &a, layout: lay("(256,512):(512,1)") },
+///           Matrix { data: &b, layout: lay("(1024,512):(512,1)") },
+///           MatrixMut { data: &mut c, layout: lay("(256,1024):(1024,1)") }, &fp8)?;
 /// # Ok::<(), kute_cuda::Error>(())
 /// ```
 pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(

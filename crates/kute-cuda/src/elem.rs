@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 /// An element type. Copies and transposes move bits, so each type is carried
 /// in an unsigned integer of its width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Elem {
     /// 32-bit float.
     F32,

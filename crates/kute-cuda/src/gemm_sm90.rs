@@ -137,6 +137,23 @@ pub fn tile_n_heuristic((m, n, _k): (i64, i64, i64), batch: i64, sms: u32) -> i6
         .0
 }
 
+/// [`Sm90Problem::split_heuristic`]'s rule on `tiles` block tiles of
+/// `ktiles` k-tiles each, on `sms` multiprocessors.
+///
+/// Pre: none. Post: the splits, 1 to 16.
+///
+/// ```
+/// use kute_cuda::gemm_sm90::splits_for;
+/// assert_eq!(splits_for(32, 128, 132), 4);
+/// assert_eq!(splits_for(64, 128, 132), 1);
+/// ```
+pub fn splits_for(tiles: i64, ktiles: i64, sms: u32) -> i64 {
+    if 4 * tiles > i64::from(sms) {
+        return 1;
+    }
+    (i64::from(sms) / tiles.max(1)).min(ktiles / 4).clamp(1, 16)
+}
+
 /// Elements of K per `wgmma` instruction for inputs of `elem`: 32 bytes
 /// (16 of a 16-bit type, 32 of an 8-bit one).
 pub(crate) fn wgmma_k(elem: Elem) -> i64 {
@@ -694,9 +711,11 @@ impl Sm90Problem {
     /// with tiles for more than a quarter of them is not split; one with
     /// fewer splits each tile's k-tiles into as many shares as fill the
     /// multiprocessors once (`sms / tiles`), each share at least four
-    /// k-tiles, at most 16 shares. (Measured on an H200, docs/benchmarks/gemm.md:
-    /// 128x8192x8192 in four shares ran 1.09x faster than unsplit;
-    /// 256x8192x8192 in two shares 0.88x, so it is not split.)
+    /// k-tiles, at most 16 shares. (Measured on an H200 with 128 x 256
+    /// tiles, docs/benchmarks/gemm.md: 128x8192x8192 in four shares ran
+    /// 1.09x faster than unsplit; 256x8192x8192 in two shares 0.88x, so it
+    /// is not split. The library narrows the tile first
+    /// ([`tile_n_heuristic`]), which beat every split measured.)
     ///
     /// Pre: none. Post: the splits, from 1.
     ///
@@ -710,12 +729,7 @@ impl Sm90Problem {
     /// assert_eq!(g.problem((128, 256, 256)).unwrap().split_heuristic(132), 1); // 4 k-tiles
     /// ```
     pub fn split_heuristic(&self, sms: u32) -> i64 {
-        let tiles = self.blocks.0 as i64 * self.blocks.1 as i64 * self.batch;
-        let ktiles = self.ktiles;
-        if 4 * tiles > sms as i64 {
-            return 1;
-        }
-        (sms as i64 / tiles.max(1)).min(ktiles / 4).clamp(1, 16)
+        splits_for(self.blocks.0 as i64 * self.blocks.1 as i64 * self.batch, self.ktiles, sms)
     }
 
     /// The elements each of A, B and C spans: what their buffers must hold.

@@ -146,6 +146,8 @@ pub struct Gpu {
     /// The library's kernels ([`crate::library::gemm`]), planned and loaded
     /// once per configuration.
     gemms: Mutex<GemmCache>,
+    /// The recorded plan choices ([`crate::tune`]), read when first needed.
+    tune: std::sync::OnceLock<std::result::Result<crate::tune::TuneTable, String>>,
 }
 
 impl Gpu {
@@ -169,7 +171,20 @@ impl Gpu {
             loaded: Mutex::new(HashMap::new()),
             workspace: Mutex::new(None),
             gemms: Mutex::new(HashMap::new()),
+            tune: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The plan choices recorded by `kute-cuda tune` ([`crate::tune`]),
+    /// read from [`crate::tune::TuneTable::path`] on first use.
+    ///
+    /// Pre: none. Post: the table (empty where there is no file), or an
+    /// `Unsupported` error naming the file and its broken line.
+    pub fn tune_table(&self) -> Result<&crate::tune::TuneTable> {
+        match self.tune.get_or_init(|| crate::tune::TuneTable::load().map_err(|e| e.to_string())) {
+            Ok(t) => Ok(t),
+            Err(e) => Err(Error::unsupported("tune table", e.clone())),
+        }
     }
 
     /// The GPU's name.

@@ -38,6 +38,7 @@ pub mod library;
 mod plan;
 pub mod reference;
 pub mod transpose;
+pub mod tune;
 
 pub use elem::Elem;
 pub use error::{Error, Result};

@@ -17,6 +17,7 @@
 
 use crate::gemm_sm90::{Activation, BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Epilogue, Sm90Loader};
 use crate::gpu::{EpilogueArgs, Gpu};
+use crate::tune::TuneKey;
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaSlice, DeviceRepr};
 use kute::Layout;
@@ -166,11 +167,13 @@ pub struct GemmOptions<'a> {
     /// The type of a 2-byte `C` from 8-bit inputs: f16 (the default,
     /// `None`) or bf16. 16-bit inputs give a 2-byte `C` of their own type.
     pub c_elem: Option<Elem>,
-    /// The k-tiles' splits (split-K), pinned; `None` (the default) for
-    /// [`crate::gemm_sm90::Sm90Problem::split_heuristic`]'s choice.
+    /// The k-tiles' splits (split-K), pinned; `None` (the default) for the
+    /// choice `kute-cuda tune` recorded for the problem ([`crate::tune`]),
+    /// else [`crate::gemm_sm90::Sm90Problem::split_heuristic`]'s.
     pub splits: Option<i64>,
     /// The block tile's width (256, 128 or 64), pinned; `None` (the
-    /// default) for [`crate::gemm_sm90::tile_n_heuristic`]'s choice.
+    /// default) for the recorded choice ([`crate::tune`]), else
+    /// [`crate::gemm_sm90::tile_n_heuristic`]'s.
     pub tile_n: Option<i64>,
     /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
     /// shared by the matrices of a batch.
@@ -314,7 +317,16 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         n_div: if k_major.1 { n_div } else { n_div.max(8) },
         k_div: if k_major.0 || k_major.1 { vec } else { 1 },
     };
-    let bn = match options.tile_n {
+    // the choices: pinned by the caller, else recorded for this problem by
+    // `kute-cuda tune`, else the heuristics'
+    let table = gpu.tune_table()?;
+    let tuned = if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some()) {
+        None
+    } else {
+        let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch };
+        table.get(&key)
+    };
+    let bn = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
         Some(bn) => bn,
         None => crate::gemm_sm90::tile_n_heuristic((m, n, k), sc.batch, gpu.sm_count()?),
     };
@@ -333,7 +345,7 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     let (g, kernels) = (&loaded.0, &loaded.1);
     let ld = (sa.ld, sb.ld, sc.ld);
     let mut p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
-    if let Some(s) = options.splits {
+    if let Some(s) = options.splits.or(tuned.map(|c| c.splits)) {
         p = p.with_splits(s);
     }
     let (sa_, sb_) = options.scales;

@@ -209,6 +209,24 @@ enum Cmd {
         #[arg(long)]
         tile_n: Option<i64>,
     },
+    /// Time the library GEMM's candidate plans (every tile width, splits of
+    /// K) on each shape, print them beside the heuristics' choice, and
+    /// record each winner in the tune table the library reads
+    /// (`$KUTE_CUDA_TUNE`, else tune.jsonl in the kernel cache's folder)
+    Tune {
+        #[arg(long, value_delimiter = ',', default_value = "128x8192x8192,256x8192x8192,6000x3000x1000")]
+        shapes: Vec<String>,
+        #[arg(long, default_value = "f16")]
+        elem: Elem,
+        /// C's type (the inputs' type for 16-bit inputs, f16 for 8-bit ones, by default)
+        #[arg(long)]
+        c_elem: Option<Elem>,
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+        /// Print the timings only; record nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
     CheckFp8,
@@ -1351,6 +1369,150 @@ fn gemm_fp8(
     Ok(())
 }
 
+/// One library call on `(m, n, k)` TN with `options`, timed: ms per call
+/// (the kernels compiled by a first call outside the timing).
+fn library_timed<E: cudarc::driver::DeviceRepr, T: cudarc::driver::DeviceRepr>(
+    gpu: &Gpu,
+    elem: Elem,
+    (da, db): (&cudarc::driver::CudaSlice<E>, &cudarc::driver::CudaSlice<E>),
+    c: &mut cudarc::driver::CudaSlice<T>,
+    (m, n, k): (i64, i64, i64),
+    options: &kute_cuda::library::GemmOptions<'_>,
+    reps: usize,
+) -> Result<f64, Error> {
+    use kute_cuda::library::{gemm_with, Matrix, MatrixMut};
+    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
+    let (la, lb, lc) =
+        (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
+    let mut run = || {
+        let (a, b) = (Matrix { data: da, layout: la.clone() }, Matrix { data: db, layout: lb.clone() });
+        gemm_with(gpu, elem, a, b, MatrixMut { data: &mut *c, layout: lc.clone() }, options)
+    };
+    run()?;
+    gpu.time(2, 5, reps, &mut run)
+}
+
+/// `kute-cuda tune`: see `Cmd::Tune`.
+fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_run: bool) -> Result<(), Error> {
+    use kute_cuda::gemm_sm90::{tile, tile_n_heuristic, TILE_NS};
+    use kute_cuda::library::GemmOptions;
+    use kute_cuda::tune::{Choice, TuneKey, TuneTable};
+    let gpu = Gpu::new(0)?;
+    let (name, sms) = (gpu.name()?, gpu.sm_count()?);
+    println!("GPU: {name} ({}, {sms} SMs)", gpu.arch()?);
+    let c_elem = c_elem.unwrap_or(if elem.is_fp8() { Elem::F16 } else { elem });
+    let mut table = gpu.tune_table()?.clone();
+    println!("| M x N x K | tile, splits: ms ... | fastest | heuristics' choice | fastest vs heuristics |");
+    println!("|---|---|---|---|---|");
+    for shape in shapes {
+        let v: Vec<i64> = shape.split('x').filter_map(|x| x.parse().ok()).collect();
+        let [m, n, k] = v[..] else {
+            return Err(Error::Unsupported { op: "tune", why: format!("'{shape}': MxNxK") });
+        };
+        // the candidates: every width, unsplit and split 2, 4 and 8 ways
+        // where the k-tiles allow and the blocks stay within two waves
+        let ktiles = (k + tile(elem).2 - 1) / tile(elem).2;
+        let mut cands = Vec::new();
+        for bn in TILE_NS {
+            let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
+            for splits in [1, 2, 4, 8] {
+                if splits == 1 || (splits <= ktiles && tiles * splits <= 2 * sms as i64) {
+                    cands.push(Choice { tile_n: bn, splits });
+                }
+            }
+        }
+        let mut times = Vec::new();
+        for c in &cands {
+            let options = GemmOptions {
+                tile_n: Some(c.tile_n),
+                splits: Some(c.splits),
+                c_elem: Some(c_elem),
+                ..GemmOptions::default()
+            };
+            let ms = if elem.is_fp8() {
+                let (da, db) = (
+                    gpu.upload(&fp8_data((m * k) as usize, elem, 3))?,
+                    gpu.upload(&fp8_data((n * k) as usize, elem, 4))?,
+                );
+                if c_elem == Elem::F32 {
+                    library_timed(
+                        &gpu,
+                        elem,
+                        (&da, &db),
+                        &mut gpu.zeros::<f32>((m * n) as usize)?,
+                        (m, n, k),
+                        &options,
+                        reps,
+                    )?
+                } else {
+                    library_timed(
+                        &gpu,
+                        elem,
+                        (&da, &db),
+                        &mut gpu.zeros::<u16>((m * n) as usize)?,
+                        (m, n, k),
+                        &options,
+                        reps,
+                    )?
+                }
+            } else {
+                let (da, db) = (
+                    gpu.upload(&gemm_data((m * k) as usize, elem, 3))?,
+                    gpu.upload(&gemm_data((n * k) as usize, elem, 4))?,
+                );
+                if c_elem == Elem::F32 {
+                    library_timed(
+                        &gpu,
+                        elem,
+                        (&da, &db),
+                        &mut gpu.zeros::<f32>((m * n) as usize)?,
+                        (m, n, k),
+                        &options,
+                        reps,
+                    )?
+                } else {
+                    library_timed(
+                        &gpu,
+                        elem,
+                        (&da, &db),
+                        &mut gpu.zeros::<u16>((m * n) as usize)?,
+                        (m, n, k),
+                        &options,
+                        reps,
+                    )?
+                }
+            };
+            times.push((*c, ms));
+        }
+        let Some(&(best, best_ms)) = times.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else { continue };
+        // what the library picks without a record
+        let bn = tile_n_heuristic((m, n, k), 1, sms);
+        let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
+        let splits = kute_cuda::gemm_sm90::splits_for(tiles, ktiles, sms);
+        let heur = times.iter().find(|(c, _)| c.tile_n == bn && c.splits == splits).map(|t| t.1);
+        let listed: Vec<String> = times.iter().map(|(c, ms)| format!("{}/{}: {ms:.4}", c.tile_n, c.splits)).collect();
+        println!(
+            "| {shape} | {} | 128 x {}, {} split(s): {best_ms:.4} | 128 x {bn}, {splits}: {} | {} |",
+            listed.join(", "),
+            best.tile_n,
+            best.splits,
+            heur.map_or("-".into(), |h| format!("{h:.4}")),
+            heur.map_or("-".into(), |h| format!("{:.3}x", h / best_ms))
+        );
+        let key = TuneKey { gpu: name.clone(), elem, c_elem, k_major: (true, true), mnk: (m, n, k), batch: 1 };
+        table.insert(key, best)?;
+    }
+    match (dry_run, TuneTable::path()) {
+        (true, _) => println!("recorded nothing (--dry-run)"),
+        (false, None) => println!("recorded nothing: KUTE_CUDA_TUNE=off, or no cache folder"),
+        (false, Some(path)) => {
+            table.save(&path)?;
+            println!("recorded {} problems in {}", table.len(), path.display());
+        }
+    }
+    Ok(())
+}
+
 /// The problems `check` gives every kernel of sizes given at launch (those
 /// its facts allow): on and off the tile grid, one tile and many, skinny.
 const AT_LAUNCH_SHAPES: [(i64, i64, i64); 8] = [
@@ -2236,6 +2398,7 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
+        Cmd::Tune { shapes, elem, c_elem, reps, dry_run } => tune(&shapes, elem, c_elem, reps, dry_run),
         Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),

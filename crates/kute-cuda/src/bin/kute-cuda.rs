@@ -1269,10 +1269,9 @@ fn gemm_fp8(
     no_torch: bool,
     (splits, tile_n): (Option<i64>, Option<i64>),
 ) -> Result<(), Error> {
-    use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+    use kute_cuda::library::GemmOptions;
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
-    let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
     let mut rows = Vec::new();
     let mut cases = Vec::new();
     for shape in shapes {
@@ -1291,30 +1290,9 @@ fn gemm_fp8(
             let checked = fp8_checked(&gpu, (m, n, k), 1, (elem, c_elem), (Some(256), splits, tile_n), 11)?;
             let (da, db) =
                 (gpu.upload(&fp8_data((m * k) as usize, elem, 3))?, gpu.upload(&fp8_data((n * k) as usize, elem, 4))?);
-            let (la, lb, lc) = (
-                lay(format!("({m},{k}):({k},1)"))?,
-                lay(format!("({n},{k}):({k},1)"))?,
-                lay(format!("({m},{n}):({n},1)"))?,
-            );
             let options =
                 GemmOptions { scales: (0.5, 0.25), c_elem: Some(c_elem), splits, tile_n, ..GemmOptions::default() };
-            let ms = if c_elem == Elem::F32 {
-                let mut c = gpu.zeros::<f32>((m * n) as usize)?;
-                let mut run = || {
-                    let (a, b) = (Matrix { data: &da, layout: la.clone() }, Matrix { data: &db, layout: lb.clone() });
-                    gemm_with(&gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc.clone() }, &options)
-                };
-                run()?;
-                gpu.time(2, 5, reps, &mut run)?
-            } else {
-                let mut c = gpu.zeros::<u16>((m * n) as usize)?;
-                let mut run = || {
-                    let (a, b) = (Matrix { data: &da, layout: la.clone() }, Matrix { data: &db, layout: lb.clone() });
-                    gemm_with(&gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc.clone() }, &options)
-                };
-                run()?;
-                gpu.time(2, 5, reps, &mut run)?
-            };
+            let ms = library_timed(&gpu, (elem, c_elem), (&da, &db), (m, n, k), &options, reps)?;
             cases.push(format!("{shape}:{}:{}", elem.torch(), c_elem.torch()));
             rows.push((shape.clone(), elem, ms, 2.0 * (m * n * k) as f64 / ms / 1e9, checked));
         }
@@ -1369,27 +1347,44 @@ fn gemm_fp8(
     Ok(())
 }
 
-/// One library call on `(m, n, k)` TN with `options`, timed: ms per call
-/// (the kernels compiled by a first call outside the timing).
-fn library_timed<E: cudarc::driver::DeviceRepr, T: cudarc::driver::DeviceRepr>(
+/// One library call on `(m, n, k)` TN with `options` into a new `C` of
+/// `c_elem`, timed: ms per call (the kernels compiled by a first call
+/// outside the timing).
+fn library_timed<E: cudarc::driver::DeviceRepr>(
     gpu: &Gpu,
-    elem: Elem,
+    (elem, c_elem): (Elem, Elem),
     (da, db): (&cudarc::driver::CudaSlice<E>, &cudarc::driver::CudaSlice<E>),
-    c: &mut cudarc::driver::CudaSlice<T>,
     (m, n, k): (i64, i64, i64),
     options: &kute_cuda::library::GemmOptions<'_>,
     reps: usize,
 ) -> Result<f64, Error> {
     use kute_cuda::library::{gemm_with, Matrix, MatrixMut};
+    fn timed<E: cudarc::driver::DeviceRepr, T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits>(
+        gpu: &Gpu,
+        elem: Elem,
+        (da, db): (&cudarc::driver::CudaSlice<E>, &cudarc::driver::CudaSlice<E>),
+        (la, lb, lc): (&Layout, &Layout, &Layout),
+        total: usize,
+        options: &kute_cuda::library::GemmOptions<'_>,
+        reps: usize,
+    ) -> Result<f64, Error> {
+        let mut c = gpu.zeros::<T>(total)?;
+        let mut run = || {
+            let (a, b) = (Matrix { data: da, layout: la.clone() }, Matrix { data: db, layout: lb.clone() });
+            gemm_with(gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc.clone() }, options)
+        };
+        run()?;
+        gpu.time(2, 5, reps, &mut run)
+    }
     let lay = |s: String| s.parse::<Layout>().map_err(Error::from);
     let (la, lb, lc) =
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
-    let mut run = || {
-        let (a, b) = (Matrix { data: da, layout: la.clone() }, Matrix { data: db, layout: lb.clone() });
-        gemm_with(gpu, elem, a, b, MatrixMut { data: &mut *c, layout: lc.clone() }, options)
-    };
-    run()?;
-    gpu.time(2, 5, reps, &mut run)
+    let (ls, total) = ((&la, &lb, &lc), (m * n) as usize);
+    if c_elem == Elem::F32 {
+        timed::<E, f32>(gpu, elem, (da, db), ls, total, options, reps)
+    } else {
+        timed::<E, u16>(gpu, elem, (da, db), ls, total, options, reps)
+    }
 }
 
 /// `kute-cuda tune`: see `Cmd::Tune`.
@@ -1434,53 +1429,13 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
                     gpu.upload(&fp8_data((m * k) as usize, elem, 3))?,
                     gpu.upload(&fp8_data((n * k) as usize, elem, 4))?,
                 );
-                if c_elem == Elem::F32 {
-                    library_timed(
-                        &gpu,
-                        elem,
-                        (&da, &db),
-                        &mut gpu.zeros::<f32>((m * n) as usize)?,
-                        (m, n, k),
-                        &options,
-                        reps,
-                    )?
-                } else {
-                    library_timed(
-                        &gpu,
-                        elem,
-                        (&da, &db),
-                        &mut gpu.zeros::<u16>((m * n) as usize)?,
-                        (m, n, k),
-                        &options,
-                        reps,
-                    )?
-                }
+                library_timed(&gpu, (elem, c_elem), (&da, &db), (m, n, k), &options, reps)?
             } else {
                 let (da, db) = (
                     gpu.upload(&gemm_data((m * k) as usize, elem, 3))?,
                     gpu.upload(&gemm_data((n * k) as usize, elem, 4))?,
                 );
-                if c_elem == Elem::F32 {
-                    library_timed(
-                        &gpu,
-                        elem,
-                        (&da, &db),
-                        &mut gpu.zeros::<f32>((m * n) as usize)?,
-                        (m, n, k),
-                        &options,
-                        reps,
-                    )?
-                } else {
-                    library_timed(
-                        &gpu,
-                        elem,
-                        (&da, &db),
-                        &mut gpu.zeros::<u16>((m * n) as usize)?,
-                        (m, n, k),
-                        &options,
-                        reps,
-                    )?
-                }
+                library_timed(&gpu, (elem, c_elem), (&da, &db), (m, n, k), &options, reps)?
             };
             times.push((*c, ms));
         }

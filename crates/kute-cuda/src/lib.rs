@@ -26,6 +26,7 @@
 //! assert!(k.source.contains("extern \"C\" __global__"));
 //! ```
 
+pub mod attention;
 pub mod cache;
 pub mod copy;
 pub mod elem;

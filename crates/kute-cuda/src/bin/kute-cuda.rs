@@ -50,18 +50,33 @@ struct Cli {
 enum Cmd {
     /// Print the plan and CUDA source of a copy or transpose from SRC to DST.
     Plan {
-        /// `copy` or `transpose`.
+        /// `copy`, `transpose` or `attention`.
         kind: String,
-        /// The source layout, e.g. '(64,64):(64,1)'.
-        src: String,
-        /// The destination layout.
-        dst: String,
+        /// The source layout, e.g. '(64,64):(64,1)' (copy, transpose).
+        src: Option<String>,
+        /// The destination layout (copy, transpose).
+        dst: Option<String>,
         /// f32, f16 or bf16.
         #[arg(long, default_value = "f32")]
         elem: Elem,
         /// Use the plain (unswizzled) shared tile.
         #[arg(long)]
         no_swizzle: bool,
+        /// Attention: the head dimension.
+        #[arg(long, default_value_t = 128)]
+        head_dim: i64,
+        /// Attention: query rows per block.
+        #[arg(long, default_value_t = 128)]
+        block_m: i64,
+        /// Attention: keys per step.
+        #[arg(long, default_value_t = 64)]
+        block_n: i64,
+        /// Attention: warps per block.
+        #[arg(long, default_value_t = 4)]
+        warps: i64,
+        /// Attention: the causal mask.
+        #[arg(long)]
+        causal: bool,
     },
     /// Compile every kernel of the catalogue to PTX with NVRTC.
     Ptx {
@@ -2339,7 +2354,18 @@ fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Plan { kind, src, dst, elem, no_swizzle } => plan(&kind, &src, &dst, elem, no_swizzle),
+        Cmd::Plan { kind, src, dst, elem, no_swizzle, head_dim, block_m, block_n, warps, causal } => {
+            if kind == "attention" {
+                let config = kute_cuda::attention::AttentionConfig { head_dim, block_m, block_n, warps, causal };
+                let elem = if elem == Elem::F32 { Elem::F16 } else { elem };
+                kute_cuda::attention::describe(config, elem).map(|t| print!("{t}"))
+            } else {
+                match (src, dst) {
+                    (Some(src), Some(dst)) => plan(&kind, &src, &dst, elem, no_swizzle),
+                    _ => Err(Error::Unsupported { op: "plan", why: format!("{kind}: SRC and DST layouts") }),
+                }
+            }
+        }
         Cmd::Ptx { arch, out } => ptx(&arch, out.as_deref()),
         Cmd::CompileOne { source, arch } => need_nvrtc()
             .and_then(|()| compile_ptx("source", &source, static_arch(&arch)).map(|p| print!("{}", p.to_src()))),

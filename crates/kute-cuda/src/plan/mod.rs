@@ -3,8 +3,9 @@
 //! no expression parsing). [`crate::emit`] turns a plan into CUDA C++.
 //!
 //! Each kernel family has its module: [`copy`], [`transpose`],
-//! [`gemm_sm80`], [`gemm_sm90`]; the helpers below are shared by them.
+//! [`gemm_sm80`], [`gemm_sm90`], [`attention_sm80`]; the helpers below are shared by them.
 
+pub(crate) mod attention_sm80;
 pub(crate) mod copy;
 pub(crate) mod gemm_sm80;
 pub(crate) mod gemm_sm90;

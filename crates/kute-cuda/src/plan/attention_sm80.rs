@@ -1,0 +1,527 @@
+//! The plan of the SM80 attention forward kernel (see [`crate::attention`]):
+//! every thread's fragments of `Q`, `K`, `S`, `P`, `V` and `O` as layouts of
+//! the tiled MMA, the `S` → `P` re-layout, and the lanes that share a row.
+
+use super::shape2;
+use crate::attention::AttentionConfig;
+use crate::{Elem, Error, Result};
+use kute::atom::{MmaAtom, Operand, TiledMma};
+use kute::{Int, Layout};
+
+const OP: &str = "attention plan";
+
+/// One operand of one MMA over a block tile `(rows, cols)` (column-major
+/// offsets `row + rows · col`): thread `t`'s value `v` of repeat `r` is at
+/// `frag(t + threads · v) + rep(r)`.
+#[derive(Clone, Debug)]
+pub(crate) struct Fragments {
+    /// `t + threads · v` to the offset in the tile (the first MMA tile).
+    pub frag: Layout,
+    /// MMA tile repeat to its offset.
+    pub rep: Layout,
+    /// The block tile `(rows, cols)`.
+    pub tile: (i64, i64),
+    /// Values per thread in one MMA tile.
+    pub values: i64,
+    /// MMA tiles in the block tile.
+    pub repeats: i64,
+}
+
+impl Fragments {
+    /// `(thread, value, repeat)` as one index (`t + threads · (v + values ·
+    /// r)`) to the offset: `frag` and `rep` side by side.
+    pub(crate) fn full(&self) -> Result<Layout> {
+        Ok(Layout::concat([&self.frag, &self.rep])?)
+    }
+
+    /// The `(row, column)` of thread `t`'s value `v` of repeat `r`.
+    pub(crate) fn coord(&self, threads: i64, t: i64, v: i64, r: i64) -> Result<(i64, i64)> {
+        let x = self.frag.eval(t + threads * v)? + self.rep.eval(r)?;
+        Ok((x % self.tile.0, x / self.tile.0))
+    }
+}
+
+/// The SM80 attention forward kernel's plan.
+pub(crate) struct AttentionSm80Plan {
+    /// The choices.
+    pub config: AttentionConfig,
+    /// The inputs' type.
+    pub elem: Elem,
+    /// Threads per block.
+    pub threads: i64,
+    /// CuTe's name of the MMA atom.
+    pub atom: String,
+    /// `Q` as `A` of `S = Q·Kᵀ`, over `(block_m, d)`.
+    pub q: Fragments,
+    /// `K` as `B` of `S = Q·Kᵀ`, over `(block_n, d)`.
+    pub k: Fragments,
+    /// `S`, the accumulators of `Q·Kᵀ`, over `(block_m, block_n)`.
+    pub s: Fragments,
+    /// `P` as `A` of `O = P·V`, over `(block_m, block_n)`.
+    pub p: Fragments,
+    /// `V` as `B` of `O = P·V`: `(d, block_n)` (`N = d`, `K` the keys).
+    pub v: Fragments,
+    /// `O`, the accumulators of `P·V`, over `(block_m, d)`.
+    pub o: Fragments,
+    /// `P`'s full index (see [`Fragments::full`]) to `S`'s: each `P`
+    /// register's value is the `S` register of the same thread at that
+    /// index, `left_inverse(S) ∘ P`.
+    pub p_from_s: Layout,
+    /// The lane masks whose XOR reaches every thread that shares a row of
+    /// `S` (and of `O`) with a thread: a row's maximum and sum are combined
+    /// by shuffles over them.
+    pub row_masks: Vec<i64>,
+}
+
+/// The fragments of `which` over the block tile `tile`, the tiled MMA's
+/// `atom_tile` repeated over it.
+fn fragments(mma: &TiledMma, which: Operand, tile: (i64, i64), atom_tile: (i64, i64)) -> Result<Fragments> {
+    let tv = mma.layout_tv(which)?;
+    let z = kute::zipped_divide(&Layout::from_shape(&shape2(tile.0, tile.1))?, &shape2(atom_tile.0, atom_tile.1))?;
+    let frag = kute::composition(&z.mode(0)?, &tv)?;
+    let rep = z.mode(1)?;
+    let threads = mma.size()?.value();
+    let values = tv.size()?.value() / threads;
+    let repeats = rep.size()?.value();
+    Ok(Fragments { frag, rep, tile, values, repeats })
+}
+
+/// The rows of `S` (or `O`) thread `t` holds, in order.
+fn rows_of(f: &Fragments, threads: i64, t: i64) -> Result<Vec<i64>> {
+    let mut rows = Vec::new();
+    for r in 0..f.repeats {
+        for v in 0..f.values {
+            rows.push(f.coord(threads, t, v, r)?.0);
+        }
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    Ok(rows)
+}
+
+/// Plans the kernel for `config` and `elem` (the Pre of
+/// [`AttentionConfig::check`]); every claim the kernel relies on is
+/// checked here: the fragments cover their tiles once, each `P` register
+/// is an `S` register of its own thread, and the threads sharing a row of
+/// `S` are a lane's XOR with the row masks, holding the same rows of `O`.
+pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80Plan> {
+    config.check(elem)?;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, .. } = config;
+    let atom = match elem {
+        Elem::Bf16 => "SM80_16x8x16_F32BF16BF16F32_TN",
+        _ => "SM80_16x8x16_F32F16F16F32_TN",
+    };
+    // CuTe's make_tiled_mma(atom, (warps, 1, 1)): the warps stacked along M
+    let (s0, s1) = (Int::ZERO, Int::ONE);
+    let warp_layout = Layout::new((Int::new_static(warps), s1, s1), (s1, s0, s0))?;
+    let mma = TiledMma::new(MmaAtom::new(atom)?, Some(&warp_layout), None)?;
+    let threads = mma.size()?.value();
+    let rows = 16 * warps;
+    let q = fragments(&mma, Operand::A, (bm, d), (rows, 16))?;
+    let k = fragments(&mma, Operand::B, (bn, d), (8, 16))?;
+    let s = fragments(&mma, Operand::C, (bm, bn), (rows, 8))?;
+    let p = fragments(&mma, Operand::A, (bm, bn), (rows, 16))?;
+    let v = fragments(&mma, Operand::B, (d, bn), (8, 16))?;
+    let o = fragments(&mma, Operand::C, (bm, d), (rows, 8))?;
+    // every fragment map covers its tile once: A's and C's over all the
+    // threads, B's (which every warp holds whole) over each warp's
+    for (what, f, per_warp) in
+        [("Q", &q, false), ("K", &k, true), ("S", &s, false), ("P", &p, false), ("V", &v, true), ("O", &o, false)]
+    {
+        let cells = f.tile.0 * f.tile.1;
+        let groups = if per_warp { warps } else { 1 };
+        let per = threads / groups;
+        for g in 0..groups {
+            let mut seen = vec![false; cells as usize];
+            for t in g * per..(g + 1) * per {
+                for r in 0..f.repeats {
+                    for val in 0..f.values {
+                        let (row, col) = f.coord(threads, t, val, r)?;
+                        let at = (row + f.tile.0 * col) as usize;
+                        if row >= f.tile.0 || col >= f.tile.1 || std::mem::replace(&mut seen[at], true) {
+                            return Err(Error::unsupported(
+                                OP,
+                                format!(
+                                    "{what}'s fragments {} + {} do not cover its {:?} tile once",
+                                    f.frag, f.rep, f.tile
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            if seen.contains(&false) {
+                return Err(Error::unsupported(OP, format!("{what}'s fragments leave cells of its {:?} tile", f.tile)));
+            }
+        }
+    }
+    // P's registers from S's, thread by thread
+    let p_from_s = kute::composition(&kute::left_inverse(&s.full()?)?, &p.full()?)?;
+    for x in 0..p_from_s.size()?.value() {
+        let y = p_from_s.eval(x)?;
+        if y % threads != x % threads {
+            return Err(Error::unsupported(
+                OP,
+                format!("P's value {x} is S's value {y}, held by thread {} rather than {}", y % threads, x % threads),
+            ));
+        }
+    }
+    // the lanes sharing a row: lane 0's partners, then every lane's by XOR
+    let s_rows: Vec<Vec<i64>> = (0..threads).map(|t| rows_of(&s, threads, t)).collect::<Result<_>>()?;
+    let partners: Vec<i64> = (0..threads).filter(|&t| s_rows[t as usize] == s_rows[0]).collect();
+    let row_masks: Vec<i64> = (0..5).map(|b| 1i64 << b).filter(|m| partners.contains(m)).collect();
+    let span: Vec<i64> = (0..1i64 << row_masks.len())
+        .map(|bits| row_masks.iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).fold(0, |a, (_, m)| a ^ m))
+        .collect();
+    for t in 0..threads {
+        let mine = &s_rows[t as usize];
+        for u in 0..threads {
+            let shares = s_rows[u as usize].iter().any(|r| mine.contains(r));
+            let partner = span.contains(&(t ^ u));
+            if shares != partner || (shares && s_rows[u as usize] != *mine) {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("threads {t} and {u} share rows of S unlike the lane masks {row_masks:?}"),
+                ));
+            }
+        }
+        if rows_of(&o, threads, t)? != *mine {
+            return Err(Error::unsupported(OP, format!("thread {t} holds other rows of O than of S")));
+        }
+    }
+    Ok(AttentionSm80Plan { config, elem, threads, atom: atom.to_string(), q, k, s, p, v, o, p_from_s, row_masks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elem::round_to_16;
+
+    /// The value of an f16 pattern.
+    fn f16(h: u16) -> f32 {
+        let (s, e, m) = (h >> 15, (h >> 10) & 0x1F, f32::from(h & 0x3FF));
+        let v = if e == 0 { m * 2f32.powi(-24) } else { (1024.0 + m) * 2f32.powi(i32::from(e) - 25) };
+        if s == 1 {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// An MMA as the hardware does it, from the threads' registers: the
+    /// dense operands gathered through the fragments (every cell once),
+    /// multiplied, and `C` scattered back: `c[t][v + values · r] += Σ
+    /// a·b`. `b` is `(N, K)`, so `C = A · Bᵀ`.
+    fn mma(
+        plan_threads: i64,
+        a: (&Fragments, &[Vec<f32>]),
+        b: (&Fragments, &[Vec<f32>]),
+        c: (&Fragments, &mut [Vec<f32>]),
+    ) {
+        let gather = |f: &Fragments, regs: &[Vec<f32>]| {
+            let mut dense = vec![f32::NAN; (f.tile.0 * f.tile.1) as usize];
+            for t in 0..plan_threads {
+                for r in 0..f.repeats {
+                    for v in 0..f.values {
+                        let (row, col) = f.coord(plan_threads, t, v, r).unwrap();
+                        let at = (row + f.tile.0 * col) as usize;
+                        let x = regs[t as usize][(v + f.values * r) as usize];
+                        // (B is held whole by every warp: the copies agree)
+                        assert!(dense[at].is_nan() || dense[at] == x, "cell ({row},{col}) differs between threads");
+                        dense[at] = x;
+                    }
+                }
+            }
+            assert!(dense.iter().all(|x| !x.is_nan()), "a cell no thread holds");
+            dense
+        };
+        let (fa, fb, fc) = (a.0, b.0, c.0);
+        let (da, db) = (gather(fa, a.1), gather(fb, b.1));
+        let (m, n, k) = (fa.tile.0, fb.tile.0, fa.tile.1);
+        assert_eq!(k, fb.tile.1);
+        assert_eq!((m, n), fc.tile);
+        for t in 0..plan_threads {
+            for r in 0..fc.repeats {
+                for v in 0..fc.values {
+                    let (row, col) = fc.coord(plan_threads, t, v, r).unwrap();
+                    let sum: f32 = (0..k).map(|kk| da[(row + m * kk) as usize] * db[(col + n * kk) as usize]).sum();
+                    c.1[t as usize][(v + fc.values * r) as usize] += sum;
+                }
+            }
+        }
+    }
+
+    /// Loads a row-major `(rows, cols)` matrix's block at `(r0, 0)` into the
+    /// threads' registers of `f` (zero past `rows`), rounded to the input
+    /// type; `transposed` reads `f`'s `(row, col)` as the matrix's `(col, row)`.
+    fn load(
+        f: &Fragments,
+        threads: i64,
+        x: &[f32],
+        (rows, cols): (i64, i64),
+        r0: i64,
+        transposed: bool,
+    ) -> Vec<Vec<f32>> {
+        (0..threads)
+            .map(|t| {
+                let mut regs = vec![0.0; (f.values * f.repeats) as usize];
+                for r in 0..f.repeats {
+                    for v in 0..f.values {
+                        let (a, b) = f.coord(threads, t, v, r).unwrap();
+                        let (row, col) = if transposed { (b + r0, a) } else { (a + r0, b) };
+                        if row < rows && col < cols {
+                            regs[(v + f.values * r) as usize] = x[(row * cols + col) as usize];
+                        }
+                    }
+                }
+                regs
+            })
+            .collect()
+    }
+
+    /// The kernel's steps on the CPU, thread by thread through the plan:
+    /// for each block of queries and each block of keys, `S` by the MMA
+    /// model, the causal and tail masks from each register's coordinate,
+    /// the row maxima and sums combined over the row masks' lanes, `P`
+    /// rounded to the input type and placed by `p_from_s`, `O` rescaled
+    /// and accumulated by the MMA model; finally `O / l` and the LSE.
+    fn simulate(
+        plan: &AttentionSm80Plan,
+        (q, k, v): (&[f32], &[f32], &[f32]),
+        (lq, lk): (i64, i64),
+    ) -> (Vec<f32>, Vec<f32>) {
+        let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, causal, .. } = plan.config;
+        let t_n = plan.threads;
+        let scale_log2 = (1.0 / (d as f32).sqrt()) * std::f32::consts::LOG2_E;
+        let mut out = vec![0f32; (lq * d) as usize];
+        let mut lse = vec![0f32; lq as usize];
+        let (s_len, o_len) = ((plan.s.values * plan.s.repeats) as usize, (plan.o.values * plan.o.repeats) as usize);
+        for b0 in (0..lq).step_by(bm as usize) {
+            let qr = load(&plan.q, t_n, q, (lq, d), b0, false);
+            // per thread: each of its rows' running max and (partial) sum
+            let rows: Vec<Vec<i64>> = (0..t_n).map(|t| rows_of(&plan.s, t_n, t).unwrap()).collect();
+            let mut m: Vec<Vec<f32>> = rows.iter().map(|r| vec![f32::NEG_INFINITY; r.len()]).collect();
+            let mut l: Vec<Vec<f32>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+            let mut o = vec![vec![0f32; o_len]; t_n as usize];
+            for k0 in (0..lk).step_by(bn as usize) {
+                let kr = load(&plan.k, t_n, k, (lk, d), k0, false);
+                let mut s = vec![vec![0f32; s_len]; t_n as usize];
+                mma(t_n, (&plan.q, &qr), (&plan.k, &kr), (&plan.s, &mut s));
+                // masks, then each thread's row maxima over its registers
+                let mut local = m.iter().map(|x| vec![f32::NEG_INFINITY; x.len()]).collect::<Vec<_>>();
+                for t in 0..t_n as usize {
+                    for r in 0..plan.s.repeats {
+                        for vv in 0..plan.s.values {
+                            let i = (vv + plan.s.values * r) as usize;
+                            let (row, col) = plan.s.coord(t_n, t as i64, vv, r).unwrap();
+                            let (qi, kj) = (b0 + row, k0 + col);
+                            if kj >= lk || (causal && kj > qi + lk - lq) {
+                                s[t][i] = f32::NEG_INFINITY;
+                            } else {
+                                s[t][i] *= scale_log2;
+                            }
+                            let ri = rows[t].binary_search(&row).unwrap();
+                            local[t][ri] = local[t][ri].max(s[t][i]);
+                        }
+                    }
+                }
+                // the shuffles: butterfly over the row masks
+                for &mask in &plan.row_masks {
+                    let before = local.clone();
+                    for t in 0..t_n as usize {
+                        let u = t ^ mask as usize;
+                        for ri in 0..local[t].len() {
+                            local[t][ri] = before[t][ri].max(before[u][ri]);
+                        }
+                    }
+                }
+                for t in 0..t_n as usize {
+                    let new_m: Vec<f32> = m[t].iter().zip(&local[t]).map(|(a, b)| a.max(*b)).collect();
+                    let alpha: Vec<f32> = m[t]
+                        .iter()
+                        .zip(&new_m)
+                        .map(|(old, new)| if *new == f32::NEG_INFINITY { 1.0 } else { (old - new).exp2() })
+                        .collect();
+                    for ri in 0..rows[t].len() {
+                        l[t][ri] *= alpha[ri];
+                    }
+                    let mut pv = vec![0f32; s_len];
+                    for r in 0..plan.s.repeats {
+                        for vv in 0..plan.s.values {
+                            let i = (vv + plan.s.values * r) as usize;
+                            let row = plan.s.coord(t_n, t as i64, vv, r).unwrap().0;
+                            let ri = rows[t].binary_search(&row).unwrap();
+                            let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
+                            // P as the MMA reads it: 16-bit
+                            pv[i] = f16(round_to_16(e, Elem::F16));
+                            l[t][ri] += e;
+                        }
+                    }
+                    s[t] = pv;
+                    for r in 0..plan.o.repeats {
+                        for vv in 0..plan.o.values {
+                            let row = plan.o.coord(t_n, t as i64, vv, r).unwrap().0;
+                            let ri = rows[t].binary_search(&row).unwrap();
+                            o[t][(vv + plan.o.values * r) as usize] *= alpha[ri];
+                        }
+                    }
+                    m[t] = new_m;
+                }
+                // P's registers from S's, then O += P · V
+                let per_s = plan.s.values * plan.s.repeats;
+                let p: Vec<Vec<f32>> = (0..t_n)
+                    .map(|t| {
+                        (0..plan.p.values * plan.p.repeats)
+                            .map(|j| {
+                                let y = plan.p_from_s.eval(t + t_n * j).unwrap();
+                                assert_eq!(y % t_n, t);
+                                let i = y / t_n;
+                                assert!(i < per_s);
+                                s[t as usize][i as usize]
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let vr = load(&plan.v, t_n, v, (lk, d), k0, true);
+                mma(t_n, (&plan.p, &p), (&plan.v, &vr), (&plan.o, &mut o));
+            }
+            // the sums over the row's lanes, then O / l and the LSE
+            for &mask in &plan.row_masks {
+                let before = l.clone();
+                for t in 0..t_n as usize {
+                    let u = t ^ mask as usize;
+                    for ri in 0..l[t].len() {
+                        l[t][ri] = before[t][ri] + before[u][ri];
+                    }
+                }
+            }
+            for t in 0..t_n as usize {
+                for r in 0..plan.o.repeats {
+                    for vv in 0..plan.o.values {
+                        let (row, col) = plan.o.coord(t_n, t as i64, vv, r).unwrap();
+                        let ri = rows[t].binary_search(&row).unwrap();
+                        if b0 + row < lq {
+                            out[((b0 + row) * d + col) as usize] = o[t][(vv + plan.o.values * r) as usize] / l[t][ri];
+                            lse[(b0 + row) as usize] = m[t][ri] / std::f32::consts::LOG2_E + l[t][ri].ln();
+                        }
+                    }
+                }
+            }
+        }
+        (out, lse)
+    }
+
+    /// Attention in f64, row by row.
+    fn reference(
+        (q, k, v): (&[f32], &[f32], &[f32]),
+        (lq, lk, d): (i64, i64, i64),
+        causal: bool,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let mut out = vec![0f64; (lq * d) as usize];
+        let mut lse = vec![0f64; lq as usize];
+        let scale = 1.0 / (d as f64).sqrt();
+        for i in 0..lq {
+            let seen = |j: i64| !causal || j <= i + lk - lq;
+            let s: Vec<f64> = (0..lk)
+                .map(|j| {
+                    if !seen(j) {
+                        return f64::NEG_INFINITY;
+                    }
+                    (0..d).map(|c| f64::from(q[(i * d + c) as usize]) * f64::from(k[(j * d + c) as usize])).sum::<f64>()
+                        * scale
+                })
+                .collect();
+            let mx = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let e: Vec<f64> = s.iter().map(|x| (x - mx).exp()).collect();
+            let sum: f64 = e.iter().sum();
+            lse[i as usize] = mx + sum.ln();
+            for c in 0..d {
+                out[(i * d + c) as usize] =
+                    (0..lk).map(|j| e[j as usize] * f64::from(v[(j * d + c) as usize])).sum::<f64>() / sum;
+            }
+        }
+        (out, lse)
+    }
+
+    fn data(n: i64, seed: u64) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // multiples of 1/16 in [-1, 1]: exact in f16
+                ((x % 33) as f32 - 16.0) / 16.0
+            })
+            .collect()
+    }
+
+    /// The plan's claims hold for every configuration the rules allow, and
+    /// the re-layout keeps every `P` register in its thread.
+    #[test]
+    fn every_allowed_configuration_plans() {
+        let mut n = 0;
+        for d in [64, 128, 256] {
+            for warps in [1, 2, 4, 8] {
+                for (bm_mul, bn) in [(1, 16), (1, 64), (2, 64), (1, 128)] {
+                    let config = AttentionConfig {
+                        head_dim: d,
+                        block_m: 16 * warps * bm_mul,
+                        block_n: bn,
+                        warps,
+                        causal: false,
+                    };
+                    let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+                    assert_eq!(p.threads, 32 * warps);
+                    // m16n8's C: the four lanes of a quad share each row
+                    assert_eq!(p.row_masks, vec![1, 2]);
+                    n += 1;
+                }
+            }
+        }
+        assert_eq!(n, 48);
+        assert!(plan(AttentionConfig { block_m: 48, ..AttentionConfig::default() }, Elem::F16).is_err());
+    }
+
+    /// The kernel's steps through the plan give attention's answer: O
+    /// within 2^-9 (P is rounded to f16; every other value is exact or
+    /// f32), the LSE within 1e-4, for tails, causal masks, query and key
+    /// lengths that differ, and every head dimension.
+    #[test]
+    fn the_plan_on_the_cpu_computes_attention() {
+        let cases = [
+            (AttentionConfig { head_dim: 64, block_m: 64, block_n: 64, warps: 4, causal: false }, (100, 150)),
+            (AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true }, (70, 70)),
+            (AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: true }, (40, 200)),
+            (AttentionConfig { head_dim: 256, block_m: 32, block_n: 16, warps: 1, causal: false }, (33, 17)),
+        ];
+        for (i, (config, (lq, lk))) in cases.into_iter().enumerate() {
+            let p = plan(config, Elem::F16).unwrap();
+            let d = config.head_dim;
+            let (q, k, v) =
+                (data(lq * d, 3 * i as u64 + 1), data(lk * d, 3 * i as u64 + 2), data(lk * d, 3 * i as u64 + 3));
+            let (got, got_lse) = simulate(&p, (&q, &k, &v), (lq, lk));
+            let (want, want_lse) = reference((&q, &k, &v), (lq, lk, d), config.causal);
+            for (x, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (f64::from(*g) - w).abs() <= 2f64.powi(-9),
+                    "{config:?} O[{}][{}] = {g}, want {w}",
+                    x as i64 / d,
+                    x as i64 % d
+                );
+            }
+            for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
+                assert!((f64::from(*g) - w).abs() <= 1e-4, "{config:?} lse[{x}] = {g}, want {w}");
+            }
+        }
+    }
+
+    /// A wrong re-layout is caught: `P` read from `S` by the identity
+    /// instead of `p_from_s` moves values between rows and columns.
+    #[test]
+    fn p_from_s_is_not_the_identity() {
+        let p = plan(AttentionConfig::default(), Elem::F16).unwrap();
+        let moved = (0..p.p_from_s.size().unwrap().value()).filter(|&x| p.p_from_s.eval(x).unwrap() != x).count();
+        assert!(moved > 0);
+    }
+}

@@ -350,3 +350,10 @@ fn call_vectors() {
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));
 }
+
+/// Blackwell atoms (`shared/vectors/tv_sm100.tsv`): tcgen05 UMMA, TMEM copies,
+/// UMMA shared-memory atoms, SM120.
+#[test]
+fn tv_sm100_vectors() {
+    check_file("tv_sm100.tsv", include_str!("data/tv_sm100.tsv"));
+}

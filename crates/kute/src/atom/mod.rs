@@ -6,6 +6,7 @@ pub mod copy;
 pub mod mma;
 pub mod operand;
 pub mod thread;
+pub mod tmem;
 pub mod traits;
 
 pub use copy::{make_layout_tv, CopyAtom, TiledCopy};

@@ -39,6 +39,15 @@ fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
     }
 }
 
+/// The op of `MMA_Traits<Op>` / `MMA_Atom<Op>`, or of `MMA_Traits<Op, params...>`
+/// (written back as that text, which [`crate::atom::traits::mma_traits`] reads).
+fn traits_op(name: &str, targs: &[TemplateArg]) -> Result<String> {
+    match targs {
+        [_, _, ..] => Ok(format!("MMA_Traits<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))),
+        _ => one_type(name, targs),
+    }
+}
+
 fn lay(l: &Layout) -> Value {
     Value::Layout(l.clone())
 }
@@ -48,19 +57,32 @@ fn lay(l: &Layout) -> Value {
 pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
     let r = match name {
         "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
+        // `MMA_Traits<Op, params...>{}`: the traits of a plain op struct that carry its
+        // parameters (`SM100_MMA_F8F6F4_SS`), taken as the op
+        "MMA_Traits" => traits_op(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
         "Copy_Atom" => {
             two_types(name, targs).and_then(|(op, t)| Ok(Value::CopyAtom(Box::new(CopyAtom::new(&op, &t)?))))
         }
         _ if name.starts_with("MMA_Traits::") || name.starts_with("MMA_Atom::") => {
             let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
+            traits_op(name, targs).and_then(|op| {
                 let a = MmaAtom::new(&op)?;
+                let sf = |i: usize| match &a.traits().sf_layouts {
+                    Some((sfa, sfb)) => Ok(lay(if i == 0 { sfa } else { sfb })),
+                    None => Err(Error::new(
+                        ErrorKind::UnknownName,
+                        "evaluate",
+                        format!("'{op}' is not a block-scaled op: it has no {member}"),
+                    )),
+                };
                 Ok(match member {
                     "ALayout" | "LayoutA_TV" => lay(a.layout_a_tv()),
                     "BLayout" | "LayoutB_TV" => lay(a.layout_b_tv()),
                     "CLayout" | "LayoutC_TV" => lay(a.layout_c_tv()),
                     "ThrID" => lay(a.thr_id()),
                     "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
+                    "SFALayout" => sf(0)?,
+                    "SFBLayout" => sf(1)?,
                     _ => return Err(unknown(name)),
                 })
             })
@@ -74,6 +96,10 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
                     "DstLayout" => lay(&t.dst),
                     "RefLayout" => lay(&t.r#ref),
                     "ThrID" => lay(&t.thr_id),
+                    "ValID" => match &t.val_id {
+                        Some(v) => lay(v),
+                        None => return Err(unknown(name)),
+                    },
                     _ => return Err(unknown(name)),
                 })
             })
@@ -102,7 +128,14 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
             } else {
                 format!("{name}<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))
             };
-            return MmaAtom::new(&op).ok().map(|a| Ok(Value::MmaAtom(Box::new(a))));
+            return match MmaAtom::new(&op) {
+                Ok(a) => Some(Ok(Value::MmaAtom(Box::new(a)))),
+                // a copy operation written as a value (`SM100_TMEM_LOAD_32dp32b32x{}`)
+                Err(_) if crate::atom::traits::copy_traits(&op).is_ok() => Some(Ok(Value::CopyOp(op))),
+                // an MMA op kute knows, with parameters CuTe's static_asserts reject
+                Err(e) if e.kind() != ErrorKind::UnknownName => Some(Err(e)),
+                Err(_) => None,
+            };
         }
     };
     Some(r)

@@ -270,6 +270,47 @@ fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
     }
 }
 
+/// `partition_fragment_A/B/C(mma, shape)`: the whole tile's fragment. For a
+/// tcgen05 MMA's C, the accumulator in tensor memory (a tensor); for a
+/// register MMA, the compact layout of `partition_shape_A/B/C(mma, shape)`
+/// (the layout of CuTe's register tensor).
+fn partition_fragment_of_mma(a: &Args, which: Operand) -> Result<Value> {
+    let m = mma(&a[0], a.name)?;
+    let shape: IntTuple = a.arg(1, "the shape")?;
+    if m.atom().traits().tmem_c.is_some() {
+        if which != Operand::C {
+            return Err(Error::new(
+                ErrorKind::Type,
+                a.name,
+                "a tcgen05 MMA reads A and B through shared-memory descriptors (or A from tensor memory): \
+                 they have no register fragment",
+            ));
+        }
+        let t = crate::atom::tmem::partition_fragment_c(&m, &shape).map_err(|e| e.within(a.name))?;
+        let l = crate::AnyLayout::Layout(t.layout().clone());
+        return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(t, l))));
+    }
+    let s = m.partition_shape(which, &shape).map_err(|e| e.within(a.name))?;
+    Ok(Value::Layout(Layout::from_shape(&s)?))
+}
+
+/// `make_tmem_copy(op | Copy_Atom<op,T>, tmem)`: see [`crate::atom::tmem::make_tmem_copy`].
+pub(super) fn make_tmem_copy(a: &Args) -> Result<Value> {
+    let (op, t) = match &a[0] {
+        Value::CopyOp(op) => (op.clone(), None),
+        Value::CopyAtom(c) => (c.traits().name.clone(), Some(c.val_type().to_string())),
+        other => return Err(type_error("the copy operation", "a TMEM copy op or Copy_Atom", other).in_op(a.name)),
+    };
+    let tmem = match &a[1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Tmem(t, _) => t.clone(),
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "expected a tensor-memory tensor")),
+        },
+        other => return Err(type_error("the tensor", "a tensor-memory tensor", other).in_op(a.name)),
+    };
+    Ok(Value::TiledCopy(Box::new(crate::atom::tmem::make_tmem_copy(&op, t.as_deref(), &tmem)?)))
+}
+
 /// `partition_S/D(thr_copy, T)` of a counting or identity tensor.
 fn partition_copy(a: &Args, side: Side) -> Result<Value> {
     match &a[0] {
@@ -322,6 +363,9 @@ per_operand! {
     partition_fragment_a => partition_fragment(Operand::A);
     partition_fragment_b => partition_fragment(Operand::B);
     partition_fragment_c => partition_fragment(Operand::C);
+    partition_fragment_a_of_mma => partition_fragment_of_mma(Operand::A);
+    partition_fragment_b_of_mma => partition_fragment_of_mma(Operand::B);
+    partition_fragment_c_of_mma => partition_fragment_of_mma(Operand::C);
     retile_s => retile_slice(Side::Source);
     retile_d => retile_slice(Side::Destination);
 }

@@ -41,6 +41,15 @@ macro_rules! both {
     };
 }
 
+/// The error of a tensor operation kute does not define on tensor memory.
+pub(super) fn tmem_unsupported() -> Error {
+    Error::new(
+        ErrorKind::Type,
+        "evaluate",
+        "this operation is not defined on a tensor-memory tensor (take its layout, or make_tmem_copy)",
+    )
+}
+
 fn wrap(t: TensorValue) -> Value {
     Value::Tensor(Box::new(t))
 }
@@ -50,6 +59,7 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
     let r = match t {
         TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
         TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
+        TensorValue::Tmem(..) => return Err(tmem_unsupported()),
     };
     Ok(match r {
         TensorOf::C(t) => wrap(TensorValue::Counting(t)),
@@ -188,6 +198,7 @@ pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
         Value::IntTuple(c) => match t {
             TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
             TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
+            TensorValue::Tmem(..) => Err(tmem_unsupported()),
         },
         Value::Coord(_) | Value::Underscore => {
             let c = coord.as_coord("the coordinate")?;

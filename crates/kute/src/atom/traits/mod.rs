@@ -20,6 +20,12 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 
+mod sm100;
+mod sm100_copy;
+mod sm120;
+
+pub use sm100::umma_op_names;
+
 /// The traits of an MMA operation (CuTe's `MMA_Traits<Op>`), layouts in kute's notation.
 ///
 /// `a`, `b`, `c` are CuTe's `ALayout`, `BLayout`, `CLayout`: (thread, value) →
@@ -62,6 +68,38 @@ pub struct MmaTraits {
     /// `ValTypeD`, `ValTypeA`, `ValTypeB`, `ValTypeC` as CuTe names them
     /// (`half_t`, `float`, `bfloat16_t`, `tfloat32_t`, `int8_t`, `int32_t`, ...).
     pub val_types: [String; 4],
+    /// For a tcgen05 (UMMA) op, how its accumulator lies in tensor memory
+    /// (CuTe's `FrgTypeC`, a `UMMA::tmem_frg`); `None` for a register accumulator.
+    pub tmem_c: Option<TmemFrg>,
+    /// For a block-scaled SM120 op, CuTe's `SFALayout` and `SFBLayout`:
+    /// (thread, value) → index of a scale factor of the M×K and N×K tiles.
+    pub sf_layouts: Option<(Layout, Layout)>,
+}
+
+/// How a tcgen05 (UMMA) op's accumulator is allocated in tensor memory
+/// (CuTe's `UMMA::tmem_frg<ValueType, StorageType, N_SM, TmemAlloc>`).
+///
+/// Pre: none (a plain value). Post: built by [`mma_traits`] for the SM100 ops.
+///
+/// ```
+/// let t = kute::atom::traits::mma_traits(
+///     "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>").unwrap();
+/// let f = t.tmem_c.unwrap();
+/// assert_eq!((f.n_sm, f.value_type.as_str(), f.storage_bits, f.non_interleaved), (1, "float", 32, false));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmemFrg {
+    /// The number of SMs of the instruction (CuTe's `N_SM`): 1, or 2 for the `2x1SM` ops.
+    pub n_sm: i64,
+    /// The accumulator's element type (the op's `c_type`).
+    pub value_type: String,
+    /// The width in bits of an element of the accumulator.
+    pub value_bits: i64,
+    /// The width in bits of the storage of an element (`uint32_t`: 32).
+    pub storage_bits: i64,
+    /// `TmemAllocMode::NonInterleaved` (the 1-SM ops with A in tensor memory)
+    /// rather than `Interleaved`.
+    pub non_interleaved: bool,
 }
 
 /// The traits of a copy operation (CuTe's `Copy_Traits<Op>`): layouts in bits.
@@ -95,6 +133,9 @@ pub struct CopyTraits {
     pub dst: Layout,
     /// CuTe's `RefLayout`: (thread, value) → bit; `src` or `dst`.
     pub r#ref: Layout,
+    /// CuTe's `ValID` of the tensor-memory ops (logical bit → tensor-memory
+    /// address bit, `TMEM::DP_b` = 2^21 a data path); `None` for other ops.
+    pub val_id: Option<Layout>,
 }
 
 const MMA: &str = "MMA_Traits";
@@ -401,6 +442,8 @@ fn fixed_mma() -> Vec<Fixed> {
             types,
         );
     }
+    // mma_traits_sm100.hpp: the vector FMAs
+    v.extend(sm100::ffma2_fixed());
     v
 }
 
@@ -572,6 +615,8 @@ fn gmma(op: &OpName) -> Result<Option<MmaTraits>> {
             b: lay(MMA, &ab_layout(n, k))?,
             c: lay(MMA, &c)?,
             val_types: f.vals.map(String::from),
+            tmem_c: None,
+            sf_layouts: None,
         }));
     }
     Ok(None)
@@ -612,7 +657,15 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
 /// assert!(e.message().contains("did you mean 'SM80_16x8x16_F16F16F16F16_TN'"));
 /// ```
 pub fn mma_traits(op: &str) -> Result<MmaTraits> {
-    let name = split_op(MMA, op)?;
+    let mut name = split_op(MMA, op)?;
+    // `MMA_Traits<Op>` is Op's traits; `MMA_Traits<Op, params...>` those of a
+    // plain op struct whose parameters the traits carry (`SM100_MMA_F8F6F4_SS`)
+    if name.base == "MMA_Traits" {
+        if let Some([inner, params @ ..]) = name.args.as_deref() {
+            let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+            name = split_op(MMA, &text)?;
+        }
+    }
     if name.base == "UniversalFMA" {
         let args = name.args.as_deref().unwrap_or(&[]);
         if args.is_empty() || args.len() > 4 {
@@ -630,9 +683,17 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             b: lay(MMA, "(_1,_1):(_0,_0)")?,
             c: lay(MMA, "(_1,_1):(_0,_0)")?,
             val_types: [d, a, b, c],
+            tmem_c: None,
+            sf_layouts: None,
         });
     }
     if let Some(t) = gmma(&name)? {
+        return Ok(t);
+    }
+    if let Some(t) = sm100::umma(&name)? {
+        return Ok(t);
+    }
+    if let Some(t) = sm120::sm120(&name)? {
         return Ok(t);
     }
     if let Some(f) = fixed_mma().into_iter().find(|f| f.name == name.base) {
@@ -647,6 +708,8 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             b: lay(MMA, f.b)?,
             c: lay(MMA, f.c)?,
             val_types: f.types.map(String::from),
+            tmem_c: None,
+            sf_layouts: None,
         });
     }
     Err(unknown(MMA, &name.full, &mma_op_names()))
@@ -667,6 +730,8 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
 pub fn mma_op_names() -> Vec<String> {
     let mut v: Vec<String> = fixed_mma().into_iter().map(|f| f.name).collect();
     v.push("UniversalFMA<float,float,float,float>".into());
+    v.extend(sm100::umma_op_names());
+    v.extend(sm120::sm120_op_names());
     for f in gmma_families() {
         for n in (8..=256).step_by(8).filter(|&n| gmma_n_ok(&f, n)) {
             for src in ["SS", "RS"] {
@@ -726,7 +791,7 @@ const CP_ASYNC: [(&str, &[i64]); 4] = [
 fn copy_of(name: String, thr: &str, src: &str, dst: &str, ref_is_src: bool) -> Result<CopyTraits> {
     let (src, dst) = (lay(COPY, src)?, lay(COPY, dst)?);
     let r#ref = if ref_is_src { src.clone() } else { dst.clone() };
-    Ok(CopyTraits { name, thr_id: lay(COPY, thr)?, src, dst, r#ref })
+    Ok(CopyTraits { name, thr_id: lay(COPY, thr)?, src, dst, r#ref, val_id: None })
 }
 
 /// The width in bits of a type argument (`cute::`/`cutlass::` prefixes ignored).
@@ -798,6 +863,9 @@ pub fn copy_traits(op: &str) -> Result<CopyTraits> {
         }
         _ => {}
     }
+    if let Some(t) = sm100_copy::sm100_copy(&name)? {
+        return Ok(t);
+    }
     if let Some((_, src, dst)) = LDSM.iter().find(|(n, _, _)| base.strip_prefix("SM75_") == Some(*n)) {
         return no_args(copy_of(name.full.clone(), T32, src, dst, false));
     }
@@ -861,6 +929,7 @@ pub fn copy_op_names() -> Vec<String> {
             v.push(format!("{n}<uint{w}_t>"));
         }
     }
+    v.extend(sm100_copy::sm100_copy_names());
     v
 }
 

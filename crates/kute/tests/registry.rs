@@ -157,6 +157,8 @@ const CALLABLE: &[&str] = &[
     "partition_fragment_A",
     "partition_fragment_B",
     "partition_fragment_C",
+    "make_tmem_copy",
+    "UMMA::tile_to_mma_shape",
     "make_tensor",
     "counting",
     "make_identity_tensor",

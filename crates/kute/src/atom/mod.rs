@@ -5,6 +5,7 @@
 pub mod copy;
 pub mod mma;
 pub mod operand;
+pub mod smem;
 pub mod thread;
 pub mod tmem;
 pub mod traits;

@@ -74,17 +74,38 @@ impl TmemTensor {
         Ok(TmemTensor { value_type: value_type.to_string(), value_bits: bits, layout })
     }
 
-    /// The element type. Pre: none. Post: the type the tensor was made with.
+    /// The element type.
+    ///
+    /// Pre: none. Post: the type the tensor was made with.
+    ///
+    /// ```
+    /// let t = kute::atom::tmem::TmemTensor::new("half_t", "8:1".parse().unwrap()).unwrap();
+    /// assert_eq!((t.value_type(), t.value_bits()), ("half_t", 16));
+    /// ```
     pub fn value_type(&self) -> &str {
         &self.value_type
     }
 
-    /// The width of an element in bits. Pre: none. Post: `sizeof_bits(value_type)`.
+    /// The width of an element in bits.
+    ///
+    /// Pre: none. Post: `sizeof_bits(value_type)`.
+    ///
+    /// ```
+    /// let t = kute::atom::tmem::TmemTensor::new("float_e4m3_t", "8:1".parse().unwrap()).unwrap();
+    /// assert_eq!(t.value_bits(), 8);
+    /// ```
     pub fn value_bits(&self) -> i64 {
         self.value_bits
     }
 
-    /// The layout. Pre: none. Post: coordinate → element offset.
+    /// The layout.
+    ///
+    /// Pre: none. Post: coordinate → element offset, as made.
+    ///
+    /// ```
+    /// let t = kute::atom::tmem::TmemTensor::new("float", "(_128,_8):(_65536,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(_128,_8):(_65536,_1)");
+    /// ```
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -99,6 +120,13 @@ impl fmt::Display for TmemTensor {
 
 /// CuTe's `TMEM::DP<T>`: the distance between two data paths (lanes) in
 /// elements of `bits` bits.
+///
+/// Pre: none. Post: `2^16 · 32 / bits` for widths under 32 bits, `2^16` otherwise.
+///
+/// ```
+/// use kute::atom::tmem::dp;
+/// assert_eq!((dp(32), dp(16), dp(8)), (65536, 131072, 262144));
+/// ```
 pub fn dp(bits: i64) -> i64 {
     let ratio = if bits > 0 && bits < 32 { 32 / bits } else { 1 };
     (1i64 << 16) * ratio
@@ -115,6 +143,13 @@ fn lay(s: &str, op: &'static str) -> Result<Layout> {
 /// Pre: `tmem_shape` has that form with an M_MMA the allocation allows (1 SM:
 /// 64 or 128; 2 SMs: 32, 64 or 128), else an `Inadmissible` error.
 /// Post: coordinate → tensor-memory element offset, `lane · DP<T> + column`.
+///
+/// ```
+/// use kute::atom::{tmem::tmem_frg, traits::TmemFrg};
+/// let frg = TmemFrg { n_sm: 2, value_type: "float".into(), value_bits: 32, storage_bits: 32, non_interleaved: false };
+/// assert_eq!(tmem_frg(&frg, &"((_64,_64),_2,_2)".parse().unwrap()).unwrap().to_string(),
+///            "((_64,(_32,_2)),_2,_2):((_65536,(_1,_4194304)),_32,_64)");
+/// ```
 pub fn tmem_frg(frg: &TmemFrg, tmem_shape: &IntTuple) -> Result<Layout> {
     let op = "tmem_frg";
     let shape = Layout::from_shape(tmem_shape)?;
@@ -168,6 +203,16 @@ pub fn tmem_frg(frg: &TmemFrg, tmem_shape: &IntTuple) -> Result<Layout> {
 /// Pre: the MMA is a tcgen05 (UMMA) one (else a `Type` error: its C fragment
 /// is in registers, [`crate::atom::ThrMma::partition_fragment`]); `shape`
 /// as CuTe's `partition_shape_C`. Post: `tmem_frg(partition_shape_C(mma, shape))`.
+///
+/// ```
+/// use kute::atom::{tmem, MmaAtom, TiledMma};
+/// let op = "SM100_MMA_F16BF16_TS<half_t,half_t,float,64,48,UMMA::Major::K,UMMA::Major::MN>";
+/// let m = TiledMma::new(MmaAtom::new(op).unwrap(), None, None).unwrap();
+/// let acc = tmem::partition_fragment_c(&m, &"(_64,_48)".parse().unwrap()).unwrap();
+/// assert_eq!(acc.layout().to_string(), "(((_16,_4),_48),_1,_1):(((_65536,_2097152),_1),_0,_0)");
+/// let sm80 = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+/// assert!(tmem::partition_fragment_c(&sm80, &"(_16,_8)".parse().unwrap()).is_err());
+/// ```
 pub fn partition_fragment_c(mma: &TiledMma, shape: &IntTuple) -> Result<TmemTensor> {
     let op = "partition_fragment_C";
     let Some(frg) = &mma.atom().traits().tmem_c else {
@@ -193,6 +238,15 @@ pub fn partition_fragment_c(mma: &TiledMma, shape: &IntTuple) -> Result<TmemTens
 /// "Left inverse divisibility condition", or the memory the atom points to
 /// does not exist in the tensor). Post: CuTe's `make_cotiled_copy` of the
 /// atom's (thread, value) → address layout and the tensor's layout.
+///
+/// ```
+/// use kute::atom::tmem::{make_tmem_copy, TmemTensor};
+/// let acc = TmemTensor::new("float", "((_128,_256),_1,_1):((_65536,_1),_0,_0)".parse().unwrap()).unwrap();
+/// let c = make_tmem_copy("SM100_TMEM_LOAD_16dp256b1x", None, &acc).unwrap();
+/// assert_eq!(c.tiled_layout_tv().to_string(), "((_32,_4),(_8,_16)):((_0,_1),(_4,_32))");
+/// assert!(make_tmem_copy("SM100_TMEM_LOAD_16dp256b1x", Some("half_t"), &acc).is_err());
+/// assert!(make_tmem_copy("SM75_U32x4_LDSM_N", None, &acc).is_err());
+/// ```
 pub fn make_tmem_copy(op: &str, copy_type: Option<&str>, tmem: &TmemTensor) -> Result<TiledCopy> {
     let name = "make_tmem_copy";
     let t = copy_type.unwrap_or(&tmem.value_type);
@@ -231,6 +285,13 @@ pub fn make_tmem_copy(op: &str, copy_type: Option<&str>, tmem: &TmemTensor) -> R
 /// Pre: both static; every address of `atom_tv_layout` is one of
 /// `data_layout` (else a `Mismatch` error); `data_layout` has a left inverse.
 /// Post: `data_layout(tile(layout_tv(t, v))) == atom_tv_layout(t, v)`.
+///
+/// ```
+/// use kute::atom::{tmem::make_cotiled_copy, CopyAtom};
+/// let atom = CopyAtom::new("UniversalCopy<uint32_t>", "float").unwrap();
+/// let c = make_cotiled_copy(atom, &"(_4,_1):(_1,_0)".parse().unwrap(), &"(_4,_2):(_1,_4)".parse().unwrap()).unwrap();
+/// assert_eq!(c.tiled_layout_tv().to_string(), "(_4,_1):(_1,_0)");
+/// ```
 pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> Result<TiledCopy> {
     let op = "make_cotiled_copy";
     let unit = Layout::leaf(Int::new_static(1), Int::new_static(0));

@@ -55,6 +55,16 @@ fn lay(l: &Layout) -> Value {
 /// A CuTe type written as a value (`name<targs>{}` or a bare name), if it is
 /// one of the atom types or an operation kute knows; `None` for any other name.
 pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
+    if crate::atom::smem::is_smem_atom(name) {
+        // `UMMA::Layout_K_SW128_Atom<half_t>{}`, `GMMA::Layout_MN_SW64_SpAtom<half_t,2>{}`
+        let args: Vec<String> = targs.iter().map(type_text).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        return Some(
+            crate::atom::smem::smem_atom(name, &args)
+                .map(|c| Value::Composed(Box::new(c)))
+                .map_err(|e| e.in_op("evaluate")),
+        );
+    }
     let r = match name {
         "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
         // `MMA_Traits<Op, params...>{}`: the traits of a plain op struct that carry its

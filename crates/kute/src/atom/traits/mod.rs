@@ -1019,6 +1019,8 @@ pub fn atom_catalog() -> Vec<AtomFamily> {
             format!("wgmma, (_64,N,_{}), {}; {n_text}{args}", f.k, types(f.vals)),
         ));
     }
+    v.extend(sm100::umma_catalog());
+    v.extend(sm120::sm120_catalog());
     v.push(copy(
         "UniversalCopy<S[,D]>",
         "UniversalCopy<uint128_t>",
@@ -1051,5 +1053,6 @@ pub fn atom_catalog() -> Vec<AtomFamily> {
         let name = format!("SM90_{}", n.replace("LDSM", "STSM"));
         v.push(copy(&name, &name, "stmatrix registers -> shared, 32 threads"));
     }
+    v.extend(sm100_copy::sm100_copy_catalog());
     v
 }

@@ -9,7 +9,7 @@
 //! (`ALayout` `(_1,(M,K)):(_0,(_1,M))`; the `2x1SM` ops split M and N
 //! between the two SMs: `(_2,(M/2,K)):(M/2,(_1,M))`).
 
-use super::{lay, parse_tuple, strip_ns, type_hint, Fixed, MmaTraits, OpName, TmemFrg, MMA};
+use super::{lay, parse_tuple, strip_ns, type_hint, AtomFamily, AtomKind, Fixed, MmaTraits, OpName, TmemFrg, MMA};
 use crate::algebra::sizeof_bits;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -397,4 +397,43 @@ fn example(u: &Umma) -> String {
             u.name
         ),
     }
+}
+
+/// The catalogue's lines of the tcgen05 ops: one per op, its parameters and rules.
+pub(super) fn umma_catalog() -> Vec<AtomFamily> {
+    UMMA.iter()
+        .map(|u| {
+            let example = example(u);
+            let params = match u.params {
+                Params::Plain => "<a,b,c,M,N,a_major,b_major>",
+                Params::Scaled => "<a,b,c,M,N,a_major,b_major,ScaleC>",
+                Params::Sf => "<a,b,c,sf,M,N,a_major,b_major>",
+                Params::SfVs { .. } => "<a,b,c,sf,M,N,VS,a_major,b_major>",
+                Params::OnTraits => "",
+            };
+            let form = match u.params {
+                Params::OnTraits => {
+                    format!("MMA_Traits<{},a,b,c,C<M>,C<N>,integral_constant<UMMA::Major,..>,..>", u.name)
+                }
+                _ if u.name.starts_with("SM103") => format!("SM103::{}{params}", u.name),
+                _ => format!("{}{params}", u.name),
+            };
+            let ms: Vec<String> = u.ms.iter().map(i64::to_string).collect();
+            let types = match u.types {
+                Types::Bits(w) => format!("{w}-bit A and B"),
+                Types::AtMost8 => "A and B of at most 8 bits".to_string(),
+            };
+            let note = format!(
+                "tcgen05{}, {} SM{}, K = {}; M = {}; N {}; {types}{}",
+                if u.ts { " (A in tensor memory)" } else { "" },
+                if u.two_sm { 2 } else { 1 },
+                if u.two_sm { "s" } else { "" },
+                u.k,
+                ms.join(" or "),
+                u.n.describe(),
+                if u.ts || u.k_major_only { "; A K-major" } else { "" },
+            );
+            AtomFamily { kind: AtomKind::Mma, form, example, note }
+        })
+        .collect()
 }

@@ -9,7 +9,7 @@
 //! op a line: name, `ThrID`, `ValID` (`-` where the op has none), `SrcLayout`,
 //! `DstLayout`, `RefLayout`, in bits.
 
-use super::{lay, CopyTraits, OpName, COPY};
+use super::{lay, AtomFamily, AtomKind, CopyTraits, OpName, COPY};
 use crate::error::{Error, ErrorKind, Result};
 
 const TABLE: &str = include_str!("sm100_copy.tsv");
@@ -41,4 +41,40 @@ pub(super) fn sm100_copy(op: &OpName) -> Result<Option<CopyTraits>> {
 /// The names of the SM100 copy ops, in the header's order.
 pub(super) fn sm100_copy_names() -> Vec<String> {
     rows().filter_map(|r| r.first().map(|s| s.to_string())).collect()
+}
+
+/// The catalogue's lines of the SM100 copy ops: the tensor-memory loads and
+/// stores by family (`SM100_TMEM_LOAD_16dp256b{N}x[_16b]`), the others one a line.
+pub(super) fn sm100_copy_catalog() -> Vec<AtomFamily> {
+    let mut v: Vec<AtomFamily> = Vec::new();
+    for name in sm100_copy_names() {
+        let (form, note) = match name.strip_prefix("SM100_TMEM_") {
+            Some(rest) => {
+                let (dir, shape) = rest.split_once('_').unwrap_or((rest, ""));
+                let cut =
+                    shape.trim_end_matches("_16b").trim_end_matches('x').trim_end_matches(|c: char| c.is_ascii_digit());
+                let what = if dir == "LOAD" { "tensor memory -> registers" } else { "registers -> tensor memory" };
+                (
+                    format!("SM100_TMEM_{dir}_{cut}{{N}}x[_16b]"),
+                    format!("tcgen05.{}, {what}, a warp", dir.to_lowercase()),
+                )
+            }
+            None => {
+                let note = if name.contains("UTCCP") {
+                    "tcgen05.cp shared memory -> tensor memory"
+                } else if name.contains("LDSM") {
+                    "ldmatrix shared -> registers, 32 threads"
+                } else if name.contains("STSM") {
+                    "stmatrix registers -> shared, 32 threads"
+                } else {
+                    "one thread, 256 bits, no L1 allocation"
+                };
+                (name.clone(), note.to_string())
+            }
+        };
+        if !v.iter().any(|f| f.form == form) {
+            v.push(AtomFamily { kind: AtomKind::Copy, form, example: name, note });
+        }
+    }
+    v
 }

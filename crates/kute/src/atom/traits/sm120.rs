@@ -3,7 +3,7 @@
 //! `mma_traits_sm120_sparse.hpp`): fp8/fp6/fp4 `mma.sync`, dense and sparse,
 //! plain and block-scaled, as one registry table.
 
-use super::{lay, parse_tuple, strip_ns, MmaTraits, OpName, MMA};
+use super::{lay, parse_tuple, strip_ns, AtomFamily, AtomKind, MmaTraits, OpName, MMA};
 use crate::error::{Error, ErrorKind, Result};
 
 /// The element types CuTe defines the fp8/fp6/fp4 ops for (A and B).
@@ -125,6 +125,27 @@ pub(super) fn sm120_op_names() -> Vec<String> {
                 Some(sf) => format!("{}<{a},{a},{c},{sf},32>", s.name),
                 None => format!("{}<{a},{a},{c}>", s.name),
             }
+        })
+        .collect()
+}
+
+/// The catalogue's lines of the SM120 ops.
+pub(super) fn sm120_catalog() -> Vec<AtomFamily> {
+    SM120
+        .iter()
+        .zip(sm120_op_names())
+        .map(|(s, example)| {
+            let args = if s.sf.is_some() { "<a,b,c,sf,VS>" } else { "<a,b,c>" };
+            let mut note = format!(
+                "mma.sync, {}, 32 threads; A, B: {}; C: {}",
+                s.mnk,
+                s.ab_types.join(", "),
+                s.c_types.join(", ")
+            );
+            if s.sf.is_some() {
+                note.push_str(&format!("; scale factors: {}", s.sf_types.join(", ")));
+            }
+            AtomFamily { kind: AtomKind::Mma, form: format!("{}{args}", s.name), example, note }
         })
         .collect()
 }

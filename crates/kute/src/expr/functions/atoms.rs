@@ -369,3 +369,32 @@ per_operand! {
     retile_s => retile_slice(Side::Source);
     retile_d => retile_slice(Side::Destination);
 }
+
+/// `UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's tiling of
+/// an (M,N)-logical layout atom (a shared-memory atom) to a partitioned MMA
+/// shape `((MMA_M,MMA_N),M_MMAs,N_MMAs,...)`: `tile_to_shape(atom, ((MMA_M,
+/// M_MMAs),(MMA_N,N_MMAs),...), order)` then `tiled_divide` by `(MMA_M,MMA_N)`.
+pub(super) fn tile_to_mma_shape(a: &Args) -> Result<Value> {
+    let s: IntTuple = a.arg(1, "the MMA tile shape")?;
+    let s0 = s.get(0)?;
+    if s.rank() < 3 || s0.rank() != 2 {
+        return Err(Error::mismatch(
+            a.name,
+            format!("the MMA tile shape must be ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got {s}"),
+        ));
+    }
+    let (m, n) = (s0.get(0)?, s0.get(1)?);
+    let (mm, nn) = (s.get(1)?, s.get(2)?);
+    let mut modes = vec![IntTuple::tuple([m.as_ref(), mm.as_ref()]), IntTuple::tuple([n.as_ref(), nn.as_ref()])];
+    for i in 3..s.rank() {
+        modes.push(s.get(i)?);
+    }
+    let mn_shape = IntTuple::tuple(modes.iter().map(IntTuple::as_ref));
+    let mut args = vec![a[0].clone(), Value::IntTuple(mn_shape)];
+    if let Some(order) = a.extra(2) {
+        args.push(order.clone());
+    }
+    let tiled = a.call("tile_to_shape", &[], &args).map_err(|e| e.within(a.name))?;
+    let tile = crate::int_tuple::product_each(s0.as_ref())?;
+    a.call("tiled_divide", &[], &[tiled, Value::IntTuple(tile)]).map_err(|e| e.within(a.name))
+}

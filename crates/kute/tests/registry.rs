@@ -159,6 +159,8 @@ const CALLABLE: &[&str] = &[
     "partition_fragment_C",
     "make_tmem_copy",
     "UMMA::tile_to_mma_shape",
+    "umma_desc_K",
+    "umma_desc_MN",
     "make_tensor",
     "counting",
     "make_identity_tensor",

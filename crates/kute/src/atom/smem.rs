@@ -169,3 +169,195 @@ pub fn smem_atom(name: &str, args: &[&str]) -> Result<ComposedLayout> {
         AnyLayout::Layout(tile),
     ))
 }
+
+/// The swizzle mode of a UMMA shared-memory descriptor (CuTe's `UMMA::LayoutType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UmmaLayoutType {
+    /// No swizzle (`Swizzle<0,4,3>`): 8×16-byte core matrices.
+    SwizzleNone,
+    /// `Swizzle<1,4,3>`.
+    Swizzle32B,
+    /// `Swizzle<2,4,3>`.
+    Swizzle64B,
+    /// `Swizzle<3,4,3>`.
+    Swizzle128B,
+    /// `Swizzle<2,5,2>`: the 128-byte swizzle on 32-byte units (MN-major only).
+    Swizzle128BBase32B,
+}
+
+impl UmmaLayoutType {
+    /// CuTe's `UMMA::layout_type` of a swizzle on byte addresses.
+    fn of(sw: Swizzle) -> Result<UmmaLayoutType> {
+        let op = "make_umma_desc";
+        let bad = |why: String| {
+            Error::new(ErrorKind::Inadmissible, op, format!("Sw<{},{},{}>: {why}", sw.bits(), sw.base(), sw.shift()))
+        };
+        match (sw.bits(), sw.base(), sw.shift()) {
+            (0, 4, 3) => Ok(UmmaLayoutType::SwizzleNone),
+            (1, 4, 3) => Ok(UmmaLayoutType::Swizzle32B),
+            (2, 4, 3) => Ok(UmmaLayoutType::Swizzle64B),
+            (3, 4, 3) => Ok(UmmaLayoutType::Swizzle128B),
+            (2, 5, 2) => Ok(UmmaLayoutType::Swizzle128BBase32B),
+            (_, 4, s) if s != 3 => Err(bad("expected S = 3 when M == 4; unsupported layout swizzle".into())),
+            (_, 4, _) => Err(bad("expected B = 0, 1, 2 or 3 when M == 4; unsupported layout swizzle".into())),
+            (_, 5, _) => Err(bad("expected B = 2 and S = 2 when M == 5; unsupported layout swizzle".into())),
+            _ => Err(bad(
+                "only 16B and 32B atoms are supported for UMMA (M = 4 or 5); unsupported layout swizzle".into()
+            )),
+        }
+    }
+
+    /// The swizzle atom's extent in 16-byte units along MN (CuTe's `SwizzleAtomMNSize`).
+    fn atom_mn(self) -> i64 {
+        match self {
+            UmmaLayoutType::SwizzleNone => 1,
+            UmmaLayoutType::Swizzle32B => 2,
+            UmmaLayoutType::Swizzle64B => 4,
+            UmmaLayoutType::Swizzle128B | UmmaLayoutType::Swizzle128BBase32B => 8,
+        }
+    }
+
+    /// CuTe's name of the mode.
+    fn name(self) -> &'static str {
+        match self {
+            UmmaLayoutType::SwizzleNone => "SWIZZLE_NONE",
+            UmmaLayoutType::Swizzle32B => "SWIZZLE_32B",
+            UmmaLayoutType::Swizzle64B => "SWIZZLE_64B",
+            UmmaLayoutType::Swizzle128B => "SWIZZLE_128B",
+            UmmaLayoutType::Swizzle128BBase32B => "SWIZZLE_128B_BASE32B",
+        }
+    }
+}
+
+/// The fields of a UMMA shared-memory descriptor (CuTe's `UMMA::SmemDescriptor`)
+/// that a layout determines; the start address is the tensor's (0 here).
+/// Offsets are in 16-byte units, as the descriptor holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UmmaDesc {
+    /// The swizzle mode.
+    pub layout_type: UmmaLayoutType,
+    /// The leading-dimension byte offset (LBO), in 16-byte units.
+    pub leading_byte_offset: i64,
+    /// The stride-dimension byte offset (SBO), in 16-byte units.
+    pub stride_byte_offset: i64,
+}
+
+impl std::fmt::Display for UmmaDesc {
+    /// The descriptor's fields, CuTe's names (`UMMA::SmemDescriptor` has no print of its own).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "UMMA::SmemDescriptor{{start_address: 0, leading_byte_offset: {}, stride_byte_offset: {}, \
+             version: 1, base_offset: 0, lbo_mode: 0, layout_type: {}}}",
+            self.leading_byte_offset,
+            self.stride_byte_offset,
+            self.layout_type.name()
+        )
+    }
+}
+
+/// CuTe's `UMMA::make_umma_desc<Major>(tensor)` read off a shared-memory
+/// layout of `elem_bits`-bit elements: the layout recast to 16-byte units,
+/// divided into its canonical form, its strides checked and read.
+///
+/// Pre: `layout` is `Sw<B,M,S> o offset-0-or-smem_ptr-flag o L` (a swizzle on
+/// byte addresses, as the GMMA/UMMA atoms) or a plain layout (no swizzle), `L`
+/// of rank 2 (MN, K) in elements; `k_major` says which mode is contiguous.
+/// Post: the descriptor's layout type, LBO and SBO; an `Inadmissible` error
+/// naming CuTe's rule otherwise ("Not a canonical UMMA_K Layout: Expected
+/// stride failure", a swizzle UMMA does not support, ...).
+///
+/// ```
+/// use kute::atom::smem::make_umma_desc;
+/// let l = kute::expr::eval("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))").unwrap();
+/// let d = make_umma_desc(&l.to_any_layout("l").unwrap(), 16, true).unwrap();
+/// assert_eq!((d.leading_byte_offset, d.stride_byte_offset), (1, 64));
+/// let mn = kute::expr::eval("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))").unwrap();
+/// assert!(make_umma_desc(&mn.to_any_layout("l").unwrap(), 16, true).is_err());
+/// ```
+pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<UmmaDesc> {
+    let op = "make_umma_desc";
+    let inadmissible = |why: String| Error::new(ErrorKind::Inadmissible, op, why);
+    let (sw, inner) = match layout {
+        AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l.clone()),
+        AnyLayout::Composed(c) => {
+            let (Some(sw), true, AnyLayout::Layout(l)) = (c.swizzle(), c.offset().value() == 0, c.inner()) else {
+                return Err(inadmissible(format!(
+                    "{c}: expected a swizzle on byte addresses over a plain layout, at offset 0"
+                )));
+            };
+            if let Some(flag) = c.flag() {
+                if flag.bits != elem_bits {
+                    return Err(inadmissible(format!(
+                        "{c}: the atom is for {}-bit elements, the tensor's are {elem_bits}-bit",
+                        flag.bits
+                    )));
+                }
+            }
+            (sw, l.clone())
+        }
+        AnyLayout::Swizzle(s) => return Err(inadmissible(format!("{s} is a swizzle, not a layout of the tile"))),
+    };
+    if inner.rank() != 2 {
+        return Err(inadmissible(format!(
+            "UMMA descriptors can only be constructed on rank-2 tensors; {inner} has rank {}",
+            inner.rank()
+        )));
+    }
+    if elem_bits <= 0 || 128 % elem_bits != 0 {
+        return Err(inadmissible(format!("{elem_bits}-bit elements do not recast to uint128_t")));
+    }
+    let ty = UmmaLayoutType::of(sw)?;
+    let u128 = algebra::upcast(&inner, 128 / elem_bits)?;
+    let stride = |l: &Layout, i: usize, j: usize| -> Result<i64> { Ok(l.mode(i)?.mode(j)?.leaves()[0].stride.value()) };
+    let canonical = |l: &Layout, what: &str| -> Result<()> {
+        let ok = l.rank() == 2 && (0..2).all(|i| l.mode(i).is_ok_and(|m| m.rank() == 2 && m.depth() == 1));
+        if ok {
+            Ok(())
+        } else {
+            Err(inadmissible(format!("Not a canonical {what} Layout: Expected profile failure ({l})")))
+        }
+    };
+    let tile = |a: i64, b: i64| -> Result<crate::tiler::Tiler> { format!("<_{a}:_1,_{b}:_1>").parse() };
+    if k_major {
+        if ty == UmmaLayoutType::Swizzle128BBase32B {
+            return Err(inadmissible("SWIZZLE_128B_BASE32B is invalid for Major-K".into()));
+        }
+        let mn = u128.mode(0)?.size()?.value();
+        if mn % 8 != 0 {
+            return Err(inadmissible(format!(
+                "Not a canonical UMMA_K Layout: Expected MN-size multiple of 8 (16-byte layout {u128})"
+            )));
+        }
+        let c = algebra::logical_divide(&u128, &tile(8, 2)?)?;
+        canonical(&c, "UMMA_K")?;
+        let (s00, s10) = (stride(&c, 0, 0)?, stride(&c, 1, 0)?);
+        if s00 != ty.atom_mn() || (ty != UmmaLayoutType::SwizzleNone && s10 != 1) {
+            return Err(inadmissible(format!(
+                "Not a canonical UMMA_K Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}, expected {}; stride<1,0> {s10}{})",
+                ty.atom_mn(),
+                if ty == UmmaLayoutType::SwizzleNone { "" } else { ", expected 1" }
+            )));
+        }
+        Ok(UmmaDesc { layout_type: ty, leading_byte_offset: s10, stride_byte_offset: stride(&c, 0, 1)? })
+    } else {
+        let atom_k = if ty == UmmaLayoutType::Swizzle128BBase32B { 4 } else { 8 };
+        let c = algebra::logical_divide(&u128, &tile(ty.atom_mn(), atom_k)?)?;
+        canonical(&c, "UMMA_MN")?;
+        let (s00, s10) = (stride(&c, 0, 0)?, stride(&c, 1, 0)?);
+        if (ty != UmmaLayoutType::SwizzleNone && s00 != 1) || s10 != ty.atom_mn() {
+            return Err(inadmissible(format!(
+                "Not a canonical UMMA_MN Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}{}; stride<1,0> {s10}, expected {})",
+                if ty == UmmaLayoutType::SwizzleNone { "" } else { ", expected 1" },
+                ty.atom_mn()
+            )));
+        }
+        let (s01, s11) = (stride(&c, 0, 1)?, stride(&c, 1, 1)?);
+        let none = ty == UmmaLayoutType::SwizzleNone;
+        Ok(UmmaDesc {
+            layout_type: ty,
+            leading_byte_offset: if none { s11 } else { s01 },
+            stride_byte_offset: if none { s01 } else { s11 },
+        })
+    }
+}

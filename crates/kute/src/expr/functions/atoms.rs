@@ -270,27 +270,19 @@ fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
     }
 }
 
-/// `partition_fragment_A/B/C(mma, shape)`: the whole tile's fragment. For a
-/// tcgen05 MMA's C, the accumulator in tensor memory (a tensor); for a
-/// register MMA, the compact layout of `partition_shape_A/B/C(mma, shape)`
-/// (the layout of CuTe's register tensor).
-fn partition_fragment_of_mma(a: &Args, which: Operand) -> Result<Value> {
+/// `partition_fragment_C(mma, shape)`: the whole tile's accumulator. For a
+/// tcgen05 MMA, the accumulator in tensor memory (a tensor); for a register
+/// MMA, the compact layout of `partition_shape_C(mma, shape)` (the layout of
+/// CuTe's register tensor). (CuTe has no such free `partition_fragment_A/B`.)
+pub(super) fn partition_fragment_c_of_mma(a: &Args) -> Result<Value> {
     let m = mma(&a[0], a.name)?;
     let shape: IntTuple = a.arg(1, "the shape")?;
     if m.atom().traits().tmem_c.is_some() {
-        if which != Operand::C {
-            return Err(Error::new(
-                ErrorKind::Type,
-                a.name,
-                "a tcgen05 MMA reads A and B through shared-memory descriptors (or A from tensor memory): \
-                 they have no register fragment",
-            ));
-        }
         let t = crate::atom::tmem::partition_fragment_c(&m, &shape).map_err(|e| e.within(a.name))?;
         let l = crate::AnyLayout::Layout(t.layout().clone());
         return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(t, l))));
     }
-    let s = m.partition_shape(which, &shape).map_err(|e| e.within(a.name))?;
+    let s = m.partition_shape(Operand::C, &shape).map_err(|e| e.within(a.name))?;
     Ok(Value::Layout(Layout::from_shape(&s)?))
 }
 
@@ -363,9 +355,6 @@ per_operand! {
     partition_fragment_a => partition_fragment(Operand::A);
     partition_fragment_b => partition_fragment(Operand::B);
     partition_fragment_c => partition_fragment(Operand::C);
-    partition_fragment_a_of_mma => partition_fragment_of_mma(Operand::A);
-    partition_fragment_b_of_mma => partition_fragment_of_mma(Operand::B);
-    partition_fragment_c_of_mma => partition_fragment_of_mma(Operand::C);
     retile_s => retile_slice(Side::Source);
     retile_d => retile_slice(Side::Destination);
 }
@@ -397,4 +386,22 @@ pub(super) fn tile_to_mma_shape(a: &Args) -> Result<Value> {
     let tiled = a.call("tile_to_shape", &[], &args).map_err(|e| e.within(a.name))?;
     let tile = crate::int_tuple::product_each(s0.as_ref())?;
     a.call("tiled_divide", &[], &[tiled, Value::IntTuple(tile)]).map_err(|e| e.within(a.name))
+}
+
+/// `umma_desc_K<T>(L)` / `umma_desc_MN<T>(L)`: the UMMA shared-memory
+/// descriptor CuTe's `UMMA::make_umma_desc<UMMA::Major::K|MN>` makes of a
+/// tensor of `T` laid out by `L` (see [`crate::atom::smem::make_umma_desc`]).
+fn umma_desc(a: &Args, k_major: bool) -> Result<Value> {
+    let bits = a.targs().first().copied().unwrap_or(0);
+    let l = a[0].to_any_layout("the layout").map_err(|e| e.in_op(a.name))?;
+    let d = crate::atom::smem::make_umma_desc(&l, bits, k_major).map_err(|e| e.within(a.name))?;
+    Ok(Value::Printed(d.to_string()))
+}
+
+pub(super) fn umma_desc_k(a: &Args) -> Result<Value> {
+    umma_desc(a, true)
+}
+
+pub(super) fn umma_desc_mn(a: &Args) -> Result<Value> {
+    umma_desc(a, false)
 }

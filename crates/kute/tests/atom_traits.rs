@@ -237,3 +237,38 @@ fn misspelt_atoms_get_the_nearest_name() {
         assert!(e.to_string().contains(hint), "{src}: {e}");
     }
 }
+
+/// The UMMA shared-memory descriptor of CuTe's canonical layouts
+/// (`cute/atom/mma_traits_sm100.hpp`, `make_umma_desc`): in 16-byte units, a
+/// K-major SW128 tile of 16-bit elements has its 8-row core-matrix groups
+/// 1024 bytes apart (SBO 64) and LBO 1; an MN-major SW128 tile its 64-element
+/// column blocks 1024 bytes apart (LBO 64) and its 8-column groups one
+/// M-extent of atoms apart (SBO 128 for M = 128); a layout not of the
+/// canonical form is rejected with CuTe's message.
+#[test]
+fn umma_descriptors() {
+    use kute::atom::smem::{make_umma_desc, UmmaLayoutType};
+    let desc = |e: &str, bits: i64, k: bool| {
+        make_umma_desc(&kute::expr::eval(e).unwrap().to_any_layout("l").unwrap(), bits, k)
+    };
+    let d = desc("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle128B, 1, 64));
+    let d = desc("tile_to_shape(UMMA::Layout_K_SW32_Atom<float>{},(_64,_8))", 32, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle32B, 1, 16));
+    let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, false).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle128B, 64, 128));
+    let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, false).unwrap();
+    assert_eq!(d.layout_type, UmmaLayoutType::Swizzle128BBase32B);
+    // no swizzle: 8x16-byte core matrices, SBO between them along MN, LBO along K
+    let d = desc("tile_to_shape(UMMA::Layout_K_INTER_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::SwizzleNone, 128, 8));
+    let msg = |r: kute::Result<_>| r.unwrap_err().to_string();
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, true))
+        .contains("Not a canonical UMMA_K Layout"));
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))", 16, false))
+        .contains("Not a canonical UMMA_MN Layout"));
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, true))
+        .contains("SWIZZLE_128B_BASE32B is invalid for Major-K"));
+    assert!(msg(desc("UMMA::Layout_K_SW128_Atom<half_t>{}", 32, true)).contains("16-bit elements"));
+    assert!(msg(desc("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 16, true)).contains("only 16B and 32B atoms"));
+}

@@ -158,6 +158,7 @@ const CALLABLE: &[&str] = &[
     "partition_fragment_B",
     "partition_fragment_C",
     "make_tmem_copy",
+    "make_tmem_ptr",
     "UMMA::tile_to_mma_shape",
     "umma_desc_K",
     "umma_desc_MN",

@@ -16,7 +16,7 @@
 //! let acc = tmem::partition_fragment_c(&m, &"(_128,_256)".parse().unwrap()).unwrap();
 //! assert_eq!(acc.layout().to_string(), "((_128,_256),_1,_1):((_65536,_1),_0,_0)");
 //! let copy = tmem::make_tmem_copy("SM100_TMEM_LOAD_32dp32b32x", None, &acc).unwrap();
-//! assert_eq!(copy.tiled_layout_tv().to_string(), "((_32,_4),(_32,_8)):((_0,_1),(_4,_4096))");
+//! assert_eq!(copy.tiled_layout_tv().to_string(), "((_32,_4),(_32,_32)):((_0,_1),(_4,_128))");
 //! ```
 
 use super::copy::{CopyAtom, TiledCopy};

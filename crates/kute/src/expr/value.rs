@@ -62,6 +62,9 @@ pub enum Value {
     /// (`SM100_TMEM_LOAD_32dp32b32x{}`): what `make_tmem_copy` takes, the
     /// type coming from the tensor.
     CopyOp(String),
+    /// A tensor-memory pointer at address 0 to elements of this many bits
+    /// (`make_tmem_ptr<float>(0)`): what `make_tensor` makes a TMEM tensor of.
+    TmemPtr(i64),
 }
 
 impl fmt::Display for Value {
@@ -88,6 +91,7 @@ impl fmt::Display for Value {
             // (without its last newline: a line of output ends it)
             Value::Printed(s) => f.write_str(s.strip_suffix('\n').unwrap_or(s)),
             Value::CopyOp(op) => write!(f, "{op}{{}}"),
+            Value::TmemPtr(bits) => write!(f, "tmem_[{bits}b](0x0000.0000)"),
             Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
@@ -129,6 +133,7 @@ impl Value {
             Value::Tensor(_) => "a tensor",
             Value::Printed(_) => "printed text",
             Value::CopyOp(_) => "a copy operation",
+            Value::TmemPtr(_) => "a tensor-memory pointer",
         }
     }
 

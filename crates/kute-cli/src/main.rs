@@ -766,15 +766,15 @@ fn access_args(args: &AccessArgs) -> anyhow::Result<Option<(kute::AnyLayout, kut
         kute::AnyLayout::Composed(c) => c.flag(),
         _ => None,
     };
-    if let Some(flag) = flag {
-        if flag.bits != 8 * args.elem_bytes {
-            anyhow::bail!(
-                "{smem} is CuTe's atom for {}-bit elements; --elem-bytes is {} ({} bits)",
-                flag.bits,
-                args.elem_bytes,
-                8 * args.elem_bytes
-            );
-        }
+    if let Some(flag) = flag
+        && flag.bits != 8 * args.elem_bytes
+    {
+        anyhow::bail!(
+            "{smem} is CuTe's atom for {}-bit elements; --elem-bytes is {} ({} bits)",
+            flag.bits,
+            args.elem_bytes,
+            8 * args.elem_bytes
+        );
     }
     if args.swizzle_on_bytes || flag.is_some() {
         smem = kute::analysis::swizzle_bytes_to_elements(&smem, args.elem_bytes)?;

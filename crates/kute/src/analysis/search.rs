@@ -123,7 +123,7 @@ pub fn gmma_atom_name(swizzle: Swizzle, tile: (i64, i64), elem_bytes: i64, major
 /// ```
 /// use kute::analysis::umma_atom_name;
 /// use kute::{swizzle::Swizzle, Major};
-/// assert_eq!(umma_atom_name(Swizzle::new(2, 3, 2).unwrap(), (64, 8), 2, Major::Left).as_deref(),
+/// assert_eq!(umma_atom_name(Swizzle::new(2, 4, 2).unwrap(), (64, 8), 2, Major::Left).as_deref(),
 ///            Some("Layout_MN_SW128_32B"));
 /// assert_eq!(umma_atom_name(Swizzle::new(3, 3, 3).unwrap(), (8, 64), 2, Major::Right).as_deref(),
 ///            Some("Layout_K_SW128"));

@@ -286,13 +286,13 @@ pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Resu
                     "{c}: expected a swizzle on byte addresses over a plain layout, at offset 0"
                 )));
             };
-            if let Some(flag) = c.flag() {
-                if flag.bits != elem_bits {
-                    return Err(inadmissible(format!(
-                        "{c}: the atom is for {}-bit elements, the tensor's are {elem_bits}-bit",
-                        flag.bits
-                    )));
-                }
+            if let Some(flag) = c.flag()
+                && flag.bits != elem_bits
+            {
+                return Err(inadmissible(format!(
+                    "{c}: the atom is for {}-bit elements, the tensor's are {elem_bits}-bit",
+                    flag.bits
+                )));
             }
             (sw, l.clone())
         }

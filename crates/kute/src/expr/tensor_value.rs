@@ -15,7 +15,7 @@ pub enum TensorValue {
     /// A tensor in tensor memory (`partition_fragment_C` of a tcgen05 MMA,
     /// `make_tensor(make_tmem_ptr<T>(0), L)`), with its layout as an
     /// [`crate::AnyLayout`] for the functions of layouts.
-    Tmem(crate::atom::tmem::TmemTensor, crate::AnyLayout),
+    Tmem(Box<(crate::atom::tmem::TmemTensor, crate::AnyLayout)>),
 }
 
 impl Eq for TensorValue {}
@@ -26,7 +26,7 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
-            TensorValue::Tmem(t, _) => write!(f, "{t}"),
+            TensorValue::Tmem(t) => write!(f, "{}", t.0),
         }
     }
 }
@@ -37,7 +37,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.has_symbols(),
             TensorValue::Identity(t) => t.has_symbols(),
-            TensorValue::Tmem(t, _) => t.layout().has_symbols(),
+            TensorValue::Tmem(t) => t.0.layout().has_symbols(),
         }
     }
 
@@ -55,7 +55,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().leaf_count(),
             TensorValue::Identity(t) => t.layout().leaf_count(),
-            TensorValue::Tmem(t, _) => t.layout().leaves().len(),
+            TensorValue::Tmem(t) => t.0.layout().leaves().len(),
         }
     }
 
@@ -64,7 +64,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().depth(),
             TensorValue::Identity(t) => t.layout().depth(),
-            TensorValue::Tmem(t, _) => t.layout().depth(),
+            TensorValue::Tmem(t) => t.0.layout().depth(),
         }
     }
 
@@ -73,7 +73,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => Ok(t.layout()),
             TensorValue::Identity(t) => Ok(t.layout()),
-            TensorValue::Tmem(_, l) => Ok(l),
+            TensorValue::Tmem(t) => Ok(&t.1),
         }
     }
 }

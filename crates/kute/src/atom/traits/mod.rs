@@ -660,11 +660,11 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
     let mut name = split_op(MMA, op)?;
     // `MMA_Traits<Op>` is Op's traits; `MMA_Traits<Op, params...>` those of a
     // plain op struct whose parameters the traits carry (`SM100_MMA_F8F6F4_SS`)
-    if name.base == "MMA_Traits" {
-        if let Some([inner, params @ ..]) = name.args.as_deref() {
-            let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
-            name = split_op(MMA, &text)?;
-        }
+    if name.base == "MMA_Traits"
+        && let Some([inner, params @ ..]) = name.args.as_deref()
+    {
+        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+        name = split_op(MMA, &text)?;
     }
     if name.base == "UniversalFMA" {
         let args = name.args.as_deref().unwrap_or(&[]);

@@ -280,7 +280,7 @@ pub(super) fn partition_fragment_c_of_mma(a: &Args) -> Result<Value> {
     if m.atom().traits().tmem_c.is_some() {
         let t = crate::atom::tmem::partition_fragment_c(&m, &shape).map_err(|e| e.within(a.name))?;
         let l = crate::AnyLayout::Layout(t.layout().clone());
-        return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(t, l))));
+        return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(Box::new((t, l))))));
     }
     let s = m.partition_shape(Operand::C, &shape).map_err(|e| e.within(a.name))?;
     Ok(Value::Layout(Layout::from_shape(&s)?))
@@ -295,7 +295,7 @@ pub(super) fn make_tmem_copy(a: &Args) -> Result<Value> {
     };
     let tmem = match &a[1] {
         Value::Tensor(t) => match &**t {
-            crate::expr::tensor_value::TensorValue::Tmem(t, _) => t.clone(),
+            crate::expr::tensor_value::TensorValue::Tmem(t) => t.0.clone(),
             _ => return Err(Error::new(ErrorKind::Type, a.name, "expected a tensor-memory tensor")),
         },
         other => return Err(type_error("the tensor", "a tensor-memory tensor", other).in_op(a.name)),

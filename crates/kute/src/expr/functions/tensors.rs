@@ -128,7 +128,7 @@ pub(super) fn make_tensor(a: &Args) -> Result<Value> {
             _ => a.arg(1, "the layout")?,
         };
         let t = crate::atom::tmem::TmemTensor::new(tmem_type(bits), l.clone()).map_err(|e| e.within(a.name))?;
-        return Ok(wrap(TensorValue::Tmem(t, crate::AnyLayout::Layout(l))));
+        return Ok(wrap(TensorValue::Tmem(Box::new((t, crate::AnyLayout::Layout(l))))));
     }
     if !matches!(a[0], Value::Function("counting")) {
         return Err(type_error("the engine", "'counting'", &a[0]));

@@ -159,6 +159,7 @@ const CALLABLE: &[&str] = &[
     "partition_fragment_C",
     "make_tmem_copy",
     "make_tmem_ptr",
+    "make_utccp_copy",
     "UMMA::tile_to_mma_shape",
     "umma_desc_K",
     "umma_desc_MN",

@@ -278,6 +278,38 @@ pub fn make_tmem_copy(op: &str, copy_type: Option<&str>, tmem: &TmemTensor) -> R
     make_cotiled_copy(atom, &atom_tv, &tmem.layout).map_err(|e| e.within(name))
 }
 
+/// CuTe's `make_utccp_copy(op, tmem)`: the tiled copy of a shared-to-tensor-memory
+/// op (`SM100_UTCCP_*`, `tcgen05.cp`) over the tensor-memory tensor `tmem`:
+/// its one (or, for the `_2cta` ops, two) issuing threads all address the
+/// op's values.
+///
+/// Pre: `op` is a UTCCP op (else an `Inadmissible` error); the op's values
+/// tile the tensor (else as [`make_cotiled_copy`]). Post: CuTe's
+/// `make_cotiled_copy` of `(size(ThrID)):0` and the op's `ValID` in elements.
+///
+/// ```
+/// use kute::atom::tmem::{make_utccp_copy, TmemTensor};
+/// let t = TmemTensor::new("float", "(_128,_8):(_65536,_1)".parse().unwrap()).unwrap();
+/// let c = make_utccp_copy("SM100_UTCCP_128dp256bit_1cta", &t).unwrap();
+/// assert_eq!(c.tiled_layout_tv().to_string(), "(_1,(_128,_8)):(_0,(_1,_128))");
+/// assert!(make_utccp_copy("SM100_TMEM_LOAD_32dp32b1x", &t).is_err());
+/// ```
+pub fn make_utccp_copy(op: &str, tmem: &TmemTensor) -> Result<TiledCopy> {
+    let name = "make_utccp_copy";
+    if !op.contains("_UTCCP_") {
+        return Err(Error::new(ErrorKind::Inadmissible, name, format!("'{op}' is not a UTCCP (tcgen05.cp) op")));
+    }
+    let atom = CopyAtom::new(op, &tmem.value_type).map_err(|e| e.within(name))?;
+    let Some(val_id) = atom.traits().val_id.clone() else {
+        return Err(Error::new(ErrorKind::Inadmissible, name, format!("'{op}' has no ValID")));
+    };
+    let threads = atom.thr_id().size()?;
+    let atom_t = Layout::leaf(threads, Int::new_static(0));
+    let atom_v = algebra::coalesce(&algebra::upcast(&val_id, tmem.value_bits)?)?;
+    let atom_tv = Layout::concat([&atom_t, &atom_v])?;
+    make_cotiled_copy(atom, &atom_tv, &tmem.layout).map_err(|e| e.within(name))
+}
+
 /// CuTe's `make_cotiled_copy(atom, atom_tv_layout, data_layout)`: the tiled
 /// copy whose (thread, value) → data address is `atom_tv_layout`, its tile the
 /// elements of `data_layout` it reaches, by mode.

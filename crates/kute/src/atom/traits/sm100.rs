@@ -424,7 +424,7 @@ pub(super) fn umma_catalog() -> Vec<AtomFamily> {
                 Types::AtMost8 => "A and B of at most 8 bits".to_string(),
             };
             let note = format!(
-                "tcgen05{}, {} SM{}, K = {}; M = {}; N {}; {types}{}",
+                "tcgen05{}, {} SM{}, K = {}; M = {}; N: {}; {types}{}",
                 if u.ts { " (A in tensor memory)" } else { "" },
                 if u.two_sm { 2 } else { 1 },
                 if u.two_sm { "s" } else { "" },

@@ -303,6 +303,21 @@ pub(super) fn make_tmem_copy(a: &Args) -> Result<Value> {
     Ok(Value::TiledCopy(Box::new(crate::atom::tmem::make_tmem_copy(&op, t.as_deref(), &tmem)?)))
 }
 
+/// `make_utccp_copy(op, tmem)`: see [`crate::atom::tmem::make_utccp_copy`].
+pub(super) fn make_utccp_copy(a: &Args) -> Result<Value> {
+    let Value::CopyOp(op) = &a[0] else {
+        return Err(type_error("the copy operation", "a UTCCP op (SM100_UTCCP_...{})", &a[0]).in_op(a.name));
+    };
+    let tmem = match &a[1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Tmem(t) => t.0.clone(),
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "expected a tensor-memory tensor")),
+        },
+        other => return Err(type_error("the tensor", "a tensor-memory tensor", other).in_op(a.name)),
+    };
+    Ok(Value::TiledCopy(Box::new(crate::atom::tmem::make_utccp_copy(op, &tmem)?)))
+}
+
 /// `partition_S/D(thr_copy, T)` of a counting or identity tensor.
 fn partition_copy(a: &Args, side: Side) -> Result<Value> {
     match &a[0] {

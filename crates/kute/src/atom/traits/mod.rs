@@ -3,9 +3,11 @@
 //! by the operation's C++ name.
 //!
 //! Every layout is transcribed from CuTe's headers (`cute/atom/mma_traits_sm70.hpp`,
-//! `_sm75`, `_sm80`, `_sm90`, `_sm90_gmma(_ext)`, `mma_traits.hpp`,
-//! `copy_traits.hpp`, `copy_traits_sm75/sm80/sm90.hpp`), with every integer
-//! static, and prints as CuTe prints it.
+//! `_sm75`, `_sm80`, `_sm90`, `_sm90_gmma(_ext)`, `_sm100`, `_sm120(_sparse)`,
+//! `mma_traits.hpp`, `copy_traits.hpp`, `copy_traits_sm75/sm80/sm90/sm100.hpp`),
+//! with every integer static, and prints as CuTe prints it. The Blackwell ops
+//! have their own modules: the tcgen05 MMAs (`sm100`), the SM120 `mma.sync`
+//! ops (`sm120`) and the SM100 copies (`sm100_copy`, a table).
 //!
 //! ```
 //! use kute::atom::traits::{copy_traits, mma_traits};
@@ -637,7 +639,15 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
 /// `SM90_64x{N}x{K}_{DAB}_{SS|RS}[_TN][_SATURATE]`: f16/bf16 (K 16; template
 /// arguments `<GMMA::Major::K|MN, GMMA::Major::K|MN[, GMMA::ScaleIn, ...]>`,
 /// optional: a bare name means K, K), tf32 (K 8, `_TN`), fp8 e4m3/e5m2 (K 32,
-/// `_TN`; optional `<GMMA::ScaleIn, ...>`), s8/u8 (K 32, `_TN[_SATURATE]`).
+/// `_TN`; optional `<GMMA::ScaleIn, ...>`), s8/u8 (K 32, `_TN[_SATURATE]`);
+/// the SM100 vector FMAs `SM100_{2x1x1,1x2x1}_F32F32F32F32`; every tcgen05 op of
+/// `mma_traits_sm100.hpp` (`SM100_MMA_{TF32,F16BF16,S8,F8F6F4,MXF8F6F4,MXF4,MXF4NVF4}[_2x1SM]_{SS,TS}[_SPARSE|_SCALED]<...>`,
+/// `SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<...>`, and the two plain ops whose traits
+/// carry the parameters, `MMA_Traits<SM100_MMA_F8F6F4[_2x1SM]_SS, a, b, c, C<M>, C<N>, ...>`),
+/// with the M, N, majors, vector sizes and types CuTe's `static_assert`s allow (an
+/// `Inadmissible` error naming the rule otherwise); and the SM120 ops
+/// (`SM120_16x8x32_TN<a,b,c>`, `SM120::BLOCKSCALED::..._VS<a,b,c,sf,VS>`,
+/// `SM120::SPARSE::...`) for the types CuTe specializes them for.
 /// Whitespace and a leading `cute::` are ignored.
 ///
 /// Pre: none — any text. Post: the traits, layouts transcribed from CuTe (each
@@ -813,7 +823,9 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// `SM75_U32x{1,2,4}_LDSM_N`, `SM75_U16x{2,4,8}_LDSM_T`, `SM75_U32x1_MOVM_T`;
 /// `SM90_U32x{1,2,4}_STSM_N`, `SM90_U16x{2,4,8}_STSM_T`;
 /// `SM80_CP_ASYNC_CACHEALWAYS[_ZFILL]<S[,D]>` (4, 8 or 16 bytes) and
-/// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes).
+/// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes); every op of
+/// `copy_traits_sm100.hpp` (`SM100_TMEM_LOAD_*`, `SM100_TMEM_STORE_*`,
+/// `SM100_UTCCP_*`, the SM100 `ldmatrix`/`stmatrix`, the 256-bit loads and stores).
 /// Whitespace and a leading `cute::` are ignored.
 ///
 /// Pre: none — any text. Post: the traits, layouts transcribed from CuTe (each

@@ -271,4 +271,20 @@ fn umma_descriptors() {
         .contains("SWIZZLE_128B_BASE32B is invalid for Major-K"));
     assert!(msg(desc("UMMA::Layout_K_SW128_Atom<half_t>{}", 32, true)).contains("16-bit elements"));
     assert!(msg(desc("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 16, true)).contains("only 16B and 32B atoms"));
+    // GMMA: the same canonical forms, one wgmma's K at a time, CuTe's print
+    let gmma = |e: &str, bits: i64, k: bool| {
+        kute::atom::smem::make_gmma_desc(&kute::expr::eval(e).unwrap().to_any_layout("l").unwrap(), bits, k)
+    };
+    let k_block = "composition(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64)),(_64,_16))";
+    let d = gmma(k_block, 16, true).unwrap();
+    assert_eq!((d.leading_byte_offset, d.stride_byte_offset), (1, 64));
+    assert_eq!(
+        d.to_string(),
+        "GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000\n  leading_off:  0x0001 (1)\n  \
+         stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)"
+    );
+    assert!(msg(gmma("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64))", 16, true))
+        .contains("Expected K-size 2 for dense or 4 for sparse"));
+    assert!(msg(gmma("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, false))
+        .contains("unsupported layout swizzle"));
 }

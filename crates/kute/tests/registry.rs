@@ -162,6 +162,8 @@ const CALLABLE: &[&str] = &[
     "make_utccp_copy",
     "UMMA::tile_to_mma_shape",
     "umma_desc_K",
+    "gmma_desc_K",
+    "gmma_desc_MN",
     "umma_desc_MN",
     "make_tensor",
     "counting",

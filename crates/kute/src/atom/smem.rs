@@ -170,44 +170,66 @@ pub fn smem_atom(name: &str, args: &[&str]) -> Result<ComposedLayout> {
     ))
 }
 
-/// The swizzle mode of a UMMA shared-memory descriptor (CuTe's `UMMA::LayoutType`).
+/// The swizzle mode of a GMMA / UMMA shared-memory descriptor (CuTe's
+/// `GMMA::LayoutType`, `UMMA::LayoutType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UmmaLayoutType {
-    /// No swizzle (`Swizzle<0,4,3>`): 8×16-byte core matrices.
+    /// No swizzle (`Swizzle<0,4,3>`): 8×16-byte core matrices (GMMA's `INTERLEAVE`).
     SwizzleNone,
-    /// `Swizzle<1,4,3>`.
+    /// `Swizzle<1,4,3>` (GMMA's `B32`).
     Swizzle32B,
-    /// `Swizzle<2,4,3>`.
+    /// `Swizzle<2,4,3>` (GMMA's `B64`).
     Swizzle64B,
-    /// `Swizzle<3,4,3>`.
+    /// `Swizzle<3,4,3>` (GMMA's `B128`).
     Swizzle128B,
-    /// `Swizzle<2,5,2>`: the 128-byte swizzle on 32-byte units (MN-major only).
+    /// `Swizzle<2,5,2>`: the 128-byte swizzle on 32-byte units (UMMA, MN-major only).
     Swizzle128BBase32B,
 }
 
+/// Which descriptor: SM90's `GmmaDescriptor` or SM100's `UMMA::SmemDescriptor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DescArch {
+    /// `GMMA::make_gmma_desc` (wgmma).
+    Gmma,
+    /// `UMMA::make_umma_desc` (tcgen05).
+    Umma,
+}
+
+impl DescArch {
+    fn name(self) -> &'static str {
+        match self {
+            DescArch::Gmma => "GMMA",
+            DescArch::Umma => "UMMA",
+        }
+    }
+}
+
 impl UmmaLayoutType {
-    /// CuTe's `UMMA::layout_type` of a swizzle on byte addresses.
-    fn of(sw: Swizzle) -> Result<UmmaLayoutType> {
-        let op = "make_umma_desc";
+    /// CuTe's `layout_type` of a swizzle on byte addresses.
+    fn of(sw: Swizzle, arch: DescArch) -> Result<UmmaLayoutType> {
+        let op = if arch == DescArch::Gmma { "make_gmma_desc" } else { "make_umma_desc" };
         let bad = |why: String| {
             Error::new(ErrorKind::Inadmissible, op, format!("Sw<{},{},{}>: {why}", sw.bits(), sw.base(), sw.shift()))
         };
-        match (sw.bits(), sw.base(), sw.shift()) {
-            (0, 4, 3) => Ok(UmmaLayoutType::SwizzleNone),
-            (1, 4, 3) => Ok(UmmaLayoutType::Swizzle32B),
-            (2, 4, 3) => Ok(UmmaLayoutType::Swizzle64B),
-            (3, 4, 3) => Ok(UmmaLayoutType::Swizzle128B),
-            (2, 5, 2) => Ok(UmmaLayoutType::Swizzle128BBase32B),
-            (_, 4, s) if s != 3 => Err(bad("expected S = 3 when M == 4; unsupported layout swizzle".into())),
-            (_, 4, _) => Err(bad("expected B = 0, 1, 2 or 3 when M == 4; unsupported layout swizzle".into())),
-            (_, 5, _) => Err(bad("expected B = 2 and S = 2 when M == 5; unsupported layout swizzle".into())),
-            _ => Err(bad(
-                "only 16B and 32B atoms are supported for UMMA (M = 4 or 5); unsupported layout swizzle".into()
+        match (sw.bits(), sw.base(), sw.shift(), arch) {
+            (0, 4, 3, _) => Ok(UmmaLayoutType::SwizzleNone),
+            (1, 4, 3, _) => Ok(UmmaLayoutType::Swizzle32B),
+            (2, 4, 3, _) => Ok(UmmaLayoutType::Swizzle64B),
+            (3, 4, 3, _) => Ok(UmmaLayoutType::Swizzle128B),
+            (2, 5, 2, DescArch::Umma) => Ok(UmmaLayoutType::Swizzle128BBase32B),
+            (_, 4, s, _) if s != 3 => Err(bad("expected S = 3 when M == 4; unsupported layout swizzle".into())),
+            (_, 4, _, _) => Err(bad("expected B = 0, 1, 2 or 3 when M == 4; unsupported layout swizzle".into())),
+            (_, 5, _, DescArch::Umma) => {
+                Err(bad("expected B = 2 and S = 2 when M == 5; unsupported layout swizzle".into()))
+            }
+            (.., DescArch::Umma) => Err(bad(
+                "only 16B and 32B atoms are supported for UMMA (M = 4 or 5); unsupported layout swizzle".into(),
             )),
+            (.., DescArch::Gmma) => Err(bad("unsupported layout swizzle (GMMA takes Sw<0..3,4,3>)".into())),
         }
     }
 
-    /// The swizzle atom's extent in 16-byte units along MN (CuTe's `SwizzleAtomMNSize`).
+    /// The swizzle atom's extent in 16-byte units along MN (CuTe's `SwizzleAtomMNSize`, `W`).
     fn atom_mn(self) -> i64 {
         match self {
             UmmaLayoutType::SwizzleNone => 1,
@@ -217,23 +239,29 @@ impl UmmaLayoutType {
         }
     }
 
-    /// CuTe's name of the mode.
-    fn name(self) -> &'static str {
-        match self {
-            UmmaLayoutType::SwizzleNone => "SWIZZLE_NONE",
-            UmmaLayoutType::Swizzle32B => "SWIZZLE_32B",
-            UmmaLayoutType::Swizzle64B => "SWIZZLE_64B",
-            UmmaLayoutType::Swizzle128B => "SWIZZLE_128B",
-            UmmaLayoutType::Swizzle128BBase32B => "SWIZZLE_128B_BASE32B",
+    /// CuTe's name and code of the mode in the descriptor of `arch`.
+    fn code(self, arch: DescArch) -> (&'static str, u64) {
+        match (arch, self) {
+            (DescArch::Gmma, UmmaLayoutType::SwizzleNone) => ("INTERLEAVE", 0),
+            (DescArch::Gmma, UmmaLayoutType::Swizzle128B) => ("B128", 1),
+            (DescArch::Gmma, UmmaLayoutType::Swizzle64B) => ("B64", 2),
+            (DescArch::Gmma, UmmaLayoutType::Swizzle32B) => ("B32", 3),
+            (_, UmmaLayoutType::SwizzleNone) => ("SWIZZLE_NONE", 0),
+            (_, UmmaLayoutType::Swizzle128BBase32B) => ("SWIZZLE_128B_BASE32B", 1),
+            (_, UmmaLayoutType::Swizzle128B) => ("SWIZZLE_128B", 2),
+            (_, UmmaLayoutType::Swizzle64B) => ("SWIZZLE_64B", 4),
+            (_, UmmaLayoutType::Swizzle32B) => ("SWIZZLE_32B", 6),
         }
     }
 }
 
-/// The fields of a UMMA shared-memory descriptor (CuTe's `UMMA::SmemDescriptor`)
-/// that a layout determines; the start address is the tensor's (0 here).
-/// Offsets are in 16-byte units, as the descriptor holds them.
+/// The fields of a GMMA / UMMA shared-memory descriptor that a layout
+/// determines (the start address is the tensor's, 0 here). Offsets are in
+/// 16-byte units, as the descriptor holds them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UmmaDesc {
+    /// The descriptor's kind.
+    pub arch: DescArch,
     /// The swizzle mode.
     pub layout_type: UmmaLayoutType,
     /// The leading-dimension byte offset (LBO), in 16-byte units.
@@ -242,17 +270,53 @@ pub struct UmmaDesc {
     pub stride_byte_offset: i64,
 }
 
+impl UmmaDesc {
+    /// The descriptor's 64 bits, as CuTe's `GmmaDescriptor` / `UMMA::SmemDescriptor`
+    /// lay out their fields (start address 0; UMMA: version 1).
+    ///
+    /// Pre: none. Post: LBO at bits 16..30, SBO at 32..46, the layout type at
+    /// 62..64 (GMMA) or 61..64 (UMMA), UMMA's version 1 at bit 46.
+    ///
+    /// ```
+    /// use kute::atom::smem::{make_gmma_desc, make_umma_desc};
+    /// let tile = "tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64))";
+    /// let l = kute::expr::eval(tile).unwrap().to_any_layout("l").unwrap();
+    /// assert_eq!(make_umma_desc(&l, 16, true).unwrap().bits(), 0x4000_4040_0001_0000);
+    /// // a wgmma reads one K block (16 halves) of it
+    /// let k_block = kute::expr::eval(&format!("composition({tile},(_64,_16))")).unwrap();
+    /// let d = make_gmma_desc(&k_block.to_any_layout("l").unwrap(), 16, true).unwrap();
+    /// assert_eq!(d.bits(), 0x4000_0040_0001_0000);
+    /// ```
+    pub fn bits(&self) -> u64 {
+        let (_, ty) = self.layout_type.code(self.arch);
+        let field = |v: i64| (v as u64) & 0x3fff;
+        let common = field(self.leading_byte_offset) << 16 | field(self.stride_byte_offset) << 32;
+        match self.arch {
+            DescArch::Gmma => common | ty << 62,
+            DescArch::Umma => common | 1 << 46 | ty << 61,
+        }
+    }
+}
+
 impl std::fmt::Display for UmmaDesc {
-    /// The descriptor's fields, CuTe's names (`UMMA::SmemDescriptor` has no print of its own).
+    /// CuTe's `print(GmmaDescriptor)`; for UMMA (CuTe has no print) the same form
+    /// with `UMMA::SmemDescriptor`'s fields.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "UMMA::SmemDescriptor{{start_address: 0, leading_byte_offset: {}, stride_byte_offset: {}, \
-             version: 1, base_offset: 0, lbo_mode: 0, layout_type: {}}}",
-            self.leading_byte_offset,
-            self.stride_byte_offset,
-            self.layout_type.name()
-        )
+        let (name, code) = self.layout_type.code(self.arch);
+        let (lbo, sbo) = (self.leading_byte_offset, self.stride_byte_offset);
+        match self.arch {
+            DescArch::Gmma => writeln!(f, "GmmaDescriptor: 0x{:016x}", self.bits())?,
+            DescArch::Umma => writeln!(f, "UMMA::SmemDescriptor: 0x{:016x}", self.bits())?,
+        }
+        writeln!(f, "  start_addr :  0x0000")?;
+        writeln!(f, "  leading_off:  0x{lbo:04x} ({lbo})")?;
+        writeln!(f, "  stride_off :  0x{sbo:04x} ({sbo})")?;
+        writeln!(f, "  base_offset:  0x0")?;
+        if self.arch == DescArch::Umma {
+            writeln!(f, "  version    :  1")?;
+            writeln!(f, "  lbo_mode   :  0")?;
+        }
+        write!(f, "  layout_type:  0x{code:x} ({name})")
     }
 }
 
@@ -276,7 +340,34 @@ impl std::fmt::Display for UmmaDesc {
 /// assert!(make_umma_desc(&mn.to_any_layout("l").unwrap(), 16, true).is_err());
 /// ```
 pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<UmmaDesc> {
-    let op = "make_umma_desc";
+    smem_desc(layout, elem_bits, k_major, DescArch::Umma)
+}
+
+/// CuTe's `GMMA::make_gmma_desc<Major>(tensor)` (SM90 wgmma) read off a
+/// shared-memory layout of `elem_bits`-bit elements: as [`make_umma_desc`],
+/// with GMMA's swizzles (no 32-byte-based one) and its K extents: an MN-major
+/// tile is one wgmma deep (256 bits of K; 128 or 512 for the sparse A and B),
+/// a K-major one 2 (dense) or 4 (sparse) 16-byte units.
+///
+/// Pre: as [`make_umma_desc`]. Post: the descriptor; an `Inadmissible` error
+/// naming CuTe's rule otherwise.
+///
+/// ```
+/// use kute::atom::smem::make_gmma_desc;
+/// let l = kute::expr::eval("tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_16))").unwrap();
+/// let d = make_gmma_desc(&l.to_any_layout("l").unwrap(), 16, false).unwrap();
+/// assert_eq!((d.leading_byte_offset, d.stride_byte_offset), (64, 128));
+/// let wide = kute::expr::eval("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_128))").unwrap();
+/// assert!(make_gmma_desc(&wide.to_any_layout("l").unwrap(), 16, true).unwrap_err().to_string()
+///     .contains("Expected K-size 2 for dense or 4 for sparse"));
+/// ```
+pub fn make_gmma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<UmmaDesc> {
+    smem_desc(layout, elem_bits, k_major, DescArch::Gmma)
+}
+
+fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) -> Result<UmmaDesc> {
+    let op = if arch == DescArch::Gmma { "make_gmma_desc" } else { "make_umma_desc" };
+    let a = arch.name();
     let inadmissible = |why: String| Error::new(ErrorKind::Inadmissible, op, why);
     let (sw, inner) = match layout {
         AnyLayout::Layout(l) => (Swizzle::new(0, 4, 3)?, l.clone()),
@@ -300,14 +391,14 @@ pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Resu
     };
     if inner.rank() != 2 {
         return Err(inadmissible(format!(
-            "UMMA descriptors can only be constructed on rank-2 tensors; {inner} has rank {}",
+            "{a} descriptors can only be constructed on rank-2 tensors; {inner} has rank {}",
             inner.rank()
         )));
     }
     if elem_bits <= 0 || 128 % elem_bits != 0 {
         return Err(inadmissible(format!("{elem_bits}-bit elements do not recast to uint128_t")));
     }
-    let ty = UmmaLayoutType::of(sw)?;
+    let ty = UmmaLayoutType::of(sw, arch)?;
     let u128 = algebra::upcast(&inner, 128 / elem_bits)?;
     let stride = |l: &Layout, i: usize, j: usize| -> Result<i64> { Ok(l.mode(i)?.mode(j)?.leaves()[0].stride.value()) };
     let canonical = |l: &Layout, what: &str| -> Result<()> {
@@ -319,42 +410,63 @@ pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Resu
         }
     };
     let tile = |a: i64, b: i64| -> Result<crate::tiler::Tiler> { format!("<_{a}:_1,_{b}:_1>").parse() };
+    let none = ty == UmmaLayoutType::SwizzleNone;
     if k_major {
+        let what = format!("{a}_K");
         if ty == UmmaLayoutType::Swizzle128BBase32B {
             return Err(inadmissible("SWIZZLE_128B_BASE32B is invalid for Major-K".into()));
         }
         let mn = u128.mode(0)?.size()?.value();
         if mn % 8 != 0 {
             return Err(inadmissible(format!(
-                "Not a canonical UMMA_K Layout: Expected MN-size multiple of 8 (16-byte layout {u128})"
+                "Not a canonical {what} Layout: Expected MN-size multiple of 8 (16-byte layout {u128})"
+            )));
+        }
+        let k = u128.mode(1)?.size()?.value();
+        if arch == DescArch::Gmma && k != 2 && k != 4 {
+            return Err(inadmissible(format!(
+                "Not a canonical {what} Layout: Expected K-size 2 for dense or 4 for sparse (in units of uint128_t; \
+                 16-byte layout {u128})"
             )));
         }
         let c = algebra::logical_divide(&u128, &tile(8, 2)?)?;
-        canonical(&c, "UMMA_K")?;
+        canonical(&c, &what)?;
         let (s00, s10) = (stride(&c, 0, 0)?, stride(&c, 1, 0)?);
-        if s00 != ty.atom_mn() || (ty != UmmaLayoutType::SwizzleNone && s10 != 1) {
+        if s00 != ty.atom_mn() || (!none && s10 != 1) {
             return Err(inadmissible(format!(
-                "Not a canonical UMMA_K Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}, expected {}; stride<1,0> {s10}{})",
+                "Not a canonical {what} Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}, \
+                 expected {}; stride<1,0> {s10}{})",
                 ty.atom_mn(),
-                if ty == UmmaLayoutType::SwizzleNone { "" } else { ", expected 1" }
+                if none { "" } else { ", expected 1" }
             )));
         }
-        Ok(UmmaDesc { layout_type: ty, leading_byte_offset: s10, stride_byte_offset: stride(&c, 0, 1)? })
+        Ok(UmmaDesc { arch, layout_type: ty, leading_byte_offset: s10, stride_byte_offset: stride(&c, 0, 1)? })
     } else {
+        let what = format!("{a}_MN");
+        if arch == DescArch::Gmma {
+            let k = inner.mode(1)?.size()?.value();
+            if ![256, 128, 512].iter().any(|&b| b / elem_bits == k) {
+                return Err(inadmissible(format!(
+                    "Not a canonical {what} Layout: Expected K-size 256/sizeof_bits<T> for dense or \
+                     (128|512)/sizeof_bits<T> for sparse (K is {k} of {elem_bits}-bit elements)"
+                )));
+            }
+        }
         let atom_k = if ty == UmmaLayoutType::Swizzle128BBase32B { 4 } else { 8 };
         let c = algebra::logical_divide(&u128, &tile(ty.atom_mn(), atom_k)?)?;
-        canonical(&c, "UMMA_MN")?;
+        canonical(&c, &what)?;
         let (s00, s10) = (stride(&c, 0, 0)?, stride(&c, 1, 0)?);
-        if (ty != UmmaLayoutType::SwizzleNone && s00 != 1) || s10 != ty.atom_mn() {
+        if (!none && s00 != 1) || s10 != ty.atom_mn() {
             return Err(inadmissible(format!(
-                "Not a canonical UMMA_MN Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}{}; stride<1,0> {s10}, expected {})",
-                if ty == UmmaLayoutType::SwizzleNone { "" } else { ", expected 1" },
+                "Not a canonical {what} Layout: Expected stride failure (16-byte layout {c}: stride<0,0> {s00}{}; \
+                 stride<1,0> {s10}, expected {})",
+                if none { "" } else { ", expected 1" },
                 ty.atom_mn()
             )));
         }
         let (s01, s11) = (stride(&c, 0, 1)?, stride(&c, 1, 1)?);
-        let none = ty == UmmaLayoutType::SwizzleNone;
         Ok(UmmaDesc {
+            arch,
             layout_type: ty,
             leading_byte_offset: if none { s11 } else { s01 },
             stride_byte_offset: if none { s01 } else { s11 },

@@ -403,20 +403,33 @@ pub(super) fn tile_to_mma_shape(a: &Args) -> Result<Value> {
     a.call("tiled_divide", &[], &[tiled, Value::IntTuple(tile)]).map_err(|e| e.within(a.name))
 }
 
-/// `umma_desc_K<T>(L)` / `umma_desc_MN<T>(L)`: the UMMA shared-memory
-/// descriptor CuTe's `UMMA::make_umma_desc<UMMA::Major::K|MN>` makes of a
-/// tensor of `T` laid out by `L` (see [`crate::atom::smem::make_umma_desc`]).
-fn umma_desc(a: &Args, k_major: bool) -> Result<Value> {
+/// `umma_desc_K<T>(L)` / `umma_desc_MN<T>(L)` / `gmma_desc_K<T>(L)` /
+/// `gmma_desc_MN<T>(L)`: the shared-memory descriptor CuTe's
+/// `UMMA::make_umma_desc` / `GMMA::make_gmma_desc` makes of a tensor of `T`
+/// laid out by `L` (see [`crate::atom::smem::make_umma_desc`]).
+fn smem_desc(a: &Args, k_major: bool, gmma: bool) -> Result<Value> {
     let bits = a.targs().first().copied().unwrap_or(0);
     let l = a[0].to_any_layout("the layout").map_err(|e| e.in_op(a.name))?;
-    let d = crate::atom::smem::make_umma_desc(&l, bits, k_major).map_err(|e| e.within(a.name))?;
-    Ok(Value::Printed(d.to_string()))
+    let d = if gmma {
+        crate::atom::smem::make_gmma_desc(&l, bits, k_major)
+    } else {
+        crate::atom::smem::make_umma_desc(&l, bits, k_major)
+    };
+    Ok(Value::Printed(d.map_err(|e| e.within(a.name))?.to_string()))
 }
 
 pub(super) fn umma_desc_k(a: &Args) -> Result<Value> {
-    umma_desc(a, true)
+    smem_desc(a, true, false)
 }
 
 pub(super) fn umma_desc_mn(a: &Args) -> Result<Value> {
-    umma_desc(a, false)
+    smem_desc(a, false, false)
+}
+
+pub(super) fn gmma_desc_k(a: &Args) -> Result<Value> {
+    smem_desc(a, true, true)
+}
+
+pub(super) fn gmma_desc_mn(a: &Args) -> Result<Value> {
+    smem_desc(a, false, true)
 }

@@ -247,21 +247,21 @@ fn misspelt_atoms_get_the_nearest_name() {
 /// canonical form is rejected with CuTe's message.
 #[test]
 fn umma_descriptors() {
-    use kute::atom::smem::{make_umma_desc, UmmaLayoutType};
+    use kute::atom::smem::{make_umma_desc, SmemLayoutType};
     let desc = |e: &str, bits: i64, k: bool| {
         make_umma_desc(&kute::expr::eval(e).unwrap().to_any_layout("l").unwrap(), bits, k)
     };
     let d = desc("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
-    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle128B, 1, 64));
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle128B, 1, 64));
     let d = desc("tile_to_shape(UMMA::Layout_K_SW32_Atom<float>{},(_64,_8))", 32, true).unwrap();
-    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle32B, 1, 16));
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle32B, 1, 16));
     let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, false).unwrap();
-    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::Swizzle128B, 64, 128));
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle128B, 64, 128));
     let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, false).unwrap();
-    assert_eq!(d.layout_type, UmmaLayoutType::Swizzle128BBase32B);
+    assert_eq!(d.layout_type, SmemLayoutType::Swizzle128BBase32B);
     // no swizzle: 8x16-byte core matrices, SBO between them along MN, LBO along K
     let d = desc("tile_to_shape(UMMA::Layout_K_INTER_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
-    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (UmmaLayoutType::SwizzleNone, 128, 8));
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::SwizzleNone, 128, 8));
     let msg = |r: kute::Result<_>| r.unwrap_err().to_string();
     assert!(msg(desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, true))
         .contains("Not a canonical UMMA_K Layout"));

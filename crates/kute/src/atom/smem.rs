@@ -173,7 +173,7 @@ pub fn smem_atom(name: &str, args: &[&str]) -> Result<ComposedLayout> {
 /// The swizzle mode of a GMMA / UMMA shared-memory descriptor (CuTe's
 /// `GMMA::LayoutType`, `UMMA::LayoutType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UmmaLayoutType {
+pub enum SmemLayoutType {
     /// No swizzle (`Swizzle<0,4,3>`): 8×16-byte core matrices (GMMA's `INTERLEAVE`).
     SwizzleNone,
     /// `Swizzle<1,4,3>` (GMMA's `B32`).
@@ -204,19 +204,19 @@ impl DescArch {
     }
 }
 
-impl UmmaLayoutType {
+impl SmemLayoutType {
     /// CuTe's `layout_type` of a swizzle on byte addresses.
-    fn of(sw: Swizzle, arch: DescArch) -> Result<UmmaLayoutType> {
+    fn of(sw: Swizzle, arch: DescArch) -> Result<SmemLayoutType> {
         let op = if arch == DescArch::Gmma { "make_gmma_desc" } else { "make_umma_desc" };
         let bad = |why: String| {
             Error::new(ErrorKind::Inadmissible, op, format!("Sw<{},{},{}>: {why}", sw.bits(), sw.base(), sw.shift()))
         };
         match (sw.bits(), sw.base(), sw.shift(), arch) {
-            (0, 4, 3, _) => Ok(UmmaLayoutType::SwizzleNone),
-            (1, 4, 3, _) => Ok(UmmaLayoutType::Swizzle32B),
-            (2, 4, 3, _) => Ok(UmmaLayoutType::Swizzle64B),
-            (3, 4, 3, _) => Ok(UmmaLayoutType::Swizzle128B),
-            (2, 5, 2, DescArch::Umma) => Ok(UmmaLayoutType::Swizzle128BBase32B),
+            (0, 4, 3, _) => Ok(SmemLayoutType::SwizzleNone),
+            (1, 4, 3, _) => Ok(SmemLayoutType::Swizzle32B),
+            (2, 4, 3, _) => Ok(SmemLayoutType::Swizzle64B),
+            (3, 4, 3, _) => Ok(SmemLayoutType::Swizzle128B),
+            (2, 5, 2, DescArch::Umma) => Ok(SmemLayoutType::Swizzle128BBase32B),
             (_, 4, s, _) if s != 3 => Err(bad("expected S = 3 when M == 4; unsupported layout swizzle".into())),
             (_, 4, _, _) => Err(bad("expected B = 0, 1, 2 or 3 when M == 4; unsupported layout swizzle".into())),
             (_, 5, _, DescArch::Umma) => {
@@ -232,25 +232,25 @@ impl UmmaLayoutType {
     /// The swizzle atom's extent in 16-byte units along MN (CuTe's `SwizzleAtomMNSize`, `W`).
     fn atom_mn(self) -> i64 {
         match self {
-            UmmaLayoutType::SwizzleNone => 1,
-            UmmaLayoutType::Swizzle32B => 2,
-            UmmaLayoutType::Swizzle64B => 4,
-            UmmaLayoutType::Swizzle128B | UmmaLayoutType::Swizzle128BBase32B => 8,
+            SmemLayoutType::SwizzleNone => 1,
+            SmemLayoutType::Swizzle32B => 2,
+            SmemLayoutType::Swizzle64B => 4,
+            SmemLayoutType::Swizzle128B | SmemLayoutType::Swizzle128BBase32B => 8,
         }
     }
 
     /// CuTe's name and code of the mode in the descriptor of `arch`.
     fn code(self, arch: DescArch) -> (&'static str, u64) {
         match (arch, self) {
-            (DescArch::Gmma, UmmaLayoutType::SwizzleNone) => ("INTERLEAVE", 0),
-            (DescArch::Gmma, UmmaLayoutType::Swizzle128B) => ("B128", 1),
-            (DescArch::Gmma, UmmaLayoutType::Swizzle64B) => ("B64", 2),
-            (DescArch::Gmma, UmmaLayoutType::Swizzle32B) => ("B32", 3),
-            (_, UmmaLayoutType::SwizzleNone) => ("SWIZZLE_NONE", 0),
-            (_, UmmaLayoutType::Swizzle128BBase32B) => ("SWIZZLE_128B_BASE32B", 1),
-            (_, UmmaLayoutType::Swizzle128B) => ("SWIZZLE_128B", 2),
-            (_, UmmaLayoutType::Swizzle64B) => ("SWIZZLE_64B", 4),
-            (_, UmmaLayoutType::Swizzle32B) => ("SWIZZLE_32B", 6),
+            (DescArch::Gmma, SmemLayoutType::SwizzleNone) => ("INTERLEAVE", 0),
+            (DescArch::Gmma, SmemLayoutType::Swizzle128B) => ("B128", 1),
+            (DescArch::Gmma, SmemLayoutType::Swizzle64B) => ("B64", 2),
+            (DescArch::Gmma, SmemLayoutType::Swizzle32B) => ("B32", 3),
+            (_, SmemLayoutType::SwizzleNone) => ("SWIZZLE_NONE", 0),
+            (_, SmemLayoutType::Swizzle128BBase32B) => ("SWIZZLE_128B_BASE32B", 1),
+            (_, SmemLayoutType::Swizzle128B) => ("SWIZZLE_128B", 2),
+            (_, SmemLayoutType::Swizzle64B) => ("SWIZZLE_64B", 4),
+            (_, SmemLayoutType::Swizzle32B) => ("SWIZZLE_32B", 6),
         }
     }
 }
@@ -259,18 +259,18 @@ impl UmmaLayoutType {
 /// determines (the start address is the tensor's, 0 here). Offsets are in
 /// 16-byte units, as the descriptor holds them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UmmaDesc {
+pub struct SmemDesc {
     /// The descriptor's kind.
     pub arch: DescArch,
     /// The swizzle mode.
-    pub layout_type: UmmaLayoutType,
+    pub layout_type: SmemLayoutType,
     /// The leading-dimension byte offset (LBO), in 16-byte units.
     pub leading_byte_offset: i64,
     /// The stride-dimension byte offset (SBO), in 16-byte units.
     pub stride_byte_offset: i64,
 }
 
-impl UmmaDesc {
+impl SmemDesc {
     /// The descriptor's 64 bits, as CuTe's `GmmaDescriptor` / `UMMA::SmemDescriptor`
     /// lay out their fields (start address 0; UMMA: version 1).
     ///
@@ -298,7 +298,7 @@ impl UmmaDesc {
     }
 }
 
-impl std::fmt::Display for UmmaDesc {
+impl std::fmt::Display for SmemDesc {
     /// CuTe's `print(GmmaDescriptor)`; for UMMA (CuTe has no print) the same form
     /// with `UMMA::SmemDescriptor`'s fields.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -339,7 +339,7 @@ impl std::fmt::Display for UmmaDesc {
 /// let mn = kute::expr::eval("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))").unwrap();
 /// assert!(make_umma_desc(&mn.to_any_layout("l").unwrap(), 16, true).is_err());
 /// ```
-pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<UmmaDesc> {
+pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<SmemDesc> {
     smem_desc(layout, elem_bits, k_major, DescArch::Umma)
 }
 
@@ -361,11 +361,11 @@ pub fn make_umma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Resu
 /// assert!(make_gmma_desc(&wide.to_any_layout("l").unwrap(), 16, true).unwrap_err().to_string()
 ///     .contains("Expected K-size 2 for dense or 4 for sparse"));
 /// ```
-pub fn make_gmma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<UmmaDesc> {
+pub fn make_gmma_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool) -> Result<SmemDesc> {
     smem_desc(layout, elem_bits, k_major, DescArch::Gmma)
 }
 
-fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) -> Result<UmmaDesc> {
+fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) -> Result<SmemDesc> {
     let op = if arch == DescArch::Gmma { "make_gmma_desc" } else { "make_umma_desc" };
     let a = arch.name();
     let inadmissible = |why: String| Error::new(ErrorKind::Inadmissible, op, why);
@@ -398,7 +398,7 @@ fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) 
     if elem_bits <= 0 || 128 % elem_bits != 0 {
         return Err(inadmissible(format!("{elem_bits}-bit elements do not recast to uint128_t")));
     }
-    let ty = UmmaLayoutType::of(sw, arch)?;
+    let ty = SmemLayoutType::of(sw, arch)?;
     let u128 = algebra::upcast(&inner, 128 / elem_bits)?;
     let stride = |l: &Layout, i: usize, j: usize| -> Result<i64> { Ok(l.mode(i)?.mode(j)?.leaves()[0].stride.value()) };
     let canonical = |l: &Layout, what: &str| -> Result<()> {
@@ -410,10 +410,10 @@ fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) 
         }
     };
     let tile = |a: i64, b: i64| -> Result<crate::tiler::Tiler> { format!("<_{a}:_1,_{b}:_1>").parse() };
-    let none = ty == UmmaLayoutType::SwizzleNone;
+    let none = ty == SmemLayoutType::SwizzleNone;
     if k_major {
         let what = format!("{a}_K");
-        if ty == UmmaLayoutType::Swizzle128BBase32B {
+        if ty == SmemLayoutType::Swizzle128BBase32B {
             return Err(inadmissible("SWIZZLE_128B_BASE32B is invalid for Major-K".into()));
         }
         let mn = u128.mode(0)?.size()?.value();
@@ -440,7 +440,7 @@ fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) 
                 if none { "" } else { ", expected 1" }
             )));
         }
-        Ok(UmmaDesc { arch, layout_type: ty, leading_byte_offset: s10, stride_byte_offset: stride(&c, 0, 1)? })
+        Ok(SmemDesc { arch, layout_type: ty, leading_byte_offset: s10, stride_byte_offset: stride(&c, 0, 1)? })
     } else {
         let what = format!("{a}_MN");
         if arch == DescArch::Gmma {
@@ -452,7 +452,7 @@ fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) 
                 )));
             }
         }
-        let atom_k = if ty == UmmaLayoutType::Swizzle128BBase32B { 4 } else { 8 };
+        let atom_k = if ty == SmemLayoutType::Swizzle128BBase32B { 4 } else { 8 };
         let c = algebra::logical_divide(&u128, &tile(ty.atom_mn(), atom_k)?)?;
         canonical(&c, &what)?;
         let (s00, s10) = (stride(&c, 0, 0)?, stride(&c, 1, 0)?);
@@ -465,7 +465,7 @@ fn smem_desc(layout: &AnyLayout, elem_bits: i64, k_major: bool, arch: DescArch) 
             )));
         }
         let (s01, s11) = (stride(&c, 0, 1)?, stride(&c, 1, 1)?);
-        Ok(UmmaDesc {
+        Ok(SmemDesc {
             arch,
             layout_type: ty,
             leading_byte_offset: if none { s11 } else { s01 },

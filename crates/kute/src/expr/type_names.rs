@@ -99,7 +99,11 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
         }
         _ if name.starts_with("Copy_Traits::") => {
             let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
+            let op = match targs {
+                [_, _, ..] => Ok(format!("Copy_Traits<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))),
+                _ => one_type(name, targs),
+            };
+            op.and_then(|op| {
                 let t = crate::atom::traits::copy_traits(&op)?;
                 Ok(match member {
                     "SrcLayout" => lay(&t.src),

@@ -825,7 +825,10 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// `SM80_CP_ASYNC_CACHEALWAYS[_ZFILL]<S[,D]>` (4, 8 or 16 bytes) and
 /// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes); every op of
 /// `copy_traits_sm100.hpp` (`SM100_TMEM_LOAD_*`, `SM100_TMEM_STORE_*`,
-/// `SM100_UTCCP_*`, the SM100 `ldmatrix`/`stmatrix`, the 256-bit loads and stores).
+/// `SM100_UTCCP_*`, the SM100 `ldmatrix`/`stmatrix`, the 256-bit loads and stores);
+/// the SM100 2-SM TMA loads of `copy_traits_sm100_tma.hpp` as their traits take
+/// them, `Copy_Traits<SM100_TMA_2SM_LOAD[_MULTICAST]_OP, C<NumBitsPerTMA>>` (the
+/// ops without `_OP` also take the TMA's auxiliary parameters).
 /// Whitespace and a leading `cute::` are ignored.
 ///
 /// Pre: none — any text. Post: the traits, layouts transcribed from CuTe (each
@@ -844,7 +847,15 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// assert!(copy_traits("SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>").is_err());
 /// ```
 pub fn copy_traits(op: &str) -> Result<CopyTraits> {
-    let name = split_op(COPY, op)?;
+    let mut name = split_op(COPY, op)?;
+    // `Copy_Traits<Op>` is Op's traits; `Copy_Traits<Op, params...>` those of an op whose
+    // traits take parameters (the TMA ops' `NumBitsPerTMA`)
+    if name.base == "Copy_Traits"
+        && let Some([inner, params @ ..]) = name.args.as_deref()
+    {
+        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+        name = split_op(COPY, &text)?;
+    }
     let base = name.base.as_str();
     let args = name.args.as_deref();
     let no_args = |t: Result<CopyTraits>| match args {

@@ -21,6 +21,9 @@ fn rows() -> impl Iterator<Item = Vec<&'static str>> {
 
 /// The traits of an SM100 copy op; `Ok(None)` when the name is none of them.
 pub(super) fn sm100_copy(op: &OpName) -> Result<Option<CopyTraits>> {
+    if let Some(t) = tma_2sm(op)? {
+        return Ok(Some(t));
+    }
     let Some(row) = rows().find(|r| r.first() == Some(&op.base.as_str())) else { return Ok(None) };
     let [_, thr, val_id, src, dst, r#ref] = row[..] else {
         return Err(Error::new(ErrorKind::Parse, COPY, format!("the table line of '{}' is malformed", op.base)));
@@ -77,4 +80,45 @@ pub(super) fn sm100_copy_catalog() -> Vec<AtomFamily> {
         }
     }
     v
+}
+
+/// The 2-SM TMA loads (`copy_traits_sm100_tma.hpp`), traits parameterized by
+/// the bits one TMA moves: `ThrID` `_2:_1` (the CTA pair), source and
+/// destination `(_2,N):(N,_1)`.
+const TMA_2SM: [&str; 4] =
+    ["SM100_TMA_2SM_LOAD", "SM100_TMA_2SM_LOAD_OP", "SM100_TMA_2SM_LOAD_MULTICAST", "SM100_TMA_2SM_LOAD_MULTICAST_OP"];
+
+fn tma_2sm(op: &OpName) -> Result<Option<CopyTraits>> {
+    if !TMA_2SM.contains(&op.base.as_str()) {
+        return Ok(None);
+    }
+    let is_op = op.base.ends_with("_OP");
+    let args = op.args.as_deref().unwrap_or(&[]);
+    let form = if is_op { "<C<NumBitsPerTMA>>" } else { "<C<NumBitsPerTMA>, AuxParams>" };
+    let bad = || {
+        Error::new(
+            ErrorKind::Mismatch,
+            COPY,
+            format!("'{}': the traits take {form} (Copy_Traits<{}, ...>)", op.full, op.base),
+        )
+    };
+    if args.len() != if is_op { 1 } else { 2 } {
+        return Err(bad());
+    }
+    let n_text = args[0].trim_start_matches("cute::");
+    let n = ["C<", "Int<"]
+        .iter()
+        .find_map(|w| n_text.strip_prefix(w).and_then(|r| r.strip_suffix('>')))
+        .and_then(|v| v.parse::<i64>().ok())
+        .filter(|&v| v > 0)
+        .ok_or_else(bad)?;
+    let tv = format!("(_2,_{n}):(_{n},_1)");
+    Ok(Some(CopyTraits {
+        name: op.full.clone(),
+        thr_id: lay(COPY, "_2:_1")?,
+        src: lay(COPY, &tv)?,
+        dst: lay(COPY, &tv)?,
+        r#ref: lay(COPY, &tv)?,
+        val_id: None,
+    }))
 }

@@ -105,7 +105,7 @@ Examples:
 
 LAYOUT maps a tile coordinate to an element offset (a kute expression: a layout, or a
 swizzled layout `Sw<B,M,S> o offset o layout`, its swizzle on element offsets unless
---swizzle-on-bytes says it acts on byte addresses, as in CuTe's GMMA atoms).
+--swizzle-on-bytes says it acts on byte addresses, as in CuTe's GMMA and UMMA atoms).
 
 ACCESS is what one warp of 32 threads reads or writes, either a TV layout (an
 expression of shape (threads, values) giving the tile coordinate of thread t's value v;
@@ -124,7 +124,7 @@ threads, of 16 bytes in 4 phases of 8; a phase costs the most distinct 4-byte wo
 one bank holds (a word read by several threads is a broadcast). The ideal is
 ceil(bytes / 128). `swizzle` tries Sw<B,M,S> composed with the row- or column-major
 tile and keeps the one with the fewest wavefronts over the accesses (each keeping its
-vector width), the smallest B on ties, and names the CuTe GMMA atom it equals.";
+vector width), the smallest B on ties, and names the CuTe GMMA / UMMA atom it equals.";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
@@ -331,7 +331,7 @@ struct AccessArgs {
     /// The warp's access: T[/D][:BYTES] (T, D: row or column) or a TV layout
     #[arg(long, value_name = "ACCESS")]
     access: String,
-    /// The layout's swizzle acts on byte addresses (CuTe's GMMA atoms), not on
+    /// The layout's swizzle acts on byte addresses (CuTe's GMMA and UMMA atoms), not on
     /// element offsets
     #[arg(long)]
     swizzle_on_bytes: bool,
@@ -761,7 +761,22 @@ fn access_args(args: &AccessArgs) -> anyhow::Result<Option<(kute::AnyLayout, kut
         }
     };
     let mut smem = value.to_any_layout("LAYOUT")?;
-    if args.swizzle_on_bytes {
+    // a GMMA / UMMA shared-memory atom (its smem_ptr flag) swizzles byte addresses
+    let flag = match &smem {
+        kute::AnyLayout::Composed(c) => c.flag(),
+        _ => None,
+    };
+    if let Some(flag) = flag
+        && flag.bits != 8 * args.elem_bytes
+    {
+        anyhow::bail!(
+            "{smem} is CuTe's atom for {}-bit elements; --elem-bytes is {} ({} bits)",
+            flag.bits,
+            args.elem_bytes,
+            8 * args.elem_bytes
+        );
+    }
+    if args.swizzle_on_bytes || flag.is_some() {
         smem = kute::analysis::swizzle_bytes_to_elements(&smem, args.elem_bytes)?;
     }
     let access =

@@ -124,11 +124,30 @@ fn atom_every_copy_op_builds_and_is_consistent() {
         let t = copy_traits(&name).unwrap_or_else(|e| panic!("{name}: {e}"));
         let threads = size(&t.thr_id);
         let bits = t.r#ref.cosize().unwrap().value();
-        assert!(is_bijection_onto(&t.r#ref, bits), "{name}: RefLayout {} is not a bijection", t.r#ref);
+        // the tensor-memory ops (those with a ValID) address tensor memory for the
+        // whole warp (or CTA pair) at once: their RefLayout's thread mode has stride
+        // 0 and its value mode alone is the bijection; UTCCP's 4x32dp and 2x64dp
+        // sources are broadcast (a stride-0 value mode over the repeated data paths)
+        let tmem = t.val_id.is_some();
+        let image = if tmem { t.r#ref.mode(1).unwrap() } else { t.r#ref.clone() };
+        // UTCCP's 4dp ops "refresh" 4 of every 32 data paths: their RefLayout is one-to-one,
+        // not onto
+        if name.contains("_UTCCP_4dp") {
+            let mut v = image.values().unwrap();
+            let n = v.len();
+            v.sort_unstable();
+            v.dedup();
+            assert_eq!(v.len(), n, "{name}: RefLayout {} is not one-to-one", t.r#ref);
+        } else {
+            assert!(is_bijection_onto(&image, bits), "{name}: RefLayout {} is not a bijection", t.r#ref);
+        }
         assert!(t.r#ref == t.src || t.r#ref == t.dst, "{name}: RefLayout is SrcLayout or DstLayout");
+        let broadcast = name.contains("_UTCCP_") && (name.contains("x32dp") || name.contains("x64dp"));
         for (which, l) in [("src", &t.src), ("dst", &t.dst)] {
             assert_eq!(size0(l), threads, "{name} {which}: size<0> = size(ThrID)");
-            assert_eq!(l.cosize().unwrap().value(), bits, "{name} {which}: the bits of RefLayout");
+            if !(broadcast && which == "src") {
+                assert_eq!(l.cosize().unwrap().value(), bits, "{name} {which}: the bits of RefLayout");
+            }
         }
     }
 }
@@ -217,4 +236,55 @@ fn misspelt_atoms_get_the_nearest_name() {
         assert_eq!(e.kind(), kute::ErrorKind::UnknownName, "{src}: {e}");
         assert!(e.to_string().contains(hint), "{src}: {e}");
     }
+}
+
+/// The UMMA shared-memory descriptor of CuTe's canonical layouts
+/// (`cute/atom/mma_traits_sm100.hpp`, `make_umma_desc`): in 16-byte units, a
+/// K-major SW128 tile of 16-bit elements has its 8-row core-matrix groups
+/// 1024 bytes apart (SBO 64) and LBO 1; an MN-major SW128 tile its 64-element
+/// column blocks 1024 bytes apart (LBO 64) and its 8-column groups one
+/// M-extent of atoms apart (SBO 128 for M = 128); a layout not of the
+/// canonical form is rejected with CuTe's message.
+#[test]
+fn umma_descriptors() {
+    use kute::atom::smem::{make_umma_desc, SmemLayoutType};
+    let desc = |e: &str, bits: i64, k: bool| {
+        make_umma_desc(&kute::expr::eval(e).unwrap().to_any_layout("l").unwrap(), bits, k)
+    };
+    let d = desc("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle128B, 1, 64));
+    let d = desc("tile_to_shape(UMMA::Layout_K_SW32_Atom<float>{},(_64,_8))", 32, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle32B, 1, 16));
+    let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, false).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::Swizzle128B, 64, 128));
+    let d = desc("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, false).unwrap();
+    assert_eq!(d.layout_type, SmemLayoutType::Swizzle128BBase32B);
+    // no swizzle: 8x16-byte core matrices, SBO between them along MN, LBO along K
+    let d = desc("tile_to_shape(UMMA::Layout_K_INTER_Atom<half_t>{},(_128,_64))", 16, true).unwrap();
+    assert_eq!((d.layout_type, d.leading_byte_offset, d.stride_byte_offset), (SmemLayoutType::SwizzleNone, 128, 8));
+    let msg = |r: kute::Result<_>| r.unwrap_err().to_string();
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_MN_SW128_Atom<half_t>{},(_128,_64))", 16, true))
+        .contains("Not a canonical UMMA_K Layout"));
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_K_SW128_Atom<half_t>{},(_128,_64))", 16, false))
+        .contains("Not a canonical UMMA_MN Layout"));
+    assert!(msg(desc("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, true))
+        .contains("SWIZZLE_128B_BASE32B is invalid for Major-K"));
+    assert!(msg(desc("UMMA::Layout_K_SW128_Atom<half_t>{}", 32, true)).contains("16-bit elements"));
+    assert!(msg(desc("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)", 16, true)).contains("only 16B and 32B atoms"));
+    // GMMA: the same canonical forms, one wgmma's K at a time, CuTe's print
+    let gmma = |e: &str, bits: i64, k: bool| {
+        kute::atom::smem::make_gmma_desc(&kute::expr::eval(e).unwrap().to_any_layout("l").unwrap(), bits, k)
+    };
+    let k_block = "composition(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64)),(_64,_16))";
+    let d = gmma(k_block, 16, true).unwrap();
+    assert_eq!((d.leading_byte_offset, d.stride_byte_offset), (1, 64));
+    assert_eq!(
+        d.to_string(),
+        "GmmaDescriptor: 0x4000004000010000\n  start_addr :  0x0000\n  leading_off:  0x0001 (1)\n  \
+         stride_off :  0x0040 (64)\n  base_offset:  0x0\n  layout_type:  0x1 (B128)"
+    );
+    assert!(msg(gmma("tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64))", 16, true))
+        .contains("Expected K-size 2 for dense or 4 for sparse"));
+    assert!(msg(gmma("tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<float>{},(_128,_32))", 32, false))
+        .contains("unsupported layout swizzle"));
 }

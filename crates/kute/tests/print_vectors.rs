@@ -331,3 +331,40 @@ fn print_calls_are_no_operands() {
         assert!(e.to_string().starts_with(op), "{src}: {e}");
     }
 }
+
+/// The pictures of Blackwell's tcgen05 MMAs and TMEM copies, whole: CuTe's
+/// `print_latex` (and `print_svg` of the MMA) captured with the oracle's
+/// `cute.py print [--svg]`, kept as length and fingerprint. A 1-SM UMMA has one
+/// "thread" owning the whole tile, a 2-SM one two; a TMEM copy's four warps
+/// each own 32 rows. (CuTe's `print_latex` of a TMEM copy over a partitioned
+/// accumulator, a rank-3 tensor, does not compile: its tiler has three modes;
+/// the rank-2 TMEM tensor of `make_tensor(make_tmem_ptr<float>(0), L)` draws.)
+#[test]
+fn blackwell_atoms_are_drawn_as_cute_draws_them() {
+    let k = "UMMA::Major::K";
+    let mma1 = format!("make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,64,8,{k},{k}>{{}})");
+    let mma2 = format!("make_tiled_mma(SM100_MMA_TF32_2x1SM_SS<tfloat32_t,tfloat32_t,float,128,16,{k},{k}>{{}})");
+    let tmem = "make_tensor(make_tmem_ptr<float>(0),(_128,_8):(_65536,_1))";
+    let copy8 = format!("make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{{}},{tmem})");
+    let copy1 = format!("make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x{{}},{tmem})");
+    let cases: [(&str, bool, usize, u64); 5] = [
+        (&mma1, false, 149005, 0x1f66_c7e6_52ea_dd7a),
+        (&mma2, false, 284140, 0x456c_8fc1_cfc5_dae6),
+        (&mma2, true, 917105, 0xf52a_88dd_bfd4_ec83),
+        (&copy8, false, 188327, 0x29ad_e738_af21_e474),
+        (&copy1, false, 32625, 0x1a96_b6e1_073a_f54d),
+    ];
+    for (expr, svg, len, digest) in cases {
+        let picture = match kute::expr::eval(expr).unwrap_or_else(|e| panic!("{expr}: {e}")) {
+            kute::expr::Value::TiledMma(m) if svg => kute::print::svg_mma(&m),
+            kute::expr::Value::TiledMma(m) => kute::print::latex_mma(&m),
+            kute::expr::Value::TiledCopy(c) => kute::print::latex_copy(&c),
+            other => panic!("{expr}: {}", other.kind_name()),
+        };
+        let picture = picture.unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert_eq!((picture.len(), fnv1a(picture.as_bytes())), (len, digest), "{expr} (svg: {svg})");
+    }
+    // the svg of a TMEM copy renders too (CuTe has print_svg for MMAs only)
+    let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&copy8) else { panic!("{copy8}") };
+    assert!(kute::print::svg_copy(&c).unwrap().contains("<svg"));
+}

@@ -350,3 +350,19 @@ fn call_vectors() {
 fn seed_vectors() {
     check_file("seeds.tsv", include_str!("data/seeds.tsv"));
 }
+
+/// Blackwell atoms (`data/tv_sm100.tsv`, the project's shared vectors): tcgen05 UMMA, TMEM copies,
+/// UMMA shared-memory atoms, SM120.
+#[test]
+fn tv_sm100_vectors() {
+    check_file("tv_sm100.tsv", include_str!("data/tv_sm100.tsv"));
+}
+
+/// More Blackwell rows, answered by the oracle the same way (`data/tv_sm100_extra.tsv`):
+/// the TS forms, every UMMA family's 2-SM traits, the accumulators the non-interleaved
+/// and half-precision allocations make, TMEM copies spelled as atoms, the GMMA spellings
+/// of the shared-memory atoms, their recasts, SM120 scale-factor layouts.
+#[test]
+fn tv_sm100_extra_vectors() {
+    check_file("tv_sm100_extra.tsv", include_str!("data/tv_sm100_extra.tsv"));
+}

@@ -61,7 +61,7 @@ impl Candidate {
 pub struct SearchResult {
     /// The winner.
     pub best: Candidate,
-    /// The CuTe GMMA atom the winner equals (see [`gmma_atom_name`]).
+    /// The CuTe GMMA / UMMA atom the winner equals (see [`umma_atom_name`]).
     pub atom: Option<String>,
     /// Every candidate tried, in order of rank (best first).
     pub candidates: Vec<Candidate>,
@@ -109,6 +109,34 @@ pub fn gmma_atom_name(swizzle: Swizzle, tile: (i64, i64), elem_bytes: i64, major
     }
     let name = if b == 0 { "INTER".to_string() } else { format!("SW{width}") };
     Some(format!("Layout_{kind}_{name}"))
+}
+
+/// The name of CuTe's UMMA (SM100) shared-memory atom that `swizzle o base`
+/// equals, tiled to the tile: the GMMA atoms of [`gmma_atom_name`] (UMMA
+/// reuses them: `UMMA::Layout_K_SW128_Atom` is `GMMA::Layout_K_SW128_Atom`),
+/// and UMMA's own `Layout_MN_SW128_32B`, `Sw<2,5,2>` on byte addresses over
+/// `(n,4):(1,n)` for a 128-byte row of `n` elements (in element offsets
+/// `Sw<2,5-log2(elem_bytes),2>`), repeated along the columns (`4 | C`).
+///
+/// Pre: none (an unknown element size has no atom). Post: the name, or `None`.
+///
+/// ```
+/// use kute::analysis::umma_atom_name;
+/// use kute::{swizzle::Swizzle, Major};
+/// assert_eq!(umma_atom_name(Swizzle::new(2, 4, 2).unwrap(), (64, 8), 2, Major::Left).as_deref(),
+///            Some("Layout_MN_SW128_32B"));
+/// assert_eq!(umma_atom_name(Swizzle::new(3, 3, 3).unwrap(), (8, 64), 2, Major::Right).as_deref(),
+///            Some("Layout_K_SW128"));
+/// ```
+pub fn umma_atom_name(swizzle: Swizzle, tile: (i64, i64), elem_bytes: i64, major: Major) -> Option<String> {
+    if let Some(name) = gmma_atom_name(swizzle, tile, elem_bytes, major) {
+        return Some(name);
+    }
+    let k = elem_log2(elem_bytes).ok()? as i32;
+    let n = 128 / elem_bytes;
+    let sw32b = swizzle.bits() == 2 && swizzle.base() == 5 - k && swizzle.shift() == 2;
+    (sw32b && major == Major::Left && tile.0 == n && tile.1 > 0 && tile.1 % 4 == 0)
+        .then(|| "Layout_MN_SW128_32B".to_string())
 }
 
 /// The base layout of the tile.
@@ -211,7 +239,7 @@ fn evaluate(
 /// offsets over the tile stay in `0 .. R*C`. A candidate is kept when every
 /// pattern's vector width (the bank model's warp-wide width) equals the
 /// base layout's. The winner has the fewest total wavefronts; ties go to the
-/// smallest `B`, then to a CuTe GMMA atom, then to the smallest `M`, then `S`.
+/// smallest `B`, then to a CuTe GMMA / UMMA atom, then to the smallest `M`, then `S`.
 ///
 /// Pre: `R, C >= 1` with `R * C <= 2^20`; `elem_bytes` in 1, 2, 4, 8, 16; at
 /// least one pattern, each fitting the tile as in
@@ -290,7 +318,7 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
          bits: B in 1..={most_b}); {rejected} rejected (offsets leave the tile, or a vector width shrinks below the \
          base's {base_vectors:?} elements)"
     ));
-    let atom_of = |c: &Candidate| gmma_atom_name(c.swizzle, spec.tile, spec.elem_bytes, spec.major);
+    let atom_of = |c: &Candidate| umma_atom_name(c.swizzle, spec.tile, spec.elem_bytes, spec.major);
     kept.sort_by_key(|c| {
         let bits = c.swizzle.bits();
         let (m, s) = if bits == 0 { (0, 0) } else { (c.swizzle.base(), c.swizzle.shift()) };
@@ -314,9 +342,16 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
     ));
     let atom = atom_of(&best);
     if let Some(name) = &atom {
+        let spellings = if name.ends_with("_32B") {
+            format!("UMMA::{name}_Atom<T>, SM100 only")
+        } else {
+            format!("GMMA::{name}_Atom<T> on SM90, UMMA::{name}_Atom<T> on SM100")
+        };
         reasoning.push(format!(
-            "it is CuTe's {name} (CuTe writes its swizzle in bytes, Sw<{},4,3>, on byte addresses)",
-            best.swizzle.bits()
+            "it is CuTe's {name} ({spellings}; CuTe writes its swizzle in bytes, Sw<{},{},{}>, on byte addresses)",
+            best.swizzle.bits(),
+            if name.ends_with("_32B") { 5 } else { 4 },
+            best.swizzle.shift()
         ));
     }
     Ok(SearchResult { best, atom, candidates: kept, reasoning })

@@ -5,7 +5,9 @@
 pub mod copy;
 pub mod mma;
 pub mod operand;
+pub mod smem;
 pub mod thread;
+pub mod tmem;
 pub mod traits;
 
 pub use copy::{make_layout_tv, CopyAtom, TiledCopy};

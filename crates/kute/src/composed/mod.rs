@@ -77,6 +77,37 @@ pub struct ComposedLayout {
     outer: AnyLayout,
     offset: Int,
     inner: AnyLayout,
+    flag: Option<PtrFlag>,
+}
+
+/// CuTe's stand-in for an unset shared-memory pointer in the offset of a
+/// composed layout (`smem_ptr_flag_bits<B>`, `smem_sparse_ptr_flag_bits<S,B>`):
+/// the GMMA and UMMA shared-memory atoms carry it. It acts as the offset 0; it
+/// records the width `B` of the elements the swizzle's byte addresses will
+/// count (the swizzle stays on bytes under `upcast` and `downcast`), and
+/// prints `smem_ptr[16b](unset)` (`smem_sparse<2>_ptr[16b](unset)`).
+///
+/// ```
+/// let v = kute::expr::eval("UMMA::Layout_K_SW128_Atom<half_t>{}").unwrap();
+/// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+/// assert_eq!(c.flag(), Some(kute::composed::PtrFlag { bits: 16, sparsity: None }));
+/// assert_eq!(c.to_string(), "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PtrFlag {
+    /// The width in bits of the elements the pointer will point to.
+    pub bits: i64,
+    /// `Some(S)` for a sparse pointer of sparsity `S`.
+    pub sparsity: Option<i64>,
+}
+
+impl fmt::Display for PtrFlag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.sparsity {
+            Some(s) => write!(f, "smem_sparse<{s}>_ptr[{}b](unset)", self.bits),
+            None => write!(f, "smem_ptr[{}b](unset)", self.bits),
+        }
+    }
 }
 
 impl ComposedLayout {
@@ -95,7 +126,54 @@ impl ComposedLayout {
     /// assert_eq!(c.eval_int(Int::new_static(6)).unwrap().to_string(), "_9"); // A(B(6)) = A(9)
     /// ```
     pub fn new(outer: AnyLayout, offset: Int, inner: AnyLayout) -> ComposedLayout {
-        ComposedLayout { outer, offset, inner }
+        ComposedLayout { outer, offset, inner, flag: None }
+    }
+
+    /// CuTe's `ComposedLayout<A, smem_ptr_flag_bits<B>, L>`: `A o flag o L`,
+    /// the offset 0 (see [`PtrFlag`]).
+    ///
+    /// Pre: none. Post: `flag() == Some(flag)`, `offset() == 0`.
+    ///
+    /// ```
+    /// use kute::composed::{ComposedLayout, PtrFlag};
+    /// use kute::swizzle::Swizzle;
+    /// let c = ComposedLayout::with_flag(Swizzle::new(3, 4, 3).unwrap().into(),
+    ///     PtrFlag { bits: 8, sparsity: None }, "(_8,_128):(_128,_1)".parse::<kute::Layout>().unwrap().into());
+    /// assert_eq!(c.to_string(), "Sw<3,4,3> o smem_ptr[8b](unset) o (_8,_128):(_128,_1)");
+    /// ```
+    pub fn with_flag(outer: AnyLayout, flag: PtrFlag, inner: AnyLayout) -> ComposedLayout {
+        ComposedLayout { outer, offset: Int::new_static(0), inner, flag: Some(flag) }
+    }
+
+    /// The shared-memory pointer flag of the offset, if any (see [`PtrFlag`]).
+    ///
+    /// Pre: none. Post: the flag the layout was made with.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// assert_eq!(c.flag(), None);
+    /// ```
+    pub fn flag(&self) -> Option<PtrFlag> {
+        self.flag
+    }
+
+    /// `A o offset o inner`: this layout with `B` replaced, its flag kept (else
+    /// as [`compose3`]).
+    ///
+    /// Pre: none. Post: the recomposed layout.
+    ///
+    /// ```
+    /// let v = kute::expr::eval("UMMA::Layout_MN_INTER_Atom<float>{}").unwrap();
+    /// let kute::AnyLayout::Composed(c) = v.to_any_layout("c").unwrap() else { unreachable!() };
+    /// let r = c.recompose(kute::AnyLayout::Layout("(_4,_16):(_1,_4)".parse().unwrap()));
+    /// assert_eq!(r.to_string(), "Sw<0,4,3> o smem_ptr[32b](unset) o (_4,_16):(_1,_4)");
+    /// ```
+    pub fn recompose(&self, inner: AnyLayout) -> AnyLayout {
+        match self.flag {
+            Some(flag) => AnyLayout::from(ComposedLayout::with_flag(self.outer.clone(), flag, inner)),
+            None => compose3(self.outer.clone(), self.offset, inner),
+        }
     }
 
     /// Whether its outer layout, offset or inner layout holds a symbol.
@@ -288,7 +366,7 @@ impl ComposedLayout {
     /// ```
     pub fn map_inner(&self, op: &'static str, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<AnyLayout> {
         let b = self.inner.as_layout(op)?;
-        Ok(compose3(self.outer.clone(), self.offset, AnyLayout::Layout(f(b)?)))
+        Ok(self.recompose(AnyLayout::Layout(f(b)?)))
     }
 }
 
@@ -701,7 +779,10 @@ impl fmt::Display for AnyLayout {
 
 impl fmt::Display for ComposedLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} o {} o {}", self.outer, self.offset, self.inner)
+        match self.flag {
+            Some(flag) => write!(f, "{} o {flag} o {}", self.outer, self.inner),
+            None => write!(f, "{} o {} o {}", self.outer, self.offset, self.inner),
+        }
     }
 }
 

@@ -90,7 +90,7 @@ pub fn composition(a: &AnyLayout, b: &AnyLayout) -> Result<AnyLayout> {
         }
         (AnyLayout::Composed(c), _) => {
             let inner = composition(c.inner(), b)?;
-            Ok(compose3(c.outer().clone(), c.offset(), inner))
+            Ok(c.recompose(inner))
         }
         (AnyLayout::Swizzle(_), AnyLayout::Composed(_)) => Err(Error::new(
             crate::ErrorKind::Type,
@@ -239,6 +239,26 @@ pub fn recast(c: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
     Ok(match c {
         AnyLayout::Layout(l) => AnyLayout::Layout(if up { algebra::upcast(l, n)? } else { algebra::downcast(l, n)? }),
         AnyLayout::Swizzle(s) => AnyLayout::Swizzle(if up { s.upcast(n)? } else { s.downcast(n)? }),
+        AnyLayout::Composed(k) if k.flag().is_some() => {
+            // CuTe's upcast / downcast of a flagged atom: the swizzle stays on
+            // byte addresses, the flag's width scales
+            let flag = k.flag().unwrap_or(super::PtrFlag { bits: 1, sparsity: None });
+            let op = if up { "upcast" } else { "downcast" };
+            if flag.sparsity.is_some() {
+                return Err(crate::Error::new(
+                    crate::ErrorKind::Inadmissible,
+                    op,
+                    format!("{k}: CuTe does not recast a sparse shared-memory atom (not implemented for safety)"),
+                ));
+            }
+            let bits = if up { flag.bits.checked_mul(n) } else { (n > 0 && flag.bits % n == 0).then(|| flag.bits / n) }
+                .ok_or_else(|| crate::Error::mismatch(op, format!("{k}: the pointer width {}b by {n}", flag.bits)))?;
+            AnyLayout::from(ComposedLayout::with_flag(
+                k.outer().clone(),
+                super::PtrFlag { bits, ..flag },
+                recast(k.inner(), n, up)?,
+            ))
+        }
         AnyLayout::Composed(k) => {
             let off = if up {
                 upcast_offset(k.offset(), n)?

@@ -12,6 +12,10 @@ pub enum TensorValue {
     Counting(Tensor<Counting>),
     /// A coordinate tensor (`make_identity_tensor(S)`).
     Identity(Tensor<Coords>),
+    /// A tensor in tensor memory (`partition_fragment_C` of a tcgen05 MMA,
+    /// `make_tensor(make_tmem_ptr<T>(0), L)`), with its layout as an
+    /// [`crate::AnyLayout`] for the functions of layouts.
+    Tmem(Box<(crate::atom::tmem::TmemTensor, crate::AnyLayout)>),
 }
 
 impl Eq for TensorValue {}
@@ -22,6 +26,7 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Tmem(t) => write!(f, "{}", t.0),
         }
     }
 }
@@ -32,6 +37,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.has_symbols(),
             TensorValue::Identity(t) => t.has_symbols(),
+            TensorValue::Tmem(t) => t.0.layout().has_symbols(),
         }
     }
 
@@ -40,6 +46,7 @@ impl TensorValue {
         Ok(match self {
             TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
             TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
+            TensorValue::Tmem(..) => self.clone(),
         })
     }
 
@@ -48,6 +55,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().leaf_count(),
             TensorValue::Identity(t) => t.layout().leaf_count(),
+            TensorValue::Tmem(t) => t.0.layout().leaves().len(),
         }
     }
 
@@ -56,6 +64,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().depth(),
             TensorValue::Identity(t) => t.layout().depth(),
+            TensorValue::Tmem(t) => t.0.layout().depth(),
         }
     }
 
@@ -64,6 +73,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => Ok(t.layout()),
             TensorValue::Identity(t) => Ok(t.layout()),
+            TensorValue::Tmem(t) => Ok(&t.1),
         }
     }
 }

@@ -39,6 +39,15 @@ fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
     }
 }
 
+/// The op of `MMA_Traits<Op>` / `MMA_Atom<Op>`, or of `MMA_Traits<Op, params...>`
+/// (written back as that text, which [`crate::atom::traits::mma_traits`] reads).
+fn traits_op(name: &str, targs: &[TemplateArg]) -> Result<String> {
+    match targs {
+        [_, _, ..] => Ok(format!("MMA_Traits<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))),
+        _ => one_type(name, targs),
+    }
+}
+
 fn lay(l: &Layout) -> Value {
     Value::Layout(l.clone())
 }
@@ -46,34 +55,65 @@ fn lay(l: &Layout) -> Value {
 /// A CuTe type written as a value (`name<targs>{}` or a bare name), if it is
 /// one of the atom types or an operation kute knows; `None` for any other name.
 pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Result<Value>> {
+    if crate::atom::smem::is_smem_atom(name) {
+        // `UMMA::Layout_K_SW128_Atom<half_t>{}`, `GMMA::Layout_MN_SW64_SpAtom<half_t,2>{}`
+        let args: Vec<String> = targs.iter().map(type_text).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        return Some(
+            crate::atom::smem::smem_atom(name, &args)
+                .map(|c| Value::Composed(Box::new(c)))
+                .map_err(|e| e.in_op("evaluate")),
+        );
+    }
     let r = match name {
         "MMA_Atom" => one_type(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
+        // `MMA_Traits<Op, params...>{}`: the traits of a plain op struct that carry its
+        // parameters (`SM100_MMA_F8F6F4_SS`), taken as the op
+        "MMA_Traits" => traits_op(name, targs).and_then(|op| Ok(Value::MmaAtom(Box::new(MmaAtom::new(&op)?)))),
         "Copy_Atom" => {
             two_types(name, targs).and_then(|(op, t)| Ok(Value::CopyAtom(Box::new(CopyAtom::new(&op, &t)?))))
         }
         _ if name.starts_with("MMA_Traits::") || name.starts_with("MMA_Atom::") => {
             let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
+            traits_op(name, targs).and_then(|op| {
                 let a = MmaAtom::new(&op)?;
+                let sf = |i: usize| match &a.traits().sf_layouts {
+                    Some((sfa, sfb)) => Ok(lay(if i == 0 { sfa } else { sfb })),
+                    None => Err(Error::new(
+                        ErrorKind::UnknownName,
+                        "evaluate",
+                        format!("'{op}' is not a block-scaled op: it has no {member}"),
+                    )),
+                };
                 Ok(match member {
                     "ALayout" | "LayoutA_TV" => lay(a.layout_a_tv()),
                     "BLayout" | "LayoutB_TV" => lay(a.layout_b_tv()),
                     "CLayout" | "LayoutC_TV" => lay(a.layout_c_tv()),
                     "ThrID" => lay(a.thr_id()),
                     "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
+                    "SFALayout" => sf(0)?,
+                    "SFBLayout" => sf(1)?,
                     _ => return Err(unknown(name)),
                 })
             })
         }
         _ if name.starts_with("Copy_Traits::") => {
             let member = name.split_once("::").map(|x| x.1).unwrap_or_default();
-            one_type(name, targs).and_then(|op| {
+            let op = match targs {
+                [_, _, ..] => Ok(format!("Copy_Traits<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))),
+                _ => one_type(name, targs),
+            };
+            op.and_then(|op| {
                 let t = crate::atom::traits::copy_traits(&op)?;
                 Ok(match member {
                     "SrcLayout" => lay(&t.src),
                     "DstLayout" => lay(&t.dst),
                     "RefLayout" => lay(&t.r#ref),
                     "ThrID" => lay(&t.thr_id),
+                    "ValID" => match &t.val_id {
+                        Some(v) => lay(v),
+                        None => return Err(unknown(name)),
+                    },
                     _ => return Err(unknown(name)),
                 })
             })
@@ -102,7 +142,14 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
             } else {
                 format!("{name}<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))
             };
-            return MmaAtom::new(&op).ok().map(|a| Ok(Value::MmaAtom(Box::new(a))));
+            return match MmaAtom::new(&op) {
+                Ok(a) => Some(Ok(Value::MmaAtom(Box::new(a)))),
+                // a copy operation written as a value (`SM100_TMEM_LOAD_32dp32b32x{}`)
+                Err(_) if crate::atom::traits::copy_traits(&op).is_ok() => Some(Ok(Value::CopyOp(op))),
+                // an MMA op kute knows, with parameters CuTe's static_asserts reject
+                Err(e) if e.kind() != ErrorKind::UnknownName => Some(Err(e)),
+                Err(_) => None,
+            };
         }
     };
     Some(r)

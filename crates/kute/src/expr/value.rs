@@ -58,6 +58,13 @@ pub enum Value {
     /// `print_tensor`): CuTe's print functions return nothing, so the call's
     /// value is its output, shown as it is and the operand of no other call.
     Printed(String),
+    /// A copy operation written as a value without its element type
+    /// (`SM100_TMEM_LOAD_32dp32b32x{}`): what `make_tmem_copy` takes, the
+    /// type coming from the tensor.
+    CopyOp(String),
+    /// A tensor-memory pointer at address 0 to elements of this many bits
+    /// (`make_tmem_ptr<float>(0)`): what `make_tensor` makes a TMEM tensor of.
+    TmemPtr(i64),
 }
 
 impl fmt::Display for Value {
@@ -83,6 +90,8 @@ impl fmt::Display for Value {
             Value::Tensor(t) => write!(f, "{t}"),
             // (without its last newline: a line of output ends it)
             Value::Printed(s) => f.write_str(s.strip_suffix('\n').unwrap_or(s)),
+            Value::CopyOp(op) => write!(f, "{op}{{}}"),
+            Value::TmemPtr(bits) => write!(f, "tmem_[{bits}b](0x0000.0000)"),
             Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
@@ -123,6 +132,8 @@ impl Value {
             Value::ThrSlice(_) => "a thread slice",
             Value::Tensor(_) => "a tensor",
             Value::Printed(_) => "printed text",
+            Value::CopyOp(_) => "a copy operation",
+            Value::TmemPtr(_) => "a tensor-memory pointer",
         }
     }
 

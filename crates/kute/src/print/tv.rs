@@ -67,7 +67,13 @@ impl Tv {
     fn at(&self, t: i64, v: i64) -> Result<(i64, i64)> {
         let p = self.coords.eval_point(Int::new_dynamic(t + self.threads()? * v))?;
         let c = p.to_int_tuple();
-        let get = |i| -> Result<i64> { Ok(c.get(i)?.as_int().map(|x| x.value()).unwrap_or(0)) };
+        // (a coordinate no stride reaches is 0: `(_1@0,_0)` gives the point `(m)`)
+        let get = |i: usize| -> Result<i64> {
+            if i >= c.rank() {
+                return Ok(0);
+            }
+            Ok(c.get(i)?.as_int().map(|x| x.value()).unwrap_or(0))
+        };
         Ok((get(0)?, get(1)?))
     }
 

@@ -651,21 +651,32 @@ impl Parser<'_> {
             Some(Tok::Ident(name)) => {
                 self.pos += 1;
                 let mut targs = Vec::new();
+                // a qualified name, `SM120::SPARSE::Op<...>{}`, `UMMA::tile_to_mma_shape(...)`:
+                // the namespaces are part of the name
+                let mut name = name;
+                let mut member_braces = false;
+                while !member_braces && self.peek() == Some(&Tok::P(':')) {
+                    let Some((member, braces)) = self.member() else { break };
+                    name = format!("{name}::{member}");
+                    member_braces = braces;
+                }
                 // `E<>{}`: an empty template argument list names a type
-                let empty_targs = self.peek() == Some(&Tok::P('<'))
+                let empty_targs = !member_braces
+                    && self.peek() == Some(&Tok::P('<'))
                     && self.peek_at(1) == Some(&Tok::P('>'))
                     && self.peek_at(2) == Some(&Tok::Braces);
                 if empty_targs {
                     self.pos += 2;
                 }
-                if self.peek() == Some(&Tok::P('<')) && matches!(self.peek_at(1), Some(Tok::Int(..) | Tok::Ident(_))) {
+                if !member_braces
+                    && self.peek() == Some(&Tok::P('<'))
+                    && matches!(self.peek_at(1), Some(Tok::Int(..) | Tok::Ident(_)))
+                {
                     self.pos += 1;
                     targs = self.template_args()?;
                 }
                 // a member type, `MMA_Traits<Op>::ALayout`: the call is named
                 // `MMA_Traits::ALayout`, its template arguments those of the class
-                let mut name = name;
-                let mut member_braces = false;
                 while let Some((member, braces)) = self.member() {
                     name = format!("{name}::{member}");
                     member_braces = braces;

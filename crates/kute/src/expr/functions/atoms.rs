@@ -270,6 +270,54 @@ fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
     }
 }
 
+/// `partition_fragment_C(mma, shape)`: the whole tile's accumulator. For a
+/// tcgen05 MMA, the accumulator in tensor memory (a tensor); for a register
+/// MMA, the compact layout of `partition_shape_C(mma, shape)` (the layout of
+/// CuTe's register tensor). (CuTe has no such free `partition_fragment_A/B`.)
+pub(super) fn partition_fragment_c_of_mma(a: &Args) -> Result<Value> {
+    let m = mma(&a[0], a.name)?;
+    let shape: IntTuple = a.arg(1, "the shape")?;
+    if m.atom().traits().tmem_c.is_some() {
+        let t = crate::atom::tmem::partition_fragment_c(&m, &shape).map_err(|e| e.within(a.name))?;
+        let l = crate::AnyLayout::Layout(t.layout().clone());
+        return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(Box::new((t, l))))));
+    }
+    let s = m.partition_shape(Operand::C, &shape).map_err(|e| e.within(a.name))?;
+    Ok(Value::Layout(Layout::from_shape(&s)?))
+}
+
+/// `make_tmem_copy(op | Copy_Atom<op,T>, tmem)`: see [`crate::atom::tmem::make_tmem_copy`].
+pub(super) fn make_tmem_copy(a: &Args) -> Result<Value> {
+    let (op, t) = match &a[0] {
+        Value::CopyOp(op) => (op.clone(), None),
+        Value::CopyAtom(c) => (c.traits().name.clone(), Some(c.val_type().to_string())),
+        other => return Err(type_error("the copy operation", "a TMEM copy op or Copy_Atom", other).in_op(a.name)),
+    };
+    let tmem = match &a[1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Tmem(t) => t.0.clone(),
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "expected a tensor-memory tensor")),
+        },
+        other => return Err(type_error("the tensor", "a tensor-memory tensor", other).in_op(a.name)),
+    };
+    Ok(Value::TiledCopy(Box::new(crate::atom::tmem::make_tmem_copy(&op, t.as_deref(), &tmem)?)))
+}
+
+/// `make_utccp_copy(op, tmem)`: see [`crate::atom::tmem::make_utccp_copy`].
+pub(super) fn make_utccp_copy(a: &Args) -> Result<Value> {
+    let Value::CopyOp(op) = &a[0] else {
+        return Err(type_error("the copy operation", "a UTCCP op (SM100_UTCCP_...{})", &a[0]).in_op(a.name));
+    };
+    let tmem = match &a[1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Tmem(t) => t.0.clone(),
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "expected a tensor-memory tensor")),
+        },
+        other => return Err(type_error("the tensor", "a tensor-memory tensor", other).in_op(a.name)),
+    };
+    Ok(Value::TiledCopy(Box::new(crate::atom::tmem::make_utccp_copy(op, &tmem)?)))
+}
+
 /// `partition_S/D(thr_copy, T)` of a counting or identity tensor.
 fn partition_copy(a: &Args, side: Side) -> Result<Value> {
     match &a[0] {
@@ -324,4 +372,64 @@ per_operand! {
     partition_fragment_c => partition_fragment(Operand::C);
     retile_s => retile_slice(Side::Source);
     retile_d => retile_slice(Side::Destination);
+}
+
+/// `UMMA::tile_to_mma_shape(atom, mma_tile_shape[, order])`: CuTe's tiling of
+/// an (M,N)-logical layout atom (a shared-memory atom) to a partitioned MMA
+/// shape `((MMA_M,MMA_N),M_MMAs,N_MMAs,...)`: `tile_to_shape(atom, ((MMA_M,
+/// M_MMAs),(MMA_N,N_MMAs),...), order)` then `tiled_divide` by `(MMA_M,MMA_N)`.
+pub(super) fn tile_to_mma_shape(a: &Args) -> Result<Value> {
+    let s: IntTuple = a.arg(1, "the MMA tile shape")?;
+    let s0 = s.get(0)?;
+    if s.rank() < 3 || s0.rank() != 2 {
+        return Err(Error::mismatch(
+            a.name,
+            format!("the MMA tile shape must be ((MMA_M,MMA_N),M_MMAs,N_MMAs,...), got {s}"),
+        ));
+    }
+    let (m, n) = (s0.get(0)?, s0.get(1)?);
+    let (mm, nn) = (s.get(1)?, s.get(2)?);
+    let mut modes = vec![IntTuple::tuple([m.as_ref(), mm.as_ref()]), IntTuple::tuple([n.as_ref(), nn.as_ref()])];
+    for i in 3..s.rank() {
+        modes.push(s.get(i)?);
+    }
+    let mn_shape = IntTuple::tuple(modes.iter().map(IntTuple::as_ref));
+    let mut args = vec![a[0].clone(), Value::IntTuple(mn_shape)];
+    if let Some(order) = a.extra(2) {
+        args.push(order.clone());
+    }
+    let tiled = a.call("tile_to_shape", &[], &args).map_err(|e| e.within(a.name))?;
+    let tile = crate::int_tuple::product_each(s0.as_ref())?;
+    a.call("tiled_divide", &[], &[tiled, Value::IntTuple(tile)]).map_err(|e| e.within(a.name))
+}
+
+/// `umma_desc_K<T>(L)` / `umma_desc_MN<T>(L)` / `gmma_desc_K<T>(L)` /
+/// `gmma_desc_MN<T>(L)`: the shared-memory descriptor CuTe's
+/// `UMMA::make_umma_desc` / `GMMA::make_gmma_desc` makes of a tensor of `T`
+/// laid out by `L` (see [`crate::atom::smem::make_umma_desc`]).
+fn smem_desc(a: &Args, k_major: bool, gmma: bool) -> Result<Value> {
+    let bits = a.targs().first().copied().unwrap_or(0);
+    let l = a[0].to_any_layout("the layout").map_err(|e| e.in_op(a.name))?;
+    let d = if gmma {
+        crate::atom::smem::make_gmma_desc(&l, bits, k_major)
+    } else {
+        crate::atom::smem::make_umma_desc(&l, bits, k_major)
+    };
+    Ok(Value::Printed(d.map_err(|e| e.within(a.name))?.to_string()))
+}
+
+pub(super) fn umma_desc_k(a: &Args) -> Result<Value> {
+    smem_desc(a, true, false)
+}
+
+pub(super) fn umma_desc_mn(a: &Args) -> Result<Value> {
+    smem_desc(a, false, false)
+}
+
+pub(super) fn gmma_desc_k(a: &Args) -> Result<Value> {
+    smem_desc(a, true, true)
+}
+
+pub(super) fn gmma_desc_mn(a: &Args) -> Result<Value> {
+    smem_desc(a, false, true)
 }

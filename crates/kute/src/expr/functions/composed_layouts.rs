@@ -9,7 +9,7 @@
 //! rest are in [`crate::composed::ops`].
 
 use super::args::{int, Args};
-use crate::composed::{self, compose3, ops, AnyLayout, ComposedLayout};
+use crate::composed::{self, ops, AnyLayout, ComposedLayout};
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::value::{type_error, Value};
 use crate::int::Int;
@@ -55,7 +55,7 @@ pub(super) fn recomposed(a: &Args) -> Result<Value> {
     let c = first_composed(a)?;
     let r = again_with_first(a, Value::from_any(c.inner().clone()))?;
     let r = r.to_any_layout("the result").map_err(|e| e.in_op(a.name))?;
-    Ok(Value::from_any(compose3(c.outer().clone(), c.offset(), r)))
+    Ok(Value::from_any(c.recompose(r)))
 }
 
 /// `stride(C)`: CuTe deletes it (a composed layout's map is not linear).

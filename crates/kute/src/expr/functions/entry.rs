@@ -102,7 +102,9 @@ impl Kind {
     /// ```
     pub fn of(v: &Value) -> Option<Kind> {
         match v {
-            Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) => Some(Kind::Atom),
+            Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::CopyOp(_) => {
+                Some(Kind::Atom)
+            }
             Value::Swizzle(_) | Value::Composed(_) => Some(Kind::Composed),
             Value::Tensor(_) => Some(Kind::Tensor),
             Value::ThrSlice(_) => Some(Kind::ThrSlice),

@@ -76,6 +76,7 @@ pub(super) fn print_tensor(a: &Args) -> Result<Value> {
     let s = match as_tensor(&a[0], "the tensor").map_err(|e| e.in_op(a.name))? {
         TensorValue::Counting(t) => crate::tensor::print_tensor(t)?,
         TensorValue::Identity(t) => crate::tensor::print_tensor(t)?,
+        TensorValue::Tmem(..) => return Err(super::tensors::tmem_unsupported().in_op(a.name)),
     };
     Ok(Value::Printed(s))
 }

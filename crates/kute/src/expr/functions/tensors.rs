@@ -41,6 +41,15 @@ macro_rules! both {
     };
 }
 
+/// The error of a tensor operation kute does not define on tensor memory.
+pub(super) fn tmem_unsupported() -> Error {
+    Error::new(
+        ErrorKind::Type,
+        "evaluate",
+        "this operation is not defined on a tensor-memory tensor (take its layout, or make_tmem_copy)",
+    )
+}
+
 fn wrap(t: TensorValue) -> Value {
     Value::Tensor(Box::new(t))
 }
@@ -50,6 +59,7 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
     let r = match t {
         TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
         TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
+        TensorValue::Tmem(..) => return Err(tmem_unsupported()),
     };
     Ok(match r {
         TensorOf::C(t) => wrap(TensorValue::Counting(t)),
@@ -111,6 +121,15 @@ pub(super) fn counting(_: &Args) -> Result<Value> {
 
 /// `make_tensor(counting, L)`.
 pub(super) fn make_tensor(a: &Args) -> Result<Value> {
+    if let Value::TmemPtr(bits) = a[0] {
+        // a tensor in tensor memory: `make_tensor(make_tmem_ptr<float>(0), L)`
+        let l: Layout = match &a[1] {
+            Value::IntTuple(s) => Layout::from_shape(s)?,
+            _ => a.arg(1, "the layout")?,
+        };
+        let t = crate::atom::tmem::TmemTensor::new(tmem_type(bits), l.clone()).map_err(|e| e.within(a.name))?;
+        return Ok(wrap(TensorValue::Tmem(Box::new((t, crate::AnyLayout::Layout(l))))));
+    }
     if !matches!(a[0], Value::Function("counting")) {
         return Err(type_error("the engine", "'counting'", &a[0]));
     }
@@ -119,6 +138,38 @@ pub(super) fn make_tensor(a: &Args) -> Result<Value> {
         _ => a.arg(1, "the layout")?,
     };
     Ok(wrap(TensorValue::Counting(tensor::make_counting_tensor(l))))
+}
+
+/// An element type of `bits` bits (a TMEM tensor's copies depend on the width alone).
+fn tmem_type(bits: i64) -> &'static str {
+    match bits {
+        4 => "float_e2m1_t",
+        6 => "float_e2m3_t",
+        8 => "uint8_t",
+        16 => "uint16_t",
+        _ => "uint32_t",
+    }
+}
+
+/// `make_tmem_ptr<T>(addr)`: a tensor-memory pointer to `T`, at address 0 only.
+pub(super) fn make_tmem_ptr(a: &Args) -> Result<Value> {
+    let bits = a.targs().first().copied().unwrap_or(0);
+    if ![4, 6, 8, 16, 32].contains(&bits) {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            a.name,
+            format!("tensor memory holds elements of 4, 6, 8, 16 or 32 bits, not {bits}"),
+        ));
+    }
+    let addr = a.arg::<Int>(0, "the address")?.value();
+    if addr != 0 {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            a.name,
+            format!("kute's tensor-memory tensors start at address 0, not {addr}"),
+        ));
+    }
+    Ok(Value::TmemPtr(bits))
 }
 
 /// `make_identity_tensor(S)`.
@@ -188,6 +239,7 @@ pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
         Value::IntTuple(c) => match t {
             TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
             TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
+            TensorValue::Tmem(..) => Err(tmem_unsupported()),
         },
         Value::Coord(_) | Value::Underscore => {
             let c = coord.as_coord("the coordinate")?;

@@ -3,9 +3,11 @@
 //! by the operation's C++ name.
 //!
 //! Every layout is transcribed from CuTe's headers (`cute/atom/mma_traits_sm70.hpp`,
-//! `_sm75`, `_sm80`, `_sm90`, `_sm90_gmma(_ext)`, `mma_traits.hpp`,
-//! `copy_traits.hpp`, `copy_traits_sm75/sm80/sm90.hpp`), with every integer
-//! static, and prints as CuTe prints it.
+//! `_sm75`, `_sm80`, `_sm90`, `_sm90_gmma(_ext)`, `_sm100`, `_sm120(_sparse)`,
+//! `mma_traits.hpp`, `copy_traits.hpp`, `copy_traits_sm75/sm80/sm90/sm100.hpp`),
+//! with every integer static, and prints as CuTe prints it. The Blackwell ops
+//! have their own modules: the tcgen05 MMAs (`sm100`), the SM120 `mma.sync`
+//! ops (`sm120`) and the SM100 copies (`sm100_copy`, a table).
 //!
 //! ```
 //! use kute::atom::traits::{copy_traits, mma_traits};
@@ -19,6 +21,12 @@ use crate::algebra::sizeof_bits;
 use crate::error::{Error, ErrorKind, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+
+mod sm100;
+mod sm100_copy;
+mod sm120;
+
+pub use sm100::umma_op_names;
 
 /// The traits of an MMA operation (CuTe's `MMA_Traits<Op>`), layouts in kute's notation.
 ///
@@ -62,6 +70,38 @@ pub struct MmaTraits {
     /// `ValTypeD`, `ValTypeA`, `ValTypeB`, `ValTypeC` as CuTe names them
     /// (`half_t`, `float`, `bfloat16_t`, `tfloat32_t`, `int8_t`, `int32_t`, ...).
     pub val_types: [String; 4],
+    /// For a tcgen05 (UMMA) op, how its accumulator lies in tensor memory
+    /// (CuTe's `FrgTypeC`, a `UMMA::tmem_frg`); `None` for a register accumulator.
+    pub tmem_c: Option<TmemFrg>,
+    /// For a block-scaled SM120 op, CuTe's `SFALayout` and `SFBLayout`:
+    /// (thread, value) → index of a scale factor of the M×K and N×K tiles.
+    pub sf_layouts: Option<(Layout, Layout)>,
+}
+
+/// How a tcgen05 (UMMA) op's accumulator is allocated in tensor memory
+/// (CuTe's `UMMA::tmem_frg<ValueType, StorageType, N_SM, TmemAlloc>`).
+///
+/// Pre: none (a plain value). Post: built by [`mma_traits`] for the SM100 ops.
+///
+/// ```
+/// let t = kute::atom::traits::mma_traits(
+///     "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>").unwrap();
+/// let f = t.tmem_c.unwrap();
+/// assert_eq!((f.n_sm, f.value_type.as_str(), f.storage_bits, f.non_interleaved), (1, "float", 32, false));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmemFrg {
+    /// The number of SMs of the instruction (CuTe's `N_SM`): 1, or 2 for the `2x1SM` ops.
+    pub n_sm: i64,
+    /// The accumulator's element type (the op's `c_type`).
+    pub value_type: String,
+    /// The width in bits of an element of the accumulator.
+    pub value_bits: i64,
+    /// The width in bits of the storage of an element (`uint32_t`: 32).
+    pub storage_bits: i64,
+    /// `TmemAllocMode::NonInterleaved` (the 1-SM ops with A in tensor memory)
+    /// rather than `Interleaved`.
+    pub non_interleaved: bool,
 }
 
 /// The traits of a copy operation (CuTe's `Copy_Traits<Op>`): layouts in bits.
@@ -95,6 +135,9 @@ pub struct CopyTraits {
     pub dst: Layout,
     /// CuTe's `RefLayout`: (thread, value) → bit; `src` or `dst`.
     pub r#ref: Layout,
+    /// CuTe's `ValID` of the tensor-memory ops (logical bit → tensor-memory
+    /// address bit, `TMEM::DP_b` = 2^21 a data path); `None` for other ops.
+    pub val_id: Option<Layout>,
 }
 
 const MMA: &str = "MMA_Traits";
@@ -401,6 +444,8 @@ fn fixed_mma() -> Vec<Fixed> {
             types,
         );
     }
+    // mma_traits_sm100.hpp: the vector FMAs
+    v.extend(sm100::ffma2_fixed());
     v
 }
 
@@ -572,6 +617,8 @@ fn gmma(op: &OpName) -> Result<Option<MmaTraits>> {
             b: lay(MMA, &ab_layout(n, k))?,
             c: lay(MMA, &c)?,
             val_types: f.vals.map(String::from),
+            tmem_c: None,
+            sf_layouts: None,
         }));
     }
     Ok(None)
@@ -592,7 +639,15 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
 /// `SM90_64x{N}x{K}_{DAB}_{SS|RS}[_TN][_SATURATE]`: f16/bf16 (K 16; template
 /// arguments `<GMMA::Major::K|MN, GMMA::Major::K|MN[, GMMA::ScaleIn, ...]>`,
 /// optional: a bare name means K, K), tf32 (K 8, `_TN`), fp8 e4m3/e5m2 (K 32,
-/// `_TN`; optional `<GMMA::ScaleIn, ...>`), s8/u8 (K 32, `_TN[_SATURATE]`).
+/// `_TN`; optional `<GMMA::ScaleIn, ...>`), s8/u8 (K 32, `_TN[_SATURATE]`);
+/// the SM100 vector FMAs `SM100_{2x1x1,1x2x1}_F32F32F32F32`; every tcgen05 op of
+/// `mma_traits_sm100.hpp` (`SM100_MMA_{TF32,F16BF16,S8,F8F6F4,MXF8F6F4,MXF4,MXF4NVF4}[_2x1SM]_{SS,TS}[_SPARSE|_SCALED]<...>`,
+/// `SM103::SM103_MXF4_ULTRA[_2x1SM]_SS_VS<...>`, and the two plain ops whose traits
+/// carry the parameters, `MMA_Traits<SM100_MMA_F8F6F4[_2x1SM]_SS, a, b, c, C<M>, C<N>, ...>`),
+/// with the M, N, majors, vector sizes and types CuTe's `static_assert`s allow (an
+/// `Inadmissible` error naming the rule otherwise); and the SM120 ops
+/// (`SM120_16x8x32_TN<a,b,c>`, `SM120::BLOCKSCALED::..._VS<a,b,c,sf,VS>`,
+/// `SM120::SPARSE::...`) for the types CuTe specializes them for.
 /// Whitespace and a leading `cute::` are ignored.
 ///
 /// Pre: none — any text. Post: the traits, layouts transcribed from CuTe (each
@@ -612,7 +667,15 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
 /// assert!(e.message().contains("did you mean 'SM80_16x8x16_F16F16F16F16_TN'"));
 /// ```
 pub fn mma_traits(op: &str) -> Result<MmaTraits> {
-    let name = split_op(MMA, op)?;
+    let mut name = split_op(MMA, op)?;
+    // `MMA_Traits<Op>` is Op's traits; `MMA_Traits<Op, params...>` those of a
+    // plain op struct whose parameters the traits carry (`SM100_MMA_F8F6F4_SS`)
+    if name.base == "MMA_Traits"
+        && let Some([inner, params @ ..]) = name.args.as_deref()
+    {
+        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+        name = split_op(MMA, &text)?;
+    }
     if name.base == "UniversalFMA" {
         let args = name.args.as_deref().unwrap_or(&[]);
         if args.is_empty() || args.len() > 4 {
@@ -630,9 +693,17 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             b: lay(MMA, "(_1,_1):(_0,_0)")?,
             c: lay(MMA, "(_1,_1):(_0,_0)")?,
             val_types: [d, a, b, c],
+            tmem_c: None,
+            sf_layouts: None,
         });
     }
     if let Some(t) = gmma(&name)? {
+        return Ok(t);
+    }
+    if let Some(t) = sm100::umma(&name)? {
+        return Ok(t);
+    }
+    if let Some(t) = sm120::sm120(&name)? {
         return Ok(t);
     }
     if let Some(f) = fixed_mma().into_iter().find(|f| f.name == name.base) {
@@ -647,6 +718,8 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             b: lay(MMA, f.b)?,
             c: lay(MMA, f.c)?,
             val_types: f.types.map(String::from),
+            tmem_c: None,
+            sf_layouts: None,
         });
     }
     Err(unknown(MMA, &name.full, &mma_op_names()))
@@ -667,6 +740,8 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
 pub fn mma_op_names() -> Vec<String> {
     let mut v: Vec<String> = fixed_mma().into_iter().map(|f| f.name).collect();
     v.push("UniversalFMA<float,float,float,float>".into());
+    v.extend(sm100::umma_op_names());
+    v.extend(sm120::sm120_op_names());
     for f in gmma_families() {
         for n in (8..=256).step_by(8).filter(|&n| gmma_n_ok(&f, n)) {
             for src in ["SS", "RS"] {
@@ -726,7 +801,7 @@ const CP_ASYNC: [(&str, &[i64]); 4] = [
 fn copy_of(name: String, thr: &str, src: &str, dst: &str, ref_is_src: bool) -> Result<CopyTraits> {
     let (src, dst) = (lay(COPY, src)?, lay(COPY, dst)?);
     let r#ref = if ref_is_src { src.clone() } else { dst.clone() };
-    Ok(CopyTraits { name, thr_id: lay(COPY, thr)?, src, dst, r#ref })
+    Ok(CopyTraits { name, thr_id: lay(COPY, thr)?, src, dst, r#ref, val_id: None })
 }
 
 /// The width in bits of a type argument (`cute::`/`cutlass::` prefixes ignored).
@@ -748,7 +823,12 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// `SM75_U32x{1,2,4}_LDSM_N`, `SM75_U16x{2,4,8}_LDSM_T`, `SM75_U32x1_MOVM_T`;
 /// `SM90_U32x{1,2,4}_STSM_N`, `SM90_U16x{2,4,8}_STSM_T`;
 /// `SM80_CP_ASYNC_CACHEALWAYS[_ZFILL]<S[,D]>` (4, 8 or 16 bytes) and
-/// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes).
+/// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes); every op of
+/// `copy_traits_sm100.hpp` (`SM100_TMEM_LOAD_*`, `SM100_TMEM_STORE_*`,
+/// `SM100_UTCCP_*`, the SM100 `ldmatrix`/`stmatrix`, the 256-bit loads and stores);
+/// the SM100 2-SM TMA loads of `copy_traits_sm100_tma.hpp` as their traits take
+/// them, `Copy_Traits<SM100_TMA_2SM_LOAD[_MULTICAST]_OP, C<NumBitsPerTMA>>` (the
+/// ops without `_OP` also take the TMA's auxiliary parameters).
 /// Whitespace and a leading `cute::` are ignored.
 ///
 /// Pre: none — any text. Post: the traits, layouts transcribed from CuTe (each
@@ -767,7 +847,15 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// assert!(copy_traits("SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>").is_err());
 /// ```
 pub fn copy_traits(op: &str) -> Result<CopyTraits> {
-    let name = split_op(COPY, op)?;
+    let mut name = split_op(COPY, op)?;
+    // `Copy_Traits<Op>` is Op's traits; `Copy_Traits<Op, params...>` those of an op whose
+    // traits take parameters (the TMA ops' `NumBitsPerTMA`)
+    if name.base == "Copy_Traits"
+        && let Some([inner, params @ ..]) = name.args.as_deref()
+    {
+        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+        name = split_op(COPY, &text)?;
+    }
     let base = name.base.as_str();
     let args = name.args.as_deref();
     let no_args = |t: Result<CopyTraits>| match args {
@@ -797,6 +885,9 @@ pub fn copy_traits(op: &str) -> Result<CopyTraits> {
             return no_args(copy_of(name.full.clone(), T32, "(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", false))
         }
         _ => {}
+    }
+    if let Some(t) = sm100_copy::sm100_copy(&name)? {
+        return Ok(t);
     }
     if let Some((_, src, dst)) = LDSM.iter().find(|(n, _, _)| base.strip_prefix("SM75_") == Some(*n)) {
         return no_args(copy_of(name.full.clone(), T32, src, dst, false));
@@ -861,6 +952,7 @@ pub fn copy_op_names() -> Vec<String> {
             v.push(format!("{n}<uint{w}_t>"));
         }
     }
+    v.extend(sm100_copy::sm100_copy_names());
     v
 }
 
@@ -950,6 +1042,8 @@ pub fn atom_catalog() -> Vec<AtomFamily> {
             format!("wgmma, (_64,N,_{}), {}; {n_text}{args}", f.k, types(f.vals)),
         ));
     }
+    v.extend(sm100::umma_catalog());
+    v.extend(sm120::sm120_catalog());
     v.push(copy(
         "UniversalCopy<S[,D]>",
         "UniversalCopy<uint128_t>",
@@ -982,5 +1076,6 @@ pub fn atom_catalog() -> Vec<AtomFamily> {
         let name = format!("SM90_{}", n.replace("LDSM", "STSM"));
         v.push(copy(&name, &name, "stmatrix registers -> shared, 32 threads"));
     }
+    v.extend(sm100_copy::sm100_copy_catalog());
     v
 }

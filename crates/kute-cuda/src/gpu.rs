@@ -180,6 +180,12 @@ impl Gpu {
     ///
     /// Pre: none. Post: the table (empty where there is no file), or an
     /// `Unsupported` error naming the file and its broken line.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// println!("{} recorded plans", gpu.tune_table()?.len());
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn tune_table(&self) -> Result<&crate::tune::TuneTable> {
         match self.tune.get_or_init(|| crate::tune::TuneTable::load().map_err(|e| e.to_string())) {
             Ok(t) => Ok(t),

@@ -70,6 +70,16 @@ impl TuneTable {
     /// The choice recorded for `key`, if any.
     ///
     /// Pre: none. Post: the choice last inserted or read for `key`.
+    ///
+    /// ```
+    /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
+    /// let key = TuneKey { gpu: "NVIDIA H200".into(), elem: Elem::F16, c_elem: Elem::F16,
+    ///                     k_major: (true, true), mnk: (256, 8192, 8192), batch: 1 };
+    /// let mut t = TuneTable::default();
+    /// assert_eq!(t.get(&key), None);
+    /// t.insert(key.clone(), Choice { tile_n: 128, splits: 1 }).unwrap();
+    /// assert_eq!(t.get(&key), Some(Choice { tile_n: 128, splits: 1 }));
+    /// ```
     pub fn get(&self, key: &TuneKey) -> Option<Choice> {
         self.entries.get(key).copied()
     }
@@ -79,6 +89,17 @@ impl TuneTable {
     /// Pre: `choice.tile_n` one of [`TILE_NS`], `choice.splits` at least 1
     /// (else an `Unsupported` error naming the choice). Post: `get(&key)`
     /// is `choice`.
+    ///
+    /// ```
+    /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
+    /// let key = TuneKey { gpu: "g".into(), elem: Elem::E4m3, c_elem: Elem::Bf16,
+    ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1 };
+    /// let mut t = TuneTable::default();
+    /// assert!(t.insert(key.clone(), Choice { tile_n: 96, splits: 1 }).is_err()); // no such width
+    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 2 }).unwrap();
+    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 1 }).unwrap(); // replaces
+    /// assert_eq!((t.len(), t.get(&key).unwrap().splits), (1, 1));
+    /// ```
     pub fn insert(&mut self, key: TuneKey, choice: Choice) -> Result<()> {
         if !TILE_NS.contains(&choice.tile_n) || choice.splits < 1 {
             return Err(Error::unsupported(
@@ -94,11 +115,23 @@ impl TuneTable {
     }
 
     /// Problems recorded.
+    ///
+    /// Pre: none. Post: the number of distinct keys.
+    ///
+    /// ```
+    /// assert_eq!(kute_cuda::tune::TuneTable::default().len(), 0);
+    /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether nothing is recorded.
+    ///
+    /// Pre: none. Post: `len() == 0`.
+    ///
+    /// ```
+    /// assert!(kute_cuda::tune::TuneTable::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -154,6 +187,16 @@ impl TuneTable {
     /// The table as JSON lines, one problem each, in key order.
     ///
     /// Pre: none. Post: text [`TuneTable::parse`] reads back to this table.
+    ///
+    /// ```
+    /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
+    /// let mut t = TuneTable::default();
+    /// let key = TuneKey { gpu: "g".into(), elem: Elem::F16, c_elem: Elem::F32,
+    ///                     k_major: (false, true), mnk: (1, 2, 8), batch: 3 };
+    /// t.insert(key, Choice { tile_n: 256, splits: 1 }).unwrap();
+    /// assert!(t.to_text().contains(r#""majors":"NN""#));
+    /// assert_eq!(TuneTable::parse(&t.to_text()).unwrap(), t);
+    /// ```
     pub fn to_text(&self) -> String {
         self.entries
             .iter()
@@ -172,6 +215,14 @@ impl TuneTable {
     /// The table file's path: `$KUTE_CUDA_TUNE`, else `tune.jsonl` in the
     /// kernel cache's folder; `None` where `KUTE_CUDA_TUNE=off` or no
     /// folder is known.
+    ///
+    /// Pre: none. Post: the path, or `None`.
+    ///
+    /// ```no_run
+    /// if let Some(p) = kute_cuda::tune::TuneTable::path() {
+    ///     println!("the library reads its recorded choices from {}", p.display());
+    /// }
+    /// ```
     pub fn path() -> Option<PathBuf> {
         match std::env::var_os("KUTE_CUDA_TUNE") {
             Some(v) if v == "off" => None,
@@ -184,6 +235,12 @@ impl TuneTable {
     ///
     /// Pre: none. Post: the table, or an `Unsupported` error naming the
     /// file where it exists but cannot be read or parsed.
+    ///
+    /// ```no_run
+    /// let t = kute_cuda::tune::TuneTable::load()?;
+    /// println!("{} problems recorded", t.len());
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn load() -> Result<TuneTable> {
         let Some(path) = TuneTable::path() else { return Ok(TuneTable::default()) };
         match std::fs::read_to_string(&path) {
@@ -197,6 +254,15 @@ impl TuneTable {
     ///
     /// Pre: none. Post: the file holds [`TuneTable::to_text`], or an
     /// `Unsupported` error naming the file.
+    ///
+    /// ```
+    /// use kute_cuda::tune::TuneTable;
+    /// let path = std::env::temp_dir().join(format!("kute-tune-doc-{}.jsonl", std::process::id()));
+    /// let t = TuneTable::parse(r#"{"gpu":"g","elem":"bf16","c":"bf16","majors":"TN","m":8,"n":8,"k":8,"batch":1,"tile_n":64,"splits":1}"#).unwrap();
+    /// t.save(&path).unwrap();
+    /// assert_eq!(TuneTable::parse(&std::fs::read_to_string(&path).unwrap()).unwrap(), t);
+    /// std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn save(&self, path: &std::path::Path) -> Result<()> {
         let fail = |e: std::io::Error| Error::unsupported(OP, format!("{}: {e}", path.display()));
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -185,3 +185,43 @@ fn markdown_files_cite_no_issues_sessions_or_outside_paths() {
     }
     assert!(bad.is_empty(), "markdown lines that break the rule:\n{}", bad.join("\n"));
 }
+
+/// Every relative link or image of a markdown file (outside fenced code
+/// blocks) names a file or folder that exists, relative to the file: a
+/// document moved into `docs/` must not keep links written for the root.
+#[test]
+fn relative_links_resolve() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in markdown_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let dir = file.parent().unwrap();
+        let mut fenced = false;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+                continue;
+            }
+            if fenced {
+                continue;
+            }
+            let mut rest = line;
+            while let Some(at) = rest.find("](") {
+                let after = &rest[at + 2..];
+                let end = after.find(')').unwrap_or(after.len());
+                let target = after[..end].split('#').next().unwrap_or("").trim();
+                rest = &after[end..];
+                let inline_code = line[..line.len() - rest.len()].matches('`').count() % 2 == 1;
+                if target.is_empty() || target.contains("://") || target.starts_with("mailto:") || inline_code {
+                    continue;
+                }
+                checked += 1;
+                if !dir.join(target).exists() {
+                    broken.push(format!("{}:{}: {target}", file.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} relative links found");
+    assert!(broken.is_empty(), "links to nothing:\n{}", broken.join("\n"));
+}

@@ -40,8 +40,8 @@ impl Default for AttentionConfig {
 
 impl AttentionConfig {
     /// The configuration's rules: `d` of 64, 128 or 256; `block_m` a
-    /// multiple of `16 · warps`; `block_n` a multiple of 16; 1 to 8 warps;
-    /// 16-bit inputs.
+    /// multiple of `16 · warps`; `block_n` a multiple of 16 and of `256 ·
+    /// warps / d` (V's copy); 1 to 8 warps; 16-bit inputs.
     ///
     /// Pre: none. Post: `Ok` where the rules hold, else an `Unsupported`
     /// error naming the one broken.
@@ -71,6 +71,12 @@ impl AttentionConfig {
         }
         if block_n < 16 || block_n % 16 != 0 {
             return bad(format!("block_n {block_n}: a multiple of 16"));
+        }
+        // V's tile (d, block_n) is copied in 16-byte vectors down d: the
+        // threads then cover 32 · warps · 8 / d keys per pass
+        let per_pass = (32 * warps * 8 / head_dim).max(1);
+        if block_n % per_pass != 0 {
+            return bad(format!("block_n {block_n}: a multiple of {per_pass} (V's copy by {} threads)", 32 * warps));
         }
         Ok(())
     }
@@ -118,6 +124,23 @@ pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
         );
     }
     let _ = writeln!(o, "P from S (left_inverse(S) ∘ P, registers of the same thread): {}", p.p_from_s);
+    let worst = |c: &[kute::analysis::BankReport]| c.iter().map(|r| r.degree()).fold(0.0, f64::max);
+    for (what, t) in ["Q", "K", "V"].iter().zip(&p.smem) {
+        let _ = writeln!(
+            o,
+            "shared {what}: {} (cp.async {} by TV {}, worst {:.0}-way; ldmatrix rows {}, rep {}, worst {:.0}-way)",
+            t.layout,
+            what,
+            t.copy_tv,
+            worst(&t.cost[0]),
+            t.ldsm,
+            t.rep,
+            worst(&t.cost[1])
+        );
+        for line in &t.reasoning {
+            let _ = writeln!(o, "  {line}");
+        }
+    }
     let masks: Vec<String> = p.row_masks.iter().map(|m| m.to_string()).collect();
     let _ = writeln!(o, "row lanes: XOR {}", masks.join(", "));
     Ok(o)

@@ -2,11 +2,13 @@
 //! every thread's fragments of `Q`, `K`, `S`, `P`, `V` and `O` as layouts of
 //! the tiled MMA, the `S` → `P` re-layout, and the lanes that share a row.
 
-use super::shape2;
+use super::gemm_sm80::{side, Side};
+use super::{layout2, shape2};
 use crate::attention::AttentionConfig;
 use crate::{Elem, Error, Result};
-use kute::atom::{MmaAtom, Operand, TiledMma};
-use kute::{Int, Layout};
+use kute::analysis::BankReport;
+use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
+use kute::{AnyLayout, Int, Layout};
 
 const OP: &str = "attention plan";
 
@@ -71,6 +73,35 @@ pub(crate) struct AttentionSm80Plan {
     /// `S` (and of `O`) with a thread: a row's maximum and sum are combined
     /// by shuffles over them.
     pub row_masks: Vec<i64>,
+    /// The shared tiles of `Q` `(block_m, d)`, `K` `(block_n, d)` and `V`
+    /// `(d, block_n)` (column-major coordinates; `V` is stored key-major,
+    /// so its tile is read with `ldmatrix.trans`), each the swizzle kute's
+    /// search finds for its `cp.async` stores and `ldmatrix` reads.
+    pub smem: [SharedTile; 3],
+}
+
+/// One operand's shared tile and its copies in and out.
+pub(crate) struct SharedTile {
+    /// The swizzled tile.
+    pub layout: AnyLayout,
+    /// `cp.async` TV index to the tile coordinate.
+    pub copy_tv: Layout,
+    /// `ldmatrix` source TV over the first MMA tile: each thread's row
+    /// address is its value 0 (the destination TV is the MMA's: checked).
+    pub ldsm: Layout,
+    /// MMA tile repeats over the tile.
+    pub rep: Layout,
+    /// Predicted wavefronts of the `cp.async` stores and of the `ldmatrix`
+    /// reads, per warp.
+    pub cost: [Vec<BankReport>; 2],
+    /// The swizzle search's reasoning.
+    pub reasoning: Vec<String>,
+}
+
+impl SharedTile {
+    fn of(s: Side, reasoning: Vec<String>) -> SharedTile {
+        SharedTile { layout: s.smem, copy_tv: s.copy_tv, ldsm: s.frag, rep: s.rep, cost: s.cost, reasoning }
+    }
 }
 
 /// The fragments of `which` over the block tile `tile`, the tiled MMA's
@@ -189,7 +220,26 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
             return Err(Error::unsupported(OP, format!("thread {t} holds other rows of O than of S")));
         }
     }
-    Ok(AttentionSm80Plan { config, elem, threads, atom: atom.to_string(), q, k, s, p, v, o, p_from_s, row_masks })
+    // the shared tiles: ldmatrix copies made for the MMA's operands
+    // (make_tiled_copy_A/B), the swizzles found by kute's search over the
+    // cp.async stores and the ldmatrix reads
+    let vt = if elem == Elem::Bf16 { "bfloat16_t" } else { "half_t" };
+    let ldsm = |which: Operand, op: &str| -> Result<TiledCopy> {
+        Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma, which)?)
+    };
+    let (tv_a, tv_b) = (mma.layout_a_tv()?, mma.layout_b_tv()?);
+    let tile_of = |rows: i64, cols: i64, k_major: bool, tv: &Layout, copy: &TiledCopy, mma_tile: (i64, i64)| {
+        let x = if k_major { layout2((rows, cols), (cols, 1))? } else { layout2((rows, cols), (1, rows))? };
+        let mut reasoning = Vec::new();
+        let sd = side(threads, &x, rows, cols, tv, copy, mma_tile, elem, k_major, &mut reasoning)?;
+        Ok::<SharedTile, Error>(SharedTile::of(sd, reasoning))
+    };
+    let smem = [
+        tile_of(bm, d, true, &tv_a, &ldsm(Operand::A, "SM75_U32x4_LDSM_N")?, (rows, 16))?,
+        tile_of(bn, d, true, &tv_b, &ldsm(Operand::B, "SM75_U32x2_LDSM_N")?, (8, 16))?,
+        tile_of(d, bn, false, &tv_b, &ldsm(Operand::B, "SM75_U16x4_LDSM_T")?, (8, 16))?,
+    ];
+    Ok(AttentionSm80Plan { config, elem, threads, atom: atom.to_string(), q, k, s, p, v, o, p_from_s, row_masks, smem })
 }
 
 #[cfg(test)]
@@ -460,26 +510,38 @@ mod tests {
     /// the re-layout keeps every `P` register in its thread.
     #[test]
     fn every_allowed_configuration_plans() {
+        // (the swizzle searches take seconds each in a debug build: a
+        // spread of configurations, every head dimension and warp count)
         let mut n = 0;
-        for d in [64, 128, 256] {
-            for warps in [1, 2, 4, 8] {
-                for (bm_mul, bn) in [(1, 16), (1, 64), (2, 64), (1, 128)] {
-                    let config = AttentionConfig {
-                        head_dim: d,
-                        block_m: 16 * warps * bm_mul,
-                        block_n: bn,
-                        warps,
-                        causal: false,
-                    };
-                    let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
-                    assert_eq!(p.threads, 32 * warps);
-                    // m16n8's C: the four lanes of a quad share each row
-                    assert_eq!(p.row_masks, vec![1, 2]);
-                    n += 1;
-                }
+        for (d, warps, bm_mul, bn) in [
+            (64, 1, 1, 16),
+            (64, 4, 1, 64),
+            (64, 4, 2, 128),
+            (64, 8, 1, 32),
+            (128, 2, 2, 64),
+            (128, 4, 2, 64),
+            (128, 8, 1, 64),
+            (256, 1, 2, 16),
+            (256, 4, 1, 64),
+            (256, 8, 1, 32),
+        ] {
+            let config =
+                AttentionConfig { head_dim: d, block_m: 16 * warps * bm_mul, block_n: bn, warps, causal: false };
+            config.check(Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            assert_eq!(p.threads, 32 * warps);
+            // m16n8's C: the four lanes of a quad share each row
+            assert_eq!(p.row_masks, vec![1, 2]);
+            // the swizzles make the ldmatrix reads conflict-free
+            for t in &p.smem {
+                assert!(t.cost[1].iter().all(|r| r.degree() == 1.0), "{config:?}: {} {:?}", t.layout, t.cost[1]);
             }
+            n += 1;
         }
-        assert_eq!(n, 48);
+        assert_eq!(n, 10);
+        // the rules: V's copy by 256 threads covers 32 keys of d = 64 per pass
+        let v_copy = AttentionConfig { head_dim: 64, block_m: 128, block_n: 16, warps: 8, causal: false };
+        assert!(v_copy.check(Elem::F16).unwrap_err().to_string().contains("V's copy"));
         assert!(plan(AttentionConfig { block_m: 48, ..AttentionConfig::default() }, Elem::F16).is_err());
     }
 

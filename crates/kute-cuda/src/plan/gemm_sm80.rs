@@ -110,22 +110,22 @@ pub(crate) struct Sm80Plan {
 }
 
 /// One operand's layouts before they are gathered into an [`OperandPlan`].
-struct Side {
+pub(crate) struct Side {
     /// `zipped_divide(X, (BX, BK))`.
-    tiles: Layout,
+    pub(crate) tiles: Layout,
     /// `cp.async` TV over `(BX, BK)`.
-    copy_tv: Layout,
+    pub(crate) copy_tv: Layout,
     /// `ldmatrix` source TV over `(BX, BK)` (the first MMA tile): each
     /// thread's row address is its value 0.
-    frag: Layout,
+    pub(crate) frag: Layout,
     /// MMA tile repeats over `(BX, BK)`.
-    rep: Layout,
-    smem: AnyLayout,
-    cost: [Vec<BankReport>; 2],
+    pub(crate) rep: Layout,
+    pub(crate) smem: AnyLayout,
+    pub(crate) cost: [Vec<BankReport>; 2],
 }
 
 /// Whether two layouts are the same function over the same domain size.
-fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
+pub(crate) fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
     let n = a.size()?.value();
     if n != b.size()?.value() {
         return Ok(false);
@@ -167,7 +167,8 @@ fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec<i64>> {
 /// and its destination TV must be the MMA's (the registers come out in the
 /// MMA's order).
 #[allow(clippy::too_many_arguments)]
-fn side(
+pub(crate) fn side(
+    threads: i64,
     x: &Layout,
     rows: i64,
     bk: i64,
@@ -183,7 +184,7 @@ fn side(
         return Err(Error::unsupported(OP, format!("the ldmatrix copy gives {ldsm_d} where the MMA takes {mma_tv}")));
     }
     let tiles = kute::zipped_divide(x, &shape2(rows, bk))?;
-    let copy_tv = copy_tv(OP, THREADS, rows, bk, elem, k_major)?;
+    let copy_tv = copy_tv(OP, threads, rows, bk, elem, k_major)?;
     let zd = kute::zipped_divide(&Layout::from_shape(&shape2(rows, bk))?, &shape2(mma_tile.0, mma_tile.1))?;
     let frag = kute::composition(&zd.mode(0)?, &ldsm_s)?;
     let rep = zd.mode(1)?;
@@ -257,8 +258,8 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     let b = operand_layout(n, k, b_k_major)?;
     let c = layout2((m, n), (n, 1))?;
     let mut reasoning = Vec::new();
-    let sa = side(&a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
-    let sb = side(&b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
+    let sa = side(THREADS, &a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
+    let sb = side(THREADS, &b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
     let zc = kute::zipped_divide(&c, &shape2(bm, bn))?;
     let zt = kute::zipped_divide(&Layout::from_shape(&shape2(bm, bn))?, &shape2(32, 16))?;
     let frag_c = kute::composition(&zt.mode(0)?, &tv_c)?;

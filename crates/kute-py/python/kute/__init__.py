@@ -146,3 +146,41 @@ def _install():
 
 _install()
 del _install
+
+# ---------------------------------------------------------------- tensors (_tensor.py)
+
+from . import _tensor  # noqa: E402
+from ._tensor import IdentityTensor, Tensor, copy  # noqa: E402,F401
+
+_expr_make_tensor = globals()["make_tensor"]
+
+
+def make_tensor(buffer, layout):
+    """CuTe's ``make_tensor(ptr_or_array, layout)``: ``kute.Tensor(buffer, layout)`` of a
+    numpy array or DLPack buffer; ``make_tensor("counting", L)`` is kute's counting tensor
+    (a ``kute.Value``)."""
+    if isinstance(buffer, str):
+        return _expr_make_tensor(buffer, layout)
+    return Tensor(buffer, layout)
+
+
+make_identity_tensor = _tensor.make_identity_tensor
+print_tensor = _tensor.print_tensor
+
+
+def _tensor_install():
+    g = globals()
+    # kute's tensor overloads: the answer is a tensor of the same buffer
+    for n in ("shape", "stride", "size", "cosize", "rank", "depth", "layout", "logical_divide", "zipped_divide",
+              "tiled_divide", "flat_divide", "local_tile", "local_partition", "inner_partition", "outer_partition"):
+        g[n] = _tensor.tensor_aware(g[n])
+    # layout to layout: the tensor of the new layout at the same offset
+    for n in ("composition", "coalesce", "flatten", "select"):
+        g[n] = _tensor.relayout_aware(g[n])
+    for n in ("Tensor", "IdentityTensor", "make_tensor", "make_identity_tensor", "print_tensor", "copy"):
+        if n not in __all__:
+            __all__.append(n)
+
+
+_tensor_install()
+del _tensor_install

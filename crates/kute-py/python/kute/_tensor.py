@@ -129,10 +129,23 @@ def _key(key):
         return tuple(_key(k) for k in key)
     if isinstance(key, list):
         return tuple(_key(k) for k in key)
-    return key
+    if key is None or isinstance(key, (int, _kute.Underscore)):
+        return key
+    if hasattr(key, "__index__"):  # numpy integers
+        return key.__index__()
+    raise TypeError("kute.Tensor: a coordinate is an int or a tuple, not %s" % type(key).__name__)
 
 
 _KINDS = {"b": "bool", "i": "int", "u": "uint"}
+
+
+def _position(pos, coord):
+    """The counting or coordinate tensor at a coordinate: an int (a position), a tuple
+    (a coordinate), or a tensor (a slice); an invalid coordinate is an IndexError."""
+    try:
+        return pos(coord)
+    except KuteError as e:
+        raise IndexError(str(e)) from None
 
 
 class Tensor:
@@ -256,11 +269,8 @@ class Tensor:
     # ------------------------------------------------------------------ elements
 
     def _at(self, key):
-        key = _key(key)
-        try:
-            return self._pos(*key) if isinstance(key, tuple) else self._pos(key)
-        except KuteError as e:
-            raise IndexError(str(e)) from None
+        # (t[1, 2] is t[(1, 2)]: the tuple is the coordinate)
+        return _position(self._pos, _key(key))
 
     def __getitem__(self, key):
         p = self._at(key)
@@ -419,11 +429,7 @@ class IdentityTensor:
         return _kute.call("rank", self._pos)
 
     def __getitem__(self, key):
-        key = _key(key)
-        try:
-            p = self._pos(*key) if isinstance(key, tuple) else self._pos(key)
-        except KuteError as e:
-            raise IndexError(str(e)) from None
+        p = _position(self._pos, _key(key))
         if isinstance(p, Value):
             return IdentityTensor._view(p)
         return p

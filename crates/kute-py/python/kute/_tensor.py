@@ -275,7 +275,7 @@ class Tensor:
     def __getitem__(self, key):
         p = self._at(key)
         if isinstance(p, Value):
-            return Tensor._view(self._array, self._buf, p)
+            return type(self)._view(self._array, self._buf, p)
         return self._buf[p]
 
     def __setitem__(self, key, value):
@@ -431,7 +431,7 @@ class IdentityTensor:
     def __getitem__(self, key):
         p = _position(self._pos, _key(key))
         if isinstance(p, Value):
-            return IdentityTensor._view(p)
+            return type(self)._view(p)
         return p
 
     def __call__(self, *coord):
@@ -462,8 +462,8 @@ def make_identity_tensor(shape):
 def _rewrap(like, v):
     if isinstance(v, Value) and v.kind == "a tensor":
         if isinstance(like, Tensor):
-            return Tensor._view(like._array, like._buf, v)
-        return IdentityTensor._view(v)
+            return type(like)._view(like._array, like._buf, v)
+        return type(like)._view(v)
     return v
 
 
@@ -495,8 +495,8 @@ def relayout_aware(f):
             new = f(t.layout, *args[1:], **kwargs)
             v = _kute._relayout(t._pos, new)
             if isinstance(t, Tensor):
-                return Tensor._view(t._array, t._buf, v)
-            return IdentityTensor._view(v)
+                return type(t)._view(t._array, t._buf, v)
+            return type(t)._view(v)
         return f(*args, **kwargs)
 
     g.__name__ = g.__qualname__ = f.__name__

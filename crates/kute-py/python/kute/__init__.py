@@ -173,10 +173,10 @@ def _tensor_install():
     # kute's tensor overloads: the answer is a tensor of the same buffer
     for n in ("shape", "stride", "size", "cosize", "rank", "depth", "layout", "logical_divide", "zipped_divide",
               "tiled_divide", "flat_divide", "local_tile", "local_partition", "inner_partition", "outer_partition"):
-        g[n] = _tensor.tensor_aware(g[n])
+        g[n] = _tensor._tensor_aware(g[n])
     # layout to layout: the tensor of the new layout at the same offset
     for n in ("composition", "coalesce", "flatten", "select"):
-        g[n] = _tensor.relayout_aware(g[n])
+        g[n] = _tensor._relayout_aware(g[n])
     for n in ("Tensor", "IdentityTensor", "make_tensor", "make_identity_tensor", "print_tensor", "copy"):
         if n not in __all__:
             __all__.append(n)

@@ -9,6 +9,8 @@ element at ``c`` is that position: slices, divides and partitions are kute's own
 computed on it, and a sub-tensor is a view of the same buffer.
 """
 
+import inspect as _inspect
+
 from . import _kute
 from ._kute import KuteError, Layout, Value
 
@@ -467,7 +469,7 @@ def _rewrap(like, v):
     return v
 
 
-def tensor_aware(f):
+def _tensor_aware(f):
     """``f`` taking kute.Tensor and IdentityTensor operands as kute's counting and
     coordinate tensors, and answering a tensor of the same buffer."""
 
@@ -478,13 +480,10 @@ def tensor_aware(f):
         args = tuple(a._pos if isinstance(a, (Tensor, IdentityTensor)) else a for a in args)
         return _rewrap(like, f(*args, **kwargs))
 
-    g.__name__ = g.__qualname__ = f.__name__
-    g.__doc__ = f.__doc__
-    g.__module__ = "kute"
-    return g
+    return _like(g, f)
 
 
-def relayout_aware(f):
+def _relayout_aware(f):
     """``f`` (a function of a layout answering a layout) taking a tensor: the tensor
     of ``f(layout)`` over the same buffer, at the same offset (``composition(t, tv)``
     partitions ``t`` by a thread-value layout, as CuTe DSL does)."""
@@ -499,7 +498,22 @@ def relayout_aware(f):
             return type(t)._view(v)
         return f(*args, **kwargs)
 
+    return _like(g, f)
+
+
+def _like(g, f):
+    """``g`` with the name, documentation and signature of ``f``."""
     g.__name__ = g.__qualname__ = f.__name__
     g.__doc__ = f.__doc__
     g.__module__ = "kute"
+    try:
+        g.__signature__ = _inspect.signature(f)
+    except (TypeError, ValueError):  # pragma: no cover
+        pass
     return g
+
+
+# (kute's API: kute.Tensor, ... as the stubs name them)
+for _x in (Tensor, IdentityTensor, copy, make_identity_tensor, print_tensor):
+    _x.__module__ = "kute"
+del _x

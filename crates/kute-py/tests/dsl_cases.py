@@ -34,24 +34,42 @@ def pretty(x):
     return str(x)
 
 
+# the element types of buf(name): a buffer of 256 elements (the DSL: a pointer of that
+# element type; kute.dsl: a numpy array of that dtype)
+ELEMENT_TYPES = ["f16", "f32", "f64", "i8", "i32", "u8", "bool"]
+
+
 def dsl_answers(cases):
     os.environ.setdefault("CUTE_DSL_DISABLE_FILE_CACHING", "1")
+    import cutlass
     import cutlass.cute as cute
 
+    types = {
+        "f16": cutlass.Float16,
+        "f32": cutlass.Float32,
+        "f64": cutlass.Float64,
+        "i8": cutlass.Int8,
+        "i32": cutlass.Int32,
+        "u8": cutlass.Uint8,
+        "bool": cutlass.Boolean,
+    }
     out = {}
 
-    def body():
+    def body(addr):
+        def buf(name):
+            return cute.make_ptr(types[name], addr, cute.AddressSpace.generic)
+
         for c in cases:
             try:
-                out[c] = pretty(eval(c, {"cute": cute}))
+                out[c] = pretty(eval(c, {"cute": cute, "buf": buf}))
             except Exception as e:  # noqa: BLE001 (any refusal of the DSL is an answer)
                 out[c] = "error: %s" % type(e).__name__
 
     @cute.jit
-    def run():
-        body()  # (the DSL rewrites this function's own control flow, not body's)
+    def run(addr: cutlass.Int64):
+        body(addr)  # (the DSL rewrites this function's own control flow, not body's)
 
-    cute.compile(run)
+    cute.compile(run, cutlass.Int64(4096))
     return [out.get(c, "error: no answer") for c in cases]
 
 

@@ -14,7 +14,7 @@ import kute.dsl as dsl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from dsl_cases import ANSWERS_FILE, pretty, read_cases  # noqa: E402
+from dsl_cases import ANSWERS_FILE, ELEMENT_TYPES, pretty, read_cases  # noqa: E402
 
 # The DSL's answers that are not true ones: kute refuses them (KuteError says why).
 UNTRUE = {
@@ -42,17 +42,30 @@ def test_the_recorded_answers_cover_the_cases():
     assert len(answers()) >= 40
 
 
+def names(case):
+    """What a case may use: kute.dsl as cute, and buf(name), a buffer of 256 elements of
+    an element type (a numpy array; the DSL had a pointer)."""
+    if "buf(" not in case:
+        return {"cute": dsl}
+    np = pytest.importorskip("numpy", reason="the tensor cases need numpy")
+    dtypes = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i32": np.int32,
+              "u8": np.uint8, "bool": np.bool_}
+    assert sorted(dtypes) == sorted(ELEMENT_TYPES)
+    return {"cute": dsl, "buf": lambda name: np.zeros(256, dtype=dtypes[name])}
+
+
 @pytest.mark.parametrize("case,answer", answers())
 def test_kute_dsl_answers_as_the_dsl(case, answer):
+    env = names(case)
     if case in UNTRUE:
         with pytest.raises(kute.KuteError):
-            eval(case, {"cute": dsl})
+            eval(case, env)
         return
     if answer.startswith("error:"):
         with pytest.raises((kute.KuteError, TypeError, ValueError, IndexError)):
-            eval(case, {"cute": dsl})
+            eval(case, env)
         return
-    assert pretty(eval(case, {"cute": dsl})) == answer
+    assert pretty(eval(case, env)) == answer
 
 
 def dsl_python():
@@ -94,11 +107,11 @@ def test_tensors():
     np = pytest.importorskip("numpy")
     a = np.arange(32, dtype=np.float32)
     t = dsl.make_tensor(a, dsl.make_layout((4, 8), stride=(8, 1)))
-    assert str(t) == "tensor<ptr<f32> o (4,8):(8,1)>"
+    assert str(t) == "tensor<ptr<f32, generic> o (4,8):(8,1)>"
     assert t[(1, 2)] == 10.0
     tile = dsl.local_tile(t, (2, 4), (1, 1))
     assert np.array_equal(tile.to_numpy(), a.reshape(4, 8)[2:4, 4:8])
-    assert str(tile) == "tensor<ptr<f32> o (2,4):(8,1)>"
+    assert str(tile) == "tensor<ptr<f32, generic> o (2,4):(8,1)>"
     p = dsl.local_partition(t, dsl.make_layout((2, 4), stride=(4, 1)), 5)
     assert np.array_equal(p.to_numpy(), a.reshape(4, 8)[1::2, 1::4])
     b = np.zeros(32, dtype=np.float32)

@@ -136,12 +136,12 @@ class Swizzle(_k.Swizzle):
 
 
 class Tensor(_tensor.Tensor):
-    """A ``kute.Tensor`` that prints as the DSL prints it (``tensor<ptr<f32> o (4,8):(8,1)>``)."""
+    """A ``kute.Tensor`` that prints as the DSL prints it (``tensor<ptr<f32, generic> o (4,8):(8,1)>``)."""
 
     __slots__ = ()
 
     def __str__(self):
-        return "tensor<ptr<%s> o %s>" % (_elem_name(self.dtype), _dsl_text(self.layout))
+        return "tensor<ptr<%s, generic> o %s>" % (_elem_name(self.dtype), _dsl_text(self.layout))
 
 
 class IdentityTensor(_tensor.IdentityTensor):
@@ -158,10 +158,12 @@ class IdentityTensor(_tensor.IdentityTensor):
 
 
 def _elem_name(dtype):
+    """The DSL's (MLIR's) name of an element type: integers are signless (``i8`` for both
+    int8 and uint8), a bool is ``i1``."""
     kind, bits = dtype.kind, 8 * dtype.itemsize
     if kind == "b":
         return "i1"
-    return {"f": "f", "i": "i", "u": "ui"}.get(kind, str(dtype)) + str(bits)
+    return {"f": "f", "i": "i", "u": "i"}.get(kind, str(dtype)) + str(bits)
 
 
 def pretty_str(x):

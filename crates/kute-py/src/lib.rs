@@ -66,6 +66,7 @@ fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor::_positions, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_print_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_relayout, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_counting_tensor, m)?)?;
     functions::add_direct(m)?;
     pycute::add(m)?;
     Ok(())

@@ -1122,6 +1122,9 @@ fn has_symbols(obj: &Bound<'_, PyAny>) -> bool {
     if is_int(obj) || obj.is_none() {
         return false;
     }
+    if let Ok(l) = obj.cast::<PyLayout>() {
+        return l.get().inner.has_symbols();
+    }
     crate::convert::to_value(obj).is_ok_and(|v| v.has_symbols())
 }
 

@@ -100,17 +100,32 @@ pub fn _print_tensor(
     }
 }
 
+/// A layout or composed layout of a Python argument, or `TypeError`.
+fn any_layout(layout: &Bound<'_, PyAny>) -> PyResult<kute::AnyLayout> {
+    match crate::convert::to_value(layout)? {
+        Value::Layout(l) => Ok(kute::AnyLayout::Layout(l)),
+        Value::Composed(c) => Ok(kute::AnyLayout::Composed(c)),
+        other => Err(PyTypeError::new_err(format!("expected a layout, not {}", other.kind_name()))),
+    }
+}
+
+/// `_counting_tensor(L, offset)`: kute's counting tensor of `L` at `offset`
+/// (CuTe's `make_tensor(counting_iterator(offset), L)`): the position of
+/// each element of a tensor whose origin is the buffer's element `offset`.
+#[pyfunction]
+pub fn _counting_tensor(py: Python<'_>, layout: &Bound<'_, PyAny>, offset: i64) -> PyResult<Py<PyAny>> {
+    let at = Point::Scalar(kute::Int::new_dynamic(offset).into());
+    let v = Tensor::with_offset(Counting, any_layout(layout)?, at);
+    crate::convert::to_py(py, Value::Tensor(Box::new(TensorValue::Counting(v))))
+}
+
 /// `_relayout(T, L)`: the counting or coordinate tensor with `T`'s offset
 /// and the layout `L` (a layout or composed layout): CuTe's
 /// `make_tensor(T.data(), L)`, as `composition(T, L')` or `coalesce(T)` make it.
 #[pyfunction]
 pub fn _relayout(py: Python<'_>, t: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let v = t.cast::<PyValue>().map_err(|_| PyTypeError::new_err("expected a kute tensor"))?;
-    let layout = match crate::convert::to_value(layout)? {
-        Value::Layout(l) => kute::AnyLayout::Layout(l),
-        Value::Composed(c) => kute::AnyLayout::Composed(c),
-        other => return Err(PyTypeError::new_err(format!("expected a layout, not {}", other.kind_name()))),
-    };
+    let layout = any_layout(layout)?;
     let out = match &v.get().inner {
         Value::Tensor(b) => match &**b {
             TensorValue::Counting(c) => {

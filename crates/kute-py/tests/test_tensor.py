@@ -168,6 +168,32 @@ def test_transposes_through_layouts():
         kute.Tensor.from_numpy(a[::-1])
 
 
+def test_offsets_and_negative_strides():
+    a = np.arange(10, dtype=np.int64)
+    r = kute.Tensor(a, kute.Layout(4, -2), offset=7)  # a[7], a[5], a[3], a[1]
+    assert r.offset == 7 and list(r) == [7, 5, 3, 1]
+    assert np.array_equal(r.to_numpy(), a[7::-2])
+    t = kute.Tensor(a, kute.Layout((2, 3), (3, 1)), offset=4)
+    assert t[1, 2] == a[4 + 3 + 2]
+    with pytest.raises(ValueError, match="at offset 8 reaches positions 8 to 14"):
+        kute.Tensor(a, kute.Layout(4, 2), offset=8)
+    with pytest.raises(ValueError, match="reaches positions -6 to 0"):
+        kute.Tensor(a, kute.Layout(4, -2))
+    with pytest.raises(TypeError):
+        kute.Tensor(a, 4, offset=1.5)
+
+
+def test_swizzled_layouts():
+    sw = kute.Swizzle(2, 0, 2)  # x ^ ((x >> 2) & 3)
+    c = kute.eval("composition(S, L)", S=sw, L=kute.Layout((4, 4), (4, 1)))
+    a = np.arange(16, dtype=np.int32)
+    t = kute.Tensor(a, c)
+    for i in range(4):
+        for j in range(4):
+            x = 4 * i + j
+            assert t[i, j] == a[x ^ ((x >> 2) & 3)]
+
+
 def test_copy_round_trips():
     rng = np.random.default_rng(3)
     a = rng.standard_normal((8, 6)).astype(np.float32)

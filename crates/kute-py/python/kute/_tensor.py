@@ -100,15 +100,15 @@ def _as_layout(layout):
     raise TypeError("kute.Tensor: the layout must be a kute.Layout, a shape or a string, not %s" % type(layout).__name__)
 
 
-def _counting(layout):
-    t = _kute.eval("make_tensor(counting, L)", L=layout)
-    if not (isinstance(t, Value) and t.kind == "a tensor"):
-        raise TypeError("kute.Tensor: %s is not a layout of a tensor" % (layout,))
-    return t
+def _counting(layout, offset=0):
+    try:
+        return _kute._counting_tensor(layout, offset)
+    except TypeError:
+        raise TypeError("kute.Tensor: %s is not a layout of a tensor" % (layout,)) from None
 
 
-def _span(layout, pos):
-    """The least and the greatest position of a layout's elements."""
+def _span(layout, pos, offset):
+    """The least and the greatest position of a tensor's elements in its buffer."""
     if isinstance(layout, Layout) and not isinstance(layout.stride, Value):
         shape, stride = _leaves(layout.shape), _leaves(layout.stride)
         if all(isinstance(s, int) for s in shape + stride):
@@ -116,7 +116,7 @@ def _span(layout, pos):
                 return 0, -1
             lo = sum((s - 1) * d for s, d in zip(shape, stride) if d < 0)
             hi = sum((s - 1) * d for s, d in zip(shape, stride) if d > 0)
-            return lo, hi
+            return offset + lo, offset + hi
     ps = _kute._positions(pos)
     return (min(ps), max(ps)) if ps else (0, -1)
 
@@ -151,15 +151,16 @@ def _position(pos, coord):
 
 
 class Tensor:
-    """``kute.Tensor(buffer, layout)``: CuTe's tensor of a layout over a buffer.
+    """``kute.Tensor(buffer, layout, offset=0)``: CuTe's tensor of a layout over a buffer.
 
     ``buffer`` is a numpy array (its elements in memory order: C- or Fortran-contiguous)
     or any object with ``__dlpack__`` in CPU memory (a torch CPU tensor, a jax or cupy
     host array, ...), read without a copy through ``numpy.from_dlpack``; ``layout`` a
     ``kute.Layout``, a composed (swizzled) layout, a shape (CuTe's column-major
     ``make_layout(shape)``) or a string. The element at coordinate ``c`` is the buffer's
-    element at ``layout(c)`` (in elements of its dtype). A layout that reaches past the
-    buffer is a ``ValueError``.
+    element at ``offset + layout(c)`` (in elements of its dtype; ``offset`` is CuTe's
+    ``ptr + offset``, from which negative strides can reach back). A layout that reaches
+    outside the buffer is a ``ValueError``.
 
     ``t[c]`` reads, ``t[c] = v`` writes; ``None``, ``kute._`` or ``:`` in ``c`` slices (a
     ``Tensor`` over the same buffer). ``t.layout``, ``t.shape``, ``t.offset``, ``t.dtype``;
@@ -169,20 +170,23 @@ class Tensor:
 
     __slots__ = ("_array", "_buf", "_pos")
 
-    def __init__(self, buffer, layout):
+    def __init__(self, buffer, layout, offset=0):
         array = _as_array(buffer)
         flat = _flat(array)
         layout = _as_layout(layout)
-        pos = _counting(layout)
+        if isinstance(offset, bool) or not isinstance(offset, int):
+            raise TypeError("kute.Tensor: the offset is an int, not %s" % type(offset).__name__)
+        pos = _counting(layout, offset)
         try:
-            lo, hi = _span(layout, pos)
+            lo, hi = _span(layout, pos, offset)
         except KuteError as e:
             raise ValueError("kute.Tensor: the layout %s has no concrete positions: %s" % (layout, e)) from e
         n = flat.shape[0]
         if lo < 0 or hi >= n:
+            at = " at offset %d" % offset if offset else ""
             raise ValueError(
-                "kute.Tensor: the layout %s reaches positions %d to %d (cosize %d), outside the buffer of %d "
-                "element(s) (numpy shape %s)" % (layout, lo, hi, hi + 1, n, array.shape)
+                "kute.Tensor: the layout %s%s reaches positions %d to %d, outside the buffer of %d element(s) "
+                "(numpy shape %s)" % (layout, at, lo, hi, n, array.shape)
             )
         self._array = array
         self._buf = flat

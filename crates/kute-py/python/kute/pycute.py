@@ -134,11 +134,15 @@ def _symbolic(native, name, default=None):
     kfn = getattr(_k, name)
 
     def f(*args):
-        if any(_is_sym(a) for a in args):
-            if default is not None and len(args) < default[0]:
-                args = args + default[1]
-            return _pc(kfn(*args))
-        return native(*args)
+        try:
+            return native(*args)
+        except TypeError:
+            # (pycute's own algorithm refuses unknowns with a TypeError: no cost when none)
+            if not any(_is_sym(a) for a in args):
+                raise
+        if default is not None and len(args) < default[0]:
+            args = args + default[1]
+        return _pc(kfn(*args))
 
     f.__name__ = f.__qualname__ = native.__name__
     f.__doc__ = native.__doc__

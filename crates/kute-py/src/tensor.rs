@@ -48,13 +48,16 @@ impl<T: Clone> Engine for Window<T> {
 
     fn read(&self, at: &Point) -> kute::Result<T> {
         let p = at.as_int().map(|i| i.value()).unwrap_or(-1);
-        usize::try_from(p - self.base).ok().and_then(|k| self.data.get(k).cloned()).ok_or_else(|| {
-            kute::Error::new(
-                kute::ErrorKind::Mismatch,
-                "print_tensor",
-                format!("the position {at} is outside the buffer"),
-            )
-        })
+        p.checked_sub(self.base)
+            .and_then(|k| usize::try_from(k).ok())
+            .and_then(|k| self.data.get(k).cloned())
+            .ok_or_else(|| {
+                kute::Error::new(
+                    kute::ErrorKind::Mismatch,
+                    "print_tensor",
+                    format!("the position {at} is outside the buffer"),
+                )
+            })
     }
 
     fn describe(&self, _offset: &Point) -> String {

@@ -257,6 +257,28 @@ def test_divides_of_a_tensor():
     assert np.array_equal(tv.to_numpy(), np.array([[a[i % 4, (i // 4)] for i in (0 + 4 * j, 1 + 4 * j)] for j in range(3)]).T)
 
 
+def test_tiles_past_the_buffer_can_be_formed_not_read():
+    a, t = grid(10, 10)
+    tile = kute.local_tile(t, (3, 3), (3, 3))  # rows and columns 9 to 11: only (9, 9) is there
+    assert tile[0, 0] == a[9, 9]
+    with pytest.raises(IndexError, match="outside the buffer of 100"):
+        tile[1, 0]
+    with pytest.raises(IndexError):
+        tile.to_numpy()
+    with pytest.raises(IndexError):
+        tile[0, 1] = 5
+    assert a.sum() == sum(range(100))  # nothing written
+    # a position below the buffer is refused, not counted from the end as numpy would
+    r = kute.composition(kute.Tensor(np.arange(4), 2), kute.Layout(2, -1))
+    assert str(r.layout) == "2:-1" and r[0] == 0
+    with pytest.raises(IndexError, match="position -1"):
+        r[1]
+    with pytest.raises(ValueError, match="offset 9 is outside"):
+        kute.Tensor(np.arange(4), 1, offset=9)
+    with pytest.raises(IndexError):
+        t[2**70]
+
+
 def test_identity_tensor():
     c = kute.make_identity_tensor((4, 6))
     assert c[1, 2] == (1, 2) and c[13] == (1, 3)

@@ -146,8 +146,25 @@ def _position(pos, coord):
     (a coordinate), or a tensor (a slice); an invalid coordinate is an IndexError."""
     try:
         return pos(coord)
-    except KuteError as e:
+    except (KuteError, OverflowError) as e:
         raise IndexError(str(e)) from None
+
+
+def _checked(buf, p):
+    """A position in the buffer, or IndexError (a tile past the buffer's end can be
+    formed, as in CuTe; its elements there cannot be read or written)."""
+    if not 0 <= p < buf.shape[0]:
+        raise IndexError("kute.Tensor: the element at position %d is outside the buffer of %d element(s)" % (p, buf.shape[0]))
+    return p
+
+
+def _all_checked(buf, positions):
+    np = _numpy()
+    pos = np.asarray(positions, dtype=np.int64)
+    if pos.size and (pos.min() < 0 or pos.max() >= buf.shape[0]):
+        bad = int(pos.min()) if pos.min() < 0 else int(pos.max())
+        raise IndexError("kute.Tensor: the element at position %d is outside the buffer of %d element(s)" % (bad, buf.shape[0]))
+    return pos.astype(np.intp)
 
 
 class Tensor:
@@ -176,6 +193,8 @@ class Tensor:
         layout = _as_layout(layout)
         if isinstance(offset, bool) or not isinstance(offset, int):
             raise TypeError("kute.Tensor: the offset is an int, not %s" % type(offset).__name__)
+        if offset and not 0 <= offset < flat.shape[0]:
+            raise ValueError("kute.Tensor: the offset %d is outside the buffer of %d element(s)" % (offset, flat.shape[0]))
         pos = _counting(layout, offset)
         try:
             lo, hi = _span(layout, pos, offset)
@@ -282,7 +301,7 @@ class Tensor:
         p = self._at(key)
         if isinstance(p, Value):
             return type(self)._view(self._array, self._buf, p)
-        return self._buf[p]
+        return self._buf[_checked(self._buf, p)]
 
     def __setitem__(self, key, value):
         p = self._at(key)
@@ -293,7 +312,7 @@ class Tensor:
             else:
                 sub.fill(value)
             return
-        self._buf[p] = value
+        self._buf[_checked(self._buf, p)] = value
 
     def __call__(self, *coord):
         """CuTe's ``tensor(c)``: ``t(i)``, ``t(i, j)``, ``t((i, (j, k)))`` as ``t[...]``."""
@@ -302,13 +321,13 @@ class Tensor:
     def __iter__(self):
         buf = self._buf
         for p in self.positions():
-            yield buf[p]
+            yield buf[_checked(buf, p)]
 
     def fill(self, value):
         """Write ``value`` to every element (a scalar, or an array-like of ``size()``
         values in the order of the 1-D coordinates)."""
         np = _numpy()
-        pos = np.asarray(self.positions(), dtype=np.intp)
+        pos = _all_checked(self._buf, self.positions())
         v = np.asarray(value)
         if v.ndim and v.size != pos.size:
             raise ValueError("Tensor.fill: %d value(s) for the %d elements of %s" % (v.size, pos.size, self))
@@ -318,8 +337,7 @@ class Tensor:
         """A copy of the elements as a numpy array, element ``c`` of the layout at numpy
         index ``c``: ``shape="flat"`` (default) has one numpy axis per leaf of the
         layout's shape (flattened), ``"modes"`` one per top-level mode, ``"size"`` one."""
-        np = _numpy()
-        pos = np.asarray(self.positions(), dtype=np.intp)
+        pos = _all_checked(self._buf, self.positions())
         vals = self._buf[pos]
         sh = self.shape
         if shape == "flat":
@@ -344,6 +362,7 @@ class Tensor:
         if kind is None:
             raise TypeError("print_tensor: CuTe prints integers, bools and 16-, 32- and 64-bit floats, not %s" % dt)
         pos = self.positions()
+        _all_checked(self._buf, pos)
         lo, hi = (min(pos), max(pos)) if pos else (0, -1)
         window = self._buf[lo : hi + 1]
         addr = self._buf.__array_interface__["data"][0] + self._origin() * dt.itemsize
@@ -372,10 +391,9 @@ def copy(src, dst):
     two must have the same size (else ``ValueError``)."""
     if not isinstance(dst, Tensor):
         raise TypeError("copy: the destination must be a kute.Tensor, not %s" % type(dst).__name__)
-    np = _numpy()
-    pd = np.asarray(dst.positions(), dtype=np.intp)
+    pd = _all_checked(dst._buf, dst.positions())
     if isinstance(src, Tensor):
-        ps = np.asarray(src.positions(), dtype=np.intp)
+        ps = _all_checked(src._buf, src.positions())
         if ps.size != pd.size:
             raise ValueError("copy: the source %s has %d element(s), the destination %s %d" % (src, ps.size, dst, pd.size))
         dst._buf[pd] = src._buf[ps]

@@ -32,6 +32,7 @@ __all__ = [
     "ComposedLayout",
     "Swizzle",
     "Tensor",
+    "IdentityTensor",
     "make_layout",
     "make_ordered_layout",
     "make_identity_layout",

@@ -26,7 +26,11 @@ kute's own values, where static integers keep their mark (``IntTuple('_8')``,
 ``.is_static()``). Errors raise :class:`KuteError` (a ``ValueError``) with kute's
 message; a wrong number of arguments raises ``TypeError``.
 
-``kute.pycute`` is pycute's API (NVIDIA's pure-Python CuTe), answered by kute.
+``kute.pycute`` is pycute's API (NVIDIA's pure-Python CuTe), answered by kute;
+``kute.dsl`` is CuTe DSL's spelling (``import kute.dsl as cute``). ``kute.Tensor(array,
+layout)`` is CuTe's tensor over a numpy array or DLPack buffer (with numpy installed):
+``t[c]`` reads and writes through the layout, and kute's slices, divides and
+partitions (``kute.local_tile(t, tiler, coord)``) are tensors of the same buffer.
 
 Extents known only at launch are symbols: ``M = kute.sym("M", div=128)`` is an
 unknown multiple of 128; layouts take it as an extent or stride, the algebra

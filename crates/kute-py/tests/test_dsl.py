@@ -117,3 +117,10 @@ def test_tensors():
     b = np.zeros(32, dtype=np.float32)
     dsl.basic_copy(t, dsl.make_tensor(b, dsl.make_layout((4, 8), stride=(8, 1))))
     assert np.array_equal(a, b)
+
+
+def test_the_module_docstring():
+    import doctest
+
+    result = doctest.testmod(dsl)
+    assert result.attempted >= 5 and result.failed == 0

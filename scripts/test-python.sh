@@ -4,15 +4,15 @@
 #   scripts/test-python.sh [PYTEST-ARGS...]
 #
 # Makes a virtual environment (KUTE_PY_VENV, default ~/.cache/kute-py-venv) with maturin,
-# pytest, sympy and mypy from PyPI, and pycute (NVIDIA's pure-Python CuTe, the `pycute`
-# package of the nvidia-cutlass wheel, installed without its dependencies, which pycute
-# does not use) for the tests that compare kute.pycute with it; installs the package into
-# it exactly as the README says (`pip install ./crates/kute-py`, here without build
-# isolation: maturin is already in the environment) and runs crates/kute-py/tests, the
-# type checker among them. The Rust part is built in target/python (CARGO_TARGET_DIR is
-# not shared with a cargo command that runs this), with the dev profile (KUTE_PY_PROFILE,
-# default dev: half the build time of release, and overflow checks on; `release` builds
-# what `pip install ./crates/kute-py` installs).
+# pytest, sympy, numpy (for kute.Tensor) and mypy from PyPI, and pycute (NVIDIA's
+# pure-Python CuTe, the `pycute` package of the nvidia-cutlass wheel, installed without its
+# dependencies, which pycute does not use) for the tests that compare kute.pycute with it;
+# installs the package into it exactly as the README says (`pip install ./crates/kute-py`,
+# here without build isolation: maturin is already in the environment) and runs
+# crates/kute-py/tests, the type checker among them. The Rust part is built in
+# target/python (CARGO_TARGET_DIR is not shared with a cargo command that runs this), with
+# the dev profile (KUTE_PY_PROFILE, default dev: half the build time of release, and
+# overflow checks on; `release` builds what `pip install ./crates/kute-py` installs).
 #
 # Needs python3 (3.9 or newer, with venv) and a Rust toolchain. When python3 or its venv
 # module is missing, or PyPI cannot be reached to install what the tests need, the script
@@ -51,11 +51,11 @@ pypi_down() {
         >/dev/null 2>&1
 }
 
-if ! "$vpy" -c 'import maturin, pytest, sympy, mypy' >/dev/null 2>&1; then
-    if ! pip_install 'maturin>=1.5,<2' pytest sympy mypy; then
+if ! "$vpy" -c 'import maturin, pytest, sympy, mypy, numpy' >/dev/null 2>&1; then
+    if ! pip_install 'maturin>=1.5,<2' pytest sympy mypy numpy; then
         # only an unreachable package index is a reason to skip
-        pypi_down && skip "PyPI cannot be reached to install maturin, pytest, sympy and mypy"
-        echo "error: pip could not install maturin, pytest, sympy and mypy although PyPI is reachable" >&2
+        pypi_down && skip "PyPI cannot be reached to install maturin, pytest, sympy, mypy and numpy"
+        echo "error: pip could not install maturin, pytest, sympy, mypy and numpy although PyPI is reachable" >&2
         exit 1
     fi
 fi

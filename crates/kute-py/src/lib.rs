@@ -18,6 +18,8 @@
 //! - [`pycute`]: the module `kute.pycute`, pycute's API (NVIDIA's pure-Python
 //!   CuTe) answered by kute: pycute's answer wherever it is the true one, an
 //!   error saying why where it is not;
+//! - [`tensor`]: the native helpers of `kute.Tensor` (tensors over numpy
+//!   arrays and DLPack buffers, `python/kute/_tensor.py`);
 //! - [`convert`]: Python values to kute's and back.
 //!
 //! Python values convert to kute's as CuTe's C++ integers would: a Python
@@ -36,6 +38,7 @@ pub mod functions;
 pub mod pycute;
 mod pycute_alg;
 mod pycute_fmt;
+pub mod tensor;
 pub mod types;
 
 use pyo3::prelude::*;
@@ -60,6 +63,10 @@ fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::call, m)?)?;
     m.add_function(wrap_pyfunction!(functions::functions, m)?)?;
     m.add_function(wrap_pyfunction!(functions::_all_static, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_print_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_relayout, m)?)?;
+    m.add_function(wrap_pyfunction!(tensor::_counting_tensor, m)?)?;
     functions::add_direct(m)?;
     pycute::add(m)?;
     Ok(())

@@ -45,9 +45,24 @@ impl PcLayout {
 /// The layout of a Python argument (any `kute.Layout`).
 fn layout_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a Layout> {
     match obj.cast::<PyLayout>() {
-        Ok(l) => Ok(&l.get().inner),
+        Ok(l) => concrete(what, &l.get().inner),
         Err(_) => Err(PyTypeError::new_err(format!("{what} takes a layout, not {}", obj.get_type().name()?))),
     }
+}
+
+/// A layout for pycute's own algorithm, which computes with known integers:
+/// one with unknowns is a `TypeError` (the module functions of `kute.pycute`
+/// answer such layouts with kute's algebra before they come here).
+fn concrete<'a>(what: &str, l: &'a Layout) -> PyResult<&'a Layout> {
+    if l.has_symbols() {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: {} has unknowns, and pycute's algorithm computes with known integers; kute.pycute's \
+             algebra (composition, the divides and products, coalesce, complement, the inverses, size) and kute's \
+             own functions answer symbolically, kute.substitute gives the unknowns values",
+            l
+        )));
+    }
+    Ok(l)
 }
 
 /// pycute's `is_int`: a Python int, not a bool.
@@ -77,6 +92,21 @@ impl PcLayout {
         };
         if let Some(l) = layout_fast(_shape, strides)? {
             return Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout));
+        }
+        // unknowns (kute.sym, sympy symbols): kute's make_layout, which keeps them
+        if has_symbols(_shape) || _stride.is_some_and(has_symbols) {
+            let mut args = vec![crate::convert::to_value(_shape)?];
+            if let Some(d) = _stride {
+                args.push(crate::convert::to_value(d)?);
+            }
+            return match kute::expr::call("make_layout", &[], &args).map_err(kerr)? {
+                kute::expr::Value::Layout(l) => {
+                    Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout))
+                }
+                other => {
+                    Err(KuteError::new_err(format!("Layout: the arguments make {}, not a layout", other.kind_name())))
+                }
+            };
         }
         // not plain ints and tuples, or not congruent: say which
         let (s, d) = match (int_tuple_fast(_shape)?, _stride) {
@@ -147,6 +177,13 @@ impl PcLayout {
     fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let base = slf.as_super().get();
+        if has_none(args.as_any())? && base.inner.has_symbols() {
+            // (an unknown: kute's slice, the same modes)
+            return match base.apply(args)? {
+                kute::expr::Value::Layout(l) => PcLayout::wrap(py, l),
+                other => crate::convert::to_py(py, other),
+            };
+        }
         if has_none(args.as_any())? {
             let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
             let l = &base.inner;
@@ -159,13 +196,13 @@ impl PcLayout {
     }
 
     /// pycute's `size()`: the product of the shape.
-    fn size(slf: &Bound<'_, Self>) -> PyResult<i64> {
-        alg::size(&slf.as_super().get().inner).map_err(perr)
+    fn size(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        size(slf.py(), slf.as_any())
     }
 
     /// pycute's `cosize()`: `L(size - 1) + 1`.
-    fn cosize(slf: &Bound<'_, Self>) -> PyResult<i64> {
-        alg::cosize(&slf.as_super().get().inner).map_err(perr)
+    fn cosize(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        cosize(slf.py(), slf.as_any())
     }
 
     fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<Reduced> {
@@ -263,6 +300,7 @@ fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
         return Ok(Tile::Int(obj.extract()?));
     }
     if let Ok(l) = obj.cast::<PyLayout>() {
+        concrete("pycute's right operand", &l.get().inner)?;
         return Ok(Tile::Layout(l.clone()));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
@@ -435,7 +473,11 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
 #[pyfunction]
 fn size(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(l) = layout.cast::<PyLayout>() {
-        return Ok(alg::size(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
+        let l = &l.get().inner;
+        if l.has_symbols() {
+            return crate::convert::int(py, l.size());
+        }
+        return Ok(alg::size(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
     }
     if layout.cast::<PyTuple>().is_ok() || is_int(layout) {
         return product(py, layout);
@@ -447,7 +489,11 @@ fn size(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 #[pyfunction]
 fn cosize(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     if let Ok(l) = layout.cast::<PyLayout>() {
-        return Ok(alg::cosize(&l.get().inner).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
+        let l = &l.get().inner;
+        if l.has_symbols() {
+            return crate::convert::int(py, l.cosize());
+        }
+        return Ok(alg::cosize(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
     }
     Ok(layout.call_method0("cosize")?.unbind())
 }
@@ -1069,9 +1115,41 @@ fn flatten<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(t.py(), out)
 }
 
+/// Whether a Python value holds an unknown (a symbolic `kute.IntTuple`, a
+/// sympy expression with free symbols, a layout of them); `false` for what
+/// is no value of kute.
+fn has_symbols(obj: &Bound<'_, PyAny>) -> bool {
+    if is_int(obj) || obj.is_none() {
+        return false;
+    }
+    if let Ok(l) = obj.cast::<PyLayout>() {
+        return l.get().inner.has_symbols();
+    }
+    crate::convert::to_value(obj).is_ok_and(|v| v.has_symbols())
+}
+
+/// `_has_symbols(x)`: whether `x` holds an unknown (the symbolic path of
+/// `kute.pycute`).
+#[pyfunction]
+fn _has_symbols(x: &Bound<'_, PyAny>) -> bool {
+    has_symbols(x)
+}
+
+/// `_from_kute(L)`: a `kute.Layout` as a `kute.pycute.Layout` (the answers of
+/// the symbolic path, which are kute's).
+#[pyfunction]
+fn _from_kute(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    match layout.cast::<PyLayout>() {
+        Ok(l) => PcLayout::wrap(py, l.get().inner.clone()),
+        Err(_) => Err(PyTypeError::new_err(format!("_from_kute takes a layout, not {}", layout.get_type().name()?))),
+    }
+}
+
 /// Adds the submodule `_pycute` (what `kute.pycute` re-exports) to `m`.
 pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let sub = PyModule::new(m.py(), "_pycute")?;
+    sub.add_function(wrap_pyfunction!(_has_symbols, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(_from_kute, &sub)?)?;
     sub.add_class::<PcLayout>()?;
     sub.add_function(wrap_pyfunction!(make_layout, &sub)?)?;
     sub.add_function(wrap_pyfunction!(size, &sub)?)?;

@@ -14,7 +14,8 @@ pub fn tuple_text(t: IntTupleRef<'_>) -> String {
 
 fn write_tuple(out: &mut String, t: IntTupleRef<'_>) {
     if let Some(x) = t.as_leaf() {
-        let _ = write!(out, "{}", x.value());
+        // (an unknown prints as kute prints it: `M`, `M/128`)
+        let _ = if x.is_symbolic() { write!(out, "{}", x.to_dynamic()) } else { write!(out, "{}", x.value()) };
         return;
     }
     out.push('(');

@@ -22,6 +22,7 @@ from kute import pycute
 PACKAGE = os.path.join(os.path.dirname(__file__), "..", "python", "kute")
 STUB = os.path.join(PACKAGE, "__init__.pyi")
 PYCUTE_STUB = os.path.join(PACKAGE, "pycute.pyi")
+DSL_STUB = os.path.join(PACKAGE, "dsl.pyi")
 BEGIN = "# --- generated: the other functions of the expression language ---\n"
 END = "# --- end generated ---\n"
 
@@ -71,7 +72,7 @@ def handwritten_names():
 
 
 # the package's own helpers, not its API
-PRIVATE = {"_builtins", "_keyword", "_function", "_kute", "_all_static", "pycute", "annotations"}
+PRIVATE = {"_builtins", "_keyword", "_function", "_kute", "_all_static", "pycute", "dsl", "annotations"}
 
 
 def public(module, skip=()):
@@ -122,6 +123,25 @@ u: Tuple[pycute.Layout, int] = pycute.slice_and_offset((1, None), p)
 v: kute.Layout = pycute.zipped_divide(p, pycute.Layout(2, 1))
 w = pycute.ComposedLayout(pycute.Swizzle(1, 2, 3), 0, p)
 z: int = w.size() + pycute.shiftl(1, 3)
+
+
+def tensors(buf: object) -> None:
+    t = kute.Tensor(buf, kute.Layout((4, 8)))
+    e = t[1, 2]
+    t[0, 0] = 1.0
+    f: kute.Tensor = kute.Tensor.from_numpy(buf)
+    n2: int = t.size() + t.offset + len(t.positions())
+    kute.copy(t, f)
+    txt: str = t.table()
+    ct: kute.IdentityTensor = kute.make_identity_tensor((4, 8))
+    mt: kute.Tensor = kute.make_tensor(buf, (4, 8))
+
+
+import kute.dsl as cute
+
+L2: kute.Layout = cute.make_layout((4, 8), stride=(8, 1))
+k2 = cute.size(L2, mode=[1])
+dt: kute.Tensor = cute.make_tensor(None, L2)
 """
 
 # each line marked `# E` is an error mypy must find
@@ -136,6 +156,10 @@ kute.Swizzle(3, 3)  # E
 pycute.composition(pycute.Layout(4))  # E
 b: pycute.Layout = pycute.right_inverse(None)  # E
 pycute.size(a) + "x"  # E
+kute.copy(1, 2)  # E
+kute.make_identity_tensor((4, 8)).offset  # E
+import kute.dsl as cute
+cute.make_layout((4, 8), (8, 1))  # E
 """
 
 
@@ -175,7 +199,7 @@ def test_mypy_flags_misuse(have_mypy):
 def test_the_stubs_pass_mypy_strict(have_mypy):
     with tempfile.TemporaryDirectory() as tmp:
         run = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.path.join(tmp, "cache"), STUB, PYCUTE_STUB],
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.path.join(tmp, "cache"), STUB, PYCUTE_STUB, DSL_STUB],
             capture_output=True,
             text=True,
         )
@@ -188,7 +212,7 @@ def test_the_stubs_match_the_runtime(have_mypy):
     with tempfile.TemporaryDirectory() as tmp:
         allow = os.path.join(tmp, "allow.txt")
         with open(allow, "w", encoding="utf-8") as f:
-            f.write("kute.__all__\nkute.pycute.__all__\n")  # (the stubs list the names themselves)
+            f.write("kute.__all__\nkute.pycute.__all__\nkute.dsl.__all__\n")  # (the stubs list the names themselves)
         flags = ["--ignore-disjoint-bases"] if "--ignore-disjoint-bases" in helptext else []
         run = subprocess.run(
             [sys.executable, "-m", "mypy.stubtest", "kute", "--allowlist", allow, "--ignore-unused-allowlist", *flags],

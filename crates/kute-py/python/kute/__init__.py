@@ -26,7 +26,11 @@ kute's own values, where static integers keep their mark (``IntTuple('_8')``,
 ``.is_static()``). Errors raise :class:`KuteError` (a ``ValueError``) with kute's
 message; a wrong number of arguments raises ``TypeError``.
 
-``kute.pycute`` is pycute's API (NVIDIA's pure-Python CuTe), answered by kute.
+``kute.pycute`` is pycute's API (NVIDIA's pure-Python CuTe), answered by kute;
+``kute.dsl`` is CuTe DSL's spelling (``import kute.dsl as cute``). ``kute.Tensor(array,
+layout)`` is CuTe's tensor over a numpy array or DLPack buffer (with numpy installed):
+``t[c]`` reads and writes through the layout, and kute's slices, divides and
+partitions (``kute.local_tile(t, tiler, coord)``) are tensors of the same buffer.
 
 Extents known only at launch are symbols: ``M = kute.sym("M", div=128)`` is an
 unknown multiple of 128; layouts take it as an extent or stride, the algebra
@@ -146,3 +150,41 @@ def _install():
 
 _install()
 del _install
+
+# ---------------------------------------------------------------- tensors (_tensor.py)
+
+from . import _tensor  # noqa: E402
+from ._tensor import IdentityTensor, Tensor, copy  # noqa: E402,F401
+
+_expr_make_tensor = globals()["make_tensor"]
+
+
+def make_tensor(buffer, layout):
+    """CuTe's ``make_tensor(ptr_or_array, layout)``: ``kute.Tensor(buffer, layout)`` of a
+    numpy array or DLPack buffer; ``make_tensor("counting", L)`` is kute's counting tensor
+    (a ``kute.Value``)."""
+    if isinstance(buffer, str):
+        return _expr_make_tensor(buffer, layout)
+    return Tensor(buffer, layout)
+
+
+make_identity_tensor = _tensor.make_identity_tensor
+print_tensor = _tensor.print_tensor
+
+
+def _tensor_install():
+    g = globals()
+    # kute's tensor overloads: the answer is a tensor of the same buffer
+    for n in ("shape", "stride", "size", "cosize", "rank", "depth", "layout", "logical_divide", "zipped_divide",
+              "tiled_divide", "flat_divide", "local_tile", "local_partition", "inner_partition", "outer_partition"):
+        g[n] = _tensor._tensor_aware(g[n])
+    # layout to layout: the tensor of the new layout at the same offset
+    for n in ("composition", "coalesce", "flatten", "select"):
+        g[n] = _tensor._relayout_aware(g[n])
+    for n in ("Tensor", "IdentityTensor", "make_tensor", "make_identity_tensor", "print_tensor", "copy"):
+        if n not in __all__:
+            __all__.append(n)
+
+
+_tensor_install()
+del _tensor_install

@@ -30,6 +30,10 @@ none).
 
 from abc import ABC
 
+import inspect as _inspect
+
+import kute as _k
+
 from . import _kute
 from ._kute import KuteError  # noqa: F401
 
@@ -104,6 +108,50 @@ def is_tuple(x):
 def signum(a):
     """-1, 0 or 1, the sign of ``a``."""
     return bool(a > 0) - bool(a < 0)
+
+
+def _is_sym(x):
+    """Whether an argument holds an unknown (kute.sym, a sympy symbol)."""
+    if x is None or isinstance(x, (int, str, ComposedLayout)):
+        return False
+    if isinstance(x, (tuple, list)):
+        return any(_is_sym(y) for y in x)
+    return _n._has_symbols(x)
+
+
+def _pc(x):
+    """kute's answer in pycute's types: layouts as pycute's, integers as ints where known."""
+    if isinstance(x, _kute.Layout):
+        return x if isinstance(x, _n.Layout) else _n._from_kute(x)
+    if isinstance(x, tuple):
+        return tuple(_pc(y) for y in x)
+    return x
+
+
+def _symbolic(native, name, default=None):
+    """pycute's ``native``, or kute's ``name`` where an argument holds an unknown: the
+    answer is symbolic (kute's CuTe algebra, which knows the unknowns' facts)."""
+    kfn = getattr(_k, name)
+
+    def f(*args):
+        try:
+            return native(*args)
+        except TypeError:
+            # (pycute's own algorithm refuses unknowns with a TypeError: no cost when none)
+            if not any(_is_sym(a) for a in args):
+                raise
+        if default is not None and len(args) < default[0]:
+            args = args + default[1]
+        return _pc(kfn(*args))
+
+    f.__name__ = f.__qualname__ = native.__name__
+    f.__doc__ = native.__doc__
+    f.__module__ = __name__
+    try:
+        f.__signature__ = _inspect.signature(native)
+    except (TypeError, ValueError):  # pragma: no cover
+        pass
+    return f
 
 
 flatten = _n.flatten
@@ -214,3 +262,26 @@ class ComposedLayout(LayoutBase):
 
     def __repr__(self):
         return f"ComposedLayout({repr(self.layoutB)},{repr(self.offset)},{repr(self.layoutA)})"
+
+
+# Symbolic integers (kute.sym, sympy symbols): the functions below answer symbolically
+# with kute's algebra where an argument holds an unknown, pycute's way otherwise
+# (prefix_product, idx2crd, crd2idx, filter, hier_unzip and slice_and_offset take
+# known integers only).
+product = _symbolic(_n.product, "size")
+shape_div = _symbolic(_n.shape_div, "shape_div")
+size = _symbolic(_n.size, "size")
+cosize = _symbolic(_n.cosize, "cosize")
+coalesce = _symbolic(_n.coalesce, "coalesce")
+composition = _symbolic(_n.composition, "composition")
+complement = _symbolic(_n.complement, "complement", (2, (1,)))
+right_inverse = _symbolic(_n.right_inverse, "right_inverse")
+left_inverse = _symbolic(_n.left_inverse, "left_inverse")
+logical_divide = _symbolic(_n.logical_divide, "logical_divide")
+logical_product = _symbolic(_n.logical_product, "logical_product")
+zipped_divide = _symbolic(_n.zipped_divide, "zipped_divide")
+tiled_divide = _symbolic(_n.tiled_divide, "tiled_divide")
+zipped_product = _symbolic(_n.zipped_product, "zipped_product")
+tiled_product = _symbolic(_n.tiled_product, "tiled_product")
+blocked_product = _symbolic(_n.blocked_product, "blocked_product")
+raked_product = _symbolic(_n.raked_product, "raked_product")

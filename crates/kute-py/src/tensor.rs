@@ -22,6 +22,7 @@ fn counting(t: &Bound<'_, PyAny>) -> PyResult<Tensor<Counting>> {
             TensorValue::Identity(_) => {
                 Err(PyTypeError::new_err("expected a counting tensor, not a coordinate tensor"))
             }
+            TensorValue::Tmem(_) => Err(PyTypeError::new_err("expected a counting tensor, not a tensor-memory tensor")),
         },
         other => Err(PyTypeError::new_err(format!("expected a counting tensor, not {}", other.kind_name()))),
     }
@@ -135,6 +136,11 @@ pub fn _relayout(py: Python<'_>, t: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>
                 TensorValue::Counting(Tensor::with_offset(Counting, layout, c.offset().clone()))
             }
             TensorValue::Identity(c) => TensorValue::Identity(Tensor::with_offset(Coords, layout, c.offset().clone())),
+            TensorValue::Tmem(_) => {
+                return Err(PyTypeError::new_err(
+                    "expected a counting or coordinate tensor, not a tensor-memory tensor",
+                ))
+            }
         },
         other => return Err(PyTypeError::new_err(format!("expected a tensor, not {}", other.kind_name()))),
     };

@@ -107,7 +107,7 @@ fn svg_outlines_a_warps_access() {
         assert!(ok, "{err}");
         let marks: Vec<&str> = out.lines().filter(|l| l.starts_with("<rect class=\"mark\"")).collect();
         assert_eq!(marks.len(), 256, "{layout}");
-        assert_eq!(marks.iter().filter(|l| l.contains("#d62728")).count(), red, "{layout}");
+        assert_eq!(marks.iter().filter(|l| l.contains("#b0151c")).count(), red, "{layout}");
         for t in 0..32 {
             assert_eq!(
                 marks.iter().filter(|l| l.ends_with(&format!(">t{t}</text>"))).count(),

@@ -67,6 +67,44 @@ pub struct SvgOptions {
     pub marks: Vec<(i64, String, bool)>,
 }
 
+impl SvgOptions {
+    /// Bank colours for elements of `bytes` bytes, and the cells one warp's
+    /// `access` touches outlined with their threads (`kute svg --banks BYTES
+    /// --access ACCESS`), red where the bank is shared in the access's phase.
+    ///
+    /// Pre: as [`accessed_cells`](crate::analysis::accessed_cells) (a layout of
+    /// element offsets, a power-of-two element size, an access of the tile).
+    /// Post: `banks` is `Some(bytes)`; one mark per element accessed, at its cell
+    /// of the picture's grid (row-major: `m · cols + n`), labelled `t<thread>`.
+    ///
+    /// ```
+    /// use kute::analysis::Access;
+    /// use kute::print::SvgOptions;
+    /// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+    /// let o = SvgOptions::access(&l, 2, &Access::parse("column:16").unwrap()).unwrap();
+    /// assert_eq!((o.banks, o.marks.len()), (Some(2), 256));
+    /// // thread 8 reads the next 16 bytes of row 0: columns 8 to 15
+    /// assert!(o.marks.contains(&(8, "t8".to_string(), true)));
+    /// ```
+    pub fn access(l: &crate::AnyLayout, bytes: i64, access: &crate::analysis::Access) -> Result<SvgOptions> {
+        let shape = l.shape()?;
+        let (rows, cols) = match shape.rank() {
+            2 => (shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()),
+            _ => (1, shape.size()?.value()),
+        };
+        let cells = crate::analysis::accessed_cells(l, bytes, access)?;
+        let marks = cells
+            .into_iter()
+            .map(|c| {
+                // (a rank-1 layout is drawn as a column: its cell k is row k)
+                let k = if rows == 1 { c.coord } else { (c.coord % rows) * cols + c.coord / rows };
+                (k, format!("t{}", c.thread), c.conflict)
+            })
+            .collect();
+        Ok(SvgOptions { banks: Some(bytes), marks })
+    }
+}
+
 /// The colour of bank `b` of 32: hues around the wheel, alternating light and
 /// dark so that neighbouring banks differ.
 ///
@@ -165,6 +203,8 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let col_crd_w = text_width(col_labels.iter().filter_map(|(_, c)| c.as_ref().map(String::len)), cw);
     // Widen the cells (up to twice) to keep coordinates level; else turn them upright.
     let cell = if col_crd_w + 8.0 > cell && col_crd_w + 8.0 <= 2.0 * cell { col_crd_w + 8.0 } else { cell };
+    // a marked cell holds two lines, its index and its thread, at the font's size
+    let cell = if opts.marks.is_empty() || summarised { cell } else { cell.max((2.4 * font).ceil()) };
     let col_crd_upright = col_crd_w > cell - 4.0;
     let col_crd_h = match (col_crd_w > 0.0, col_crd_upright) {
         (false, _) => 0.0,
@@ -207,10 +247,12 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let height = (height + legend_h).ceil();
     let width = if opts.banks.is_some() { width.max(left + 16.0 * swatch + MARGIN).ceil() } else { width };
     let mut s = String::with_capacity(512 + vals.len() * 160);
+    // (a summarised picture places its rows with <use>: SVG 1.1 renderers read xlink:href)
+    let xlink = if summarised { " xmlns:xlink=\"http://www.w3.org/1999/xlink\"" } else { "" };
     let _ = writeln!(
         s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} \
-         {height}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"{xlink} width=\"{width}\" height=\"{height}\" viewBox=\"0 0 \
+         {width} {height}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">"
     );
     let _ = writeln!(s, "<title>Layout {}</title>", esc(&title));
     let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
@@ -222,48 +264,39 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     );
 
     if summarised {
-        // the shades alone: one path per fill, in cell units, and the grid
-        let mut paths: Vec<(String, String)> = Vec::new();
+        // the shades alone: each distinct row of shades defined once (as its
+        // shortest period repeated) and placed by a <use> per row; the grid one path
+        let step = cell.round() as i64;
+        let mut defs = super::repeat::Rows::new("r", 240);
+        let mut uses = String::new();
+        let mut row = Vec::with_capacity(cols as usize);
         for m in 0..rows {
+            row.clear();
             for n in 0..cols {
                 let v = vals[(m * cols + n) as usize];
-                let fill = match bank_of(v)? {
+                row.push(match bank_of(v)? {
                     Some(b) => bank_colour(b),
                     None => shade(v).0,
-                };
-                let k = match paths.iter().position(|(f, _)| *f == fill) {
-                    Some(k) => k,
-                    None => {
-                        paths.push((fill, String::new()));
-                        paths.len() - 1
-                    }
-                };
-                let _ = write!(paths[k].1, "M{n} {m}h1v1h-1z");
+                });
             }
+            let id = defs.id(&row, step, &|out, run| super::repeat::fills(out, run, step, step));
+            super::repeat::place(&mut uses, &id, &f(left), &f(top + (m * step) as f64));
         }
+        let _ = writeln!(s, "<defs>\n{}</defs>", defs.defs);
         let _ = writeln!(
             s,
-            "<g class=\"cells\" transform=\"translate({} {}) scale({cell})\"><title>{rows}x{cols} cells: the \
-             shades of their values (above {SVG_DETAIL_CELLS} cells the numbers are left out)</title>",
-            f(left),
-            f(top)
+            "<g class=\"cells\"><title>{rows}x{cols} cells: the shades of their values (above {SVG_DETAIL_CELLS} \
+             cells the numbers are left out)</title>\n{uses}</g>"
         );
-        for (fill, d) in &paths {
-            let _ = writeln!(s, "<path fill=\"{fill}\" d=\"{d}\"/>");
-        }
         let mut grid = String::new();
+        let (gw, gh) = (cols * step, rows * step);
         for m in 0..=rows {
-            let _ = write!(grid, "M0 {m}H{cols}");
+            let _ = write!(grid, "M{} {}h{gw}", f(left), f(top + (m * step) as f64));
         }
         for n in 0..=cols {
-            let _ = write!(grid, "M{n} 0V{rows}");
+            let _ = write!(grid, "M{} {}v{gh}", f(left + (n * step) as f64), f(top));
         }
-        let _ = writeln!(
-            s,
-            "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\" \
-             vector-effect=\"non-scaling-stroke\"/>"
-        );
-        s.push_str("</g>\n");
+        let _ = writeln!(s, "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\"/>");
     } else {
         detailed_cells(&mut s, &g, &row_labels, &col_labels, (left, top, cell, text_dy, font), opts, &bank_of)?;
     }
@@ -311,10 +344,15 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     }
     s.push_str("</g>\n");
     if !opts.marks.is_empty() {
-        let _ = writeln!(s, "<g class=\"marks\" font-size=\"{}\" fill=\"none\">", f(0.55 * font));
+        // the thread under the index, as large as the index (readable where the
+        // picture is shrunk to a page's width); the index moved up (see detailed_cells)
+        let _ = writeln!(
+            s,
+            "<g class=\"marks\" font-size=\"{font}\" font-weight=\"bold\" fill=\"none\" text-anchor=\"middle\">"
+        );
         for (k, label, conflict) in &opts.marks {
             let (m, n) = (k / cols, k % cols);
-            let colour = if *conflict { "#d62728" } else { "#1f5fa8" };
+            let colour = if *conflict { "#b0151c" } else { "#174a85" };
             let (x, y) = (left + n as f64 * cell, top + m as f64 * cell);
             let _ = writeln!(
                 s,
@@ -324,8 +362,8 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
                 f(y + 2.0),
                 f(cell - 4.0),
                 f(cell - 4.0),
-                f(x + 4.0),
-                f(y + 0.55 * font + 3.0),
+                f(x + cell / 2.0),
+                f(y + marked_index_y(cell, font) + 1.1 * font),
                 esc(label)
             );
         }
@@ -386,22 +424,33 @@ fn detailed_cells(
         }
     }
     s.push_str("</g>\n");
+    let mut marked = vec![false; vals.len()];
+    for (k, _, _) in &opts.marks {
+        marked[*k as usize] = true;
+    }
     let _ = writeln!(s, "<g class=\"values\" font-size=\"{font}\" text-anchor=\"middle\">");
     for m in 0..rows {
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];
             let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
+            let dy = if marked[(m * cols + n) as usize] { marked_index_y(cell, font) } else { 0.5 * cell + text_dy };
             let _ = writeln!(
                 s,
                 "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
                 f(left + (n as f64 + 0.5) * cell),
-                f(top + (m as f64 + 0.5) * cell + text_dy),
+                f(top + m as f64 * cell + dy),
                 g.text(m, n)
             );
         }
     }
     s.push_str("</g>\n");
     Ok(())
+}
+
+/// The baseline of a marked cell's index, from the cell's top: the upper of
+/// its two lines (the thread's label is the lower).
+fn marked_index_y(cell: f64, font: f64) -> f64 {
+    (cell - 2.1 * font) / 2.0 + 0.85 * font
 }
 
 /// The labels of the `n` coordinates of a mode: the 1-D index, and the natural

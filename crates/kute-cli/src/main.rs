@@ -76,7 +76,7 @@ Examples:
   kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
   kute svg 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
   kute svg '(_8,_64):(_64,_1)' --banks 2 --access column:16 -o ldsm.svg   # one warp's ldmatrix
-  kute svg 'make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})' -o wgmma.svg   # compact: 0.2 MB
+  kute svg 'make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})' -o wgmma.svg   # compact: 0.3 MB
   kute svg 'make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})' --cute        # CuTe's print_svg: 6 MB
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are

@@ -30,10 +30,11 @@ pub(crate) struct Rows<K> {
     pub(crate) defs: String,
 }
 
-/// The shortest period `p` of `keys` that divides its length: `keys[i] == keys[i % p]`.
+/// The shortest period `p` of `keys` that divides its length: `keys[i] == keys[i % p]`
+/// (1 for no keys).
 pub(crate) fn period<K: PartialEq>(keys: &[K]) -> usize {
     let n = keys.len();
-    (1..n).find(|&p| n % p == 0 && (p..n).all(|i| keys[i] == keys[i - p])).unwrap_or(n.max(1))
+    (1..n).find(|&p| n.is_multiple_of(p) && (p..n).all(|i| keys[i] == keys[i - p])).unwrap_or(n.max(1))
 }
 
 impl<K: Eq + Hash + Clone> Rows<K> {
@@ -65,6 +66,11 @@ impl<K: Eq + Hash + Clone> Rows<K> {
     pub(crate) fn id(&mut self, keys: &[K], step: i64, draw: &dyn Fn(&mut String, &[K])) -> String {
         if let Some(id) = self.rows.get(keys) {
             return id.clone();
+        }
+        if keys.is_empty() {
+            let id = self.define("");
+            self.rows.insert(Vec::new(), id.clone());
+            return id;
         }
         let mut whole = String::new();
         draw(&mut whole, keys);

@@ -6,7 +6,8 @@
 //! `print_latex` rendered. Rows and columns are labelled with their 1-D index
 //! and, when the mode is nested, with the natural (hierarchical) coordinate.
 //! Text is sized from the grid's dimensions and its widest number, so layouts up
-//! to 64×64 stay readable.
+//! to 64×64 stay readable; larger ones draw the shades alone, each repeated row
+//! once ([`SVG_DETAIL_CELLS`]).
 
 use super::{grid, palette_index, Drawable, BW_PALETTE};
 use crate::error::{Error, Result};
@@ -15,13 +16,17 @@ use crate::int_tuple::{idx2crd, IntTuple};
 use crate::layout::Layout;
 use std::fmt::Write;
 
-/// Largest number of cells an SVG picture draws (a 256×256 grid is already a
-/// picture of about 10 MB), the same as [`MAX_CELLS`](super::MAX_CELLS).
+/// Largest number of cells an SVG picture draws (a 256×256 grid), the same as
+/// [`MAX_CELLS`](super::MAX_CELLS).
 pub const SVG_MAX_CELLS: usize = 1 << 16;
 
-/// Above this many cells an SVG picture draws the shades alone, one path per
-/// shade with the grid as one path (a 256x256 picture under a megabyte),
-/// without the numbers and the per-cell tooltips.
+/// Above this many cells an SVG picture draws the shades alone, without the
+/// numbers and the per-cell tooltips: each distinct row of shades defined once
+/// (as its shortest period repeated, where that is much shorter) and placed
+/// with `<use>`, the grid as one path (a 256x256 picture of `(256,256):(256,1)`
+/// is about 27 KB; of a layout whose rows all differ, up to about a megabyte).
+/// A TV picture (an MMA's, a copy's) of more cells is drawn compactly
+/// ([`svg_mma_auto`](super::svg_mma_auto)).
 pub const SVG_DETAIL_CELLS: usize = 1 << 12;
 /// Width of one character of a monospace font, as a fraction of the font size.
 const CHAR_W: f64 = 0.6;

@@ -564,7 +564,7 @@ pub fn svg_copy_compact(c: &TiledCopy) -> Result<String> {
 }
 
 /// The TV picture `kute svg` draws of an MMA: CuTe's [`svg_mma`] when its
-/// panels have at most [`SVG_DETAIL_CELLS`](super::svg::SVG_DETAIL_CELLS)
+/// panels have at most [`SVG_DETAIL_CELLS`](super::SVG_DETAIL_CELLS)
 /// cells together, else [`svg_mma_compact`] (the same picture, a fraction of
 /// the size).
 ///
@@ -580,7 +580,7 @@ pub fn svg_copy_compact(c: &TiledCopy) -> Result<String> {
 pub fn svg_mma_auto(m: &TiledMma) -> Result<String> {
     let (tm, tn, tk) = (m.tile_size(0)?.value(), m.tile_size(1)?.value(), m.tile_size(2)?.value());
     let cells = tm.saturating_mul(tn).saturating_add(tm.saturating_mul(tk)).saturating_add(tn.saturating_mul(tk));
-    if cells as u64 > super::svg::SVG_DETAIL_CELLS as u64 {
+    if cells as u64 > super::SVG_DETAIL_CELLS as u64 {
         svg_mma_compact(m)
     } else {
         svg_mma(m)
@@ -588,7 +588,7 @@ pub fn svg_mma_auto(m: &TiledMma) -> Result<String> {
 }
 
 /// The TV picture `kute svg` draws of a copy: [`svg_copy`] when its two panels
-/// have at most [`SVG_DETAIL_CELLS`](super::svg::SVG_DETAIL_CELLS) cells
+/// have at most [`SVG_DETAIL_CELLS`](super::SVG_DETAIL_CELLS) cells
 /// together, else [`svg_copy_compact`].
 ///
 /// Pre: as [`svg_copy`]. Post: one of those two.
@@ -602,7 +602,7 @@ pub fn svg_mma_auto(m: &TiledMma) -> Result<String> {
 pub fn svg_copy_auto(c: &TiledCopy) -> Result<String> {
     let (tm, tn) = copy_tile(c)?;
     let cells = tm.value().saturating_mul(tn.value()).saturating_mul(2);
-    if cells as u64 > super::svg::SVG_DETAIL_CELLS as u64 {
+    if cells as u64 > super::SVG_DETAIL_CELLS as u64 {
         svg_copy_compact(c)
     } else {
         svg_copy(c)

@@ -619,7 +619,7 @@ pub fn render_with(
         "latex" => kute::print::latex(&l),
         _ => {
             let opts = match (drawing.banks, &drawing.access) {
-                (Some(bytes), Some(access)) => kute::print::SvgOptions::access(&l, bytes, access).map_err(fail)?,
+                (Some(bytes), Some(access)) => kute::analysis::svg_options(&l, bytes, access).map_err(fail)?,
                 (banks, _) => kute::print::SvgOptions { banks, marks: Vec::new() },
             };
             kute::print::svg_with(&l, &opts)

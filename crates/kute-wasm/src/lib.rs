@@ -251,7 +251,7 @@ fn bank_options(layout: &AnyLayout, banks: &Banks) -> kute::Result<print::SvgOpt
         return Ok(print::SvgOptions { banks: Some(banks.elem_bytes), marks: Vec::new() });
     }
     let access = kute::analysis::Access::parse(banks.access)?;
-    print::SvgOptions::access(layout, banks.elem_bytes, &access)
+    kute::analysis::svg_options(layout, banks.elem_bytes, &access)
 }
 
 /// Store a drawing, or the reason there is none.
@@ -344,7 +344,7 @@ mod tests {
         // `kute svg '(_8,_64):(_64,_1)' --banks 2 --access column:16`
         let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
         let access = kute::analysis::Access::parse("column:16").unwrap();
-        let want = print::svg_with(&l, &print::SvgOptions::access(&l, 2, &access).unwrap()).unwrap();
+        let want = print::svg_with(&l, &kute::analysis::svg_options(&l, 2, &access).unwrap()).unwrap();
         let e = evaluate_drawn("(_8,_64):(_64,_1)", 2, " column:16 ");
         assert_eq!((e.svg.as_deref(), e.banks_note.as_deref()), (Some(want.as_str()), None));
         let e = evaluate_drawn("(_8,_64):(_64,_1)", 4, "");

@@ -171,36 +171,41 @@ fn a_large_picture_by_bank_gives_each_bank_one_colour() {
     assert_eq!(colours.len(), 32, "32 banks, 32 colours");
 }
 
-/// An ldmatrix picture (`kute svg --banks 2 --access column:16`): each thread's
-/// label is as large as the cells' numbers, inside its cell, under the number.
+/// ldmatrix pictures (`kute svg --banks 2 --access column:16`): each thread's
+/// label is as large as the picture's font, readable with the picture shown
+/// 2000 px wide, inside the cells its thread reads, under the cell's number.
 #[test]
 fn thread_labels_are_readable() {
-    let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
-    let access = kute::analysis::Access::parse("column:16").unwrap();
-    let opts = kute::print::SvgOptions::access(&l, 2, &access).unwrap();
-    let svg = kute::print::svg_with(&l, &opts).unwrap();
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    let size = |class: &str| -> f64 {
-        let g = doc.descendants().find(|n| n.attribute("class") == Some(class)).unwrap();
-        g.attribute("font-size").unwrap().parse().unwrap()
-    };
-    let (font, mark_font) = (size("values"), size("marks"));
-    assert!(mark_font >= font && font >= 12.0, "labels {mark_font}px, numbers {font}px");
-    // the picture is about 2200 px wide: shown 2000 px wide, a label stays over 10 px
-    let width: f64 = doc.root_element().attribute("width").unwrap().parse().unwrap();
-    assert!(mark_font * 2000.0 / width >= 10.0, "{mark_font}px in a picture {width}px wide");
-    // thread t reads rows 0-7 of columns 8(t/8)..8(t/8)+7: its label is in those cells
-    let (p, (x0, y0, w, h)) = paint(&svg);
-    let (cw, ch) = (w / 64.0, h / 8.0);
-    let mut labelled = 0;
-    for (x, y, text, _) in p.texts.iter().filter(|t| t.2.starts_with('t')) {
-        let t: i64 = text[1..].parse().unwrap();
-        let (n, m) = (((x - x0) / cw).floor() as i64, ((y - y0) / ch).floor() as i64);
-        assert_eq!(n / 8, t / 8, "{text} in column {n}");
-        assert_eq!(m, t % 8, "{text} in row {m}");
-        labelled += 1;
+    for rows in [8i64, 16] {
+        let src = format!("(_{rows},_64):(_64,_1)");
+        let l = kute::expr::eval(&src).unwrap().to_any_layout("l").unwrap();
+        let access = kute::analysis::Access::parse("column:16").unwrap();
+        let opts = kute::analysis::svg_options(&l, 2, &access).unwrap();
+        let svg = kute::print::svg_with(&l, &opts).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let size = |class: &str| -> f64 {
+            let g = doc.descendants().find(|n| n.attribute("class") == Some(class)).unwrap();
+            g.attribute("font-size").unwrap().parse().unwrap()
+        };
+        let (font, mark_font) = (size("values"), size("marks"));
+        assert!(mark_font >= font && mark_font >= 12.0, "{src}: labels {mark_font}px, numbers {font}px");
+        let width: f64 = doc.root_element().attribute("width").unwrap().parse().unwrap();
+        assert!(mark_font * 2000.0 / width >= 11.0, "{src}: {mark_font}px in a picture {width}px wide");
+        // vector t (8 halves) is row t % rows, columns 8 (t / rows) to 8 (t / rows) + 7
+        let (p, (x0, y0, w, h)) = paint(&svg);
+        let (cw, ch) = (w / 64.0, h / rows as f64);
+        let mut labelled = 0;
+        for (x, y, text, _) in p.texts.iter().filter(|t| t.2.starts_with('t')) {
+            let t: i64 = text[1..].parse().unwrap();
+            let (n, m) = (((x - x0) / cw).floor() as i64, ((y - y0) / ch).floor() as i64);
+            assert_eq!((m, n / 8), (t % rows, t / rows), "{src}: {text} in cell ({m},{n})");
+            // under the cell's number, within the cell
+            let number = p.texts.iter().find(|u| (u.0 - x).abs() < 0.1 && u.2 == (64 * m + n).to_string()).unwrap();
+            assert!(number.1 < *y && *y < y0 + (m + 1) as f64 * ch, "{src}: {text} at {y}, its number at {}", number.1);
+            labelled += 1;
+        }
+        assert_eq!(labelled, 256, "{src}");
     }
-    assert_eq!(labelled, 256);
 }
 
 /// What CuTe's `print_svg` of a TV picture draws: each `<rect>` (its corner

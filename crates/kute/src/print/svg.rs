@@ -72,44 +72,6 @@ pub struct SvgOptions {
     pub marks: Vec<(i64, String, bool)>,
 }
 
-impl SvgOptions {
-    /// Bank colours for elements of `bytes` bytes, and the cells one warp's
-    /// `access` touches outlined with their threads (`kute svg --banks BYTES
-    /// --access ACCESS`), red where the bank is shared in the access's phase.
-    ///
-    /// Pre: as [`accessed_cells`](crate::analysis::accessed_cells) (a layout of
-    /// element offsets, a power-of-two element size, an access of the tile).
-    /// Post: `banks` is `Some(bytes)`; one mark per element accessed, at its cell
-    /// of the picture's grid (row-major: `m · cols + n`), labelled `t<thread>`.
-    ///
-    /// ```
-    /// use kute::analysis::Access;
-    /// use kute::print::SvgOptions;
-    /// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
-    /// let o = SvgOptions::access(&l, 2, &Access::parse("column:16").unwrap()).unwrap();
-    /// assert_eq!((o.banks, o.marks.len()), (Some(2), 256));
-    /// // thread 8 reads the next 16 bytes of row 0: columns 8 to 15
-    /// assert!(o.marks.contains(&(8, "t8".to_string(), true)));
-    /// ```
-    pub fn access(l: &crate::AnyLayout, bytes: i64, access: &crate::analysis::Access) -> Result<SvgOptions> {
-        let shape = l.shape()?;
-        let (rows, cols) = match shape.rank() {
-            2 => (shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()),
-            _ => (1, shape.size()?.value()),
-        };
-        let cells = crate::analysis::accessed_cells(l, bytes, access)?;
-        let marks = cells
-            .into_iter()
-            .map(|c| {
-                // (a rank-1 layout is drawn as a column: its cell k is row k)
-                let k = if rows == 1 { c.coord } else { (c.coord % rows) * cols + c.coord / rows };
-                (k, format!("t{}", c.thread), c.conflict)
-            })
-            .collect();
-        Ok(SvgOptions { banks: Some(bytes), marks })
-    }
-}
-
 /// The colour of bank `b` of 32: hues around the wheel, alternating light and
 /// dark so that neighbouring banks differ.
 ///
@@ -194,7 +156,18 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     };
     // a summarised picture's cells hold no numbers: a font's height each
     let summarised = vals.len() > SVG_DETAIL_CELLS;
-    let cell = if summarised { font } else { (2.0 * font).max((widest as f64 * cw + font).ceil()) };
+    // with a warp's access outlined, a cell holds two lines: its index, a
+    // little smaller, above its thread's label at the font's size (readable
+    // with the picture shrunk to a page's width)
+    let marked_picture = !opts.marks.is_empty() && !summarised;
+    let value_font = if marked_picture { 0.8 * font } else { font };
+    let cell = if summarised {
+        font
+    } else if marked_picture {
+        (2.4 * font).max((widest as f64 * CHAR_W * value_font + 0.6 * font).ceil())
+    } else {
+        (2.0 * font).max((widest as f64 * cw + font).ceil())
+    };
     // (and its labels every 8th row and column)
     let label_every = if summarised { 8 } else { 1 };
     let text_dy = 0.35 * font; // baseline offset that centres digits vertically
@@ -208,8 +181,6 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let col_crd_w = text_width(col_labels.iter().filter_map(|(_, c)| c.as_ref().map(String::len)), cw);
     // Widen the cells (up to twice) to keep coordinates level; else turn them upright.
     let cell = if col_crd_w + 8.0 > cell && col_crd_w + 8.0 <= 2.0 * cell { col_crd_w + 8.0 } else { cell };
-    // a marked cell holds two lines, its index and its thread, at the font's size
-    let cell = if opts.marks.is_empty() || summarised { cell } else { cell.max((2.4 * font).ceil()) };
     let col_crd_upright = col_crd_w > cell - 4.0;
     let col_crd_h = match (col_crd_w > 0.0, col_crd_upright) {
         (false, _) => 0.0,
@@ -303,7 +274,8 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
         }
         let _ = writeln!(s, "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\"/>");
     } else {
-        detailed_cells(&mut s, &g, &row_labels, &col_labels, (left, top, cell, text_dy, font), opts, &bank_of)?;
+        let sizes = (left, top, cell, 0.35 * value_font, value_font, font);
+        detailed_cells(&mut s, &g, &row_labels, &col_labels, sizes, opts, &bank_of)?;
     }
     let _ = writeln!(
         s,
@@ -404,7 +376,7 @@ fn detailed_cells(
     g: &super::Grid,
     row_labels: &[(String, Option<String>)],
     col_labels: &[(String, Option<String>)],
-    (left, top, cell, text_dy, font): (f64, f64, f64, f64, f64),
+    (left, top, cell, text_dy, font, label_font): (f64, f64, f64, f64, f64, f64),
     opts: &SvgOptions,
     bank_of: &dyn Fn(i64) -> Result<Option<i64>>,
 ) -> Result<()> {
@@ -438,7 +410,8 @@ fn detailed_cells(
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];
             let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
-            let dy = if marked[(m * cols + n) as usize] { marked_index_y(cell, font) } else { 0.5 * cell + text_dy };
+            let dy =
+                if marked[(m * cols + n) as usize] { marked_index_y(cell, label_font) } else { 0.5 * cell + text_dy };
             let _ = writeln!(
                 s,
                 "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
@@ -452,10 +425,11 @@ fn detailed_cells(
     Ok(())
 }
 
-/// The baseline of a marked cell's index, from the cell's top: the upper of
-/// its two lines (the thread's label is the lower).
+/// The baseline of a marked cell's index (at 0.8 of the font's size), from
+/// the cell's top: the upper of its two lines (the thread's label, at the
+/// font's size, is the lower, 1.1 fonts further down).
 fn marked_index_y(cell: f64, font: f64) -> f64 {
-    (cell - 2.1 * font) / 2.0 + 0.85 * font
+    (cell - 1.95 * font) / 2.0 + 0.7 * font
 }
 
 /// The labels of the `n` coordinates of a mode: the 1-D index, and the natural

@@ -131,7 +131,7 @@ fn a_256x256_picture_is_small_and_every_cell_has_its_shade() {
         ("(256,256):(1,256)", 256, 256, |m, n| m + 256 * n, 40_000),
         ("(_256,_256):(_1,_256)", 256, 256, |m, n| m + 256 * n, 40_000),
         ("Sw<3,4,3> o _0 o (_128,_64):(_64,_1)", 128, 64, |m, n| sw(3, 4, 3, 64 * m + n), 40_000),
-        // no repetition to speak of: a prime stride (every row differs)
+        // a side of no period (65 cells) and a stride of 67: each row drawn whole
         ("(65,65):(1,67)", 65, 65, |m, n| m + 67 * n, 200_000),
     ];
     for (src, rows, cols, value, limit) in cases {

@@ -24,7 +24,8 @@ pub const SVG_MAX_CELLS: usize = 1 << 16;
 /// numbers and the per-cell tooltips: each distinct row of shades defined once
 /// (as its shortest period repeated, where that is much shorter) and placed
 /// with `<use>`, the grid as one path (a 256x256 picture of `(256,256):(256,1)`
-/// is about 27 KB; of a layout whose rows all differ, up to about a megabyte).
+/// is about 27 KB, swizzled ones up to about 80 KB; at worst, every row
+/// different, about a megabyte).
 /// A TV picture (an MMA's, a copy's) of more cells is drawn compactly
 /// ([`svg_mma_auto`](super::svg_mma_auto)).
 pub const SVG_DETAIL_CELLS: usize = 1 << 12;

@@ -5,11 +5,16 @@
 Serves PLAYGROUND_DIR (scripts/build-playground.sh's output) on a free port of
 127.0.0.1, then: types an expression and presses Enter, and checks the result, the
 table and that an SVG picture was drawn; loads a link #e=<expression>; shows an error;
-follows a worked example; checks the page raised no JavaScript error, and that
-opened as a file it says to serve it. Exit status 0
+follows a worked example; colours a picture by bank and outlines a warp's access
+(each cell's colour checked against the bank computed here); steps Back and Forward
+through the answers and ArrowUp/ArrowDown through the expressions; times a 256x256
+layout (under half a second); checks that on a phone's screen the picture fits and
+the controls wrap; checks the page raised no JavaScript error, and that opened as a
+file it says to serve it. Exit status 0
 when every check passes, 1 otherwise. Run by scripts/test-playground.sh.
 """
 
+import colorsys
 import functools
 import http.server
 import os
@@ -26,6 +31,7 @@ BLOCKED = "blocked_product((_2,_2):(_1,_2),(_3,_4):(_4,_1))"
 BLOCKED_RESULT = "((_2,_3),(_2,_4)):((_1,_16),(_2,_4))"
 BLOCKED_ROW = " 5  | 33 | 35 | 37 | 39 | 41 | 43 | 45 | 47 |"
 SWIZZLE_RESULT = "Sw<3,0,3> o _0 o (_8,_8):(_8,_1)"
+LDSM = "(_8,_64):(_64,_1)"
 
 failures = []
 
@@ -58,6 +64,128 @@ def picture(page):
                     box.width, box.height];
         }"""
     )
+
+
+def bank_colour(b):
+    """The colour of bank b of 32 (kute's bank_colour, computed here with colorsys):
+    hue b * 360/32 * 7 degrees, saturation 70%, lightness 78% (even banks) or 62% (odd)."""
+    hue = (b * 360 // 32 * 7) % 360
+    r, g, bl = colorsys.hls_to_rgb(hue / 360, 0.78 if b % 2 == 0 else 0.62, 0.7)
+    return "#%02x%02x%02x" % tuple(round(x * 255) for x in (r, g, bl))
+
+
+def cells(page):
+    """[(fill, tooltip)] of the picture's cells, row by row."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#picture svg rect.cell')].map(r =>
+            [r.getAttribute('fill'), r.querySelector('title').textContent])"""
+    )
+
+
+def submit(page, expr):
+    page.fill("#expr", expr)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#expr').value === {expr!r} && !document.querySelector('#answer').hidden")
+
+
+def check_banks(page):
+    page.check("#banks-on")
+    page.select_option("#elem-bytes", "2")
+    page.fill("#access", "column:16")
+    submit(page, LDSM)
+    page.wait_for_function("document.querySelectorAll('#picture svg rect.mark').length > 0")
+    got = cells(page)
+    check(len(got) == 8 * 64, f"{LDSM} with banks: 512 cells ({len(got)})")
+    wrong = []
+    for k, (fill, title) in enumerate(got):
+        m, n = divmod(k, 64)
+        value = 64 * m + n  # the row-major 8x64 tile, computed here
+        bank = value * 2 // 4 % 32
+        if fill != bank_colour(bank) or not title.endswith(f"\u2192 {value}, bank {bank}"):
+            wrong.append((m, n, fill, title))
+    check(not wrong, f"each cell in its bank's colour, as the command line's ({wrong[:3]})")
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('#picture svg rect.mark')].map(r => r.getAttribute('stroke'))"""
+    )
+    # ldmatrix of a row-major 8x64 half tile: every 16-byte row shares its banks, 8-way
+    check(len(marks) == 256 and all(m == "#b0151c" for m in marks), f"the warp's 256 halves outlined in red ({len(marks)})")
+    check(page.locator("#picture svg .legend").count() == 1, "a legend of the banks")
+    h = urllib.parse.unquote(page.evaluate("location.hash"))
+    check("banks=2" in h and "access=column:16" in h, f"the address holds the bank colouring ({h})")
+    # through the swizzle CuTe's 128-byte atoms use, no conflicts: no red
+    submit(page, "Sw<3,3,3> o _0 o " + LDSM)
+    page.wait_for_function("document.querySelectorAll('#picture svg rect.mark').length === 256")
+    red = page.locator("#picture svg rect.mark[stroke='#b0151c']").count()
+    check(red == 0, f"swizzled, no conflicts ({red} red)")
+    page.uncheck("#banks-on")
+    page.wait_for_function("document.querySelectorAll('#picture svg rect.mark').length === 0")
+    check(page.locator("#picture svg .legend").count() == 0, "unticked: no banks")
+    submit(page, LDSM)
+    fills = [f for f, _ in cells(page)[:8]]
+    check(fills == ["#ffffff", "#999999", "#cccccc", "#666666", "#e6e6e6", "#808080", "#b3b3b3", "#4d4d4d"],
+          f"and CuTe's greys again ({fills})")
+
+
+def check_history(page):
+    first, second = "(_4,_2):(_2,_1)", "(_3,_5):(_5,_1)"
+    submit(page, first)
+    submit(page, second)
+    page.go_back()
+    page.wait_for_function(f"document.querySelector('#result').innerText === {first!r}")
+    check(page.input_value("#expr") == first, "Back shows the previous answer and its expression")
+    page.go_forward()
+    page.wait_for_function(f"document.querySelector('#result').innerText === {second!r}")
+    check(page.input_value("#expr") == second, "Forward the next")
+    page.fill("#expr", "draft")
+    page.focus("#expr")
+    seen = []
+    for key in ["ArrowUp", "ArrowUp", "ArrowDown", "ArrowDown"]:
+        page.keyboard.press(key)
+        seen.append(page.input_value("#expr"))
+    # the session's last two distinct expressions: second, then first (second was shown again by Forward)
+    check(seen == [second, first, second, "draft"], f"ArrowUp/ArrowDown step through the session ({seen})")
+
+
+def check_speed(page):
+    big = "(256,256):(256,1)"
+    page.fill("#expr", "8:1")
+    page.keyboard.press("Enter")
+    page.fill("#expr", big)
+    ms = page.evaluate(
+        """() => new Promise(done => {
+            const t0 = performance.now();
+            document.querySelector('#form').requestSubmit();
+            requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+        })"""
+    )
+    pic = picture(page)
+    check(pic is not None and pic[2] > 500, f"the 256x256 picture is drawn ({pic})")
+    check(ms < 500, f"a 256x256 layout's answer in {ms:.0f} ms (< 500)")
+    check(not page.evaluate("document.querySelector('#table-details').open"), "its megabyte table folded")
+    page.click("#table-details summary")
+    check(page.inner_text("#table").count("\n") > 500, "and shown when unfolded")
+
+
+def check_phone(browser, base, errors):
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    phone.on("pageerror", lambda e: errors.append(f"page error (phone): {e}"))
+    phone.goto(base + "#e=" + urllib.parse.quote(LDSM, safe="") + "&banks=2&access=column%3A16")
+    phone.wait_for_selector("body[data-ready=true]")
+    phone.wait_for_selector("#picture svg")
+    check(phone.is_checked("#banks-on") and phone.input_value("#access") == "column:16", "a link sets the bank controls")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    check(width <= 390, f"a phone's page does not scroll sideways ({width} px wide)")
+    box = phone.evaluate("(() => { const b = document.querySelector('#picture svg').getBoundingClientRect(); return [b.left, b.right, b.width, b.height]; })()")
+    check(box[0] >= 0 and box[1] <= 390 and box[2] > 300, f"the picture scales to the phone's width ({box})")
+    outside = phone.evaluate(
+        """() => [...document.querySelectorAll('input, select, button, label')]
+            .filter(e => e.offsetParent !== null && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+            .map(e => e.id || e.textContent.trim().slice(0, 20))"""
+    )
+    check(not outside, f"every control within the screen ({outside})")
+    viewport = phone.evaluate("document.querySelector('meta[name=viewport]').content")
+    check("width=device-width" in viewport, f"a viewport meta ({viewport})")
+    phone.close()
 
 
 def main():
@@ -154,9 +282,21 @@ def main():
         pic = picture(page)
         check(pic is not None and pic[0] > 100, f"the MMA example draws its TV picture ({pic})")
 
+        # 5. bank colouring, as `kute svg --banks 2 --access column:16` draws it
+        check_banks(page)
+
+        # 6. Back and Forward step through the answers, the arrow keys through the expressions
+        check_history(page)
+
+        # 7. a 256x256 layout is drawn in under half a second
+        check_speed(page)
+
         check(not errors, f"no JavaScript errors ({errors})")
 
-        # 5. opened from a file, the page says to serve it (modules load over http only)
+        # 8. on a phone's screen the picture fits its width and the controls wrap
+        check_phone(browser, base, errors)
+
+        # 9. opened from a file, the page says to serve it (modules load over http only)
         page3 = browser.new_page()
         page3.goto("file://" + os.path.abspath(os.path.join(root, "index.html")))
         status = page3.inner_text("#status")

@@ -2,7 +2,8 @@
 # Test the browser playground in headless Chromium: build it (scripts/build-playground.sh),
 # serve it on a free local port, and drive it with Playwright (scripts/test-playground.py):
 # type an expression, check the result, the table and the SVG picture, a shared link,
-# an error, the worked examples.
+# an error, the worked examples, bank colours and a warp's access, Back/Forward and the
+# arrow keys, the time a 256x256 layout takes, and a phone-sized screen.
 #
 #   scripts/test-playground.sh [SCREENSHOT.png]
 #

@@ -76,6 +76,8 @@ Examples:
   kute svg 'zipped_divide((8,8):(8,1), <2,4>)' > divided.svg
   kute svg 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)' --banks 2 -o sw128.svg   # cells by bank
   kute svg '(_8,_64):(_64,_1)' --banks 2 --access column:16 -o ldsm.svg   # one warp's ldmatrix
+  kute svg 'make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})' -o wgmma.svg   # compact: 0.3 MB
+  kute svg 'make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})' --cute        # CuTe's print_svg: 6 MB
 
 Each cell shows its index, shaded with CuTe's LaTeX palette; rows and columns are
 labelled with their index and, for nested modes, their natural coordinate. A rank-1
@@ -219,6 +221,11 @@ enum Command {
         /// with its thread, in red where its bank is shared in its phase
         #[arg(long, value_name = "ACCESS", requires = "banks")]
         access: Option<String>,
+        /// An MMA's or a copy's picture as CuTe's print_svg writes it, byte for
+        /// byte, however large (by default, panels of more than 4096 cells are
+        /// drawn compactly: the same picture, each repeated row defined once)
+        #[arg(long)]
+        cute: bool,
     },
     /// Show an xor-linear layout (a swizzle, a power-of-two layout) as a bit
     /// matrix and in Triton's linear-layout form, or read one back
@@ -364,10 +371,10 @@ fn main() -> ExitCode {
         }
         Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Drawing::default()),
         Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Drawing::default()),
-        Some(Command::Svg { exprs, output, banks, access }) => {
+        Some(Command::Svg { exprs, output, banks, access, cute }) => {
             match access.as_deref().map(kute::analysis::Access::parse) {
                 Some(Err(e)) => Err(anyhow::anyhow!("svg --access: {e}")),
-                access => picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok) }),
+                access => picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok), cute }),
             }
         }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
@@ -585,6 +592,8 @@ pub fn render(session: &mut Session, src: &str, kind: &'static str) -> Result<St
 pub struct Drawing {
     banks: Option<i64>,
     access: Option<kute::analysis::Access>,
+    /// TV pictures as CuTe's print_svg, however large.
+    cute: bool,
 }
 
 /// [`render`], an SVG picture drawn as `drawing` asks.
@@ -599,18 +608,20 @@ pub fn render_with(
         session::Drawn::Layout(l) => l,
         // a TiledMMA or a TiledCopy: CuTe's TV pictures
         session::Drawn::Mma(m) if kind == "latex" => return kute::print::latex_mma(&m).map_err(fail),
-        session::Drawn::Mma(m) => return kute::print::svg_mma(&m).map_err(fail),
+        session::Drawn::Mma(m) if drawing.cute => return kute::print::svg_mma(&m).map_err(fail),
+        session::Drawn::Mma(m) => return kute::print::svg_mma_auto(&m).map_err(fail),
         session::Drawn::Copy(c) if kind == "latex" => return kute::print::latex_copy(&c).map_err(fail),
-        session::Drawn::Copy(c) => return kute::print::svg_copy(&c).map_err(fail),
+        session::Drawn::Copy(c) if drawing.cute => return kute::print::svg_copy(&c).map_err(fail),
+        session::Drawn::Copy(c) => return kute::print::svg_copy_auto(&c).map_err(fail),
     };
     let r = match kind {
         "table" => kute::print::table(&l),
         "latex" => kute::print::latex(&l),
         _ => {
-            let mut opts = kute::print::SvgOptions { banks: drawing.banks, marks: Vec::new() };
-            if let (Some(bytes), Some(access)) = (drawing.banks, &drawing.access) {
-                opts.marks = access_marks(&l, bytes, access).map_err(fail)?;
-            }
+            let opts = match (drawing.banks, &drawing.access) {
+                (Some(bytes), Some(access)) => kute::analysis::svg_options(&l, bytes, access).map_err(fail)?,
+                (banks, _) => kute::print::SvgOptions { banks, marks: Vec::new() },
+            };
             kute::print::svg_with(&l, &opts)
         }
     };
@@ -620,28 +631,6 @@ pub fn render_with(
 /// `kute table|latex|svg EXPR...`: the bindings evaluated in order, every
 /// other expression drawn (the pictures one after another; an SVG file holds
 /// one picture, so `-o FILE` takes one drawn expression).
-/// The cells of `l`'s grid one warp's `access` touches: thread labels, red
-/// where the bank is shared (row-major grid index: `m · cols + n`).
-fn access_marks(
-    l: &kute::AnyLayout,
-    bytes: i64,
-    access: &kute::analysis::Access,
-) -> kute::Result<Vec<(i64, String, bool)>> {
-    let shape = l.shape()?;
-    let (rows, cols) = match shape.rank() {
-        2 => (shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()),
-        _ => (1, shape.size()?.value()),
-    };
-    let cells = kute::analysis::accessed_cells(l, bytes, access)?;
-    Ok(cells
-        .into_iter()
-        .map(|c| {
-            let (m, n) = if rows == 1 { (0, c.coord) } else { (c.coord % rows, c.coord / rows) };
-            (m * cols + n, format!("t{}", c.thread), c.conflict)
-        })
-        .collect())
-}
-
 fn picture(exprs: &[String], kind: &'static str, output: Option<PathBuf>, opts: &Drawing) -> anyhow::Result<bool> {
     let mut session = Session::default();
     let mut pictures = Vec::new();

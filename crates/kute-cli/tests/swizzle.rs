@@ -107,7 +107,7 @@ fn svg_outlines_a_warps_access() {
         assert!(ok, "{err}");
         let marks: Vec<&str> = out.lines().filter(|l| l.starts_with("<rect class=\"mark\"")).collect();
         assert_eq!(marks.len(), 256, "{layout}");
-        assert_eq!(marks.iter().filter(|l| l.contains("#d62728")).count(), red, "{layout}");
+        assert_eq!(marks.iter().filter(|l| l.contains("#b0151c")).count(), red, "{layout}");
         for t in 0..32 {
             assert_eq!(
                 marks.iter().filter(|l| l.ends_with(&format!(">t{t}</text>"))).count(),
@@ -139,4 +139,13 @@ fn tv_pictures_from_the_command_line() {
         kute(&["svg", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))"]);
     assert!(ok, "{err}");
     assert_eq!(svg.matches("<rect ").count(), 2 * 8 * 32);
+    // above 4096 cells, compact (the same picture: see kute's svg_pictures tests); --cute: CuTe's text
+    let big = "make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})";
+    let (compact, err, ok) = kute(&["svg", big]);
+    assert!(ok, "{err}");
+    let (cute, err, ok) = kute(&["svg", "--cute", big]);
+    assert!(ok, "{err}");
+    assert!(compact.len() < 400_000 && cute.len() > 6_000_000, "{} and {} bytes", compact.len(), cute.len());
+    assert_eq!(cute.matches("<rect ").count(), 64 * 256 + 64 * 16 + 256 * 16, "one rect per cell");
+    assert!(compact.contains("<use ") && compact.contains(">T127</text>"));
 }

@@ -534,12 +534,13 @@ impl PyValue {
     }
 
     /// Jupyter: the SVG drawing of a composed layout, tiled MMA or tiled copy
-    /// (`None` for other values).
+    /// (`None` for other values); an MMA or a copy of more than 4096 cells is
+    /// drawn compactly, as `kute svg` draws it (a notebook keeps it small).
     fn _repr_svg_(&self) -> Option<String> {
         match &self.inner {
             Value::Composed(c) => kute::print::svg(&**c).ok(),
-            Value::TiledMma(m) => kute::print::svg_mma(m).ok(),
-            Value::TiledCopy(c) => kute::print::svg_copy(c).ok(),
+            Value::TiledMma(m) => kute::print::svg_mma_auto(m).ok(),
+            Value::TiledCopy(c) => kute::print::svg_copy_auto(c).ok(),
             _ => None,
         }
     }

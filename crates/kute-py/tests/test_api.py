@@ -272,6 +272,18 @@ def test_table_latex_svg():
     assert "tikzpicture" in latex and latex == a.latex()
 
 
+def test_large_pictures_stay_small_in_a_notebook():
+    # a 256x256 layout: each distinct row of shades drawn once (a megabyte before)
+    assert len(Layout((256, 256), (256, 1))._repr_svg_()) < 40_000
+    # Hopper's largest wgmma atom: compact above 4096 cells (CuTe's print_svg is 6 MB)
+    m = kute.eval("make_tiled_mma(SM90_64x256x16_F32F16F16_SS{})")
+    svg = m._repr_svg_()
+    assert len(svg) < 400_000 and "<use " in svg and ">T127</text>" in svg
+    # a small MMA is CuTe's print_svg, which starts with its tile
+    small = kute.eval("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})")._repr_svg_()
+    assert small.startswith("<!--  Tile: (_16,_8,_8)  -->") and "<use " not in small
+
+
 # --- errors ------------------------------------------------------------------------------------
 
 

@@ -53,6 +53,10 @@ pub struct Evaluation {
     pub svg: Option<String>,
     /// Why a drawable value has no picture.
     pub svg_note: Option<String>,
+    /// Why the picture has no bank colours or access outlines that were asked
+    /// for (a value that is not a layout of indices, an access that does not
+    /// parse or does not fit the tile).
+    pub banks_note: Option<String>,
     /// kute's error, as `kute eval` prints it (`error: op: message`).
     pub error: Option<String>,
     /// The failing statement with a line of carets under the part the error
@@ -136,6 +140,29 @@ use kute::syntax::statements;
 /// ```
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn evaluate(input: &str) -> Evaluation {
+    evaluate_drawn(input, 0, "")
+}
+
+/// [`evaluate`], with a layout's picture coloured by shared-memory bank as
+/// `kute svg --banks ELEM_BYTES [--access ACCESS]` draws it: each cell in the
+/// colour of the bank of its element (`elem_bytes` bytes each; 0 colours
+/// nothing), and, when `access` is not empty, the cells one warp's access
+/// touches outlined with their threads (red where the bank is shared).
+///
+/// Pre: none. Post: as [`evaluate`]; where the bank colours cannot be drawn
+/// (not a layout of indices, an element size below one byte, or one that is
+/// not a power of two with an access, an access that does not parse or fit), the picture is drawn without them and
+/// `banks_note` says why.
+///
+/// ```
+/// let e = kute_wasm::evaluate_drawn("(_8,_64):(_64,_1)", 2, "column:16");
+/// let svg = e.svg.unwrap();
+/// assert!(svg.contains("bank 0") && svg.matches("class=\"mark\"").count() == 256);
+/// let e = kute_wasm::evaluate_drawn("(_8,_64):(_64,_1)", 2, "sideways");
+/// assert!(e.svg.is_some() && e.banks_note.unwrap().contains("sideways"));
+/// ```
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn evaluate_drawn(input: &str, elem_bytes: i32, access: &str) -> Evaluation {
     let mut env = Env::new();
     let mut last = None;
     for (_, stmt) in statements(input) {
@@ -157,15 +184,27 @@ pub fn evaluate(input: &str) -> Evaluation {
         };
     };
     let mut out = Evaluation { ok: true, result: v.to_string(), kind: v.kind_name().to_string(), ..Default::default() };
-    draw(&v, &mut out);
+    let banks = Banks { elem_bytes: i64::from(elem_bytes), access: access.trim() };
+    draw(&v, &mut out, &banks);
     out
+}
+
+/// The bank colouring asked for: elements of `elem_bytes` bytes (0: none),
+/// and one warp's access (empty: none).
+struct Banks<'a> {
+    elem_bytes: i64,
+    access: &'a str,
 }
 
 /// Fill in the pictures of `v`: a layout's table and SVG (the calls of `kute
 /// table` and `kute svg`), a TiledMMA's or TiledCopy's thread-value picture
 /// (CuTe's `print_svg`); other values are not drawn.
-fn draw(v: &Value, out: &mut Evaluation) {
+fn draw(v: &Value, out: &mut Evaluation, banks: &Banks) {
     let note = |e: Error| e.to_string().replace(['\n', '\r'], " ");
+    if banks.elem_bytes != 0 && matches!(v, Value::TiledMma(_) | Value::MmaAtom(_) | Value::TiledCopy(_)) {
+        out.banks_note =
+            Some("banks colour a layout of element offsets; an MMA's or a copy's picture shows threads".into());
+    }
     let layout = match v {
         Value::Layout(l) => AnyLayout::Layout(l.clone()),
         Value::Composed(_) => match v.to_any_layout("the drawing") {
@@ -176,22 +215,43 @@ fn draw(v: &Value, out: &mut Evaluation) {
             }
         },
         Value::TiledMma(m) => {
-            set(print::svg_mma(m), &mut out.svg, &mut out.svg_note);
+            set(print::svg_mma_auto(m), &mut out.svg, &mut out.svg_note);
             return;
         }
         Value::MmaAtom(a) => {
-            let svg = kute::atom::TiledMma::new((**a).clone(), None, None).and_then(|m| print::svg_mma(&m));
+            let svg = kute::atom::TiledMma::new((**a).clone(), None, None).and_then(|m| print::svg_mma_auto(&m));
             set(svg, &mut out.svg, &mut out.svg_note);
             return;
         }
         Value::TiledCopy(c) => {
-            set(print::svg_copy(c), &mut out.svg, &mut out.svg_note);
+            set(print::svg_copy_auto(c), &mut out.svg, &mut out.svg_note);
             return;
         }
         _ => return,
     };
     set(print::table(&layout), &mut out.table, &mut out.table_note);
-    set(print::svg(&layout), &mut out.svg, &mut out.svg_note);
+    if banks.elem_bytes == 0 {
+        set(print::svg(&layout), &mut out.svg, &mut out.svg_note);
+        return;
+    }
+    // with the colours if they can be drawn, else without, saying why
+    let coloured = bank_options(&layout, banks).and_then(|o| print::svg_with(&layout, &o));
+    match coloured {
+        Ok(svg) => out.svg = Some(svg),
+        Err(e) => {
+            out.banks_note = Some(note(e));
+            set(print::svg(&layout), &mut out.svg, &mut out.svg_note);
+        }
+    }
+}
+
+/// The picture's options for `banks`: the colours, and the access's outlines.
+fn bank_options(layout: &AnyLayout, banks: &Banks) -> kute::Result<print::SvgOptions> {
+    if banks.access.is_empty() {
+        return Ok(print::SvgOptions { banks: Some(banks.elem_bytes), marks: Vec::new() });
+    }
+    let access = kute::analysis::Access::parse(banks.access)?;
+    kute::analysis::svg_options(layout, banks.elem_bytes, &access)
 }
 
 /// Store a drawing, or the reason there is none.
@@ -276,6 +336,29 @@ mod tests {
         for bad in ["", " ; \n", ")", "(((((", "logical_divide(", "é(", "1:0:1", "_1@@", &"(".repeat(10_000)] {
             let e = evaluate(bad);
             assert!(!e.ok && e.error.is_some(), "{bad:?}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn bank_colours_are_the_command_line_s() {
+        // `kute svg '(_8,_64):(_64,_1)' --banks 2 --access column:16`
+        let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+        let access = kute::analysis::Access::parse("column:16").unwrap();
+        let want = print::svg_with(&l, &kute::analysis::svg_options(&l, 2, &access).unwrap()).unwrap();
+        let e = evaluate_drawn("(_8,_64):(_64,_1)", 2, " column:16 ");
+        assert_eq!((e.svg.as_deref(), e.banks_note.as_deref()), (Some(want.as_str()), None));
+        let e = evaluate_drawn("(_8,_64):(_64,_1)", 4, "");
+        assert_eq!(e.svg.unwrap(), print::svg_with(&l, &print::SvgOptions { banks: Some(4), marks: vec![] }).unwrap());
+        // what cannot be coloured is drawn without, saying why
+        for (expr, bytes, access) in [
+            ("make_identity_layout((_4,_4))", 2, ""),
+            ("(_8,_64):(_64,_1)", 3, "column:16"),
+            ("(_8,_64):(_64,_1)", -2, ""),
+            ("(_8,_64):(_64,_1)", 2, "(_32,_4"),
+            ("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})", 2, ""),
+        ] {
+            let e = evaluate_drawn(expr, bytes, access);
+            assert!(e.ok && e.svg.is_some() && e.banks_note.is_some(), "{expr} {bytes} {access}: {e:?}");
         }
     }
 

@@ -25,6 +25,7 @@ mod no_panic;
 mod print_vectors;
 mod registry;
 mod regressions;
+mod svg_pictures;
 mod symbolic;
 mod syntax;
 mod tensor;

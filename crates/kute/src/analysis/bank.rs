@@ -253,6 +253,43 @@ pub fn accessed_cells(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Res
     Ok(out)
 }
 
+/// The options of an SVG picture of `smem` coloured by bank for elements of
+/// `elem_bytes` bytes, with the cells one warp's `access` touches outlined
+/// and labelled with their threads (`kute svg --banks BYTES --access
+/// ACCESS`), red where the bank is shared in the access's phase (as
+/// [`accessed_cells`] marks them).
+///
+/// Pre: as [`accessed_cells`] (a layout of element offsets, a power-of-two
+/// element size, an access of the tile). Post: `banks` is `Some(elem_bytes)`;
+/// one mark per element accessed, at its cell of the picture's grid
+/// (row-major: `m · cols + n`; a rank-1 layout is a column), labelled
+/// `t<thread>`.
+///
+/// ```
+/// use kute::analysis::{svg_options, Access};
+/// let l = kute::expr::eval("(_8,_64):(_64,_1)").unwrap().to_any_layout("l").unwrap();
+/// let o = svg_options(&l, 2, &Access::parse("column:16").unwrap()).unwrap();
+/// assert_eq!((o.banks, o.marks.len()), (Some(2), 256));
+/// // thread 8 reads the next 16 bytes of row 0: columns 8 to 15
+/// assert!(o.marks.contains(&(8, "t8".to_string(), true)));
+/// ```
+pub fn svg_options(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<crate::print::SvgOptions> {
+    let shape = smem.shape()?;
+    let (rows, cols) = match shape.rank() {
+        2 => (shape.get(0)?.size()?.value(), shape.get(1)?.size()?.value()),
+        _ => (1, shape.size()?.value()),
+    };
+    let marks = accessed_cells(smem, elem_bytes, access)?
+        .into_iter()
+        .map(|c| {
+            // (a rank-1 layout is drawn as a column: its cell k is row k)
+            let k = if rows == 1 { c.coord } else { (c.coord % rows) * cols + c.coord / rows };
+            (k, format!("t{}", c.thread), c.conflict)
+        })
+        .collect();
+    Ok(crate::print::SvgOptions { banks: Some(elem_bytes), marks })
+}
+
 /// The first and last 4-byte words of the element at offset `o`.
 fn words_of(o: i64, elem_bytes: i64) -> Result<(i64, i64)> {
     let a = o.checked_mul(elem_bytes).ok_or_else(|| Error::overflow("a byte address"))?;

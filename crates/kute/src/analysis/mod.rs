@@ -74,7 +74,9 @@ mod bank;
 mod search;
 mod vector;
 
-pub use bank::{accessed_cells, bank_conflicts, block_bank_conflicts, AccessedCell, BankReport, PhaseReport};
+pub use bank::{
+    accessed_cells, bank_conflicts, block_bank_conflicts, svg_options, AccessedCell, BankReport, PhaseReport,
+};
 pub use search::{gmma_atom_name, search_swizzle, umma_atom_name, Candidate, SearchResult, SearchSpec};
 pub use vector::{vector_width, VectorReport};
 

@@ -6,7 +6,8 @@
 //! `print_latex` rendered. Rows and columns are labelled with their 1-D index
 //! and, when the mode is nested, with the natural (hierarchical) coordinate.
 //! Text is sized from the grid's dimensions and its widest number, so layouts up
-//! to 64×64 stay readable.
+//! to 64×64 stay readable; larger ones draw the shades alone, each repeated row
+//! once ([`SVG_DETAIL_CELLS`]).
 
 use super::{grid, palette_index, Drawable, BW_PALETTE};
 use crate::error::{Error, Result};
@@ -15,13 +16,18 @@ use crate::int_tuple::{idx2crd, IntTuple};
 use crate::layout::Layout;
 use std::fmt::Write;
 
-/// Largest number of cells an SVG picture draws (a 256×256 grid is already a
-/// picture of about 10 MB), the same as [`MAX_CELLS`](super::MAX_CELLS).
+/// Largest number of cells an SVG picture draws (a 256×256 grid), the same as
+/// [`MAX_CELLS`](super::MAX_CELLS).
 pub const SVG_MAX_CELLS: usize = 1 << 16;
 
-/// Above this many cells an SVG picture draws the shades alone, one path per
-/// shade with the grid as one path (a 256x256 picture under a megabyte),
-/// without the numbers and the per-cell tooltips.
+/// Above this many cells an SVG picture draws the shades alone, without the
+/// numbers and the per-cell tooltips: each distinct row of shades defined once
+/// (as its shortest period repeated, where that is much shorter) and placed
+/// with `<use>`, the grid as one path (a 256x256 picture of `(256,256):(256,1)`
+/// is about 27 KB, swizzled ones up to about 80 KB; at worst, every row
+/// different, about a megabyte).
+/// A TV picture (an MMA's, a copy's) of more cells is drawn compactly
+/// ([`svg_mma_auto`](super::svg_mma_auto)).
 pub const SVG_DETAIL_CELLS: usize = 1 << 12;
 /// Width of one character of a monospace font, as a fraction of the font size.
 const CHAR_W: f64 = 0.6;
@@ -151,7 +157,18 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     };
     // a summarised picture's cells hold no numbers: a font's height each
     let summarised = vals.len() > SVG_DETAIL_CELLS;
-    let cell = if summarised { font } else { (2.0 * font).max((widest as f64 * cw + font).ceil()) };
+    // with a warp's access outlined, a cell holds two lines: its index, a
+    // little smaller, above its thread's label at the font's size (readable
+    // with the picture shrunk to a page's width)
+    let marked_picture = !opts.marks.is_empty() && !summarised;
+    let value_font = if marked_picture { 0.8 * font } else { font };
+    let cell = if summarised {
+        font
+    } else if marked_picture {
+        (2.4 * font).max((widest as f64 * CHAR_W * value_font + 0.6 * font).ceil())
+    } else {
+        (2.0 * font).max((widest as f64 * cw + font).ceil())
+    };
     // (and its labels every 8th row and column)
     let label_every = if summarised { 8 } else { 1 };
     let text_dy = 0.35 * font; // baseline offset that centres digits vertically
@@ -207,10 +224,12 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let height = (height + legend_h).ceil();
     let width = if opts.banks.is_some() { width.max(left + 16.0 * swatch + MARGIN).ceil() } else { width };
     let mut s = String::with_capacity(512 + vals.len() * 160);
+    // (a summarised picture places its rows with <use>: SVG 1.1 renderers read xlink:href)
+    let xlink = if summarised { " xmlns:xlink=\"http://www.w3.org/1999/xlink\"" } else { "" };
     let _ = writeln!(
         s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} \
-         {height}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"{xlink} width=\"{width}\" height=\"{height}\" viewBox=\"0 0 \
+         {width} {height}\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">"
     );
     let _ = writeln!(s, "<title>Layout {}</title>", esc(&title));
     let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>");
@@ -222,50 +241,42 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     );
 
     if summarised {
-        // the shades alone: one path per fill, in cell units, and the grid
-        let mut paths: Vec<(String, String)> = Vec::new();
+        // the shades alone: each distinct row of shades defined once (as its
+        // shortest period repeated) and placed by a <use> per row; the grid one path
+        let step = cell.round() as i64;
+        let mut defs = super::repeat::Rows::new("r", 240);
+        let mut uses = String::new();
+        let mut row = Vec::with_capacity(cols as usize);
         for m in 0..rows {
+            row.clear();
             for n in 0..cols {
                 let v = vals[(m * cols + n) as usize];
-                let fill = match bank_of(v)? {
+                row.push(match bank_of(v)? {
                     Some(b) => bank_colour(b),
                     None => shade(v).0,
-                };
-                let k = match paths.iter().position(|(f, _)| *f == fill) {
-                    Some(k) => k,
-                    None => {
-                        paths.push((fill, String::new()));
-                        paths.len() - 1
-                    }
-                };
-                let _ = write!(paths[k].1, "M{n} {m}h1v1h-1z");
+                });
             }
+            let id = defs.id(&row, step, &|out, run| super::repeat::fills(out, run, step, step));
+            super::repeat::place(&mut uses, &id, &f(left), &f(top + (m * step) as f64));
         }
+        let _ = writeln!(s, "<defs>\n{}</defs>", defs.defs);
         let _ = writeln!(
             s,
-            "<g class=\"cells\" transform=\"translate({} {}) scale({cell})\"><title>{rows}x{cols} cells: the \
-             shades of their values (above {SVG_DETAIL_CELLS} cells the numbers are left out)</title>",
-            f(left),
-            f(top)
+            "<g class=\"cells\"><title>{rows}x{cols} cells: the shades of their values (above {SVG_DETAIL_CELLS} \
+             cells the numbers are left out)</title>\n{uses}</g>"
         );
-        for (fill, d) in &paths {
-            let _ = writeln!(s, "<path fill=\"{fill}\" d=\"{d}\"/>");
-        }
         let mut grid = String::new();
+        let (gw, gh) = (cols * step, rows * step);
         for m in 0..=rows {
-            let _ = write!(grid, "M0 {m}H{cols}");
+            let _ = write!(grid, "M{} {}h{gw}", f(left), f(top + (m * step) as f64));
         }
         for n in 0..=cols {
-            let _ = write!(grid, "M{n} 0V{rows}");
+            let _ = write!(grid, "M{} {}v{gh}", f(left + (n * step) as f64), f(top));
         }
-        let _ = writeln!(
-            s,
-            "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\" \
-             vector-effect=\"non-scaling-stroke\"/>"
-        );
-        s.push_str("</g>\n");
+        let _ = writeln!(s, "<path class=\"grid\" d=\"{grid}\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1\"/>");
     } else {
-        detailed_cells(&mut s, &g, &row_labels, &col_labels, (left, top, cell, text_dy, font), opts, &bank_of)?;
+        let sizes = (left, top, cell, 0.35 * value_font, value_font, font);
+        detailed_cells(&mut s, &g, &row_labels, &col_labels, sizes, opts, &bank_of)?;
     }
     let _ = writeln!(
         s,
@@ -311,10 +322,15 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     }
     s.push_str("</g>\n");
     if !opts.marks.is_empty() {
-        let _ = writeln!(s, "<g class=\"marks\" font-size=\"{}\" fill=\"none\">", f(0.55 * font));
+        // the thread under the index, as large as the index (readable where the
+        // picture is shrunk to a page's width); the index moved up (see detailed_cells)
+        let _ = writeln!(
+            s,
+            "<g class=\"marks\" font-size=\"{font}\" font-weight=\"bold\" fill=\"none\" text-anchor=\"middle\">"
+        );
         for (k, label, conflict) in &opts.marks {
             let (m, n) = (k / cols, k % cols);
-            let colour = if *conflict { "#d62728" } else { "#1f5fa8" };
+            let colour = if *conflict { "#b0151c" } else { "#174a85" };
             let (x, y) = (left + n as f64 * cell, top + m as f64 * cell);
             let _ = writeln!(
                 s,
@@ -324,8 +340,8 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
                 f(y + 2.0),
                 f(cell - 4.0),
                 f(cell - 4.0),
-                f(x + 4.0),
-                f(y + 0.55 * font + 3.0),
+                f(x + cell / 2.0),
+                f(y + marked_index_y(cell, font) + 1.1 * font),
                 esc(label)
             );
         }
@@ -361,7 +377,7 @@ fn detailed_cells(
     g: &super::Grid,
     row_labels: &[(String, Option<String>)],
     col_labels: &[(String, Option<String>)],
-    (left, top, cell, text_dy, font): (f64, f64, f64, f64, f64),
+    (left, top, cell, text_dy, font, label_font): (f64, f64, f64, f64, f64, f64),
     opts: &SvgOptions,
     bank_of: &dyn Fn(i64) -> Result<Option<i64>>,
 ) -> Result<()> {
@@ -386,22 +402,35 @@ fn detailed_cells(
         }
     }
     s.push_str("</g>\n");
+    let mut marked = vec![false; vals.len()];
+    for (k, _, _) in &opts.marks {
+        marked[*k as usize] = true;
+    }
     let _ = writeln!(s, "<g class=\"values\" font-size=\"{font}\" text-anchor=\"middle\">");
     for m in 0..rows {
         for n in 0..cols {
             let v = vals[(m * cols + n) as usize];
             let ink = if opts.banks.is_some() { "#000000" } else { shade(v).1 };
+            let dy =
+                if marked[(m * cols + n) as usize] { marked_index_y(cell, label_font) } else { 0.5 * cell + text_dy };
             let _ = writeln!(
                 s,
                 "<text x=\"{}\" y=\"{}\" fill=\"{ink}\">{}</text>",
                 f(left + (n as f64 + 0.5) * cell),
-                f(top + (m as f64 + 0.5) * cell + text_dy),
+                f(top + m as f64 * cell + dy),
                 g.text(m, n)
             );
         }
     }
     s.push_str("</g>\n");
     Ok(())
+}
+
+/// The baseline of a marked cell's index (at 0.8 of the font's size), from
+/// the cell's top: the upper of its two lines (the thread's label, at the
+/// font's size, is the lower, 1.1 fonts further down).
+fn marked_index_y(cell: f64, font: f64) -> f64 {
+    (cell - 1.95 * font) / 2.0 + 0.7 * font
 }
 
 /// The labels of the `n` coordinates of a mode: the 1-D index, and the natural

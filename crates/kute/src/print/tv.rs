@@ -397,3 +397,220 @@ pub fn svg_copy(c: &TiledCopy) -> Result<String> {
     s.push_str("</svg>\n");
     Ok(s)
 }
+
+/// One panel of a compact TV picture: who owns each cell (`(thread, value)`,
+/// row-major, `None` where no thread does) and where its top-left corner is.
+struct Panel {
+    rows: i64,
+    cols: i64,
+    owners: Vec<Option<(i64, i64)>>,
+    origin: (i64, i64),
+}
+
+impl Panel {
+    fn new(rows: i64, cols: i64, origin: (i64, i64)) -> Panel {
+        Panel { rows, cols, owners: vec![None; (rows * cols) as usize], origin }
+    }
+
+    fn set(&mut self, row: i64, col: i64, tv: (i64, i64)) {
+        self.owners[(row * self.cols + col) as usize] = Some(tv);
+    }
+}
+
+/// What a `<use>` of a row of a TV picture is worth (see `repeat::Rows`).
+const TV_USE_COST: usize = 60;
+
+/// A TV picture drawn compactly: the same cells as CuTe's `print_svg` (each a
+/// 20-pixel square in its thread's colour, outlined in black, `T<thread>`
+/// above `V<value>`), at the same places, with each distinct row of colours,
+/// of thread labels and of value labels defined once and placed by `<use>`.
+fn compact_tv(comments: &str, (width, height): (i64, i64), panels: &[Panel], labels: &str) -> String {
+    let cell = 20i64;
+    let mut fills = super::repeat::Rows::new("f", TV_USE_COST);
+    let mut threads = super::repeat::Rows::new("t", TV_USE_COST);
+    let mut values = super::repeat::Rows::new("v", TV_USE_COST);
+    let (mut fill_uses, mut text_uses) = (String::new(), String::new());
+    let label = |dy: i64, prefix: char| {
+        move |out: &mut String, run: &[Option<i64>]| {
+            for (i, x) in run.iter().enumerate() {
+                if let Some(x) = x {
+                    let _ = write!(out, "<text x=\"{}\" y=\"{dy}\">{prefix}{x}</text>", i as i64 * cell + cell / 2);
+                }
+            }
+        }
+    };
+    let (draw_t, draw_v) = (label(cell / 4, 'T'), label(3 * cell / 4, 'V'));
+    for p in panels {
+        for r in 0..p.rows {
+            let row = &p.owners[(r * p.cols) as usize..((r + 1) * p.cols) as usize];
+            let (x, y) = (p.origin.0.to_string(), (p.origin.1 + r * cell).to_string());
+            let colours: Vec<String> = row
+                .iter()
+                .map(|o| o.map_or(String::new(), |(t, _)| format!("rgb({})", SVG_TV[(t % 8) as usize])))
+                .collect();
+            let id = fills.id(&colours, cell, &|out, run| {
+                super::repeat::fills_with(out, run, cell, cell, " stroke=\"black\"", false)
+            });
+            super::repeat::place(&mut fill_uses, &id, &x, &y);
+            let ts: Vec<Option<i64>> = row.iter().map(|o| o.map(|(t, _)| t)).collect();
+            let id = threads.id(&ts, cell, &draw_t);
+            super::repeat::place(&mut text_uses, &id, &x, &y);
+            let vs: Vec<Option<i64>> = row.iter().map(|o| o.map(|(_, v)| v)).collect();
+            let id = values.id(&vs, cell, &draw_v);
+            super::repeat::place(&mut text_uses, &id, &x, &y);
+        }
+    }
+    let mut s = String::with_capacity(fills.defs.len() + threads.defs.len() + values.defs.len() + 4096);
+    s.push_str(comments);
+    let _ = writeln!(
+        s,
+        "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
+         xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">"
+    );
+    let _ = writeln!(s, "<defs>\n{}{}{}</defs>", fills.defs, threads.defs, values.defs);
+    let _ = writeln!(s, "<g class=\"cells\">\n{fill_uses}</g>");
+    let _ = writeln!(
+        s,
+        "<g class=\"labels\" text-anchor=\"middle\" dominant-baseline=\"central\" font-size=\"8\">\n{text_uses}</g>"
+    );
+    s.push_str(labels);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// [`svg_mma`]'s picture drawn compactly: the same panels, cells, colours and
+/// labels at the same places, each distinct row of cells defined once and
+/// placed by `<use>` (Hopper's 64x256x16 atoms: about 6 MB from CuTe, a
+/// fraction of it here). kute's own, not CuTe's text.
+///
+/// Pre: as [`svg_mma`]. Post: an SVG document with the cells of [`svg_mma`].
+///
+/// ```
+/// use kute::atom::{MmaAtom, TiledMma};
+/// let m = TiledMma::new(MmaAtom::new("SM90_64x256x16_F32F16F16_SS").unwrap(), None, None).unwrap();
+/// let s = kute::print::svg_mma_compact(&m).unwrap();
+/// assert!(s.len() < kute::print::svg_mma(&m).unwrap().len() / 10);
+/// ```
+pub fn svg_mma_compact(m: &TiledMma) -> Result<String> {
+    let op = "svg";
+    let ((tm, tn, tk), c, a, b) = mma_parts(m)?;
+    check_panels(op, &[(tm, tn), (tm, tk), (tn, tk)])?;
+    let cell = 20i64;
+    let (width, height) = ((tk + tn + 2) * cell, (tk + tm + 2) * cell);
+    let mut comments = String::new();
+    let _ = writeln!(comments, "<!--  Tile: {}  -->", m.tile_shape()?);
+    let _ = writeln!(comments, "<!--     A: {}  -->", a.header());
+    let _ = writeln!(comments, "<!--     B: {}  -->", b.header());
+    let _ = writeln!(comments, "<!--     C: {}  -->", c.header());
+    let mut pc = Panel::new(tm, tn, ((tk + 2) * cell, (tk + 2) * cell));
+    for (t, v, m_, n) in c.cells(tm, tn, op)? {
+        pc.set(m_, n, (t, v));
+    }
+    let mut pa = Panel::new(tm, tk, (cell, (tk + 2) * cell));
+    for (t, v, m_, k) in a.cells(tm, tk, op)? {
+        pa.set(m_, k, (t, v));
+    }
+    let mut pb = Panel::new(tk, tn, ((tk + 2) * cell, cell));
+    for (t, v, n, k) in b.cells(tn, tk, op)? {
+        pb.set(k, n, (t, v));
+    }
+    let mut labels = String::new();
+    for i in 0..tm {
+        svg_label(&mut labels, (0, (i + tk + 2) * cell), cell, &i.to_string());
+    }
+    for k in 0..tk {
+        svg_label(&mut labels, ((k + 1) * cell, (tk + 1) * cell), cell, &k.to_string());
+    }
+    for n in 0..tn {
+        svg_label(&mut labels, ((n + tk + 2) * cell, 0), cell, &n.to_string());
+    }
+    for k in 0..tk {
+        svg_label(&mut labels, ((tk + 1) * cell, (k + 1) * cell), cell, &k.to_string());
+    }
+    Ok(compact_tv(&comments, (width, height), &[pc, pa, pb], &labels))
+}
+
+/// [`svg_copy`]'s picture drawn compactly, as [`svg_mma_compact`] draws an MMA's.
+///
+/// Pre: as [`svg_copy`]. Post: an SVG document with the cells of [`svg_copy`].
+///
+/// ```
+/// use kute::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+/// let c = TiledCopy::make(atom, &"(_8,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// let s = kute::print::svg_copy_compact(&c).unwrap();
+/// assert!(s.contains(">T31</text>") && s.contains("<use "));
+/// ```
+pub fn svg_copy_compact(c: &TiledCopy) -> Result<String> {
+    let op = "svg";
+    let (tm, tn, s_tv, d_tv) = copy_panels(c, op)?;
+    let cell = 20i64;
+    let (width, height) = ((2 * tn + 4) * cell, (tm + 2) * cell);
+    let mut comments = String::new();
+    let _ = writeln!(comments, "<!--  Tile: ({tm},{tn})  -->");
+    let _ = writeln!(comments, "<!--     S: {}  -->", s_tv.header());
+    let _ = writeln!(comments, "<!--     D: {}  -->", d_tv.header());
+    let mut panels = Vec::new();
+    let mut labels = String::new();
+    for (panel, tv, x0) in [("S", &s_tv, 1), ("D", &d_tv, tn + 3)] {
+        svg_label(&mut labels, ((x0 - 1) * cell, 0), cell, panel);
+        let mut p = Panel::new(tm, tn, (x0 * cell, cell));
+        for (t, v, m_, n) in tv.cells(tm, tn, op)? {
+            p.set(m_, n, (t, v));
+        }
+        panels.push(p);
+        for n in 0..tn {
+            svg_label(&mut labels, ((n + x0) * cell, 0), cell, &n.to_string());
+        }
+    }
+    for m_ in 0..tm {
+        svg_label(&mut labels, (0, (m_ + 1) * cell), cell, &m_.to_string());
+    }
+    Ok(compact_tv(&comments, (width, height), &panels, &labels))
+}
+
+/// The TV picture `kute svg` draws of an MMA: CuTe's [`svg_mma`] when its
+/// panels have at most [`SVG_DETAIL_CELLS`](super::SVG_DETAIL_CELLS)
+/// cells together, else [`svg_mma_compact`] (the same picture, a fraction of
+/// the size).
+///
+/// Pre: as [`svg_mma`]. Post: one of those two.
+///
+/// ```
+/// use kute::atom::{MmaAtom, TiledMma};
+/// let small = TiledMma::new(MmaAtom::new("SM80_16x8x8_F16F16F16F16_TN").unwrap(), None, None).unwrap();
+/// assert_eq!(kute::print::svg_mma_auto(&small).unwrap(), kute::print::svg_mma(&small).unwrap());
+/// let big = TiledMma::new(MmaAtom::new("SM90_64x256x16_F32F16F16_SS").unwrap(), None, None).unwrap();
+/// assert_eq!(kute::print::svg_mma_auto(&big).unwrap(), kute::print::svg_mma_compact(&big).unwrap());
+/// ```
+pub fn svg_mma_auto(m: &TiledMma) -> Result<String> {
+    let (tm, tn, tk) = (m.tile_size(0)?.value(), m.tile_size(1)?.value(), m.tile_size(2)?.value());
+    let cells = tm.saturating_mul(tn).saturating_add(tm.saturating_mul(tk)).saturating_add(tn.saturating_mul(tk));
+    if cells as u64 > super::SVG_DETAIL_CELLS as u64 {
+        svg_mma_compact(m)
+    } else {
+        svg_mma(m)
+    }
+}
+
+/// The TV picture `kute svg` draws of a copy: [`svg_copy`] when its two panels
+/// have at most [`SVG_DETAIL_CELLS`](super::SVG_DETAIL_CELLS) cells
+/// together, else [`svg_copy_compact`].
+///
+/// Pre: as [`svg_copy`]. Post: one of those two.
+///
+/// ```
+/// use kute::atom::{CopyAtom, TiledCopy};
+/// let atom = CopyAtom::new("UniversalCopy<uint128_t>", "half_t").unwrap();
+/// let c = TiledCopy::make(atom, &"(_8,_4):(_4,_1)".parse().unwrap(), &"(_1,_8):(_8,_1)".parse().unwrap()).unwrap();
+/// assert_eq!(kute::print::svg_copy_auto(&c).unwrap(), kute::print::svg_copy(&c).unwrap());
+/// ```
+pub fn svg_copy_auto(c: &TiledCopy) -> Result<String> {
+    let (tm, tn) = copy_tile(c)?;
+    let cells = tm.value().saturating_mul(tn.value()).saturating_mul(2);
+    if cells as u64 > super::SVG_DETAIL_CELLS as u64 {
+        svg_copy_compact(c)
+    } else {
+        svg_copy(c)
+    }
+}

@@ -169,3 +169,33 @@ fn ci_runs_the_readmes_test_command() {
     assert!(test_command.starts_with("cargo test"), "{test_command}");
     assert_eq!(ci.lines().rfind(|l| !l.trim().is_empty()), Some(test_command), ".ci/run:\n{ci}");
 }
+
+/// The SVG pictures in `docs/` are what the `kute svg` commands written beside
+/// them draw today: each `kute svg 'EXPR' -o docs/FILE.svg` line of a `sh` block
+/// in the documents is run, and its output must equal the file.
+#[test]
+fn docs_pictures_are_what_kute_draws() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut checked = 0;
+    for doc in std::fs::read_dir(root.join("docs")).unwrap() {
+        let doc = doc.unwrap().path();
+        if doc.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        for line in std::fs::read_to_string(&doc).unwrap().lines() {
+            let Some(rest) = line.strip_prefix("kute svg '") else { continue };
+            let Some((expr, out)) = rest.split_once("' -o ") else { continue };
+            // (examples that write elsewhere are only examples)
+            if !out.trim().starts_with("docs/") {
+                continue;
+            }
+            let file = root.join(out.trim());
+            let o = Command::new(env!("CARGO_BIN_EXE_kute")).args(["svg", expr]).output().unwrap();
+            assert!(o.status.success(), "{expr}: {}", String::from_utf8_lossy(&o.stderr));
+            let want = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            assert!(o.stdout == want, "{} is not what `kute svg '{expr}'` draws today", file.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{checked} pictures checked");
+}

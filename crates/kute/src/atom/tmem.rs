@@ -20,9 +20,10 @@
 //! ```
 
 use super::copy::{CopyAtom, TiledCopy};
+use super::mma::MmaAtom;
 use super::mma::TiledMma;
 use super::operand::Operand;
-use super::traits::TmemFrg;
+use super::traits::{TmemFrg, TmemSf};
 use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
 use crate::int::Int;
@@ -44,6 +45,8 @@ pub struct TmemTensor {
     value_type: String,
     value_bits: i64,
     layout: Layout,
+    /// CuTe's print of the width of a sub-byte sparse element (`_1`, `_1/_2`).
+    width_text: Option<String>,
 }
 
 impl TmemTensor {
@@ -71,7 +74,41 @@ impl TmemTensor {
                 format!("tensor memory holds elements of at most 32 bits; {value_type} has {bits}"),
             ));
         }
-        Ok(TmemTensor { value_type: value_type.to_string(), value_bits: bits, layout })
+        Ok(TmemTensor { value_type: value_type.to_string(), value_bits: bits, layout, width_text: None })
+    }
+
+    /// A tensor of CuTe's sparse metadata elements `sparse_elem<s, uint8_t>`
+    /// (`8/s` bits each: what a sparse tcgen05 op's `FrgTypeE` makes) at
+    /// tensor-memory address 0 laid out by `layout`.
+    ///
+    /// Pre: `s` is 4, 8 or 16 (else an `Inadmissible` error). Post: the
+    /// tensor; its width prints as CuTe's ratio (`_1`, `_1/_2`) and
+    /// [`TmemTensor::value_bits`] is 0 where it is not a whole number of bits.
+    ///
+    /// ```
+    /// let t = kute::atom::tmem::TmemTensor::sparse_metadata(16, "(_128,_128):(_4194304,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!(t.to_string(), "tmem_[_1/_2b](0x0000.0000) o (_128,_128):(_4194304,_1)");
+    /// assert!(kute::atom::tmem::TmemTensor::sparse_metadata(3, "8:1".parse().unwrap()).is_err());
+    /// ```
+    pub fn sparse_metadata(s: i64, layout: Layout) -> Result<TmemTensor> {
+        let (bits, text) = match s {
+            4 => (2, "_2"),
+            8 => (1, "_1"),
+            16 => (0, "_1/_2"),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Inadmissible,
+                    "tmem_e_frg",
+                    format!("the metadata's sparsity must be 4, 8 or 16, not {s}"),
+                ))
+            }
+        };
+        Ok(TmemTensor {
+            value_type: format!("sparse_elem<{s},uint8_t>"),
+            value_bits: bits,
+            layout,
+            width_text: Some(text.to_string()),
+        })
     }
 
     /// The element type.
@@ -114,22 +151,41 @@ impl TmemTensor {
 impl fmt::Display for TmemTensor {
     /// CuTe's print of a tensor-memory tensor at address 0.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "tmem_[{}b](0x0000.0000) o {}", self.value_bits, self.layout)
+        match &self.width_text {
+            Some(w) => write!(f, "tmem_[{w}b](0x0000.0000) o {}", self.layout),
+            None => write!(f, "tmem_[{}b](0x0000.0000) o {}", self.value_bits, self.layout),
+        }
     }
 }
 
 /// CuTe's `TMEM::DP<T>`: the distance between two data paths (lanes) in
 /// elements of `bits` bits.
 ///
-/// Pre: none. Post: `2^16 · 32 / bits` for widths under 32 bits, `2^16` otherwise.
+/// Pre: none. Post: `2^(16 + shift)`, where `shift` is CuTe's
+/// `tmem_ptr<T>::OffsetShift`, `log_2` of the ratio `32 / bits`
+/// (`⌊log₂ num⌋ − ⌊log₂ den⌋` of the reduced fraction: 3 for 6-bit types);
+/// `2^16` for widths of 32 bits and more (and for a width of 0 or less).
 ///
 /// ```
 /// use kute::atom::tmem::dp;
-/// assert_eq!((dp(32), dp(16), dp(8)), (65536, 131072, 262144));
+/// assert_eq!((dp(32), dp(16), dp(8), dp(6), dp(4)), (65536, 131072, 262144, 524288, 524288));
 /// ```
 pub fn dp(bits: i64) -> i64 {
-    let ratio = if bits > 0 && bits < 32 { 32 / bits } else { 1 };
-    (1i64 << 16) * ratio
+    if bits <= 0 || bits >= 32 {
+        return 1 << 16;
+    }
+    let g = gcd(32, bits);
+    let (num, den) = (32 / g, bits / g);
+    let shift = num.ilog2() as i64 - den.ilog2() as i64;
+    1i64 << (16 + shift.max(0))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 fn lay(s: &str, op: &'static str) -> Result<Layout> {
@@ -146,7 +202,8 @@ fn lay(s: &str, op: &'static str) -> Result<Layout> {
 ///
 /// ```
 /// use kute::atom::{tmem::tmem_frg, traits::TmemFrg};
-/// let frg = TmemFrg { n_sm: 2, value_type: "float".into(), value_bits: 32, storage_bits: 32, non_interleaved: false };
+/// let frg = TmemFrg { n_sm: 2, value_type: "float".into(), value_bits: 32, storage_bits: 32,
+///                     non_interleaved: false, duplicated: false };
 /// assert_eq!(tmem_frg(&frg, &"((_64,_64),_2,_2)".parse().unwrap()).unwrap().to_string(),
 ///            "((_64,(_32,_2)),_2,_2):((_65536,(_1,_4194304)),_32,_64)");
 /// ```
@@ -178,6 +235,15 @@ pub fn tmem_frg(frg: &TmemFrg, tmem_shape: &IntTuple) -> Result<Layout> {
     let atom = match (frg.n_sm, m) {
         (1, 64) => format!("((_16,_4),_{n}):((_1,_32),_128)"),
         (1, 128) | (2, 128) => format!("(_128,_{n}):(_1,_128)"),
+        (2, 32) if frg.duplicated => {
+            return Err(Error::new(
+                ErrorKind::Inadmissible,
+                op,
+                "only TmemAllocMode::Interleaved is supported for UMMA_2SM M_MMA=32",
+            ))
+        }
+        // duplicated: each SM's 64 rows over all 128 data paths
+        (2, 64) if frg.duplicated => format!("(_128,_{n}):(_1,_128)"),
         (2, 32) => format!("(_32,(_{},_4)):(_1,(_128,_32))", n / 4),
         (2, 64) => format!("(_64,(_{},_2)):(_1,(_128,_64))", n / 2),
         (1, _) => return Err(bad_m("64 or 128")),
@@ -224,6 +290,204 @@ pub fn partition_fragment_c(mma: &TiledMma, shape: &IntTuple) -> Result<TmemTens
         ));
     };
     let tmem_shape = mma.partition_shape(Operand::C, shape).map_err(|e| e.within(op))?;
+    TmemTensor::new(&frg.value_type, tmem_frg(frg, &tmem_shape).map_err(|e| e.within(op))?)
+}
+
+/// The rest modes `take<1,R>(tmem_shape)` as a compact layout, and the
+/// first mode, checked to be `(M_MMA, N_MMA)` (rank 2).
+fn split_frg_shape(tmem_shape: &IntTuple, op: &'static str) -> Result<(Layout, Layout)> {
+    let shape = Layout::from_shape(tmem_shape)?;
+    let mode0 = if shape.rank() >= 2 { Some(shape.mode(0)?) } else { None };
+    let Some(mode0) = mode0.filter(|m| m.rank() == 2) else {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            op,
+            format!("expected a post-partitioned shape ((M_MMA,N_MMA),...), got {tmem_shape}"),
+        ));
+    };
+    let rest_modes: Vec<Layout> = (1..shape.rank()).map(|i| shape.mode(i)).collect::<Result<_>>()?;
+    let rest = Layout::from_shape(&Layout::concat(&rest_modes)?.shape())?;
+    Ok((mode0, rest))
+}
+
+/// CuTe's `UMMA::tmem_e_frg<ValueType>::make(tmem_shape)`: the metadata of
+/// a sparse tcgen05 MMA in tensor memory, for the partitioned shape
+/// `((M_MMA, K_MMA), MMA_M, MMA_K, ...)`, `bits` the width of `ValueType`.
+///
+/// Pre: M_MMA is 128, and K_MMA is 16, 32, 64 or 128 for `bits` 32, 16, 8
+/// or 4 (CuTe's `static_assert`s; else an `Inadmissible` error). Post: a
+/// tensor of `sparse_elem<S,uint8_t>` (S = 4, 8, 16): coordinate → address in
+/// bits (`TMEM::DP_b` = 2^21 a data path; 2^22 for 4-bit types).
+///
+/// ```
+/// use kute::atom::tmem::tmem_e_frg;
+/// let e = tmem_e_frg(8, &"((_128,_64),_1,_2)".parse().unwrap()).unwrap();
+/// assert_eq!(e.to_string(), "tmem_[_1b](0x0000.0000) o ((_128,_64),_1,_2):((_2097152,_1),_0,_64)");
+/// assert!(tmem_e_frg(8, &"((_64,_64),_1,_2)".parse().unwrap()).is_err());
+/// ```
+pub fn tmem_e_frg(bits: i64, tmem_shape: &IntTuple) -> Result<TmemTensor> {
+    let op = "tmem_e_frg";
+    let (mode0, rest) = split_frg_shape(tmem_shape, op)?;
+    let (m, n) = (mode0.mode(0)?.size()?.value(), mode0.mode(1)?.size()?.value());
+    if m != 128 {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            op,
+            format!("M_MMA must be 128 (only 128 implemented), got {m}"),
+        ));
+    }
+    let dp_b = 1i64 << 21;
+    let (want_n, atom, restride, s) = match bits {
+        32 => (
+            16,
+            "((_8,_2,_8),(_8,_2)):((_1,_1024,_16),(_128,_8))",
+            algebra::upcast(&lay(&format!("(_128,_16384):(_{dp_b},_1)"), op)?, 2)?,
+            4,
+        ),
+        16 => (
+            32,
+            "((_8,_2,_8),(_16,_2)):((_1,_2048,_16),(_128,_8))",
+            lay(&format!("(_128,_16384):(_{dp_b},_1)"), op)?,
+            8,
+        ),
+        8 => (64, "(_128,_64):(_1,_128)", lay(&format!("(_128,_16384):(_{dp_b},_1)"), op)?, 8),
+        4 => (128, "(_128,_128):(_1,_128)", lay(&format!("(_128,_32768):(_{},_1)", 1i64 << 22), op)?, 16),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Inadmissible,
+                op,
+                format!("the metadata's value type must have 32, 16, 8 or 4 bits, not {bits}"),
+            ))
+        }
+    };
+    if n != want_n {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            op,
+            format!("K_MMA must be {want_n} for {bits}-bit values, got {n}"),
+        ));
+    }
+    let logical = algebra::tiled_product(&lay(atom, op)?, &rest)?;
+    TmemTensor::sparse_metadata(s, algebra::composition(&restride, &logical)?)
+}
+
+/// CuTe's `UMMA::tmem_sf_frg<ValueType, SFVecSize, N_SM, Is_SFA, TmemAlloc>::make(tmem_shape)`:
+/// the scale factors of A (`is_sfa`) or B of a block-scaled tcgen05 MMA in
+/// tensor memory, for the partitioned shape `((MMA_MN, (VS, NSF)), MMA_MN_s, MMA_K_s, ...)`
+/// (VS values share a scale factor, NSF scale factors along the MMA's K).
+///
+/// Pre: that form, of rank 3 or more, MMA_MN a multiple of 32 (64 for the
+/// 2×2 data path of SFB), else an `Inadmissible` error. Post: coordinate →
+/// tensor-memory element offset; the scale factors are replicated over the
+/// 4 subpartitions, and the VS values of a scale factor share its address (stride 0).
+///
+/// ```
+/// use kute::atom::{tmem::tmem_sf_frg, traits::TmemSf};
+/// let sf = TmemSf { value_type: "float_ue8m0_t".into(), value_bits: 8, n_sm: 1, sfb_2by2: false };
+/// let t = tmem_sf_frg(&sf, true, &"((_128,(_32,_1)),_1,_4)".parse().unwrap()).unwrap();
+/// assert_eq!(t.layout().to_string(), "((((_32,_4),_4),(_32,_1)),_1,_4):((((_262144,_4),_8388608),(_0,_1)),_0,_1)");
+/// assert!(tmem_sf_frg(&sf, true, &"((_128,_32),_1,_4)".parse().unwrap()).is_err());
+/// ```
+pub fn tmem_sf_frg(sf: &TmemSf, is_sfa: bool, tmem_shape: &IntTuple) -> Result<TmemTensor> {
+    let op = "tmem_sf_frg";
+    let (mode0, rest) = split_frg_shape(tmem_shape, op)?;
+    let k_mode = mode0.mode(1)?;
+    if rest.rank() < 2 || k_mode.rank() != 2 {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            op,
+            format!("expected an MMA-SF partitioned shape ((MMA_MN,(VS,NSF)),MMA_MN_s,MMA_K_s,...), got {tmem_shape}"),
+        ));
+    }
+    let mn = mode0.mode(0)?.size()?.value();
+    let (vs, nsf) = (k_mode.mode(0)?.size()?.value(), k_mode.mode(1)?.size()?.value());
+    let two_by_two = !is_sfa && sf.sfb_2by2;
+    let unit = if two_by_two { 64 } else { 32 };
+    if mn <= 0 || mn % unit != 0 {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            op,
+            format!("MMA_MN must be a positive multiple of {unit} for this data path, got {mn}"),
+        ));
+    }
+    let atom = if two_by_two {
+        format!("(((_32,_{}),_2,_2),(_{vs},_{nsf})):(((_1,_512),_64,_32),(_0,_128))", mn / 64)
+    } else {
+        format!("(((_32,_{}),_4),(_{vs},_{nsf})):(((_1,_512),_32),(_0,_128))", mn / 32)
+    };
+    let logical = algebra::tiled_product(&lay(&atom, op)?, &rest)?;
+    let restride = lay(&format!("(_128,_16384):(_{},_1)", dp(sf.value_bits)), op)?;
+    TmemTensor::new(&sf.value_type, algebra::composition(&restride, &logical)?)
+}
+
+/// CuTe's `make_tensor<FrgTypeX>(tmem_shape)` for a tcgen05 op's fragments
+/// in tensor memory, `frg` one of `FrgTypeA` (the `_TS` ops' A), `FrgTypeC`
+/// (the accumulator), `FrgTypeE` (the sparse ops' metadata), `FrgTypeSFA`,
+/// `FrgTypeSFB` (the block-scaled ops' scale factors).
+///
+/// Pre: the op has that fragment in tensor memory (else a `Type` error:
+/// e.g. the `_SS` ops' A is a shared-memory descriptor); `tmem_shape` as the
+/// fragment's `make` demands ([`tmem_frg`], [`tmem_e_frg`], [`tmem_sf_frg`]).
+/// Post: the tensor CuTe makes.
+///
+/// ```
+/// use kute::atom::{tmem::make_fragment, MmaAtom};
+/// let ts = MmaAtom::new("SM100_MMA_F16BF16_TS<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>").unwrap();
+/// let a = make_fragment(&ts, "FrgTypeA", &"((_128,_16),_1,_2)".parse().unwrap()).unwrap();
+/// assert_eq!(a.to_string(), "tmem_[16b](0x0000.0000) o ((_128,_16),_1,_2):((_131072,_1),_0,_16)");
+/// assert!(make_fragment(&ts, "FrgTypeE", &"((_128,_16),_1,_2)".parse().unwrap()).is_err());
+/// ```
+pub fn make_fragment(atom: &MmaAtom, frg: &str, tmem_shape: &IntTuple) -> Result<TmemTensor> {
+    let op = "make_tensor";
+    let t = atom.traits();
+    let none = || {
+        Error::new(
+            ErrorKind::Type,
+            op,
+            format!("'{}' has no {frg} in tensor memory (FrgTypeA of the _TS ops, FrgTypeC, FrgTypeE of the sparse ops, FrgTypeSFA/SFB of the block-scaled ops)", t.name),
+        )
+    };
+    let frag = |f: &Option<TmemFrg>| -> Result<TmemTensor> {
+        let f = f.as_ref().ok_or_else(none)?;
+        TmemTensor::new(&f.value_type, tmem_frg(f, tmem_shape)?)
+    };
+    match frg {
+        "FrgTypeA" => frag(&t.tmem_a),
+        "FrgTypeC" => frag(&t.tmem_c),
+        "FrgTypeE" => tmem_e_frg(t.tmem_e_bits.ok_or_else(none)?, tmem_shape),
+        "FrgTypeSFA" | "FrgTypeSFB" => {
+            tmem_sf_frg(t.tmem_sf.as_ref().ok_or_else(none)?, frg == "FrgTypeSFA", tmem_shape)
+        }
+        _ => Err(none()),
+    }
+    .map_err(|e| e.within(op))
+}
+
+/// CuTe's `thr_mma.partition_fragment_A(tensor)` of a tcgen05 op whose A is
+/// in tensor memory (a `_TS` op): `make_tensor<FrgTypeA>` of the partitioned
+/// shape, the same for every thread of the MMA.
+///
+/// Pre: the op is a `_TS` op (else a `Type` error); `shape` (M×K) as
+/// CuTe's `partition_shape_A`. Post: `tmem_frg(partition_shape_A(mma, shape))`
+/// in A's type.
+///
+/// ```
+/// use kute::atom::{tmem, MmaAtom, TiledMma};
+/// let op = "SM100_MMA_F16BF16_TS<half_t,half_t,float,64,128,UMMA::Major::K,UMMA::Major::K>";
+/// let m = TiledMma::new(MmaAtom::new(op).unwrap(), None, None).unwrap();
+/// let a = tmem::partition_fragment_a(&m, &"(_128,_64)".parse().unwrap()).unwrap();
+/// assert_eq!(a.layout().to_string(), "(((_16,_4),_16),_2,_4):(((_131072,_4194304),_1),_16,_32)");
+/// ```
+pub fn partition_fragment_a(mma: &TiledMma, shape: &IntTuple) -> Result<TmemTensor> {
+    let op = "partition_fragment_A";
+    let Some(frg) = &mma.atom().traits().tmem_a else {
+        return Err(Error::new(
+            ErrorKind::Type,
+            op,
+            "A of this MMA is not in tensor memory (only the _TS tcgen05 ops read A from there)",
+        ));
+    };
+    let tmem_shape = mma.partition_shape(Operand::A, shape).map_err(|e| e.within(op))?;
     TmemTensor::new(&frg.value_type, tmem_frg(frg, &tmem_shape).map_err(|e| e.within(op))?)
 }
 

@@ -252,7 +252,18 @@ pub fn recast(c: &AnyLayout, n: i64, up: bool) -> Result<AnyLayout> {
                 ));
             }
             let bits = if up { flag.bits.checked_mul(n) } else { (n > 0 && flag.bits % n == 0).then(|| flag.bits / n) }
-                .ok_or_else(|| crate::Error::mismatch(op, format!("{k}: the pointer width {}b by {n}", flag.bits)))?;
+                .ok_or_else(|| {
+                    crate::Error::mismatch(
+                        op,
+                        format!(
+                            "{k}: the pointer width {}b by {n} is not a whole number of bits (CuTe's integer \
+                             division answers smem_ptr[{}b]{})",
+                            flag.bits,
+                            if n > 0 { flag.bits / n } else { 0 },
+                            if n > flag.bits { ", whose elements would all lie at the same byte" } else { "" }
+                        ),
+                    )
+                })?;
             AnyLayout::from(ComposedLayout::with_flag(
                 k.outer().clone(),
                 super::PtrFlag { bits, ..flag },

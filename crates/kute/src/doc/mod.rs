@@ -58,6 +58,9 @@ pub mod differences {
     //!   dynamic strides and `right_inverse`/`left_inverse` of dynamic layouts work
     //!   (CuTe C++ refuses them or returns `_1:_0`).
     //! - **Overflow is an error**, never undefined behaviour.
+    //! - **A shared-memory atom is not cut below one bit**: `downcast<N>` of an
+    //!   atom whose pointer flag has fewer than `N` bits is an error, where
+    //!   CuTe answers a flag of 0 bits (`smem_ptr[0b]`).
 }
 
 pub mod performance {

@@ -308,6 +308,22 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
                     .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1)),
             }
         }
+        ExprKind::Call { name, targs, args } if name == "make_tensor" && targs.len() == 1 && args.len() == 1 => {
+            // `make_tensor<MMA_Traits<Op>::FrgTypeA>(shape)`: a tcgen05 op's fragment in tensor memory
+            let vs = eval_all(args, sub)?;
+            let Some(frg) = type_names::frg_type(&targs[0]) else {
+                return functions::call_written(name, targs, &vs)
+                    .map_err(|err| err.in_op(name.clone()).with_span(e.span.0, e.span.1));
+            };
+            let run = || -> crate::Result<Value> {
+                let (atom, member) = frg?;
+                let shape = vs[0].as_int_tuple("the fragment's shape")?;
+                let t = crate::atom::tmem::make_fragment(&atom, &member, &shape)?;
+                let l = crate::AnyLayout::Layout(t.layout().clone());
+                Ok(Value::Tensor(Box::new(tensor_value::TensorValue::Tmem(Box::new((t, l))))))
+            };
+            run().map_err(|err| err.in_op("make_tensor").with_span(e.span.0, e.span.1))
+        }
         ExprKind::Call { name, targs, args } => {
             let vs = eval_all(args, sub)?;
             functions::call_written(name, targs, &vs)

@@ -93,6 +93,16 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
                     "Shape_MNK" => Value::IntTuple(a.shape_mnk().clone()),
                     "SFALayout" => sf(0)?,
                     "SFBLayout" => sf(1)?,
+                    "ELayout" => match &a.traits().e_layout {
+                        Some(e) => lay(e),
+                        None => {
+                            return Err(Error::new(
+                                ErrorKind::UnknownName,
+                                "evaluate",
+                                format!("'{op}' is not a sparse SM120 op: it has no ELayout"),
+                            ))
+                        }
+                    },
                     _ => return Err(unknown(name)),
                 })
             })
@@ -206,4 +216,32 @@ pub(crate) fn type_value(
     eval: &dyn Fn(&str) -> Result<Value>,
 ) -> Option<Result<Value>> {
     layout_type_value(name, targs, eval).or_else(|| atom_type_value(name, targs))
+}
+
+/// `make_tensor<MMA_Traits<Op>::FrgTypeX>(shape)` (also `MMA_Atom<Op>::FrgTypeX`):
+/// the op and the member named by the template argument's text, if it has that form.
+///
+/// Pre: none. Post: `None` when `targ` is not such a member type.
+pub(crate) fn frg_type(targ: &TemplateArg) -> Option<Result<(MmaAtom, String)>> {
+    let TemplateArg::Type(text) = targ else { return None };
+    let (head, member) = text.rsplit_once("::")?;
+    if !member.starts_with("FrgType") {
+        return None;
+    }
+    let inner = head
+        .strip_prefix("MMA_Traits<")
+        .or_else(|| head.strip_prefix("MMA_Atom<"))
+        .and_then(|r| r.strip_suffix('>'))?;
+    // `MMA_Traits<Op, params...>`: the traits carry the parameters; the text is the op
+    let mut depth = 0;
+    let top_comma = inner.chars().any(|c| {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        c == ',' && depth == 0
+    });
+    let op = if top_comma { head.to_string() } else { inner.to_string() };
+    Some(MmaAtom::new(&op).map(|a| (a, member.to_string())))
 }

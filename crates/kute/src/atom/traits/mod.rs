@@ -76,6 +76,43 @@ pub struct MmaTraits {
     /// For a block-scaled SM120 op, CuTe's `SFALayout` and `SFBLayout`:
     /// (thread, value) → index of a scale factor of the M×K and N×K tiles.
     pub sf_layouts: Option<(Layout, Layout)>,
+    /// For a tcgen05 op that reads A from tensor memory (the `_TS` ops), how
+    /// A lies there (CuTe's `FrgTypeA`, a `UMMA::tmem_frg` of A's type).
+    pub tmem_a: Option<TmemFrg>,
+    /// For a sparse tcgen05 op, the width in bits of the `ValueType` of its
+    /// metadata fragment in tensor memory (CuTe's `FrgTypeE`,
+    /// `UMMA::tmem_e_frg<ValueType>`): 32, 16, 8 or 4.
+    pub tmem_e_bits: Option<i64>,
+    /// For a block-scaled tcgen05 op, how its scale factors lie in tensor
+    /// memory (CuTe's `FrgTypeSFA` / `FrgTypeSFB`, `UMMA::tmem_sf_frg`).
+    pub tmem_sf: Option<TmemSf>,
+    /// For a sparse SM120 op, CuTe's `ELayout`: (thread, value) → index of
+    /// the metadata in the M×K tile.
+    pub e_layout: Option<Layout>,
+}
+
+/// How a block-scaled tcgen05 op's scale factors are allocated in tensor
+/// memory (CuTe's `UMMA::tmem_sf_frg<ValueType, SFVecSize, N_SM, Is_SFA, TmemAlloc>`).
+///
+/// Pre: none (a plain value). Post: built by [`mma_traits`] for the block-scaled SM100 ops.
+///
+/// ```
+/// let t = kute::atom::traits::mma_traits(
+///     "SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,32,UMMA::Major::K,UMMA::Major::K>").unwrap();
+/// let sf = t.tmem_sf.unwrap();
+/// assert_eq!((sf.value_type.as_str(), sf.n_sm, sf.sfb_2by2), ("float_ue8m0_t", 2, true));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmemSf {
+    /// The scale factors' element type (the op's `sf_type`).
+    pub value_type: String,
+    /// Its width in bits.
+    pub value_bits: i64,
+    /// The number of SMs of the instruction: 1, or 2 for the `2x1SM` ops.
+    pub n_sm: i64,
+    /// `TmemAllocMode::ScaleFactorDuplicated2by2` (a `2x1SM` op of M = 128):
+    /// SFB is laid out over a 2×2 data path; otherwise (and always for SFA) 4×1.
+    pub sfb_2by2: bool,
 }
 
 /// How a tcgen05 (UMMA) op's accumulator is allocated in tensor memory
@@ -102,6 +139,9 @@ pub struct TmemFrg {
     /// `TmemAllocMode::NonInterleaved` (the 1-SM ops with A in tensor memory)
     /// rather than `Interleaved`.
     pub non_interleaved: bool,
+    /// `TmemAllocMode::Duplicated` (A of the 2-SM ops in tensor memory): the
+    /// M = 64 half of each SM's tile duplicated over all 128 data paths.
+    pub duplicated: bool,
 }
 
 /// The traits of a copy operation (CuTe's `Copy_Traits<Op>`): layouts in bits.
@@ -619,6 +659,10 @@ fn gmma(op: &OpName) -> Result<Option<MmaTraits>> {
             val_types: f.vals.map(String::from),
             tmem_c: None,
             sf_layouts: None,
+            tmem_a: None,
+            tmem_e_bits: None,
+            tmem_sf: None,
+            e_layout: None,
         }));
     }
     Ok(None)
@@ -695,6 +739,10 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             val_types: [d, a, b, c],
             tmem_c: None,
             sf_layouts: None,
+            tmem_a: None,
+            tmem_e_bits: None,
+            tmem_sf: None,
+            e_layout: None,
         });
     }
     if let Some(t) = gmma(&name)? {
@@ -720,6 +768,10 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
             val_types: f.types.map(String::from),
             tmem_c: None,
             sf_layouts: None,
+            tmem_a: None,
+            tmem_e_bits: None,
+            tmem_sf: None,
+            e_layout: None,
         });
     }
     Err(unknown(MMA, &name.full, &mma_op_names()))

@@ -9,7 +9,9 @@
 //! (`ALayout` `(_1,(M,K)):(_0,(_1,M))`; the `2x1SM` ops split M and N
 //! between the two SMs: `(_2,(M/2,K)):(M/2,(_1,M))`).
 
-use super::{lay, parse_tuple, strip_ns, type_hint, AtomFamily, AtomKind, Fixed, MmaTraits, OpName, TmemFrg, MMA};
+use super::{
+    lay, parse_tuple, strip_ns, type_hint, AtomFamily, AtomKind, Fixed, MmaTraits, OpName, TmemFrg, TmemSf, MMA,
+};
 use crate::algebra::sizeof_bits;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -295,10 +297,19 @@ pub(super) fn umma(op: &OpName) -> Result<Option<MmaTraits>> {
     if u.k_major_only && !(a_k && b_k) {
         return Err(illegal(format!("{}: this MMA does not support transpose (A and B must be K-major)", u.name)));
     }
-    Ok(Some(traits_of(u, full, m, n, [ty(2), ty(0), ty(1), ty(2)], c_bits)?))
+    let sf_type = sf.then(|| (ty(3), bits(3))).map(|(t, b)| b.map(|b| (t, b))).transpose()?;
+    Ok(Some(traits_of(u, full, m, n, [ty(2), ty(0), ty(1), ty(2)], [c_bits, a_bits], sf_type)?))
 }
 
-fn traits_of(u: &Umma, full: &str, m: i64, n: i64, types: [&str; 4], c_bits: i64) -> Result<MmaTraits> {
+fn traits_of(
+    u: &Umma,
+    full: &str,
+    m: i64,
+    n: i64,
+    types: [&str; 4],
+    [c_bits, a_bits]: [i64; 2],
+    sf_type: Option<(&str, i64)>,
+) -> Result<MmaTraits> {
     let k = u.k;
     let (thr, a, b, c) = if u.two_sm {
         let (hm, hn) = (m / 2, n / 2);
@@ -330,8 +341,27 @@ fn traits_of(u: &Umma, full: &str, m: i64, n: i64, types: [&str; 4], c_bits: i64
             value_bits: c_bits,
             storage_bits: 32,
             non_interleaved: u.ts && !u.two_sm,
+            duplicated: false,
         }),
         sf_layouts: None,
+        // A in tensor memory: stored in its own type, not interleaved (1 SM) or duplicated (2 SMs)
+        tmem_a: u.ts.then(|| TmemFrg {
+            n_sm: if u.two_sm { 2 } else { 1 },
+            value_type: types[1].to_string(),
+            value_bits: a_bits,
+            storage_bits: a_bits,
+            non_interleaved: !u.two_sm,
+            duplicated: u.two_sm,
+        }),
+        // the metadata's ValueType: uint8_t for the fp8/fp6/fp4 ops, else A's type
+        tmem_e_bits: u.name.contains("SPARSE").then(|| if u.name.contains("F8F6F4") { 8 } else { a_bits }),
+        tmem_sf: sf_type.map(|(t, bits)| TmemSf {
+            value_type: t.to_string(),
+            value_bits: bits,
+            n_sm: if u.two_sm { 2 } else { 1 },
+            sfb_2by2: u.two_sm && m == 128,
+        }),
+        e_layout: None,
     })
 }
 

@@ -26,6 +26,8 @@ struct Sm120 {
     c_types: &'static [&'static str],
     /// The scale-factor types (block-scaled ops: template arguments `<a, b, c, sf, VS>`).
     sf_types: &'static [&'static str],
+    /// `ELayout` of the sparse ops: (thread, value) → metadata index in the M×K tile.
+    e: Option<&'static str>,
 }
 
 const A_16X8X32: &str = "((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))";
@@ -34,27 +36,29 @@ const A_16X8X64: &str = "((_4,_8),(_8,_2,_2)):((_128,_1),(_16,_8,_512))";
 const SF_32: (&str, &str) = ("((_2,_2,_8),_32):((_8,_0,_1),_16)", "((_4,_8),_32):((_0,_1),_8)");
 const SF_64: (&str, &str) = ("((_2,_2,_8),_64):((_8,_0,_1),_16)", "((_4,_8),_64):((_0,_1),_8)");
 const SF_128: (&str, &str) = ("((_2,_2,_8),_128):((_8,_0,_1),_16)", "((_4,_8),_128):((_0,_1),_8)");
+const E_64: &str = "((_2,_2,_8),_32):((_8,_512,_1),_16)";
+const E_128: &str = "((_2,_2,_8),(_64)):((_8,_1024,_1),(_16))";
 const UE8M0: &[&str] = &["float_ue8m0_t"];
 const UE: &[&str] = &["float_ue4m3_t", "float_ue8m0_t"];
 
 #[rustfmt::skip]
 const SM120: &[Sm120] = &[
     Sm120 { name: "SM120_16x8x32_TN", mnk: "(_16,_8,_32)", a: A_16X8X32, b: B_16X8X32, sf: None,
-            ab_types: &F8F6F4, c_types: &["float", "half_t"], sf_types: &[] },
+            ab_types: &F8F6F4, c_types: &["float", "half_t"], sf_types: &[], e: None },
     Sm120 { name: "SM120::BLOCKSCALED::SM120_16x8x32_TN_VS", mnk: "(_16,_8,_32)", a: A_16X8X32, b: B_16X8X32,
-            sf: Some(SF_32), ab_types: &F8F6F4, c_types: &["float"], sf_types: UE8M0 },
+            sf: Some(SF_32), ab_types: &F8F6F4, c_types: &["float"], sf_types: UE8M0, e: None },
     Sm120 { name: "SM120::BLOCKSCALED::SM120_16x8x64_TN_VS", mnk: "(_16,_8,_64)", a: A_16X8X64,
             b: "((_4,_8),(_8,_2)):((_64,_1),(_8,_256))", sf: Some(SF_64), ab_types: &FP4, c_types: &["float"],
-            sf_types: UE },
+            sf_types: UE, e: None },
     Sm120 { name: "SM120::SPARSE::SM120_SPARSE_16x8x64_TN", mnk: "(_16,_8,_64)", a: A_16X8X64,
             b: "((_4,_8),(_4,_4)):((_32,_1),(_8,_128))", sf: None, ab_types: &F8F6F4,
-            c_types: &["float", "half_t"], sf_types: &[] },
+            c_types: &["float", "half_t"], sf_types: &[], e: Some(E_64) },
     Sm120 { name: "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x64_TN_VS", mnk: "(_16,_8,_64)", a: A_16X8X64,
             b: "((_4,_8),(_4,_4)):((_32,_1),(_8,_128))", sf: Some(SF_64), ab_types: &F8F6F4, c_types: &["float"],
-            sf_types: UE8M0 },
+            sf_types: UE8M0, e: Some(E_64) },
     Sm120 { name: "SM120::BLOCKSCALED::SPARSE::SM120_SPARSE_16x8x128_TN_VS", mnk: "(_16,_8,_128)",
             a: "((_4,_8),(_16,_2,_2)):((_256,_1),(_16,_8,_1024))", b: "((_4,_8),(_8,_4)):((_64,_1),(_8,_256))",
-            sf: Some(SF_128), ab_types: &FP4, c_types: &["float"], sf_types: UE },
+            sf: Some(SF_128), ab_types: &FP4, c_types: &["float"], sf_types: UE, e: Some(E_128) },
 ];
 
 /// The traits of an SM120 op (`SM120_16x8x32_TN<a,b,c>`,
@@ -111,6 +115,10 @@ pub(super) fn sm120(op: &OpName) -> Result<Option<MmaTraits>> {
         val_types: [c.clone(), args[0].to_string(), args[1].to_string(), c],
         tmem_c: None,
         sf_layouts,
+        tmem_a: None,
+        tmem_e_bits: None,
+        tmem_sf: None,
+        e_layout: s.e.map(|e| lay(MMA, e)).transpose()?,
     }))
 }
 

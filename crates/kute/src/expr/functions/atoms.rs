@@ -260,6 +260,13 @@ fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
         Value::ThrSlice(s) => match &**s {
             ThrSlice::Mma(m, thr) => {
                 let shape = super::tensors::tensor_shape(&a[1]).map_err(|e| e.in_op(a.name))?;
+                if which == Operand::A && m.atom().traits().tmem_a.is_some() {
+                    // a _TS tcgen05 op: A in tensor memory
+                    m.get_slice(*thr)?;
+                    let t = crate::atom::tmem::partition_fragment_a(m, &shape)?;
+                    let l = crate::AnyLayout::Layout(t.layout().clone());
+                    return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(Box::new((t, l))))));
+                }
                 let t = crate::tensor::make_counting_tensor(Layout::from_shape(&shape)?);
                 let frag = m.get_slice(*thr)?.partition_fragment::<_, f32>(which, t)?;
                 Ok(Value::Layout(frag.layout().as_layout(a.name)?.clone()))

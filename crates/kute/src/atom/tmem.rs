@@ -377,7 +377,9 @@ pub fn tmem_e_frg(bits: i64, tmem_shape: &IntTuple) -> Result<TmemTensor> {
 /// (VS values share a scale factor, NSF scale factors along the MMA's K).
 ///
 /// Pre: that form, of rank 3 or more, MMA_MN a multiple of 32 (64 for the
-/// 2×2 data path of SFB), else an `Inadmissible` error. Post: coordinate →
+/// 2×2 data path of SFB), else an `Inadmissible` error (for other MMA_MN,
+/// CuTe's integer division gives an atom of fewer rows than MMA_MN, which
+/// drops scale factors; kute errs). Post: coordinate →
 /// tensor-memory element offset; the scale factors are replicated over the
 /// 4 subpartitions, and the VS values of a scale factor share its address (stride 0).
 ///
@@ -404,10 +406,15 @@ pub fn tmem_sf_frg(sf: &TmemSf, is_sfa: bool, tmem_shape: &IntTuple) -> Result<T
     let two_by_two = !is_sfa && sf.sfb_2by2;
     let unit = if two_by_two { 64 } else { 32 };
     if mn <= 0 || mn % unit != 0 {
+        // CuTe's atom takes ⌊MMA_MN / unit⌋ blocks of 32 data paths: fewer rows than MMA_MN
         return Err(Error::new(
             ErrorKind::Inadmissible,
             op,
-            format!("MMA_MN must be a positive multiple of {unit} for this data path, got {mn}"),
+            format!(
+                "MMA_MN must be a positive multiple of {unit} for this data path, got {mn} (CuTe's atom would \
+                 hold only {} of its rows)",
+                mn / unit * unit
+            ),
         ));
     }
     let atom = if two_by_two {

@@ -61,6 +61,9 @@ pub mod differences {
     //! - **A shared-memory atom is not cut below one bit**: `downcast<N>` of an
     //!   atom whose pointer flag has fewer than `N` bits is an error, where
     //!   CuTe answers a flag of 0 bits (`smem_ptr[0b]`).
+    //! - **Scale factors in tensor memory are not dropped**: a block-scaled
+    //!   tcgen05 op's `FrgTypeSFA/SFB` of an MMA_MN that is not a multiple of 32
+    //!   (64 on SFB's 2×2 data path) is an error, where CuTe's atom holds fewer rows.
 }
 
 pub mod performance {

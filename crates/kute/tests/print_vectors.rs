@@ -338,7 +338,8 @@ fn print_calls_are_no_operands() {
 /// "thread" owning the whole tile, a 2-SM one two; a TMEM copy's four warps
 /// each own 32 rows. (CuTe's `print_latex` of a TMEM copy over a partitioned
 /// accumulator, a rank-3 tensor, does not compile: its tiler has three modes;
-/// the rank-2 TMEM tensor of `make_tensor(make_tmem_ptr<float>(0), L)` draws.)
+/// the rank-2 TMEM tensor of `make_tensor(make_tmem_ptr<float>(0), L)` draws.
+/// kute draws the rank-3 one too: `tmem_copy_over_a_partitioned_accumulator_is_drawn`.)
 #[test]
 fn blackwell_atoms_are_drawn_as_cute_draws_them() {
     let k = "UMMA::Major::K";
@@ -367,4 +368,73 @@ fn blackwell_atoms_are_drawn_as_cute_draws_them() {
     // the svg of a TMEM copy renders too (CuTe has print_svg for MMAs only)
     let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&copy8) else { panic!("{copy8}") };
     assert!(kute::print::svg_copy(&c).unwrap().contains("<svg"));
+}
+
+/// The cells of a copy's SVG picture: `(panel, row, column, thread, value)`,
+/// panel 0 the source, 1 the destination (`tn` columns each, two apart).
+fn copy_svg_cells(svg: &str, tn: i64) -> Vec<(usize, i64, i64, i64, i64)> {
+    let num = |s: &str, key: &str| -> i64 {
+        let at = s.find(key).unwrap() + key.len();
+        s[at..].split('"').next().unwrap().parse().unwrap()
+    };
+    let lines: Vec<&str> = svg.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.starts_with("<rect ") {
+            continue;
+        }
+        let (x, y) = (num(l, "x=\""), num(l, "y=\""));
+        let label = |j: usize, p: char| -> i64 {
+            let t = lines[j];
+            let start = t.find('>').unwrap() + 1;
+            let text = &t[start..t.find("</text>").unwrap()];
+            text.strip_prefix(p).unwrap().parse().unwrap()
+        };
+        let (t, v) = (label(i + 1, 'T'), label(i + 2, 'V'));
+        let (col, row) = (x / 20, y / 20 - 1);
+        if col >= tn + 3 {
+            out.push((1, row, col - tn - 3, t, v));
+        } else {
+            out.push((0, row, col - 1, t, v));
+        }
+    }
+    out
+}
+
+/// A TMEM copy over a partitioned accumulator `((M,N),MMA_M,MMA_N)` (a tiler
+/// of three modes, where CuTe's `print_latex` does not compile) is drawn with
+/// its tile's first mode as rows and the rest flattened into columns: for
+/// `32dp32b32x` over a 128×64 accumulator, the hardware's picture: thread `t`
+/// (lane `t % 32` of warp `t / 32`) loads data path `t`, its value `v` column
+/// `v`; its source is the warp's block, addressed by lane 0.
+#[test]
+fn tmem_copy_over_a_partitioned_accumulator_is_drawn() {
+    let k = "UMMA::Major::K";
+    let mma = format!("make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,64,{k},{k}>{{}})");
+    let copy = format!("make_tmem_copy(SM100_TMEM_LOAD_32dp32b32x{{}},partition_fragment_C({mma},(_128,_64)))");
+    let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&copy) else { panic!("{copy}") };
+    let svg = kute::print::svg_copy(&c).unwrap();
+    assert!(svg.starts_with("<!--  Tile: (128,32)  -->\n"), "{}", &svg[..200]);
+    let cells = copy_svg_cells(&svg, 32);
+    assert_eq!(cells.len(), 2 * 128 * 32);
+    let mut seen = std::collections::HashSet::new();
+    for &(panel, row, col, t, v) in &cells {
+        assert!((0..128).contains(&row) && (0..32).contains(&col), "{panel}: ({row},{col})");
+        assert!(seen.insert((panel, row, col)), "cell ({row},{col}) of panel {panel} drawn twice");
+        if panel == 1 {
+            assert_eq!((t, v), (row, col), "destination cell ({row},{col})");
+        } else {
+            assert_eq!(t, 32 * (row / 32), "source cell ({row},{col}): the warp's lane 0");
+        }
+    }
+    // the LaTeX picture has the same cells
+    let latex = kute::print::latex_copy(&c).unwrap();
+    assert_eq!(latex.matches("\\node[fill=").count(), 2 * 128 * 32);
+    // thread 1's value 1 at row 1, column 1 of the destination panel (columns 35..)
+    assert!(latex.contains("] at (1,36) {\\shortstack{T1 \\\\ V1}};"), "{}", &latex[..300]);
+    // with more than one MMA tile the rest modes are columns after the first mode's
+    let wide = format!("make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{{}},partition_fragment_C({mma},(_256,_128)))");
+    let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&wide) else { panic!("{wide}") };
+    let svg = kute::print::svg_copy(&c).unwrap();
+    assert_eq!(svg.matches("<rect ").count(), 2 * 32 * 32);
 }

@@ -64,6 +64,9 @@ pub mod differences {
     //! - **Scale factors in tensor memory are not dropped**: a block-scaled
     //!   tcgen05 op's `FrgTypeSFA/SFB` of an MMA_MN that is not a multiple of 32
     //!   (64 on SFB's 2×2 data path) is an error, where CuTe's atom holds fewer rows.
+    //! - **A TMEM copy over a partitioned accumulator is drawn** (`latex`, `svg`),
+    //!   its tile's rest modes flattened into columns; CuTe's `print_latex` does
+    //!   not compile there.
 }
 
 pub mod performance {

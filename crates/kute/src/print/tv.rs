@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tiler::Tiler;
 use std::fmt::Write;
 
 /// CuTe's `TikzColor_TV`, by thread modulo 8.
@@ -298,6 +299,11 @@ fn copy_tile(c: &TiledCopy) -> Result<(Int, Int)> {
 /// The tile of a TiledCopy's picture and its source and destination maps:
 /// CuTe's `tidfrg_S/D(identity tensor)(_,_,0)`, (thread, value) of the first rest.
 fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
+    if let Tiler::Tuple(modes) = c.tiler_mn() {
+        if modes.len() > 2 {
+            return copy_panels_flat(c, modes, op);
+        }
+    }
     let (tm, tn) = copy_tile(c).map_err(|e| e.within(op))?;
     check_panels(op, &[(tm.value(), tn.value())])?;
     let id = Layout::identity(&IntTuple::tuple_of_leaves([tm, tn]))?;
@@ -310,11 +316,63 @@ fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
     ))
 }
 
+/// The panels of a copy whose `Tiler_MN` has more than two modes (a TMEM
+/// copy over a partitioned accumulator `((M,N),MMA_M,MMA_N)`; CuTe's
+/// `print_latex` does not compile there): rows are the first mode of the
+/// tiler's first mode (the data paths), columns the rest of the first mode
+/// and then the other modes, flattened column-major.
+fn copy_panels_flat(c: &TiledCopy, modes: &[Tiler], op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
+    let ones = IntTuple::tuple_of_leaves(modes.iter().map(|_| Int::ONE));
+    let unit = Layout::from_shape(&ones)?;
+    let spans = crate::int_tuple::product_each(crate::algebra::logical_divide(&unit, c.tiler_mn())?.shape().as_ref())
+        .map_err(|e| e.within(op))?;
+    let span = |i: usize| -> Result<i64> {
+        spans
+            .get(i)?
+            .as_int()
+            .map(|x| x.value())
+            .ok_or_else(|| Error::mismatch(op, format!("mode {i} of the tile {spans}")))
+    };
+    let s0 = span(0)?;
+    // the data paths: the first mode of the tiler's first mode
+    let rows = match &modes[0] {
+        Tiler::Layout(l) if l.rank() >= 2 => l.mode(0)?.size()?.value(),
+        _ => s0,
+    };
+    if rows <= 0 || s0 % rows != 0 {
+        return Err(Error::mismatch(op, format!("the tile's first mode spans {s0}, not a multiple of {rows} rows")));
+    }
+    // tile coordinate -> (row, column): mode 0 as (rows, s0/rows), the rest after it
+    let mut shape = format!("((_{rows},_{})", s0 / rows);
+    let mut stride = "((_1@0,_1@1)".to_string();
+    let mut col = s0 / rows;
+    for i in 1..modes.len() {
+        let si = span(i)?;
+        shape.push_str(&format!(",_{si}"));
+        stride.push_str(&format!(",_{col}@1"));
+        col = col.checked_mul(si).ok_or_else(|| Error::limit(op, "the tile is too large to draw"))?;
+    }
+    let cols = col;
+    check_panels(op, &[(rows, cols)])?;
+    let id: Layout = format!("{shape}):{stride})").parse()?;
+    let first = |l: Layout| -> Result<Tv> { Ok(Tv::of_coords(Layout::concat([&l.mode(0)?, &l.mode(1)?])?)) };
+    Ok((
+        rows,
+        cols,
+        first(c.tidfrg(&id, crate::atom::Side::Source)?)?,
+        first(c.tidfrg(&id, crate::atom::Side::Destination)?)?,
+    ))
+}
+
 /// CuTe's `print_latex(TiledCopy)`: the source panel, and the destination
 /// panel to its right.
 ///
 /// Pre: the tile has at most 65536 cells (else a `Limit` error); as the
-/// copy's `tidfrg_S/D`. Post: CuTe's TikZ document, byte for byte.
+/// copy's `tidfrg_S/D`. Post: CuTe's TikZ document, byte for byte. Beyond
+/// CuTe: a `Tiler_MN` of more than two modes (a TMEM copy over a partitioned
+/// accumulator `((M,N),MMA_M,MMA_N)`, where CuTe's `print_latex` does not
+/// compile) is drawn with the first mode of the tiler's first mode as rows and
+/// the rest of the tile flattened, column-major, into columns.
 ///
 /// ```
 /// use kute::atom::{CopyAtom, TiledCopy};
@@ -359,7 +417,8 @@ pub fn latex_copy(c: &TiledCopy) -> Result<String> {
 /// panel to its right, each cell `T<thread> V<value>` coloured by thread.
 ///
 /// Pre: as [`latex_copy`]. Post: an SVG document with one cell per
-/// coordinate of each panel.
+/// coordinate of each panel (a tiler of more than two modes flattened as in
+/// [`latex_copy`]).
 ///
 /// ```
 /// use kute::atom::{CopyAtom, TiledCopy};

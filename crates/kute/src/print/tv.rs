@@ -299,10 +299,10 @@ fn copy_tile(c: &TiledCopy) -> Result<(Int, Int)> {
 /// The tile of a TiledCopy's picture and its source and destination maps:
 /// CuTe's `tidfrg_S/D(identity tensor)(_,_,0)`, (thread, value) of the first rest.
 fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
-    if let Tiler::Tuple(modes) = c.tiler_mn() {
-        if modes.len() > 2 {
-            return copy_panels_flat(c, modes, op);
-        }
+    if let Tiler::Tuple(modes) = c.tiler_mn()
+        && modes.len() > 2
+    {
+        return copy_panels_flat(c, modes, op);
     }
     let (tm, tn) = copy_tile(c).map_err(|e| e.within(op))?;
     check_panels(op, &[(tm.value(), tn.value())])?;

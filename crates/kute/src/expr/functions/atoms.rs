@@ -260,10 +260,27 @@ fn partition_fragment(a: &Args, which: Operand) -> Result<Value> {
         Value::ThrSlice(s) => match &**s {
             ThrSlice::Mma(m, thr) => {
                 let shape = super::tensors::tensor_shape(&a[1]).map_err(|e| e.in_op(a.name))?;
-                if which == Operand::A && m.atom().traits().tmem_a.is_some() {
-                    // a _TS tcgen05 op: A in tensor memory
+                let traits = m.atom().traits();
+                if traits.tmem_c.is_some() {
+                    // a tcgen05 op: C (and A of the _TS ops) in tensor memory, the same for
+                    // every thread; the other operands are read through shared-memory descriptors
                     m.get_slice(*thr)?;
-                    let t = crate::atom::tmem::partition_fragment_a(m, &shape)?;
+                    let t = match which {
+                        Operand::C => crate::atom::tmem::partition_fragment_c(m, &shape)?,
+                        Operand::A if traits.tmem_a.is_some() => crate::atom::tmem::partition_fragment_a(m, &shape)?,
+                        _ => {
+                            return Err(Error::new(
+                                ErrorKind::Type,
+                                a.name,
+                                format!(
+                                    "{} of a tcgen05 MMA is read through a shared-memory descriptor \
+                                     (CuTe's UMMA::smem_desc): it has no fragment of its own; partition \
+                                     its shared-memory tensor",
+                                    if which == Operand::A { "A" } else { "B" }
+                                ),
+                            ))
+                        }
+                    };
                     let l = crate::AnyLayout::Layout(t.layout().clone());
                     return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Tmem(Box::new((t, l))))));
                 }

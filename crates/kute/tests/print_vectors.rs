@@ -406,7 +406,8 @@ fn copy_svg_cells(svg: &str, tn: i64) -> Vec<(usize, i64, i64, i64, i64)> {
 /// its tile's first mode as rows and the rest flattened into columns: for
 /// `32dp32b32x` over a 128×64 accumulator, the hardware's picture: thread `t`
 /// (lane `t % 32` of warp `t / 32`) loads data path `t`, its value `v` column
-/// `v`; its source is the warp's block, addressed by lane 0.
+/// `v`; its source is the warp's block, addressed by lane 0. (And `16dp256b1x`
+/// over a 64-row accumulator: each lane its two rows and two columns.)
 #[test]
 fn tmem_copy_over_a_partitioned_accumulator_is_drawn() {
     let k = "UMMA::Major::K";
@@ -432,9 +433,30 @@ fn tmem_copy_over_a_partitioned_accumulator_is_drawn() {
     assert_eq!(latex.matches("\\node[fill=").count(), 2 * 128 * 32);
     // thread 1's value 1 at row 1, column 1 of the destination panel (columns 35..)
     assert!(latex.contains("] at (1,36) {\\shortstack{T1 \\\\ V1}};"), "{}", &latex[..300]);
-    // with more than one MMA tile the rest modes are columns after the first mode's
+    // 16dp256b1x over the 64-row accumulator of a 1-SM M = 64 MMA: warp w's data paths are
+    // rows 16w..16w+15; lane l holds rows 16w + l/4 and 8 below it, columns 2(l%4) and the next
+    let mma64 = format!("make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,64,64,{k},{k}>{{}})");
+    let half = format!("make_tmem_copy(SM100_TMEM_LOAD_16dp256b1x{{}},partition_fragment_C({mma64},(_64,_64)))");
+    let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&half) else { panic!("{half}") };
+    let svg = kute::print::svg_copy(&c).unwrap();
+    assert!(svg.starts_with("<!--  Tile: (64,8)  -->\n"), "{}", &svg[..100]);
+    let mut mine = std::collections::BTreeMap::<i64, Vec<(i64, i64)>>::new();
+    for (panel, row, col, t, _) in copy_svg_cells(&svg, 8) {
+        if panel == 1 {
+            mine.entry(t).or_default().push((row, col));
+        }
+    }
+    assert_eq!(mine.len(), 128);
+    for (t, mut cells) in mine {
+        let (w, l) = (t / 32, t % 32);
+        let (r, c0) = (16 * w + l / 4, 2 * (l % 4));
+        cells.sort();
+        assert_eq!(cells, [(r, c0), (r, c0 + 1), (r + 8, c0), (r + 8, c0 + 1)], "thread {t}");
+    }
+    // over four MMA tiles: the copy's tile is one MMA tile's 128 rows by 8 columns
     let wide = format!("make_tmem_copy(SM100_TMEM_LOAD_32dp32b8x{{}},partition_fragment_C({mma},(_256,_128)))");
     let Ok(kute::expr::Value::TiledCopy(c)) = kute::expr::eval(&wide) else { panic!("{wide}") };
     let svg = kute::print::svg_copy(&c).unwrap();
-    assert_eq!(svg.matches("<rect ").count(), 2 * 32 * 32);
+    assert!(svg.starts_with("<!--  Tile: (128,8)  -->\n"), "{}", &svg[..100]);
+    assert_eq!(svg.matches("<rect ").count(), 2 * 128 * 8);
 }

@@ -190,6 +190,10 @@ pub struct TiledCopy {
     atom: CopyAtom,
     layout_tv: Layout,
     tiler: Tiler,
+    /// For a copy made over a data tensor (`make_cotiled_copy`), the extent of
+    /// the first mode of the data's first mode: the rows its picture draws
+    /// when the tiler has more than two modes.
+    picture_rows: Option<i64>,
 }
 
 /// A coordinate of `_` and integers, as a tree.
@@ -250,7 +254,17 @@ impl TiledCopy {
         if aval.value() == 0 || val.value() % aval.value() != 0 {
             return Err(Error::inadmissible(op, format!("{val} values are too few for the atom's {aval}")));
         }
-        Ok(TiledCopy { atom, layout_tv, tiler })
+        Ok(TiledCopy { atom, layout_tv, tiler, picture_rows: None })
+    }
+
+    /// The same copy, drawn with `rows` rows when its tiler has more than two modes.
+    pub(crate) fn with_picture_rows(self, rows: i64) -> TiledCopy {
+        TiledCopy { picture_rows: Some(rows), ..self }
+    }
+
+    /// The rows of the copy's picture over a tiler of more than two modes, if known.
+    pub(crate) fn picture_rows(&self) -> Option<i64> {
+        self.picture_rows
     }
 
     /// CuTe `make_tiled_copy(atom, thr_layout, val_layout)`: the raked product

@@ -624,5 +624,10 @@ pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> Res
     // tile coordinate -> data coordinate, and (thread, value) -> tile coordinate
     let tile2data = algebra::composition_tiler(&flat_layout, &tiler)?;
     let layout_tv = algebra::composition(&algebra::left_inverse(&tile2data)?, &tv_data)?;
-    TiledCopy::new(atom, layout_tv, tiler)
+    let copy = TiledCopy::new(atom, layout_tv, tiler)?;
+    // the data's rows (of its first mode), for a picture of a tiler of more than two modes
+    match data.mode(0).and_then(|m0| if m0.rank() >= 2 { m0.mode(0) } else { Ok(m0) }) {
+        Ok(rows) => Ok(copy.with_picture_rows(rows.size()?.value())),
+        Err(_) => Ok(copy),
+    }
 }

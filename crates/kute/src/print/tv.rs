@@ -318,9 +318,10 @@ fn copy_panels(c: &TiledCopy, op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
 
 /// The panels of a copy whose `Tiler_MN` has more than two modes (a TMEM
 /// copy over a partitioned accumulator `((M,N),MMA_M,MMA_N)`; CuTe's
-/// `print_latex` does not compile there): rows are the first mode of the
-/// tiler's first mode (the data paths), columns the rest of the first mode
-/// and then the other modes, flattened column-major.
+/// `print_latex` does not compile there): the tile's first mode drawn as
+/// rows by columns (the rows of the data's first mode where the copy knows
+/// them, else the tiler's first mode without its last mode), then the
+/// other modes after it as more columns, column-major.
 fn copy_panels_flat(c: &TiledCopy, modes: &[Tiler], op: &'static str) -> Result<(i64, i64, Tv, Tv)> {
     let ones = IntTuple::tuple_of_leaves(modes.iter().map(|_| Int::ONE));
     let unit = Layout::from_shape(&ones)?;
@@ -334,9 +335,18 @@ fn copy_panels_flat(c: &TiledCopy, modes: &[Tiler], op: &'static str) -> Result<
             .ok_or_else(|| Error::mismatch(op, format!("mode {i} of the tile {spans}")))
     };
     let s0 = span(0)?;
-    // the data paths: the first mode of the tiler's first mode
+    // columns: the last mode of the tiler's first mode (a TMEM tile's columns), rows: the rest of it
     let rows = match &modes[0] {
-        Tiler::Layout(l) if l.rank() >= 2 => l.mode(0)?.size()?.value(),
+        // the data's rows, where the copy was made over a tensor
+        _ if c.picture_rows().is_some_and(|r| r > 0 && s0 % r == 0) => c.picture_rows().unwrap_or(s0),
+        Tiler::Layout(l) if l.rank() >= 2 => {
+            let last = l.mode(l.rank() - 1)?.size()?.value();
+            if last > 0 && s0 % last == 0 {
+                s0 / last
+            } else {
+                s0
+            }
+        }
         _ => s0,
     };
     if rows <= 0 || s0 % rows != 0 {
@@ -371,8 +381,9 @@ fn copy_panels_flat(c: &TiledCopy, modes: &[Tiler], op: &'static str) -> Result<
 /// copy's `tidfrg_S/D`. Post: CuTe's TikZ document, byte for byte. Beyond
 /// CuTe: a `Tiler_MN` of more than two modes (a TMEM copy over a partitioned
 /// accumulator `((M,N),MMA_M,MMA_N)`, where CuTe's `print_latex` does not
-/// compile) is drawn with the first mode of the tiler's first mode as rows and
-/// the rest of the tile flattened, column-major, into columns.
+/// compile) is drawn with the tile's first mode as rows by columns (the rows
+/// of the data's first mode: a TMEM tensor's `M`), the other modes
+/// flattened, column-major, into more columns.
 ///
 /// ```
 /// use kute::atom::{CopyAtom, TiledCopy};

@@ -781,3 +781,23 @@ fn every_function_with_atom_arguments() {
     assert_eq!(out.len(), inputs.len());
     assert!(out.iter().filter(|r| r.is_ok()).count() > 50);
 }
+
+/// The tcgen05 fragments in tensor memory refuse symbolic extents with an
+/// error (their atoms are built from the extents' values).
+#[test]
+fn tmem_fragments_refuse_symbolic_extents() {
+    let k = "UMMA::Major::K";
+    let ts = format!("SM100_MMA_F16BF16_TS<half_t,half_t,float,128,64,{k},{k}>");
+    let sf = format!("SM100_MMA_MXF4_2x1SM_SS<float_e2m1_t,float_e2m1_t,float,float_ue8m0_t,128,128,32,{k},{k}>");
+    let sp = format!("SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,{k},{k}>");
+    for src in [
+        format!("make_tensor<MMA_Traits<{ts}>::FrgTypeA>(((_128,_16),_1,?))"),
+        format!("make_tensor<MMA_Traits<{ts}>::FrgTypeC>(((_128,?),_1,_2))"),
+        format!("make_tensor<MMA_Traits<{sf}>::FrgTypeSFA>(((_128,(_32,?)),_1,_2))"),
+        format!("make_tensor<MMA_Traits<{sf}>::FrgTypeSFB>(((?,(_32,_2)),_1,_2))"),
+        format!("make_tensor<MMA_Traits<{sp}>::FrgTypeE>(((_128,_32),?,_2))"),
+    ] {
+        let e = kute::expr::eval(&src).unwrap_err();
+        assert_eq!(e.kind(), kute::ErrorKind::Undecided, "{src}: {e}");
+    }
+}

@@ -197,7 +197,8 @@ fn lay(s: &str, op: &'static str) -> Result<Layout> {
 /// `((M_MMA, N_MMA), MMA_M, MMA_N, ...)`.
 ///
 /// Pre: `tmem_shape` has that form with an M_MMA the allocation allows (1 SM:
-/// 64 or 128; 2 SMs: 32, 64 or 128), else an `Inadmissible` error.
+/// 64 or 128; 2 SMs: 32, 64 or 128), else an `Inadmissible` error; no
+/// symbolic extents (else an `Undecided` error).
 /// Post: coordinate → tensor-memory element offset, `lane · DP<T> + column`.
 ///
 /// ```
@@ -209,6 +210,7 @@ fn lay(s: &str, op: &'static str) -> Result<Layout> {
 /// ```
 pub fn tmem_frg(frg: &TmemFrg, tmem_shape: &IntTuple) -> Result<Layout> {
     let op = "tmem_frg";
+    crate::sym::refuse(op, || tmem_shape.has_symbols())?;
     let shape = Layout::from_shape(tmem_shape)?;
     let mode0 = shape.mode(0)?;
     if mode0.rank() != 2 || shape.rank() < 2 {
@@ -296,6 +298,7 @@ pub fn partition_fragment_c(mma: &TiledMma, shape: &IntTuple) -> Result<TmemTens
 /// The rest modes `take<1,R>(tmem_shape)` as a compact layout, and the
 /// first mode, checked to be `(M_MMA, N_MMA)` (rank 2).
 fn split_frg_shape(tmem_shape: &IntTuple, op: &'static str) -> Result<(Layout, Layout)> {
+    crate::sym::refuse(op, || tmem_shape.has_symbols())?;
     let shape = Layout::from_shape(tmem_shape)?;
     let mode0 = if shape.rank() >= 2 { Some(shape.mode(0)?) } else { None };
     let Some(mode0) = mode0.filter(|m| m.rank() == 2) else {
@@ -315,7 +318,8 @@ fn split_frg_shape(tmem_shape: &IntTuple, op: &'static str) -> Result<(Layout, L
 /// `((M_MMA, K_MMA), MMA_M, MMA_K, ...)`, `bits` the width of `ValueType`.
 ///
 /// Pre: M_MMA is 128, and K_MMA is 16, 32, 64 or 128 for `bits` 32, 16, 8
-/// or 4 (CuTe's `static_assert`s; else an `Inadmissible` error). Post: a
+/// or 4 (CuTe's `static_assert`s; else an `Inadmissible` error); no symbolic
+/// extents (else an `Undecided` error). Post: a
 /// tensor of `sparse_elem<S,uint8_t>` (S = 4, 8, 16): coordinate → address in
 /// bits (`TMEM::DP_b` = 2^21 a data path; 2^22 for 4-bit types).
 ///
@@ -379,9 +383,9 @@ pub fn tmem_e_frg(bits: i64, tmem_shape: &IntTuple) -> Result<TmemTensor> {
 /// Pre: that form, of rank 3 or more, MMA_MN a multiple of 32 (64 for the
 /// 2×2 data path of SFB), else an `Inadmissible` error (for other MMA_MN,
 /// CuTe's integer division gives an atom of fewer rows than MMA_MN, which
-/// drops scale factors; kute errs). Post: coordinate →
-/// tensor-memory element offset; the scale factors are replicated over the
-/// 4 subpartitions, and the VS values of a scale factor share its address (stride 0).
+/// drops scale factors; kute errs); no symbolic extents (else an
+/// `Undecided` error). Post: coordinate → tensor-memory element offset; the
+/// scale factors are replicated over the 4 subpartitions, and the VS values of a scale factor share its address (stride 0).
 ///
 /// ```
 /// use kute::atom::{tmem::tmem_sf_frg, traits::TmemSf};

@@ -631,7 +631,7 @@ pub fn make_cotiled_copy(atom: CopyAtom, atom_tv: &Layout, data: &Layout) -> Res
     let copy = TiledCopy::new(atom, layout_tv, tiler)?;
     // the data's rows (of its first mode), for a picture of a tiler of more than two modes
     match data.mode(0).and_then(|m0| if m0.rank() >= 2 { m0.mode(0) } else { Ok(m0) }) {
-        Ok(rows) => Ok(copy.with_picture_rows(rows.size()?.value())),
-        Err(_) => Ok(copy),
+        Ok(rows) if !rows.has_symbols() => Ok(copy.with_picture_rows(rows.size()?.value())),
+        _ => Ok(copy),
     }
 }

@@ -672,6 +672,23 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
     s.parse::<IntTuple>().map_err(|e| Error::new(e.kind(), op, format!("table literal '{s}' does not parse: {e}")))
 }
 
+/// The op a traits spelling names: `MMA_Traits<Op>` (or `Copy_Traits<Op>`,
+/// `kind` saying which) is `Op`; `..._Traits<Op, params...>` is
+/// `Op<params...>`, the op whose parameters its traits carry; any other
+/// name is itself.
+fn traits_of(kind: &'static str, name: OpName) -> Result<OpName> {
+    if name.base != kind {
+        return Ok(name);
+    }
+    match name.args.as_deref() {
+        Some([inner, params @ ..]) => {
+            let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
+            split_op(kind, &text)
+        }
+        _ => Ok(name),
+    }
+}
+
 /// The traits of an MMA operation named as in CuTe C++ (CuTe's `MMA_Traits<Op>`).
 ///
 /// Knows: every `mma.sync` op of `mma_traits_sm70.hpp` (`SM70_8x8x4_*_{TN,NT,NN,TT}`),
@@ -711,15 +728,9 @@ fn parse_tuple(op: &'static str, s: &str) -> Result<IntTuple> {
 /// assert!(e.message().contains("did you mean 'SM80_16x8x16_F16F16F16F16_TN'"));
 /// ```
 pub fn mma_traits(op: &str) -> Result<MmaTraits> {
-    let mut name = split_op(MMA, op)?;
-    // `MMA_Traits<Op>` is Op's traits; `MMA_Traits<Op, params...>` those of a
-    // plain op struct whose parameters the traits carry (`SM100_MMA_F8F6F4_SS`)
-    if name.base == "MMA_Traits"
-        && let Some([inner, params @ ..]) = name.args.as_deref()
-    {
-        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
-        name = split_op(MMA, &text)?;
-    }
+    // `MMA_Traits<Op, params...>`: the traits of a plain op struct whose
+    // parameters the traits carry (`SM100_MMA_F8F6F4_SS`)
+    let name = traits_of(MMA, split_op(MMA, op)?)?;
     if name.base == "UniversalFMA" {
         let args = name.args.as_deref().unwrap_or(&[]);
         if args.is_empty() || args.len() > 4 {
@@ -899,15 +910,9 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// assert!(copy_traits("SM80_CP_ASYNC_CACHEGLOBAL<uint32_t>").is_err());
 /// ```
 pub fn copy_traits(op: &str) -> Result<CopyTraits> {
-    let mut name = split_op(COPY, op)?;
-    // `Copy_Traits<Op>` is Op's traits; `Copy_Traits<Op, params...>` those of an op whose
-    // traits take parameters (the TMA ops' `NumBitsPerTMA`)
-    if name.base == "Copy_Traits"
-        && let Some([inner, params @ ..]) = name.args.as_deref()
-    {
-        let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
-        name = split_op(COPY, &text)?;
-    }
+    // `Copy_Traits<Op, params...>`: an op whose traits take parameters (the
+    // TMA ops' `NumBitsPerTMA`)
+    let name = traits_of(COPY, split_op(COPY, op)?)?;
     let base = name.base.as_str();
     let args = name.args.as_deref();
     let no_args = |t: Result<CopyTraits>| match args {

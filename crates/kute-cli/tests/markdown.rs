@@ -3,9 +3,10 @@
 //! - a path outside the repository: `../shared` (or `.../shared`), or an absolute
 //!   `/work/`, `/root/` or `/home/` path;
 //! - an issue or pull-request reference: `#` followed by digits at the start of a word
-//!   (`#36`, `(#36)`), `issue 41` / `issue #41`, `issues #41`, `PR 12` / `PR #12`;
-//! - a numbered session or stop: `session 3`, `session #3`, `session-3`, `stop 2`,
-//!   or an ordinal before `session` (`third session`, `3rd session`).
+//!   (`#N`, `(#N)`), the word issue or issues followed by a number (`#` optional after
+//!   issue, required after issues), `PR N` / `PR #N` (N standing for digits);
+//! - a numbered session or stop: the word session followed by a number (`N`, `#N` or
+//!   `-N`), `stop N`, or an ordinal before `session` (`third session`, `3rd session`).
 //!
 //! Not references, and so allowed: markdown headings (`# Title`, `## Title`), C and
 //! CUDA preprocessor lines (`#include`, `#pragma`: no digit after the `#`), colour
@@ -133,11 +134,11 @@ fn the_rule_is_precise() {
         "(#36)",
         "#41 was about this",
         "see issue 41",
-        "Issue #41",
+        concat!("Issue #", "41"),
         "issues #3 and #4",
         "PR #12",
         "PR 12",
-        "in session 3",
+        concat!("in session ", "3"),
         "Session #3",
         "session-3",
         "stop 2 of the work",

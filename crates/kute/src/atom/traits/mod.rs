@@ -91,6 +91,35 @@ pub struct MmaTraits {
     pub e_layout: Option<Layout>,
 }
 
+impl MmaTraits {
+    /// The traits of an op whose operands and accumulator all live in
+    /// registers or shared memory: none of the tensor-memory or scale-factor
+    /// layouts of the Blackwell ops.
+    fn in_registers(
+        name: String,
+        shape_mnk: IntTuple,
+        thr_id: Layout,
+        [a, b, c]: [Layout; 3],
+        val_types: [String; 4],
+    ) -> MmaTraits {
+        MmaTraits {
+            name,
+            shape_mnk,
+            thr_id,
+            a,
+            b,
+            c,
+            val_types,
+            tmem_c: None,
+            sf_layouts: None,
+            tmem_a: None,
+            tmem_e_bits: None,
+            tmem_sf: None,
+            e_layout: None,
+        }
+    }
+}
+
 /// How a block-scaled tcgen05 op's scale factors are allocated in tensor
 /// memory (CuTe's `UMMA::tmem_sf_frg<ValueType, SFVecSize, N_SM, Is_SFA, TmemAlloc>`).
 ///
@@ -649,21 +678,13 @@ fn gmma(op: &OpName) -> Result<Option<MmaTraits>> {
         }
         let a = if ss { lay(MMA, &ab_layout(64, k))? } else { lay(MMA, a_rs_layout(k))? };
         let c = format!("((_4,_8,_4),(_2,_2,_{})):((_128,_1,_16),(_64,_8,_512))", n / 8);
-        return Ok(Some(MmaTraits {
-            name: op.full.clone(),
-            shape_mnk: parse_tuple(MMA, &format!("(_64,_{n},_{k})"))?,
-            thr_id: lay(MMA, "_128:_1")?,
-            a,
-            b: lay(MMA, &ab_layout(n, k))?,
-            c: lay(MMA, &c)?,
-            val_types: f.vals.map(String::from),
-            tmem_c: None,
-            sf_layouts: None,
-            tmem_a: None,
-            tmem_e_bits: None,
-            tmem_sf: None,
-            e_layout: None,
-        }));
+        return Ok(Some(MmaTraits::in_registers(
+            op.full.clone(),
+            parse_tuple(MMA, &format!("(_64,_{n},_{k})"))?,
+            lay(MMA, "_128:_1")?,
+            [a, lay(MMA, &ab_layout(n, k))?, lay(MMA, &c)?],
+            f.vals.map(String::from),
+        )));
     }
     Ok(None)
 }
@@ -740,21 +761,13 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
         let a = args.get(1).cloned().unwrap_or_else(|| d.clone());
         let b = args.get(2).cloned().unwrap_or_else(|| a.clone());
         let c = args.get(3).cloned().unwrap_or_else(|| d.clone());
-        return Ok(MmaTraits {
-            name: name.full,
-            shape_mnk: parse_tuple(MMA, "(_1,_1,_1)")?,
-            thr_id: lay(MMA, "_1:_0")?,
-            a: lay(MMA, "(_1,_1):(_0,_0)")?,
-            b: lay(MMA, "(_1,_1):(_0,_0)")?,
-            c: lay(MMA, "(_1,_1):(_0,_0)")?,
-            val_types: [d, a, b, c],
-            tmem_c: None,
-            sf_layouts: None,
-            tmem_a: None,
-            tmem_e_bits: None,
-            tmem_sf: None,
-            e_layout: None,
-        });
+        return Ok(MmaTraits::in_registers(
+            name.full,
+            parse_tuple(MMA, "(_1,_1,_1)")?,
+            lay(MMA, "_1:_0")?,
+            [lay(MMA, "(_1,_1):(_0,_0)")?, lay(MMA, "(_1,_1):(_0,_0)")?, lay(MMA, "(_1,_1):(_0,_0)")?],
+            [d, a, b, c],
+        ));
     }
     if let Some(t) = gmma(&name)? {
         return Ok(t);
@@ -769,21 +782,13 @@ pub fn mma_traits(op: &str) -> Result<MmaTraits> {
         if name.args.is_some() {
             return Err(Error::new(ErrorKind::Mismatch, MMA, format!("'{}' takes no template arguments", name.base)));
         }
-        return Ok(MmaTraits {
-            name: name.full,
-            shape_mnk: parse_tuple(MMA, f.mnk)?,
-            thr_id: lay(MMA, f.thr)?,
-            a: lay(MMA, f.a)?,
-            b: lay(MMA, f.b)?,
-            c: lay(MMA, f.c)?,
-            val_types: f.types.map(String::from),
-            tmem_c: None,
-            sf_layouts: None,
-            tmem_a: None,
-            tmem_e_bits: None,
-            tmem_sf: None,
-            e_layout: None,
-        });
+        return Ok(MmaTraits::in_registers(
+            name.full,
+            parse_tuple(MMA, f.mnk)?,
+            lay(MMA, f.thr)?,
+            [lay(MMA, f.a)?, lay(MMA, f.b)?, lay(MMA, f.c)?],
+            f.types.map(String::from),
+        ));
     }
     Err(unknown(MMA, &name.full, &mma_op_names()))
 }

@@ -167,7 +167,33 @@ def _all_checked(buf, positions):
     return pos.astype(np.intp)
 
 
-class Tensor:
+class _CountingView:
+    """What a tensor of kute's (a counting or coordinate tensor ``_pos``) reads off
+    its layout: shared by ``Tensor`` and ``IdentityTensor``."""
+
+    __slots__ = ()
+
+    @property
+    def layout(self):
+        """The layout (a ``kute.Layout``, or a ``kute.Value`` for a composed layout;
+        an identity tensor's has basis strides, ``(_1@0,_1@1)``)."""
+        return _kute.call("layout", self._pos)
+
+    @property
+    def shape(self):
+        """The shape of the layout (an int or a tuple)."""
+        return _kute.call("shape", self._pos)
+
+    def size(self):
+        """The number of elements."""
+        return _kute.call("size", self._pos)
+
+    def rank(self):
+        """The number of top-level modes."""
+        return _kute.call("rank", self._pos)
+
+
+class Tensor(_CountingView):
     """``kute.Tensor(buffer, layout, offset=0)``: CuTe's tensor of a layout over a buffer.
 
     ``buffer`` is a numpy array (its elements in memory order: C- or Fortran-contiguous)
@@ -245,16 +271,6 @@ class Tensor:
     # ------------------------------------------------------------------ properties
 
     @property
-    def layout(self):
-        """The layout (a ``kute.Layout``, or a ``kute.Value`` for a composed layout)."""
-        return _kute.call("layout", self._pos)
-
-    @property
-    def shape(self):
-        """The shape of the layout (an int or a tuple)."""
-        return _kute.call("shape", self._pos)
-
-    @property
     def stride(self):
         """The stride of the layout."""
         return _kute.call("stride", self._pos)
@@ -277,14 +293,6 @@ class Tensor:
     def buffer(self):
         """The array the tensor views (the numpy array of a DLPack source)."""
         return self._array
-
-    def size(self):
-        """The number of elements."""
-        return _kute.call("size", self._pos)
-
-    def rank(self):
-        """The number of top-level modes."""
-        return _kute.call("rank", self._pos)
 
     def positions(self):
         """The position in the buffer of each element, in the order of the 1-D
@@ -418,7 +426,7 @@ def print_tensor(t):
     return _kute.call("print_tensor", t)
 
 
-class IdentityTensor:
+class IdentityTensor(_CountingView):
     """CuTe's ``make_identity_tensor(shape)``: the element at each coordinate is the
     coordinate (a tuple of ints, or an int). Slices, divides and partitions are kute's,
     as for ``Tensor``."""
@@ -433,24 +441,6 @@ class IdentityTensor:
         t = cls.__new__(cls)
         t._pos = pos
         return t
-
-    @property
-    def layout(self):
-        """The layout (basis strides: ``(_1@0,_1@1)``)."""
-        return _kute.call("layout", self._pos)
-
-    @property
-    def shape(self):
-        """The shape."""
-        return _kute.call("shape", self._pos)
-
-    def size(self):
-        """The number of elements."""
-        return _kute.call("size", self._pos)
-
-    def rank(self):
-        """The number of top-level modes."""
-        return _kute.call("rank", self._pos)
 
     def __getitem__(self, key):
         p = _position(self._pos, _key(key))

@@ -35,7 +35,7 @@ impl Elem {
     /// ```
     /// assert_eq!(kute_cuda::Elem::F16.bytes(), 2);
     /// ```
-    pub fn bytes(self) -> i64 {
+    pub const fn bytes(self) -> i64 {
         match self {
             Elem::F32 => 4,
             Elem::F16 | Elem::Bf16 => 2,

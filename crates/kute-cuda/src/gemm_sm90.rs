@@ -92,12 +92,7 @@ pub const TILE: (i64, i64, i64) = tile(Elem::F16);
 /// assert_eq!(tile(Elem::E4m3), (128, 256, 128));
 /// ```
 pub const fn tile(elem: Elem) -> (i64, i64, i64) {
-    let bytes = match elem {
-        Elem::F32 => 4,
-        Elem::F16 | Elem::Bf16 => 2,
-        Elem::E4m3 | Elem::E5m2 => 1,
-    };
-    (128, 256, 128 / bytes)
+    (128, 256, 128 / elem.bytes())
 }
 
 /// The block tile's width (one of [`TILE_NS`]) for `(M, N, K)` in a

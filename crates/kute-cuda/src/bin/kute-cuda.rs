@@ -1159,20 +1159,12 @@ fn fp8_data(n: usize, elem: Elem, seed: u64) -> Vec<u8> {
 }
 
 /// The dequantized reference at `(b, row, col)` of K-major A `(M, K, L)`
-/// and B `(N, K, L)`, stored contiguously: `scale · Σ_k A·B`, exact (see
-/// [`fp8_data`]).
-fn fp8_reference(
-    a: &[u8],
-    b: &[u8],
-    elem: Elem,
-    (m, n, k): (usize, usize, usize),
-    at: (usize, usize, usize),
-    scale: f32,
-) -> f32 {
-    use kute_cuda::elem::fp8_value;
+/// and B `(N, K, L)`, stored contiguously (their values, decoded from the
+/// 8-bit patterns): `scale · Σ_k A·B`, exact (see [`fp8_data`]).
+fn fp8_reference(a: &[f32], b: &[f32], (m, n, k): (usize, usize, usize), at: (usize, usize, usize), scale: f32) -> f32 {
     let (bi, row, col) = at;
     let (ra, rb) = ((bi * m + row) * k, (bi * n + col) * k);
-    let sum: f64 = (0..k).map(|i| f64::from(fp8_value(a[ra + i], elem)) * f64::from(fp8_value(b[rb + i], elem))).sum();
+    let sum: f64 = (0..k).map(|i| f64::from(a[ra + i]) * f64::from(b[rb + i])).sum();
     (sum * f64::from(scale)) as f32
 }
 
@@ -1212,9 +1204,12 @@ fn fp8_checked(
     // (every wrong entry counted, and the rows and columns they span)
     let mut first = None;
     let (mut wrong, mut rows, mut cols) = (0usize, (usize::MAX, 0usize), (usize::MAX, 0usize));
+    // the inputs' values, decoded once
+    let decode = |x: &[u8]| -> Vec<f32> { x.iter().map(|&v| kute_cuda::elem::fp8_value(v, elem)).collect() };
+    let (av, bv) = (decode(&a), decode(&b));
     for &e in &entries {
         let (bi, row, col) = (e / (dims.0 * dims.1), e / dims.1 % dims.0, e % dims.1);
-        let exact = fp8_reference(&a, &b, elem, dims, (bi, row, col), scales.0 * scales.1);
+        let exact = fp8_reference(&av, &bv, dims, (bi, row, col), scales.0 * scales.1);
         let want = if c_elem == Elem::F32 { exact } else { widen(round_to_16(exact, c_elem), c_elem) };
         if got[e].to_bits() != want.to_bits() && !(got[e] == 0.0 && want == 0.0) {
             wrong += 1;

@@ -175,6 +175,38 @@ pub fn round_to_16(x: f32, elem: Elem) -> u16 {
     }
 }
 
+/// The value of the 16-bit float `bits` of `elem` (f16 or bf16): the
+/// inverse of [`round_to_16`] on what it returns. The patterns of the
+/// infinities and NaNs give infinity, so that a check comparing with finite
+/// values fails on them.
+///
+/// Pre: `elem` is F16 or Bf16 (any other is read as f16). Post: the value,
+/// exactly.
+///
+/// ```
+/// use kute_cuda::{elem::{round_to_16, widen_16}, Elem};
+/// assert_eq!(widen_16(0x3C00, Elem::F16), 1.0);
+/// assert_eq!(widen_16(0x0001, Elem::F16), 2f32.powi(-24));
+/// assert_eq!(widen_16(0xC000, Elem::Bf16), -2.0);
+/// assert_eq!(widen_16(round_to_16(0.1, Elem::Bf16), Elem::Bf16), 0.10009765625);
+/// ```
+pub fn widen_16(bits: u16, elem: Elem) -> f32 {
+    if elem == Elem::Bf16 {
+        return f32::from_bits(u32::from(bits) << 16);
+    }
+    let (sign, exp, frac) = (bits >> 15, i32::from((bits >> 10) & 0x1f), f32::from(bits & 0x3ff));
+    let v = match exp {
+        0 => frac * 2f32.powi(-24),
+        31 => f32::INFINITY,
+        e => (1.0 + frac / 1024.0) * 2f32.powi(e - 15),
+    };
+    if sign == 1 {
+        -v
+    } else {
+        v
+    }
+}
+
 /// The value of the 8-bit float `bits` of `elem` (E4M3: bias 7, no
 /// infinities, `S.1111.111` NaN; E5M2: bias 15, IEEE-style infinities and
 /// NaNs): the host's model of what `wgmma` reads.

@@ -24,7 +24,7 @@
 use clap::{Parser, Subcommand};
 use kute::Layout;
 use kute_cuda::copy::{CopyConfig, CopyKernel};
-use kute_cuda::elem::round_to_16;
+use kute_cuda::elem::{round_to_16, widen_16};
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
 use kute_cuda::gemm_sm90::{
     SizeFacts, Sm90Config, Sm90Epilogue, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, THREADS as SM90_THREADS,
@@ -1194,7 +1194,7 @@ fn fp8_checked(
         library_c::<_, f32>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?
     } else {
         let c = library_c::<_, u16>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?;
-        c.iter().map(|&h| widen(h, c_elem)).collect()
+        c.iter().map(|&h| widen_16(h, c_elem)).collect()
     };
     let dims = (m as usize, n as usize, k as usize);
     let entries: Vec<usize> = match samples {
@@ -1210,7 +1210,7 @@ fn fp8_checked(
     for &e in &entries {
         let (bi, row, col) = (e / (dims.0 * dims.1), e / dims.1 % dims.0, e % dims.1);
         let exact = fp8_reference(&av, &bv, dims, (bi, row, col), scales.0 * scales.1);
-        let want = if c_elem == Elem::F32 { exact } else { widen(round_to_16(exact, c_elem), c_elem) };
+        let want = if c_elem == Elem::F32 { exact } else { widen_16(round_to_16(exact, c_elem), c_elem) };
         if got[e].to_bits() != want.to_bits() && !(got[e] == 0.0 && want == 0.0) {
             wrong += 1;
             first.get_or_insert(format!(
@@ -1685,24 +1685,6 @@ fn library_checked(
     }
 }
 
-/// A 16-bit float's value (f16 or bf16 bits).
-fn widen(h: u16, elem: Elem) -> f32 {
-    if elem == Elem::Bf16 {
-        return f32::from_bits((h as u32) << 16);
-    }
-    let (sign, exp, frac) = ((h >> 15) as u32, ((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f32);
-    let v = match exp {
-        0 => frac * (2f32).powi(-24),
-        31 => f32::INFINITY,
-        e => (1.0 + frac / 1024.0) * (2f32).powi(e - 15),
-    };
-    if sign == 1 {
-        -v
-    } else {
-        v
-    }
-}
-
 /// The fused epilogue on the CPU, in f64: `activation(alpha · x + bias)`.
 fn epilogue_reference(x: f64, alpha: f64, bias: f64, act: kute_cuda::gemm_sm90::Activation) -> f64 {
     use kute_cuda::gemm_sm90::Activation;
@@ -1756,7 +1738,7 @@ fn epilogue_checked(
     let got: Vec<f32> = if c_f32 {
         library_c::<_, f32>(gpu, elem, ab, bb, cc, &options)?
     } else {
-        library_c::<_, u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen(h, elem)).collect()
+        library_c::<_, u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen_16(h, elem)).collect()
     };
     // the 16-bit types' half unit in the last place, relative
     let tol = if c_f32 {

@@ -245,18 +245,7 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elem::round_to_16;
-
-    /// The value of an f16 pattern.
-    fn f16(h: u16) -> f32 {
-        let (s, e, m) = (h >> 15, (h >> 10) & 0x1F, f32::from(h & 0x3FF));
-        let v = if e == 0 { m * 2f32.powi(-24) } else { (1024.0 + m) * 2f32.powi(i32::from(e) - 25) };
-        if s == 1 {
-            -v
-        } else {
-            v
-        }
-    }
+    use crate::elem::{round_to_16, widen_16};
 
     /// An MMA as the hardware does it, from the threads' registers: the
     /// dense operands gathered through the fragments (every cell once),
@@ -403,7 +392,7 @@ mod tests {
                             let ri = rows[t].binary_search(&row).unwrap();
                             let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
                             // P as the MMA reads it: 16-bit
-                            pv[i] = f16(round_to_16(e, Elem::F16));
+                            pv[i] = widen_16(round_to_16(e, Elem::F16), Elem::F16);
                             l[t][ri] += e;
                         }
                     }

@@ -34,6 +34,37 @@ pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<Ptx> 
     compile_ptx_with_opts(source, opts).map_err(|e| Error::Compile { name: name.to_string(), log: format!("{e:?}") })
 }
 
+/// Compiles `source` to machine code for the real architecture `arch`
+/// (`sm_90a`, `sm_80`, ...) with NVRTC's built-in `ptxas` in verbose mode,
+/// and returns its log: per kernel the registers, the shared memory and
+/// any spill stores and loads, which no GPU is needed to read.
+///
+/// Pre: NVRTC can be loaded (see [`nvrtc_available`]). Post: the log, or a
+/// `Compile` error carrying NVRTC's log.
+///
+/// ```no_run
+/// let src = r#"extern "C" __global__ void k(float* x) { x[threadIdx.x] *= 2.f; }"#;
+/// let log = kute_cuda::gpu::ptxas_report("k", src, "sm_90a")?;
+/// assert!(log.contains("registers"));
+/// # Ok::<(), kute_cuda::Error>(())
+/// ```
+pub fn ptxas_report(name: &str, source: &str, arch: &str) -> Result<String> {
+    use cudarc::nvrtc::result;
+    let err = |log: String| Error::Compile { name: name.to_string(), log };
+    let src = std::ffi::CString::new(source).map_err(|e| err(e.to_string()))?;
+    let prog = result::create_program(&src, None).map_err(|e| err(format!("{e:?}")))?;
+    let opts = [format!("--gpu-architecture={arch}"), "--std=c++17".into(), "--ptxas-options=-v".into()];
+    // SAFETY: `prog` was created above and is destroyed once, below.
+    let compiled = unsafe { result::compile_program(prog, &opts) };
+    // SAFETY: as above.
+    let log = unsafe { result::get_program_log(prog) }.map_err(|e| err(format!("{e:?}")))?;
+    // SAFETY: as above; nothing uses `prog` after this.
+    let _ = unsafe { result::destroy_program(prog) };
+    let log: String = log.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
+    compiled.map_err(|_| err(log.clone()))?;
+    Ok(log)
+}
+
 /// Whether NVRTC can be loaded (without panicking when it cannot).
 ///
 /// Pre: none. Post: `true` when `libnvrtc` was found and answers its version.
@@ -98,6 +129,8 @@ unsafe impl DeviceRepr for TensorMap {}
 pub struct EpilogueArgs<'a> {
     /// The sums' factor.
     pub alpha: f32,
+    /// `C`'s factor, where the kernel reads `C` ([`EpilogueOp::beta`]).
+    pub beta: f32,
     /// The bias, `M` or `N` f32 values, where the kernel has one.
     pub bias: Option<&'a CudaSlice<f32>>,
 }
@@ -105,7 +138,7 @@ pub struct EpilogueArgs<'a> {
 impl Default for EpilogueArgs<'_> {
     /// `alpha` 1, no bias.
     fn default() -> Self {
-        EpilogueArgs { alpha: 1.0, bias: None }
+        EpilogueArgs { alpha: 1.0, beta: 0.0, bias: None }
     }
 }
 
@@ -459,13 +492,13 @@ impl Gpu {
     /// use kute_cuda::{gpu::{EpilogueArgs, Gpu}, Elem};
     /// let gpu = Gpu::new(0)?;
     /// let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
-    /// let op = EpilogueOp { bias: BiasMode::PerColumn, activation: Activation::Relu };
+    /// let op = EpilogueOp { bias: BiasMode::PerColumn, activation: Activation::Relu, ..EpilogueOp::default() };
     /// let g = Sm90GemmAtLaunch::with_op("g", Elem::F16, ws, SizeFacts::default(), op)?;
     /// let k = gpu.load_sm90_at(&g)?;
     /// let (a, b, bias) = (gpu.zeros::<u16>(256 * 64)?, gpu.zeros::<u16>(512 * 64)?, gpu.zeros::<f32>(512)?);
     /// let mut c = gpu.zeros::<f32>(256 * 512)?;
     /// let p = g.problem((256, 512, 64))?;
-    /// gpu.launch_sm90_at_with(&k, &g, &p, (&a, &b, &mut c), &EpilogueArgs { alpha: 0.5, bias: Some(&bias) })?;
+    /// gpu.launch_sm90_at_with(&k, &g, &p, (&a, &b, &mut c), &EpilogueArgs { alpha: 0.5, bias: Some(&bias), ..EpilogueArgs::default() })?;
     /// # Ok::<(), kute_cuda::Error>(())
     /// ```
     pub fn launch_sm90_at_with<E: DeviceRepr, T: DeviceRepr>(
@@ -543,12 +576,16 @@ impl Gpu {
                 l.arg(x);
             }
             l.arg(&args.alpha);
+            if g.op.beta {
+                l.arg(&args.beta);
+            }
             if let Some(bias) = args.bias {
                 l.arg(bias);
             }
             // SAFETY: the kernel takes two tensor maps by value, C (and its
             // map with a TMA store), the sizes, C's leading dimension, the
-            // batch, C's batch stride, alpha and the bias; it stores inside
+            // batch, C's batch stride, alpha, beta where it reads C and the
+            // bias; it stores inside
             // the elements of C the problem spans, which the buffer holds,
             // and reads the bias inside its M or N values (checked above).
             unsafe { l.launch(cfg) }?;
@@ -592,6 +629,9 @@ impl Gpu {
             l.arg(x);
         }
         l.arg(&args.alpha);
+        if g.op.beta {
+            l.arg(&args.beta);
+        }
         if let Some(bias) = args.bias {
             l.arg(bias);
         }

@@ -155,11 +155,15 @@ pub fn gemm<E: DeviceRepr, T: DeviceRepr>(
 }
 
 /// What [`gemm_with`] does to each f32 sum `x` before storing it:
-/// `activation(alpha · scale_a · scale_b · x + bias)`.
+/// `activation(alpha · scale_a · scale_b · x + beta · c + bias)`, `c` the
+/// element of `C` before the call.
 #[derive(Clone, Copy, Debug)]
 pub struct GemmOptions<'a> {
     /// The sums' factor (1 by default).
     pub alpha: f32,
+    /// `C`'s factor (0 by default: `C` is only written). Another value
+    /// reads `C` (a kernel of its own, compiled once).
+    pub beta: f32,
     /// Per-tensor scales of A and B (their dequantization factors: A holds
     /// `A_true / scale_a`), as `torch._scaled_mm` takes them for 8-bit
     /// inputs; 1 by default.
@@ -183,10 +187,11 @@ pub struct GemmOptions<'a> {
 }
 
 impl Default for GemmOptions<'_> {
-    /// `C = A · Bᵀ`: alpha 1, no bias, no activation.
+    /// `C = A · Bᵀ`: alpha 1, beta 0, no bias, no activation.
     fn default() -> Self {
         GemmOptions {
             alpha: 1.0,
+            beta: 0.0,
             scales: (1.0, 1.0),
             c_elem: None,
             splits: None,
@@ -198,7 +203,7 @@ impl Default for GemmOptions<'_> {
 }
 
 /// As [`gemm`], the epilogue fused: `C = activation(alpha · scale_a ·
-/// scale_b · A · Bᵀ + bias)`, with the plan's choices pinned where the
+/// scale_b · A · Bᵀ + beta · C + bias)`, with the plan's choices pinned where the
 /// options say.
 ///
 /// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values;
@@ -337,7 +342,11 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         k_major,
         bn,
     };
-    let op = EpilogueOp { bias: options.bias.map_or(BiasMode::None, |(_, how)| how), activation: options.activation };
+    let op = EpilogueOp {
+        bias: options.bias.map_or(BiasMode::None, |(_, how)| how),
+        activation: options.activation,
+        beta: options.beta != 0.0,
+    };
     if op.bias == BiasMode::None && options.bias.is_some() {
         return Err(Error::unsupported(OP, "a bias that applies to neither rows nor columns (BiasMode::None)"));
     }
@@ -349,7 +358,8 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         p = p.with_splits(s);
     }
     let (sa_, sb_) = options.scales;
-    let args = EpilogueArgs { alpha: options.alpha * sa_ * sb_, bias: options.bias.map(|(b, _)| b) };
+    let args =
+        EpilogueArgs { alpha: options.alpha * sa_ * sb_, beta: options.beta, bias: options.bias.map(|(b, _)| b) };
     gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
 }
 

@@ -135,3 +135,27 @@ fn toolchain_nvrtc_reports_a_bad_kernel_with_its_log() {
     assert!(!out.status.success());
     assert!(stderr.contains("undefined_name"), "{stderr}");
 }
+
+#[test]
+#[ignore = "downloads NVRTC: run by the README's test command with `-- --ignored toolchain_`"]
+fn toolchain_the_library_gemm_kernels_do_not_spill_registers() {
+    // NVRTC's ptxas compiles the library's kernels to sm_90a machine code
+    // and reports their spills: a fused epilogue that held all its values
+    // at once spilled 450 to 600 bytes and ran 20% slower.
+    let Ok(dir) = nvrtc_dir() else {
+        if std::env::var_os("KUTE_REQUIRE_NVRTC").is_some() {
+            panic!("NVRTC is required (KUTE_REQUIRE_NVRTC) but unavailable");
+        }
+        loud("SKIPPED toolchain_the_library_gemm_kernels_do_not_spill_registers: no NVRTC");
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_kute-cuda"))
+        .arg("spills")
+        .env("LD_LIBRARY_PATH", &dir)
+        .output()
+        .expect("kute-cuda runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let gemms = stdout.lines().filter(|l| l.starts_with("| gemm |")).count();
+    assert!(gemms >= 12, "{stdout}");
+}

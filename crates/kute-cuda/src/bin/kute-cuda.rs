@@ -89,11 +89,15 @@ enum Cmd {
     },
     /// Compile one CUDA source (its kernels need no includes) with NVRTC.
     CompileOne {
-        /// The source text.
+        /// The source text, or `@FILE` to read it from a file.
         source: String,
         /// Architecture (NVRTC name).
         #[arg(long, default_value = "sm_90")]
         arch: String,
+        /// Compile to machine code for the real architecture (`sm_90a`, ...)
+        /// and print ptxas's registers, shared memory and spills instead.
+        #[arg(long)]
+        resources: bool,
     },
     /// Run every kernel of the catalogue on the GPU against the CPU reference.
     Check,
@@ -242,6 +246,12 @@ enum Cmd {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Compile the library's kernels (each tile width, fused epilogues,
+    /// beta, 8-bit inputs) to `sm_90a` machine code with NVRTC's `ptxas`
+    /// and report their registers and spills; fails if a GEMM kernel
+    /// storing `C` by TMA (what every call with 16-byte rows of `C` runs)
+    /// spills (no GPU needed).
+    Spills,
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
     CheckFp8,
@@ -862,21 +872,30 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
             ..Sm90Config::default()
         };
         let facts = SizeFacts { n_div: 8, ..SizeFacts::default() };
-        for (i, (bias, activation)) in [
-            (BiasMode::None, Activation::Relu),
-            (BiasMode::PerRow, Activation::Gelu),
-            (BiasMode::PerColumn, Activation::Silu),
-            (BiasMode::PerColumn, Activation::None),
+        let (tma, direct) = (Sm90Epilogue::Tma, Sm90Epilogue::Direct);
+        // (with beta: C read through the TMA staging buffer or directly,
+        // 16-bit and f32)
+        for (i, (bias, activation, beta, epilogue, c_elem)) in [
+            (BiasMode::None, Activation::Relu, false, tma, Elem::F16),
+            (BiasMode::PerRow, Activation::Gelu, false, tma, Elem::F16),
+            (BiasMode::PerColumn, Activation::Silu, false, tma, Elem::F16),
+            (BiasMode::PerColumn, Activation::None, false, tma, Elem::F16),
+            (BiasMode::PerColumn, Activation::Gelu, true, tma, Elem::F16),
+            (BiasMode::None, Activation::None, true, tma, Elem::F32),
+            (BiasMode::PerRow, Activation::Relu, true, direct, Elem::F16),
+            (BiasMode::None, Activation::Silu, true, direct, Elem::F32),
         ]
         .into_iter()
         .enumerate()
         {
+            let config = Sm90Config { epilogue, c_elem, ..ws };
+            let facts = if epilogue == direct { SizeFacts::default() } else { facts };
             let g = Sm90GemmAtLaunch::with_op(
                 &format!("gemm90op{i}"),
                 Elem::F16,
-                ws,
+                config,
                 facts,
-                EpilogueOp { bias, activation },
+                EpilogueOp { bias, activation, beta },
             )?;
             count += 1;
             if let Err(e) = compile_ptx(&g.name, &g.source, "sm_90a") {
@@ -1054,17 +1073,28 @@ fn check() -> Result<(), Error> {
     if gpu.arch()? == "sm_90" {
         use kute_cuda::gemm_sm90::{Activation, BiasMode};
         let cases = [
-            ((300, 200, 64), BiasMode::PerColumn, Activation::Gelu, Elem::F16, true),
-            ((256, 264, 128), BiasMode::PerRow, Activation::Relu, Elem::F16, false),
-            ((136, 40, 1000), BiasMode::None, Activation::Silu, Elem::Bf16, true),
+            ((300, 200, 64), BiasMode::PerColumn, Activation::Gelu, 0.0, Elem::F16, true),
+            ((256, 264, 128), BiasMode::PerRow, Activation::Relu, 0.0, Elem::F16, false),
+            ((136, 40, 1000), BiasMode::None, Activation::Silu, 0.0, Elem::Bf16, true),
             // one tile and 64 k-tiles: split-K, the epilogue in the finishing kernel
-            ((128, 256, 4096), BiasMode::PerRow, Activation::Gelu, Elem::F16, true),
-            ((100, 256, 2048), BiasMode::PerColumn, Activation::Silu, Elem::Bf16, false),
+            ((128, 256, 4096), BiasMode::PerRow, Activation::Gelu, 0.0, Elem::F16, true),
+            ((100, 256, 2048), BiasMode::PerColumn, Activation::Silu, 0.0, Elem::Bf16, false),
+            // beta: C read by TMA (16-byte rows) or directly (N odd), on and
+            // off the tile grid, many tiles per block, split-K's finish
+            ((300, 264, 256), BiasMode::PerColumn, Activation::Relu, 0.75, Elem::F16, false),
+            ((1000, 1024, 512), BiasMode::None, Activation::None, -1.5, Elem::Bf16, false),
+            ((2048, 2048, 128), BiasMode::PerRow, Activation::Silu, 0.5, Elem::F16, true),
+            ((129, 77, 96), BiasMode::PerColumn, Activation::Gelu, 2.0, Elem::F16, true),
+            ((130, 63, 64), BiasMode::None, Activation::None, 1.0, Elem::Bf16, false),
+            ((128, 256, 4096), BiasMode::None, Activation::Relu, 0.25, Elem::F16, false),
         ];
-        for (i, (mnk, bias, act, elem, c_f32)) in cases.into_iter().enumerate() {
+        for (i, (mnk, bias, act, beta, elem, c_f32)) in cases.into_iter().enumerate() {
             library += 1;
-            let what = format!("gemm_with {mnk:?} {bias:?} {act:?} {elem} C {}", if c_f32 { "f32" } else { "16-bit" });
-            match epilogue_checked(&gpu, mnk, bias, act, elem, c_f32, 91 + i as u64) {
+            let what = format!(
+                "gemm_with {mnk:?} {bias:?} {act:?} beta {beta} {elem} C {}",
+                if c_f32 { "f32" } else { "16-bit" }
+            );
+            match epilogue_checked(&gpu, mnk, bias, act, beta, elem, c_f32, 91 + i as u64) {
                 Ok(err) => println!("ok    {what}: largest difference {err:.2e} (relative)"),
                 Err(e) => {
                     bad += 1;
@@ -1631,8 +1661,27 @@ fn library_c<
     (total, lc): (usize, Layout),
     options: &kute_cuda::library::GemmOptions<'_>,
 ) -> Result<Vec<T>, Error> {
+    library_c_from(gpu, elem, (da, la), (db, lb), (total, lc), None, options)
+}
+
+/// As [`library_c`], `C` holding `init` before the call (zeros without).
+fn library_c_from<
+    E: cudarc::driver::DeviceRepr,
+    T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default,
+>(
+    gpu: &Gpu,
+    elem: Elem,
+    (da, la): (&cudarc::driver::CudaSlice<E>, Layout),
+    (db, lb): (&cudarc::driver::CudaSlice<E>, Layout),
+    (total, lc): (usize, Layout),
+    init: Option<&[T]>,
+    options: &kute_cuda::library::GemmOptions<'_>,
+) -> Result<Vec<T>, Error> {
     use kute_cuda::library::{gemm_with, Matrix, MatrixMut};
-    let mut c = gpu.zeros::<T>(total)?;
+    let mut c = match init {
+        Some(v) => gpu.upload(v)?,
+        None => gpu.zeros::<T>(total)?,
+    };
     let (a, b) = (Matrix { data: da, layout: la }, Matrix { data: db, layout: lb });
     gemm_with(gpu, elem, a, b, MatrixMut { data: &mut c, layout: lc }, options)?;
     gpu.download(&c)
@@ -1697,9 +1746,10 @@ fn epilogue_reference(x: f64, alpha: f64, bias: f64, act: kute_cuda::gemm_sm90::
     }
 }
 
-/// `library::gemm_with` with `alpha = 0.5`, the bias and the activation,
-/// against the reference GEMM with the epilogue applied on the CPU: `Ok`
-/// with the largest relative difference when every element is within
+/// `library::gemm_with` with `alpha = 0.5`, `beta`, the bias and the
+/// activation, `C` holding multiples of 1/4 in [-1.25, 1.25] before the
+/// call, against the reference GEMM with the epilogue applied on the CPU:
+/// `Ok` with the largest relative difference when every element is within
 /// 1e-5 (f32 C) or the 16-bit type's rounding (16-bit C).
 #[allow(clippy::too_many_arguments)]
 fn epilogue_checked(
@@ -1707,6 +1757,7 @@ fn epilogue_checked(
     (m, n, k): (i64, i64, i64),
     bias_mode: kute_cuda::gemm_sm90::BiasMode,
     act: kute_cuda::gemm_sm90::Activation,
+    beta: f32,
     elem: Elem,
     c_f32: bool,
     seed: u64,
@@ -1728,17 +1779,24 @@ fn epilogue_checked(
     let dbias = gpu.upload(&bias)?;
     let options = GemmOptions {
         alpha: 0.5,
+        beta,
         bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)),
         activation: act,
         ..GemmOptions::default()
     };
+    // C's values before the call (exact in every C type)
+    let c0: Vec<f32> = (0..m * n).map(|i| ((i * 5 + seed as i64) % 11) as f32 / 4.0 - 1.25).collect();
     let (la, lb, lc) =
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
     let (ab, bb, cc) = ((&da, la), (&db, lb), ((m * n) as usize, lc));
     let got: Vec<f32> = if c_f32 {
-        library_c::<_, f32>(gpu, elem, ab, bb, cc, &options)?
+        library_c_from::<_, f32>(gpu, elem, ab, bb, cc, Some(&c0), &options)?
     } else {
-        library_c::<_, u16>(gpu, elem, ab, bb, cc, &options)?.iter().map(|&h| widen_16(h, elem)).collect()
+        let bits: Vec<u16> = c0.iter().map(|&x| kute_cuda::elem::round_to_16(x, elem)).collect();
+        library_c_from::<_, u16>(gpu, elem, ab, bb, cc, Some(&bits), &options)?
+            .iter()
+            .map(|&h| widen_16(h, elem))
+            .collect()
     };
     // the 16-bit types' half unit in the last place, relative
     let tol = if c_f32 {
@@ -1757,7 +1815,7 @@ fn epilogue_checked(
                 BiasMode::PerRow => bias[row as usize] as f64,
                 BiasMode::PerColumn => bias[col as usize] as f64,
             };
-            let w = epilogue_reference(sums[at] as f64, 0.5, bias_v, act);
+            let w = epilogue_reference(sums[at] as f64, 0.5, bias_v + beta as f64 * c0[at] as f64, act);
             let d = (got[at] as f64 - w).abs() / w.abs().max(1.0);
             worst = worst.max(d);
             if d > tol * 1.01 + 1e-6 {
@@ -1833,6 +1891,70 @@ fn gemm_epilogue(shape: &str, elem: Elem, reps: usize) -> Result<(), Error> {
             t.and_then(|t| t.1).map_or("-".into(), |x| format!("{x:.3}")),
             t.map_or("-".into(), |t| format!("{:.3}x", t.0 / ms))
         );
+    }
+    Ok(())
+}
+
+/// `kute-cuda spills`: see `Cmd::Spills`.
+fn spills() -> Result<(), Error> {
+    use kute_cuda::gemm_sm90::{Activation, BiasMode, EpilogueOp};
+    need_nvrtc()?;
+    let (tma, direct) = (Sm90Epilogue::Tma, Sm90Epilogue::Direct);
+    let plain = EpilogueOp::default();
+    let gelu = EpilogueOp { bias: BiasMode::PerColumn, activation: Activation::Gelu, beta: false };
+    let silu_beta = EpilogueOp { bias: BiasMode::PerRow, activation: Activation::Silu, beta: true };
+    let beta = EpilogueOp { beta: true, ..plain };
+    let mut cases = Vec::new();
+    for bn in [256, 128, 64] {
+        for op in [plain, gelu, silu_beta] {
+            cases.push((Elem::F16, Elem::F16, bn, tma, op));
+        }
+    }
+    cases.extend([
+        (Elem::Bf16, Elem::F32, 256, tma, beta),
+        (Elem::F16, Elem::F16, 256, direct, gelu),
+        (Elem::E4m3, Elem::Bf16, 256, tma, silu_beta),
+    ]);
+    let mut spilling = 0;
+    println!("| kernel | inputs | C | tile | epilogue | registers | spill stores (bytes) |");
+    println!("|---|---|---|---|---|---|---|");
+    for (i, (elem, c_elem, bn, epilogue, op)) in cases.into_iter().enumerate() {
+        let config = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major: (true, true), bn };
+        let n_div = if epilogue == tma { 8 } else { 1 };
+        let facts = SizeFacts { n_div, k_div: 16 / elem.bytes(), ..SizeFacts::default() };
+        let name = format!("spills{i}");
+        let g = Sm90GemmAtLaunch::with_op(&name, elem, config, facts, op)?;
+        let log = kute_cuda::gpu::ptxas_report(&name, &g.source, "sm_90a")?;
+        // ptxas's lines per entry: "Compiling entry function 'NAME'", then
+        // the stack frame and spills, then the registers
+        let mut entry = String::new();
+        let mut spill = 0;
+        for line in log.lines() {
+            if let Some(rest) = line.split("entry function '").nth(1) {
+                entry = rest.split('\'').next().unwrap_or_default().to_string();
+            } else if let Some(x) = line.split(" bytes spill stores").next().filter(|_| line.contains("spill stores")) {
+                spill = x.rsplit(", ").next().and_then(|n| n.trim().parse::<i64>().ok()).unwrap_or(-1);
+            } else if let Some(r) = line.split("Used ").nth(1) {
+                let regs = r.split(' ').next().unwrap_or("?");
+                // the GEMM kernels (split-K's share of the k-tiles included)
+                let kind = entry.strip_prefix(&name).unwrap_or(&entry);
+                let kind = if kind.is_empty() { "gemm" } else { kind.trim_start_matches('_') };
+                println!(
+                    "| {kind} | {elem} | {c_elem} | 128 x {bn} | {:?}{}{} | {regs} | {spill} |",
+                    op.activation,
+                    if op.bias == BiasMode::None { String::new() } else { format!(", bias {:?}", op.bias) },
+                    if op.beta { ", beta" } else { "" }
+                );
+                // (split-K's kernel and the direct stores of rows not in
+                // 16-byte units compute each pair's offset whole: reported)
+                if kind == "gemm" && epilogue == tma && spill != 0 {
+                    spilling += 1;
+                }
+            }
+        }
+    }
+    if spilling > 0 {
+        return Err(Error::Wrong { kernel: format!("{spilling} GEMM kernels"), why: "they spill registers".into() });
     }
     Ok(())
 }
@@ -2344,8 +2466,18 @@ fn main() -> ExitCode {
             }
         }
         Cmd::Ptx { arch, out } => ptx(&arch, out.as_deref()),
-        Cmd::CompileOne { source, arch } => need_nvrtc()
-            .and_then(|()| compile_ptx("source", &source, static_arch(&arch)).map(|p| print!("{}", p.to_src()))),
+        Cmd::CompileOne { source, arch, resources } => need_nvrtc().and_then(|()| {
+            let source = match source.strip_prefix('@') {
+                Some(file) => std::fs::read_to_string(file)
+                    .map_err(|e| Error::Unsupported { op: "compile-one", why: format!("{file}: {e}") })?,
+                None => source,
+            };
+            if resources {
+                kute_cuda::gpu::ptxas_report("source", &source, &arch).map(|log| print!("{log}"))
+            } else {
+                compile_ptx("source", &source, static_arch(&arch)).map(|p| print!("{}", p.to_src()))
+            }
+        }),
         Cmd::Check => check(),
         Cmd::Bench { sizes, elems, reps, no_torch, sweep } => bench(&sizes, &elems, reps, no_torch, &sweep),
         Cmd::Ncu { size, elems, ncu: exe } => ncu(size, &elems, &exe),
@@ -2357,6 +2489,7 @@ fn main() -> ExitCode {
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
         Cmd::Tune { shapes, elem, c_elem, reps, dry_run } => tune(&shapes, elem, c_elem, reps, dry_run),
+        Cmd::Spills => spills(),
         Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),

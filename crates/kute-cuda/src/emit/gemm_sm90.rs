@@ -29,28 +29,40 @@ fn args(l: &Layout) -> String {
 fn op_params(p: &Sm90Plan) -> String {
     match p.extents.op {
         None => String::new(),
-        Some(op) if op.bias == BiasMode::None => ", const float alpha".to_string(),
-        Some(_) => ", const float alpha, const float* __restrict__ bias".to_string(),
+        Some(op) => {
+            let beta = if op.beta { ", const float beta" } else { "" };
+            let bias = if op.bias == BiasMode::None { "" } else { ", const float* __restrict__ bias" };
+            format!(", const float alpha{beta}{bias}")
+        }
     }
 }
 
-/// The fused epilogue as a device function `NAME_op(v, row, col, alpha,
-/// bias, M, N)`: `activation(alpha · v + bias)`, the bias read where its
-/// row or column is inside `C` (edge tiles hold elements past it).
+/// The fused epilogue as a device function `NAME_op(v, c, row, col, alpha,
+/// beta, bias, M, N)`: `activation(alpha · v + beta · c + bias)`, the bias
+/// read where its row or column is inside `C` (edge tiles hold elements
+/// past it).
 fn op_fn(name: &str, op: EpilogueOp) -> String {
     let bias = match op.bias {
         BiasMode::None => "",
         BiasMode::PerRow => " + (row < M ? bias[row] : 0.f)",
         BiasMode::PerColumn => " + (col < N ? bias[col] : 0.f)",
     };
+    let c = if op.beta { " + beta * c" } else { "" };
     let act = match op.activation {
-        Activation::None => "t",
-        Activation::Relu => "fmaxf(t, 0.f)",
-        Activation::Gelu => "0.5f * t * (1.f + erff(t * 0.70710678118654752f))",
-        Activation::Silu => "t / (1.f + expf(-t))",
+        Activation::None => "return t;".to_string(),
+        Activation::Relu => "return fmaxf(t, 0.f);".to_string(),
+        Activation::Gelu => {
+            // erf(t/√2) without a branch (erff's two ranges diverge within
+            // a warp): Abramowitz and Stegun 7.1.26, within 1.5e-7
+            let [p, a1, a2, a3, a4, a5] = crate::gemm_sm90::ERF_AS_7_1_26.map(|c| format!("{c:e}f"));
+            format!(
+                "const float x = fabsf(t) * 0.70710678118654752f;\n  const float u = __fdividef(1.f, 1.f + {p} * x);\n  const float q = u * ({a1} + u * ({a2} + u * ({a3} + u * ({a4} + u * {a5}))));\n  const float erf = 1.f - q * __expf(-x * x);\n  return 0.5f * t * (1.f + copysignf(erf, t));"
+            )
+        }
+        Activation::Silu => "return __fdividef(t, 1.f + __expf(-t));".to_string(),
     };
     format!(
-        "// the fused epilogue: activation(alpha * v + bias)\n__device__ __forceinline__ float {name}_act(float t) {{\n  return {act};\n}}\n__device__ __forceinline__ float {name}_op(float v, long long row, long long col, float alpha, const float* bias, long long M, long long N) {{\n  (void)row; (void)col; (void)bias; (void)M; (void)N;\n  return {name}_act(alpha * v{bias});\n}}\n"
+        "// the fused epilogue: activation(alpha * v + beta * c + bias)\n__device__ __forceinline__ float {name}_act(float t) {{\n  {act}\n}}\n__device__ __forceinline__ float {name}_op(float v, float c, long long row, long long col, float alpha, float beta, const float* bias, long long M, long long N) {{\n  (void)c; (void)row; (void)col; (void)beta; (void)bias; (void)M; (void)N;\n  return {name}_act(alpha * v{c}{bias});\n}}\n"
     )
 }
 
@@ -138,6 +150,11 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     if let Some(l) = &p.c_stage {
         layout_fn(&mut s, l, &format!("{name}_c_stage"))?;
     }
+    if let Some([thr, val, wg]) = &p.c_coord_parts {
+        plain_fn(&mut s, thr, &format!("{name}_c_thr"))?;
+        plain_fn(&mut s, val, &format!("{name}_c_val"))?;
+        plain_fn(&mut s, wg, &format!("{name}_c_wg"))?;
+    }
     layout_fn(&mut s, &p.smem, &format!("{name}_sa"))?;
     layout_fn(&mut s, &p.smem_b, &format!("{name}_sb"))?;
     let (a_elems, b_elems) = p.stage_elems;
@@ -204,6 +221,9 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
         s.push_str(device::CP_ASYNC);
     }
     s.push_str(device::WGMMA);
+    if p.extents.op.is_some_and(|o| o.beta) {
+        s.push_str(device::CVT);
+    }
     let ty = ptx_type(elem);
     let (da, db) = (p.desc_a, p.desc_b);
     // 16-bit wgmma takes the operands' transpose bits; 8-bit reads K-major only
@@ -390,47 +410,81 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     // a tile, at work together, read neighbouring 128-byte pieces of the
     // same rows (one stretch of DRAM) rather than S stretches far apart
     let kstep = if split { "S" } else { "1" };
-    // the fused epilogue on the accumulators (the split kernel's shares get
-    // it in the finishing kernel, after their sum)
-    let acc = bn / 2; // m64nN: N/2 f32 accumulators per thread
-    let transform = match (p.extents.op, split) {
-        (Some(op), false) if op.bias == BiasMode::None => format!(
-            "#pragma unroll\n    for (int r = 0; r < {acc}; ++r) d[r] = {name}_op(d[r], 0, 0, alpha, nullptr, 0, 0);\n"
+    // the fused epilogue on the accumulators, one pair at a time as each is
+    // stored (the split kernel's shares get it in the finishing kernel,
+    // after their sum): applied in the store loops, so that no pass over
+    // all the accumulators holds their transformed values and the bias's
+    // beside them (which spilled)
+    // (`@C0@` and `@C1@` stand for the pair's values of C where the
+    // epilogue reads C: each store path says where it reads them)
+    let reads_c = p.extents.op.is_some_and(|o| o.beta) && !split;
+    let c_terms = if reads_c { (" + beta * (@C0@)", " + beta * (@C1@)") } else { ("", "") };
+    let (stage_bias, on_pair, release_bias) = match (p.extents.op, split) {
+        (Some(op), false) if op.bias == BiasMode::None => (
+            String::new(),
+            format!(
+                "d[r] = {name}_act(alpha * d[r]{c0}); d[r + 1] = {name}_act(alpha * d[r + 1]{c1});",
+                c0 = c_terms.0,
+                c1 = c_terms.1
+            ),
+            String::new(),
         ),
-        (Some(_), false) => {
-            // the tile's bias values, staged in shared memory by the
-            // warpgroup (coalesced), then read per accumulator (scattered
-            // global loads cost 0.06 ms on 4096³)
-            let per_row = p.extents.op.is_some_and(|o| o.bias == BiasMode::PerRow);
+        (Some(op), false) => {
+            // the tile's bias values, staged in shared memory by both
+            // consumer warpgroups (coalesced), then read per accumulator
+            // (scattered global loads cost 0.06 ms on 4096³)
+            let per_row = op.bias == BiasMode::PerRow;
             let (extent, first, inside) =
                 if per_row { (bm, "cc.c[0]", m_c.clone()) } else { (bn, "cc.c[1]", n_c.clone()) };
             let bias_at = p.bias_offset.unwrap_or_default();
-            let pair =
-                if per_row { ("sbias[e.c[0]]", "sbias[e.c[0]]") } else { ("sbias[e.c[1]]", "sbias[e.c[1] + 1]") };
-            format!(
-                r#"    {{
-    {cc}
-    // (one buffer for both consumer warpgroups, which multiply the same tile:
+            // the accumulator pair's row or column in the tile: the
+            // thread's and warpgroup's part once per tile, each value's a
+            // constant (the plan's parts add without carry); else the
+            // coordinate of the whole index
+            let k = if per_row { 0 } else { 1 };
+            let (base, at) = if p.c_coord_parts.is_some() {
+                (
+                    format!("const long long bias_base = {name}_c_thr(ct % 128).c[{k}] + {name}_c_wg(cw).c[{k}];\n"),
+                    format!("bias_base + {name}_c_val(r).c[{k}]"),
+                )
+            } else {
+                (
+                    String::new(),
+                    format!("{name}_c_ctile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_ctile}).c[{k}]"),
+                )
+            };
+            let second = if per_row { "0" } else { "1" };
+            (
+                format!(
+                    r#"    // (one buffer for both consumer warpgroups, which multiply the same tile:
     // named barrier 3 over their 256 threads)
     float* sbias = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(sm) + {bias_at});
+    {{
+    {cc}
     for (long long j = ct; j < {extent}; j += 256) sbias[j] = {first} + j < {inside} ? bias[{first} + j] : 0.f;
-    asm volatile("bar.sync 3, 256;" ::: "memory");
-#pragma unroll
-    for (int r = 0; r < {acc}; r += 2) {{
-      const auto e = {name}_c_ctile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_ctile});
-      d[r] = {name}_act(alpha * d[r] + {b0});
-      d[r + 1] = {name}_act(alpha * d[r + 1] + {b1});
     }}
-    // every thread has read the tile's values before the next tile's overwrite them
-    asm volatile("bar.sync 3, 256;" ::: "memory");
-    }}
-"#,
-                b0 = pair.0,
-                b1 = pair.1,
+    {base}    asm volatile("bar.sync 3, 256;" ::: "memory");
+"#
+                ),
+                format!(
+                    "{{ const long long bi = {at}; d[r] = {name}_act(alpha * d[r]{c0} + sbias[bi]); d[r + 1] = {name}_act(alpha * d[r + 1]{c1} + sbias[bi + {second}]); }}",
+                    c0 = c_terms.0,
+                    c1 = c_terms.1
+                ),
+                // every thread has read the tile's values before the next
+                // tile's overwrite them
+                "    asm volatile(\"bar.sync 3, 256;\" ::: \"memory\");\n".to_string(),
             )
         }
-        _ => String::new(),
+        _ => (String::new(), String::new(), String::new()),
     };
+    // C's value of element `e` of the pair from 16-bit bits or f32
+    let widen = |bits: &str| match c_elem {
+        Elem::F32 => bits.to_string(),
+        Elem::Bf16 => format!("__bf162float_bits({bits})"),
+        _ => format!("__half2float_bits({bits})"),
+    };
+    let with_c = |c0: String, c1: String| on_pair.replace("@C0@", &c0).replace("@C1@", &c1);
     let tma_store = p.c_boxes;
     let tma_store_call = match (rank, tma_store) {
         (3, Some((box_cols, _))) => {
@@ -488,9 +542,11 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
 #pragma unroll
     for (int r = 0; r < {acc}; r += 2) {{
       const long long at = {name}_c_tile({name}_c_frag(ct % 128 + 128LL * r) + {name}_c_rep(cw){c_tile});
+      {fast_pair}
       {store}
     }}
-"#
+"#,
+        fast_pair = with_c(widen("gc[at]"), widen("gc[at + 1]"))
     );
     let direct = match edges.clone() {
         None => fast,
@@ -513,11 +569,16 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
       const auto in = {name}_c_ctile(x{c_ctile});
       const long long at = {name}_c_tile(x{c_tile});
       const long long row = cc.c[0] + in.c[0], col = cc.c[1] + in.c[1];
+      {edge_pair}
       if (row < {m}) {{
         {pair}
       }}
     }}
-"#
+"#,
+                edge_pair = with_c(
+                    format!("row < {m} && col < {n} ? {} : 0.f", widen("gc[at]")),
+                    format!("row < {m} && col + 1 < {n} ? {} : 0.f", widen("gc[at + 1]"))
+                )
             )
         }
     };
@@ -541,6 +602,53 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
                 None => String::new(),
                 Some((m, n)) => format!(" && row0 < {m} && col0 + {box_cols} * j < {n}"),
             };
+            // with beta, C's box first comes in by TMA (zeros past C's
+            // edges) into the buffer the results then overwrite, on the
+            // warpgroup's mbarrier `cin` (one completion per box)
+            let box_in = if reads_c {
+                let at =
+                    "scg + cw * ".to_string() + &(2 * box_bytes).to_string() + &format!(" + (j % 2) * {box_bytes}");
+                let call = match rank {
+                    3 => format!("kute_tma_load_3d({at}, &tma_c, col0 + {box_cols} * j, row0, (int)cc.c[2], cbar);"),
+                    _ => format!("kute_tma_load_2d({at}, &tma_c, col0 + {box_cols} * j, row0, cbar);"),
+                };
+                format!(
+                    r#"      if (ct % 128 == 0) {{
+        // the box stored from this buffer two boxes ago has been read
+        asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(cbar), "r"({box_bytes}) : "memory");
+        {call}
+      }}
+      kute_wait(cbar, (unsigned int)((ep * {boxes} + j) & 1));
+"#
+                )
+            } else {
+                r#"      // the box stored from this buffer two boxes ago has been read
+      if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
+"#
+                .to_string()
+            };
+            let ep = if reads_c {
+                "    // (this warpgroup's tiles so far: the parity of its C boxes)\n    const unsigned int ep = (unsigned int)((unit - blockIdx.x) / gridDim.x);\n    const unsigned int cbar = kute_bar(&cin[cw]);\n"
+            } else {
+                ""
+            };
+            // (the pair of C's values at `at`, one shared load)
+            let stage_pair = if reads_c {
+                let load = match c_elem {
+                    Elem::F32 => r#"float c0, c1; asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(c0), "=f"(c1) : "r"(sbuf + (unsigned int)at * 4u) : "memory");"#.to_string(),
+                    _ => format!(
+                        r#"unsigned int cb; asm volatile("ld.shared.b32 %0, [%1];" : "=r"(cb) : "r"(sbuf + (unsigned int)at * 2u) : "memory");
+        const float c0 = {}, c1 = {};"#,
+                        widen("(unsigned short)(cb & 0xffffu)"),
+                        widen("(unsigned short)(cb >> 16)")
+                    ),
+                };
+                format!("{load}\n        {}", with_c("c0".into(), "c1".into()))
+            } else {
+                on_pair.clone()
+            };
             (
                 ", const __grid_constant__ kute_tmap tma_c".to_string(),
                 format!(
@@ -549,15 +657,13 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     // other one and, after the last box, multiplies the next tile
     {cc}
     const int row0 = (int)cc.c[0] + 64 * (int)cw, col0 = (int)cc.c[1];
-#pragma unroll
+{ep}#pragma unroll
     for (int j = 0; j < {boxes}; ++j) {{
       const unsigned int sbuf = sc + (unsigned int)(cw * {wg_bytes} + (j % 2) * {box_bytes});
-      // the box stored from this buffer two boxes ago has been read
-      if (ct % 128 == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
-      asm volatile("bar.sync %0, 128;" :: "r"(1 + (int)cw) : "memory");
-#pragma unroll
+{box_in}#pragma unroll
       for (int r = {per} * j; r < {per} * (j + 1); r += 2) {{
         const long long at = {name}_c_stage({name}_c_frag(ct % 128 + 128LL * r));
+        {stage_pair}
         {stage_store}
       }}
       // the writes, made visible to the async proxy, are all in
@@ -578,6 +684,16 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
                 .to_string(),
             )
         }
+    };
+    let (cin_decl, cin_init) = if reads_c && tma_store.is_some() {
+        (
+            format!(
+                "  // cin: C's box has landed (one barrier per consumer warpgroup; with beta)\n  __shared__ alignas(8) unsigned long long cin[2];\n  unsigned char* scg = reinterpret_cast<unsigned char*>(sm + {stages} * ({a_elems} + {b_elems}));\n"
+            ),
+            "\n    for (int w = 0; w < 2; ++w) asm volatile(\"mbarrier.init.shared::cta.b64 [%0], 1;\" :: \"r\"(kute_bar(&cin[w])));".to_string(),
+        )
+    } else {
+        (String::new(), String::new())
     };
     // split-K: the sums go into the workspace, added (C by the finishing kernel)
     let (c_param, drain) = if split { (String::new(), String::new()) } else { (c_param, drain) };
@@ -626,13 +742,13 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
   const unsigned int sc = (unsigned int)__cvta_generic_to_shared(sm + {stages} * ({a_elems} + {b_elems}));
   // full: the stage's bytes have landed; empty: both consumers are done with it
   __shared__ alignas(8) unsigned long long full[{stages}], empty[{stages}];
-  const int t = threadIdx.x;
+{cin_decl}  const int t = threadIdx.x;
   const int wg = t / 128;
   if (t == 0) {{
     for (int s = 0; s < {stages}; ++s) {{
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
       asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
-    }}
+    }}{cin_init}
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }}
   __syncthreads();
@@ -686,7 +802,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
     if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {stages}]));
-{transform}{epilogue}  }}
+{stage_bias}{epilogue}{release_bias}  }}
 {drain}}}
 "#,
         tile_bytes = (a_elems + b_elems) * bytes,
@@ -707,11 +823,23 @@ fn finish_kernel(name: &str, p: &Sm90Plan, x: &crate::plan::gemm_sm90::SplitK) -
         format!(r#"unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(sum)); C[at] = h;"#)
     };
     let (sizes, l, ws) = (format!("{}{}", size_params(p), op_params(p)), args(&x.finish), args(&x.w_share));
+    // C's value before the call, where the epilogue reads it
+    let (c_in, beta) = match p.extents.op {
+        Some(op) if op.beta => (
+            match c_elem {
+                Elem::F32 => "C[at]".to_string(),
+                Elem::Bf16 => "__bf162float_bits(C[at])".to_string(),
+                _ => "__half2float_bits(C[at])".to_string(),
+            },
+            "beta",
+        ),
+        _ => ("0.f".to_string(), "0.f"),
+    };
     let apply = match p.extents.op {
         None => String::new(),
-        Some(op) if op.bias == BiasMode::None => format!("sum = {name}_op(sum, 0, 0, alpha, nullptr, 0, 0);"),
+        Some(op) if op.bias == BiasMode::None => format!("sum = {name}_op(sum, {c_in}, 0, 0, alpha, {beta}, nullptr, 0, 0);"),
         Some(_) => format!(
-            "const auto e = {name}_finish_coord(i{});\n    sum = {name}_op(sum, e.c[1], e.c[0], alpha, bias, M, N);",
+            "const auto e = {name}_finish_coord(i{});\n    sum = {name}_op(sum, {c_in}, e.c[1], e.c[0], alpha, {beta}, bias, M, N);",
             args(&x.finish_coord)
         ),
     };
@@ -722,8 +850,8 @@ extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* 
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {{
     float sum = 0.f;
     for (long long s = 0; s < S; ++s) sum += W[{name}_w_share(s{ws}) + i];
-    {apply}
     const long long at = {name}_finish_at(i{l});
+    {apply}
     {put}
   }}
 }}

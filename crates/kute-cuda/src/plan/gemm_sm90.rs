@@ -153,6 +153,13 @@ pub(crate) struct Sm90Plan {
     /// With a fused epilogue's bias: its shared buffer's byte offset (the
     /// tile's row or column values, after the stages and `C`'s staging).
     pub bias_offset: Option<i64>,
+    /// With a fused epilogue's bias: the (row, column) in the tile of an
+    /// accumulator as three parts that add without carry, the thread's
+    /// (`t` of the first warpgroup), the value's (`v`) and the warpgroup's:
+    /// `coord(c_frag(t + 128 · v) + c_rep(w)) = thr(t) + val(v) + wg(w)`
+    /// (checked at every `t`, `v`, `w`), so that the kernel computes the
+    /// thread's part once and each value's folds into a constant.
+    pub c_coord_parts: Option<[Layout; 3]>,
     /// Split-K (sizes given at launch): a second kernel takes the number of
     /// shares `S`; each block multiplies a tile's share of the k-tiles and
     /// stores its f32 sums into the share's slice of a workspace `W` (`C`'s
@@ -435,6 +442,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         (None, Vec::new())
     };
     let c_ctiles_modes = (c_ctiles.is_some() || split || biased).then(|| coords((m, n), (bm, bn))).transpose()?;
+    let c_coord_parts = if biased { coord_parts(&c_frag, &c_rep, (bm, bn))? } else { None };
     let split_k = if let (true, Some((l, sc))) = (split, batch) {
         let one = Int::new_dynamic(1);
         let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
@@ -506,6 +514,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         group,
         group_divides,
         bias_offset: biased.then_some(after_stages),
+        c_coord_parts,
         // (with a bias: the tile's rows' or columns' f32 values, shared by
         // the consumers; 1 KiB to align the stages)
         smem_bytes: after_stages + if biased { bm.max(bn) * 4 } else { 0 } + 1024,
@@ -513,6 +522,46 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         stages,
         threads: if ws { 3 * 128 } else { THREADS },
     })
+}
+
+/// The parts of [`Sm90Plan::c_coord_parts`]: the identity layout of the
+/// `(bm, bn)` tile composed with `c_frag`'s thread mode, its value mode
+/// and `c_rep`; `None` where the three do not add up to the coordinate
+/// without a carry (a layout whose row parts overflow the tile's rows).
+fn coord_parts(c_frag: &Layout, c_rep: &Layout, (bm, bn): (i64, i64)) -> Result<Option<[Layout; 3]>> {
+    if c_frag.rank() != 2 {
+        return Ok(None);
+    }
+    let id = Layout::identity(&shape2(bm, bn))?;
+    let part = |l: &Layout| -> Result<Layout> { both_coordinates(&kute::composition(&id, l)?) };
+    let parts = [part(&c_frag.mode(0)?)?, part(&c_frag.mode(1)?)?, part(c_rep)?];
+    let coords = |l: &Layout| -> Result<Vec<(i64, i64)>> {
+        (0..l.size()?.value())
+            .map(|i| {
+                let c = l.eval_point(Int::new_dynamic(i))?.to_int_tuple();
+                let at = |k: usize| -> Result<i64> {
+                    c.get(k)?
+                        .as_int()
+                        .map(|x| x.value())
+                        .ok_or_else(|| Error::unsupported(OP, format!("{l}: a coordinate")))
+                };
+                Ok((at(0)?, at(1)?))
+            })
+            .collect()
+    };
+    let (thr, val, wg) = (coords(&parts[0])?, coords(&parts[1])?, coords(&parts[2])?);
+    let threads = thr.len() as i64;
+    for (w, cw) in wg.iter().enumerate() {
+        for (v, cv) in val.iter().enumerate() {
+            for (t, ct) in thr.iter().enumerate() {
+                let x = c_frag.eval(t as i64 + threads * v as i64)? + c_rep.eval(w as i64)?;
+                if (x % bm, x / bm) != (ct.0 + cv.0 + cw.0, ct.1 + cv.1 + cw.1) {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    Ok(Some(parts))
 }
 
 #[cfg(test)]
@@ -560,6 +609,47 @@ mod tests {
             // rows of 16-byte vectors: K a multiple of 16 elements
             let e = plan(Extents::fixed((256, 512, 264)), elem, ws).err().unwrap();
             assert!(e.to_string().contains("multiple of 16"), "{e}");
+        }
+    }
+
+    /// With a bias, the accumulators' tile coordinates split into a
+    /// thread's, a value's and a warpgroup's part for every tile width,
+    /// input and `C` type (so the kernel reads the bias at a per-thread
+    /// base plus constants), and the parts are the coordinates of the
+    /// tile's identity layout: every accumulator's (row, column) from the
+    /// parts is the column-major position `c_frag` gives it.
+    #[test]
+    fn biased_plans_split_the_accumulator_coordinates_without_carry() {
+        use crate::gemm_sm90::{BiasMode, EpilogueOp};
+        for bn in [256, 128, 64] {
+            for (elem, c_elem) in [(Elem::F16, Elem::F16), (Elem::Bf16, Elem::F32), (Elem::E4m3, Elem::Bf16)] {
+                let ws = Sm90Config {
+                    loader: Sm90Loader::WarpSpecialized,
+                    epilogue: Sm90Epilogue::Tma,
+                    c_elem,
+                    k_major: (true, true),
+                    bn,
+                };
+                let op = EpilogueOp { bias: BiasMode::PerColumn, ..EpilogueOp::default() };
+                let ext = Extents { op: Some(op), ..Extents::fixed((256, 512, 256)) };
+                let p = plan(ext, elem, ws).unwrap();
+                let parts = p.c_coord_parts.as_ref().unwrap_or_else(|| panic!("{bn} {elem}: no parts"));
+                let at = |l: &Layout, i: i64| {
+                    let c = l.eval_point(Int::new_dynamic(i)).unwrap().to_int_tuple();
+                    (c.get(0).unwrap().as_int().unwrap().value(), c.get(1).unwrap().as_int().unwrap().value())
+                };
+                // a value's part: m64nNk16's pairs of adjacent columns, 8
+                // rows apart, then 8 columns on (PTX's accumulator layout)
+                for v in 0..bn / 2 {
+                    assert_eq!(at(&parts[1], v), (8 * (v / 2 % 2), v % 2 + 8 * (v / 4)), "{bn} value {v}");
+                }
+                for t in 0..128 {
+                    assert_eq!(at(&parts[0], t), (t / 4 % 8 + 16 * (t / 32), 2 * (t % 4)), "{bn} thread {t}");
+                }
+                assert_eq!(at(&parts[2], 1), (64, 0));
+                let plain = plan(Extents::fixed((256, 512, 256)), elem, ws).unwrap();
+                assert!(plain.c_coord_parts.is_none());
+            }
         }
     }
 

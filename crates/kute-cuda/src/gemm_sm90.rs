@@ -101,9 +101,9 @@ pub const fn tile(elem: Elem) -> (i64, i64, i64) {
 /// for less: its `wgmma`s do less work per byte loaded. The weights are
 /// measured (H200, f16, 4000³, where every width fills its waves alike):
 /// the 128-wide tile runs at 0.78 and the 64-wide one at 0.48 of the
-/// 256-wide tile's rate.
+/// 256-wide tile's rate; the 192-wide one's is [`WIDTH_192_RATE`].
 ///
-/// Pre: none. Post: 256, 128 or 64.
+/// Pre: none. Post: one of [`TILE_NS`].
 ///
 /// ```
 /// use kute_cuda::gemm_sm90::tile_n_heuristic;
@@ -120,6 +120,7 @@ pub fn tile_n_heuristic((m, n, _k): (i64, i64, i64), batch: i64, sms: u32) -> i6
         let fill = tiles as f64 / (waves * sms) as f64;
         let work = match bn {
             256 => 1.0,
+            192 => WIDTH_192_RATE,
             128 => 0.78,
             _ => 0.48,
         };
@@ -161,9 +162,15 @@ pub const STAGES: i64 = 4;
 pub const MAX_STAGES: i64 = 8;
 /// Bytes of dynamic shared memory a Hopper block may take (227 KiB).
 pub const SMEM_LIMIT: i64 = 227 * 1024;
+/// The weight of the 192-wide tile's rate against the 256-wide one's in
+/// [`tile_n_heuristic`]: measured 0.99 at 8192³ (H200, f16), where both
+/// fill their waves, but 0.97 on 6000x3000x1000, where the 192-wide tile's
+/// fuller last wave (95% against 85%) does not make up for it; 0.88 keeps
+/// the heuristic off it there (`kute-cuda tune` still times it).
+pub const WIDTH_192_RATE: f64 = 0.88;
 /// The block tile widths (`BN`) of the warp-specialized kernel: the `wgmma`
 /// is m64nBNk16 (or k32).
-pub const TILE_NS: [i64; 3] = [256, 128, 64];
+pub const TILE_NS: [i64; 4] = [256, 192, 128, 64];
 /// Bytes of the TMA store's staging buffers ([`Sm90Epilogue::Tma`]): two
 /// boxes of 64 rows by 128 bytes per consumer warpgroup, which with the
 /// four stages' 192 KiB fits Hopper's 227 KiB per block (a whole 128 x 256

@@ -175,7 +175,7 @@ pub struct GemmOptions<'a> {
     /// choice `kute-cuda tune` recorded for the problem ([`crate::tune`]),
     /// else [`crate::gemm_sm90::Sm90Problem::split_heuristic`]'s.
     pub splits: Option<i64>,
-    /// The block tile's width (256, 128 or 64), pinned; `None` (the
+    /// The block tile's width (256, 192, 128 or 64), pinned; `None` (the
     /// default) for the recorded choice ([`crate::tune`]), else
     /// [`crate::gemm_sm90::tile_n_heuristic`]'s.
     pub tile_n: Option<i64>,
@@ -208,7 +208,7 @@ impl Default for GemmOptions<'_> {
 ///
 /// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values;
 /// `c_elem`, where given, `T`'s type (f32; or f16 or bf16 from 8-bit
-/// inputs); a pinned tile width of 256, 128 or 64 and splits from 1 to
+/// inputs); a pinned tile width of 256, 192, 128 or 64 and splits from 1 to
 /// the k-tiles (else an `Unsupported` error). Post: `C` holds each element's f32 sum
 /// with the epilogue applied, rounded for a 16-bit `C`.
 ///

@@ -295,7 +295,7 @@ mod tests {
                         mnk: (100 + i as i64, 200, 64),
                         batch: 1 + i as i64,
                     };
-                    t.insert(key, Choice { tile_n: TILE_NS[i % 3], splits: 1 + i as i64 }).unwrap();
+                    t.insert(key, Choice { tile_n: TILE_NS[i % TILE_NS.len()], splits: 1 + i as i64 }).unwrap();
                     n += 1;
                 }
             }

@@ -1146,6 +1146,7 @@ fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
         Sm90GemmAtLaunch::new(&format!("gemm90at_tma16_{elem}"), elem, ws(tma, elem, tn), n8)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_nt_{elem}"), elem, ws(tma, Elem::F32, (false, false)), mn8)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, elem, tn), tiled)?,
+        Sm90GemmAtLaunch::new(&format!("gemm90at_n192_{elem}"), elem, Sm90Config { bn: 192, ..ws(tma, elem, tn) }, n8)?,
     ])
 }
 
@@ -1176,6 +1177,12 @@ fn fp8_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
         )?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, Elem::F16), tiled)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_n64_{elem}"), elem, Sm90Config { bn: 64, ..ws(tma, Elem::F16) }, n8)?,
+        Sm90GemmAtLaunch::new(
+            &format!("gemm90at_n192_{elem}"),
+            elem,
+            Sm90Config { bn: 192, ..ws(direct, Elem::F32) },
+            k16,
+        )?,
     ])
 }
 
@@ -1905,7 +1912,7 @@ fn spills() -> Result<(), Error> {
     let silu_beta = EpilogueOp { bias: BiasMode::PerRow, activation: Activation::Silu, beta: true };
     let beta = EpilogueOp { beta: true, ..plain };
     let mut cases = Vec::new();
-    for bn in [256, 128, 64] {
+    for bn in kute_cuda::gemm_sm90::TILE_NS {
         for op in [plain, gelu, silu_beta] {
             cases.push((Elem::F16, Elem::F16, bn, tma, op));
         }

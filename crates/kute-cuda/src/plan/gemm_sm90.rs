@@ -249,6 +249,74 @@ pub(crate) fn tensor_maps(
     (maps, (config.epilogue == Sm90Epilogue::Tma).then_some((m as u64, n as u64, 64, box_cols as u32)))
 }
 
+/// A `(rows, cols)` shared tile of `elem` (column-major coordinates) of
+/// CuTe's 128-byte swizzle atoms (a swizzle of byte addresses, rows of 128
+/// bytes: 64 16-bit or 128 8-bit elements): `GMMA::Layout_K_SW128_Atom`
+/// tiled down the rows (`k_major`, the columns contiguous), or
+/// `Layout_MN_SW128_Atom` (64 rows by 8 columns) tiled along the columns
+/// first, so that one 64-row slab is one TMA box; with the atom's name.
+///
+/// Pre: `rows` a multiple of 8 (`k_major`) or of the row's elements, `cols`
+/// of the row's elements (`k_major`) or of 8. Post: the tile, or the
+/// algebra's error; an `Unsupported` one where the result is not the atom.
+pub(crate) fn sw128_tile(elem: Elem, (rows, cols): (i64, i64), k_major: bool) -> Result<(AnyLayout, String)> {
+    let w = 128 / elem.bytes();
+    let s = Int::new_static;
+    let target = (s(rows), s(cols)).as_int_tuple().into_owned();
+    let tiled = if k_major {
+        sw128_bytes(static_layout((s(8), s(w)), (s(w), s(1)))?)?.tile_to_shape(&target, None)?
+    } else {
+        let order = (s(2), s(1)).as_int_tuple().into_owned();
+        sw128_bytes(static_layout((s(w), s(8)), (s(1), s(w)))?)?.tile_to_shape(&target, Some(&order))?
+    };
+    let l = swizzle_bytes_to_elements(&tiled, elem.bytes())?;
+    let sw = match &l {
+        AnyLayout::Composed(c) => c.swizzle(),
+        _ => None,
+    }
+    .ok_or_else(|| Error::unsupported(OP, format!("{l} is not swizzled")))?;
+    let (shape, major, want) =
+        if k_major { ((8, w), Major::Right, "Layout_K_SW128") } else { ((w, 8), Major::Left, "Layout_MN_SW128") };
+    let atom = gmma_atom_name(sw, shape, elem.bytes(), major)
+        .ok_or_else(|| Error::unsupported(OP, format!("{l} is no GMMA atom")))?;
+    if atom != want {
+        return Err(Error::unsupported(OP, format!("{l} is {atom}, not {want}")));
+    }
+    Ok((l, atom))
+}
+
+/// The unswizzled offset (elements) of `(r, c)` in a shared tile of
+/// [`sw128_tile`] with `rows` rows: what a descriptor's fields and start
+/// addresses count.
+///
+/// Pre: `l` a swizzled or plain layout of integer strides. Post: the
+/// offset, or an `Unsupported` error for a bare swizzle.
+pub(crate) fn tile_offset(l: &AnyLayout, rows: i64, r: i64, c: i64) -> Result<i64> {
+    let plain = match l {
+        AnyLayout::Composed(x) => x.inner().as_layout(OP)?.clone(),
+        AnyLayout::Layout(x) => x.clone(),
+        AnyLayout::Swizzle(_) => return Err(Error::unsupported(OP, "a bare swizzle")),
+    };
+    Ok(plain.eval(r + rows * c)?)
+}
+
+/// The `wgmma` descriptor's fields of a shared tile of [`sw128_tile`],
+/// read off the layout: K-major, LBO unused (16 bytes) and SBO the stride
+/// of 8-row groups; MN-major, LBO the stride of 64-row slabs and SBO that
+/// of 8-column groups; the k step one `wgmma`'s K (32 bytes of each row).
+///
+/// Pre: as [`tile_offset`]. Post: the fields in bytes, the k step in
+/// elements.
+pub(crate) fn descriptor(l: &AnyLayout, rows: i64, k_major: bool, elem: Elem) -> Result<Descriptor> {
+    let (b, w) = (elem.bytes(), 128 / elem.bytes());
+    let (lbo, sbo) = if k_major {
+        (16, tile_offset(l, rows, 8, 0)? * b)
+    } else {
+        (tile_offset(l, rows, w, 0)? * b, tile_offset(l, rows, 0, 8)? * b)
+    };
+    Ok(Descriptor { lbo, sbo, kstep: tile_offset(l, rows, 0, wgmma_k(elem))? })
+}
+
 /// Plans `C = A · Bᵀ` for `(M, N, K)`, integers or unknowns given at launch
 /// (the warp-specialized kernel only); the Pre and Post of
 /// [`crate::gemm_sm90::Sm90Gemm::with_config`].
@@ -318,59 +386,10 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     }
     check_rows(OP, (m, n, k), (a_k, b_k), elem)?;
     let predicated = !multiple;
-    // CuTe's 128-byte swizzle atoms (a swizzle of byte addresses, rows of
-    // 128 bytes: 64 16-bit or 128 8-bit elements):
-    // GMMA::Layout_K_SW128_Atom tiled down the rows, or
-    // Layout_MN_SW128_Atom (64 rows by 8 k) tiled along K first, so that
-    // one 64-row slab is one TMA box
-    let w = 128 / elem.bytes();
-    let s = Int::new_static;
-    let smem_of = |rows: i64, k_major: bool| -> Result<(AnyLayout, String)> {
-        let target = (s(rows), s(bk)).as_int_tuple().into_owned();
-        let tiled = if k_major {
-            sw128_bytes(static_layout((s(8), s(w)), (s(w), s(1)))?)?.tile_to_shape(&target, None)?
-        } else {
-            let order = (s(2), s(1)).as_int_tuple().into_owned();
-            sw128_bytes(static_layout((s(w), s(8)), (s(1), s(w)))?)?.tile_to_shape(&target, Some(&order))?
-        };
-        let l = swizzle_bytes_to_elements(&tiled, elem.bytes())?;
-        let sw = match &l {
-            AnyLayout::Composed(c) => c.swizzle(),
-            _ => None,
-        }
-        .ok_or_else(|| Error::unsupported(OP, format!("{l} is not swizzled")))?;
-        let (shape, major, want) =
-            if k_major { ((8, w), Major::Right, "Layout_K_SW128") } else { ((w, 8), Major::Left, "Layout_MN_SW128") };
-        let atom = gmma_atom_name(sw, shape, elem.bytes(), major)
-            .ok_or_else(|| Error::unsupported(OP, format!("{l} is no GMMA atom")))?;
-        if atom != want {
-            return Err(Error::unsupported(OP, format!("{l} is {atom}, not {want}")));
-        }
-        Ok((l, atom))
-    };
-    let (smem, atom) = smem_of(bm, a_k)?;
-    let (smem_b, _) = smem_of(bn, b_k)?;
-    // the descriptors' fields, the k step and the second warpgroup's
-    // rows, read off the layouts (unswizzled offsets of (row, k))
-    let at = |l: &AnyLayout, rows: i64, r: i64, c: i64| -> Result<i64> {
-        let plain = match l {
-            AnyLayout::Composed(x) => x.inner().as_layout(OP)?.clone(),
-            AnyLayout::Layout(x) => x.clone(),
-            AnyLayout::Swizzle(_) => return Err(Error::unsupported(OP, "a bare swizzle")),
-        };
-        Ok(plain.eval(r + rows * c)?)
-    };
-    // K-major: LBO unused (16 bytes), SBO the stride of 8-row groups;
-    // MN-major: LBO the stride of 64-row slabs, SBO that of 8-k groups;
-    // one k step is one wgmma's K (32 bytes of each row)
-    let desc = |l: &AnyLayout, rows: i64, k_major: bool| -> Result<Descriptor> {
-        let b = elem.bytes();
-        let (lbo, sbo) =
-            if k_major { (16, at(l, rows, 8, 0)? * b) } else { (at(l, rows, w, 0)? * b, at(l, rows, 0, 8)? * b) };
-        Ok(Descriptor { lbo, sbo, kstep: at(l, rows, 0, wgmma_k(elem))? })
-    };
-    let (desc_a, desc_b) = (desc(&smem, bm, a_k)?, desc(&smem_b, bn, b_k)?);
-    let wg_offset = at(&smem, bm, 64, 0)?;
+    let (smem, atom) = sw128_tile(elem, (bm, bk), a_k)?;
+    let (smem_b, _) = sw128_tile(elem, (bn, bk), b_k)?;
+    let (desc_a, desc_b) = (descriptor(&smem, bm, a_k, elem)?, descriptor(&smem_b, bn, b_k, elem)?);
+    let wg_offset = tile_offset(&smem, bm, 64, 0)?;
     let vec = 16 / elem.bytes();
     let (a_scopy, b_scopy) = (copy_tv(OP, THREADS, bm, bk, elem, true)?, copy_tv(OP, THREADS, bn, bk, elem, true)?);
     let store_cost = block_bank_conflicts(&smem, elem.bytes(), &a_scopy)?;
@@ -433,6 +452,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let cb = c_elem.bytes();
     let (box_cols, boxes) = (128 / cb, bn / (128 / cb));
     let (c_stage, c_stage_cost) = if tma_store {
+        let s = Int::new_static;
         let boxed = static_layout(((s(64), s(2)), (s(box_cols), s(boxes))), ((s(box_cols), s(0)), (s(1), s(0))))?;
         let bytes = compose3(AnyLayout::Swizzle(Swizzle::new(3, 4, 3)?), Int::ZERO, AnyLayout::Layout(boxed));
         let l = swizzle_bytes_to_elements(&bytes, cb)?;

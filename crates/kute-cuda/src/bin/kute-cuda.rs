@@ -23,6 +23,7 @@
 
 use clap::{Parser, Subcommand};
 use kute::Layout;
+use kute_cuda::attention::{AttentionConfig, AttentionKernel};
 use kute_cuda::copy::{CopyConfig, CopyKernel};
 use kute_cuda::elem::{round_to_16, widen_16};
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
@@ -86,6 +87,11 @@ enum Cmd {
         /// Write each kernel's source and PTX here.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Also compile the attention kernels to machine code for each
+        /// architecture and print ptxas's registers and spills (a spill
+        /// fails the command).
+        #[arg(long)]
+        cubin: bool,
     },
     /// Compile one CUDA source (its kernels need no includes) with NVRTC.
     CompileOne {
@@ -245,6 +251,13 @@ enum Cmd {
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
     CheckFp8,
+    /// ptxas's registers and spills of the attention kernels alone (what
+    /// `ptx --cubin` prints after compiling the whole catalogue).
+    #[command(hide = true)]
+    AttentionRegs {
+        #[arg(long, value_delimiter = ',', default_value = "sm_80,sm_90")]
+        arch: Vec<String>,
+    },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
     GemmOnce {
@@ -735,9 +748,55 @@ fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Resul
     Ok(())
 }
 
-fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
+/// The attention kernels `ptx` compiles: f16 and bf16, every head
+/// dimension with its default tile, causal or not, and tiles beside them
+/// (Q in registers at d = 128, one and two warps).
+fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
+    let mut configs = Vec::new();
+    for d in [64, 128, 256] {
+        for causal in [false, true] {
+            configs.push(AttentionConfig::for_head_dim(d, causal));
+        }
+    }
+    configs.push(AttentionConfig { head_dim: 128, block_m: 64, block_n: 64, warps: 4, causal: false });
+    configs.push(AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true });
+    configs.push(AttentionConfig { head_dim: 256, block_m: 64, block_n: 32, warps: 4, causal: false });
+    let mut out = Vec::new();
+    for elem in [Elem::F16, Elem::Bf16] {
+        for &c in &configs {
+            out.push(AttentionKernel::new(&AttentionKernel::name_of(c, elem), c, elem)?);
+        }
+    }
+    Ok(out)
+}
+
+/// ptxas's registers, spills and shared memory of each attention kernel
+/// for `arch`, one line each; the number of kernels that spill.
+fn attention_cubins(arch: &str) -> Result<usize, Error> {
+    let mut spilling = 0;
+    for k in attention_catalogue()? {
+        let log = kute_cuda::gpu::ptxas_report(&k.name, &k.source, arch)?;
+        let used = log.lines().find(|l| l.contains("Used")).unwrap_or("").trim().to_string();
+        let spill = log.lines().find(|l| l.contains("spill")).unwrap_or("").trim().to_string();
+        let spills = spill.split(',').any(|p| {
+            let p = p.trim();
+            p.split_whitespace().next().is_some_and(|n| n != "0") && p.contains("spill")
+        });
+        spilling += usize::from(spills);
+        println!(
+            "{arch} {}{}: {used}; {spill}{}",
+            k.name,
+            if k.q_in_registers { " (Q in registers)" } else { "" },
+            if spills { "  <- SPILLS" } else { "" }
+        );
+    }
+    Ok(spilling)
+}
+
+fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(), Error> {
     need_nvrtc()?;
     let kernels = catalogue()?;
+    let attention = attention_catalogue()?;
     let mut failed = 0;
     for arch in archs {
         let a = static_arch(arch);
@@ -766,7 +825,29 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
                 eprintln!("{arch} {name}: {e}");
             }
         }
+        for k in &attention {
+            count += 1;
+            match compile_ptx(&k.name, &k.source, a) {
+                Ok(p) => {
+                    if let Some(dir) = out {
+                        let _ = std::fs::write(dir.join(format!("{}.cu", k.name)), &k.source);
+                        let _ = std::fs::write(dir.join(format!("{}.{arch}.ptx", k.name)), p.to_src());
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("{arch} {}: {e}", k.name);
+                }
+            }
+        }
         println!("{arch}: {count} kernels compiled, {failed} failed");
+        if cubin {
+            let spilling = attention_cubins(arch)?;
+            if spilling > 0 {
+                failed += spilling;
+                eprintln!("{arch}: {spilling} attention kernels spill registers");
+            }
+        }
     }
     // the wgmma kernels are for sm_90a only
     let mut count = 0;
@@ -2343,7 +2424,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Ptx { arch, out } => ptx(&arch, out.as_deref()),
+        Cmd::Ptx { arch, out, cubin } => ptx(&arch, out.as_deref(), cubin),
         Cmd::CompileOne { source, arch } => need_nvrtc()
             .and_then(|()| compile_ptx("source", &source, static_arch(&arch)).map(|p| print!("{}", p.to_src()))),
         Cmd::Check => check(),
@@ -2357,6 +2438,13 @@ fn main() -> ExitCode {
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
         Cmd::Tune { shapes, elem, c_elem, reps, dry_run } => tune(&shapes, elem, c_elem, reps, dry_run),
+        Cmd::AttentionRegs { arch } => need_nvrtc().and_then(|()| {
+            let spilling = arch.iter().map(|a| attention_cubins(a)).sum::<Result<usize, Error>>()?;
+            match spilling {
+                0 => Ok(()),
+                n => Err(Error::Compile { name: format!("{n} attention kernels"), log: "they spill registers".into() }),
+            }
+        }),
         Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),

@@ -66,6 +66,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     s.push_str(device::MMA_SM80);
     s.push_str(device::EX2);
     s.push_str(device::CVT_PACK);
+    s.push_str(device::PIN);
     s.push_str(PARAMS);
 
     let ty = ptx_type(elem);
@@ -86,7 +87,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     for x in ["q", "k", "v"] {
         let _ = writeln!(
             prelude,
-            "  const int {x}_s0 = (int){name}_s{x}({name}_{x}_copy(t));\n  const int {x}_seq0 = (int){name}_{x}_seq(t), {x}_dim0 = (int){name}_{x}_dim(t);\n  const int {x}_f0 = (int){name}_s{x}({name}_{x}_ldsm(t));"
+            "  const int {x}_s0 = kute_pin((int){name}_s{x}({name}_{x}_copy(t)));\n  const int {x}_seq0 = kute_pin((int){name}_{x}_seq(t)), {x}_dim0 = kute_pin((int){name}_{x}_dim(t));\n  const int {x}_f0 = kute_pin((int){name}_s{x}({name}_{x}_ldsm(t)));"
         );
     }
     for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
@@ -248,11 +249,10 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
   // (a tile's offsets from its first row fit 32 bits: the library checks
   // the sequence strides; the tiles' first rows are 64-bit)
   const int k_ss = (int)prm.k[1], v_ss = (int)prm.v[1];
-  const unsigned short* gk = K + batch * prm.k[0] + kv_head * prm.k[2];
-  const unsigned short* gv = V + batch * prm.v[0] + kv_head * prm.v[2];
+  const unsigned short* gk = kute_pin_ptr(K + batch * prm.k[0] + kv_head * prm.k[2]);
+  const unsigned short* gv = kute_pin_ptr(V + batch * prm.v[0] + kv_head * prm.v[2]);
   int n_end = (lk + {bn} - 1) / {bn};
-{n_end}{prelude}  const int s_row0 = (int){name}_s_row(t), s_col0 = (int){name}_s_col(t);
-  const int o_row0 = (int){name}_o_row(t), o_col0 = (int){name}_o_col(t);
+{n_end}{prelude}  const int s_row0 = kute_pin((int){name}_s_row(t)), s_col0 = kute_pin((int){name}_s_col(t));
   (void)s_row0;
   float acc_o[{o_reps}][4];
 #pragma unroll
@@ -334,6 +334,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
   }}
   asm volatile("cp.async.wait_group 0;" ::: "memory");
   // (the output's pointers made here: nothing of them lives through the loop)
+  const int o_row0 = (int){name}_o_row(t), o_col0 = (int){name}_o_col(t);
   unsigned short* go = O + batch * prm.o[0] + head * prm.o[2];
   float* glse = LSE + batch * prm.lse[0] + head * prm.lse[2];
 {store}}}

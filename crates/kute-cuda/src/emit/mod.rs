@@ -39,6 +39,8 @@ pub(crate) mod device {
     pub(crate) const EX2: &str = include_str!("device/ex2.cuh");
     /// Pairs of f32 rounded into 32-bit words of two f16 or bf16.
     pub(crate) const CVT_PACK: &str = include_str!("device/cvt_pack.cuh");
+    /// A value pinned where it is computed (not recomputed inside a loop).
+    pub(crate) const PIN: &str = include_str!("device/pin.cuh");
 }
 
 /// The name of the vector type of `n` elements of `elem`.

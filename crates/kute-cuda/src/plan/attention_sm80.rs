@@ -802,6 +802,65 @@ mod tests {
         }
     }
 
+    /// The kernel's copies and fragment loads through the plan's tables:
+    /// each thread's `cp.async` vectors (its base, the pass constants as an
+    /// XOR and an addition, 8 consecutive elements) fill every cell of the
+    /// shared tile once with the global element at its (sequence, dim);
+    /// then `ldmatrix` as the PTX manual defines it (each of a warp's
+    /// lanes gives one 8-element row address, `x4`/`x2`, `.trans`) from
+    /// the `ldmatrix` tables puts into each thread's registers the values
+    /// its MMA fragment names.
+    #[test]
+    fn the_kernels_tables_copy_and_load_every_fragment_value() {
+        for (d, bm, bn, warps) in [(128, 128, 64, 4), (64, 64, 32, 2), (256, 128, 64, 8)] {
+            let config = AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal: false };
+            let p = plan(config, Elem::F16).unwrap();
+            let threads = p.threads;
+            // (which tile, its fragments, the sequence rows, matrices per ldmatrix, transposed)
+            for (i, f, rows, mats, trans) in [(0, &p.q, bm, 4, false), (1, &p.k, bn, 2, false), (2, &p.v, bn, 2, true)]
+            {
+                let (t, ix) = (&p.smem[i], &p.tiles[i]);
+                let at = |x: i64| t.layout.eval_int(Int::new_dynamic(x)).unwrap().value();
+                // a global (rows, d) block: each element's value names it
+                let g = |seq: i64, dim: i64| seq * 1000 + dim;
+                let mut smem = vec![-1i64; (rows * d) as usize];
+                for th in 0..threads {
+                    let base = at(ix.copy.eval(th).unwrap());
+                    let (s0, d0) = (ix.seq.eval(th).unwrap(), ix.dim.eval(th).unwrap());
+                    for pass in 0..ix.passes as usize {
+                        let (x, a) = ix.pass_smem[pass];
+                        for e in 0..8 {
+                            let cell = &mut smem[((base ^ x) + a + e) as usize];
+                            assert_eq!(*cell, -1, "{config:?} tile {i}: a cell written twice");
+                            *cell = g(s0 + ix.pass_seq[pass], d0 + ix.pass_dim[pass] + e);
+                        }
+                    }
+                }
+                assert!(smem.iter().all(|&c| c >= 0), "{config:?} tile {i}: a cell no copy writes");
+                for r in 0..f.repeats {
+                    let (x, a) = ix.frag_smem[r as usize];
+                    let row_at = |th: i64| (at(t.ldsm.eval(th).unwrap()) ^ x) + a;
+                    for th in 0..threads {
+                        let (warp, lane) = (th / 32, th % 32);
+                        for m in 0..mats {
+                            for e in 0..2 {
+                                // the PTX manual's fragment of an 8 x 8 matrix
+                                let got = if trans {
+                                    smem[(row_at(32 * warp + 8 * m + 2 * (lane % 4) + e) + lane / 4) as usize]
+                                } else {
+                                    smem[(row_at(32 * warp + 8 * m + lane / 4) + 2 * (lane % 4) + e) as usize]
+                                };
+                                let (row, col) = f.coord(threads, th, 2 * m + e, r).unwrap();
+                                let want = if i == 2 { g(col, row) } else { g(row, col) };
+                                assert_eq!(got, want, "{config:?} tile {i} repeat {r} thread {th} value {}", 2 * m + e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// A wrong re-layout is caught: `P` read from `S` by the identity
     /// instead of `p_from_s` moves values between rows and columns.
     #[test]

@@ -161,6 +161,12 @@ pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
     }
     let masks: Vec<String> = p.row_masks.iter().map(|m| m.to_string()).collect();
     let _ = writeln!(o, "row lanes: XOR {}", masks.join(", "));
+    let _ = writeln!(
+        o,
+        "kernel: {} bytes of shared memory (one tile each of Q, K, V), Q {}",
+        p.smem_bytes,
+        if p.q_in_registers { "in registers" } else { "read from shared memory at each key block" }
+    );
     Ok(o)
 }
 
@@ -419,7 +425,8 @@ pub fn strides(what: &str, layout: &Layout, modes: usize) -> Result<Strides> {
 /// Pre: `Q` `(Lq, d, h_q, b)`, `K` and `V` `(Lk, d, h_kv, b)`, `O` `(Lq, d,
 /// h_q, b)`, the LSE `(Lq, h_q, b)`; `d` of 64, 128 or 256; `h_kv`
 /// dividing `h_q`; the other strides of `Q`, `K` and `V` multiples of 8
-/// elements and of `O` multiples of 2 (16- and 4-byte accesses); every
+/// elements and of `O` multiples of 2 (16- and 4-byte accesses), the seq
+/// strides of `Q`, `K` and `V` below 2^23; every
 /// buffer holding what its layout spans; a positive finite scale; an SM80
 /// or newer GPU (else an `Unsupported` error naming the operand and the
 /// rule). Post: `O` (rounded to `elem`) and the LSE hold attention's answer
@@ -500,6 +507,12 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
                     2 * vec
                 ));
             }
+        }
+    }
+    // a tile's offsets from its first row are 32-bit in the kernel
+    for (what, s) in [("Q", &sq), ("K", &sk), ("V", &sv)] {
+        if s.strides[0] >= (1 << 31) / 256 {
+            return bad(format!("{what}'s seq stride {}: below 2^23 elements", s.strides[0]));
         }
     }
     let scale = options.scale.unwrap_or(1.0 / (d as f32).sqrt());
@@ -597,4 +610,43 @@ pub fn reference_row(q: &[f32], k: &[f32], v: &[f32], d: usize, scale: f64, seen
     }
     out.iter_mut().for_each(|o| *o /= sum);
     (out, mx + sum.ln())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kernel's parameter struct is the Rust `Params` field for field:
+    /// five `(batch, seq, head)` stride triples, then three ints and a
+    /// float, 136 bytes with no padding between them.
+    #[test]
+    fn params_match_the_kernels_struct() {
+        assert_eq!(std::mem::size_of::<Params>(), 5 * 24 + 4 * 4);
+        assert_eq!(std::mem::align_of::<Params>(), 8);
+        let c = crate::emit::attention_sm80::PARAMS;
+        assert!(
+            c.contains("long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;"),
+            "{c}"
+        );
+    }
+
+    /// The reference row agrees with the plan's f64 attention on a causal
+    /// row and sees nothing where the mask hides every key.
+    #[test]
+    fn the_reference_row_is_softmax_weighted_values() {
+        let d = 4;
+        let q = [0.5f32, -1.0, 0.25, 1.0];
+        let k: Vec<f32> = (0..12).map(|i| (i % 5) as f32 / 4.0 - 0.5).collect();
+        let v: Vec<f32> = (0..12).map(|i| (i % 3) as f32 - 1.0).collect();
+        let (o, lse) = reference_row(&q, &k, &v, d, 0.5, 2);
+        let s: Vec<f64> =
+            (0..2).map(|j| (0..d).map(|c| f64::from(q[c]) * f64::from(k[j * d + c])).sum::<f64>() * 0.5).collect();
+        let z: f64 = s.iter().map(|x| x.exp()).sum();
+        assert!((lse - z.ln()).abs() < 1e-12);
+        for c in 0..d {
+            let want: f64 = (0..2).map(|j| s[j].exp() / z * f64::from(v[j * d + c])).sum();
+            assert!((o[c] - want).abs() < 1e-12);
+        }
+        assert_eq!(reference_row(&q, &k, &v, d, 0.5, 0), (vec![0.0; d], f64::NEG_INFINITY));
+    }
 }

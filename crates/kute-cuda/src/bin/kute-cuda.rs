@@ -857,6 +857,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
                 eprintln!("{arch} {name}: {e}");
             }
         }
+        let attention_failed = failed;
         for k in &attention {
             count += 1;
             match compile_ptx(&k.name, &k.source, a) {
@@ -872,6 +873,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
                 }
             }
         }
+        println!("{arch} attention: {} kernels, {} failed", attention.len(), failed - attention_failed);
         println!("{arch}: {count} kernels compiled, {failed} failed");
         if cubin {
             let spilling = attention_cubins(arch)?;

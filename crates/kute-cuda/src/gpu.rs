@@ -1,6 +1,7 @@
 //! Compiling with NVRTC and running on a GPU (through `cudarc`, which loads
 //! `libnvrtc` and `libcuda` when first used).
 
+use crate::attention::{AttentionConfig, AttentionKernel, Params};
 use crate::cache::{self, Origin};
 use crate::gemm_sm90::{
     BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec,
@@ -34,18 +35,18 @@ pub fn compile_ptx(name: &str, source: &str, arch: &'static str) -> Result<Ptx> 
     compile_ptx_with_opts(source, opts).map_err(|e| Error::Compile { name: name.to_string(), log: format!("{e:?}") })
 }
 
-/// Compiles `source` to machine code for the real architecture `arch`
-/// (`sm_90a`, `sm_80`, ...) with NVRTC's built-in `ptxas` in verbose mode,
-/// and returns its log: per kernel the registers, the shared memory and
-/// any spill stores and loads, which no GPU is needed to read.
+/// The registers, spills and shared memory `ptxas` reports for the kernels
+/// of `source`, compiled by NVRTC to machine code for the real
+/// architecture `arch` (`sm_80`, `sm_90`) with `--ptxas-options=-v`.
 ///
-/// Pre: NVRTC can be loaded (see [`nvrtc_available`]). Post: the log, or a
-/// `Compile` error carrying NVRTC's log.
+/// Pre: as [`compile_ptx`]. Post: `ptxas`'s lines (its `Used N registers`,
+/// `N bytes spill stores` per kernel), or a `Compile` error with NVRTC's log.
 ///
 /// ```no_run
-/// let src = r#"extern "C" __global__ void k(float* x) { x[threadIdx.x] *= 2.f; }"#;
-/// let log = kute_cuda::gpu::ptxas_report("k", src, "sm_90a")?;
-/// assert!(log.contains("registers"));
+/// use kute_cuda::{attention::{AttentionConfig, AttentionKernel}, gpu::ptxas_report, Elem};
+/// let k = AttentionKernel::new("attn", AttentionConfig::default(), Elem::F16)?;
+/// let report = ptxas_report(&k.name, &k.source, "sm_90")?;
+/// assert!(report.contains("registers"));
 /// # Ok::<(), kute_cuda::Error>(())
 /// ```
 pub fn ptxas_report(name: &str, source: &str, arch: &str) -> Result<String> {
@@ -53,16 +54,18 @@ pub fn ptxas_report(name: &str, source: &str, arch: &str) -> Result<String> {
     let err = |log: String| Error::Compile { name: name.to_string(), log };
     let src = std::ffi::CString::new(source).map_err(|e| err(e.to_string()))?;
     let prog = result::create_program(&src, None).map_err(|e| err(format!("{e:?}")))?;
-    let opts = [format!("--gpu-architecture={arch}"), "--std=c++17".into(), "--ptxas-options=-v".into()];
-    // SAFETY: `prog` was created above and is destroyed once, below.
-    let compiled = unsafe { result::compile_program(prog, &opts) };
-    // SAFETY: as above.
-    let log = unsafe { result::get_program_log(prog) }.map_err(|e| err(format!("{e:?}")))?;
-    // SAFETY: as above; nothing uses `prog` after this.
-    let _ = unsafe { result::destroy_program(prog) };
-    let log: String = log.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
-    compiled.map_err(|_| err(log.clone()))?;
-    Ok(log)
+    let options = [format!("--gpu-architecture={arch}"), "--std=c++17".into(), "--ptxas-options=-v".into()];
+    // SAFETY: `prog` was just created and is destroyed once, below; the
+    // log is a NUL-terminated buffer NVRTC filled.
+    unsafe {
+        let compiled = result::compile_program(prog, &options);
+        let log =
+            result::get_program_log(prog).map(|l| std::ffi::CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned());
+        let _ = result::destroy_program(prog);
+        let log = log.map_err(|e| err(format!("{e:?}")))?;
+        compiled.map_err(|e| err(format!("{e:?}: {log}")))?;
+        Ok(log)
+    }
 }
 
 /// Whether NVRTC can be loaded (without panicking when it cannot).
@@ -181,7 +184,13 @@ pub struct Gpu {
     gemms: Mutex<GemmCache>,
     /// The recorded plan choices ([`crate::tune`]), read when first needed.
     tune: std::sync::OnceLock<std::result::Result<crate::tune::TuneTable, String>>,
+    /// The attention kernels ([`crate::attention::attention`]), planned and
+    /// loaded once per element type and configuration.
+    attentions: Mutex<AttentionCache>,
 }
+
+/// The attention kernels by element type and configuration.
+type AttentionCache = HashMap<(Elem, AttentionConfig), Arc<(AttentionKernel, CudaFunction)>>;
 
 impl Gpu {
     /// Opens GPU `ordinal`.
@@ -205,6 +214,7 @@ impl Gpu {
             workspace: Mutex::new(None),
             gemms: Mutex::new(HashMap::new()),
             tune: std::sync::OnceLock::new(),
+            attentions: Mutex::new(HashMap::new()),
         })
     }
 
@@ -405,6 +415,76 @@ impl Gpu {
         let k = Arc::new((g, kernels));
         self.gemms.lock().unwrap_or_else(|p| p.into_inner()).insert(key, k.clone());
         Ok(k)
+    }
+
+    /// The attention kernel of `elem` and `config`, planned and loaded
+    /// (through [`Gpu::kernel_cached`]) on the first call with them, kept
+    /// for the next; compiled for this GPU's architecture.
+    ///
+    /// Pre: the rules of [`AttentionConfig::check`]. Post: the kernel and
+    /// its loaded function, or the planner's, compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{attention::AttentionConfig, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let first = gpu.attention_kernel(Elem::F16, AttentionConfig::default())?; // planned, compiled
+    /// let again = gpu.attention_kernel(Elem::F16, AttentionConfig::default())?; // kept
+    /// assert!(std::sync::Arc::ptr_eq(&first, &again));
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn attention_kernel(
+        &self,
+        elem: Elem,
+        config: AttentionConfig,
+    ) -> Result<Arc<(AttentionKernel, CudaFunction)>> {
+        let key = (elem, config);
+        if let Some(k) = self.attentions.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(k.clone());
+        }
+        let k = AttentionKernel::new(&AttentionKernel::name_of(config, elem), config, elem)?;
+        let (f, _) = self.kernel_cached(&k.name, &k.source, self.arch()?)?;
+        let loaded = Arc::new((k, f));
+        self.attentions.lock().unwrap_or_else(|p| p.into_inner()).insert(key, loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Launches the attention kernel `f` of `k` on a `grid` over `Q`, `K`,
+    /// `V`, `O` and the LSE (none: the kernel stores no LSE).
+    ///
+    /// Pre: `params` describe the buffers (the kernel reads and writes
+    /// inside the offsets its strides and lengths give, which the caller
+    /// checked the buffers hold). Post: the launch was queued, or the
+    /// driver's error.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn launch_attention(
+        &self,
+        f: &CudaFunction,
+        k: &AttentionKernel,
+        grid: (u32, u32, u32),
+        (q, kk, v): (&CudaSlice<u16>, &CudaSlice<u16>, &CudaSlice<u16>),
+        o: &mut CudaSlice<u16>,
+        lse: Option<&mut CudaSlice<f32>>,
+        params: &Params,
+    ) -> Result<()> {
+        let mut cfg = config(f, (grid.0, grid.1), k.threads, k.smem_bytes)?;
+        cfg.grid_dim.2 = grid.2;
+        let none = 0u64;
+        let mut l = self.stream.launch_builder(f);
+        l.arg(q);
+        l.arg(kk);
+        l.arg(v);
+        l.arg(o);
+        match lse {
+            Some(x) => l.arg(x),
+            None => l.arg(&none),
+        };
+        l.arg(params);
+        // SAFETY: the kernel takes four 16-bit buffers, an f32 buffer (or
+        // null, then unread) and its parameters by value; it reads and
+        // writes at the offsets the parameters' strides give for the
+        // lengths, inside the buffers (the precondition).
+        unsafe { l.launch(cfg) }?;
+        Ok(())
     }
 
     fn gemms_len(&self) -> usize {

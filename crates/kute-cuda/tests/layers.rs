@@ -261,6 +261,19 @@ fn emit_violations(l: &Lexed, algebra: &[String]) -> Vec<String> {
     v
 }
 
+/// Every kernel family's plan and emitter are among the files checked
+/// (a family added outside the two folders would escape the checks).
+#[test]
+fn the_checks_read_every_family() {
+    for (dir, files) in [("plan", layer("plan")), ("emit", layer("emit"))] {
+        let names: Vec<&str> = files.iter().map(|(f, _)| f.as_str()).collect();
+        for family in ["copy", "transpose", "gemm_sm80", "gemm_sm90", "attention_sm80"] {
+            let want = format!("src/{dir}/{family}.rs");
+            assert!(names.contains(&want.as_str()), "{want} is not checked: {names:?}");
+        }
+    }
+}
+
 #[test]
 fn plans_write_no_cuda_and_parse_no_text() {
     let bad: Vec<String> = layer("plan")

@@ -107,6 +107,13 @@ fn toolchain_nvrtc_compiles_every_generated_kernel_for_sm80_and_sm90() {
         .expect("kute-cuda runs");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "NVRTC rejected kernels:\n{stdout}\n{stderr}");
+    // every attention kernel variant, for both architectures
+    for arch in ["sm_80", "sm_90"] {
+        let head = format!("{arch} attention: ");
+        let line = stdout.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no {head} line:\n{stdout}"));
+        let n: usize = line[head.len()..].split_whitespace().next().and_then(|n| n.parse().ok()).expect("a count");
+        assert!(n >= 12 && line.ends_with(" 0 failed"), "{line}");
+    }
     // sm_90a: the wgmma kernels
     for (arch, least) in [("sm_80:", 40), ("sm_90:", 40), ("sm_90a:", 16)] {
         let line = stdout.lines().find(|l| l.starts_with(arch)).unwrap_or_else(|| panic!("no {arch} line:\n{stdout}"));

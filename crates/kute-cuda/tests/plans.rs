@@ -138,12 +138,9 @@ fn transpose_refuses_layouts_it_cannot_stage() {
     assert!(e("(60,64):(64,1)", "(60,64):(1,60)").contains("does not divide"));
 }
 
-/// The GPU guide's GEMM walk-through is `examples/run_gemm.rs`, verbatim (the
-/// example is compiled by `cargo test`, and was run on an H100). The documents
-/// (README.md and every `docs/*.md`) are read when the test runs; exactly one
-/// of them shows it.
-#[test]
-fn the_gpu_guide_shows_the_gemm_example_verbatim() {
+/// Which documents (README.md and every `docs/*.md`, read when the test
+/// runs) show `example` verbatim as a rust block.
+fn documents_showing(example: &str) -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut docs = vec![root.join("README.md")];
     for e in std::fs::read_dir(root.join("docs")).unwrap() {
@@ -152,13 +149,28 @@ fn the_gpu_guide_shows_the_gemm_example_verbatim() {
             docs.push(p);
         }
     }
-    let example = include_str!("../examples/run_gemm.rs");
     let block = format!("```rust\n{example}```");
-    let showing: Vec<_> = docs
-        .iter()
+    docs.iter()
         .filter(|p| std::fs::read_to_string(p).unwrap().contains(&block))
         .map(|p| p.display().to_string())
-        .collect();
+        .collect()
+}
+
+/// The GPU guide's GEMM walk-through is `examples/run_gemm.rs`, verbatim (the
+/// example is compiled by `cargo test`, and was run on an H100); exactly one
+/// document shows it.
+#[test]
+fn the_gpu_guide_shows_the_gemm_example_verbatim() {
+    let showing = documents_showing(include_str!("../examples/run_gemm.rs"));
     assert_eq!(showing.len(), 1, "examples/run_gemm.rs verbatim in {showing:?} (docs/gpu.md expected)");
+    assert!(showing[0].ends_with("docs/gpu.md"), "{showing:?}");
+}
+
+/// The GPU guide's attention call is `examples/run_attention.rs`, verbatim
+/// (compiled by `cargo test`).
+#[test]
+fn the_gpu_guide_shows_the_attention_example_verbatim() {
+    let showing = documents_showing(include_str!("../examples/run_attention.rs"));
+    assert_eq!(showing.len(), 1, "examples/run_attention.rs verbatim in {showing:?} (docs/gpu.md expected)");
     assert!(showing[0].ends_with("docs/gpu.md"), "{showing:?}");
 }

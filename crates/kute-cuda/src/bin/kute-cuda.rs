@@ -20,9 +20,13 @@
 //!   beside PyTorch's unfused matmul + bias + activation.
 //! - `gemm-fp8`: the library GEMM of 8-bit float inputs with per-tensor
 //!   scales beside `torch._scaled_mm`.
+//! - `attention`: the attention forward kernel checked against a CPU
+//!   reference and timed beside PyTorch's `scaled_dot_product_attention`
+//!   (flash and cuDNN backends).
 
 use clap::{Parser, Subcommand};
 use kute::Layout;
+use kute_cuda::attention::{AttentionConfig, AttentionKernel};
 use kute_cuda::copy::{CopyConfig, CopyKernel};
 use kute_cuda::elem::{round_to_16, widen_16};
 use kute_cuda::gemm::{GemmConfig, GemmKernel};
@@ -86,6 +90,11 @@ enum Cmd {
         /// Write each kernel's source and PTX here.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Also compile the attention kernels to machine code for each
+        /// architecture and print ptxas's registers and spills (a spill
+        /// fails the command).
+        #[arg(long)]
+        cubin: bool,
     },
     /// Compile one CUDA source (its kernels need no includes) with NVRTC.
     CompileOne {
@@ -252,9 +261,45 @@ enum Cmd {
     /// storing `C` by TMA (what every call with 16-byte rows of `C` runs)
     /// spills (no GPU needed).
     Spills,
+    /// Check attention (the library call) against a CPU f64 reference on
+    /// sampled rows and time it beside PyTorch's scaled_dot_product_attention
+    /// with the flash and the cuDNN backends; a wrong result fails the command.
+    Attention {
+        /// Configurations B,HQ,HKV,LQ,LK,D,CAUSAL (CAUSAL 0 or 1), separated by ';'.
+        #[arg(
+            long,
+            value_delimiter = ';',
+            default_value = "4,16,16,4096,4096,128,0;1,16,16,16384,16384,128,0;1,16,16,16384,16384,128,1;4,32,32,4096,4096,64,0;2,16,16,8192,8192,256,0;1,32,8,4096,4096,128,0"
+        )]
+        configs: Vec<String>,
+        #[arg(long, value_delimiter = ',', default_value = "f16,bf16")]
+        elems: Vec<Elem>,
+        /// Launches per timed round.
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+        /// Skip PyTorch.
+        #[arg(long)]
+        no_torch: bool,
+        /// Store Q, K, V and O as (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
+        #[arg(long)]
+        bhsd: bool,
+        /// Pin kute's tile: BLOCK_M,BLOCK_N,WARPS (the head dimension's default otherwise).
+        #[arg(long, value_delimiter = ',')]
+        tile: Vec<i64>,
+        /// Query rows checked against the CPU reference per configuration.
+        #[arg(long, default_value_t = 48)]
+        rows: usize,
+    },
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
     CheckFp8,
+    /// ptxas's registers and spills of the attention kernels alone (what
+    /// `ptx --cubin` prints after compiling the whole catalogue).
+    #[command(hide = true)]
+    AttentionRegs {
+        #[arg(long, value_delimiter = ',', default_value = "sm_80,sm_90")]
+        arch: Vec<String>,
+    },
     /// Launch one GEMM once (what `ncu-gemm` profiles).
     #[command(hide = true)]
     GemmOnce {
@@ -745,9 +790,55 @@ fn plan(kind: &str, src: &str, dst: &str, elem: Elem, no_swizzle: bool) -> Resul
     Ok(())
 }
 
-fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
+/// The attention kernels `ptx` compiles: f16 and bf16, every head
+/// dimension with its default tile, causal or not, and tiles beside them
+/// (Q in registers at d = 128, one and two warps).
+fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
+    let mut configs = Vec::new();
+    for d in [64, 128, 256] {
+        for causal in [false, true] {
+            configs.push(AttentionConfig::for_head_dim(d, causal));
+        }
+    }
+    configs.push(AttentionConfig { head_dim: 128, block_m: 64, block_n: 64, warps: 4, causal: false });
+    configs.push(AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true });
+    configs.push(AttentionConfig { head_dim: 256, block_m: 64, block_n: 32, warps: 4, causal: false });
+    let mut out = Vec::new();
+    for elem in [Elem::F16, Elem::Bf16] {
+        for &c in &configs {
+            out.push(AttentionKernel::new(&AttentionKernel::name_of(c, elem), c, elem)?);
+        }
+    }
+    Ok(out)
+}
+
+/// ptxas's registers, spills and shared memory of each attention kernel
+/// for `arch`, one line each; the number of kernels that spill.
+fn attention_cubins(arch: &str) -> Result<usize, Error> {
+    let mut spilling = 0;
+    for k in attention_catalogue()? {
+        let log = kute_cuda::gpu::ptxas_report(&k.name, &k.source, arch)?;
+        let used = log.lines().find(|l| l.contains("Used")).unwrap_or("").trim().to_string();
+        let spill = log.lines().find(|l| l.contains("spill")).unwrap_or("").trim().to_string();
+        let spills = spill.split(',').any(|p| {
+            let p = p.trim();
+            p.split_whitespace().next().is_some_and(|n| n != "0") && p.contains("spill")
+        });
+        spilling += usize::from(spills);
+        println!(
+            "{arch} {}{}: {used}; {spill}{}",
+            k.name,
+            if k.q_in_registers { " (Q in registers)" } else { "" },
+            if spills { "  <- SPILLS" } else { "" }
+        );
+    }
+    Ok(spilling)
+}
+
+fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(), Error> {
     need_nvrtc()?;
     let kernels = catalogue()?;
+    let attention = attention_catalogue()?;
     let mut failed = 0;
     for arch in archs {
         let a = static_arch(arch);
@@ -776,7 +867,31 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>) -> Result<(), Error> {
                 eprintln!("{arch} {name}: {e}");
             }
         }
+        let attention_failed = failed;
+        for k in &attention {
+            count += 1;
+            match compile_ptx(&k.name, &k.source, a) {
+                Ok(p) => {
+                    if let Some(dir) = out {
+                        let _ = std::fs::write(dir.join(format!("{}.cu", k.name)), &k.source);
+                        let _ = std::fs::write(dir.join(format!("{}.{arch}.ptx", k.name)), p.to_src());
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("{arch} {}: {e}", k.name);
+                }
+            }
+        }
+        println!("{arch} attention: {} kernels, {} failed", attention.len(), failed - attention_failed);
         println!("{arch}: {count} kernels compiled, {failed} failed");
+        if cubin {
+            let spilling = attention_cubins(arch)?;
+            if spilling > 0 {
+                failed += spilling;
+                eprintln!("{arch}: {spilling} attention kernels spill registers");
+            }
+        }
     }
     // the wgmma kernels are for sm_90a only
     let mut count = 0;
@@ -1110,8 +1225,21 @@ fn check() -> Result<(), Error> {
         library += n;
         bad += wrong;
     }
+    // attention: odd lengths, masks, grouped heads, both storages, every
+    // head dimension, each row against the CPU reference
+    let mut attention_calls = 0;
+    for (i, case) in ATTENTION_CASES.iter().enumerate() {
+        attention_calls += 1;
+        match attention_checked(&gpu, case, None, 300 + i as u64) {
+            Ok((eo, el)) => println!("ok    attention {case}: O within {eo:.1e}, LSE within {el:.1e}"),
+            Err(e) => {
+                bad += 1;
+                println!("FAIL  attention {case}: {e}");
+            }
+        }
+    }
     println!(
-        "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch and {library} library calls against the reference GEMM, {bad} wrong",
+        "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch, {library} library calls against the reference GEMM and {attention_calls} attention calls against the CPU reference, {bad} wrong",
         kernels.len(),
         GEMM_CASES.len()
     );
@@ -2472,7 +2600,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Cmd::Ptx { arch, out } => ptx(&arch, out.as_deref()),
+        Cmd::Ptx { arch, out, cubin } => ptx(&arch, out.as_deref(), cubin),
         Cmd::CompileOne { source, arch, resources } => need_nvrtc().and_then(|()| {
             let source = match source.strip_prefix('@') {
                 Some(file) => std::fs::read_to_string(file)
@@ -2497,6 +2625,16 @@ fn main() -> ExitCode {
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
         Cmd::Tune { shapes, elem, c_elem, reps, dry_run } => tune(&shapes, elem, c_elem, reps, dry_run),
         Cmd::Spills => spills(),
+        Cmd::Attention { configs, elems, reps, no_torch, bhsd, tile, rows } => {
+            attention_bench(&configs, &elems, reps, no_torch, bhsd, &tile, rows)
+        }
+        Cmd::AttentionRegs { arch } => need_nvrtc().and_then(|()| {
+            let spilling = arch.iter().map(|a| attention_cubins(a)).sum::<Result<usize, Error>>()?;
+            match spilling {
+                0 => Ok(()),
+                n => Err(Error::Compile { name: format!("{n} attention kernels"), log: "they spill registers".into() }),
+            }
+        }),
         Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),
@@ -2515,4 +2653,370 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// One attention problem of the checks and the benchmark.
+#[derive(Clone, Copy, Debug)]
+struct AttentionCase {
+    batch: i64,
+    hq: i64,
+    hkv: i64,
+    lq: i64,
+    lk: i64,
+    d: i64,
+    causal: bool,
+    elem: Elem,
+    /// Storage (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
+    bhsd: bool,
+    /// kute's tile (block_m, block_n, warps), pinned.
+    tile: Option<(i64, i64, i64)>,
+    /// Whether the call writes the LSE.
+    lse: bool,
+}
+
+impl std::fmt::Display for AttentionCase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile, lse } = *self;
+        write!(f, "{elem} b{batch} hq{hq} hkv{hkv} Lq{lq} Lk{lk} d{d}{}", if causal { " causal" } else { "" })?;
+        write!(f, " {}", if bhsd { "BHSD" } else { "BSHD" })?;
+        if let Some((bm, bn, w)) = tile {
+            write!(f, " tile {bm}x{bn} w{w}")?;
+        }
+        if !lse {
+            write!(f, " no LSE")?;
+        }
+        Ok(())
+    }
+}
+
+impl AttentionCase {
+    /// `(seq, dim, heads, batch)` of `Q` (`keys` false) or `K`/`V`, as stored.
+    fn layout(&self, keys: bool) -> Result<Layout, Error> {
+        let (s, h) = if keys { (self.lk, self.hkv) } else { (self.lq, self.hq) };
+        let d = self.d;
+        let text = if self.bhsd {
+            format!("({s},{d},{h},{}):({d},1,{},{})", self.batch, s * d, h * s * d)
+        } else {
+            format!("({s},{d},{h},{}):({},1,{d},{})", self.batch, h * d, s * h * d)
+        };
+        lay(&text)
+    }
+
+    /// The LSE's `(seq, heads, batch)`, dense.
+    fn lse_layout(&self) -> Result<Layout, Error> {
+        lay(&format!("({},{},{}):(1,{},{})", self.lq, self.hq, self.batch, self.lq, self.lq * self.hq))
+    }
+
+    /// The floating-point operations counted: `4·b·h·Lq·Lk·d`, halved when causal.
+    fn flops(&self) -> f64 {
+        let f = 4.0 * (self.batch * self.hq * self.lq * self.lk * self.d) as f64;
+        if self.causal {
+            f / 2.0
+        } else {
+            f
+        }
+    }
+
+    /// The tolerances of the checks: O's largest absolute error (inputs
+    /// uniform in [-1, 1]: P is rounded to the input type before P·V and O
+    /// is rounded on its store, so bf16's 8-bit significand gets the wider
+    /// one) and the LSE's (f32 throughout).
+    fn tolerance(&self) -> (f64, f64) {
+        (if self.elem == Elem::Bf16 { 2e-2 } else { 4e-3 }, 2e-3)
+    }
+}
+
+/// `check`'s attention problems: one query, 77 queries and 130 keys and
+/// the reverse (tails of both), causal masks aligned at the end (rows that
+/// see no key where Lq > Lk), grouped heads, both storages, every head
+/// dimension, f16 and bf16, a pinned smaller tile, a call without the LSE.
+const ATTENTION_CASES: [AttentionCase; 10] = {
+    const fn c(
+        (batch, hq, hkv): (i64, i64, i64),
+        (lq, lk, d): (i64, i64, i64),
+        causal: bool,
+        elem: Elem,
+        bhsd: bool,
+    ) -> AttentionCase {
+        AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile: None, lse: true }
+    }
+    let mut cases = [
+        c((1, 2, 2), (1, 1, 64), false, Elem::F16, false),
+        c((2, 4, 2), (77, 130, 128), true, Elem::F16, true),
+        c((2, 4, 1), (130, 77, 256), true, Elem::Bf16, false),
+        c((1, 3, 3), (200, 200, 64), true, Elem::Bf16, true),
+        c((2, 2, 2), (1, 130, 128), false, Elem::Bf16, false),
+        c((1, 8, 2), (77, 1, 64), false, Elem::F16, false),
+        c((1, 2, 2), (300, 257, 256), false, Elem::F16, true),
+        c((1, 2, 2), (129, 129, 128), true, Elem::Bf16, false),
+        c((1, 2, 1), (100, 190, 64), true, Elem::F16, false),
+        c((2, 2, 2), (65, 300, 128), false, Elem::F16, true),
+    ];
+    cases[8].tile = Some((64, 32, 2));
+    cases[9].lse = false;
+    cases
+};
+
+/// Values uniform in [-1, 1], rounded to `elem` (its bits).
+fn attention_data(n: usize, elem: Elem, seed: u64) -> Vec<u16> {
+    xorshift(seed).take(n).map(|x| round_to_16((x >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0, elem)).collect()
+}
+
+/// The call on `case` (tensors `q`, `k`, `v` uploaded, `o` and `lse` written).
+fn attention_call(
+    gpu: &Gpu,
+    case: &AttentionCase,
+    (q, k, v): (&cudarc::driver::CudaSlice<u16>, &cudarc::driver::CudaSlice<u16>, &cudarc::driver::CudaSlice<u16>),
+    o: &mut cudarc::driver::CudaSlice<u16>,
+    lse: Option<&mut cudarc::driver::CudaSlice<f32>>,
+    layouts: &(Layout, Layout, Layout),
+) -> Result<(), Error> {
+    use kute_cuda::attention::{attention, AttentionOptions, AttentionTensors, Heads, HeadsMut, Lse};
+    let (lq, lk, ll) = layouts;
+    let config = case.tile.map(|(block_m, block_n, warps)| AttentionConfig {
+        head_dim: case.d,
+        block_m,
+        block_n,
+        warps,
+        causal: case.causal,
+    });
+    attention(
+        gpu,
+        case.elem,
+        AttentionTensors {
+            q: Heads { data: q, layout: lq.clone() },
+            k: Heads { data: k, layout: lk.clone() },
+            v: Heads { data: v, layout: lk.clone() },
+            o: HeadsMut { data: o, layout: lq.clone() },
+            lse: lse.map(|data| Lse { data, layout: ll.clone() }),
+        },
+        &AttentionOptions { scale: None, causal: case.causal, config },
+    )
+}
+
+/// Runs `case` once and checks `rows` sampled query rows (every row where
+/// `None`) of every checked head against [`reference_row`] in f64: the
+/// largest absolute errors of O and of the LSE, or a `Wrong` error past
+/// the case's tolerances. Returns the buffers too, for timing.
+fn attention_run_checked(
+    gpu: &Gpu,
+    case: &AttentionCase,
+    rows: Option<usize>,
+    seed: u64,
+) -> Result<((f64, f64), AttentionBuffers), Error> {
+    use kute_cuda::attention::reference_row;
+    let (lq_l, lk_l, ll) = (case.layout(false)?, case.layout(true)?, case.lse_layout()?);
+    let (nq, nk) = (cosize(&lq_l)?, cosize(&lk_l)?);
+    let (hq, hk, hv) = (
+        attention_data(nq, case.elem, seed),
+        attention_data(nk, case.elem, seed + 1),
+        attention_data(nk, case.elem, seed + 2),
+    );
+    let (q, k, v) = (gpu.upload(&hq)?, gpu.upload(&hk)?, gpu.upload(&hv)?);
+    // O and the LSE start as NaN: an entry the kernel misses is wrong
+    let mut o = gpu.upload(&vec![0x7fffu16; nq])?;
+    let mut lse = gpu.upload(&vec![f32::NAN; (case.lq * case.hq * case.batch) as usize])?;
+    let layouts = (lq_l.clone(), lk_l.clone(), ll.clone());
+    attention_call(gpu, case, (&q, &k, &v), &mut o, case.lse.then_some(&mut lse), &layouts)?;
+    let (ho, hl) = (gpu.download(&o)?, gpu.download(&lse)?);
+    let name = format!("attention {case}");
+    let at = |l: &Layout, c: i64| -> Result<usize, Error> { Ok(l.eval(c)? as usize) };
+    let (d, lq, lk) = (case.d as usize, case.lq, case.lk);
+    let widen = |x: u16| widen_16(x, case.elem);
+    // the (batch, head) pairs and rows checked
+    let mut pairs: Vec<(i64, i64)> = (0..case.batch).flat_map(|b| (0..case.hq).map(move |h| (b, h))).collect();
+    let mut qrows: Vec<i64> = (0..lq).collect();
+    if let Some(n) = rows {
+        let mut r = xorshift(seed + 3);
+        pairs = vec![pairs[0], pairs[pairs.len() - 1]];
+        if pairs[0] == pairs[1] {
+            pairs.pop();
+        }
+        if (n as i64) < lq {
+            let mut pick: Vec<i64> = vec![0, lq - 1];
+            pick.extend((0..n.saturating_sub(2)).map(|_| (r.next().unwrap_or(0) % lq as u64) as i64));
+            pick.sort_unstable();
+            pick.dedup();
+            qrows = pick;
+        }
+    }
+    let scale = 1.0 / (d as f64).sqrt();
+    let (mut eo, mut el) = (0f64, 0f64);
+    let (tol_o, tol_l) = case.tolerance();
+    let group = case.hq / case.hkv;
+    for (b, h) in pairs {
+        let hk_ = h / group;
+        // the head's keys and values, row by row
+        let (mut kk, mut vv) = (Vec::with_capacity(lk as usize * d), Vec::with_capacity(lk as usize * d));
+        for j in 0..lk {
+            for c in 0..d as i64 {
+                let x = at(&lk_l, j + lk * (c + case.d * (hk_ + case.hkv * b)))?;
+                kk.push(widen(hk[x]));
+                vv.push(widen(hv[x]));
+            }
+        }
+        for &i in &qrows {
+            let coord = |c: i64| i + lq * (c + case.d * (h + case.hq * b));
+            let qrow: Vec<f32> =
+                (0..d as i64).map(|c| Ok(widen(hq[at(&lq_l, coord(c))?]))).collect::<Result<_, Error>>()?;
+            let seen = if case.causal { (i + lk - lq + 1).clamp(0, lk) } else { lk } as usize;
+            let (want, want_lse) = reference_row(&qrow, &kk, &vv, d, scale, seen);
+            for (c, w) in want.iter().enumerate() {
+                let g = f64::from(widen(ho[at(&lq_l, coord(c as i64))?]));
+                let e = (g - w).abs();
+                if e.is_nan() || e > tol_o {
+                    return Err(Error::Wrong {
+                        kernel: name,
+                        why: format!("O[b {b}, h {h}, row {i}, col {c}] = {g}, want {w:.6} (tolerance {tol_o:.0e})"),
+                    });
+                }
+                eo = eo.max(e);
+            }
+            if case.lse {
+                let g = f64::from(hl[at(&ll, i + lq * (h + case.hq * b))?]);
+                let e = if g == want_lse { 0.0 } else { (g - want_lse).abs() };
+                if e.is_nan() || e > tol_l {
+                    return Err(Error::Wrong {
+                        kernel: name,
+                        why: format!("LSE[b {b}, h {h}, row {i}] = {g}, want {want_lse:.6} (tolerance {tol_l:.0e})"),
+                    });
+                }
+                el = el.max(e);
+            }
+        }
+    }
+    Ok(((eo, el), AttentionBuffers { q, k, v, o, lse, layouts }))
+}
+
+/// A checked case's device buffers and layouts, kept for timing.
+struct AttentionBuffers {
+    q: cudarc::driver::CudaSlice<u16>,
+    k: cudarc::driver::CudaSlice<u16>,
+    v: cudarc::driver::CudaSlice<u16>,
+    o: cudarc::driver::CudaSlice<u16>,
+    lse: cudarc::driver::CudaSlice<f32>,
+    layouts: (Layout, Layout, Layout),
+}
+
+/// [`attention_run_checked`]'s errors alone.
+fn attention_checked(gpu: &Gpu, case: &AttentionCase, rows: Option<usize>, seed: u64) -> Result<(f64, f64), Error> {
+    attention_run_checked(gpu, case, rows, seed).map(|(e, _)| e)
+}
+
+/// `kute-cuda attention`: see `Cmd::Attention`.
+fn attention_bench(
+    configs: &[String],
+    elems: &[Elem],
+    reps: usize,
+    no_torch: bool,
+    bhsd: bool,
+    tile: &[i64],
+    rows: usize,
+) -> Result<(), Error> {
+    let gpu = Gpu::new(0)?;
+    println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
+    let tile = match tile {
+        [] => None,
+        [bm, bn, w] => Some((*bm, *bn, *w)),
+        _ => {
+            return Err(Error::Unsupported { op: "attention", why: format!("--tile {tile:?}: BLOCK_M,BLOCK_N,WARPS") })
+        }
+    };
+    let mut cases = Vec::new();
+    for text in configs {
+        let v: Vec<i64> =
+            text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| {
+                Error::Unsupported { op: "attention", why: format!("'{text}': B,HQ,HKV,LQ,LK,D,CAUSAL") }
+            })?;
+        let [batch, hq, hkv, lq, lk, d, causal] = v[..] else {
+            return Err(Error::Unsupported { op: "attention", why: format!("'{text}': B,HQ,HKV,LQ,LK,D,CAUSAL") });
+        };
+        for &elem in elems {
+            cases.push(AttentionCase { batch, hq, hkv, lq, lk, d, causal: causal != 0, elem, bhsd, tile, lse: true });
+        }
+    }
+    let mut bad = 0;
+    let mut timed = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        match attention_run_checked(&gpu, case, Some(rows), 500 + i as u64) {
+            Ok(((eo, el), mut bufs)) => {
+                let (to, tl) = case.tolerance();
+                println!(
+                    "ok    attention {case}: O within {eo:.1e} (tolerance {to:.0e}), LSE within {el:.1e} (tolerance {tl:.0e}), {rows} sampled rows"
+                );
+                let AttentionBuffers { q, k, v, o, lse, layouts } = &mut bufs;
+                let ms = gpu.time(2, 5, reps, || attention_call(&gpu, case, (q, k, v), o, Some(lse), layouts))?;
+                timed.push((*case, ms));
+            }
+            Err(e) => {
+                bad += 1;
+                println!("FAIL  attention {case}: {e}");
+            }
+        }
+    }
+    // PyTorch's side, one child for every case
+    let torch: Vec<serde_json::Value> = if no_torch || timed.is_empty() {
+        Vec::new()
+    } else {
+        let args: Vec<String> = timed
+            .iter()
+            .map(|(c, _)| {
+                format!(
+                    "{},{},{},{},{},{},{},{}",
+                    c.batch,
+                    c.hq,
+                    c.hkv,
+                    c.lq,
+                    c.lk,
+                    c.d,
+                    u8::from(c.causal),
+                    c.elem.torch()
+                )
+            })
+            .collect();
+        let out = Command::new("python3")
+            .args(["-c", TORCH, "attention", &reps.to_string()])
+            .args(&args)
+            .output()
+            .map_err(|e| Error::Unsupported { op: "attention", why: format!("python3: {e}") })?;
+        if !out.status.success() {
+            println!("PyTorch: failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with('{'))
+            .map(|l| serde_json::from_str(l).map_err(|e| Error::Unsupported { op: "attention", why: e.to_string() }))
+            .collect::<Result<_, _>>()?
+    };
+    let tflops = |c: &AttentionCase, ms: f64| c.flops() / (ms * 1e9);
+    println!();
+    println!("| case | kute ms | kute TFLOP/s | flash ms | flash TFLOP/s | cuDNN ms | cuDNN TFLOP/s | kute / flash | kute / cuDNN | torch flash err | torch cuDNN err |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (i, (c, ms)) in timed.iter().enumerate() {
+        let t = torch.get(i);
+        let field = |k: &str| t.and_then(|t| t[k].as_f64());
+        let cell = |x: Option<f64>, f: &dyn Fn(f64) -> String| x.map_or("-".to_string(), f);
+        let (fl, cu) = (field("flash_ms"), field("cudnn_ms"));
+        println!(
+            "| {c} | {ms:.3} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            tflops(c, *ms),
+            cell(fl, &|x| format!("{x:.3}")),
+            cell(fl, &|x| format!("{:.1}", tflops(c, x))),
+            cell(cu, &|x| format!("{x:.3}")),
+            cell(cu, &|x| format!("{:.1}", tflops(c, x))),
+            cell(fl, &|x| format!("{:.2}x", x / ms)),
+            cell(cu, &|x| format!("{:.2}x", x / ms)),
+            cell(field("flash_err"), &|x| format!("{x:.1e}")),
+            cell(field("cudnn_err"), &|x| format!("{x:.1e}")),
+        );
+        for k in ["flash_error", "cudnn_error"] {
+            if let Some(e) = t.and_then(|t| t[k].as_str()) {
+                println!("  {c}: torch {k}: {e}");
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(Error::Wrong { kernel: format!("{bad} attention configurations"), why: "see above".into() });
+    }
+    Ok(())
 }

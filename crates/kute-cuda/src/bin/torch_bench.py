@@ -8,6 +8,13 @@
 #     torch._scaled_mm's milliseconds (8-bit A (M,K) and B (N,K), per-tensor
 #     scales, C of OUT_DTYPE), with and without use_fast_accum, or the
 #     error it raised.
+#   attention REPS B,HQ,HKV,LQ,LK,D,CAUSAL,DTYPE...: one JSON line per case
+#     with the milliseconds of torch.nn.functional.scaled_dot_product_attention
+#     under the flash and the cuDNN backends (Q, K, V stored (B, S, H, D) and
+#     viewed (B, H, S, D); grouped heads by enable_gqa, else K and V repeated
+#     before timing; a causal mask aligned at the end, as kute's, where
+#     LQ != LK), each backend's largest absolute error against the float32
+#     answer on 32 query rows of every head, or the error it raised.
 #   gemm REPS SHAPE:DTYPE:PREFIX...: one JSON line per case (SHAPE MxNxK, or MxNxKxB for a batch) with
 #     torch.matmul's milliseconds (A @ B.t(), A (M,K), B (N,K) in DTYPE) and,
 #     when PREFIX names kute's PREFIX_{a,b,c}.bin, kute's maximum relative
@@ -126,4 +133,55 @@ def scaled(reps, *cases):
         torch.cuda.empty_cache()
 
 
-{"copy": copy, "gemm": gemm, "epilogue": epilogue, "scaled": scaled}[sys.argv[1]](*sys.argv[2:])
+def attention(reps, *cases):
+    import math
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    f = torch.nn.functional
+    for case in cases:
+        b, hq, hkv, lq, lk, d, causal, name = case.split(",")
+        b, hq, hkv, lq, lk, d, causal = (int(x) for x in (b, hq, hkv, lq, lk, d, causal))
+        dt = getattr(torch, name)
+        out = {"case": case}
+        q = (torch.rand(b, lq, hq, d, device="cuda") * 2 - 1).to(dt).transpose(1, 2)
+        k = (torch.rand(b, lk, hkv, d, device="cuda") * 2 - 1).to(dt).transpose(1, 2)
+        v = (torch.rand(b, lk, hkv, d, device="cuda") * 2 - 1).to(dt).transpose(1, 2)
+        mask = None
+        if causal and lq != lk:
+            from torch.nn.attention.bias import causal_lower_right
+
+            mask = causal_lower_right(lq, lk)
+        kw = {"attn_mask": mask} if mask is not None else {"is_causal": bool(causal)}
+        # the float32 answer on 32 query rows of every head
+        rows = torch.linspace(0, lq - 1, min(32, lq), device="cuda").long()
+        group = hq // hkv
+        kf = k.float().repeat_interleave(group, dim=1)
+        vf = v.float().repeat_interleave(group, dim=1)
+        s = q.float()[:, :, rows] @ kf.transpose(-1, -2) / math.sqrt(d)
+        if causal:
+            keys = torch.arange(lk, device="cuda")
+            s = s.masked_fill(keys[None, :] > (rows[:, None] + lk - lq), float("-inf"))
+        ref = torch.softmax(s, dim=-1).nan_to_num(0.0) @ vf
+        del s
+        for backend, key in [(SDPBackend.FLASH_ATTENTION, "flash"), (SDPBackend.CUDNN_ATTENTION, "cudnn")]:
+            try:
+                with sdpa_kernel(backend):
+                    try:
+                        run = lambda: f.scaled_dot_product_attention(q, k, v, enable_gqa=group > 1, **kw)
+                        o = run()
+                    except (RuntimeError, TypeError):
+                        # no grouped heads in this backend: K and V repeated beforehand
+                        kr, vr = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
+                        run = lambda: f.scaled_dot_product_attention(q, kr, vr, **kw)
+                        o = run()
+                        out[key + "_note"] = "K and V repeated"
+                    out[key + "_err"] = float((o[:, :, rows].float() - ref).abs().max())
+                    out[key + "_ms"] = timed(run, int(reps), 2)
+            except Exception as e:
+                out[key + "_error"] = str(e).splitlines()[0] if str(e) else type(e).__name__
+        about(out)
+        del q, k, v, kf, vf, ref
+        torch.cuda.empty_cache()
+
+
+{"copy": copy, "gemm": gemm, "epilogue": epilogue, "scaled": scaled, "attention": attention}[sys.argv[1]](*sys.argv[2:])

@@ -6,6 +6,7 @@
 //! kernel's source pastes the ones it uses (NVRTC is given no include path,
 //! so the generated sources include nothing).
 
+pub(crate) mod attention_sm80;
 pub(crate) mod copy;
 pub(crate) mod gemm_sm80;
 pub(crate) mod gemm_sm90;
@@ -34,6 +35,12 @@ pub(crate) mod device {
     pub(crate) const ST_GLOBAL: &str = include_str!("device/st_global.cuh");
     /// 16-bit float bits to f32.
     pub(crate) const CVT: &str = include_str!("device/cvt.cuh");
+    /// `ex2.approx`: 2^x by the special-function unit.
+    pub(crate) const EX2: &str = include_str!("device/ex2.cuh");
+    /// Pairs of f32 rounded into 32-bit words of two f16 or bf16.
+    pub(crate) const CVT_PACK: &str = include_str!("device/cvt_pack.cuh");
+    /// A value pinned where it is computed (not recomputed inside a loop).
+    pub(crate) const PIN: &str = include_str!("device/pin.cuh");
 }
 
 /// The name of the vector type of `n` elements of `elem`.

@@ -2,7 +2,7 @@
 //! every thread's fragments of `Q`, `K`, `S`, `P`, `V` and `O` as layouts of
 //! the tiled MMA, the `S` → `P` re-layout, and the lanes that share a row.
 
-use super::gemm_sm80::{side, Side};
+use super::gemm_sm80::{side, values_at, xor_split, Side};
 use super::{layout2, shape2};
 use crate::attention::AttentionConfig;
 use crate::{Elem, Error, Result};
@@ -27,6 +27,9 @@ pub(crate) struct Fragments {
     pub values: i64,
     /// MMA tiles in the block tile.
     pub repeats: i64,
+    /// MMA tiles along the tile's rows and columns: repeat `a + grid.0 · b`
+    /// is the tile at `(a, b)` (checked).
+    pub grid: (i64, i64),
 }
 
 impl Fragments {
@@ -78,6 +81,63 @@ pub(crate) struct AttentionSm80Plan {
     /// so its tile is read with `ldmatrix.trans`), each the swizzle kute's
     /// search finds for its `cp.async` stores and `ldmatrix` reads.
     pub smem: [SharedTile; 3],
+    /// The kernel's form of the shared tiles' indices (`Q`, `K`, `V`).
+    pub tiles: [TileIndices; 3],
+    /// The kernel's form of `S`'s register coordinates.
+    pub s_regs: RegisterIndices,
+    /// The kernel's form of `O`'s register coordinates.
+    pub o_regs: RegisterIndices,
+    /// Each row slot's row, relative to the thread's first (the rows a
+    /// thread holds of `S` and of `O`: the same, checked).
+    pub slot_rows: Vec<i64>,
+    /// `P`'s value `j` of a thread is its `S` register `p_src[j]` (from
+    /// `p_from_s`).
+    pub p_src: Vec<i64>,
+    /// Whether `Q`'s fragments stay in registers for the whole block
+    /// (where the accumulators leave room), else they are read from shared
+    /// memory at each key block with `K`'s.
+    pub q_in_registers: bool,
+    /// Bytes of dynamic shared memory: one tile each of `Q`, `K` and `V`.
+    pub smem_bytes: i64,
+}
+
+/// A shared tile's indices as the kernel computes them: a per-thread part
+/// computed once, and a constant per `cp.async` pass or MMA repeat (an
+/// addition in global memory, an XOR in the swizzled shared tile).
+pub(crate) struct TileIndices {
+    /// Thread to the tile coordinate of its first `cp.async` vector.
+    pub copy: Layout,
+    /// Thread to that vector's position along the sequence (a row of `Q`
+    /// or `K`, a key of `V`).
+    pub seq: Layout,
+    /// Thread to that vector's first position along the head dimension.
+    pub dim: Layout,
+    /// `cp.async` passes per thread over the tile.
+    pub passes: i64,
+    /// Per pass: the shared offset's constant, as an XOR on the bits a
+    /// thread's part may hold and an addition above them (the swizzle's
+    /// XOR with bits the thread's part never has is an addition, which the
+    /// instructions take as an immediate).
+    pub pass_smem: Vec<(i64, i64)>,
+    /// Per pass: the sequence offset.
+    pub pass_seq: Vec<i64>,
+    /// Per pass: the head-dimension offset.
+    pub pass_dim: Vec<i64>,
+    /// Per MMA repeat: the constant of the `ldmatrix` row addresses, split
+    /// as `pass_smem`'s.
+    pub frag_smem: Vec<(i64, i64)>,
+}
+
+/// An accumulator's registers (`S` or `O`) as the kernel addresses them.
+pub(crate) struct RegisterIndices {
+    /// Thread to the row of its value 0 of repeat 0.
+    pub row: Layout,
+    /// Thread to the column of its value 0 of repeat 0.
+    pub col: Layout,
+    /// Per register `v + values · r`: its `(row, column)` past the thread's.
+    pub offsets: Vec<(i64, i64)>,
+    /// Per register: its row slot (an index into the plan's `slot_rows`).
+    pub slots: Vec<usize>,
 }
 
 /// One operand's shared tile and its copies in and out.
@@ -114,7 +174,14 @@ fn fragments(mma: &TiledMma, which: Operand, tile: (i64, i64), atom_tile: (i64, 
     let threads = mma.size()?.value();
     let values = tv.size()?.value() / threads;
     let repeats = rep.size()?.value();
-    Ok(Fragments { frag, rep, tile, values, repeats })
+    let grid = (tile.0 / atom_tile.0, tile.1 / atom_tile.1);
+    for r in 0..repeats {
+        let (a, b) = (r % grid.0, r / grid.0);
+        if rep.eval(r)? != a * atom_tile.0 + tile.0 * atom_tile.1 * b {
+            return Err(Error::unsupported(OP, format!("the MMA tiles {rep} over {tile:?} are not column-major")));
+        }
+    }
+    Ok(Fragments { frag, rep, tile, values, repeats, grid })
 }
 
 /// The rows of `S` (or `O`) thread `t` holds, in order.
@@ -239,7 +306,175 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
         tile_of(bn, d, true, &tv_b, &ldsm(Operand::B, "SM75_U32x2_LDSM_N")?, (8, 16))?,
         tile_of(d, bn, false, &tv_b, &ldsm(Operand::B, "SM75_U16x4_LDSM_T")?, (8, 16))?,
     ];
-    Ok(AttentionSm80Plan { config, elem, threads, atom: atom.to_string(), q, k, s, p, v, o, p_from_s, row_masks, smem })
+    let tiles = [
+        tile_indices(&smem[0], threads, elem, (bm, d), true)?,
+        tile_indices(&smem[1], threads, elem, (bn, d), true)?,
+        tile_indices(&smem[2], threads, elem, (d, bn), false)?,
+    ];
+    let s_regs = register_indices(&s, threads)?;
+    let o_regs = register_indices(&o, threads)?;
+    if s_regs.slot_rows != o_regs.slot_rows {
+        return Err(Error::unsupported(OP, "S's and O's registers hold their rows in different orders"));
+    }
+    // O is stored in pairs of neighbouring columns (one 32-bit store each)
+    for t in 0..threads {
+        let c0 = o_regs.indices.col.eval(t)?;
+        for pair in o_regs.indices.offsets.chunks(2) {
+            if pair.len() != 2 || pair[1] != (pair[0].0, pair[0].1 + 1) || (c0 + pair[0].1) % 2 != 0 {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("O's registers {pair:?} of thread {t} are not column pairs"),
+                ));
+            }
+        }
+    }
+    let p_src =
+        (0..p.values * p.repeats).map(|j| Ok(p_from_s.eval(threads * j)? / threads)).collect::<Result<Vec<i64>>>()?;
+    // the same S register for every thread (checked above per thread; here
+    // that its number does not depend on the thread)
+    for t in 0..threads {
+        for (j, &src) in p_src.iter().enumerate() {
+            if p_from_s.eval(t + threads * j as i64)? != t + threads * src {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("P's value {j} comes from another S register in thread {t}"),
+                ));
+            }
+        }
+    }
+    // Q's fragments stay in registers where the accumulators leave room
+    // under the 255 registers a thread may hold (FlashAttention-2 keeps Q in
+    // shared memory at d = 128, where O alone takes 128)
+    let regs = |f: &Fragments, per: i64| f.values * f.repeats / per;
+    let q_in_registers = regs(&o, 1) + regs(&s, 1) + regs(&q, 2) <= 160;
+    let smem_bytes = (bm * d + 2 * bn * d) * elem.bytes();
+    if smem_bytes > 227 * 1024 {
+        return Err(Error::unsupported(OP, format!("{smem_bytes} bytes of shared memory (at most 227 KiB)")));
+    }
+    let slot_rows = s_regs.slot_rows.clone();
+    Ok(AttentionSm80Plan {
+        config,
+        elem,
+        threads,
+        atom: atom.to_string(),
+        q,
+        k,
+        s,
+        p,
+        v,
+        o,
+        p_from_s,
+        row_masks,
+        smem,
+        tiles,
+        s_regs: s_regs.indices,
+        o_regs: o_regs.indices,
+        slot_rows,
+        p_src,
+        q_in_registers,
+        smem_bytes,
+    })
+}
+
+/// `f`'s registers in the kernel's form, and the rows of its slots.
+struct Registers {
+    indices: RegisterIndices,
+    slot_rows: Vec<i64>,
+}
+
+/// The projections of a column-major `(rows, cols)` tile's offsets on its
+/// row and its column.
+fn projections((rows, cols): (i64, i64)) -> Result<(Layout, Layout)> {
+    Ok((layout2((rows, cols), (1, 0))?, layout2((rows, cols), (0, 1))?))
+}
+
+/// Splits the coordinates of `f`'s registers into a per-thread part (value
+/// 0 of repeat 0) and a constant per register, checked at every thread.
+fn register_indices(f: &Fragments, threads: i64) -> Result<Registers> {
+    let thread = f.frag.mode(0)?;
+    let (pr, pc) = projections(f.tile)?;
+    let (row, col) = (kute::composition(&pr, &thread)?, kute::composition(&pc, &thread)?);
+    let n = f.values * f.repeats;
+    let mut offsets = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        offsets.push(f.coord(threads, 0, i % f.values, i / f.values)?);
+    }
+    let base0 = offsets[0];
+    for o in &mut offsets {
+        *o = (o.0 - base0.0, o.1 - base0.1);
+    }
+    for t in 0..threads {
+        let base = (row.eval(t)?, col.eval(t)?);
+        for (i, off) in offsets.iter().enumerate() {
+            let i = i as i64;
+            if f.coord(threads, t, i % f.values, i / f.values)? != (base.0 + off.0, base.1 + off.1) {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("register {i} of thread {t} in {:?} is not its thread's base plus a constant", f.tile),
+                ));
+            }
+        }
+    }
+    let mut slot_rows: Vec<i64> = offsets.iter().map(|o| o.0).collect();
+    slot_rows.sort_unstable();
+    slot_rows.dedup();
+    let slots = offsets.iter().map(|o| slot_rows.binary_search(&o.0).unwrap_or(0)).collect();
+    Ok(Registers { indices: RegisterIndices { row, col, offsets, slots }, slot_rows })
+}
+
+/// Each constant `c` of `cs` XORed onto the per-thread parts `us` as an
+/// XOR on the bits the parts hold and an addition of the rest: `u ^ c ==
+/// (u ^ x) + a` for every `u` (the bits of `a` are none of `u`'s).
+fn xor_add(us: &[i64], cs: &[i64]) -> Vec<(i64, i64)> {
+    let held = us.iter().fold(0, |m, u| m | u);
+    cs.iter().map(|c| (c & held, c & !held)).collect()
+}
+
+/// The shared tile `t` over `tile` (`(rows, d)` for `Q` and `K`, the
+/// sequence its rows; `(d, keys)` for `V`) in the kernel's form: each
+/// `cp.async` vector and `ldmatrix` row address as a per-thread part and
+/// a constant, every split checked at every thread, and each vector
+/// contiguous in global (along `d`) and shared memory.
+fn tile_indices(t: &SharedTile, threads: i64, elem: Elem, tile: (i64, i64), seq_rows: bool) -> Result<TileIndices> {
+    let vec = 16 / elem.bytes();
+    let cells = tile.0 * tile.1;
+    let passes = cells / (threads * vec);
+    let step = threads * vec;
+    let copy = t.copy_tv.mode(0)?;
+    let (pr, pc) = projections(tile)?;
+    let (ps, pd) = if seq_rows { (pr, pc) } else { (pc, pr) };
+    let (seq, dim) = (kute::composition(&ps, &copy)?, kute::composition(&pd, &copy)?);
+    let at = |x: i64| -> Result<i64> { Ok(t.layout.eval_int(Int::new_dynamic(x))?.value()) };
+    let unsplit = |what: &str| Error::unsupported(OP, format!("the {tile:?} tile's {what} do not split per thread"));
+    let starts = || (0..passes).map(|p| step * p);
+    let us = values_at(&copy, 0..threads)?;
+    let vs = values_at(&t.copy_tv, starts())?;
+    let pass_seq = vs.iter().map(|&x| Ok(ps.eval(x)?)).collect::<Result<Vec<i64>>>()?;
+    let pass_dim = vs.iter().map(|&x| Ok(pd.eval(x)?)).collect::<Result<Vec<i64>>>()?;
+    for th in 0..threads {
+        let (s0, d0, x0) = (seq.eval(th)?, dim.eval(th)?, us[th as usize]);
+        for (p, &v) in vs.iter().enumerate() {
+            // the pass's vector: its tile coordinate the thread's plus the
+            // pass's, its elements consecutive along d and in shared memory
+            let first = t.copy_tv.eval(th + step * p as i64)?;
+            if first != x0 + v {
+                return Err(unsplit("cp.async vectors"));
+            }
+            for e in 0..vec {
+                let x = t.copy_tv.eval(th + step * p as i64 + threads * e)?;
+                if ps.eval(x)? != s0 + pass_seq[p] || pd.eval(x)? != d0 + pass_dim[p] + e || at(x)? != at(first)? + e {
+                    return Err(unsplit("cp.async vectors"));
+                }
+            }
+        }
+    }
+    let pass_smem = xor_split(&t.layout, &us, &vs)?.ok_or_else(|| unsplit("cp.async shared offsets"))?;
+    let rows = values_at(&t.ldsm, 0..threads)?;
+    let reps = values_at(&t.rep, 0..t.rep.size()?.value())?;
+    let frag_smem = xor_split(&t.layout, &rows, &reps)?.ok_or_else(|| unsplit("ldmatrix rows"))?;
+    let pass_smem = xor_add(&us.iter().map(|&u| at(u)).collect::<Result<Vec<_>>>()?, &pass_smem);
+    let frag_smem = xor_add(&rows.iter().map(|&u| at(u)).collect::<Result<Vec<_>>>()?, &frag_smem);
+    Ok(TileIndices { copy, seq, dim, passes, pass_smem, pass_seq, pass_dim, frag_smem })
 }
 
 #[cfg(test)]
@@ -563,6 +798,65 @@ mod tests {
             }
             for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
                 assert!((f64::from(*g) - w).abs() <= 1e-4, "{config:?} lse[{x}] = {g}, want {w}");
+            }
+        }
+    }
+
+    /// The kernel's copies and fragment loads through the plan's tables:
+    /// each thread's `cp.async` vectors (its base, the pass constants as an
+    /// XOR and an addition, 8 consecutive elements) fill every cell of the
+    /// shared tile once with the global element at its (sequence, dim);
+    /// then `ldmatrix` as the PTX manual defines it (each of a warp's
+    /// lanes gives one 8-element row address, `x4`/`x2`, `.trans`) from
+    /// the `ldmatrix` tables puts into each thread's registers the values
+    /// its MMA fragment names.
+    #[test]
+    fn the_kernels_tables_copy_and_load_every_fragment_value() {
+        for (d, bm, bn, warps) in [(128, 128, 64, 4), (64, 64, 32, 2), (256, 128, 64, 8)] {
+            let config = AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal: false };
+            let p = plan(config, Elem::F16).unwrap();
+            let threads = p.threads;
+            // (which tile, its fragments, the sequence rows, matrices per ldmatrix, transposed)
+            for (i, f, rows, mats, trans) in [(0, &p.q, bm, 4, false), (1, &p.k, bn, 2, false), (2, &p.v, bn, 2, true)]
+            {
+                let (t, ix) = (&p.smem[i], &p.tiles[i]);
+                let at = |x: i64| t.layout.eval_int(Int::new_dynamic(x)).unwrap().value();
+                // a global (rows, d) block: each element's value names it
+                let g = |seq: i64, dim: i64| seq * 1000 + dim;
+                let mut smem = vec![-1i64; (rows * d) as usize];
+                for th in 0..threads {
+                    let base = at(ix.copy.eval(th).unwrap());
+                    let (s0, d0) = (ix.seq.eval(th).unwrap(), ix.dim.eval(th).unwrap());
+                    for pass in 0..ix.passes as usize {
+                        let (x, a) = ix.pass_smem[pass];
+                        for e in 0..8 {
+                            let cell = &mut smem[((base ^ x) + a + e) as usize];
+                            assert_eq!(*cell, -1, "{config:?} tile {i}: a cell written twice");
+                            *cell = g(s0 + ix.pass_seq[pass], d0 + ix.pass_dim[pass] + e);
+                        }
+                    }
+                }
+                assert!(smem.iter().all(|&c| c >= 0), "{config:?} tile {i}: a cell no copy writes");
+                for r in 0..f.repeats {
+                    let (x, a) = ix.frag_smem[r as usize];
+                    let row_at = |th: i64| (at(t.ldsm.eval(th).unwrap()) ^ x) + a;
+                    for th in 0..threads {
+                        let (warp, lane) = (th / 32, th % 32);
+                        for m in 0..mats {
+                            for e in 0..2 {
+                                // the PTX manual's fragment of an 8 x 8 matrix
+                                let got = if trans {
+                                    smem[(row_at(32 * warp + 8 * m + 2 * (lane % 4) + e) + lane / 4) as usize]
+                                } else {
+                                    smem[(row_at(32 * warp + 8 * m + lane / 4) + 2 * (lane % 4) + e) as usize]
+                                };
+                                let (row, col) = f.coord(threads, th, 2 * m + e, r).unwrap();
+                                let want = if i == 2 { g(col, row) } else { g(row, col) };
+                                assert_eq!(got, want, "{config:?} tile {i} repeat {r} thread {th} value {}", 2 * m + e);
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -141,7 +141,7 @@ pub(crate) fn same_function(a: &Layout, b: &Layout) -> Result<bool> {
 ///
 /// Pre: `u + v` in `s`'s domain. Post: `Some(s(v))` for each `v` when the
 /// split holds for every `(u, v)`, else `None`.
-fn xor_split(s: &AnyLayout, us: &[i64], vs: &[i64]) -> Result<Option<Vec<i64>>> {
+pub(crate) fn xor_split(s: &AnyLayout, us: &[i64], vs: &[i64]) -> Result<Option<Vec<i64>>> {
     let at = |x: i64| -> Result<i64> { Ok(s.eval_int(Int::new_dynamic(x))?.value()) };
     let mut out = Vec::with_capacity(vs.len());
     for &v in vs {
@@ -157,7 +157,7 @@ fn xor_split(s: &AnyLayout, us: &[i64], vs: &[i64]) -> Result<Option<Vec<i64>>> 
 }
 
 /// `l(i)` for each `i` of `is`.
-fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec<i64>> {
+pub(crate) fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec<i64>> {
     is.map(|i| Ok(l.eval(i)?)).collect()
 }
 

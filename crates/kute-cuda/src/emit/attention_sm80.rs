@@ -1,0 +1,349 @@
+//! The CUDA text of the SM80 attention forward kernel from its plan (see
+//! [`crate::attention`] for the steps).
+//!
+//! The registers' work (masks, row maxima, exponentials, the rescaling of
+//! `O`, `P`'s re-layout, the stores) is written out register by register
+//! from the plan's constants; the copies, `ldmatrix` and MMA loops are
+//! unrolled loops over the plan's constant tables. Either way every index
+//! folds to a per-thread base computed once and a constant.
+
+use super::{device, header, layout_fn, list, plain_fn, ptx_type};
+use crate::attention::AttentionConfig;
+use crate::plan::attention_sm80::{AttentionSm80Plan, Fragments};
+use crate::{Elem, Error, Result};
+use std::fmt::Write;
+
+/// The kernel's sizes and strides, passed by value: the CUDA side of
+/// `crate::attention::Params` (the same fields in the same order: five
+/// tensors' `(batch, seq, head)` strides in elements, then the lengths,
+/// the query heads per key head and `scale · log2(e)`).
+pub(crate) const PARAMS: &str = "struct kute_attention_params {\n  long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;\n};\n";
+
+const OP: &str = "attention emit";
+
+/// `f`'s values per MMA tile must be the `mma.sync` m16n8k16 operand's.
+fn values(what: &str, f: &Fragments, want: i64) -> Result<()> {
+    if f.values != want {
+        return Err(Error::unsupported(OP, format!("{what} has {} values per MMA tile, not {want}", f.values)));
+    }
+    Ok(())
+}
+
+/// The kernel `name(Q, K, V, O, LSE, params)` of the plan `p`.
+pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal } = p.config;
+    let elem = p.elem;
+    let threads = p.threads;
+    for (what, f, want) in
+        [("Q", &p.q, 8), ("K", &p.k, 4), ("S", &p.s, 4), ("P", &p.p, 8), ("V", &p.v, 4), ("O", &p.o, 4)]
+    {
+        values(what, f, want)?;
+    }
+    let mut s = String::new();
+    header(
+        &mut s,
+        &format!(
+            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}",
+            if causal { ", causal" } else { "" },
+            if p.q_in_registers { ", Q in registers" } else { "" }
+        ),
+    );
+    for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
+        let t = &p.tiles[i];
+        let _ = writeln!(s, "// shared {x}: {}", p.smem[i].layout);
+        layout_fn(&mut s, &p.smem[i].layout, &format!("{name}_s{x}"))?;
+        plain_fn(&mut s, &t.copy, &format!("{name}_{x}_copy"))?;
+        plain_fn(&mut s, &t.seq, &format!("{name}_{x}_seq"))?;
+        plain_fn(&mut s, &t.dim, &format!("{name}_{x}_dim"))?;
+        plain_fn(&mut s, &p.smem[i].ldsm, &format!("{name}_{x}_ldsm"))?;
+    }
+    plain_fn(&mut s, &p.s_regs.row, &format!("{name}_s_row"))?;
+    plain_fn(&mut s, &p.s_regs.col, &format!("{name}_s_col"))?;
+    plain_fn(&mut s, &p.o_regs.row, &format!("{name}_o_row"))?;
+    plain_fn(&mut s, &p.o_regs.col, &format!("{name}_o_col"))?;
+    s.push_str(device::CP_ASYNC);
+    s.push_str(device::LDMATRIX);
+    s.push_str(device::MMA_SM80);
+    s.push_str(device::EX2);
+    s.push_str(device::CVT_PACK);
+    s.push_str(device::PIN);
+    s.push_str(PARAMS);
+
+    let ty = ptx_type(elem);
+    let pack = if elem == Elem::Bf16 { "kute_pack_bf16x2" } else { "kute_pack_f16x2" };
+    // MMA tiles: S and O (im, j) at im + mm · j, Q and P (im, kk) at
+    // im + mm · kk, K (j, kk) at j + nt · kk, V (j, kk) at j + dt · kk
+    let mm = p.s.grid.0;
+    let nt = p.s.grid.1;
+    let kd = p.q.grid.1;
+    let kn = p.p.grid.1;
+    let dt = p.o.grid.1;
+    let (kt, vt) = (p.k.grid.0, p.v.grid.0);
+    let slots = p.slot_rows.len();
+    let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
+
+    // the per-thread bases, computed once
+    let mut prelude = String::new();
+    for x in ["q", "k", "v"] {
+        let _ = writeln!(
+            prelude,
+            "  const int {x}_s0 = kute_pin((int){name}_s{x}({name}_{x}_copy(t)));\n  const int {x}_seq0 = kute_pin((int){name}_{x}_seq(t)), {x}_dim0 = kute_pin((int){name}_{x}_dim(t));\n  const int {x}_f0 = kute_pin((int){name}_s{x}({name}_{x}_ldsm(t)));"
+        );
+    }
+    for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
+        let t = &p.tiles[i];
+        let _ = writeln!(
+            prelude,
+            "  const int {x}_pass_sx[] = {{{}}};\n  const int {x}_pass_sa[] = {{{}}};\n  const int {x}_pass_seq[] = {{{}}};\n  const int {x}_pass_dim[] = {{{}}};\n  const int {x}_fx[] = {{{}}};\n  const int {x}_fa[] = {{{}}};",
+            list(&t.pass_smem.iter().map(|c| c.0).collect::<Vec<_>>()),
+            list(&t.pass_smem.iter().map(|c| c.1).collect::<Vec<_>>()),
+            list(&t.pass_seq),
+            list(&t.pass_dim),
+            list(&t.frag_smem.iter().map(|c| c.0).collect::<Vec<_>>()),
+            list(&t.frag_smem.iter().map(|c| c.1).collect::<Vec<_>>())
+        );
+    }
+    // a tile's cp.async copies from the tensor at `g` (its first row at
+    // sequence position `first`, `len` positions in all): rows past the
+    // end are zero-filled (no byte read)
+    let copy = |x: &str, tile: usize, stride: &str| -> String {
+        let passes = p.tiles[tile].passes;
+        format!(
+            "#pragma unroll\n    for (int i = 0; i < {passes}; ++i) {{\n      const int r = {x}_seq0 + {x}_pass_seq[i];\n      kute_cp_async16_zfill(s{x} + (({x}_s0 ^ {x}_pass_sx[i]) + {x}_pass_sa[i]), g + (r * {stride} + {x}_dim0 + {x}_pass_dim[i]), first + r < len ? 16 : 0);\n    }}"
+        )
+    };
+
+    // the masks: keys past Lk, and with the causal mask keys past the row's
+    // position aligned at the end (query i sees keys up to i + Lk - Lq)
+    let mut mask = String::new();
+    for (sl, row) in p.slot_rows.iter().enumerate() {
+        if causal {
+            let _ = writeln!(mask, "      const int lim{sl} = min(lk, m0 + s_row0 + {row} + off + 1) - n0;");
+        } else {
+            let _ = writeln!(mask, "      const int lim{sl} = lk - n0;");
+        }
+    }
+    for (i, ((_, col), sl)) in p.s_regs.offsets.iter().zip(&p.s_regs.slots).enumerate() {
+        let _ = writeln!(mask, "      if (s_col0 + {col} >= lim{sl}) acc_s[{}][{}] = kute_neg_inf;", i / 4, i % 4);
+    }
+    // the online softmax in base 2: the rows' maxima over the thread's
+    // registers, then over the lanes sharing the rows; the factor of the
+    // old sums and O; the exponentials (scale folded into one FMA) and the
+    // thread's part of each row's sum
+    let mut softmax = String::new();
+    for sl in 0..slots {
+        let _ = writeln!(softmax, "    float mx{sl} = row_max[{sl}];");
+    }
+    for (i, sl) in p.s_regs.slots.iter().enumerate() {
+        let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, acc_s[{}][{}]);", i / 4, i % 4);
+    }
+    for m in &p.row_masks {
+        for sl in 0..slots {
+            let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, __shfl_xor_sync(0xffffffffu, mx{sl}, {m}));");
+        }
+    }
+    for sl in 0..slots {
+        let _ = writeln!(
+            softmax,
+            "    const float ms{sl} = mx{sl} == kute_neg_inf ? 0.f : mx{sl} * sl2;\n    const float alpha{sl} = kute_ex2(row_max[{sl}] * sl2 - ms{sl});\n    row_max[{sl}] = mx{sl};\n    row_sum[{sl}] *= alpha{sl};"
+        );
+    }
+    for (i, sl) in p.o_regs.slots.iter().enumerate() {
+        let _ = writeln!(softmax, "    acc_o[{}][{}] *= alpha{sl};", i / 4, i % 4);
+    }
+    for (i, sl) in p.s_regs.slots.iter().enumerate() {
+        let (r, v) = (i / 4, i % 4);
+        let _ = writeln!(
+            softmax,
+            "    acc_s[{r}][{v}] = kute_ex2(fmaf(acc_s[{r}][{v}], sl2, -ms{sl}));\n    row_sum[{sl}] += acc_s[{r}][{v}];"
+        );
+    }
+    // P's registers from S's (p_from_s): value pairs into 16-bit pairs
+    let mut to_p = String::new();
+    for r in 0..p.p.repeats {
+        for q in 0..4 {
+            let (a, b) = (p.p_src[(8 * r + 2 * q) as usize], p.p_src[(8 * r + 2 * q + 1) as usize]);
+            let _ =
+                writeln!(to_p, "    pf[{r}][{q}] = {pack}(acc_s[{}][{}], acc_s[{}][{}]);", a / 4, a % 4, b / 4, b % 4);
+        }
+    }
+    // the end: each row's sum over its lanes, O / sum stored in 16-bit
+    // pairs, and the log-sum-exp (natural log) by the first lane of a row
+    let mut store = String::new();
+    for m in &p.row_masks {
+        for sl in 0..slots {
+            let _ = writeln!(store, "  row_sum[{sl}] += __shfl_xor_sync(0xffffffffu, row_sum[{sl}], {m});");
+        }
+    }
+    for (sl, row) in p.slot_rows.iter().enumerate() {
+        let _ = writeln!(
+            store,
+            "  const int orow{sl} = m0 + o_row0 + {row};\n  const bool ok{sl} = orow{sl} < lq;\n  const float inv{sl} = row_sum[{sl}] == 0.f ? 0.f : 1.f / row_sum[{sl}];\n  unsigned short* go{sl} = go + (long long)orow{sl} * prm.o[1] + o_col0;"
+        );
+    }
+    for (i, pair) in p.o_regs.offsets.chunks(2).enumerate() {
+        let j = 2 * i;
+        let sl = p.o_regs.slots[j];
+        let _ = writeln!(
+            store,
+            "  if (ok{sl}) *(unsigned int*)(go{sl} + {}) = {pack}(acc_o[{}][{}] * inv{sl}, acc_o[{}][{}] * inv{sl});",
+            pair[0].1,
+            j / 4,
+            j % 4,
+            (j + 1) / 4,
+            (j + 1) % 4
+        );
+    }
+    let _ = writeln!(store, "  if (LSE != nullptr && (t & {lanes}) == 0) {{");
+    for sl in 0..slots {
+        let _ = writeln!(
+            store,
+            "    if (ok{sl}) glse[(long long)orow{sl} * prm.lse[1]] = row_sum[{sl}] == 0.f ? kute_neg_inf : (row_max[{sl}] * sl2 + __log2f(row_sum[{sl}])) * 0.6931471805599453f;"
+        );
+    }
+    store.push_str("  }\n");
+
+    // Q's fragments: loaded once into registers, or at each step of d
+    let (q_resident, q_frag) = if p.q_in_registers {
+        (
+            format!(
+                "  unsigned int qr[{}][4];\n#pragma unroll\n  for (int r = 0; r < {}; ++r) kute_ldsm_x4(qr[r], sq + ((q_f0 ^ q_fx[r]) + q_fa[r]));\n",
+                p.q.repeats, p.q.repeats
+            ),
+            format!("qr[im + {mm} * kk]"),
+        )
+    } else {
+        (String::new(), "qa[im]".to_string())
+    };
+    let q_load = if p.q_in_registers {
+        String::new()
+    } else {
+        format!(
+            "      unsigned int qa[{mm}][4];\n#pragma unroll\n      for (int im = 0; im < {mm}; ++im) kute_ldsm_x4(qa[im], sq + ((q_f0 ^ q_fx[im + {mm} * kk]) + q_fa[im + {mm} * kk]));\n"
+        )
+    };
+    let q_copy = copy("q", 0, "(int)prm.q[1]");
+    let k_copy = copy("k", 1, "k_ss");
+    let v_copy = copy("v", 2, "v_ss");
+    let block = if causal { "gridDim.x - 1 - blockIdx.x" } else { "blockIdx.x" };
+    let n_end = if causal {
+        format!("  n_end = min(n_end, (max(0, m0 + {bm} + off) + {bn} - 1) / {bn});\n")
+    } else {
+        String::new()
+    };
+    let masked = if causal { format!("n0 + {bn} > lk || n0 + {bn} - 1 > m0 + off") } else { format!("n0 + {bn} > lk") };
+    let _ = write!(
+        s,
+        r#"extern "C" __global__ void __launch_bounds__({threads}, 1) {name}(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K, const unsigned short* __restrict__ V, unsigned short* __restrict__ O, float* __restrict__ LSE, const kute_attention_params prm) {{
+  extern __shared__ __align__(128) unsigned short smem[];
+  unsigned short* sq = smem;
+  unsigned short* sk = smem + {q_cells};
+  unsigned short* sv = sk + {k_cells};
+  const float kute_neg_inf = __int_as_float(0xff800000u);
+  const int t = threadIdx.x;
+  const int m0 = ({block}) * {bm};
+  const long long head = blockIdx.y, batch = blockIdx.z, kv_head = blockIdx.y / prm.group;
+  const int lq = prm.lq, lk = prm.lk, off = lk - lq;
+  const float sl2 = prm.scale_log2;
+  (void)off;
+  // (a tile's offsets from its first row fit 32 bits: the library checks
+  // the sequence strides; the tiles' first rows are 64-bit)
+  const int k_ss = (int)prm.k[1], v_ss = (int)prm.v[1];
+  const unsigned short* gk = kute_pin_ptr(K + batch * prm.k[0] + kv_head * prm.k[2]);
+  const unsigned short* gv = kute_pin_ptr(V + batch * prm.v[0] + kv_head * prm.v[2]);
+  int n_end = (lk + {bn} - 1) / {bn};
+{n_end}{prelude}  const int s_row0 = kute_pin((int){name}_s_row(t)), s_col0 = kute_pin((int){name}_s_col(t));
+  (void)s_row0;
+  float acc_o[{o_reps}][4];
+#pragma unroll
+  for (int r = 0; r < {o_reps}; ++r)
+#pragma unroll
+    for (int v = 0; v < 4; ++v) acc_o[r][v] = 0.f;
+  float row_max[{slots}], row_sum[{slots}];
+#pragma unroll
+  for (int r = 0; r < {slots}; ++r) {{ row_max[r] = kute_neg_inf; row_sum[r] = 0.f; }}
+  // Q, then the last key block's K (the blocks run backwards, so that the
+  // masked ones come first)
+  {{
+    const unsigned short* g = Q + batch * prm.q[0] + head * prm.q[2] + (long long)m0 * prm.q[1];
+    const int first = m0, len = lq;
+    {q_copy}
+  }}
+  if (n_end > 0) {{
+    const int first = (n_end - 1) * {bn}, len = lk;
+    const unsigned short* g = gk + (long long)first * k_ss;
+    {k_copy}
+  }}
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+{q_resident}  for (int n = n_end - 1; n >= 0; --n) {{
+    const int n0 = n * {bn};
+    if (n != n_end - 1) {{
+      // K(n) landed; every thread is done reading V(n + 1)
+      asm volatile("cp.async.wait_group 0;" ::: "memory");
+      __syncthreads();
+    }}
+    {{
+      const int first = n0, len = lk;
+      const unsigned short* g = gv + (long long)first * v_ss;
+      {v_copy}
+    }}
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    // S = Q · K(n)^T
+    float acc_s[{s_reps}][4];
+#pragma unroll
+    for (int r = 0; r < {s_reps}; ++r)
+#pragma unroll
+      for (int v = 0; v < 4; ++v) acc_s[r][v] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < {kd}; ++kk) {{
+{q_load}#pragma unroll
+      for (int j = 0; j < {nt}; ++j) {{
+        unsigned int kb[2];
+        kute_ldsm_x2(kb, sk + ((k_f0 ^ k_fx[j + {kt} * kk]) + k_fa[j + {kt} * kk]));
+#pragma unroll
+        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_s[im + {mm} * j], {q_frag}, kb);
+      }}
+    }}
+    if ({masked}) {{
+{mask}    }}
+{softmax}    // P converted in place from S's registers (before K(n - 1)'s copies:
+    // half the registers S held)
+    unsigned int pf[{p_reps}][4];
+{to_p}    // V(n) landed; every thread is done reading K(n)
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+    if (n > 0) {{
+      const int first = n0 - {bn}, len = lk;
+      const unsigned short* g = gk + (long long)first * k_ss;
+      {k_copy}
+    }}
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    // O += P · V(n)
+#pragma unroll
+    for (int kk = 0; kk < {kn}; ++kk) {{
+#pragma unroll
+      for (int j = 0; j < {dt}; ++j) {{
+        unsigned int vb[2];
+        kute_ldsm_x2_trans(vb, sv + ((v_f0 ^ v_fx[j + {vt} * kk]) + v_fa[j + {vt} * kk]));
+#pragma unroll
+        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_o[im + {mm} * j], pf[im + {mm} * kk], vb);
+      }}
+    }}
+  }}
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  // (the output's pointers made here: nothing of them lives through the loop)
+  const int o_row0 = (int){name}_o_row(t), o_col0 = (int){name}_o_col(t);
+  unsigned short* go = O + batch * prm.o[0] + head * prm.o[2];
+  float* glse = LSE + batch * prm.lse[0] + head * prm.lse[2];
+{store}}}
+"#,
+        q_cells = bm * d,
+        k_cells = bn * d,
+        o_reps = p.o.repeats,
+        s_reps = p.s.repeats,
+        p_reps = p.p.repeats,
+    );
+    Ok(s)
+}

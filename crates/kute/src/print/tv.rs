@@ -100,7 +100,8 @@ impl Tv {
                     [d] if *d < 2 => *d,
                     _ => return None,
                 };
-                (!l.shape.is_symbolic() && !scale.is_symbolic() && l.shape.value() > 0).then(|| (l.shape.value(), scale.value(), dim))
+                (!l.shape.is_symbolic() && !scale.is_symbolic() && l.shape.value() > 0)
+                    .then(|| (l.shape.value(), scale.value(), dim))
             })
             .collect();
         let Some(flat) = flat else {

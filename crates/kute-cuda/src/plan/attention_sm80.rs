@@ -166,7 +166,7 @@ impl SharedTile {
 
 /// The fragments of `which` over the block tile `tile`, the tiled MMA's
 /// `atom_tile` repeated over it.
-fn fragments(mma: &TiledMma, which: Operand, tile: (i64, i64), atom_tile: (i64, i64)) -> Result<Fragments> {
+pub(crate) fn fragments(mma: &TiledMma, which: Operand, tile: (i64, i64), atom_tile: (i64, i64)) -> Result<Fragments> {
     let tv = mma.layout_tv(which)?;
     let z = kute::zipped_divide(&Layout::from_shape(&shape2(tile.0, tile.1))?, &shape2(atom_tile.0, atom_tile.1))?;
     let frag = kute::composition(&z.mode(0)?, &tv)?;
@@ -185,7 +185,7 @@ fn fragments(mma: &TiledMma, which: Operand, tile: (i64, i64), atom_tile: (i64, 
 }
 
 /// The rows of `S` (or `O`) thread `t` holds, in order.
-fn rows_of(f: &Fragments, threads: i64, t: i64) -> Result<Vec<i64>> {
+pub(crate) fn rows_of(f: &Fragments, threads: i64, t: i64) -> Result<Vec<i64>> {
     let mut rows = Vec::new();
     for r in 0..f.repeats {
         for v in 0..f.values {
@@ -195,6 +195,84 @@ fn rows_of(f: &Fragments, threads: i64, t: i64) -> Result<Vec<i64>> {
     rows.sort_unstable();
     rows.dedup();
     Ok(rows)
+}
+
+/// Checks that `f` covers its tile once within each of `groups` equal
+/// groups of the `threads` (B fragments: every warp holds the whole tile).
+pub(crate) fn covers_once(what: &str, f: &Fragments, threads: i64, groups: i64) -> Result<()> {
+    let cells = f.tile.0 * f.tile.1;
+    let per = threads / groups;
+    for g in 0..groups {
+        let mut seen = vec![false; cells as usize];
+        for t in g * per..(g + 1) * per {
+            for r in 0..f.repeats {
+                for val in 0..f.values {
+                    let (row, col) = f.coord(threads, t, val, r)?;
+                    let at = (row + f.tile.0 * col) as usize;
+                    if row >= f.tile.0 || col >= f.tile.1 || std::mem::replace(&mut seen[at], true) {
+                        return Err(Error::unsupported(
+                            OP,
+                            format!(
+                                "{what}'s fragments {} + {} do not cover its {:?} tile once",
+                                f.frag, f.rep, f.tile
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if seen.contains(&false) {
+            return Err(Error::unsupported(OP, format!("{what}'s fragments leave cells of its {:?} tile", f.tile)));
+        }
+    }
+    Ok(())
+}
+
+/// `P`'s full index to `S`'s, `left_inverse(S) ∘ P`, checked to keep
+/// every value in its thread (the accumulators become the next MMA's `A`
+/// operand in registers).
+pub(crate) fn p_from_s(s: &Fragments, p: &Fragments, threads: i64) -> Result<Layout> {
+    let p_from_s = kute::composition(&kute::left_inverse(&s.full()?)?, &p.full()?)?;
+    for x in 0..p_from_s.size()?.value() {
+        let y = p_from_s.eval(x)?;
+        if y % threads != x % threads {
+            return Err(Error::unsupported(
+                OP,
+                format!("P's value {x} is S's value {y}, held by thread {} rather than {}", y % threads, x % threads),
+            ));
+        }
+    }
+    Ok(p_from_s)
+}
+
+/// The lane masks whose XOR reaches every thread sharing a row of `S`
+/// with a thread, checked at every thread, and that each thread holds the
+/// same rows of `O` as of `S`.
+pub(crate) fn row_masks(s: &Fragments, o: &Fragments, threads: i64) -> Result<Vec<i64>> {
+    // the lanes sharing a row: lane 0's partners, then every lane's by XOR
+    let s_rows: Vec<Vec<i64>> = (0..threads).map(|t| rows_of(s, threads, t)).collect::<Result<_>>()?;
+    let partners: Vec<i64> = (0..threads).filter(|&t| s_rows[t as usize] == s_rows[0]).collect();
+    let row_masks: Vec<i64> = (0..5).map(|b| 1i64 << b).filter(|m| partners.contains(m)).collect();
+    let span: Vec<i64> = (0..1i64 << row_masks.len())
+        .map(|bits| row_masks.iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).fold(0, |a, (_, m)| a ^ m))
+        .collect();
+    for t in 0..threads {
+        let mine = &s_rows[t as usize];
+        for u in 0..threads {
+            let shares = s_rows[u as usize].iter().any(|r| mine.contains(r));
+            let partner = span.contains(&(t ^ u));
+            if shares != partner || (shares && s_rows[u as usize] != *mine) {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("threads {t} and {u} share rows of S unlike the lane masks {row_masks:?}"),
+                ));
+            }
+        }
+        if rows_of(o, threads, t)? != *mine {
+            return Err(Error::unsupported(OP, format!("thread {t} holds other rows of O than of S")));
+        }
+    }
+    Ok(row_masks)
 }
 
 /// Plans the kernel for `config` and `elem` (the Pre of
@@ -226,67 +304,10 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     for (what, f, per_warp) in
         [("Q", &q, false), ("K", &k, true), ("S", &s, false), ("P", &p, false), ("V", &v, true), ("O", &o, false)]
     {
-        let cells = f.tile.0 * f.tile.1;
-        let groups = if per_warp { warps } else { 1 };
-        let per = threads / groups;
-        for g in 0..groups {
-            let mut seen = vec![false; cells as usize];
-            for t in g * per..(g + 1) * per {
-                for r in 0..f.repeats {
-                    for val in 0..f.values {
-                        let (row, col) = f.coord(threads, t, val, r)?;
-                        let at = (row + f.tile.0 * col) as usize;
-                        if row >= f.tile.0 || col >= f.tile.1 || std::mem::replace(&mut seen[at], true) {
-                            return Err(Error::unsupported(
-                                OP,
-                                format!(
-                                    "{what}'s fragments {} + {} do not cover its {:?} tile once",
-                                    f.frag, f.rep, f.tile
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
-            if seen.contains(&false) {
-                return Err(Error::unsupported(OP, format!("{what}'s fragments leave cells of its {:?} tile", f.tile)));
-            }
-        }
+        covers_once(what, f, threads, if per_warp { warps } else { 1 })?;
     }
-    // P's registers from S's, thread by thread
-    let p_from_s = kute::composition(&kute::left_inverse(&s.full()?)?, &p.full()?)?;
-    for x in 0..p_from_s.size()?.value() {
-        let y = p_from_s.eval(x)?;
-        if y % threads != x % threads {
-            return Err(Error::unsupported(
-                OP,
-                format!("P's value {x} is S's value {y}, held by thread {} rather than {}", y % threads, x % threads),
-            ));
-        }
-    }
-    // the lanes sharing a row: lane 0's partners, then every lane's by XOR
-    let s_rows: Vec<Vec<i64>> = (0..threads).map(|t| rows_of(&s, threads, t)).collect::<Result<_>>()?;
-    let partners: Vec<i64> = (0..threads).filter(|&t| s_rows[t as usize] == s_rows[0]).collect();
-    let row_masks: Vec<i64> = (0..5).map(|b| 1i64 << b).filter(|m| partners.contains(m)).collect();
-    let span: Vec<i64> = (0..1i64 << row_masks.len())
-        .map(|bits| row_masks.iter().enumerate().filter(|(i, _)| bits >> i & 1 == 1).fold(0, |a, (_, m)| a ^ m))
-        .collect();
-    for t in 0..threads {
-        let mine = &s_rows[t as usize];
-        for u in 0..threads {
-            let shares = s_rows[u as usize].iter().any(|r| mine.contains(r));
-            let partner = span.contains(&(t ^ u));
-            if shares != partner || (shares && s_rows[u as usize] != *mine) {
-                return Err(Error::unsupported(
-                    OP,
-                    format!("threads {t} and {u} share rows of S unlike the lane masks {row_masks:?}"),
-                ));
-            }
-        }
-        if rows_of(&o, threads, t)? != *mine {
-            return Err(Error::unsupported(OP, format!("thread {t} holds other rows of O than of S")));
-        }
-    }
+    let p_from_s = p_from_s(&s, &p, threads)?;
+    let row_masks = row_masks(&s, &o, threads)?;
     // the shared tiles: ldmatrix copies made for the MMA's operands
     // (make_tiled_copy_A/B), the swizzles found by kute's search over the
     // cp.async stores and the ldmatrix reads

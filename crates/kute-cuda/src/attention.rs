@@ -654,3 +654,83 @@ mod tests {
         assert_eq!(reference_row(&q, &k, &v, d, 0.5, 0), (vec![0.0; d], f64::NEG_INFINITY));
     }
 }
+
+/// The choices of the SM90 attention plan (FlashAttention-3's structure:
+/// `wgmma` for both products, `P` from registers; its kernel is not
+/// emitted yet, [`describe_sm90`] prints the plan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sm90AttentionConfig {
+    /// The head dimension `d` (64, 128 or 256).
+    pub head_dim: i64,
+    /// Keys per step: the `N` of `S`'s `wgmma` and the `K` of `O`'s (a
+    /// multiple of 16 from 64 to 256).
+    pub block_n: i64,
+    /// Consumer warpgroups, each 64 query rows (1 or 2).
+    pub warpgroups: i64,
+    /// K and V tiles in flight (1 to 4).
+    pub stages: i64,
+    /// Whether keys after a query's position are masked (aligned at the end).
+    pub causal: bool,
+}
+
+impl Default for Sm90AttentionConfig {
+    /// FlashAttention-3's forward tile for `d = 128`: two consumer
+    /// warpgroups (128 query rows), 128 keys per step, two stages.
+    fn default() -> Sm90AttentionConfig {
+        Sm90AttentionConfig { head_dim: 128, block_n: 128, warpgroups: 2, stages: 2, causal: false }
+    }
+}
+
+/// The SM90 plan for `config` and `elem`, as text: the two GMMA atoms
+/// (`S = Q·Kᵀ` from shared memory, `O += P·V` with `P` in registers), the
+/// fragments of `S`, `P` and `O`, the re-layout of `S`'s registers into
+/// `P`'s, the lanes sharing a row, and the shared tiles with their
+/// descriptors and k steps.
+///
+/// Pre: none. Post: the text, or an `Unsupported` error naming the broken
+/// rule (`d` of 64, 128 or 256; 1 or 2 warpgroups; `block_n` a multiple of
+/// 16 from 64 to 256; 1 to 4 stages; the tiles within 227 KiB; f16 or
+/// bf16) or the plan's claim that fails.
+///
+/// ```
+/// use kute_cuda::{attention::{describe_sm90, Sm90AttentionConfig}, Elem};
+/// let text = describe_sm90(Sm90AttentionConfig::default(), Elem::F16).unwrap();
+/// assert!(text.contains("SM90_64x128x16_F32F16F16_RS"));
+/// assert!(text.contains("row lanes: XOR 1, 2"));
+/// let wide = Sm90AttentionConfig { head_dim: 256, block_n: 256, ..Sm90AttentionConfig::default() };
+/// assert!(describe_sm90(wide, Elem::F16).unwrap_err().to_string().contains("shared tiles"));
+/// ```
+pub fn describe_sm90(config: Sm90AttentionConfig, elem: Elem) -> Result<String> {
+    use std::fmt::Write as _;
+    let p = crate::plan::attention_sm90::plan(config, elem)?;
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal } = p.config;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "attention forward (SM90 plan), {} inputs, d = {d}, {} query rows x {bn} keys per step, {warpgroups} consumer warpgroup(s) and a producer ({} threads), {stages} stages{}",
+        p.elem,
+        p.block_m,
+        p.threads,
+        if causal { ", causal" } else { "" }
+    );
+    let _ = writeln!(o, "S = Q·Kᵀ: {}\nO += P·V: {}", p.atoms[0], p.atoms[1]);
+    for (what, f) in [("S (C)", &p.s), ("P (A, registers)", &p.p), ("O (C)", &p.o)] {
+        let _ = writeln!(
+            o,
+            "{what} over {:?}: frag {}, rep {} ({} values x {} repeats per thread)",
+            f.tile, f.frag, f.rep, f.values, f.repeats
+        );
+    }
+    let _ = writeln!(o, "P from S (left_inverse(S) ∘ P, registers of the same thread): {}", p.p_from_s);
+    for (what, t) in ["Q", "K", "V"].iter().zip(&p.smem) {
+        let _ = writeln!(
+            o,
+            "shared {what}: {} ({}), descriptor LBO {} SBO {} bytes, k steps at {:?}",
+            t.layout, t.atom, t.desc.lbo, t.desc.sbo, t.ksteps
+        );
+    }
+    let masks: Vec<String> = p.row_masks.iter().map(|m| m.to_string()).collect();
+    let _ = writeln!(o, "row lanes: XOR {}", masks.join(", "));
+    let _ = writeln!(o, "shared tiles: {} bytes", p.smem_bytes);
+    Ok(o)
+}

@@ -54,7 +54,8 @@ struct Cli {
 enum Cmd {
     /// Print the plan and CUDA source of a copy or transpose from SRC to DST.
     Plan {
-        /// `copy`, `transpose` or `attention`.
+        /// `copy`, `transpose`, `attention` or `attention-sm90` (the SM90
+        /// plan: `--block-n`, `--warpgroups`, `--stages`).
         kind: String,
         /// The source layout, e.g. '(64,64):(64,1)' (copy, transpose).
         src: Option<String>,
@@ -81,6 +82,12 @@ enum Cmd {
         /// Attention: the causal mask.
         #[arg(long)]
         causal: bool,
+        /// SM90 attention: consumer warpgroups.
+        #[arg(long, default_value_t = 2)]
+        warpgroups: i64,
+        /// SM90 attention: K and V tiles in flight.
+        #[arg(long, default_value_t = 2)]
+        stages: i64,
     },
     /// Compile every kernel of the catalogue to PTX with NVRTC.
     Ptx {
@@ -2588,8 +2595,26 @@ fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Plan { kind, src, dst, elem, no_swizzle, head_dim, block_m, block_n, warps, causal } => {
-            if kind == "attention" {
+        Cmd::Plan {
+            kind,
+            src,
+            dst,
+            elem,
+            no_swizzle,
+            head_dim,
+            block_m,
+            block_n,
+            warps,
+            causal,
+            warpgroups,
+            stages,
+        } => {
+            let elem16 = if elem == Elem::F32 { Elem::F16 } else { elem };
+            if kind == "attention-sm90" {
+                let config =
+                    kute_cuda::attention::Sm90AttentionConfig { head_dim, block_n, warpgroups, stages, causal };
+                kute_cuda::attention::describe_sm90(config, elem16).map(|t| print!("{t}"))
+            } else if kind == "attention" {
                 let config = kute_cuda::attention::AttentionConfig { head_dim, block_m, block_n, warps, causal };
                 let elem = if elem == Elem::F32 { Elem::F16 } else { elem };
                 kute_cuda::attention::describe(config, elem).map(|t| print!("{t}"))

@@ -19,7 +19,7 @@ const OP: &str = "sm90 gemm kernel";
 
 /// A `wgmma` shared-memory descriptor's fields for one operand's tile, read
 /// off its layout, and the offset of one k step (16 elements of K).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Descriptor {
     /// Leading byte offset.
     pub lbo: i64,

@@ -6,6 +6,7 @@
 //! [`gemm_sm80`], [`gemm_sm90`], [`attention_sm80`]; the helpers below are shared by them.
 
 pub(crate) mod attention_sm80;
+pub(crate) mod attention_sm90;
 pub(crate) mod copy;
 pub(crate) mod gemm_sm80;
 pub(crate) mod gemm_sm90;

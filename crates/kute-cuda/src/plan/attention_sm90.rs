@@ -1,0 +1,413 @@
+//! The plan of an SM90 attention forward pass (FlashAttention-3's
+//! structure): `S = Q·Kᵀ` by `wgmma` with both operands in shared memory
+//! (`_SS`), `O += P·V` by `wgmma` with `P` in registers (`_RS`), each
+//! consumer warpgroup owning 64 query rows. The plan holds what the
+//! kernel's indices come from: the accumulators of `S` and `O` and the `A`
+//! fragment of `P` as layouts of CuTe's GMMA atoms, the re-layout of `S`'s
+//! registers into `P`'s (`left_inverse(S) ∘ P`, checked to stay in each
+//! thread), the lanes sharing a row, and the shared tiles of `Q`, `K` and
+//! `V` with their `wgmma` descriptors and k steps, all read off layouts.
+//! (Its kernel text is not emitted yet.)
+
+use super::attention_sm80::{covers_once, fragments, p_from_s, row_masks, Fragments};
+use super::gemm_sm90::{descriptor, sw128_tile, tile_offset, Descriptor};
+use crate::attention::Sm90AttentionConfig;
+use crate::{Elem, Error, Result};
+use kute::atom::{MmaAtom, Operand, TiledMma};
+use kute::{AnyLayout, Int, Layout};
+
+const OP: &str = "sm90 attention plan";
+
+/// Hopper's shared memory per block (227 KiB).
+const SMEM_LIMIT: i64 = 227 * 1024;
+
+/// One shared tile and what the `wgmma` reading it needs.
+#[derive(Clone, Debug)]
+pub(crate) struct Sm90Tile {
+    /// The swizzled tile, `(rows, cols)` column-major coordinates.
+    pub layout: AnyLayout,
+    /// CuTe's name of its GMMA atom.
+    pub atom: String,
+    /// The descriptor's fields.
+    pub desc: Descriptor,
+    /// Each `wgmma` k step's offset (elements) from the tile's start: the
+    /// unswizzled position of `(0, 16 · k)`.
+    pub ksteps: Vec<i64>,
+}
+
+/// The SM90 attention kernel's plan.
+#[derive(Debug)]
+pub(crate) struct AttentionSm90Plan {
+    /// The choices.
+    pub config: Sm90AttentionConfig,
+    /// The inputs' type.
+    pub elem: Elem,
+    /// Query rows per block (64 per consumer warpgroup).
+    pub block_m: i64,
+    /// Threads per block: a producer warpgroup and the consumers.
+    pub threads: i64,
+    /// CuTe's names of the two atoms (`S`'s `_SS`, `O`'s `_RS`).
+    pub atoms: [String; 2],
+    /// `S`, the accumulators of `Q·Kᵀ`, over `(block_m, block_n)`, by the
+    /// consumer threads.
+    pub s: Fragments,
+    /// `P` as the register `A` operand of `O += P·V`, over `(block_m,
+    /// block_n)`.
+    pub p: Fragments,
+    /// `O`, the accumulators of `P·V`, over `(block_m, d)`.
+    pub o: Fragments,
+    /// `P`'s full index to `S`'s (`left_inverse(S) ∘ P`), every value in its
+    /// own thread.
+    pub p_from_s: Layout,
+    /// The lane masks whose XOR reaches the threads sharing a row.
+    pub row_masks: Vec<i64>,
+    /// `Q` `(block_m, d)` and `K` `(block_n, d)`, K-major; `V` as `B` of `O
+    /// = P·V`: `(d, block_n)`, stored `d`-contiguous (MN-major).
+    pub smem: [Sm90Tile; 3],
+    /// Bytes of shared memory the tiles take (`Q` once, `K` and `V` per
+    /// stage).
+    pub smem_bytes: i64,
+}
+
+/// The rules of a configuration: `d` of 64, 128 or 256; one or two
+/// consumer warpgroups; `block_n` a multiple of 16 from 64 to 256 (the
+/// `wgmma`'s N, and 16 keys per k step of `O`'s); one to four stages; the
+/// tiles within Hopper's shared memory; 16-bit inputs.
+fn check(config: Sm90AttentionConfig, elem: Elem) -> Result<i64> {
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, .. } = config;
+    let bad = |why: String| Err(Error::unsupported(OP, why));
+    if !matches!(elem, Elem::F16 | Elem::Bf16) {
+        return bad(format!("{elem} inputs (f16 or bf16)"));
+    }
+    if ![64, 128, 256].contains(&d) {
+        return bad(format!("head_dim {d} (64, 128 or 256)"));
+    }
+    if !(1..=2).contains(&warpgroups) {
+        return bad(format!("{warpgroups} consumer warpgroups (1 or 2)"));
+    }
+    if !(64..=256).contains(&bn) || bn % 16 != 0 {
+        return bad(format!("block_n {bn}: a multiple of 16 from 64 to 256"));
+    }
+    if !(1..=4).contains(&stages) {
+        return bad(format!("{stages} stages (1 to 4)"));
+    }
+    let bytes = elem.bytes() * d * (64 * warpgroups + 2 * stages * bn);
+    if bytes > SMEM_LIMIT {
+        return bad(format!("{bytes} bytes of shared tiles (at most {SMEM_LIMIT})"));
+    }
+    Ok(bytes)
+}
+
+/// A shared tile of `(rows, cols)`, K-major or not, with its descriptor and
+/// the offsets of its `k_steps` k steps of 16 columns.
+fn tile(elem: Elem, (rows, cols): (i64, i64), k_major: bool, k_steps: i64) -> Result<Sm90Tile> {
+    let (layout, atom) = sw128_tile(elem, (rows, cols), k_major)?;
+    let desc = descriptor(&layout, rows, k_major, elem)?;
+    let ksteps = (0..k_steps).map(|k| tile_offset(&layout, rows, 0, 16 * k)).collect::<Result<_>>()?;
+    Ok(Sm90Tile { layout, atom, desc, ksteps })
+}
+
+/// Plans the kernel for `config` and `elem`; every claim it relies on is
+/// checked: the fragments cover their tiles once, each `P` register is an
+/// `S` register of its own thread, the row lanes, and the shared tiles are
+/// CuTe's GMMA atoms.
+///
+/// Pre: none. Post: the plan, or an `Unsupported` error naming the broken
+/// rule or claim.
+pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionSm90Plan> {
+    let smem_bytes = check(config, elem)?;
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, .. } = config;
+    let t = if elem == Elem::Bf16 { "BF16BF16" } else { "F16F16" };
+    let atoms = [
+        format!("SM90_64x{bn}x16_F32{t}_SS<GMMA::Major::K,GMMA::Major::K>"),
+        format!("SM90_64x{d}x16_F32{t}_RS<GMMA::Major::K,GMMA::Major::MN>"),
+    ];
+    // make_tiled_mma(atom, (warpgroups, 1, 1)): the warpgroups along M
+    let (s0, s1) = (Int::ZERO, Int::ONE);
+    let along_m = Layout::new((Int::new_static(warpgroups), s1, s1), (s1, s0, s0))?;
+    let mma_s = TiledMma::new(MmaAtom::new(&atoms[0])?, Some(&along_m), None)?;
+    let mma_o = TiledMma::new(MmaAtom::new(&atoms[1])?, Some(&along_m), None)?;
+    let threads = mma_s.size()?.value();
+    let bm = 64 * warpgroups;
+    let s = fragments(&mma_s, Operand::C, (bm, bn), (bm, bn))?;
+    let p = fragments(&mma_o, Operand::A, (bm, bn), (bm, 16))?;
+    let o = fragments(&mma_o, Operand::C, (bm, d), (bm, d))?;
+    for (what, f) in [("S", &s), ("P", &p), ("O", &o)] {
+        covers_once(what, f, threads, 1)?;
+    }
+    let p_from_s = p_from_s(&s, &p, threads)?;
+    let row_masks = row_masks(&s, &o, threads)?;
+    let smem =
+        [tile(elem, (bm, d), true, d / 16)?, tile(elem, (bn, d), true, d / 16)?, tile(elem, (d, bn), false, bn / 16)?];
+    Ok(AttentionSm90Plan {
+        config,
+        elem,
+        block_m: bm,
+        threads: threads + 128,
+        atoms,
+        s,
+        p,
+        o,
+        p_from_s,
+        row_masks,
+        smem,
+        smem_bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elem::{round_to_16, widen_16};
+
+    /// Multiples of 1/16 in [-1, 1] (exact in f16).
+    fn data(n: i64, seed: u64) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ((x % 33) as f32 - 16.0) / 16.0
+            })
+            .collect()
+    }
+
+    /// The forward pass through the plan on the CPU, thread by thread: `S`
+    /// into its accumulators (the `_SS` `wgmma` reads `Q` and `K` whole),
+    /// masks and the online softmax per register with the row maxima and
+    /// sums combined over the row masks' lanes, `P` rounded to f16 and
+    /// placed by `p_from_s`, `O += P·V` with `P` gathered from the threads'
+    /// registers through its `A` fragments (the `_RS` `wgmma`); finally `O /
+    /// l` and the LSE. Queries `i` see keys up to `i + Lk - Lq` when causal.
+    fn simulate(
+        p: &AttentionSm90Plan,
+        (q, k, v): (&[f32], &[f32], &[f32]),
+        (lq, lk): (i64, i64),
+    ) -> (Vec<f32>, Vec<f32>) {
+        let Sm90AttentionConfig { head_dim: d, block_n: bn, causal, .. } = p.config;
+        let (bm, tn) = (p.block_m, p.threads - 128);
+        let scale_log2 = std::f32::consts::LOG2_E / (d as f32).sqrt();
+        let regs = |f: &Fragments| (f.values * f.repeats) as usize;
+        let (mut out, mut lse) = (vec![0f32; (lq * d) as usize], vec![0f32; lq as usize]);
+        for b0 in (0..lq).step_by(bm as usize) {
+            let rows: Vec<Vec<i64>> =
+                (0..tn).map(|t| super::super::attention_sm80::rows_of(&p.s, tn, t).unwrap()).collect();
+            let mut m: Vec<Vec<f32>> = rows.iter().map(|r| vec![f32::NEG_INFINITY; r.len()]).collect();
+            let mut l: Vec<Vec<f32>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+            let mut o = vec![vec![0f32; regs(&p.o)]; tn as usize];
+            for k0 in (0..lk).step_by(bn as usize) {
+                let mut s = vec![vec![0f32; regs(&p.s)]; tn as usize];
+                let mut local: Vec<Vec<f32>> = m.iter().map(|x| vec![f32::NEG_INFINITY; x.len()]).collect();
+                for t in 0..tn {
+                    for r in 0..p.s.repeats {
+                        for vv in 0..p.s.values {
+                            let i = (vv + p.s.values * r) as usize;
+                            let (row, col) = p.s.coord(tn, t, vv, r).unwrap();
+                            let (qi, kj) = (b0 + row, k0 + col);
+                            let x = if qi >= lq || kj >= lk || (causal && kj > qi + lk - lq) {
+                                f32::NEG_INFINITY
+                            } else {
+                                let dot: f32 =
+                                    (0..d).map(|c| q[(qi * d + c) as usize] * k[(kj * d + c) as usize]).sum();
+                                dot * scale_log2
+                            };
+                            s[t as usize][i] = x;
+                            let ri = rows[t as usize].binary_search(&row).unwrap();
+                            local[t as usize][ri] = local[t as usize][ri].max(x);
+                        }
+                    }
+                }
+                for &mask in &p.row_masks {
+                    let before = local.clone();
+                    for t in 0..tn as usize {
+                        for ri in 0..local[t].len() {
+                            local[t][ri] = before[t][ri].max(before[t ^ mask as usize][ri]);
+                        }
+                    }
+                }
+                for t in 0..tn as usize {
+                    let new_m: Vec<f32> = m[t].iter().zip(&local[t]).map(|(a, b)| a.max(*b)).collect();
+                    let alpha: Vec<f32> = m[t]
+                        .iter()
+                        .zip(&new_m)
+                        .map(|(old, new)| if *new == f32::NEG_INFINITY { 1.0 } else { (old - new).exp2() })
+                        .collect();
+                    for ri in 0..rows[t].len() {
+                        l[t][ri] *= alpha[ri];
+                    }
+                    for r in 0..p.s.repeats {
+                        for vv in 0..p.s.values {
+                            let i = (vv + p.s.values * r) as usize;
+                            let row = p.s.coord(tn, t as i64, vv, r).unwrap().0;
+                            let ri = rows[t].binary_search(&row).unwrap();
+                            let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
+                            s[t][i] = widen_16(round_to_16(e, Elem::F16), Elem::F16);
+                            l[t][ri] += e;
+                        }
+                    }
+                    for r in 0..p.o.repeats {
+                        for vv in 0..p.o.values {
+                            let row = p.o.coord(tn, t as i64, vv, r).unwrap().0;
+                            o[t][(vv + p.o.values * r) as usize] *= alpha[rows[t].binary_search(&row).unwrap()];
+                        }
+                    }
+                    m[t] = new_m;
+                }
+                // P's registers from S's, then P gathered whole through its A
+                // fragments (every cell once), O += P · V
+                let mut dense = vec![f32::NAN; (bm * bn) as usize];
+                for t in 0..tn {
+                    for r in 0..p.p.repeats {
+                        for vv in 0..p.p.values {
+                            let j = vv + p.p.values * r;
+                            let y = p.p_from_s.eval(t + tn * j).unwrap();
+                            assert_eq!(y % tn, t);
+                            let (row, col) = p.p.coord(tn, t, vv, r).unwrap();
+                            assert!(dense[(row + bm * col) as usize].is_nan(), "P's cell ({row},{col}) twice");
+                            dense[(row + bm * col) as usize] = s[t as usize][(y / tn) as usize];
+                        }
+                    }
+                }
+                for t in 0..tn {
+                    for r in 0..p.o.repeats {
+                        for vv in 0..p.o.values {
+                            let (row, col) = p.o.coord(tn, t, vv, r).unwrap();
+                            let sum: f32 = (0..bn)
+                                .filter(|&j| k0 + j < lk)
+                                .map(|j| dense[(row + bm * j) as usize] * v[((k0 + j) * d + col) as usize])
+                                .sum();
+                            o[t as usize][(vv + p.o.values * r) as usize] += sum;
+                        }
+                    }
+                }
+            }
+            for &mask in &p.row_masks {
+                let before = l.clone();
+                for t in 0..tn as usize {
+                    for ri in 0..l[t].len() {
+                        l[t][ri] = before[t][ri] + before[t ^ mask as usize][ri];
+                    }
+                }
+            }
+            for t in 0..tn as usize {
+                for r in 0..p.o.repeats {
+                    for vv in 0..p.o.values {
+                        let (row, col) = p.o.coord(tn, t as i64, vv, r).unwrap();
+                        let ri = rows[t].binary_search(&row).unwrap();
+                        if b0 + row < lq {
+                            out[((b0 + row) * d + col) as usize] = o[t][(vv + p.o.values * r) as usize] / l[t][ri];
+                            lse[(b0 + row) as usize] = m[t][ri] / std::f32::consts::LOG2_E + l[t][ri].ln();
+                        }
+                    }
+                }
+            }
+        }
+        (out, lse)
+    }
+
+    /// Attention in f64.
+    fn reference(
+        (q, k, v): (&[f32], &[f32], &[f32]),
+        (lq, lk, d): (i64, i64, i64),
+        causal: bool,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let (mut out, mut lse) = (vec![0f64; (lq * d) as usize], vec![0f64; lq as usize]);
+        for i in 0..lq {
+            let s: Vec<f64> = (0..lk)
+                .map(|j| {
+                    if causal && j > i + lk - lq {
+                        return f64::NEG_INFINITY;
+                    }
+                    let dot: f64 =
+                        (0..d).map(|c| f64::from(q[(i * d + c) as usize]) * f64::from(k[(j * d + c) as usize])).sum();
+                    dot / (d as f64).sqrt()
+                })
+                .collect();
+            let mx = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let e: Vec<f64> = s.iter().map(|x| (x - mx).exp()).collect();
+            let sum: f64 = e.iter().sum();
+            lse[i as usize] = mx + sum.ln();
+            for c in 0..d {
+                out[(i * d + c) as usize] =
+                    (0..lk).map(|j| e[j as usize] * f64::from(v[(j * d + c) as usize])).sum::<f64>() / sum;
+            }
+        }
+        (out, lse)
+    }
+
+    /// The plan on the CPU computes attention: O within 2^-9 (P rounded to
+    /// f16), the LSE within 1e-4, with tails, causal masks and query and key
+    /// lengths that differ, for every head dimension and both warpgroup
+    /// counts.
+    #[test]
+    fn the_plan_on_the_cpu_computes_attention() {
+        let cases = [
+            (Sm90AttentionConfig { head_dim: 64, block_n: 64, warpgroups: 1, stages: 2, causal: false }, (70, 150)),
+            (Sm90AttentionConfig { head_dim: 128, block_n: 128, warpgroups: 2, stages: 2, causal: true }, (130, 200)),
+            (Sm90AttentionConfig { head_dim: 256, block_n: 64, warpgroups: 1, stages: 2, causal: true }, (64, 90)),
+        ];
+        for (i, (config, (lq, lk))) in cases.into_iter().enumerate() {
+            let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let d = config.head_dim;
+            let seeds = 3 * i as u64;
+            let (q, k, v) = (data(lq * d, seeds + 1), data(lk * d, seeds + 2), data(lk * d, seeds + 3));
+            let (got, got_lse) = simulate(&p, (&q, &k, &v), (lq, lk));
+            let (want, want_lse) = reference((&q, &k, &v), (lq, lk, d), config.causal);
+            for (x, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (f64::from(*g) - w).abs() <= 2f64.powi(-9),
+                    "{config:?} O[{}][{}] = {g}, want {w}",
+                    x as i64 / d,
+                    x as i64 % d
+                );
+            }
+            for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
+                assert!((f64::from(*g) - w).abs() <= 1e-4, "{config:?} lse[{x}] = {g}, want {w}");
+            }
+        }
+    }
+
+    /// What the kernel will rely on, against PTX's definitions: the
+    /// accumulator of `m64nNk16` puts thread `t`'s value `v` at row `t/4 %
+    /// 8 + 8·(v/2 % 2) + 16·(t/32)` and column `2·(t%4) + v%2 + 8·(v/4)`; the
+    /// register `A` fragment of the `_RS` form the same for its 16 columns
+    /// (so `P` takes `S`'s registers in order, 8 per 16 keys); four lanes
+    /// share a row; the shared tiles are the 128-byte GMMA atoms, `K`'s k
+    /// steps 32 bytes apart within a 64-column slab and a slab apart across.
+    #[test]
+    fn the_fragments_and_tiles_are_ptxs() {
+        for (d, bn, wgs) in [(64, 64, 1), (128, 128, 2), (256, 64, 2), (128, 176, 1)] {
+            let config = Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups: wgs, stages: 2, causal: false };
+            let p = plan(config, Elem::Bf16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+            let tn = 128 * wgs;
+            assert_eq!(p.threads, tn + 128);
+            assert_eq!(p.row_masks, vec![1, 2]);
+            for t in 0..tn {
+                let (w, t) = (t / 128, t % 128);
+                for v in 0..bn / 2 {
+                    let want =
+                        (t / 4 % 8 + 8 * (v / 2 % 2) + 16 * (t / 32) + 64 * w, 2 * (t % 4) + v % 2 + 8 * (v / 4));
+                    assert_eq!(p.s.coord(tn, t + 128 * w, v, 0).unwrap(), want, "{config:?} S thread {t} value {v}");
+                }
+            }
+            // P's value j of thread t is S's value j: no register moves
+            for x in 0..p.p_from_s.size().unwrap().value() {
+                assert_eq!(p.p_from_s.eval(x).unwrap(), x, "{config:?}");
+            }
+            assert_eq!(
+                p.smem.iter().map(|t| t.atom.as_str()).collect::<Vec<_>>(),
+                ["Layout_K_SW128", "Layout_K_SW128", "Layout_MN_SW128"]
+            );
+            let k = &p.smem[1];
+            for (i, &off) in k.ksteps.iter().enumerate() {
+                let i = i as i64;
+                assert_eq!(off, 16 * (i % 4) + bn * 64 * (i / 4), "{config:?} K's k step {i}");
+            }
+            assert_eq!(k.desc.sbo, 1024);
+        }
+        let too_big = Sm90AttentionConfig { head_dim: 256, block_n: 256, warpgroups: 2, stages: 2, causal: false };
+        assert!(plan(too_big, Elem::F16).unwrap_err().to_string().contains("shared tiles"));
+        assert!(plan(Sm90AttentionConfig { block_n: 72, ..Sm90AttentionConfig::default() }, Elem::F16).is_err());
+    }
+}

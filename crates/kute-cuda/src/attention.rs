@@ -390,31 +390,13 @@ const OP: &str = "attention";
 /// assert!(strides("Q", &"(100,(8,8))".parse().unwrap(), 4).is_err());
 /// ```
 pub fn strides(what: &str, layout: &Layout, modes: usize) -> Result<Strides> {
-    let bad = |why: String| Err(Error::unsupported(OP, format!("{what} = {layout}: {why}")));
-    if layout.has_symbols() {
-        return bad("its sizes must be known at the call".into());
-    }
-    if !layout.has_int_strides() {
-        return bad("its strides must be integers".into());
-    }
-    let rank = layout.rank();
-    if !(1..=modes).contains(&rank) {
-        return bad(format!("rank {rank}: at most {modes} modes"));
-    }
+    let flat = crate::library::flat_modes(OP, what, layout, 1..=modes, &format!("at most {modes} modes"))?;
     let mut ext = [1i64; 4];
     let mut str = [0i64; 4];
-    for i in 0..rank {
-        let m = layout.mode(i)?;
-        if m.leaves().len() != 1 {
-            return bad(format!("mode {i} is {m}: each mode one extent and one stride"));
-        }
+    for (i, &(e, st)) in flat.iter().enumerate() {
         // the LSE has no dim mode: its modes are 0, 2 and 3
         let at = if modes == 3 && i > 0 { i + 1 } else { i };
-        ext[at] = m.leaves()[0].shape.value();
-        str[at] = m.leaves()[0].stride.scale_int().value();
-        if ext[at] < 0 || str[at] < 0 {
-            return bad(format!("mode {i} is {m}: extents and strides not negative"));
-        }
+        (ext[at], str[at]) = (e, st);
     }
     Ok(Strides { extents: ext, strides: str })
 }

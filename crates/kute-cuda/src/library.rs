@@ -76,27 +76,13 @@ pub struct Storage {
 /// ```
 pub fn storage(what: &str, layout: &Layout) -> Result<Storage> {
     let bad = |why: String| Err(Error::unsupported(OP, format!("{what} = {layout}: {why}")));
-    if layout.has_symbols() {
-        return bad("its sizes must be known at the call".into());
-    }
-    if !layout.has_int_strides() {
-        return bad("its strides must be integers".into());
-    }
-    let rank = layout.rank();
-    if !(2..=3).contains(&rank) {
-        return bad(format!("rank {rank}: a matrix is (rows, cols) or (rows, cols, batch)"));
-    }
+    let modes = flat_modes(OP, what, layout, 2..=3, "a matrix is (rows, cols) or (rows, cols, batch)")?;
     let mut ext = [1i64; 3];
     let mut str = [0i64; 3];
-    for i in 0..rank {
-        let m = layout.mode(i)?;
-        if m.leaves().len() != 1 {
-            return bad(format!("mode {i} is {m}: each mode one extent and one stride"));
-        }
-        ext[i] = m.leaves()[0].shape.value();
-        str[i] = m.leaves()[0].stride.scale_int().value();
-        if ext[i] < 1 || str[i] < 0 {
-            return bad(format!("mode {i} is {m}: positive extents, strides not negative"));
+    for (i, &(e, st)) in modes.iter().enumerate() {
+        (ext[i], str[i]) = (e, st);
+        if e < 1 {
+            return bad(format!("mode {i} is {e}:{st}: positive extents, strides not negative"));
         }
     }
     let unit = |i: usize| str[i] == 1 || ext[i] == 1;
@@ -108,8 +94,47 @@ pub fn storage(what: &str, layout: &Layout) -> Result<Storage> {
         return bad("neither the rows' nor the columns' stride is 1 (the kernels read contiguous rows)".into());
     };
     let span = if cols_contiguous { (ext[0] - 1) * ld + ext[1] } else { (ext[1] - 1) * ld + ext[0] };
-    let batch_stride = if rank == 3 && ext[2] > 1 { str[2] } else { span };
+    let batch_stride = if modes.len() == 3 && ext[2] > 1 { str[2] } else { span };
     Ok(Storage { shape: (ext[0], ext[1]), batch: ext[2], cols_contiguous, ld, batch_stride })
+}
+
+/// The `(extent, stride)` of each mode of `layout`, the operand `what` of
+/// `op`: integers known at the call, a rank in `ranks` (`rule` says why),
+/// one extent and one stride a mode, none negative.
+///
+/// Pre: none. Post: the modes in order, or an `Unsupported` error of `op`
+/// naming `what`, its layout and the rule it breaks.
+pub(crate) fn flat_modes(
+    op: &'static str,
+    what: &str,
+    layout: &Layout,
+    ranks: std::ops::RangeInclusive<usize>,
+    rule: &str,
+) -> Result<Vec<(i64, i64)>> {
+    let bad = |why: String| Error::unsupported(op, format!("{what} = {layout}: {why}"));
+    if layout.has_symbols() {
+        return Err(bad("its sizes must be known at the call".into()));
+    }
+    if !layout.has_int_strides() {
+        return Err(bad("its strides must be integers".into()));
+    }
+    let rank = layout.rank();
+    if !ranks.contains(&rank) {
+        return Err(bad(format!("rank {rank}: {rule}")));
+    }
+    (0..rank)
+        .map(|i| {
+            let m = layout.mode(i)?;
+            let [leaf] = m.leaves() else {
+                return Err(bad(format!("mode {i} is {m}: each mode one extent and one stride")));
+            };
+            let (e, st) = (leaf.shape.value(), leaf.stride.scale_int().value());
+            if e < 0 || st < 0 {
+                return Err(bad(format!("mode {i} is {m}: extents and strides not negative")));
+            }
+            Ok((e, st))
+        })
+        .collect()
 }
 
 /// The largest of 16, 8, 4, 2, 1, at most `most`, dividing every value.

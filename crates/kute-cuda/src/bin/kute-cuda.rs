@@ -1363,9 +1363,9 @@ fn fp8_checked(
     let options = GemmOptions { scales, c_elem: Some(c_elem), splits, tile_n, ..GemmOptions::default() };
     let total = (batch * m * n) as usize;
     let got: Vec<f32> = if c_elem == Elem::F32 {
-        library_c::<_, f32>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?
+        library_c::<_, f32>(gpu, elem, (&da, la), (&db, lb), (total, lc), None, &options)?
     } else {
-        let c = library_c::<_, u16>(gpu, elem, (&da, la), (&db, lb), (total, lc), &options)?;
+        let c = library_c::<_, u16>(gpu, elem, (&da, la), (&db, lb), (total, lc), None, &options)?;
         c.iter().map(|&h| widen_16(h, c_elem)).collect()
     };
     let dims = (m as usize, n as usize, k as usize);
@@ -1790,24 +1790,10 @@ fn at_launch_batched_checked(
     }
 }
 
-/// `library::gemm_with` of `a` and `b` (buffers and layouts) into a new
-/// zeroed `C` of `total` elements of `T` laid out as `lc`: `C` downloaded.
+/// `library::gemm_with` of `a` and `b` (buffers and layouts) into a `C`
+/// of `total` elements of `T` laid out as `lc`, holding `init` before the
+/// call (zeros without): `C` downloaded.
 fn library_c<
-    E: cudarc::driver::DeviceRepr,
-    T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default,
->(
-    gpu: &Gpu,
-    elem: Elem,
-    (da, la): (&cudarc::driver::CudaSlice<E>, Layout),
-    (db, lb): (&cudarc::driver::CudaSlice<E>, Layout),
-    (total, lc): (usize, Layout),
-    options: &kute_cuda::library::GemmOptions<'_>,
-) -> Result<Vec<T>, Error> {
-    library_c_from(gpu, elem, (da, la), (db, lb), (total, lc), None, options)
-}
-
-/// As [`library_c`], `C` holding `init` before the call (zeros without).
-fn library_c_from<
     E: cudarc::driver::DeviceRepr,
     T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits + Clone + Default,
 >(
@@ -1868,10 +1854,10 @@ fn library_checked(
     let (a, b) = ((&da, la), (&db, lb));
     let plain = GemmOptions::default();
     if c_f32 {
-        let got = library_c::<_, f32>(gpu, elem, a, b, (total, lc), &plain)?;
+        let got = library_c::<_, f32>(gpu, elem, a, b, (total, lc), None, &plain)?;
         same_bits("library gemm", &got, &wants, n as usize, "the reference")
     } else {
-        let got = library_c::<_, u16>(gpu, elem, a, b, (total, lc), &plain)?;
+        let got = library_c::<_, u16>(gpu, elem, a, b, (total, lc), None, &plain)?;
         same_rounded("library gemm", &got, &wants, elem, n as usize, "the reference")
     }
 }
@@ -1932,13 +1918,10 @@ fn epilogue_checked(
         (lay(format!("({m},{k}):({k},1)"))?, lay(format!("({n},{k}):({k},1)"))?, lay(format!("({m},{n}):({n},1)"))?);
     let (ab, bb, cc) = ((&da, la), (&db, lb), ((m * n) as usize, lc));
     let got: Vec<f32> = if c_f32 {
-        library_c_from::<_, f32>(gpu, elem, ab, bb, cc, Some(&c0), &options)?
+        library_c::<_, f32>(gpu, elem, ab, bb, cc, Some(&c0), &options)?
     } else {
         let bits: Vec<u16> = c0.iter().map(|&x| kute_cuda::elem::round_to_16(x, elem)).collect();
-        library_c_from::<_, u16>(gpu, elem, ab, bb, cc, Some(&bits), &options)?
-            .iter()
-            .map(|&h| widen_16(h, elem))
-            .collect()
+        library_c::<_, u16>(gpu, elem, ab, bb, cc, Some(&bits), &options)?.iter().map(|&h| widen_16(h, elem)).collect()
     };
     // the 16-bit types' half unit in the last place, relative
     let tol = if c_f32 {

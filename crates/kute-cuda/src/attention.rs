@@ -46,13 +46,18 @@ pub struct AttentionConfig {
     /// that sees no key (`i + Lk - Lq < 0`) gets `O = 0` and an LSE of
     /// `-inf`.
     pub causal: bool,
+    /// `K`'s and `V`'s fragments loaded by `ldmatrix.x4`, two MMA tiles of
+    /// 8 keys (of `K`) or 8 columns (of `V`) per instruction (CuTe's tiled
+    /// MMA permuted to 16 along N, as FlashAttention-2's), rather than by
+    /// `.x2`, one tile each: half the `ldmatrix` instructions.
+    pub kv_x4: bool,
 }
 
 impl Default for AttentionConfig {
     /// FlashAttention-2's forward tile for `d = 128`: 128 query rows, 64
     /// keys per step, four warps, not causal.
     fn default() -> AttentionConfig {
-        AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: false }
+        AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: false, kv_x4: true }
     }
 }
 
@@ -117,14 +122,15 @@ impl AttentionConfig {
 pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
     use std::fmt::Write as _;
     let p = crate::plan::attention_sm80::plan(config, elem)?;
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4 } = p.config;
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}",
+        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}, K and V by ldmatrix.{}",
         p.elem,
         p.threads,
-        if causal { ", causal" } else { "" }
+        if causal { ", causal" } else { "" },
+        if kv_x4 { "x4" } else { "x2" }
     );
     let _ = writeln!(o, "MMA atom: {}, warps along M", p.atom);
     for (what, f) in [
@@ -190,7 +196,7 @@ impl AttentionConfig {
         // (d = 128 with 32 keys per step: 302 TFLOP/s against 267 with 64,
         // H200, 4 x 16 heads x 4096, f16)
         let block_n = if head_dim == 128 { 32 } else { 64 };
-        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal }
+        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true }
     }
 }
 
@@ -252,11 +258,14 @@ impl AttentionKernel {
     /// use kute_cuda::{attention::{AttentionConfig, AttentionKernel}, Elem};
     /// let name = AttentionKernel::name_of(AttentionConfig::default(), Elem::Bf16);
     /// assert_eq!(name, "kute_attention_bf16_d128_128x64_w4");
+    /// let x2 = AttentionConfig { kv_x4: false, ..AttentionConfig::default() };
+    /// assert_eq!(AttentionKernel::name_of(x2, Elem::F16), "kute_attention_f16_d128_128x64_w4_x2");
     /// ```
     pub fn name_of(config: AttentionConfig, elem: Elem) -> String {
-        let AttentionConfig { head_dim, block_m, block_n, warps, causal } = config;
+        let AttentionConfig { head_dim, block_m, block_n, warps, causal, kv_x4 } = config;
         let c = if causal { "_causal" } else { "" };
-        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}")
+        let x2 = if kv_x4 { "" } else { "_x2" };
+        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}{x2}")
     }
 
     /// The grid for `lq` queries, `heads` query heads and `batch`: a block

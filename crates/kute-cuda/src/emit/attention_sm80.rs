@@ -31,7 +31,7 @@ fn values(what: &str, f: &Fragments, want: i64) -> Result<()> {
 
 /// The kernel `name(Q, K, V, O, LSE, params)` of the plan `p`.
 pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4 } = p.config;
     let elem = p.elem;
     let threads = p.threads;
     for (what, f, want) in
@@ -39,13 +39,17 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     {
         values(what, f, want)?;
     }
+    let ratio = p.k.grid.0 / p.k_load.grid.0;
+    values("K's loads", &p.k_load, 4 * ratio)?;
+    values("V's loads", &p.v_load, 4 * ratio)?;
     let mut s = String::new();
     header(
         &mut s,
         &format!(
-            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}",
+            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}, K and V by ldmatrix.{}",
             if causal { ", causal" } else { "" },
-            if p.q_in_registers { ", Q in registers" } else { "" }
+            if p.q_in_registers { ", Q in registers" } else { "" },
+            if kv_x4 { "x4" } else { "x2" }
         ),
     );
     for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
@@ -74,11 +78,36 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     // MMA tiles: S and O (im, j) at im + mm · j, Q and P (im, kk) at
     // im + mm · kk, K (j, kk) at j + nt · kk, V (j, kk) at j + dt · kk
     let mm = p.s.grid.0;
-    let nt = p.s.grid.1;
     let kd = p.q.grid.1;
     let kn = p.p.grid.1;
-    let dt = p.o.grid.1;
-    let (kt, vt) = (p.k.grid.0, p.v.grid.0);
+    // K and V loads: repeat (a, b) at a + grid.0 · b, each `ratio` MMA
+    // tiles along N (2 with ldmatrix.x4)
+    let (kt, vt) = (p.k_load.grid.0, p.v_load.grid.0);
+    let x = 2 * ratio;
+    // the MMAs of one load `l` into the tiles `ratio · j + sub`: each its B
+    // registers picked from the load's (the plan's kv_regs)
+    let b_mmas = |l: &str, acc: &str, a: &str| -> String {
+        let mut o = String::new();
+        for sub in 0..ratio {
+            let regs: Vec<String> = (0..2)
+                .map(|q| {
+                    let i = p.kv_regs.iter().position(|&r| r == (sub, q)).unwrap_or(0);
+                    format!("{l}[{i}]")
+                })
+                .collect();
+            let _ = write!(
+                o,
+                "        {{
+          const unsigned int b[2] = {{{}}};
+#pragma unroll
+          for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}({acc}[im + {mm} * ({ratio} * j + {sub})], {a}, b);
+        }}
+",
+                regs.join(", ")
+            );
+        }
+        o
+    };
     let slots = p.slot_rows.len();
     let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
 
@@ -299,12 +328,10 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
 #pragma unroll
     for (int kk = 0; kk < {kd}; ++kk) {{
 {q_load}#pragma unroll
-      for (int j = 0; j < {nt}; ++j) {{
-        unsigned int kb[2];
-        kute_ldsm_x2(kb, sk + ((k_f0 ^ k_fx[j + {kt} * kk]) + k_fa[j + {kt} * kk]));
-#pragma unroll
-        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_s[im + {mm} * j], {q_frag}, kb);
-      }}
+      for (int j = 0; j < {kt}; ++j) {{
+        unsigned int kb[{x}];
+        kute_ldsm_x{x}(kb, sk + ((k_f0 ^ k_fx[j + {kt} * kk]) + k_fa[j + {kt} * kk]));
+{k_mmas}      }}
     }}
     if ({masked}) {{
 {mask}    }}
@@ -324,12 +351,10 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
 #pragma unroll
     for (int kk = 0; kk < {kn}; ++kk) {{
 #pragma unroll
-      for (int j = 0; j < {dt}; ++j) {{
-        unsigned int vb[2];
-        kute_ldsm_x2_trans(vb, sv + ((v_f0 ^ v_fx[j + {vt} * kk]) + v_fa[j + {vt} * kk]));
-#pragma unroll
-        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_o[im + {mm} * j], pf[im + {mm} * kk], vb);
-      }}
+      for (int j = 0; j < {vt}; ++j) {{
+        unsigned int vb[{x}];
+        kute_ldsm_x{x}_trans(vb, sv + ((v_f0 ^ v_fx[j + {vt} * kk]) + v_fa[j + {vt} * kk]));
+{v_mmas}      }}
     }}
   }}
   asm volatile("cp.async.wait_group 0;" ::: "memory");
@@ -344,6 +369,8 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         o_reps = p.o.repeats,
         s_reps = p.s.repeats,
         p_reps = p.p.repeats,
+        k_mmas = b_mmas("kb", "acc_s", &q_frag),
+        v_mmas = b_mmas("vb", "acc_o", &format!("pf[im + {mm} * kk]")),
     );
     Ok(s)
 }

@@ -84,6 +84,9 @@ enum Cmd {
         /// Attention: K and V by ldmatrix.x2 rather than .x4.
         #[arg(long)]
         kv_x2: bool,
+        /// Attention: MMA groups the fragments are loaded ahead.
+        #[arg(long, default_value_t = kute_cuda::attention::FRAG_PREFETCH)]
+        frag_prefetch: i64,
     },
     /// Compile every kernel of the catalogue to PTX with NVRTC.
     Ptx {
@@ -286,8 +289,9 @@ enum Cmd {
         /// Store Q, K, V and O as (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
         #[arg(long)]
         bhsd: bool,
-        /// Pin kute's tile: BLOCK_M,BLOCK_N,WARPS[,KV_X4] (KV_X4 1, the default,
-        /// or 0: K and V by ldmatrix.x2); the head dimension's default otherwise.
+        /// Pin kute's tile: BLOCK_M,BLOCK_N,WARPS[,KV_X4[,PREFETCH]] (KV_X4 1, the
+        /// default, or 0: K and V by ldmatrix.x2; PREFETCH: MMA groups the
+        /// fragments are loaded ahead, 0 to 8); the head dimension's default otherwise.
         /// Repeated, each configuration runs with each tile.
         #[arg(long)]
         tile: Vec<String>,
@@ -805,12 +809,37 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
             configs.push(AttentionConfig::for_head_dim(d, causal));
         }
     }
-    configs.push(AttentionConfig { head_dim: 128, block_m: 64, block_n: 64, warps: 4, causal: false, kv_x4: true });
-    configs.push(AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true, kv_x4: true });
-    configs.push(AttentionConfig { head_dim: 256, block_m: 64, block_n: 32, warps: 4, causal: false, kv_x4: true });
-    // the default tiles with K and V loaded by ldmatrix.x2 (the earlier kernel)
+    configs.push(AttentionConfig {
+        head_dim: 128,
+        block_m: 64,
+        block_n: 64,
+        warps: 4,
+        causal: false,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    configs.push(AttentionConfig {
+        head_dim: 64,
+        block_m: 64,
+        block_n: 32,
+        warps: 2,
+        causal: true,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    configs.push(AttentionConfig {
+        head_dim: 256,
+        block_m: 64,
+        block_n: 32,
+        warps: 4,
+        causal: false,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    // the default tiles with K and V loaded by ldmatrix.x2 right before their
+    // MMAs (the earlier kernel)
     for d in [64, 128, 256] {
-        configs.push(AttentionConfig { kv_x4: false, ..AttentionConfig::for_head_dim(d, false) });
+        configs.push(AttentionConfig { kv_x4: false, frag_prefetch: 0, ..AttentionConfig::for_head_dim(d, false) });
     }
     let mut out = Vec::new();
     for elem in [Elem::F16, Elem::Bf16] {
@@ -2597,10 +2626,30 @@ fn ncu(n: i64, elems: &[Elem], ncu: &str) -> Result<(), Error> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Plan { kind, src, dst, elem, no_swizzle, head_dim, block_m, block_n, warps, causal, kv_x2 } => {
+        Cmd::Plan {
+            kind,
+            src,
+            dst,
+            elem,
+            no_swizzle,
+            head_dim,
+            block_m,
+            block_n,
+            warps,
+            causal,
+            kv_x2,
+            frag_prefetch,
+        } => {
             if kind == "attention" {
-                let config =
-                    kute_cuda::attention::AttentionConfig { head_dim, block_m, block_n, warps, causal, kv_x4: !kv_x2 };
+                let config = kute_cuda::attention::AttentionConfig {
+                    head_dim,
+                    block_m,
+                    block_n,
+                    warps,
+                    causal,
+                    kv_x4: !kv_x2,
+                    frag_prefetch,
+                };
                 let elem = if elem == Elem::F32 { Elem::F16 } else { elem };
                 kute_cuda::attention::describe(config, elem).map(|t| print!("{t}"))
             } else {
@@ -2666,8 +2715,9 @@ fn main() -> ExitCode {
 }
 
 /// One attention problem of the checks and the benchmark.
-/// A pinned attention tile: (block_m, block_n, warps, K and V by ldmatrix.x4).
-type AttentionTile = (i64, i64, i64, bool);
+/// A pinned attention tile: (block_m, block_n, warps, K and V by
+/// ldmatrix.x4, the fragments' prefetch).
+type AttentionTile = (i64, i64, i64, bool, i64);
 
 #[derive(Clone, Copy, Debug)]
 struct AttentionCase {
@@ -2692,8 +2742,8 @@ impl std::fmt::Display for AttentionCase {
         let AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile, lse } = *self;
         write!(f, "{elem} b{batch} hq{hq} hkv{hkv} Lq{lq} Lk{lk} d{d}{}", if causal { " causal" } else { "" })?;
         write!(f, " {}", if bhsd { "BHSD" } else { "BSHD" })?;
-        if let Some((bm, bn, w, x4)) = tile {
-            write!(f, " tile {bm}x{bn} w{w}{}", if x4 { "" } else { " x2" })?;
+        if let Some((bm, bn, w, x4, pf)) = tile {
+            write!(f, " tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?;
         }
         if !lse {
             write!(f, " no LSE")?;
@@ -2765,8 +2815,8 @@ const ATTENTION_CASES: [AttentionCase; 10] = {
         c((1, 2, 1), (100, 190, 64), true, Elem::F16, false),
         c((2, 2, 2), (65, 300, 128), false, Elem::F16, true),
     ];
-    cases[7].tile = Some((128, 32, 4, false));
-    cases[8].tile = Some((64, 32, 2, true));
+    cases[7].tile = Some((128, 32, 4, false, 0));
+    cases[8].tile = Some((64, 32, 2, true, 2));
     cases[9].lse = false;
     cases
 };
@@ -2787,13 +2837,14 @@ fn attention_call(
 ) -> Result<(), Error> {
     use kute_cuda::attention::{attention, AttentionOptions, AttentionTensors, Heads, HeadsMut, Lse};
     let (lq, lk, ll) = layouts;
-    let config = case.tile.map(|(block_m, block_n, warps, kv_x4)| AttentionConfig {
+    let config = case.tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch)| AttentionConfig {
         head_dim: case.d,
         block_m,
         block_n,
         warps,
         causal: case.causal,
         kv_x4,
+        frag_prefetch,
     });
     attention(
         gpu,
@@ -2936,8 +2987,9 @@ fn attention_bench(
         let v: Vec<i64> =
             text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
         match v[..] {
-            [bm, bn, w] => Ok((bm, bn, w, true)),
-            [bm, bn, w, x4 @ (0 | 1)] => Ok((bm, bn, w, x4 == 1)),
+            [bm, bn, w] => Ok((bm, bn, w, true, kute_cuda::attention::FRAG_PREFETCH)),
+            [bm, bn, w, x4 @ (0 | 1)] => Ok((bm, bn, w, x4 == 1, kute_cuda::attention::FRAG_PREFETCH)),
+            [bm, bn, w, x4 @ (0 | 1), pf] => Ok((bm, bn, w, x4 == 1, pf)),
             _ => Err(bad()),
         }
     };

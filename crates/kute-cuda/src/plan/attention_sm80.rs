@@ -833,6 +833,7 @@ mod tests {
                 warps,
                 causal: false,
                 kv_x4: true,
+                frag_prefetch: 1,
             };
             config.check(Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
@@ -847,7 +848,15 @@ mod tests {
         }
         assert_eq!(n, 10);
         // the rules: V's copy by 256 threads covers 32 keys of d = 64 per pass
-        let v_copy = AttentionConfig { head_dim: 64, block_m: 128, block_n: 16, warps: 8, causal: false, kv_x4: true };
+        let v_copy = AttentionConfig {
+            head_dim: 64,
+            block_m: 128,
+            block_n: 16,
+            warps: 8,
+            causal: false,
+            kv_x4: true,
+            frag_prefetch: 1,
+        };
         assert!(v_copy.check(Elem::F16).unwrap_err().to_string().contains("V's copy"));
         assert!(plan(AttentionConfig { block_m: 48, ..AttentionConfig::default() }, Elem::F16).is_err());
     }
@@ -860,20 +869,63 @@ mod tests {
     fn the_plan_on_the_cpu_computes_attention() {
         let cases = [
             (
-                AttentionConfig { head_dim: 64, block_m: 64, block_n: 64, warps: 4, causal: false, kv_x4: true },
+                AttentionConfig {
+                    head_dim: 64,
+                    block_m: 64,
+                    block_n: 64,
+                    warps: 4,
+                    causal: false,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
                 (100, 150),
             ),
-            (AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true, kv_x4: true }, (70, 70)),
             (
-                AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: true, kv_x4: true },
+                AttentionConfig {
+                    head_dim: 64,
+                    block_m: 64,
+                    block_n: 32,
+                    warps: 2,
+                    causal: true,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
+                (70, 70),
+            ),
+            (
+                AttentionConfig {
+                    head_dim: 128,
+                    block_m: 128,
+                    block_n: 64,
+                    warps: 4,
+                    causal: true,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
                 (40, 200),
             ),
             (
-                AttentionConfig { head_dim: 128, block_m: 64, block_n: 32, warps: 4, causal: false, kv_x4: false },
+                AttentionConfig {
+                    head_dim: 128,
+                    block_m: 64,
+                    block_n: 32,
+                    warps: 4,
+                    causal: false,
+                    kv_x4: false,
+                    frag_prefetch: 1,
+                },
                 (65, 90),
             ),
             (
-                AttentionConfig { head_dim: 256, block_m: 32, block_n: 16, warps: 1, causal: false, kv_x4: true },
+                AttentionConfig {
+                    head_dim: 256,
+                    block_m: 32,
+                    block_n: 16,
+                    warps: 1,
+                    causal: false,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
                 (33, 17),
             ),
         ];
@@ -911,7 +963,15 @@ mod tests {
         for (d, bm, bn, warps, kv_x4) in
             [(128, 128, 64, 4, true), (128, 128, 32, 4, false), (64, 64, 32, 2, true), (256, 128, 64, 8, true)]
         {
-            let config = AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal: false, kv_x4 };
+            let config = AttentionConfig {
+                head_dim: d,
+                block_m: bm,
+                block_n: bn,
+                warps,
+                causal: false,
+                kv_x4,
+                frag_prefetch: 1,
+            };
             let p = plan(config, Elem::F16).unwrap();
             let threads = p.threads;
             let b_mats = if kv_x4 { 4 } else { 2 };

@@ -46,20 +46,45 @@ pub struct AttentionConfig {
     /// that sees no key (`i + Lk - Lq < 0`) gets `O = 0` and an LSE of
     /// `-inf`.
     pub causal: bool,
+    /// `K`'s and `V`'s fragments loaded by `ldmatrix.x4`, two MMA tiles of
+    /// 8 keys (of `K`) or 8 columns (of `V`) per instruction (CuTe's tiled
+    /// MMA permuted to 16 along N, as FlashAttention-2's), rather than by
+    /// `.x2`, one tile each: half the `ldmatrix` instructions.
+    pub kv_x4: bool,
+    /// How far ahead of their MMAs the fragments are loaded, in groups of
+    /// MMAs (a group: the MMAs of one `K` or `V` load at one k-step, with
+    /// `Q`'s loads at the first of a k-step): 0 loads each group's
+    /// fragments right before its MMAs; `g` issues group `i + g`'s loads
+    /// before group `i`'s MMAs, hiding an `ldmatrix`'s latency behind `g`
+    /// groups of MMAs at the cost of `g` groups' registers (0 to 8).
+    pub frag_prefetch: i64,
 }
+
+/// The fragments' prefetch distance of the default tiles (see
+/// [`AttentionConfig::frag_prefetch`]).
+pub const FRAG_PREFETCH: i64 = 1;
 
 impl Default for AttentionConfig {
     /// FlashAttention-2's forward tile for `d = 128`: 128 query rows, 64
     /// keys per step, four warps, not causal.
     fn default() -> AttentionConfig {
-        AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: false }
+        AttentionConfig {
+            head_dim: 128,
+            block_m: 128,
+            block_n: 64,
+            warps: 4,
+            causal: false,
+            kv_x4: true,
+            frag_prefetch: FRAG_PREFETCH,
+        }
     }
 }
 
 impl AttentionConfig {
     /// The configuration's rules: `d` of 64, 128 or 256; `block_m` a
     /// multiple of `16 · warps`; `block_n` a multiple of 16 and of `256 ·
-    /// warps / d` (V's copy); 1 to 8 warps; 16-bit inputs.
+    /// warps / d` (V's copy); 1 to 8 warps; a prefetch of 0 to 8 groups;
+    /// 16-bit inputs.
     ///
     /// Pre: none. Post: `Ok` where the rules hold, else an `Unsupported`
     /// error naming the one broken.
@@ -73,7 +98,7 @@ impl AttentionConfig {
     /// ```
     pub fn check(&self, elem: Elem) -> Result<()> {
         const OP: &str = "attention";
-        let AttentionConfig { head_dim, block_m, block_n, warps, .. } = *self;
+        let AttentionConfig { head_dim, block_m, block_n, warps, frag_prefetch, .. } = *self;
         let bad = |why: String| Err(Error::unsupported(OP, why));
         if !matches!(elem, Elem::F16 | Elem::Bf16) {
             return bad(format!("{elem} inputs (f16 or bf16)"));
@@ -86,6 +111,9 @@ impl AttentionConfig {
         }
         if block_m < 16 * warps || block_m % (16 * warps) != 0 {
             return bad(format!("block_m {block_m}: a multiple of 16 · warps = {}", 16 * warps));
+        }
+        if !(0..=8).contains(&frag_prefetch) {
+            return bad(format!("frag_prefetch {frag_prefetch} (0 to 8)"));
         }
         if block_n < 16 || block_n % 16 != 0 {
             return bad(format!("block_n {block_n}: a multiple of 16"));
@@ -117,14 +145,15 @@ impl AttentionConfig {
 pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
     use std::fmt::Write as _;
     let p = crate::plan::attention_sm80::plan(config, elem)?;
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch } = p.config;
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}",
+        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead",
         p.elem,
         p.threads,
-        if causal { ", causal" } else { "" }
+        if causal { ", causal" } else { "" },
+        if kv_x4 { "x4" } else { "x2" }
     );
     let _ = writeln!(o, "MMA atom: {}, warps along M", p.atom);
     for (what, f) in [
@@ -190,7 +219,7 @@ impl AttentionConfig {
         // (d = 128 with 32 keys per step: 302 TFLOP/s against 267 with 64,
         // H200, 4 x 16 heads x 4096, f16)
         let block_n = if head_dim == 128 { 32 } else { 64 };
-        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal }
+        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true, frag_prefetch: FRAG_PREFETCH }
     }
 }
 
@@ -252,11 +281,17 @@ impl AttentionKernel {
     /// use kute_cuda::{attention::{AttentionConfig, AttentionKernel}, Elem};
     /// let name = AttentionKernel::name_of(AttentionConfig::default(), Elem::Bf16);
     /// assert_eq!(name, "kute_attention_bf16_d128_128x64_w4");
+    /// let x2 = AttentionConfig { kv_x4: false, ..AttentionConfig::default() };
+    /// assert_eq!(AttentionKernel::name_of(x2, Elem::F16), "kute_attention_f16_d128_128x64_w4_x2");
+    /// let pf0 = AttentionConfig { frag_prefetch: 0, ..x2 };
+    /// assert_eq!(AttentionKernel::name_of(pf0, Elem::F16), "kute_attention_f16_d128_128x64_w4_x2_pf0");
     /// ```
     pub fn name_of(config: AttentionConfig, elem: Elem) -> String {
-        let AttentionConfig { head_dim, block_m, block_n, warps, causal } = config;
+        let AttentionConfig { head_dim, block_m, block_n, warps, causal, kv_x4, frag_prefetch } = config;
         let c = if causal { "_causal" } else { "" };
-        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}")
+        let x2 = if kv_x4 { "" } else { "_x2" };
+        let pf = if frag_prefetch == FRAG_PREFETCH { String::new() } else { format!("_pf{frag_prefetch}") };
+        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}{x2}{pf}")
     }
 
     /// The grid for `lq` queries, `heads` query heads and `batch`: a block

@@ -88,6 +88,12 @@ enum Cmd {
         /// SM90 attention: K and V tiles in flight.
         #[arg(long, default_value_t = 2)]
         stages: i64,
+        /// Attention: K and V by ldmatrix.x2 rather than .x4.
+        #[arg(long)]
+        kv_x2: bool,
+        /// Attention: MMA groups the fragments are loaded ahead.
+        #[arg(long, default_value_t = kute_cuda::attention::FRAG_PREFETCH)]
+        frag_prefetch: i64,
     },
     /// Compile every kernel of the catalogue to PTX with NVRTC.
     Ptx {
@@ -290,9 +296,12 @@ enum Cmd {
         /// Store Q, K, V and O as (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
         #[arg(long)]
         bhsd: bool,
-        /// Pin kute's tile: BLOCK_M,BLOCK_N,WARPS (the head dimension's default otherwise).
-        #[arg(long, value_delimiter = ',')]
-        tile: Vec<i64>,
+        /// Pin kute's tile: BLOCK_M,BLOCK_N,WARPS[,KV_X4[,PREFETCH]] (KV_X4 1, the
+        /// default, or 0: K and V by ldmatrix.x2; PREFETCH: MMA groups the
+        /// fragments are loaded ahead, 0 to 8); the head dimension's default otherwise.
+        /// Repeated, each configuration runs with each tile.
+        #[arg(long)]
+        tile: Vec<String>,
         /// Query rows checked against the CPU reference per configuration.
         #[arg(long, default_value_t = 48)]
         rows: usize,
@@ -807,9 +816,38 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
             configs.push(AttentionConfig::for_head_dim(d, causal));
         }
     }
-    configs.push(AttentionConfig { head_dim: 128, block_m: 64, block_n: 64, warps: 4, causal: false });
-    configs.push(AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true });
-    configs.push(AttentionConfig { head_dim: 256, block_m: 64, block_n: 32, warps: 4, causal: false });
+    configs.push(AttentionConfig {
+        head_dim: 128,
+        block_m: 64,
+        block_n: 64,
+        warps: 4,
+        causal: false,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    configs.push(AttentionConfig {
+        head_dim: 64,
+        block_m: 64,
+        block_n: 32,
+        warps: 2,
+        causal: true,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    configs.push(AttentionConfig {
+        head_dim: 256,
+        block_m: 64,
+        block_n: 32,
+        warps: 4,
+        causal: false,
+        kv_x4: true,
+        frag_prefetch: 1,
+    });
+    // the default tiles with K and V loaded by ldmatrix.x2 right before their
+    // MMAs (the earlier kernel)
+    for d in [64, 128, 256] {
+        configs.push(AttentionConfig { kv_x4: false, frag_prefetch: 0, ..AttentionConfig::for_head_dim(d, false) });
+    }
     let mut out = Vec::new();
     for elem in [Elem::F16, Elem::Bf16] {
         for &c in &configs {
@@ -2591,6 +2629,8 @@ fn main() -> ExitCode {
             causal,
             warpgroups,
             stages,
+            kv_x2,
+            frag_prefetch,
         } => {
             let elem16 = if elem == Elem::F32 { Elem::F16 } else { elem };
             if kind == "attention-sm90" {
@@ -2598,7 +2638,15 @@ fn main() -> ExitCode {
                     kute_cuda::attention::Sm90AttentionConfig { head_dim, block_n, warpgroups, stages, causal };
                 kute_cuda::attention::describe_sm90(config, elem16).map(|t| print!("{t}"))
             } else if kind == "attention" {
-                let config = kute_cuda::attention::AttentionConfig { head_dim, block_m, block_n, warps, causal };
+                let config = kute_cuda::attention::AttentionConfig {
+                    head_dim,
+                    block_m,
+                    block_n,
+                    warps,
+                    causal,
+                    kv_x4: !kv_x2,
+                    frag_prefetch,
+                };
                 let elem = if elem == Elem::F32 { Elem::F16 } else { elem };
                 kute_cuda::attention::describe(config, elem).map(|t| print!("{t}"))
             } else {
@@ -2664,6 +2712,10 @@ fn main() -> ExitCode {
 }
 
 /// One attention problem of the checks and the benchmark.
+/// A pinned attention tile: (block_m, block_n, warps, K and V by
+/// ldmatrix.x4, the fragments' prefetch).
+type AttentionTile = (i64, i64, i64, bool, i64);
+
 #[derive(Clone, Copy, Debug)]
 struct AttentionCase {
     batch: i64,
@@ -2676,8 +2728,8 @@ struct AttentionCase {
     elem: Elem,
     /// Storage (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
     bhsd: bool,
-    /// kute's tile (block_m, block_n, warps), pinned.
-    tile: Option<(i64, i64, i64)>,
+    /// kute's tile, pinned.
+    tile: Option<AttentionTile>,
     /// Whether the call writes the LSE.
     lse: bool,
 }
@@ -2687,8 +2739,8 @@ impl std::fmt::Display for AttentionCase {
         let AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile, lse } = *self;
         write!(f, "{elem} b{batch} hq{hq} hkv{hkv} Lq{lq} Lk{lk} d{d}{}", if causal { " causal" } else { "" })?;
         write!(f, " {}", if bhsd { "BHSD" } else { "BSHD" })?;
-        if let Some((bm, bn, w)) = tile {
-            write!(f, " tile {bm}x{bn} w{w}")?;
+        if let Some((bm, bn, w, x4, pf)) = tile {
+            write!(f, " tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?;
         }
         if !lse {
             write!(f, " no LSE")?;
@@ -2760,7 +2812,8 @@ const ATTENTION_CASES: [AttentionCase; 10] = {
         c((1, 2, 1), (100, 190, 64), true, Elem::F16, false),
         c((2, 2, 2), (65, 300, 128), false, Elem::F16, true),
     ];
-    cases[8].tile = Some((64, 32, 2));
+    cases[7].tile = Some((128, 32, 4, false, 0));
+    cases[8].tile = Some((64, 32, 2, true, 2));
     cases[9].lse = false;
     cases
 };
@@ -2781,12 +2834,14 @@ fn attention_call(
 ) -> Result<(), Error> {
     use kute_cuda::attention::{attention, AttentionOptions, AttentionTensors, Heads, HeadsMut, Lse};
     let (lq, lk, ll) = layouts;
-    let config = case.tile.map(|(block_m, block_n, warps)| AttentionConfig {
+    let config = case.tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch)| AttentionConfig {
         head_dim: case.d,
         block_m,
         block_n,
         warps,
         causal: case.causal,
+        kv_x4,
+        frag_prefetch,
     });
     attention(
         gpu,
@@ -2918,18 +2973,25 @@ fn attention_bench(
     reps: usize,
     no_torch: bool,
     bhsd: bool,
-    tile: &[i64],
+    tile: &[String],
     rows: usize,
 ) -> Result<(), Error> {
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
-    let tile = match tile {
-        [] => None,
-        [bm, bn, w] => Some((*bm, *bn, *w)),
-        _ => {
-            return Err(Error::Unsupported { op: "attention", why: format!("--tile {tile:?}: BLOCK_M,BLOCK_N,WARPS") })
+    let parse = |text: &String| -> Result<AttentionTile, Error> {
+        let bad =
+            || Error::Unsupported { op: "attention", why: format!("--tile {text}: BLOCK_M,BLOCK_N,WARPS[,KV_X4]") };
+        let v: Vec<i64> =
+            text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        match v[..] {
+            [bm, bn, w] => Ok((bm, bn, w, true, kute_cuda::attention::FRAG_PREFETCH)),
+            [bm, bn, w, x4 @ (0 | 1)] => Ok((bm, bn, w, x4 == 1, kute_cuda::attention::FRAG_PREFETCH)),
+            [bm, bn, w, x4 @ (0 | 1), pf] => Ok((bm, bn, w, x4 == 1, pf)),
+            _ => Err(bad()),
         }
     };
+    let tiles: Vec<Option<AttentionTile>> =
+        if tile.is_empty() { vec![None] } else { tile.iter().map(|t| parse(t).map(Some)).collect::<Result<_, _>>()? };
     let mut cases = Vec::new();
     for text in configs {
         let v: Vec<i64> =
@@ -2940,7 +3002,21 @@ fn attention_bench(
             return Err(Error::Unsupported { op: "attention", why: format!("'{text}': B,HQ,HKV,LQ,LK,D,CAUSAL") });
         };
         for &elem in elems {
-            cases.push(AttentionCase { batch, hq, hkv, lq, lk, d, causal: causal != 0, elem, bhsd, tile, lse: true });
+            for &tile in &tiles {
+                cases.push(AttentionCase {
+                    batch,
+                    hq,
+                    hkv,
+                    lq,
+                    lk,
+                    d,
+                    causal: causal != 0,
+                    elem,
+                    bhsd,
+                    tile,
+                    lse: true,
+                });
+            }
         }
     }
     let mut bad = 0;

@@ -31,7 +31,7 @@ fn values(what: &str, f: &Fragments, want: i64) -> Result<()> {
 
 /// The kernel `name(Q, K, V, O, LSE, params)` of the plan `p`.
 pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch } = p.config;
     let elem = p.elem;
     let threads = p.threads;
     for (what, f, want) in
@@ -39,13 +39,17 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     {
         values(what, f, want)?;
     }
+    let ratio = p.k.grid.0 / p.k_load.grid.0;
+    values("K's loads", &p.k_load, 4 * ratio)?;
+    values("V's loads", &p.v_load, 4 * ratio)?;
     let mut s = String::new();
     header(
         &mut s,
         &format!(
-            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}",
+            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead",
             if causal { ", causal" } else { "" },
-            if p.q_in_registers { ", Q in registers" } else { "" }
+            if p.q_in_registers { ", Q in registers" } else { "" },
+            if kv_x4 { "x4" } else { "x2" }
         ),
     );
     for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
@@ -74,11 +78,51 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     // MMA tiles: S and O (im, j) at im + mm · j, Q and P (im, kk) at
     // im + mm · kk, K (j, kk) at j + nt · kk, V (j, kk) at j + dt · kk
     let mm = p.s.grid.0;
-    let nt = p.s.grid.1;
     let kd = p.q.grid.1;
     let kn = p.p.grid.1;
-    let dt = p.o.grid.1;
-    let (kt, vt) = (p.k.grid.0, p.v.grid.0);
+    // K and V loads: repeat (a, b) at a + grid.0 · b, each `ratio` MMA
+    // tiles along N (2 with ldmatrix.x4)
+    let (kt, vt) = (p.k_load.grid.0, p.v_load.grid.0);
+    let x = 2 * ratio;
+    // the MMAs of one load `l` into the tiles `ratio · j + sub`: each its B
+    // registers picked from the load's (the plan's kv_regs)
+    let b_mmas = |l: &str, j: i64, acc: &str, a: &dyn Fn(&str) -> String| -> String {
+        let mut o = String::new();
+        for sub in 0..ratio {
+            let regs: Vec<String> = (0..2)
+                .map(|q| {
+                    let i = p.kv_regs.iter().position(|&r| r == (sub, q)).unwrap_or(0);
+                    format!("{l}[{i}]")
+                })
+                .collect();
+            let _ = writeln!(
+                o,
+                "    {{\n      const unsigned int b[2] = {{{}}};\n#pragma unroll\n      for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}({acc}[im + {mm} * {}], {}, b);\n    }}",
+                regs.join(", "),
+                ratio * j + sub,
+                a("im")
+            );
+        }
+        o
+    };
+    // a GEMM as a sequence of groups (k-step kk, load j), each its loads and
+    // its MMAs: the loads of group g + prefetch are issued before the MMAs
+    // of group g, so an ldmatrix's latency hides behind the MMAs before its
+    // own (0: each group's loads right before its MMAs)
+    let prefetch = p.config.frag_prefetch as usize;
+    let pipeline = |groups: &[(String, String)]| -> String {
+        let mut o = String::new();
+        for (loads, _) in groups.iter().take(prefetch) {
+            o.push_str(loads);
+        }
+        for (g, (_, mmas)) in groups.iter().enumerate() {
+            if let Some((loads, _)) = groups.get(g + prefetch) {
+                o.push_str(loads);
+            }
+            o.push_str(mmas);
+        }
+        o
+    };
     let slots = p.slot_rows.len();
     let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
 
@@ -204,24 +248,54 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     store.push_str("  }\n");
 
     // Q's fragments: loaded once into registers, or at each step of d
-    let (q_resident, q_frag) = if p.q_in_registers {
-        (
-            format!(
-                "  unsigned int qr[{}][4];\n#pragma unroll\n  for (int r = 0; r < {}; ++r) kute_ldsm_x4(qr[r], sq + ((q_f0 ^ q_fx[r]) + q_fa[r]));\n",
-                p.q.repeats, p.q.repeats
-            ),
-            format!("qr[im + {mm} * kk]"),
-        )
-    } else {
-        (String::new(), "qa[im]".to_string())
-    };
-    let q_load = if p.q_in_registers {
-        String::new()
-    } else {
+    // Q's fragments: loaded once into registers, or at each k-step with K's
+    let q_resident = if p.q_in_registers {
         format!(
-            "      unsigned int qa[{mm}][4];\n#pragma unroll\n      for (int im = 0; im < {mm}; ++im) kute_ldsm_x4(qa[im], sq + ((q_f0 ^ q_fx[im + {mm} * kk]) + q_fa[im + {mm} * kk]));\n"
+            "  unsigned int qr[{}][4];\n#pragma unroll\n  for (int r = 0; r < {}; ++r) kute_ldsm_x4(qr[r], sq + ((q_f0 ^ q_fx[r]) + q_fa[r]));\n",
+            p.q.repeats, p.q.repeats
         )
+    } else {
+        String::new()
     };
+    // S = Q · K(n)^T and O += P · V(n), group by group
+    let mut s_groups = Vec::new();
+    for kk in 0..kd {
+        for j in 0..kt {
+            let mut loads = String::new();
+            if !p.q_in_registers && j == 0 {
+                let _ = writeln!(
+                    loads,
+                    "    unsigned int qa{kk}[{mm}][4];\n#pragma unroll\n    for (int im = 0; im < {mm}; ++im) kute_ldsm_x4(qa{kk}[im], sq + ((q_f0 ^ q_fx[im + {}]) + q_fa[im + {}]));",
+                    mm * kk,
+                    mm * kk
+                );
+            }
+            let r = j + kt * kk;
+            let _ = writeln!(
+                loads,
+                "    unsigned int kb{kk}_{j}[{x}];\n    kute_ldsm_x{x}(kb{kk}_{j}, sk + ((k_f0 ^ k_fx[{r}]) + k_fa[{r}]));"
+            );
+            let a = |im: &str| {
+                if p.q_in_registers {
+                    format!("qr[{im} + {}]", mm * kk)
+                } else {
+                    format!("qa{kk}[{im}]")
+                }
+            };
+            s_groups.push((loads, b_mmas(&format!("kb{kk}_{j}"), j, "acc_s", &a)));
+        }
+    }
+    let mut v_groups = Vec::new();
+    for kk in 0..kn {
+        for j in 0..vt {
+            let r = j + vt * kk;
+            let loads = format!(
+                "    unsigned int vb{kk}_{j}[{x}];\n    kute_ldsm_x{x}_trans(vb{kk}_{j}, sv + ((v_f0 ^ v_fx[{r}]) + v_fa[{r}]));\n"
+            );
+            let a = |im: &str| format!("pf[{im} + {}]", mm * kk);
+            v_groups.push((loads, b_mmas(&format!("vb{kk}_{j}"), j, "acc_o", &a)));
+        }
+    }
     let q_copy = copy("q", 0, "(int)prm.q[1]");
     let k_copy = copy("k", 1, "k_ss");
     let v_copy = copy("v", 2, "v_ss");
@@ -296,17 +370,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     for (int r = 0; r < {s_reps}; ++r)
 #pragma unroll
       for (int v = 0; v < 4; ++v) acc_s[r][v] = 0.f;
-#pragma unroll
-    for (int kk = 0; kk < {kd}; ++kk) {{
-{q_load}#pragma unroll
-      for (int j = 0; j < {nt}; ++j) {{
-        unsigned int kb[2];
-        kute_ldsm_x2(kb, sk + ((k_f0 ^ k_fx[j + {kt} * kk]) + k_fa[j + {kt} * kk]));
-#pragma unroll
-        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_s[im + {mm} * j], {q_frag}, kb);
-      }}
-    }}
-    if ({masked}) {{
+{s_gemm}    if ({masked}) {{
 {mask}    }}
 {softmax}    // P converted in place from S's registers (before K(n - 1)'s copies:
     // half the registers S held)
@@ -321,17 +385,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     }}
     asm volatile("cp.async.commit_group;" ::: "memory");
     // O += P · V(n)
-#pragma unroll
-    for (int kk = 0; kk < {kn}; ++kk) {{
-#pragma unroll
-      for (int j = 0; j < {dt}; ++j) {{
-        unsigned int vb[2];
-        kute_ldsm_x2_trans(vb, sv + ((v_f0 ^ v_fx[j + {vt} * kk]) + v_fa[j + {vt} * kk]));
-#pragma unroll
-        for (int im = 0; im < {mm}; ++im) kute_mma_m16n8k16_f32_{ty}(acc_o[im + {mm} * j], pf[im + {mm} * kk], vb);
-      }}
-    }}
-  }}
+{v_gemm}  }}
   asm volatile("cp.async.wait_group 0;" ::: "memory");
   // (the output's pointers made here: nothing of them lives through the loop)
   const int o_row0 = (int){name}_o_row(t), o_col0 = (int){name}_o_col(t);
@@ -344,6 +398,8 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         o_reps = p.o.repeats,
         s_reps = p.s.repeats,
         p_reps = p.p.repeats,
+        s_gemm = pipeline(&s_groups),
+        v_gemm = pipeline(&v_groups),
     );
     Ok(s)
 }

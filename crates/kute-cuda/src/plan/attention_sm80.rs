@@ -8,7 +8,7 @@ use crate::attention::AttentionConfig;
 use crate::{Elem, Error, Result};
 use kute::analysis::BankReport;
 use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
-use kute::{AnyLayout, Int, Layout};
+use kute::{AnyLayout, Int, Layout, Tiler};
 
 const OP: &str = "attention plan";
 
@@ -68,6 +68,15 @@ pub(crate) struct AttentionSm80Plan {
     pub v: Fragments,
     /// `O`, the accumulators of `P·V`, over `(block_m, d)`.
     pub o: Fragments,
+    /// `K`'s and `V`'s fragments as one `ldmatrix` loads them: `k` and `v`
+    /// where `kv_x4` is off, else those of the tiled MMA permuted to 16
+    /// along N (two MMA tiles per repeat).
+    pub k_load: Fragments,
+    pub v_load: Fragments,
+    /// Per register of a `K` or `V` load: the MMA tile of the pair (0 or 1
+    /// past `2 · a` for load repeat `(a, b)`) and its register there (the
+    /// same for `K` and `V`: checked).
+    pub kv_regs: Vec<(i64, i64)>,
     /// `P`'s full index (see [`Fragments::full`]) to `S`'s: each `P`
     /// register's value is the `S` register of the same thread at that
     /// index, `left_inverse(S) ∘ P`.
@@ -299,6 +308,21 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     let p = fragments(&mma, Operand::A, (bm, bn), (rows, 16))?;
     let v = fragments(&mma, Operand::B, (d, bn), (8, 16))?;
     let o = fragments(&mma, Operand::C, (bm, d), (rows, 8))?;
+    // the B loads: with x4, CuTe's Tile<16·warps, 16, 16> permutation makes
+    // each thread's B values cover two MMA tiles of 8 along N
+    let mma_b = if config.kv_x4 {
+        let tiler = Tiler::Tuple([rows, 16, 16].map(|n| Tiler::Int(Int::new_static(n))).to_vec());
+        TiledMma::new(MmaAtom::new(atom)?, Some(&warp_layout), Some(&tiler))?
+    } else {
+        mma.clone()
+    };
+    let b_n = if config.kv_x4 { 16 } else { 8 };
+    let k_load = fragments(&mma_b, Operand::B, (bn, d), (b_n, 16))?;
+    let v_load = fragments(&mma_b, Operand::B, (d, bn), (b_n, 16))?;
+    let kv_regs = load_registers(&k_load, &k, threads)?;
+    if load_registers(&v_load, &v, threads)? != kv_regs {
+        return Err(Error::unsupported(OP, "K's and V's loads hold their MMA tiles' registers in different orders"));
+    }
     // every fragment map covers its tile once: A's and C's over all the
     // threads, B's (which every warp holds whole) over each warp's
     for (what, f, per_warp) in
@@ -315,7 +339,9 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     let ldsm = |which: Operand, op: &str| -> Result<TiledCopy> {
         Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma, which)?)
     };
-    let (tv_a, tv_b) = (mma.layout_a_tv()?, mma.layout_b_tv()?);
+    let ldsm_b =
+        |op: &str| -> Result<TiledCopy> { Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma_b, Operand::B)?) };
+    let (tv_a, tv_b) = (mma.layout_a_tv()?, mma_b.layout_b_tv()?);
     let tile_of = |rows: i64, cols: i64, k_major: bool, tv: &Layout, copy: &TiledCopy, mma_tile: (i64, i64)| {
         let x = if k_major { layout2((rows, cols), (cols, 1))? } else { layout2((rows, cols), (1, rows))? };
         let mut reasoning = Vec::new();
@@ -324,8 +350,22 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     };
     let smem = [
         tile_of(bm, d, true, &tv_a, &ldsm(Operand::A, "SM75_U32x4_LDSM_N")?, (rows, 16))?,
-        tile_of(bn, d, true, &tv_b, &ldsm(Operand::B, "SM75_U32x2_LDSM_N")?, (8, 16))?,
-        tile_of(d, bn, false, &tv_b, &ldsm(Operand::B, "SM75_U16x4_LDSM_T")?, (8, 16))?,
+        tile_of(
+            bn,
+            d,
+            true,
+            &tv_b,
+            &ldsm_b(if config.kv_x4 { "SM75_U32x4_LDSM_N" } else { "SM75_U32x2_LDSM_N" })?,
+            (b_n, 16),
+        )?,
+        tile_of(
+            d,
+            bn,
+            false,
+            &tv_b,
+            &ldsm_b(if config.kv_x4 { "SM75_U16x8_LDSM_T" } else { "SM75_U16x4_LDSM_T" })?,
+            (b_n, 16),
+        )?,
     ];
     let tiles = [
         tile_indices(&smem[0], threads, elem, (bm, d), true)?,
@@ -384,6 +424,9 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
         p,
         v,
         o,
+        k_load,
+        v_load,
+        kv_regs,
         p_from_s,
         row_masks,
         smem,
@@ -395,6 +438,40 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
         q_in_registers,
         smem_bytes,
     })
+}
+
+/// Where each register of `ld` (a B operand's fragments as one `ldmatrix`
+/// loads them, `ratio` MMA tiles of `f` along N per repeat) lives in `f`:
+/// register `i` (values `2i`, `2i + 1`) of load repeat `(a, b)` is register
+/// `q` of `f`'s tile `(ratio · a + sub, b)`, the same `(sub, q)` for every
+/// thread and repeat (checked).
+fn load_registers(ld: &Fragments, f: &Fragments, threads: i64) -> Result<Vec<(i64, i64)>> {
+    let ratio = f.grid.0 / ld.grid.0;
+    let unlike = || Error::unsupported(OP, format!("the B load {} + {} is not pairs of MMA tiles", ld.frag, ld.rep));
+    if ld.grid.1 != f.grid.1 || ld.grid.0 * ratio != f.grid.0 || ld.values != f.values * ratio {
+        return Err(unlike());
+    }
+    let mut regs = Vec::new();
+    for i in 0..ld.values / 2 {
+        let want = |t: i64, r: i64, e: i64| ld.coord(threads, t, 2 * i + e, r);
+        let found = (0..ratio)
+            .flat_map(|sub| (0..f.values / 2).map(move |q| (sub, q)))
+            .find(|&(sub, q)| f.coord(threads, 0, 2 * q, sub).ok() == want(0, 0, 0).ok())
+            .ok_or_else(unlike)?;
+        for t in 0..threads {
+            for r in 0..ld.repeats {
+                let (a, b) = (r % ld.grid.0, r / ld.grid.0);
+                let tile = ratio * a + found.0 + f.grid.0 * b;
+                for e in 0..2 {
+                    if f.coord(threads, t, 2 * found.1 + e, tile)? != want(t, r, e)? {
+                        return Err(unlike());
+                    }
+                }
+            }
+        }
+        regs.push(found);
+    }
+    Ok(regs)
 }
 
 /// `f`'s registers in the kernel's form, and the rows of its slots.
@@ -770,8 +847,15 @@ mod tests {
             (256, 4, 1, 64),
             (256, 8, 1, 32),
         ] {
-            let config =
-                AttentionConfig { head_dim: d, block_m: 16 * warps * bm_mul, block_n: bn, warps, causal: false };
+            let config = AttentionConfig {
+                head_dim: d,
+                block_m: 16 * warps * bm_mul,
+                block_n: bn,
+                warps,
+                causal: false,
+                kv_x4: true,
+                frag_prefetch: 1,
+            };
             config.check(Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             assert_eq!(p.threads, 32 * warps);
@@ -785,7 +869,15 @@ mod tests {
         }
         assert_eq!(n, 10);
         // the rules: V's copy by 256 threads covers 32 keys of d = 64 per pass
-        let v_copy = AttentionConfig { head_dim: 64, block_m: 128, block_n: 16, warps: 8, causal: false };
+        let v_copy = AttentionConfig {
+            head_dim: 64,
+            block_m: 128,
+            block_n: 16,
+            warps: 8,
+            causal: false,
+            kv_x4: true,
+            frag_prefetch: 1,
+        };
         assert!(v_copy.check(Elem::F16).unwrap_err().to_string().contains("V's copy"));
         assert!(plan(AttentionConfig { block_m: 48, ..AttentionConfig::default() }, Elem::F16).is_err());
     }
@@ -797,10 +889,66 @@ mod tests {
     #[test]
     fn the_plan_on_the_cpu_computes_attention() {
         let cases = [
-            (AttentionConfig { head_dim: 64, block_m: 64, block_n: 64, warps: 4, causal: false }, (100, 150)),
-            (AttentionConfig { head_dim: 64, block_m: 64, block_n: 32, warps: 2, causal: true }, (70, 70)),
-            (AttentionConfig { head_dim: 128, block_m: 128, block_n: 64, warps: 4, causal: true }, (40, 200)),
-            (AttentionConfig { head_dim: 256, block_m: 32, block_n: 16, warps: 1, causal: false }, (33, 17)),
+            (
+                AttentionConfig {
+                    head_dim: 64,
+                    block_m: 64,
+                    block_n: 64,
+                    warps: 4,
+                    causal: false,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
+                (100, 150),
+            ),
+            (
+                AttentionConfig {
+                    head_dim: 64,
+                    block_m: 64,
+                    block_n: 32,
+                    warps: 2,
+                    causal: true,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
+                (70, 70),
+            ),
+            (
+                AttentionConfig {
+                    head_dim: 128,
+                    block_m: 128,
+                    block_n: 64,
+                    warps: 4,
+                    causal: true,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
+                (40, 200),
+            ),
+            (
+                AttentionConfig {
+                    head_dim: 128,
+                    block_m: 64,
+                    block_n: 32,
+                    warps: 4,
+                    causal: false,
+                    kv_x4: false,
+                    frag_prefetch: 1,
+                },
+                (65, 90),
+            ),
+            (
+                AttentionConfig {
+                    head_dim: 256,
+                    block_m: 32,
+                    block_n: 16,
+                    warps: 1,
+                    causal: false,
+                    kv_x4: true,
+                    frag_prefetch: 1,
+                },
+                (33, 17),
+            ),
         ];
         for (i, (config, (lq, lk))) in cases.into_iter().enumerate() {
             let p = plan(config, Elem::F16).unwrap();
@@ -833,12 +981,25 @@ mod tests {
     /// its MMA fragment names.
     #[test]
     fn the_kernels_tables_copy_and_load_every_fragment_value() {
-        for (d, bm, bn, warps) in [(128, 128, 64, 4), (64, 64, 32, 2), (256, 128, 64, 8)] {
-            let config = AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal: false };
+        for (d, bm, bn, warps, kv_x4) in
+            [(128, 128, 64, 4, true), (128, 128, 32, 4, false), (64, 64, 32, 2, true), (256, 128, 64, 8, true)]
+        {
+            let config = AttentionConfig {
+                head_dim: d,
+                block_m: bm,
+                block_n: bn,
+                warps,
+                causal: false,
+                kv_x4,
+                frag_prefetch: 1,
+            };
             let p = plan(config, Elem::F16).unwrap();
             let threads = p.threads;
-            // (which tile, its fragments, the sequence rows, matrices per ldmatrix, transposed)
-            for (i, f, rows, mats, trans) in [(0, &p.q, bm, 4, false), (1, &p.k, bn, 2, false), (2, &p.v, bn, 2, true)]
+            let b_mats = if kv_x4 { 4 } else { 2 };
+            assert_eq!(p.k_load.values, 2 * b_mats);
+            // (which tile, its fragments as loaded, the sequence rows, matrices per ldmatrix, transposed)
+            for (i, f, rows, mats, trans) in
+                [(0, &p.q, bm, 4, false), (1, &p.k_load, bn, b_mats, false), (2, &p.v_load, bn, b_mats, true)]
             {
                 let (t, ix) = (&p.smem[i], &p.tiles[i]);
                 let at = |x: i64| t.layout.eval_int(Int::new_dynamic(x)).unwrap().value();

@@ -216,8 +216,9 @@ impl AttentionConfig {
     /// ```
     pub fn for_head_dim(head_dim: i64, causal: bool) -> AttentionConfig {
         let warps = if head_dim > 128 { 8 } else { 4 };
-        // (d = 128 with 32 keys per step: 302 TFLOP/s against 267 with 64,
-        // H200, 4 x 16 heads x 4096, f16)
+        // (d = 128: 32 keys per step ran 317 TFLOP/s and 64 keys 320, which
+        // spills 8 bytes (254 registers); with K and V by ldmatrix.x2, 302
+        // and 267: H200, f16, 4 x 16 heads x 4096)
         let block_n = if head_dim == 128 { 32 } else { 64 };
         AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true, frag_prefetch: FRAG_PREFETCH }
     }

@@ -161,6 +161,8 @@ const CALLABLE: &[&str] = &[
     "make_tmem_copy",
     "make_tmem_ptr",
     "make_gmem_ptr",
+    "make_smem_ptr",
+    "tma_partition",
     "make_tma_copy",
     "make_tma_atom",
     "make_tma_copy_A_sm90",

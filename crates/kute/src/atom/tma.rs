@@ -8,7 +8,8 @@
 //! coordinate at a time; those modes, coalesced into extents of at most 256,
 //! are the TMA box (the *gmem basis*: box mode → gmem mode). From it CuTe fills
 //! the arguments of the driver's `cuTensorMapEncodeTiled` ([`TmaDescriptor`]),
-//! and the strides of the coordinate tensor the copy reads ([`get_tma_tensor`]).
+//! and the strides of the coordinate tensor the copy reads ([`get_tma_tensor`]);
+//! [`tma_partition`] splits an smem tile and that tensor's tile by instruction and CTA.
 //! kute runs the same steps with its own algebra, static and dynamic integers
 //! as CuTe has them (CuTe merges two gmem modes into one box mode only when it
 //! knows their strides at compile time), and refuses what CuTe rejects, by
@@ -89,6 +90,7 @@ impl GmemTensor {
         if address < 0 {
             return Err(Error::inadmissible(op, format!("the address {address} is negative")));
         }
+        crate::sym::refuse("make_tensor", || layout.has_symbols())?;
         if !layout.has_int_strides() {
             return Err(Error::inadmissible(
                 "make_tensor",
@@ -512,6 +514,7 @@ fn tma_atom(
     cta_v_map: &Layout,
     name: &'static str,
 ) -> Result<CopyAtom> {
+    crate::sym::refuse(name, || slayout.has_symbols() || cta_v_map.has_symbols())?;
     let swizzle = cops::get_swizzle_portion(slayout).map_err(|e| e.in_op(name))?;
     let smem = cops::get_nonswizzle_portion(slayout).map_err(|e| e.in_op(name))?;
     let gbasis = construct_tma_gbasis(g, &smem, cta_v_map, name).map_err(|e| e.within(name))?;
@@ -878,4 +881,205 @@ pub fn get_tma_tensor(atom: &CopyAtom, shape: &IntTuple) -> Result<Tensor<Coords
         None => crate::layout::point::Point::Tuple(prof),
     };
     Ok(Tensor::with_offset(Coords, layout, offset))
+}
+
+/// A tensor in shared memory: CuTe's `make_tensor(make_smem_ptr<T>(address),
+/// layout)`, the layout plain or swizzled (CuTe moves a layout's swizzle into
+/// the pointer: `Sw<3,4,3>_smem_ptr[16b](0x1000) o layout`).
+///
+/// ```
+/// use kute::atom::tma::SmemTensor;
+/// let s = kute::expr::eval("group<0,2>(tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64)))").unwrap();
+/// let t = SmemTensor::new("half_t", 4096, &s.to_any_layout("s").unwrap()).unwrap();
+/// assert_eq!(t.to_string(), "Sw<3,4,3>_smem_ptr[16b](0x1000) o (((_8,_8),(_64,_1))):(((_64,_512),(_1,_0)))");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmemTensor {
+    elem: String,
+    bits: i64,
+    address: i64,
+    swizzle: Option<Swizzle>,
+    layout: Layout,
+}
+
+impl SmemTensor {
+    /// The tensor of `layout` over elements of `elem` from byte `address`.
+    ///
+    /// Pre: kute knows `elem` (else an `UnknownName` error); `address >= 0`;
+    /// `layout` is a plain layout of integer strides or a swizzled one
+    /// (`Sw o offset o L`, its offset 0: else an `Inadmissible` error).
+    /// Post: `layout()` is the layout under the swizzle; `swizzle()` the swizzle, if any.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let t = SmemTensor::new("float", 0, &kute::AnyLayout::Layout("(_8,_4):(_1,_8)".parse().unwrap())).unwrap();
+    /// assert_eq!(t.to_string(), "smem_ptr[32b](0x0) o (_8,_4):(_1,_8)");
+    /// assert!(t.swizzle().is_none());
+    /// ```
+    pub fn new(elem: &str, address: i64, layout: &AnyLayout) -> Result<SmemTensor> {
+        let op = "make_tensor";
+        let g = GmemTensor::new(elem, address, Layout::leaf(Int::ONE, Int::ZERO)).map_err(|e| e.in_op(op))?;
+        let (swizzle, layout) = match layout {
+            AnyLayout::Layout(l) => (None, l.clone()),
+            AnyLayout::Composed(c) if c.offset().value() == 0 => {
+                let sw = cops::get_swizzle_portion(layout)?;
+                (Some(sw).filter(|s| !s.is_identity()), cops::get_nonswizzle_portion(layout)?)
+            }
+            other => {
+                return Err(rule(op, format!("an smem tensor's layout is plain or swizzled at offset 0, not {other}")))
+            }
+        };
+        crate::sym::refuse(op, || layout.has_symbols())?;
+        if !layout.has_int_strides() {
+            return Err(rule(op, format!("an smem tensor's layout has integer strides, not {layout}")));
+        }
+        Ok(SmemTensor { elem: g.elem, bits: g.bits, address, swizzle, layout })
+    }
+
+    /// The layout (under the swizzle, in elements).
+    ///
+    /// Pre: none. Post: the layout given, its swizzle taken off.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let t = SmemTensor::new("float", 0, &kute::AnyLayout::Layout("(_8,_4):(_1,_8)".parse().unwrap())).unwrap();
+    /// assert_eq!(t.layout().to_string(), "(_8,_4):(_1,_8)");
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The swizzle of the pointer, if the layout had one.
+    ///
+    /// Pre: none. Post: `None` for a plain layout.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let s = kute::expr::eval("tile_to_shape(GMMA::Layout_K_SW64_Atom<half_t>{},(_8,_32))").unwrap();
+    /// let t = SmemTensor::new("half_t", 0, &s.to_any_layout("s").unwrap()).unwrap();
+    /// assert_eq!(t.swizzle().unwrap().to_string(), "Sw<2,4,3>");
+    /// ```
+    pub fn swizzle(&self) -> Option<Swizzle> {
+        self.swizzle
+    }
+
+    /// The byte address of element 0.
+    ///
+    /// Pre: none. Post: as given, advanced by [`tma_partition`]'s offsets.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let t = SmemTensor::new("float", 64, &kute::AnyLayout::Layout("8:_1".parse().unwrap())).unwrap();
+    /// assert_eq!(t.address(), 64);
+    /// ```
+    pub fn address(&self) -> i64 {
+        self.address
+    }
+}
+
+impl fmt::Display for SmemTensor {
+    /// CuTe's `print` of the tensor.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(sw) = self.swizzle {
+            write!(f, "{sw}_")?;
+        }
+        write!(f, "smem_ptr[{}b]({:#x}) o {}", self.bits, self.address, self.layout)
+    }
+}
+
+/// `layout` composed with `(tile, _, _, ...)` and coalesced with the profile
+/// `((_1,_1))`: CuTe's `coalesce(t.compose(append<R>(tile, _)), Shape<Shape<_1,_1>>{})`.
+fn partition_layout(layout: &Layout, tile: &Layout) -> Result<Layout> {
+    let mut t = vec![Tiler::Layout(tile.clone())];
+    t.extend((1..layout.rank()).map(|_| Tiler::Underscore));
+    let composed = algebra::composition_tiler(layout, &Tiler::Tuple(t))?;
+    let profile: IntTuple = "((_1,_1))".parse()?;
+    algebra::coalesce_profile(&composed, &profile)
+}
+
+/// `((offset, _0), _0, ...)` of a tensor of rank `rank`.
+fn partition_coord(offset: Int, rank: usize) -> Result<IntTuple> {
+    Tree::try_build(|b| {
+        b.open();
+        b.open();
+        b.leaf(offset);
+        b.leaf(Int::ZERO);
+        b.close();
+        for _ in 1..rank {
+            b.leaf(Int::ZERO);
+        }
+        b.close();
+        Ok(())
+    })
+}
+
+/// CuTe `tma_partition(atom, cta_coord, cta_layout, stensor, gtensor)`: the
+/// smem tensor `(TMATile, Rest...)` and the TMA coordinate tensor
+/// `(TMATile, Rest...)` regrouped as `((TMA, TMA_Iter), Rest...)`, one TMA
+/// instruction's values first, and moved to the slice of the box the CTA at
+/// `cta_coord` of the multicast layout `cta_layout` loads.
+///
+/// Pre: `atom` is a TMA atom (else a `Type` error); mode 0 of both tensors
+/// has one size (else a `Mismatch` error); `stensor`'s mode 0 is invertible
+/// and `cta_coord` a coordinate of `cta_layout` (their errors).
+/// Post: `(gtensor', stensor')`, the same modes after mode 0; the CTA's
+/// offset is `cta_layout(cta_coord) · NumValSrc / cosize(cta_layout)` values into mode 0.
+///
+/// ```
+/// use kute::atom::tma::{get_tma_tensor, make_tma_copy, tma_partition, GmemTensor, SmemTensor, TmaOp};
+/// let g = GmemTensor::new("float", 0, "(1024,256):(256,_1)".parse().unwrap()).unwrap();
+/// let s = kute::AnyLayout::Layout("(_64,_32):(_32,_1)".parse().unwrap());
+/// let c = make_tma_copy(TmaOp::Load, &g, &s, None, None).unwrap();
+/// let gt = get_tma_tensor(c.atom(), &"(1024,256)".parse().unwrap()).unwrap()
+///     .zipped_divide(&"(_64,_32)".parse().unwrap()).unwrap();
+/// let st = SmemTensor::new("float", 0, &kute::AnyLayout::Layout("((_64,_32)):((_32,_1))".parse().unwrap())).unwrap();
+/// let (gp, sp) = tma_partition(c.atom(), &"_0".parse().unwrap(), &"_1:_0".parse().unwrap(), &st, &gt).unwrap();
+/// assert_eq!(sp.layout().to_string(), "((_2048,_1)):((_1,_0))");
+/// assert_eq!(gp.layout().to_string(), "(((_32,_64),_1),(16,8)):(((_1@0,_1@1),_0),(_64@1,_32@0))");
+/// assert_eq!(gp.offset().to_string(), "(_0,_0)");
+/// ```
+pub fn tma_partition(
+    atom: &CopyAtom,
+    cta_coord: &IntTuple,
+    cta_layout: &Layout,
+    stensor: &SmemTensor,
+    gtensor: &Tensor<Coords>,
+) -> Result<(Tensor<Coords>, SmemTensor)> {
+    let name = "tma_partition";
+    if atom.tma().is_none() {
+        return Err(Error::new(ErrorKind::Type, name, "the atom is not a TMA atom (make_tma_atom)"));
+    }
+    let go = || -> Result<(Tensor<Coords>, SmemTensor)> {
+        let glayout = match gtensor.layout() {
+            AnyLayout::Layout(l) => l.clone(),
+            other => return Err(rule(name, format!("the gmem tensor's layout {other} is not a plain layout"))),
+        };
+        let s0 = stensor.layout.mode(0)?;
+        let (ss, gs) = (s0.size()?, glayout.mode(0)?.size()?);
+        if ss.value() != gs.value() {
+            return Err(Error::mismatch(name, format!("the smem tile has {ss} values, the gmem tile {gs}")));
+        }
+        let inv_smem = algebra::right_inverse(&s0)?;
+        let layout_v = algebra::tile_to_shape(&Layout::concat([&inv_smem])?, &IntTuple::leaf(ss), None)?;
+        let nval = atom.num_val_src()?;
+        let layout_vv = algebra::logical_divide(&layout_v, &Tiler::Layout(Layout::leaf(nval, Int::ONE)))?;
+        let g_v = partition_layout(&glayout, &layout_vv)?;
+        let s_v = partition_layout(&stensor.layout, &layout_vv)?;
+        let cosize = cta_layout.cosize()?;
+        if cosize.value() < 1 {
+            return Err(rule(name, format!("the multicast layout {cta_layout} has no CTAs")));
+        }
+        let offset = cta_layout.eval_coord(cta_coord)?.mul(nval.div(cosize)?)?;
+        let gcoord = partition_coord(offset, g_v.rank())?;
+        let scoord = partition_coord(offset, s_v.rank())?;
+        let goff = crate::tensor::add_points(gtensor.offset(), &g_v.eval_coord_point(&gcoord)?)?;
+        let soff = s_v.eval_coord(&scoord)?.value();
+        let bytes = soff
+            .checked_mul(stensor.bits)
+            .map(|b| b / 8)
+            .and_then(|b| stensor.address.checked_add(b))
+            .ok_or_else(|| rule(name, "the smem address overflows"))?;
+        Ok((Tensor::with_offset(Coords, g_v, goff), SmemTensor { address: bytes, layout: s_v, ..stensor.clone() }))
+    };
+    go().map_err(|e| e.within(name))
 }

@@ -71,6 +71,10 @@ pub enum Value {
     /// A tensor in global memory (`make_tensor(make_gmem_ptr<T>(0), L)`): the
     /// source or destination of a TMA copy.
     GmemTensor(Box<crate::atom::tma::GmemTensor>),
+    /// A shared-memory pointer to elements of a type, at a byte address (`make_smem_ptr<half_t>(0)`).
+    SmemPtr(Box<(String, i64)>),
+    /// A tensor in shared memory (`make_tensor(make_smem_ptr<T>(0), L)`), its layout plain or swizzled.
+    SmemTensor(Box<crate::atom::tma::SmemTensor>),
 }
 
 impl fmt::Display for Value {
@@ -102,6 +106,10 @@ impl fmt::Display for Value {
                 write!(f, "gmem_ptr[{}b]({:#x})", crate::algebra::sizeof_bits(&p.0).unwrap_or(0), p.1)
             }
             Value::GmemTensor(t) => write!(f, "{t}"),
+            Value::SmemPtr(p) => {
+                write!(f, "smem_ptr[{}b]({:#x})", crate::algebra::sizeof_bits(&p.0).unwrap_or(0), p.1)
+            }
+            Value::SmemTensor(t) => write!(f, "{t}"),
             Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
@@ -146,6 +154,8 @@ impl Value {
             Value::TmemPtr(_) => "a tensor-memory pointer",
             Value::GmemPtr(_) => "a gmem pointer",
             Value::GmemTensor(_) => "a gmem tensor",
+            Value::SmemPtr(_) => "an smem pointer",
+            Value::SmemTensor(_) => "an smem tensor",
         }
     }
 

@@ -22,6 +22,9 @@ The harness defines, beside CuTe's functions:
   get_tma_tensor(c, shape) c.get_tma_tensor(shape)
   tma_gbasis(c)            the copy's AuxParams::TmaGmemBasis{} (TMA box mode -> gmem modes)
   tma_descriptor(c)        the arguments CuTe gave cuTensorMapEncodeTiled when it built c
+and evaluates tma_partition (CuTe's device-side partitioner; it runs on the host too).
+The smem tensors of the cases start at nonzero addresses: the host's printf writes a
+null pointer as `(nil)`, a detail of the C library, not of CuTe.
 """
 import os, re, subprocess, sys, tempfile
 
@@ -190,6 +193,26 @@ def cases():
                      f"make_layout((_64,_2,_2,_2,_2,_2)))", "(64,2,2,2,2,2)")
     out += full_rows(f"make_tma_copy(SM90_TMA_LOAD{{}},{g('float', '(8,3,5,7,2,4)', '(_1,8,24,120,840,1680)')},"
                      f"make_layout((_8,_1,_1,_1,_2,_4)),(_8,_1,_1,_1,_2,_4),_1)", "(8,3,5,7,2,4)")
+    # the same with static inner extents: a tile of 128 out of (_32,40) and (_32,_2) out of ((_8,8),656)
+    out += full_rows(f"make_tma_copy(SM90_TMA_LOAD{{}},make_tensor(make_gmem_ptr<float>(0),((_32,40),((_8,_8),656))),"
+                     f"make_layout((_128,(_32,_2))),(_128,(_32,_2)),_1)", "((_32,40),((_8,_8),656))")
+    # a tile of layouts: every other row of gmem, so one TMA box is a single row
+    out += full_rows(f"make_tma_copy(SM90_TMA_LOAD{{}},{gmem_mk('half_t', 'K')},(_64,_32):(_32,_1),<_64:_2,_32:_1>,_1)",
+                     "(4096,4096)")
+    # a dynamic unit stride: the TMA coordinate's scale is dynamic too
+    out += full_rows(f"make_tma_copy(SM90_TMA_LOAD{{}},{g('float', '(4096,4096)', '(1,4096)')},"
+                     f"{tile('MN', 'SW128', 'float', 64, 32)})", "(4096,4096)")
+    # a cluster shape as a tuple: the box split over its 4 CTAs
+    out += full_rows(f"make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}},{gmem_mk('half_t', 'K')},"
+                     f"{tile('K', 'SW128', 'half_t', 128, 64)},(_128,_64),(_2,_2))", "(4096,4096)")
+    out += full_rows(f"make_tma_atom(SM90_TMA_LOAD_MULTICAST{{}},{gmem_mk('half_t', 'K')},"
+                     f"{tile('K', 'SW128', 'half_t', 128, 64)},(_128,_64),(_2,_4))", "(4096,4096)")
+    # the C tile of an epilogue store
+    out += full_rows(f"make_tma_copy_C_sm90(SM90_TMA_STORE{{}},{g('bfloat16_t', '(2048,1024)', '(1024,_1)')},"
+                     f"{tile('K', 'SW128', 'bfloat16_t', 128, 64)},(_128,_64,_32))", "(2048,1024)")
+    # a 2-SM op given to make_tma_copy, which takes any TMA op
+    out += full_rows(f"make_tma_copy(SM100_TMA_2SM_LOAD{{}},{gmem_mk('half_t', 'K')},{tile('K', 'SW128', 'half_t', 64, 64)})",
+                     "(4096,4096)")
     # static gmem: CuTe merges contiguous modes into boxes of at most 256
     out += full_rows(f"make_tma_copy(SM90_TMA_LOAD{{}},{g('half_t', '(_64,_64)', '(_64,_1)')},(_64,_64):(_64,_1))",
                      "(_64,_64)")
@@ -226,6 +249,36 @@ def cases():
         out += full_rows(f"make_tma_atom_B_sm100({mc}{{}},{gb},{sb},{mt},{mma},{cl})", "(2048,1024)")
         out += full_rows(f"make_tma_copy_A_sm100({ld}{{}},{ga},{sa},{mt},{mma})", "(4096,4096)")
         out += full_rows(f"make_tma_copy_B_sm100({mc}{{}},{gb},{sb},{mt},{mma})", "(2048,1024)")
+    mma = "make_tiled_mma(SM100_MMA_F16BF16_SS<bfloat16_t,bfloat16_t,float,128,128,UMMA::Major::MN,UMMA::Major::MN>{})"
+    s_mn = f"UMMA::tile_to_mma_shape(UMMA::Layout_MN_SW128_Atom<bfloat16_t>{{}},partition_shape_A({mma},(_128,_64)))"
+    out += full_rows(f"make_tma_atom_A_sm100(SM90_TMA_LOAD_MULTICAST{{}},{gmem_mk('bfloat16_t', 'MN')},{s_mn},"
+                     f"(_128,_128,_64),{mma},(_1,_2,_2,_1))", "(4096,4096)")
+    out += full_rows(f"make_tma_copy_A_sm100(SM90_TMA_LOAD{{}},{gmem_mk('bfloat16_t', 'MN')},{s_mn},(_128,_128,_64),{mma})",
+                     "(4096,4096)")
+    # tma_partition: the smem tile and the TMA tile of gmem as ((TMA, TMA_Iter), Rest...), per CTA of a multicast
+    sk = tile("K", "SW128", "half_t", 128, 64)
+    ck = f"make_tma_copy(SM90_TMA_LOAD{{}},{gmem_mk('half_t', 'K')},{sk})"
+    ckm = f"make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}},{gmem_mk('half_t', 'K')},{sk},(_128,_64),_2)"
+    st = f"make_tensor(make_smem_ptr<half_t>(4096),group<0,2>({sk}))"
+    gt = lambda c: f"zipped_divide(get_tma_tensor({c},(4096,4096)),(_128,_64))"
+    out += [f"tma_partition({ck},{st},{gt(ck)})",
+            f"tma_partition({ck},_0,_1:_0,{st},{gt(ck)})",
+            f"tma_partition({ckm},_0,_2:_1,{st},{gt(ckm)})",
+            f"tma_partition({ckm},_1,_2:_1,{st},{gt(ckm)})"]
+    sf = tile("MN", "SW64", "float", 64, 32)
+    cf = f"make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}},{gmem_mk('float', 'MN')},{sf},(_64,_32),_4)"
+    stf = f"make_tensor(make_smem_ptr<float>(1024),group<0,2>(tile_to_shape(GMMA::Layout_MN_SW64_Atom<float>{{}},(_64,_32,_3))))"
+    for k in range(4):
+        out.append(f"tma_partition({cf},_{k},_4:_1,{stf},{gt(cf).replace('(_128,_64)', '(_64,_32)')})")
+    out.append(f"tma_partition({cf},3,_4:_1,{stf},{gt(cf).replace('(_128,_64)', '(_64,_32)')})")
+    sp = "(_64,_32):(_32,_1)"
+    cp = f"make_tma_copy(SM90_TMA_LOAD{{}},{g('float', '(1024,256)', '(256,_1)')},{sp})"
+    out.append(f"tma_partition({cp},make_tensor(make_smem_ptr<float>(1024),((_64,_32)):((_32,_1))),"
+               f"zipped_divide(get_tma_tensor({cp},(1024,256)),(_64,_32)))")
+    # a static 0 coordinate evaluates to a static 0 whatever the shape (tma_partition's offsets)
+    out += ["(_4,(32,64)):(_1,(_4,128))(_0,_0)",
+            "(((_64,_128),_1),(32,64)):(((_1@0,_1@1),_0),(_128@1,_64@0))(((_4096,_0),_0))",
+            "(((_64,_128),_1),(32,64)):(((_1@0,_1@1),_0),(_128@1,_64@0))(((_0,_0),_0))"]
     # rejected
     out += [
         # the smem majorness does not match the gmem's (the first TMA stride is not 1)
@@ -243,6 +296,12 @@ def cases():
         f"make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}},{g('float', '(4096,4096)', '(4096,_1)')},(_3,_32):(_32,_1),_4)",
         # a gmem address not 16-byte aligned
         f"make_tma_copy(SM90_TMA_LOAD{{}},{g('half_t', '(4096,4096)', '(4096,_1)', 8)},{tile('K', 'SW128', 'half_t', 64, 64)})",
+        # a reduce-add has no UMMA form
+        f"make_tma_atom_A_sm100(SM90_TMA_REDUCE_ADD{{}},{gmem_mk('half_t', 'K')},"
+        f"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},((_128,_16),_1,_4)),(_128,_256,_64),"
+        f"make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>{{}}),(_1,_1,_1,_1))",
+        # a multicast over more CTAs than the box has elements
+        f"make_tma_copy(SM90_TMA_LOAD_MULTICAST{{}},{g('float', '(4096,4096)', '(4096,_1)')},(_2,_4):(_4,_1),_16)",
         # a type TMA has no format for
         f"make_tma_copy(SM90_TMA_LOAD{{}},{g('int16_t', '(4096,4096)', '(4096,_1)')},(_64,_64):(_64,_1))",
         # smem that is not contiguous in the tile's first gmem mode

@@ -72,8 +72,8 @@ pub fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
 /// integers for most functions, element types for those that take types.
 pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) -> Result<Value> {
     // a gmem pointer keeps its element type's name (TMA's data format depends on it, not only its width)
-    if let ("make_gmem_ptr", [TemplateArg::Type(t)], [addr]) = (name, targs, args) {
-        return tma::gmem_ptr(t, addr);
+    if let ("make_gmem_ptr" | "make_smem_ptr", [TemplateArg::Type(t)], [addr]) = (name, targs, args) {
+        return tma::ptr(name == "make_smem_ptr", t, addr);
     }
     let f = find_entry(name, targs.len())?;
     let targs = targs.iter().map(|t| template_value(f, name, t)).collect::<Result<Vec<i64>>>()?;
@@ -233,6 +233,8 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_utccp_copy", "make_utccp_copy(op, tmem_tensor)", "the tiled copy of a shared-to-tensor-memory op (SM100_UTCCP_*, tcgen05.cp) over a tensor-memory tensor (SM100)", atoms::make_utccp_copy).args(n(2)).atom(OnAtom::Native).tensor(OnTensor::Native),
     FunctionInfo::new("make_tmem_copy", "make_tmem_copy(op | copy_atom, tmem_tensor)", "the tiled copy of 4 warps moving a tensor-memory tensor with a TMEM load or store op (SM100)", atoms::make_tmem_copy).args(n(2)).atom(OnAtom::Native).tensor(OnTensor::Native),
     FunctionInfo::new("make_gmem_ptr", "make_gmem_ptr<T>(address)", "a global-memory pointer to T at a byte address: make_tensor(make_gmem_ptr<half_t>(0), L) is a gmem tensor (the source of a TMA copy)", tma::make_gmem_ptr).targs(n(1)).element_type_targs().args(n(1)),
+    FunctionInfo::new("make_smem_ptr", "make_smem_ptr<T>(address)", "a shared-memory pointer to T at a byte address: make_tensor(make_smem_ptr<half_t>(0), L) is an smem tensor (L plain or swizzled)", tma::make_smem_ptr).targs(n(1)).element_type_targs().args(n(1)),
+    FunctionInfo::new("tma_partition", "tma_partition(tma_atom[, cta_coord, cta_layout], smem_tensor, tma_tensor)", "CuTe's TMA partitioner: the smem and TMA coordinate tensors (TMATile, Rest...) as ((TMA, TMA_Iter), Rest...), moved to the slice the CTA at cta_coord of the multicast layout loads", tma::tma_partition).args(range(3, 5)).atom(OnAtom::Native).tensor(OnTensor::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_copy", "make_tma_copy(op, gmem_tensor, smem_layout[, cta_tiler], cluster_size)", "CuTe's TMA copy (SM90_TMA_LOAD, _MULTICAST, _STORE, _REDUCE_ADD) of a CTA tile of gmem into or out of smem laid out as smem_layout: one instruction moves the largest box the layouts allow; with four arguments the fourth is the cluster size", tma::make_tma_copy).args(range(3, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_atom", "make_tma_atom(op, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", "the copy atom of make_tma_copy alone", tma::make_tma_atom).args(range(4, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_copy_A_sm90", "make_tma_copy_A_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk, cluster_shape)", "the TMA copy of an MMA's A tile (M,K of the tile), multicast over the cluster's N CTAs", tma::make_tma_copy_a_sm90).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),

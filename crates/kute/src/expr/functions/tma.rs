@@ -14,7 +14,7 @@
 //! ```
 
 use super::args::Args;
-use crate::atom::tma::{self, GmemTensor, TmaOp};
+use crate::atom::tma::{self, GmemTensor, SmemTensor, TmaOp};
 use crate::atom::{CopyAtom, Operand, TiledMma};
 use crate::composed::AnyLayout;
 use crate::error::{Error, ErrorKind, Result};
@@ -24,16 +24,19 @@ use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::tiler::Tiler;
 
-/// `make_gmem_ptr<T>(address)` (built by the evaluator, which keeps the type's name).
-pub(crate) fn gmem_ptr(elem: &str, address: &Value) -> Result<Value> {
+/// `make_gmem_ptr<T>(address)` / `make_smem_ptr<T>(address)` (built by the
+/// evaluator, which keeps the type's name).
+pub(crate) fn ptr(smem: bool, elem: &str, address: &Value) -> Result<Value> {
+    let name = if smem { "make_smem_ptr" } else { "make_gmem_ptr" };
     let a = match address {
         Value::IntTuple(t) => t.as_ref().as_leaf().map(Int::value),
         _ => None,
     }
-    .ok_or_else(|| type_error("the address", "an integer", address).in_op("make_gmem_ptr"))?;
+    .ok_or_else(|| type_error("the address", "an integer", address).in_op(name))?;
     // the type is checked here, where its name is known
-    GmemTensor::new(elem, a, Layout::leaf(Int::ONE, Int::ZERO))?;
-    Ok(Value::GmemPtr(Box::new((elem.to_string(), a))))
+    GmemTensor::new(elem, a, Layout::leaf(Int::ONE, Int::ZERO)).map_err(|e| e.in_op(name))?;
+    let p = Box::new((elem.to_string(), a));
+    Ok(if smem { Value::SmemPtr(p) } else { Value::GmemPtr(p) })
 }
 
 /// `make_gmem_ptr` reached by [`crate::expr::call`], whose type arguments are widths.
@@ -41,8 +44,22 @@ pub(super) fn make_gmem_ptr(a: &Args) -> Result<Value> {
     Err(Error::new(
         ErrorKind::Type,
         a.name,
-        "make_gmem_ptr<T>(address) needs its element type by name: write it in an expression",
+        format!("{}<T>(address) needs its element type by name: write it in an expression", a.name),
     ))
+}
+
+/// `make_smem_ptr` reached by [`crate::expr::call`], whose type arguments are widths.
+pub(super) fn make_smem_ptr(a: &Args) -> Result<Value> {
+    make_gmem_ptr(a)
+}
+
+/// `make_tensor(make_smem_ptr<T>(a), L)`, `L` plain or swizzled.
+pub(super) fn make_smem_tensor(elem: &str, address: i64, a: &Args) -> Result<Value> {
+    let l: AnyLayout = match &a[1] {
+        Value::IntTuple(s) => AnyLayout::Layout(Layout::from_shape(s)?),
+        _ => a.arg(1, "the layout")?,
+    };
+    Ok(Value::SmemTensor(Box::new(SmemTensor::new(elem, address, &l)?)))
 }
 
 /// `make_tensor(make_gmem_ptr<T>(a), L)`.
@@ -192,4 +209,33 @@ pub(super) fn tma_gbasis(a: &Args) -> Result<Value> {
 pub(super) fn tma_descriptor(a: &Args) -> Result<Value> {
     let atom = tma_atom(a)?;
     Ok(Value::Printed(atom.tma().map(|t| t.descriptor().to_string()).unwrap_or_default()))
+}
+
+/// `tma_partition(atom[, cta_coord, cta_layout], stensor, gtensor)`: the pair
+/// (gmem coordinate tensor, smem tensor), as CuTe returns it.
+pub(super) fn tma_partition(a: &Args) -> Result<Value> {
+    let atom = tma_atom(a)?;
+    let (coord, layout, k): (IntTuple, Layout, usize) = match a.len() {
+        3 => (IntTuple::leaf(Int::ZERO), Layout::leaf(Int::ONE, Int::ZERO), 1),
+        5 => (a.arg(1, "the CTA coordinate")?, a.layout_or_shape(2, "the multicast layout")?, 3),
+        n => return Err(Error::new(ErrorKind::Type, a.name, format!("takes 3 or 5 arguments, not {n}"))),
+    };
+    let s = match &a.values()[k] {
+        Value::SmemTensor(s) => s,
+        other => return Err(type_error("the smem tensor", "make_tensor(make_smem_ptr<T>(0), L)", other).in_op(a.name)),
+    };
+    let g = match &a.values()[k + 1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Identity(t) => t,
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "the gmem tensor must be a TMA coordinate tensor")),
+        },
+        other => {
+            return Err(type_error("the gmem tensor", "a TMA coordinate tensor (get_tma_tensor)", other).in_op(a.name))
+        }
+    };
+    let (gp, sp) = tma::tma_partition(atom, &coord, &layout, s, g)?;
+    Ok(Value::Tuple(vec![
+        Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Identity(gp))),
+        Value::SmemTensor(Box::new(sp)),
+    ]))
 }

@@ -29,6 +29,7 @@ mod svg_pictures;
 mod symbolic;
 mod syntax;
 mod tensor;
+mod tma;
 mod tv_simulation;
 mod units;
 mod vectors;

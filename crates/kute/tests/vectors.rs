@@ -366,3 +366,11 @@ fn tv_sm100_vectors() {
 fn tv_sm100_extra_vectors() {
     check_file("tv_sm100_extra.tsv", include_str!("data/tv_sm100_extra.tsv"));
 }
+
+/// The traits of a traits type, `MMA_Traits<MMA_Traits<Op>>`, which CuTe's primary
+/// template rejects, beside `MMA_Atom<MMA_Traits<Op>>`, which CuTe specializes
+/// (`data/mma_traits_nested.tsv`, the oracle's answers).
+#[test]
+fn mma_traits_of_traits_vectors() {
+    check_file("mma_traits_nested.tsv", include_str!("data/mma_traits_nested.tsv"));
+}

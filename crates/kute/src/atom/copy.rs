@@ -33,6 +33,8 @@ pub struct CopyAtom {
     src: Layout,
     dst: Layout,
     reference: Layout,
+    /// A TMA atom's descriptor and gmem basis (`make_tma_copy`).
+    tma: Option<Box<super::tma_desc::TmaParams>>,
 }
 
 impl CopyAtom {
@@ -53,7 +55,12 @@ impl CopyAtom {
     /// assert_eq!(CopyAtom::new("SM75_U32x4_LDSM_N", "double").unwrap_err().kind(), ErrorKind::Inadmissible);
     /// ```
     pub fn new(op: &str, val_type: &str) -> Result<CopyAtom> {
-        let traits = copy_traits(op)?;
+        CopyAtom::with_traits(copy_traits(op)?, val_type)
+    }
+
+    /// The atom of the given traits moving values of type `val_type`.
+    pub(crate) fn with_traits(traits: CopyTraits, val_type: &str) -> Result<CopyAtom> {
+        let op = traits.name.clone();
         let bits = algebra::sizeof_bits(val_type).ok_or_else(|| {
             let hint = super::traits::type_hint(val_type);
             Error::new(crate::ErrorKind::UnknownName, "Copy_Atom", format!("unknown value type '{val_type}'{hint}"))
@@ -69,7 +76,29 @@ impl CopyAtom {
                 ));
             }
         }
-        Ok(CopyAtom { traits, val_type: val_type.to_string(), val_bits: bits, src, dst, reference })
+        Ok(CopyAtom { traits, val_type: val_type.to_string(), val_bits: bits, src, dst, reference, tma: None })
+    }
+
+    /// The same atom carrying a TMA descriptor.
+    pub(crate) fn with_tma(self, params: super::tma_desc::TmaParams) -> Result<CopyAtom> {
+        Ok(CopyAtom { tma: Some(Box::new(params)), ..self })
+    }
+
+    /// A TMA atom's gmem basis, coordinate strides and descriptor (made by
+    /// [`make_tma_copy`](super::tma::make_tma_copy) and its kin).
+    ///
+    /// Pre: none. Post: `Some` for a TMA atom, `None` for any other.
+    ///
+    /// ```
+    /// use kute::atom::{tma::{make_tma_atom, GmemTensor, TmaOp}, CopyAtom};
+    /// assert!(CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap().tma().is_none());
+    /// let g = GmemTensor::new("float", 0, "(64,64):(64,_1)".parse().unwrap()).unwrap();
+    /// let s = kute::AnyLayout::Layout("(_8,_32):(_32,_1)".parse().unwrap());
+    /// let a = make_tma_atom(TmaOp::Load, &g, &s, &"(_8,_32)".parse().unwrap(), None).unwrap();
+    /// assert_eq!(a.tma().unwrap().descriptor().box_dim, [32, 8]);
+    /// ```
+    pub fn tma(&self) -> Option<&super::tma_desc::TmaParams> {
+        self.tma.as_deref()
     }
 
     /// The operation's traits (layouts in bits).

@@ -7,6 +7,8 @@ pub mod mma;
 pub mod operand;
 pub mod smem;
 pub mod thread;
+pub mod tma;
+mod tma_desc;
 pub mod tmem;
 pub mod traits;
 

@@ -175,7 +175,9 @@ fn weight(v: &Value) -> usize {
         Value::Composed(c) => c.leaf_count(),
         Value::Tensor(t) => t.leaf_count(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 1,
-        Value::Printed(_) | Value::CopyOp(_) | Value::TmemPtr(_) => 1,
+        Value::Printed(_) | Value::CopyOp(_) | Value::TmemPtr(_) | Value::GmemPtr(_) | Value::SmemPtr(_) => 1,
+        Value::GmemTensor(t) => t.layout().leaves().len(),
+        Value::SmemTensor(t) => t.layout().leaves().len(),
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 16,
     }
 }
@@ -199,7 +201,9 @@ fn depth_of(v: &Value) -> usize {
         Value::Composed(c) => c.nesting(),
         Value::Tensor(t) => t.depth(),
         Value::Bool(_) | Value::Underscore | Value::Major(_) | Value::Function(_) | Value::Swizzle(_) => 0,
-        Value::Printed(_) | Value::CopyOp(_) | Value::TmemPtr(_) => 0,
+        Value::Printed(_) | Value::CopyOp(_) | Value::TmemPtr(_) | Value::GmemPtr(_) | Value::SmemPtr(_) => 0,
+        Value::GmemTensor(t) => t.layout().depth(),
+        Value::SmemTensor(t) => t.layout().depth(),
         Value::MmaAtom(_) | Value::TiledMma(_) | Value::CopyAtom(_) | Value::TiledCopy(_) | Value::ThrSlice(_) => 4,
     }
 }

@@ -44,6 +44,8 @@ fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
 fn traits_op(name: &str, targs: &[TemplateArg]) -> Result<String> {
     match targs {
         [_, _, ..] => Ok(format!("MMA_Traits<{}>", targs.iter().map(type_text).collect::<Vec<_>>().join(","))),
+        // kept whole, so that the traits of a traits type are refused as CuTe refuses them
+        _ if name.starts_with("MMA_Traits") => Ok(format!("MMA_Traits<{}>", one_type(name, targs)?)),
         _ => one_type(name, targs),
     }
 }
@@ -146,6 +148,9 @@ pub(crate) fn atom_type_value(name: &str, targs: &[TemplateArg]) -> Option<Resul
             // `SM90_64x64x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{}`
             if !(name.starts_with("SM") || name.starts_with("UniversalFMA")) {
                 return None;
+            }
+            if targs.is_empty() && crate::atom::tma::TmaOp::from_name(name).is_some() {
+                return Some(Ok(Value::CopyOp(name.to_string())));
             }
             let op = if targs.is_empty() {
                 name.to_string()

@@ -65,6 +65,16 @@ pub enum Value {
     /// A tensor-memory pointer at address 0 to elements of this many bits
     /// (`make_tmem_ptr<float>(0)`): what `make_tensor` makes a TMEM tensor of.
     TmemPtr(i64),
+    /// A global-memory pointer to elements of a type, at a byte address
+    /// (`make_gmem_ptr<half_t>(0)`): what `make_tensor` makes a gmem tensor of.
+    GmemPtr(Box<(String, i64)>),
+    /// A tensor in global memory (`make_tensor(make_gmem_ptr<T>(0), L)`): the
+    /// source or destination of a TMA copy.
+    GmemTensor(Box<crate::atom::tma::GmemTensor>),
+    /// A shared-memory pointer to elements of a type, at a byte address (`make_smem_ptr<half_t>(0)`).
+    SmemPtr(Box<(String, i64)>),
+    /// A tensor in shared memory (`make_tensor(make_smem_ptr<T>(0), L)`), its layout plain or swizzled.
+    SmemTensor(Box<crate::atom::tma::SmemTensor>),
 }
 
 impl fmt::Display for Value {
@@ -92,6 +102,14 @@ impl fmt::Display for Value {
             Value::Printed(s) => f.write_str(s.strip_suffix('\n').unwrap_or(s)),
             Value::CopyOp(op) => write!(f, "{op}{{}}"),
             Value::TmemPtr(bits) => write!(f, "tmem_[{bits}b](0x0000.0000)"),
+            Value::GmemPtr(p) => {
+                write!(f, "gmem_ptr[{}b]({:#x})", crate::algebra::sizeof_bits(&p.0).unwrap_or(0), p.1)
+            }
+            Value::GmemTensor(t) => write!(f, "{t}"),
+            Value::SmemPtr(p) => {
+                write!(f, "smem_ptr[{}b]({:#x})", crate::algebra::sizeof_bits(&p.0).unwrap_or(0), p.1)
+            }
+            Value::SmemTensor(t) => write!(f, "{t}"),
             Value::Tuple(vs) => crate::tree::write_tuple(f, vs),
         }
     }
@@ -134,6 +152,10 @@ impl Value {
             Value::Printed(_) => "printed text",
             Value::CopyOp(_) => "a copy operation",
             Value::TmemPtr(_) => "a tensor-memory pointer",
+            Value::GmemPtr(_) => "a gmem pointer",
+            Value::GmemTensor(_) => "a gmem tensor",
+            Value::SmemPtr(_) => "an smem pointer",
+            Value::SmemTensor(_) => "an smem tensor",
         }
     }
 

@@ -175,7 +175,8 @@ pub(crate) fn crd2idx_rec(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride
 #[inline]
 pub(crate) fn index_flat(mut c: Int, shape: &[Int], stride: &[Int]) -> Result<Int> {
     let n = shape.len();
-    if n == 0 {
+    // CuTe's crd2idx of a static 0 is a static 0, whatever the shape (its own branch)
+    if n == 0 || (c.is_static() && c.value() == 0) {
         return Ok(Int::ZERO);
     }
     let mut acc = Int::ZERO;

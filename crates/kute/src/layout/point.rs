@@ -352,11 +352,13 @@ fn partial_terms(c: IntTupleRef<'_>, l: LayoutRef<'_>, acc: &mut Point, x: &Poin
 fn split_index(leaves: &[Mode], i: Int, acc: &mut Point) -> Result<()> {
     let n = leaves.len();
     let mut c = i;
+    // CuTe's crd2idx of a static 0: every term a static 0, whatever the shape
+    let zero = i.is_static() && i.value() == 0;
     for (k, m) in leaves.iter().enumerate() {
-        let ck = if k + 1 == n { c } else { c.rem(m.shape)? };
+        let ck = if zero || k + 1 == n { c } else { c.rem(m.shape)? };
         let term = m.stride.scale(ck)?;
         *acc = std::mem::replace(acc, Point::Scalar(Stride::ZERO)).add_term(term, "evaluate")?;
-        if k + 1 < n {
+        if k + 1 < n && !zero {
             c = c.div(m.shape)?;
         }
     }

@@ -704,7 +704,17 @@ fn traits_of(kind: &'static str, name: OpName) -> Result<OpName> {
     match name.args.as_deref() {
         Some([inner, params @ ..]) => {
             let text = if params.is_empty() { inner.clone() } else { format!("{inner}<{}>", params.join(",")) };
-            split_op(kind, &text)
+            let op = split_op(kind, &text)?;
+            // CuTe specializes the traits for operations only: the primary
+            // template of `MMA_Traits<MMA_Traits<Op>>` static_asserts
+            if op.base == kind {
+                return Err(Error::new(
+                    ErrorKind::Inadmissible,
+                    kind,
+                    format!("'{}': the traits of a traits type are not defined ({kind} takes an operation)", name.full),
+                ));
+            }
+            Ok(op)
         }
         _ => Ok(name),
     }

@@ -17,6 +17,7 @@ mod layout;
 mod modes;
 mod printing;
 mod tensors;
+mod tma;
 
 use self::args::{typed, Args};
 use crate::error::{Error, ErrorKind, Result};
@@ -70,6 +71,10 @@ pub fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
 /// [`call`] with the template arguments as written in an expression:
 /// integers for most functions, element types for those that take types.
 pub(crate) fn call_written(name: &str, targs: &[TemplateArg], args: &[Value]) -> Result<Value> {
+    // a gmem pointer keeps its element type's name (TMA's data format depends on it, not only its width)
+    if let ("make_gmem_ptr" | "make_smem_ptr", [TemplateArg::Type(t)], [addr]) = (name, targs, args) {
+        return tma::ptr(name == "make_smem_ptr", t, addr);
+    }
     let f = find_entry(name, targs.len())?;
     let targs = targs.iter().map(|t| template_value(f, name, t)).collect::<Result<Vec<i64>>>()?;
     invoke(f, name, &targs, args)
@@ -227,6 +232,21 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("gmma_desc_MN", "gmma_desc_MN<T>(L)", "the GMMA shared-memory descriptor of an MN-major tile of T laid out by L (CuTe's GMMA::make_gmma_desc<GMMA::Major::MN>), its legality checked", atoms::gmma_desc_mn).targs(n(1)).element_type_targs().args(n(1)).composed(OnComposed::Native),
     FunctionInfo::new("make_utccp_copy", "make_utccp_copy(op, tmem_tensor)", "the tiled copy of a shared-to-tensor-memory op (SM100_UTCCP_*, tcgen05.cp) over a tensor-memory tensor (SM100)", atoms::make_utccp_copy).args(n(2)).atom(OnAtom::Native).tensor(OnTensor::Native),
     FunctionInfo::new("make_tmem_copy", "make_tmem_copy(op | copy_atom, tmem_tensor)", "the tiled copy of 4 warps moving a tensor-memory tensor with a TMEM load or store op (SM100)", atoms::make_tmem_copy).args(n(2)).atom(OnAtom::Native).tensor(OnTensor::Native),
+    FunctionInfo::new("make_gmem_ptr", "make_gmem_ptr<T>(address)", "a global-memory pointer to T at a byte address: make_tensor(make_gmem_ptr<half_t>(0), L) is a gmem tensor (the source of a TMA copy)", tma::make_gmem_ptr).targs(n(1)).element_type_targs().args(n(1)),
+    FunctionInfo::new("make_smem_ptr", "make_smem_ptr<T>(address)", "a shared-memory pointer to T at a byte address: make_tensor(make_smem_ptr<half_t>(0), L) is an smem tensor (L plain or swizzled)", tma::make_smem_ptr).targs(n(1)).element_type_targs().args(n(1)),
+    FunctionInfo::new("tma_partition", "tma_partition(tma_atom[, cta_coord, cta_layout], smem_tensor, tma_tensor)", "CuTe's TMA partitioner: the smem and TMA coordinate tensors (TMATile, Rest...) as ((TMA, TMA_Iter), Rest...), moved to the slice the CTA at cta_coord of the multicast layout loads", tma::tma_partition).args(range(3, 5)).atom(OnAtom::Native).tensor(OnTensor::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy", "make_tma_copy(op, gmem_tensor, smem_layout[, cta_tiler], cluster_size)", "CuTe's TMA copy (SM90_TMA_LOAD, _MULTICAST, _STORE, _REDUCE_ADD) of a CTA tile of gmem into or out of smem laid out as smem_layout: one instruction moves the largest box the layouts allow; with four arguments the fourth is the cluster size", tma::make_tma_copy).args(range(3, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_atom", "make_tma_atom(op, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", "the copy atom of make_tma_copy alone", tma::make_tma_atom).args(range(4, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy_A_sm90", "make_tma_copy_A_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk, cluster_shape)", "the TMA copy of an MMA's A tile (M,K of the tile), multicast over the cluster's N CTAs", tma::make_tma_copy_a_sm90).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy_B_sm90", "make_tma_copy_B_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk, cluster_shape)", "the TMA copy of an MMA's B tile (N,K of the tile), multicast over the cluster's M CTAs", tma::make_tma_copy_b_sm90).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy_C_sm90", "make_tma_copy_C_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk)", "the TMA copy of an MMA's C tile (M,N of the tile)", tma::make_tma_copy_c_sm90).args(n(4)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy_A_sm100", "make_tma_copy_A_sm100(op, gmem_tensor, smem_layout, cluster_tiler_mnk, tiled_mma)", "the TMA copy of a UMMA's A operand (SM100_TMA_2SM_LOAD for a 2-SM MMA)", tma::make_tma_copy_a_sm100).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_copy_B_sm100", "make_tma_copy_B_sm100(op, gmem_tensor, smem_layout, cluster_tiler_mnk, tiled_mma)", "the TMA copy of a UMMA's B operand", tma::make_tma_copy_b_sm100).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_atom_A_sm100", "make_tma_atom_A_sm100(op, gmem_tensor, smem_layout, mma_tiler_mnk, tiled_mma, cluster_shape_vmnk)", "the TMA atom of a UMMA's A operand, multicast over the cluster's N CTAs", tma::make_tma_atom_a_sm100).args(n(6)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_tma_atom_B_sm100", "make_tma_atom_B_sm100(op, gmem_tensor, smem_layout, mma_tiler_mnk, tiled_mma, cluster_shape_vmnk)", "the TMA atom of a UMMA's B operand, multicast over the cluster's M CTAs", tma::make_tma_atom_b_sm100).args(n(6)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("get_tma_tensor", "get_tma_tensor(tma_copy, gmem_shape)", "the coordinate tensor a TMA copy reads: each gmem coordinate's TMA coordinate (CuTe's member get_tma_tensor)", tma::get_tma_tensor).args(n(2)).atom(OnAtom::Native),
+    FunctionInfo::new("tma_gbasis", "tma_gbasis(tma_copy)", "the TMA box as gmem modes: box mode -> gmem mode (CuTe's AuxParams::TmaGmemBasis)", tma::tma_gbasis).args(n(1)).atom(OnAtom::Native),
+    FunctionInfo::new("tma_descriptor", "tma_descriptor(tma_copy)", "the arguments CuTe gives the driver's cuTensorMapEncodeTiled for a TMA copy: data type, rank, extents, byte strides, box, swizzle", tma::tma_descriptor).args(n(1)).atom(OnAtom::Native),
     FunctionInfo::new("make_tiled_copy_C_atom", "make_tiled_copy_C_atom(copy_atom, mma)", "a TiledCopy of C cut to the copy atom's values per thread", atoms::make_tiled_copy_c_atom).args(n(2)).atom(OnAtom::Native),
     FunctionInfo::new("make_tiled_copy_S", "make_tiled_copy_S(copy_atom, tiled_copy)", "a TiledCopy with the other copy's source TV layout", atoms::make_tiled_copy_s).args(n(2)).atom(OnAtom::Native),
     FunctionInfo::new("make_tiled_copy_D", "make_tiled_copy_D(copy_atom, tiled_copy)", "a TiledCopy with the other copy's destination TV layout", atoms::make_tiled_copy_d).args(n(2)).atom(OnAtom::Native),

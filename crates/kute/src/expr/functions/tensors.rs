@@ -121,6 +121,12 @@ pub(super) fn counting(_: &Args) -> Result<Value> {
 
 /// `make_tensor(counting, L)`.
 pub(super) fn make_tensor(a: &Args) -> Result<Value> {
+    if let Value::GmemPtr(p) = &a[0] {
+        return super::tma::make_gmem_tensor(&p.0, p.1, a);
+    }
+    if let Value::SmemPtr(p) = &a[0] {
+        return super::tma::make_smem_tensor(&p.0, p.1, a);
+    }
     if let Value::TmemPtr(bits) = a[0] {
         // a tensor in tensor memory: `make_tensor(make_tmem_ptr<float>(0), L)`
         let l: Layout = match &a[1] {

@@ -1,0 +1,241 @@
+//! TMA copies in the expression language: a gmem tensor
+//! (`make_tensor(make_gmem_ptr<half_t>(0), (M,K):(K,_1))`), CuTe's
+//! `make_tma_copy` family over it, and what a TMA copy holds: its gmem basis
+//! (`tma_gbasis`), the driver arguments (`tma_descriptor`) and its coordinate
+//! tensor (`get_tma_tensor`). See [`crate::atom::tma`].
+//!
+//! ```
+//! use kute::expr::eval;
+//! let c = "make_tma_copy(SM90_TMA_LOAD{},make_tensor(make_gmem_ptr<half_t>(0),(4096,4096):(4096,_1)),\
+//!          tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_64,_64)))";
+//! assert_eq!(eval(&format!("tma_gbasis({c})")).unwrap().to_string(), "(_64,_64):(_1@1,_1@0)");
+//! assert_eq!(eval(&format!("get_tma_tensor({c},(4096,4096))")).unwrap().to_string(),
+//!            "ArithTuple(_0,_0) o (4096,4096):(_1@1,_1@0)");
+//! ```
+
+use super::args::Args;
+use crate::atom::tma::{self, GmemTensor, SmemTensor, TmaOp};
+use crate::atom::{CopyAtom, Operand, TiledMma};
+use crate::composed::AnyLayout;
+use crate::error::{Error, ErrorKind, Result};
+use crate::expr::value::{type_error, Value};
+use crate::int::Int;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+
+/// `make_gmem_ptr<T>(address)` / `make_smem_ptr<T>(address)` (built by the
+/// evaluator, which keeps the type's name).
+pub(crate) fn ptr(smem: bool, elem: &str, address: &Value) -> Result<Value> {
+    let name = if smem { "make_smem_ptr" } else { "make_gmem_ptr" };
+    let a = match address {
+        Value::IntTuple(t) => t.as_ref().as_leaf().map(Int::value),
+        _ => None,
+    }
+    .ok_or_else(|| type_error("the address", "an integer", address).in_op(name))?;
+    // the type is checked here, where its name is known
+    GmemTensor::new(elem, a, Layout::leaf(Int::ONE, Int::ZERO)).map_err(|e| e.in_op(name))?;
+    let p = Box::new((elem.to_string(), a));
+    Ok(if smem { Value::SmemPtr(p) } else { Value::GmemPtr(p) })
+}
+
+/// `make_gmem_ptr` reached by [`crate::expr::call`], whose type arguments are widths.
+pub(super) fn make_gmem_ptr(a: &Args) -> Result<Value> {
+    Err(Error::new(
+        ErrorKind::Type,
+        a.name,
+        format!("{}<T>(address) needs its element type by name: write it in an expression", a.name),
+    ))
+}
+
+/// `make_smem_ptr` reached by [`crate::expr::call`], whose type arguments are widths.
+pub(super) fn make_smem_ptr(a: &Args) -> Result<Value> {
+    make_gmem_ptr(a)
+}
+
+/// `make_tensor(make_smem_ptr<T>(a), L)`, `L` plain or swizzled.
+pub(super) fn make_smem_tensor(elem: &str, address: i64, a: &Args) -> Result<Value> {
+    let l: AnyLayout = match &a[1] {
+        Value::IntTuple(s) => AnyLayout::Layout(Layout::from_shape(s)?),
+        _ => a.arg(1, "the layout")?,
+    };
+    Ok(Value::SmemTensor(Box::new(SmemTensor::new(elem, address, &l)?)))
+}
+
+/// `make_tensor(make_gmem_ptr<T>(a), L)`.
+pub(super) fn make_gmem_tensor(elem: &str, address: i64, a: &Args) -> Result<Value> {
+    let l = a.layout_or_shape(1, "the layout")?;
+    Ok(Value::GmemTensor(Box::new(GmemTensor::new(elem, address, l).map_err(|e| e.within("make_tensor"))?)))
+}
+
+fn op(a: &Args) -> Result<TmaOp> {
+    match &a[0] {
+        Value::CopyOp(name) => TmaOp::from_name(name).ok_or_else(|| {
+            Error::new(ErrorKind::Inadmissible, a.name, format!("{name} is not a TMA op (SM90_TMA_LOAD{{}}, ...)"))
+        }),
+        other => Err(type_error("the copy operation", "a TMA op (SM90_TMA_LOAD{}, ...)", other).in_op(a.name)),
+    }
+}
+
+fn gmem<'a>(a: &Args<'a>) -> Result<&'a GmemTensor> {
+    match &a.values()[1] {
+        Value::GmemTensor(g) => Ok(g),
+        other => Err(type_error("the gmem tensor", "a gmem tensor (make_tensor(make_gmem_ptr<T>(0), layout))", other)
+            .in_op(a.name)),
+    }
+}
+
+fn smem(a: &Args) -> Result<AnyLayout> {
+    a.arg(2, "the smem layout")
+}
+
+fn mma<'a>(a: &Args<'a>, i: usize) -> Result<&'a TiledMma> {
+    match &a.values()[i] {
+        Value::TiledMma(m) => Ok(m),
+        other => Err(type_error("the MMA", "a TiledMMA", other).in_op(a.name)),
+    }
+}
+
+fn copy(c: crate::atom::TiledCopy) -> Value {
+    Value::TiledCopy(Box::new(c))
+}
+
+/// `make_tma_copy(op, g, s[, cluster_size])` / `(op, g, s, cta_tiler, cluster_size)`,
+/// as CuTe's overloads: with four arguments the fourth is the cluster size.
+pub(super) fn make_tma_copy(a: &Args) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let (tiler, cluster): (Option<Tiler>, Option<IntTuple>) = match a.len() {
+        3 => (None, None),
+        4 => (None, Some(a.arg(3, "the cluster size")?)),
+        _ => (Some(a.arg(3, "the CTA tile")?), Some(a.arg(4, "the cluster size")?)),
+    };
+    Ok(copy(tma::make_tma_copy(op, g, &s, tiler.as_ref(), cluster.as_ref())?))
+}
+
+/// `make_tma_atom(op, g, s, cta_tiler[, cluster_size])`.
+pub(super) fn make_tma_atom(a: &Args) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tiler: Tiler = a.arg(3, "the CTA tile")?;
+    let cluster: Option<IntTuple> = a.opt(4, "the cluster size")?;
+    Ok(Value::CopyAtom(Box::new(tma::make_tma_atom(op, g, &s, &tiler, cluster.as_ref())?)))
+}
+
+fn sm90(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tiler: Tiler = a.arg(3, "the (M,N,K) CTA tile")?;
+    let cluster: IntTuple = match a.opt(4, "the cluster shape")? {
+        Some(c) => c,
+        None => IntTuple::leaf(Int::ONE),
+    };
+    Ok(copy(tma::make_tma_copy_sm90(which, op, g, &s, &tiler, &cluster)?))
+}
+
+/// `make_tma_copy_A_sm90(op, g, s, cta_tiler, cluster_shape)`.
+pub(super) fn make_tma_copy_a_sm90(a: &Args) -> Result<Value> {
+    sm90(a, Operand::A)
+}
+
+/// `make_tma_copy_B_sm90(op, g, s, cta_tiler, cluster_shape)`.
+pub(super) fn make_tma_copy_b_sm90(a: &Args) -> Result<Value> {
+    sm90(a, Operand::B)
+}
+
+/// `make_tma_copy_C_sm90(op, g, s, cta_tiler)`.
+pub(super) fn make_tma_copy_c_sm90(a: &Args) -> Result<Value> {
+    sm90(a, Operand::C)
+}
+
+fn sm100_copy(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tiler: Tiler = a.arg(3, "the (M,N,K) cluster tile")?;
+    Ok(copy(tma::make_tma_copy_sm100(which, op, g, &s, &tiler, mma(a, 4)?)?))
+}
+
+/// `make_tma_copy_A_sm100(op, g, s, cluster_tiler, mma)`.
+pub(super) fn make_tma_copy_a_sm100(a: &Args) -> Result<Value> {
+    sm100_copy(a, Operand::A)
+}
+
+/// `make_tma_copy_B_sm100(op, g, s, cluster_tiler, mma)`.
+pub(super) fn make_tma_copy_b_sm100(a: &Args) -> Result<Value> {
+    sm100_copy(a, Operand::B)
+}
+
+fn sm100_atom(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tiler: Tiler = a.arg(3, "the (M,N,K) MMA tile")?;
+    let cluster: IntTuple = a.arg(5, "the (V,M,N,K) cluster shape")?;
+    Ok(Value::CopyAtom(Box::new(tma::make_tma_atom_sm100(which, op, g, &s, &tiler, mma(a, 4)?, &cluster)?)))
+}
+
+/// `make_tma_atom_A_sm100(op, g, s, mma_tiler, mma, cluster_shape)`.
+pub(super) fn make_tma_atom_a_sm100(a: &Args) -> Result<Value> {
+    sm100_atom(a, Operand::A)
+}
+
+/// `make_tma_atom_B_sm100(op, g, s, mma_tiler, mma, cluster_shape)`.
+pub(super) fn make_tma_atom_b_sm100(a: &Args) -> Result<Value> {
+    sm100_atom(a, Operand::B)
+}
+
+/// The TMA atom of a TMA copy or atom argument.
+fn tma_atom<'a>(a: &Args<'a>) -> Result<&'a CopyAtom> {
+    let atom = match &a.values()[0] {
+        Value::CopyAtom(c) => &**c,
+        Value::TiledCopy(c) => c.atom(),
+        other => return Err(type_error("the copy", "a TMA copy or atom (make_tma_copy)", other).in_op(a.name)),
+    };
+    if atom.tma().is_none() {
+        return Err(Error::new(ErrorKind::Type, a.name, "the copy is not a TMA copy (make_tma_copy)"));
+    }
+    Ok(atom)
+}
+
+/// `get_tma_tensor(c, shape)`: CuTe's `c.get_tma_tensor(shape)`.
+pub(super) fn get_tma_tensor(a: &Args) -> Result<Value> {
+    let atom = tma_atom(a)?;
+    let shape: IntTuple = a.arg(1, "the gmem shape")?;
+    let t = tma::get_tma_tensor(atom, &shape)?;
+    Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Identity(t))))
+}
+
+/// `tma_gbasis(c)`: the copy's `AuxParams::TmaGmemBasis`.
+pub(super) fn tma_gbasis(a: &Args) -> Result<Value> {
+    let atom = tma_atom(a)?;
+    Ok(Value::Layout(atom.tma().map(|t| t.gbasis().clone()).unwrap_or_default()))
+}
+
+/// `tma_descriptor(c)`: the arguments of `cuTensorMapEncodeTiled`, printed.
+pub(super) fn tma_descriptor(a: &Args) -> Result<Value> {
+    let atom = tma_atom(a)?;
+    Ok(Value::Printed(atom.tma().map(|t| t.descriptor().to_string()).unwrap_or_default()))
+}
+
+/// `tma_partition(atom[, cta_coord, cta_layout], stensor, gtensor)`: the pair
+/// (gmem coordinate tensor, smem tensor), as CuTe returns it.
+pub(super) fn tma_partition(a: &Args) -> Result<Value> {
+    let atom = tma_atom(a)?;
+    let (coord, layout, k): (IntTuple, Layout, usize) = match a.len() {
+        3 => (IntTuple::leaf(Int::ZERO), Layout::leaf(Int::ONE, Int::ZERO), 1),
+        5 => (a.arg(1, "the CTA coordinate")?, a.layout_or_shape(2, "the multicast layout")?, 3),
+        n => return Err(Error::new(ErrorKind::Type, a.name, format!("takes 3 or 5 arguments, not {n}"))),
+    };
+    let s = match &a.values()[k] {
+        Value::SmemTensor(s) => s,
+        other => return Err(type_error("the smem tensor", "make_tensor(make_smem_ptr<T>(0), L)", other).in_op(a.name)),
+    };
+    let g = match &a.values()[k + 1] {
+        Value::Tensor(t) => match &**t {
+            crate::expr::tensor_value::TensorValue::Identity(t) => t,
+            _ => return Err(Error::new(ErrorKind::Type, a.name, "the gmem tensor must be a TMA coordinate tensor")),
+        },
+        other => {
+            return Err(type_error("the gmem tensor", "a TMA coordinate tensor (get_tma_tensor)", other).in_op(a.name))
+        }
+    };
+    let (gp, sp) = tma::tma_partition(atom, &coord, &layout, s, g)?;
+    Ok(Value::Tuple(vec![
+        Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Identity(gp))),
+        Value::SmemTensor(Box::new(sp)),
+    ]))
+}

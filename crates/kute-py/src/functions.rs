@@ -183,37 +183,86 @@ fn direct_call(
     targs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if targs.is_none() {
-        let layout = |i: usize| -> Option<kute::Layout> {
-            args.get_item(i).ok().and_then(|x| x.cast::<PyLayout>().ok().map(|l| l.get().inner.clone()))
-        };
-        let out = match (direct, args.len()) {
-            (Direct::Unary(f), 1) => layout(0).map(|a| f(&a)),
-            (Direct::Binary(f), 2) => match (layout(0), layout(1)) {
-                (Some(a), Some(b)) => Some(f(&a, &b)),
-                _ => None,
+        // (the layouts are borrowed from their Python objects: no copy)
+        let first = args.get_item(0).ok();
+        let a = first.as_ref().and_then(|x| x.cast::<PyLayout>().ok());
+        let out = match (direct, args.len(), a) {
+            (Direct::Unary(f), 1, Some(a)) => Some(f(&a.get().inner)),
+            (Direct::Binary(f), 2, Some(a)) => match args.get_item(1)?.cast::<PyLayout>() {
+                Ok(b) => Some(f(&a.get().inner, &b.get().inner)),
+                Err(_) => None,
             },
-            (Direct::Cotarget(f), 2) => match layout(0) {
-                Some(a) => {
-                    let m = args.get_item(1)?;
-                    if let Ok(l) = m.cast::<PyLayout>() {
-                        Some(f(&a, &l.get().inner.shape()))
-                    } else if let Ok(t) = m.cast::<PyIntTuple>() {
-                        Some(f(&a, &t.get().inner))
-                    } else if m.cast::<PyInt>().is_ok() {
-                        Some(f(&a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
-                    } else {
-                        None
-                    }
+            (Direct::Cotarget(f), 2, Some(a)) => {
+                let a = &a.get().inner;
+                let m = args.get_item(1)?;
+                if let Ok(i) = m.cast_exact::<PyInt>() {
+                    Some(f(a, &kute::IntTuple::int_dynamic(i.extract::<i64>()?)))
+                } else if let Ok(l) = m.cast::<PyLayout>() {
+                    Some(f(a, &l.get().inner.shape()))
+                } else if let Ok(t) = m.cast::<PyIntTuple>() {
+                    Some(f(a, &t.get().inner))
+                } else if m.cast::<PyInt>().is_ok() {
+                    Some(f(a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
+                } else {
+                    None
                 }
-                None => None,
-            },
+            }
             _ => None,
         };
-        if let Some(r) = out {
-            return PyLayout::wrap(py, r.map_err(kerr)?);
+        // (the answer is copied once, into its Python object)
+        match out {
+            Some(Ok(ref l)) => return PyLayout::wrap_ref(py, l),
+            Some(Err(e)) => return Err(kerr(e)),
+            None => {}
         }
     }
+    if let Some(r) = tensor_hook(py, name, args, targs)? {
+        return Ok(r);
+    }
     call(py, name, args, targs)
+}
+
+/// The tensor classes of the Python part (`kute.Tensor`, `kute.IdentityTensor`)
+/// and the tensor-aware forms of the module functions with a direct path, by name.
+type TensorHooks = (Py<PyTuple>, Py<PyDict>);
+
+static TENSOR_HOOKS: std::sync::Mutex<Option<TensorHooks>> = std::sync::Mutex::new(None);
+
+/// `_tensor_hooks(types, hooks)`: the functions with a direct path answer a
+/// call with an operand of one of `types` (the tensor classes) by `hooks[name]`
+/// (the Python part's tensor-aware form of the function), and every other call
+/// themselves, without a Python frame in between.
+#[pyfunction]
+pub fn _tensor_hooks(types: Bound<'_, PyTuple>, hooks: Bound<'_, PyDict>) {
+    *TENSOR_HOOKS.lock().unwrap_or_else(|p| p.into_inner()) = Some((types.unbind(), hooks.unbind()));
+}
+
+/// The answer of the tensor-aware form of `name` when an operand is a tensor.
+fn tensor_hook(
+    py: Python<'_>,
+    name: &str,
+    args: &Bound<'_, PyTuple>,
+    targs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let hook = {
+        let hooks = TENSOR_HOOKS.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((types, hooks)) = hooks.as_ref() else {
+            return Ok(None);
+        };
+        let types = types.bind(py);
+        if !args.iter().any(|a| a.is_instance(types).unwrap_or(false)) {
+            return Ok(None);
+        }
+        match hooks.bind(py).get_item(name)? {
+            Some(h) => h,
+            None => return Ok(None),
+        }
+    };
+    let kwargs = PyDict::new(py);
+    if let Some(t) = targs {
+        kwargs.set_item("targs", t)?;
+    }
+    Ok(Some(hook.call(args, Some(&kwargs))?.unbind()))
 }
 
 macro_rules! direct {

@@ -220,16 +220,23 @@ pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResu
 }
 
 /// The tuple limits of [`walk`]: `Err` (and `stop` set) past them.
+#[inline(always)]
 fn tuple_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
-    if depth >= kute::limits::MAX_DEPTH {
-        *stop = Stop::Limit(format!("a tuple nested deeper than {} levels", kute::limits::MAX_DEPTH));
-        return Err(());
-    }
-    if n > kute::limits::MAX_RANK {
-        *stop = Stop::Limit(format!("a tuple of {n} elements (at most {} are taken)", kute::limits::MAX_RANK));
-        return Err(());
+    if depth >= kute::limits::MAX_DEPTH || n > kute::limits::MAX_RANK {
+        return past_limits(n, depth, stop);
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn past_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
+    *stop = if depth >= kute::limits::MAX_DEPTH {
+        Stop::Limit(format!("a tuple nested deeper than {} levels", kute::limits::MAX_DEPTH))
+    } else {
+        Stop::Limit(format!("a tuple of {n} elements (at most {} are taken)", kute::limits::MAX_RANK))
+    };
+    Err(())
 }
 
 /// An int's value, or `Err` with `stop` set.
@@ -237,7 +244,29 @@ fn int_value(i: &Borrowed<'_, '_, PyInt>, stop: &mut Stop) -> Result<i64, ()> {
     i.extract::<i64>().map_err(|e| *stop = Stop::Py(e))
 }
 
-/// Adds the modes of `s:d` (ints, or tuples of them alike) to the layout being built.
+/// Adds the mode `s:d` to the layout being built where `s` is an int: `None`
+/// where it is not (a tuple, for [`walk2`]).
+#[inline(always)]
+fn leaf2(
+    b: &mut kute::tree::Builder<'_, kute::Mode>,
+    s: Borrowed<'_, '_, PyAny>,
+    d: Borrowed<'_, '_, PyAny>,
+    stop: &mut Stop,
+) -> Option<Result<(), ()>> {
+    let si = exact::<PyInt>(s)?;
+    let Some(di) = exact::<PyInt>(d) else {
+        *stop = Stop::Other;
+        return Some(Err(()));
+    };
+    Some(int_value(&si, stop).and_then(|x| {
+        let y = int_value(&di, stop)?;
+        b.leaf(kute::Mode::new(Int::new_dynamic(x), Int::new_dynamic(y)));
+        Ok(())
+    }))
+}
+
+/// Adds the modes of `s:d` (ints, or tuples of them alike) to the layout being
+/// built (a leaf of a tuple is added in the loop, without a call of its own).
 fn walk2(
     b: &mut kute::tree::Builder<'_, kute::Mode>,
     s: Borrowed<'_, '_, PyAny>,
@@ -249,13 +278,8 @@ fn walk2(
         *stop = Stop::Other;
         Err(())
     };
-    if let Some(si) = exact::<PyInt>(s) {
-        let Some(di) = exact::<PyInt>(d) else {
-            return other(stop);
-        };
-        let (x, y) = (int_value(&si, stop)?, int_value(&di, stop)?);
-        b.leaf(kute::Mode::new(Int::new_dynamic(x), Int::new_dynamic(y)));
-        return Ok(());
+    if let Some(r) = leaf2(b, s, d, stop) {
+        return r;
     }
     let (Some(st), Some(dt)) = (exact::<PyTuple>(s), exact::<PyTuple>(d)) else {
         return other(stop);
@@ -271,7 +295,10 @@ fn walk2(
         let (Some(x), Some(y)) = (st.get_borrowed_item(i).ok(), dt.get_borrowed_item(i).ok()) else {
             return other(stop);
         };
-        walk2(b, x, y, depth + 1, stop)?;
+        match leaf2(b, x, y, stop) {
+            Some(r) => r?,
+            None => walk2(b, x, y, depth + 1, stop)?,
+        }
     }
     b.close();
     Ok(())

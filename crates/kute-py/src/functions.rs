@@ -172,6 +172,9 @@ enum Direct {
     /// `f(A, M)`, `M` an integer tuple: a Python int or tuple of ints, an
     /// `IntTuple`, or a layout's shape (as the expression language reads it).
     Cotarget(fn(&kute::Layout, &kute::IntTuple) -> kute::Result<kute::Layout>),
+    /// `f(L)`, an integer: `None` where the expression language answers
+    /// another way (its general path answers then, and any error is its own).
+    Integer(fn(&kute::Layout) -> Option<kute::Result<kute::Int>>),
 }
 
 /// `name(*args)`: `direct` on layouts, else the expression language's function.
@@ -187,6 +190,12 @@ fn direct_call(
         let first = args.get_item(0).ok();
         let a = first.as_ref().and_then(|x| x.cast::<PyLayout>().ok());
         let out = match (direct, args.len(), a) {
+            (Direct::Integer(f), 1, Some(a)) => {
+                if let Some(Ok(n)) = f(&a.get().inner) {
+                    return crate::convert::int(py, Ok(n));
+                }
+                None
+            }
             (Direct::Unary(f), 1, Some(a)) => Some(f(&a.get().inner)),
             (Direct::Binary(f), 2, Some(a)) => match args.get_item(1)?.cast::<PyLayout>() {
                 Ok(b) => Some(f(&a.get().inner, &b.get().inner)),
@@ -286,7 +295,10 @@ macro_rules! direct {
 }
 
 direct! {
+    size: Integer(|l| Some(l.size())), "size(X): the product of the shape (an int; size<I...>(X) with targs= for a mode).";
+    cosize: Integer(|l| l.has_int_strides().then(|| l.cosize())), "cosize(L): one past the largest index (an int; cosize<I...>(L) with targs= for a mode).";
     coalesce: Unary(kute::coalesce), "coalesce(L[, profile]): the fewest modes with the same function (CuTe's coalesce).";
+    filter: Unary(kute::filter), "filter(L[, profile]): coalesce without the stride-0 and size-1 modes (CuTe's filter).";
     right_inverse: Unary(kute::right_inverse), "right_inverse(L): R with L(R(i)) = i (CuTe's right_inverse).";
     left_inverse: Unary(kute::left_inverse), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
     composition: Binary(kute::composition), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";

@@ -258,6 +258,37 @@ pub fn coalesce(l: &Layout) -> R<Layout> {
 
 /// [`coalesce`], built in `out` ([`build_flat`]).
 pub fn coalesce_in(l: &Layout, out: &mut Layout) -> R<()> {
+    // a layout of known integers and up to 16 leaves: one pass over its leaves
+    // into arrays (what coalesce_into does, without the lists)
+    const N: usize = 16;
+    let leaves = l.leaves();
+    if leaves.len() <= N {
+        let (mut rs, mut rd, mut n) = ([1i64; N], [0i64; N], 1usize);
+        let mut known = true;
+        for m in leaves {
+            let Some(y) = m.stride.as_int().filter(|y| !y.is_symbolic() && !m.shape.is_symbolic()) else {
+                known = false;
+                break;
+            };
+            let (x, y) = (m.shape.value(), y.value());
+            let k = n - 1;
+            if x == 1 {
+                continue;
+            } else if rs[k] == 1 {
+                rs[k] = x;
+                rd[k] = y;
+            } else if rs[k].checked_mul(rd[k]) == Some(y) {
+                rs[k] = mul(rs[k], x)?;
+            } else {
+                rs[n] = x;
+                rd[n] = y;
+                n += 1;
+            }
+        }
+        if known {
+            return build_flat(out, &rs[..n], &rd[..n]);
+        }
+    }
     let (mut s, mut d, mut rs, mut rd) = (Ints::new(), Ints::new(), Ints::new(), Ints::new());
     flat_ints_into(l, &mut s, &mut d)?;
     coalesce_into(&s, &d, &mut rs, &mut rd)?;

@@ -7,7 +7,8 @@ the CUTLASS repository's python/ directory). It is imported from PYCUTE_PATH whe
 set, else from the installed packages (scripts/test-python.sh installs it into its virtual
 environment), else from ~/.cache/kute-oracle/cutlass.
 
-Four tables, each time the best of 5 runs of N calls, per call, in µs:
+Four tables, each time the best of 15 runs of N calls, per call, in µs (the best of many
+short runs: a shared machine slows some of them):
 
 1. building a layout from Python tuples (rank 1 to 4, flat and nested): `pycute.Layout`,
    `kute.Layout` and `kute.pycute.Layout`;
@@ -151,7 +152,7 @@ def normal(x):
 
 
 def best(f, n):
-    return min(timeit.repeat(f, number=n, repeat=5)) / n
+    return min(timeit.repeat(f, number=n, repeat=15)) / n
 
 
 def text(sd):

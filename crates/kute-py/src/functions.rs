@@ -173,8 +173,11 @@ enum Direct {
     Binary(fn(&mut kute::Layout, &kute::Layout, &kute::Layout) -> kute::Result<()>),
     /// `f(A, M)`, `M` an integer tuple: a Python int or tuple of ints, an
     /// `IntTuple`, or a layout's shape (as the expression language reads it);
-    /// written into its first argument.
-    Cotarget(fn(&mut kute::Layout, &kute::Layout, &kute::IntTuple) -> kute::Result<()>),
+    /// written into its first argument; `f(A)` (the second function) without one.
+    Cotarget(
+        fn(&mut kute::Layout, &kute::Layout, &kute::IntTuple) -> kute::Result<()>,
+        fn(&mut kute::Layout, &kute::Layout) -> kute::Result<()>,
+    ),
     /// `f(L)`, an integer: `None` where the expression language answers
     /// another way (its general path answers then, and any error is its own).
     Integer(fn(&kute::Layout) -> Option<kute::Result<kute::Int>>),
@@ -204,7 +207,8 @@ fn direct_call(
                 Ok(b) => Some(f(&mut out, &a.get().inner, &b.get().inner)),
                 Err(_) => None,
             },
-            (Direct::Cotarget(f), 2, Some(a)) => {
+            (Direct::Cotarget(_, f), 1, Some(a)) => Some(f(&mut out, &a.get().inner)),
+            (Direct::Cotarget(f, _), 2, Some(a)) => {
                 let a = &a.get().inner;
                 let m = args.get_item(1)?;
                 if let Ok(i) = m.cast_exact::<PyInt>() {
@@ -277,7 +281,7 @@ fn tensor_hook(
 }
 
 macro_rules! direct {
-    ($($name:ident: $kind:ident($f:expr), $doc:literal;)*) => {
+    ($($name:ident: $kind:ident($($f:expr),+), $doc:literal;)*) => {
         $(
             #[doc = $doc]
             #[doc = ""]
@@ -285,7 +289,7 @@ macro_rules! direct {
             #[pyfunction]
             #[pyo3(signature = (*args, targs = None))]
             fn $name(py: Python<'_>, args: &Bound<'_, PyTuple>, targs: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-                direct_call(py, stringify!($name), Direct::$kind($f), args, targs)
+                direct_call(py, stringify!($name), Direct::$kind($($f),+), args, targs)
             }
         )*
         /// Adds the functions with a direct path to the module.
@@ -313,7 +317,10 @@ direct! {
         Ok(())
     }), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
     composition: Binary(kute::composition_into), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
-    complement: Cotarget(|o, a, m| kute::complement_into(o, a, m)), "complement(A[, M]): the layout filling A's gaps up to M.";
+    complement: Cotarget(|o, a, m| kute::complement_into(o, a, m), |o, a| {
+        o.clone_from(&kute::complement_self(a)?);
+        Ok(())
+    }), "complement(A[, M]): the layout filling A's gaps up to M (without M: up to cosize(filter(A))).";
     logical_divide: Binary(|o, a, b| kute::logical_divide_into(o, a, &b.as_tiler())), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
     zipped_divide: Binary(|o, a, b| kute::zipped_divide_into(o, a, &b.as_tiler())), "zipped_divide(A, T): ((tile), (rest)).";
     tiled_divide: Binary(|o, a, b| kute::tiled_divide_into(o, a, &b.as_tiler())), "tiled_divide(A, T): ((tile), rest...).";

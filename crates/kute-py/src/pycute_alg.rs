@@ -14,6 +14,13 @@
 //! - pycute's algorithm fails (its assertion, a division by zero) and kute
 //!   answers: kute's answer (pycute would raise).
 //!
+//! Where a sufficient condition, checked as the algorithm runs, proves that
+//! the check would accept pycute's answer (composition: each leaf of B exact
+//! under the divisibility conditions, no carry between the leaves; complement:
+//! the modes and gaps a mixed radix), the answer is given without running
+//! kute's algebra: the same answer, at a fraction of the cost
+//! ([`composition_algo_exact`], [`complement_algo_exact`]).
+//!
 //! Integers are Python's (floor division, a remainder with the sign of the
 //! divisor), in 64 bits: past them an overflow error, where Python would go on.
 

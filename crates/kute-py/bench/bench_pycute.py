@@ -7,13 +7,18 @@ the CUTLASS repository's python/ directory). It is imported from PYCUTE_PATH whe
 set, else from the installed packages (scripts/test-python.sh installs it into its virtual
 environment), else from ~/.cache/kute-oracle/cutlass.
 
-Three tables, each time the best of 5 runs of N calls, per call, in µs:
+Four tables, each time the best of 15 runs of N calls, per call, in µs (the best of many
+short runs: a shared machine slows some of them):
 
 1. building a layout from Python tuples (rank 1 to 4, flat and nested): `pycute.Layout`,
    `kute.Layout` and `kute.pycute.Layout`;
-2. pycute's five operations on layouts built once (`kute`: the module functions,
-   `kute.pycute`: pycute's API answered by kute);
-3. the same with fresh operands: each call builds its layouts from the tuples first.
+2. pycute's five operations (the 15 cases of docs/benchmarks/python.md) on layouts built
+   once (`kute`: the module functions, `kute.pycute`: pycute's API answered by kute);
+3. the same with fresh operands: each call builds its layouts from the tuples first, as
+   `f(Layout(s, d), Layout(s2, d2))` (the same statement for the three libraries);
+4. the pycute suite: each of pycute's public layout and integer-tuple functions, fresh
+   operands, pycute against `kute.pycute`, and against `kute` where kute has a function of
+   the name that answers the same (by value; else `-`).
 
 The ratio is pycute's time over kute's; the answers are compared by value (kute prints `_`
 for static integers and no spaces, pycute prints Python tuples), and a disagreement is shown.
@@ -84,12 +89,70 @@ def build(lib, case):
     return tuple(lib.Layout(*x) if isinstance(x, tuple) else x for x in case)
 
 
+def fresh_call(lib, f, case):
+    """`f` called on operands built from the tuples of `case` in the call: the statement
+    `f(L(s0, d0), v1, ...)`, compiled once, the same for every library (no loop or
+    generator of the benchmark's own in the timed call)."""
+    ns = {"f": f, "L": lib.Layout}
+    args = []
+    for i, x in enumerate(case):
+        if isinstance(x, tuple):
+            ns["s%d" % i], ns["d%d" % i] = x
+            args.append("L(s%d, d%d)" % (i, i))
+        else:
+            ns["v%d" % i] = x
+            args.append("v%d" % i)
+    return eval("lambda: f(%s)" % ", ".join(args), ns)
+
+
+# The pycute suite: (name, the call as a statement of L (the library's Layout) and f (the
+# function), the operands). The statement builds its layouts in the call; a tuple tiler
+# holds layouts built there too.
+A8 = ((8, 8), (8, 1))
+SUITE = [
+    ("size", "f(L(s, d))", dict(s=(4, (2, 3)), d=(2, (1, 8)))),
+    ("cosize", "f(L(s, d))", dict(s=(4, (2, 3)), d=(2, (1, 8)))),
+    ("coalesce", "f(L(s, d))", dict(s=((2, 2), (2, 2), 4), d=((1, 2), (4, 8), 32))),
+    ("filter", "f(L(s, d))", dict(s=(2, (1, 6), 4), d=(1, (6, 2), 0))),
+    ("composition", "f(L(s, d), L(t, e))", dict(s=(12, (4, 8)), d=(59, (13, 1)), t=(3, 4), e=(4, 1))),
+    ("composition", "f(L(s, d), (L(2, 4), L(4, 2)))", dict(s=A8[0], d=A8[1])),
+    ("complement", "f(L(s, d))", dict(s=(2, 4), d=(1, 6))),
+    ("complement", "f(L(s, d), 128)", dict(s=(2, (2, 4)), d=(16, (1, 4)))),
+    ("right_inverse", "f(L(s, d))", dict(s=(4, (2, 3)), d=(2, (1, 8)))),
+    ("left_inverse", "f(L(s, d))", dict(s=(4, 8), d=(8, 1))),
+    ("logical_divide", "f(L(s, d), L(t, e))", dict(s=A8[0], d=A8[1], t=(2, 2), e=(1, 4))),
+    ("logical_divide", "f(L(s, d), (L(2, 1), L(4, 2)))", dict(s=A8[0], d=A8[1])),
+    ("logical_product", "f(L(s, d), L(t, e))", dict(s=(2, 2), d=(4, 1), t=(4, 2), e=(2, 1))),
+    ("zipped_divide", "f(L(s, d), (L(2, 1), L(4, 2)))", dict(s=A8[0], d=A8[1])),
+    ("tiled_divide", "f(L(s, d), (L(2, 1), L(4, 2)))", dict(s=A8[0], d=A8[1])),
+    ("zipped_product", "f(L(s, d), (L(2, 1), L(4, 1)))", dict(s=(2, 2), d=(1, 2))),
+    ("tiled_product", "f(L(s, d), (L(2, 1), L(4, 1)))", dict(s=(2, 2), d=(1, 2))),
+    ("make_layout", "f(L(s, d), L(t, e))", dict(s=(4, 8), d=(8, 1), t=2, e=32)),
+    ("Layout(crd)", "L(s, d)(c)", dict(s=(4, (2, 3)), d=(2, (1, 8)), c=(3, (1, 2)))),
+    ("Layout(slice)", "L(s, d)(c)", dict(s=(4, (2, 3)), d=(2, (1, 8)), c=(None, (1, None)))),
+    ("Layout[i]", "L(s, d)[1]", dict(s=(4, (2, 3)), d=(2, (1, 8)))),
+    ("slice_and_offset", "f(c, L(s, d))", dict(s=(4, (2, 3)), d=(2, (1, 8)), c=(None, (1, None)))),
+    ("crd2idx", "f(c, s, d)", dict(s=(4, (2, 3)), d=(2, (1, 8)), c=(3, (1, 2)))),
+    ("idx2crd", "f(i, s)", dict(s=(4, (2, 3)), i=17)),
+    ("product", "f(s)", dict(s=(4, (2, 3), 5))),
+    ("prefix_product", "f(s)", dict(s=(4, (2, 3), 5))),
+    ("shape_div", "f(s, t)", dict(s=(4, (2, 3), 5), t=8)),
+    ("inner_product", "f(s, d)", dict(s=(4, (2, 3)), d=(2, (1, 8)))),
+    ("flatten", "f(s)", dict(s=(4, (2, (3, 5))))),
+]
+
+
+def suite_call(lib, name, stmt, ops):
+    ns = dict(ops, L=lib.Layout, f=getattr(lib, name, None))
+    return eval("lambda: " + stmt, ns)
+
+
 def normal(x):
     return str(x).replace(" ", "").replace("_", "").replace(",)", ")")
 
 
 def best(f, n):
-    return min(timeit.repeat(f, number=n, repeat=5)) / n
+    return min(timeit.repeat(f, number=n, repeat=15)) / n
 
 
 def text(sd):
@@ -124,9 +187,9 @@ def main():
             for case in cases:
                 pf, kf, kpf = getattr(pycute, op), getattr(kute, op), getattr(kp, op)
                 if fresh:
-                    tp = best(lambda: pf(*build(pycute, case)), n)
-                    tk = best(lambda: kf(*build(kute, case)), n)
-                    tkp = best(lambda: kpf(*build(kp, case)), n)
+                    tp = best(fresh_call(pycute, pf, case), n)
+                    tk = best(fresh_call(kute, kf, case), n)
+                    tkp = best(fresh_call(kp, kpf, case), n)
                 else:
                     pa, ka, kpa = build(pycute, case), build(kute, case), build(kp, case)
                     tp = best(lambda: pf(*pa), n)
@@ -142,6 +205,33 @@ def main():
         print("all %d cases: pycute %.1f us, kute %.1f us (%.1fx), kute.pycute %.1f us (%.1fx)" % (
             sum(map(len, CASES.values())), total["pycute"] * 1e6, total["kute"] * 1e6,
             total["pycute"] / total["kute"], total["kp"] * 1e6, total["pycute"] / total["kp"]))
+
+
+    print("\n4. the pycute suite, fresh operands (built in each call), us per call")
+    print("%-17s %-34s %9s %12s %9s %8s %8s  %s" % (
+        "function", "call", "pycute", "kute.pycute", "kute", "ratio kp", "ratio k", "same answer"))
+    total = {"pycute": 0.0, "kp": 0.0}
+    for name, stmt, ops in SUITE:
+        fp, fkp, fk = suite_call(pycute, name, stmt, ops), suite_call(kp, name, stmt, ops), suite_call(kute, name, stmt, ops)
+        pr, kpr = fp(), fkp()
+        tp, tkp = best(fp, n), best(fkp, n)
+        total["pycute"] += tp
+        total["kp"] += tkp
+        try:
+            kr = fk() if "L(s, d)" in stmt and getattr(kute, name, None) is not None else None
+        except Exception:
+            kr = None
+        tk = best(fk, n) if kr is not None and normal(kr) == normal(pr) else None
+        same = "yes" if str(pr) == str(kpr) else "no: pycute %s, kute.pycute %s" % (pr, kpr)
+        call = stmt
+        for k, v in ops.items():
+            call = call.replace("(%s," % k, "(%s," % normal(v)).replace(", %s)" % k, ", %s)" % normal(v))
+            call = call.replace("(%s)" % k, "(%s)" % normal(v)).replace(" %s)" % k, " %s)" % normal(v))
+        print("%-17s %-34s %9.2f %12.2f %9s %7.1fx %8s  %s" % (
+            name, call[:34], tp * 1e6, tkp * 1e6, "-" if tk is None else "%.2f" % (tk * 1e6), tp / tkp,
+            "-" if tk is None else "%.1fx" % (tp / tk), same))
+    print("the %d calls: pycute %.1f us, kute.pycute %.1f us (%.1fx)" % (
+        len(SUITE), total["pycute"] * 1e6, total["kp"] * 1e6, total["pycute"] / total["kp"]))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@
 //!   Python has the value (what the module functions answer: an `int`, a
 //!   `tuple` of ints, a `tuple` of values).
 
-use crate::types::{kerr, KuteError, PyIntTuple, PyLayout, PySwizzle, PyTiler, PyUnderscore, PyValue};
+use crate::types::{kerr, KuteError, LayoutBox, PyIntTuple, PyLayout, PySwizzle, PyTiler, PyUnderscore, PyValue};
 use kute::expr::{self, Value};
 use kute::{Int, IntTuple};
 use pyo3::exceptions::PyTypeError;
@@ -37,7 +37,7 @@ pub fn to_values(args: &Bound<'_, PyTuple>) -> PyResult<Vec<Value>> {
 /// kute bounds the nesting of what it parses: no recursion without end).
 fn value_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if let Ok(l) = obj.cast::<PyLayout>() {
-        return Ok(Value::Layout(l.get().inner.clone()));
+        return Ok(Value::Layout((*l.get().inner).clone()));
     }
     if let Ok(t) = obj.cast::<PyIntTuple>() {
         return Ok(Value::IntTuple(t.get().inner.clone()));
@@ -99,6 +99,18 @@ fn tuple_value<'py>(len: usize, items: impl Iterator<Item = Bound<'py, PyAny>>, 
     Value::tuple(vals).map_err(kerr)
 }
 
+/// `obj` as an exact `T` (an int, a tuple), without the error object, and the
+/// reference counting of the type in it, that a failed `cast_exact` makes
+/// (the walks below test most objects for two types).
+#[inline(always)]
+fn exact<'a, 'py, T: pyo3::PyTypeInfo>(obj: Borrowed<'a, 'py, PyAny>) -> Option<Borrowed<'a, 'py, T>> {
+    if obj.is_exact_instance_of::<T>() {
+        obj.cast_exact::<T>().ok()
+    } else {
+        None
+    }
+}
+
 /// Why [`int_tuple_fast`] or [`layout_fast`] stopped.
 enum Stop {
     /// It did not (an error is kute's).
@@ -118,7 +130,7 @@ enum Stop {
 /// Pre: none. Post: the tuple; an `OverflowError` for an int past 64 bits,
 /// `KuteError` past kute's limits (depth, rank, leaves).
 pub fn int_tuple_fast(obj: &Bound<'_, PyAny>) -> PyResult<Option<IntTuple>> {
-    if let Ok(i) = obj.cast_exact::<PyInt>() {
+    if let Some(i) = exact::<PyInt>(obj.as_borrowed()) {
         return Ok(Some(IntTuple::int_dynamic(i.extract::<i64>()?)));
     }
     let mut stop = Stop::Other;
@@ -140,7 +152,7 @@ fn walk(
     depth: usize,
     stop: &mut Stop,
 ) -> Result<(), ()> {
-    if let Ok(i) = obj.cast_exact::<PyInt>() {
+    if let Some(i) = exact::<PyInt>(obj) {
         match i.extract::<i64>() {
             Ok(v) => {
                 b.leaf(Int::new_dynamic(v));
@@ -152,7 +164,7 @@ fn walk(
             }
         }
     }
-    let Ok(t) = obj.cast_exact::<PyTuple>() else {
+    let Some(t) = exact::<PyTuple>(obj) else {
         return Err(());
     };
     if depth >= kute::limits::MAX_DEPTH {
@@ -182,14 +194,16 @@ pub enum Strides<'a, 'py> {
 }
 
 /// A layout of plain Python ints and tuples, built in one pass without going
-/// through values or integer tuples: `None` when the operands hold anything
+/// through values or integer tuples, on the heap where the Python object will
+/// keep it (no copy of the layout): `None` when the operands hold anything
 /// else, or are not congruent (the general path decides, and says why).
 ///
 /// Pre: none. Post: the layout; an `OverflowError` for an int past 64 bits,
 /// `KuteError` past kute's limits or for a negative extent.
-pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResult<Option<kute::Layout>> {
+pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResult<Option<LayoutBox>> {
     let mut stop = Stop::None;
-    let built = kute::Layout::try_build_modes(|b| {
+    let mut l = LayoutBox::storage();
+    let built = l.try_build_modes_in(|b| {
         let r = match strides {
             Strides::Given(d) => walk2(b, shape.as_borrowed(), d.as_borrowed(), 0, &mut stop),
             Strides::Compact(first) => walk_compact(b, shape.as_borrowed(), 0, &mut Some(first), &mut stop),
@@ -197,7 +211,7 @@ pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResu
         r.map_err(|()| kute::Error::new(kute::ErrorKind::Type, "", ""))
     });
     match (built, stop) {
-        (Ok(l), _) => Ok(Some(l)),
+        (Ok(()), _) => Ok(Some(l)),
         (Err(e), Stop::None) => Err(kerr(e)),
         (Err(_), Stop::Other) => Ok(None),
         (Err(_), Stop::Py(e)) => Err(e),
@@ -206,16 +220,23 @@ pub fn layout_fast(shape: &Bound<'_, PyAny>, strides: Strides<'_, '_>) -> PyResu
 }
 
 /// The tuple limits of [`walk`]: `Err` (and `stop` set) past them.
+#[inline(always)]
 fn tuple_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
-    if depth >= kute::limits::MAX_DEPTH {
-        *stop = Stop::Limit(format!("a tuple nested deeper than {} levels", kute::limits::MAX_DEPTH));
-        return Err(());
-    }
-    if n > kute::limits::MAX_RANK {
-        *stop = Stop::Limit(format!("a tuple of {n} elements (at most {} are taken)", kute::limits::MAX_RANK));
-        return Err(());
+    if depth >= kute::limits::MAX_DEPTH || n > kute::limits::MAX_RANK {
+        return past_limits(n, depth, stop);
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn past_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
+    *stop = if depth >= kute::limits::MAX_DEPTH {
+        Stop::Limit(format!("a tuple nested deeper than {} levels", kute::limits::MAX_DEPTH))
+    } else {
+        Stop::Limit(format!("a tuple of {n} elements (at most {} are taken)", kute::limits::MAX_RANK))
+    };
+    Err(())
 }
 
 /// An int's value, or `Err` with `stop` set.
@@ -223,7 +244,29 @@ fn int_value(i: &Borrowed<'_, '_, PyInt>, stop: &mut Stop) -> Result<i64, ()> {
     i.extract::<i64>().map_err(|e| *stop = Stop::Py(e))
 }
 
-/// Adds the modes of `s:d` (ints, or tuples of them alike) to the layout being built.
+/// Adds the mode `s:d` to the layout being built where `s` is an int: `None`
+/// where it is not (a tuple, for [`walk2`]).
+#[inline(always)]
+fn leaf2(
+    b: &mut kute::tree::Builder<'_, kute::Mode>,
+    s: Borrowed<'_, '_, PyAny>,
+    d: Borrowed<'_, '_, PyAny>,
+    stop: &mut Stop,
+) -> Option<Result<(), ()>> {
+    let si = exact::<PyInt>(s)?;
+    let Some(di) = exact::<PyInt>(d) else {
+        *stop = Stop::Other;
+        return Some(Err(()));
+    };
+    Some(int_value(&si, stop).and_then(|x| {
+        let y = int_value(&di, stop)?;
+        b.leaf(kute::Mode::new(Int::new_dynamic(x), Int::new_dynamic(y)));
+        Ok(())
+    }))
+}
+
+/// Adds the modes of `s:d` (ints, or tuples of them alike) to the layout being
+/// built (a leaf of a tuple is added in the loop, without a call of its own).
 fn walk2(
     b: &mut kute::tree::Builder<'_, kute::Mode>,
     s: Borrowed<'_, '_, PyAny>,
@@ -235,24 +278,27 @@ fn walk2(
         *stop = Stop::Other;
         Err(())
     };
-    if let Ok(si) = s.cast_exact::<PyInt>() {
-        let Ok(di) = d.cast_exact::<PyInt>() else {
-            return other(stop);
-        };
-        let (x, y) = (int_value(&si, stop)?, int_value(&di, stop)?);
-        b.leaf(kute::Mode::new(Int::new_dynamic(x), Int::new_dynamic(y)));
-        return Ok(());
+    if let Some(r) = leaf2(b, s, d, stop) {
+        return r;
     }
-    let (Ok(st), Ok(dt)) = (s.cast_exact::<PyTuple>(), d.cast_exact::<PyTuple>()) else {
+    let (Some(st), Some(dt)) = (exact::<PyTuple>(s), exact::<PyTuple>(d)) else {
         return other(stop);
     };
-    if st.len() != dt.len() {
+    let n = st.len();
+    if n != dt.len() {
         return other(stop);
     }
-    tuple_limits(st.len(), depth, stop)?;
+    tuple_limits(n, depth, stop)?;
     b.open();
-    for (x, y) in st.iter_borrowed().zip(dt.iter_borrowed()) {
-        walk2(b, x, y, depth + 1, stop)?;
+    for i in 0..n {
+        // (as options at once: a pair of results is large, and moving it stalls)
+        let (Some(x), Some(y)) = (st.get_borrowed_item(i).ok(), dt.get_borrowed_item(i).ok()) else {
+            return other(stop);
+        };
+        match leaf2(b, x, y, stop) {
+            Some(r) => r?,
+            None => walk2(b, x, y, depth + 1, stop)?,
+        }
     }
     b.close();
     Ok(())
@@ -267,7 +313,7 @@ fn walk_compact(
     next: &mut Option<Int>,
     stop: &mut Stop,
 ) -> Result<(), ()> {
-    if let Ok(si) = s.cast_exact::<PyInt>() {
+    if let Some(si) = exact::<PyInt>(s) {
         let x = Int::new_dynamic(int_value(&si, stop)?);
         let Some(d) = *next else {
             *stop = Stop::Other;
@@ -277,7 +323,7 @@ fn walk_compact(
         *next = d.mul(x).ok();
         return Ok(());
     }
-    let Ok(st) = s.cast_exact::<PyTuple>() else {
+    let Some(st) = exact::<PyTuple>(s) else {
         *stop = Stop::Other;
         return Err(());
     };

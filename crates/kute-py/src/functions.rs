@@ -2,8 +2,9 @@
 //! language by name), the direct paths of the algebra, and the symbolic helpers.
 
 use crate::convert::{from_value, to_py, to_value, to_values};
-use crate::types::{kerr, KuteError, PyIntTuple, PyLayout};
+use crate::types::{kerr, KuteError, LayoutBox, PyIntTuple, PyLayout};
 use kute::expr::{self, Value};
+use kute::AsTiler;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
@@ -165,13 +166,21 @@ pub fn call(
 /// language calls for layouts, so the answers and messages are the same.
 #[derive(Clone, Copy)]
 enum Direct {
-    /// `f(L)`.
-    Unary(fn(&kute::Layout) -> kute::Result<kute::Layout>),
-    /// `f(A, B)`.
-    Binary(fn(&kute::Layout, &kute::Layout) -> kute::Result<kute::Layout>),
+    /// `f(L)`, written into its first argument (kute's `*_into` form: the
+    /// answer is built in the storage of its Python object, not moved there).
+    Unary(fn(&mut kute::Layout, &kute::Layout) -> kute::Result<()>),
+    /// `f(A, B)`, written into its first argument.
+    Binary(fn(&mut kute::Layout, &kute::Layout, &kute::Layout) -> kute::Result<()>),
     /// `f(A, M)`, `M` an integer tuple: a Python int or tuple of ints, an
-    /// `IntTuple`, or a layout's shape (as the expression language reads it).
-    Cotarget(fn(&kute::Layout, &kute::IntTuple) -> kute::Result<kute::Layout>),
+    /// `IntTuple`, or a layout's shape (as the expression language reads it);
+    /// written into its first argument; `f(A)` (the second function) without one.
+    Cotarget(
+        fn(&mut kute::Layout, &kute::Layout, &kute::IntTuple) -> kute::Result<()>,
+        fn(&mut kute::Layout, &kute::Layout) -> kute::Result<()>,
+    ),
+    /// `f(L)`, an integer: `None` where the expression language answers
+    /// another way (its general path answers then, and any error is its own).
+    Integer(fn(&kute::Layout) -> Option<kute::Result<kute::Int>>),
 }
 
 /// `name(*args)`: `direct` on layouts, else the expression language's function.
@@ -183,41 +192,96 @@ fn direct_call(
     targs: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if targs.is_none() {
-        let layout = |i: usize| -> Option<kute::Layout> {
-            args.get_item(i).ok().and_then(|x| x.cast::<PyLayout>().ok().map(|l| l.get().inner.clone()))
-        };
-        let out = match (direct, args.len()) {
-            (Direct::Unary(f), 1) => layout(0).map(|a| f(&a)),
-            (Direct::Binary(f), 2) => match (layout(0), layout(1)) {
-                (Some(a), Some(b)) => Some(f(&a, &b)),
-                _ => None,
+        // (the layouts are borrowed from their Python objects: no copy)
+        let first = args.get_item(0).ok();
+        let a = first.as_ref().and_then(|x| x.cast::<PyLayout>().ok());
+        if let (Direct::Integer(f), 1, Some(a)) = (direct, args.len(), a)
+            && let Some(Ok(n)) = f(&a.get().inner)
+        {
+            return crate::convert::int(py, Ok(n));
+        }
+        let mut out = LayoutBox::storage();
+        let done = match (direct, args.len(), a) {
+            (Direct::Unary(f), 1, Some(a)) => Some(f(&mut out, &a.get().inner)),
+            (Direct::Binary(f), 2, Some(a)) => match args.get_item(1)?.cast::<PyLayout>() {
+                Ok(b) => Some(f(&mut out, &a.get().inner, &b.get().inner)),
+                Err(_) => None,
             },
-            (Direct::Cotarget(f), 2) => match layout(0) {
-                Some(a) => {
-                    let m = args.get_item(1)?;
-                    if let Ok(l) = m.cast::<PyLayout>() {
-                        Some(f(&a, &l.get().inner.shape()))
-                    } else if let Ok(t) = m.cast::<PyIntTuple>() {
-                        Some(f(&a, &t.get().inner))
-                    } else if m.cast::<PyInt>().is_ok() {
-                        Some(f(&a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
-                    } else {
-                        None
-                    }
+            (Direct::Cotarget(_, f), 1, Some(a)) => Some(f(&mut out, &a.get().inner)),
+            (Direct::Cotarget(f, _), 2, Some(a)) => {
+                let a = &a.get().inner;
+                let m = args.get_item(1)?;
+                if let Ok(i) = m.cast_exact::<PyInt>() {
+                    Some(f(&mut out, a, &kute::IntTuple::int_dynamic(i.extract::<i64>()?)))
+                } else if let Ok(l) = m.cast::<PyLayout>() {
+                    Some(f(&mut out, a, &l.get().inner.shape()))
+                } else if let Ok(t) = m.cast::<PyIntTuple>() {
+                    Some(f(&mut out, a, &t.get().inner))
+                } else if m.cast::<PyInt>().is_ok() {
+                    Some(f(&mut out, a, &kute::IntTuple::int_dynamic(m.extract::<i64>()?)))
+                } else {
+                    None
                 }
-                None => None,
-            },
+            }
             _ => None,
         };
-        if let Some(r) = out {
-            return PyLayout::wrap(py, r.map_err(kerr)?);
+        match done {
+            Some(Ok(())) => return Ok(Py::new(py, PyLayout { inner: out })?.into_any()),
+            Some(Err(e)) => return Err(kerr(e)),
+            None => {}
         }
+    }
+    if let Some(r) = tensor_hook(py, name, args, targs)? {
+        return Ok(r);
     }
     call(py, name, args, targs)
 }
 
+/// The tensor classes of the Python part (`kute.Tensor`, `kute.IdentityTensor`)
+/// and the tensor-aware forms of the module functions with a direct path, by name.
+type TensorHooks = (Py<PyTuple>, Py<PyDict>);
+
+static TENSOR_HOOKS: std::sync::Mutex<Option<TensorHooks>> = std::sync::Mutex::new(None);
+
+/// `_tensor_hooks(types, hooks)`: the functions with a direct path answer a
+/// call with an operand of one of `types` (the tensor classes) by `hooks[name]`
+/// (the Python part's tensor-aware form of the function), and every other call
+/// themselves, without a Python frame in between.
+#[pyfunction]
+pub fn _tensor_hooks(types: Bound<'_, PyTuple>, hooks: Bound<'_, PyDict>) {
+    *TENSOR_HOOKS.lock().unwrap_or_else(|p| p.into_inner()) = Some((types.unbind(), hooks.unbind()));
+}
+
+/// The answer of the tensor-aware form of `name` when an operand is a tensor.
+fn tensor_hook(
+    py: Python<'_>,
+    name: &str,
+    args: &Bound<'_, PyTuple>,
+    targs: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let hook = {
+        let hooks = TENSOR_HOOKS.lock().unwrap_or_else(|p| p.into_inner());
+        let Some((types, hooks)) = hooks.as_ref() else {
+            return Ok(None);
+        };
+        let types = types.bind(py);
+        if !args.iter().any(|a| a.is_instance(types).unwrap_or(false)) {
+            return Ok(None);
+        }
+        match hooks.bind(py).get_item(name)? {
+            Some(h) => h,
+            None => return Ok(None),
+        }
+    };
+    let kwargs = PyDict::new(py);
+    if let Some(t) = targs {
+        kwargs.set_item("targs", t)?;
+    }
+    Ok(Some(hook.call(args, Some(&kwargs))?.unbind()))
+}
+
 macro_rules! direct {
-    ($($name:ident: $kind:ident($f:expr), $doc:literal;)*) => {
+    ($($name:ident: $kind:ident($($f:expr),+), $doc:literal;)*) => {
         $(
             #[doc = $doc]
             #[doc = ""]
@@ -225,7 +289,7 @@ macro_rules! direct {
             #[pyfunction]
             #[pyo3(signature = (*args, targs = None))]
             fn $name(py: Python<'_>, args: &Bound<'_, PyTuple>, targs: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-                direct_call(py, stringify!($name), Direct::$kind($f), args, targs)
+                direct_call(py, stringify!($name), Direct::$kind($($f),+), args, targs)
             }
         )*
         /// Adds the functions with a direct path to the module.
@@ -237,21 +301,36 @@ macro_rules! direct {
 }
 
 direct! {
-    coalesce: Unary(kute::coalesce), "coalesce(L[, profile]): the fewest modes with the same function (CuTe's coalesce).";
-    right_inverse: Unary(kute::right_inverse), "right_inverse(L): R with L(R(i)) = i (CuTe's right_inverse).";
-    left_inverse: Unary(kute::left_inverse), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
-    composition: Binary(kute::composition), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
-    complement: Cotarget(|a, m| kute::complement(a, m)), "complement(A[, M]): the layout filling A's gaps up to M.";
-    logical_divide: Binary(kute::logical_divide), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
-    zipped_divide: Binary(kute::zipped_divide), "zipped_divide(A, T): ((tile), (rest)).";
-    tiled_divide: Binary(kute::tiled_divide), "tiled_divide(A, T): ((tile), rest...).";
-    flat_divide: Binary(kute::flat_divide), "flat_divide(A, T): (tile..., rest...).";
-    logical_product: Binary(kute::logical_product), "logical_product(A, B): (A, complement(A) o B).";
-    zipped_product: Binary(kute::zipped_product), "zipped_product(A, B): ((A), (rest)).";
-    tiled_product: Binary(kute::tiled_product), "tiled_product(A, B): ((A), rest...).";
-    flat_product: Binary(kute::flat_product), "flat_product(A, B): (A..., rest...).";
-    blocked_product: Binary(kute::blocked_product), "blocked_product(A, B): B repeats block A, mode by mode.";
-    raked_product: Binary(kute::raked_product), "raked_product(A, B): A's elements interleaved by B, mode by mode.";
+    size: Integer(|l| Some(l.size())), "size(X): the product of the shape (an int; size<I...>(X) with targs= for a mode).";
+    cosize: Integer(|l| l.has_int_strides().then(|| l.cosize())), "cosize(L): one past the largest index (an int; cosize<I...>(L) with targs= for a mode).";
+    coalesce: Unary(kute::coalesce_into), "coalesce(L[, profile]): the fewest modes with the same function (CuTe's coalesce).";
+    filter: Unary(|o, l| {
+        o.clone_from(&kute::filter(l)?);
+        Ok(())
+    }), "filter(L[, profile]): coalesce without the stride-0 and size-1 modes (CuTe's filter).";
+    right_inverse: Unary(|o, l| {
+        o.clone_from(&kute::right_inverse(l)?);
+        Ok(())
+    }), "right_inverse(L): R with L(R(i)) = i (CuTe's right_inverse).";
+    left_inverse: Unary(|o, l| {
+        o.clone_from(&kute::left_inverse(l)?);
+        Ok(())
+    }), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
+    composition: Binary(kute::composition_into), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
+    complement: Cotarget(|o, a, m| kute::complement_into(o, a, m), |o, a| {
+        o.clone_from(&kute::complement_self(a)?);
+        Ok(())
+    }), "complement(A[, M]): the layout filling A's gaps up to M (without M: up to cosize(filter(A))).";
+    logical_divide: Binary(|o, a, b| kute::logical_divide_into(o, a, &b.as_tiler())), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
+    zipped_divide: Binary(|o, a, b| kute::zipped_divide_into(o, a, &b.as_tiler())), "zipped_divide(A, T): ((tile), (rest)).";
+    tiled_divide: Binary(|o, a, b| kute::tiled_divide_into(o, a, &b.as_tiler())), "tiled_divide(A, T): ((tile), rest...).";
+    flat_divide: Binary(|o, a, b| kute::flat_divide_into(o, a, &b.as_tiler())), "flat_divide(A, T): (tile..., rest...).";
+    logical_product: Binary(|o, a, b| kute::logical_product_into(o, a, &b.as_tiler())), "logical_product(A, B): (A, complement(A) o B).";
+    zipped_product: Binary(|o, a, b| kute::zipped_product_into(o, a, &b.as_tiler())), "zipped_product(A, B): ((A), (rest)).";
+    tiled_product: Binary(|o, a, b| kute::tiled_product_into(o, a, &b.as_tiler())), "tiled_product(A, B): ((A), rest...).";
+    flat_product: Binary(|o, a, b| kute::flat_product_into(o, a, &b.as_tiler())), "flat_product(A, B): (A..., rest...).";
+    blocked_product: Binary(kute::blocked_product_into), "blocked_product(A, B): B repeats block A, mode by mode.";
+    raked_product: Binary(kute::raked_product_into), "raked_product(A, B): A's elements interleaved by B, mode by mode.";
 }
 
 /// `kute.functions()`: every function of the expression language, as

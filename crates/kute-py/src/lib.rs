@@ -63,6 +63,7 @@ fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::call, m)?)?;
     m.add_function(wrap_pyfunction!(functions::functions, m)?)?;
     m.add_function(wrap_pyfunction!(functions::_all_static, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::_tensor_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_positions, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_print_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(tensor::_relayout, m)?)?;

@@ -37,8 +37,24 @@ pub struct PcLayout;
 
 impl PcLayout {
     /// A layout as a new `kute.pycute.Layout`.
+    #[inline(always)]
     pub fn wrap(py: Python<'_>, inner: Layout) -> PyResult<Py<PyAny>> {
+        PcLayout::wrap_ref(py, &inner)
+    }
+
+    /// The layout `build` makes in the storage of a new `kute.pycute.Layout`.
+    #[inline]
+    pub fn wrap_built(py: Python<'_>, build: impl FnOnce(&mut Layout) -> alg::R<()>) -> PyResult<Py<PyAny>> {
+        let mut inner = crate::types::LayoutBox::storage();
+        build(&mut inner).map_err(perr)?;
         Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
+    }
+
+    /// A copy of a layout as a new `kute.pycute.Layout`.
+    #[inline]
+    pub fn wrap_ref(py: Python<'_>, inner: &Layout) -> PyResult<Py<PyAny>> {
+        let base = PyLayout { inner: crate::types::LayoutBox::copy_of(inner) };
+        Ok(Py::new(py, PyClassInitializer::from(base).add_subclass(PcLayout))?.into_any())
     }
 }
 
@@ -67,7 +83,7 @@ fn concrete<'a>(what: &str, l: &'a Layout) -> PyResult<&'a Layout> {
 
 /// pycute's `is_int`: a Python int, not a bool.
 fn is_int(obj: &Bound<'_, PyAny>) -> bool {
-    obj.cast::<PyInt>().is_ok() && obj.cast::<PyBool>().is_err()
+    obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>()
 }
 
 /// pycute's `Layout(n)`: `n:1`.
@@ -90,8 +106,8 @@ impl PcLayout {
             None => Strides::Compact(Int::new_dynamic(1)),
             Some(d) => Strides::Given(d),
         };
-        if let Some(l) = layout_fast(_shape, strides)? {
-            return Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout));
+        if let Some(inner) = layout_fast(_shape, strides)? {
+            return Ok(PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout));
         }
         // unknowns (kute.sym, sympy symbols): kute's make_layout, which keeps them
         if has_symbols(_shape) || _stride.is_some_and(has_symbols) {
@@ -100,9 +116,7 @@ impl PcLayout {
                 args.push(crate::convert::to_value(d)?);
             }
             return match kute::expr::call("make_layout", &[], &args).map_err(kerr)? {
-                kute::expr::Value::Layout(l) => {
-                    Ok(PyClassInitializer::from(PyLayout { inner: l }).add_subclass(PcLayout))
-                }
+                kute::expr::Value::Layout(l) => Ok(PyClassInitializer::from(PyLayout::of(l)).add_subclass(PcLayout)),
                 other => {
                     Err(KuteError::new_err(format!("Layout: the arguments make {}, not a layout", other.kind_name())))
                 }
@@ -162,7 +176,7 @@ impl PcLayout {
             if k != 0 {
                 return Err(PyIndexError::new_err(format!("mode {k} of the single mode {}", layout_text(l))));
             }
-            return PcLayout::wrap(py, l.clone());
+            return PcLayout::wrap(py, (**l).clone());
         }
         let j = if k < 0 { k + n } else { k };
         if j < 0 || j >= n {
@@ -293,15 +307,15 @@ enum Tile<'py> {
 }
 
 fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
+    if let Ok(l) = obj.cast::<PyLayout>() {
+        concrete("pycute's right operand", &l.get().inner)?;
+        return Ok(Tile::Layout(l.clone()));
+    }
     if obj.is_none() {
         return Ok(Tile::Nothing);
     }
     if is_int(obj) {
         return Ok(Tile::Int(obj.extract()?));
-    }
-    if let Ok(l) = obj.cast::<PyLayout>() {
-        concrete("pycute's right operand", &l.get().inner)?;
-        return Ok(Tile::Layout(l.clone()));
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         if depth > kute::limits::MAX_DEPTH {
@@ -319,7 +333,7 @@ fn tile_py(py: Python<'_>, t: &Tile<'_>) -> PyResult<Py<PyAny>> {
     Ok(match t {
         Tile::Nothing => py.None(),
         Tile::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
-        Tile::Layout(l) => PcLayout::wrap(py, l.get().inner.clone())?,
+        Tile::Layout(l) => PcLayout::wrap(py, (*l.get().inner).clone())?,
         Tile::Tuple(ts) => {
             PyTuple::new(py, ts.iter().map(|x| tile_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any().unbind()
         }
@@ -455,6 +469,42 @@ fn tiled(r: &Layout) -> PyResult<Layout> {
     alg::make_layout(&parts).map_err(perr)
 }
 
+/// The Python part's symbolic form of the functions (`kute.pycute`'s answer,
+/// by kute's algebra, where an argument holds an unknown).
+static SYMBOLIC: std::sync::Mutex<Option<Py<PyAny>>> = std::sync::Mutex::new(None);
+
+/// `_symbolic_hook(f)`: where one of the algebra's functions raises a
+/// `TypeError` (pycute's algorithm refuses unknowns), it answers
+/// `f(name, args, error)`: kute's function `name` on the arguments when one
+/// holds an unknown, else `error` raised again.
+#[pyfunction]
+fn _symbolic_hook(f: Bound<'_, PyAny>) {
+    *SYMBOLIC.lock().unwrap_or_else(|p| p.into_inner()) = Some(f.unbind());
+}
+
+/// `f()`, or where it raises a `TypeError`, the symbolic form of kute's
+/// function `name` on `args` (those given) by the hook of [`_symbolic_hook`].
+fn symbolic(
+    py: Python<'_>,
+    name: &str,
+    args: &[Option<&Bound<'_, PyAny>>],
+    f: impl FnOnce() -> PyResult<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    match f() {
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => {
+            let hook = SYMBOLIC.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|h| h.clone_ref(py));
+            match hook {
+                Some(h) => Ok(h.call1(
+                    py,
+                    (name, PyTuple::new(py, args.iter().flatten().collect::<Vec<_>>())?, e.into_value(py)),
+                )?),
+                None => Err(e),
+            }
+        }
+        r => r,
+    }
+}
+
 /// `make_layout(*layouts)`: the layouts as the modes of one; one argument
 /// that is not a layout is an iterable of layouts.
 #[pyfunction]
@@ -472,30 +522,34 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
 /// `size(a)`: a layout's size, or the product of an integer tuple.
 #[pyfunction]
 fn size(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(l) = layout.cast::<PyLayout>() {
-        let l = &l.get().inner;
-        if l.has_symbols() {
-            return crate::convert::int(py, l.size());
+    symbolic(py, "size", &[Some(layout)], || {
+        if let Ok(l) = layout.cast::<PyLayout>() {
+            let l = &l.get().inner;
+            if l.has_symbols() {
+                return crate::convert::int(py, l.size());
+            }
+            return Ok(alg::size(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
         }
-        return Ok(alg::size(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
-    }
-    if layout.cast::<PyTuple>().is_ok() || is_int(layout) {
-        return product(py, layout);
-    }
-    Ok(layout.call_method0("size")?.unbind())
+        if layout.cast::<PyTuple>().is_ok() || is_int(layout) {
+            return product(py, layout);
+        }
+        Ok(layout.call_method0("size")?.unbind())
+    })
 }
 
 /// `cosize(L)`: `L(size(L) - 1) + 1`.
 #[pyfunction]
 fn cosize(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    if let Ok(l) = layout.cast::<PyLayout>() {
-        let l = &l.get().inner;
-        if l.has_symbols() {
-            return crate::convert::int(py, l.cosize());
+    symbolic(py, "cosize", &[Some(layout)], || {
+        if let Ok(l) = layout.cast::<PyLayout>() {
+            let l = &l.get().inner;
+            if l.has_symbols() {
+                return crate::convert::int(py, l.cosize());
+            }
+            return Ok(alg::cosize(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
         }
-        return Ok(alg::cosize(l).map_err(perr)?.into_pyobject(py)?.into_any().unbind());
-    }
-    Ok(layout.call_method0("cosize")?.unbind())
+        Ok(layout.call_method0("cosize")?.unbind())
+    })
 }
 
 /// By profile: `f` on the modes the profile names, the other modes kept.
@@ -526,12 +580,13 @@ fn by_profile(op: &str, l: &Layout, profile: &Bound<'_, PyAny>, f: fn(&Layout) -
 #[pyfunction]
 #[pyo3(signature = (layout, profile = None))]
 fn coalesce(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let l = layout_arg(layout, "coalesce")?;
-    let r = match profile {
-        Some(p) => by_profile("coalesce", l, p, alg::coalesce)?,
-        None => alg::coalesce(l).map_err(perr)?,
-    };
-    PcLayout::wrap(py, r)
+    symbolic(py, "coalesce", &[Some(layout), profile], || {
+        let l = layout_arg(layout, "coalesce")?;
+        match profile {
+            Some(p) => PcLayout::wrap(py, by_profile("coalesce", l, p, alg::coalesce)?),
+            None => PcLayout::wrap_built(py, |out| alg::coalesce_in(l, out)),
+        }
+    })
 }
 
 /// `filter(L, profile=None)`: coalesce without the size-1 and stride-0 modes.
@@ -552,40 +607,50 @@ fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, 
 #[pyfunction]
 #[pyo3(name = "composition")]
 fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "composition")?;
-    PcLayout::wrap(py, composition_t(a, &tile(layoutB, 0)?)?)
+    symbolic(py, "composition", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "composition")?;
+        match tile(layoutB, 0)? {
+            Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::composition_in(a, &b.get().inner, out)),
+            t => PcLayout::wrap(py, composition_t(a, &t)?),
+        }
+    })
 }
 
 /// `complement(L, max_idx=1)`: the layout of L's gaps, up to `max_idx`.
 #[pyfunction]
 #[pyo3(name = "complement", signature = (layout, max_idx = None), text_signature = "(layout, max_idx=1)")]
 fn complement_py(py: Python<'_>, layout: &Bound<'_, PyAny>, max_idx: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let m: i64 = match max_idx {
-        None => 1,
-        Some(x) if is_int(x) => x.extract()?,
-        Some(x) => {
-            return Err(PyTypeError::new_err(format!("complement: max_idx is an int, not {}", x.get_type().name()?)))
-        }
-    };
-    if is_int(layout) {
-        // pycute: complement(Layout(n)), max_idx dropped
-        let l = int_layout(layout.extract()?)?;
-        let p = alg::complement(&l, 1).map_err(perr)?;
-        if m != 1 {
-            let t = alg::complement(&l, m).map_err(perr)?;
-            if t.to_dynamic() != p.to_dynamic() {
-                return Err(KuteError::new_err(format!(
-                    "complement: pycute's complement of an int n drops max_idx (it answers complement(Layout(n)) = {}); \
-                     the complement up to {m} is {}: write complement(Layout(n), {m})",
-                    layout_text(&p),
-                    layout_text(&t)
-                )));
+    symbolic(py, "complement", &[Some(layout), max_idx], || {
+        let m: i64 = match max_idx {
+            None => 1,
+            Some(x) if is_int(x) => x.extract()?,
+            Some(x) => {
+                return Err(PyTypeError::new_err(format!(
+                    "complement: max_idx is an int, not {}",
+                    x.get_type().name()?
+                )))
             }
+        };
+        if is_int(layout) {
+            // pycute: complement(Layout(n)), max_idx dropped
+            let l = int_layout(layout.extract()?)?;
+            let p = alg::complement(&l, 1).map_err(perr)?;
+            if m != 1 {
+                let t = alg::complement(&l, m).map_err(perr)?;
+                if t.to_dynamic() != p.to_dynamic() {
+                    return Err(KuteError::new_err(format!(
+                        "complement: pycute's complement of an int n drops max_idx (it answers complement(Layout(n)) = {}); \
+                         the complement up to {m} is {}: write complement(Layout(n), {m})",
+                        layout_text(&p),
+                        layout_text(&t)
+                    )));
+                }
+            }
+            return PcLayout::wrap(py, p);
         }
-        return PcLayout::wrap(py, p);
-    }
-    let l = layout_arg(layout, "complement")?;
-    PcLayout::wrap(py, alg::complement(l, m).map_err(perr)?)
+        let l = layout_arg(layout, "complement")?;
+        PcLayout::wrap_built(py, |out| alg::complement_in(l, m, out))
+    })
 }
 
 /// An inverse: `None` for `None`, `Layout(n)` for an int `n`.
@@ -607,29 +672,39 @@ fn inverse(
 /// `right_inverse(L)`: the largest R with `L(R(i)) == i`.
 #[pyfunction]
 fn right_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    inverse(py, layout, "right_inverse", alg::right_inverse)
+    symbolic(py, "right_inverse", &[Some(layout)], || inverse(py, layout, "right_inverse", alg::right_inverse))
 }
 
 /// `left_inverse(L)`: R with `R(L(i)) == i`.
 #[pyfunction]
 fn left_inverse(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    inverse(py, layout, "left_inverse", alg::left_inverse)
+    symbolic(py, "left_inverse", &[Some(layout)], || inverse(py, layout, "left_inverse", alg::left_inverse))
 }
 
 /// `logical_divide(A, B)`: `composition(A, make_layout(B, complement(B, size(A))))`.
 #[allow(non_snake_case)]
 #[pyfunction]
 fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "logical_divide")?;
-    PcLayout::wrap(py, logical_divide_t(a, &tile(layoutB, 0)?)?)
+    symbolic(py, "logical_divide", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "logical_divide")?;
+        match tile(layoutB, 0)? {
+            Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_divide_in(a, &b.get().inner, out)),
+            t => PcLayout::wrap(py, logical_divide_t(a, &t)?),
+        }
+    })
 }
 
 /// `logical_product(A, B)`: `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
 #[allow(non_snake_case)]
 #[pyfunction]
 fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "logical_product")?;
-    PcLayout::wrap(py, logical_product_t(a, &tile(layoutB, 0)?)?)
+    symbolic(py, "logical_product", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "logical_product")?;
+        match tile(layoutB, 0)? {
+            Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_product_in(a, &b.get().inner, out)),
+            t => PcLayout::wrap(py, logical_product_t(a, &t)?),
+        }
+    })
 }
 
 /// `hier_unzip(splitter, A, B)`: pycute's zipping of a by-mode split.
@@ -657,32 +732,40 @@ fn hier_unzip(
 #[allow(non_snake_case)]
 #[pyfunction]
 fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "zipped_divide")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
+    symbolic(py, "zipped_divide", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "zipped_divide")?;
+        PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
+    })
 }
 
 /// `tiled_divide(A, B)`: `((tile), rest...)`.
 #[allow(non_snake_case)]
 #[pyfunction]
 fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "tiled_divide")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
+    symbolic(py, "tiled_divide", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "tiled_divide")?;
+        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
+    })
 }
 
 /// `zipped_product(A, B)`: `((A), (rest))`.
 #[allow(non_snake_case)]
 #[pyfunction]
 fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "zipped_product")?;
-    PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
+    symbolic(py, "zipped_product", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "zipped_product")?;
+        PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
+    })
 }
 
 /// `tiled_product(A, B)`: `((A), rest...)`.
 #[allow(non_snake_case)]
 #[pyfunction]
 fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let a = layout_arg(layoutA, "tiled_product")?;
-    PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
+    symbolic(py, "tiled_product", &[Some(layoutA), Some(layoutB)], || {
+        let a = layout_arg(layoutA, "tiled_product")?;
+        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
+    })
 }
 
 /// `blocked_product(A, B)` (CuTe's; pycute has none): B repeats the block A,
@@ -690,8 +773,10 @@ fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 #[allow(non_snake_case)]
 #[pyfunction]
 fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, b) = (layout_arg(layoutA, "blocked_product")?, layout_arg(layoutB, "blocked_product")?);
-    PcLayout::wrap(py, kute::blocked_product(a, b).map_err(kerr)?.to_dynamic())
+    symbolic(py, "blocked_product", &[Some(layoutA), Some(layoutB)], || {
+        let (a, b) = (layout_arg(layoutA, "blocked_product")?, layout_arg(layoutB, "blocked_product")?);
+        PcLayout::wrap(py, kute::blocked_product(a, b).map_err(kerr)?.to_dynamic())
+    })
 }
 
 /// `raked_product(A, B)` (CuTe's; pycute has none): A's elements
@@ -699,8 +784,10 @@ fn blocked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'
 #[allow(non_snake_case)]
 #[pyfunction]
 fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, b) = (layout_arg(layoutA, "raked_product")?, layout_arg(layoutB, "raked_product")?);
-    PcLayout::wrap(py, kute::raked_product(a, b).map_err(kerr)?.to_dynamic())
+    symbolic(py, "raked_product", &[Some(layoutA), Some(layoutB)], || {
+        let (a, b) = (layout_arg(layoutA, "raked_product")?, layout_arg(layoutB, "raked_product")?);
+        PcLayout::wrap(py, kute::raked_product(a, b).map_err(kerr)?.to_dynamic())
+    })
 }
 
 /// `slice_and_offset(crd, L)`: `(the slice of L at crd, L(crd with None as 0))`.
@@ -790,7 +877,7 @@ fn product_pv(v: &Pv) -> PyResult<Pv> {
 /// `product(a)`: the product of the integers of `a`.
 #[pyfunction]
 fn product(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    pv_py(py, &product_pv(&pv(a)?)?)
+    symbolic(py, "size", &[Some(a)], || pv_py(py, &product_pv(&pv(a)?)?))
 }
 
 fn inner_product_pv(a: &Pv, b: &Pv) -> PyResult<i64> {
@@ -889,7 +976,7 @@ fn shape_div_pv(a: &Pv, b: &Pv) -> PyResult<Pv> {
 /// exact one way or the other, rounded up).
 #[pyfunction]
 fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    pv_py(py, &shape_div_pv(&pv(a)?, &pv(b)?)?)
+    symbolic(py, "shape_div", &[Some(a), Some(b)], || pv_py(py, &shape_div_pv(&pv(a)?, &pv(b)?)?))
 }
 
 fn prefix_product_pv(a: &Pv, init: &Pv) -> PyResult<Pv> {
@@ -1140,7 +1227,7 @@ fn _has_symbols(x: &Bound<'_, PyAny>) -> bool {
 #[pyfunction]
 fn _from_kute(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     match layout.cast::<PyLayout>() {
-        Ok(l) => PcLayout::wrap(py, l.get().inner.clone()),
+        Ok(l) => PcLayout::wrap(py, (*l.get().inner).clone()),
         Err(_) => Err(PyTypeError::new_err(format!("_from_kute takes a layout, not {}", layout.get_type().name()?))),
     }
 }
@@ -1150,6 +1237,7 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let sub = PyModule::new(m.py(), "_pycute")?;
     sub.add_function(wrap_pyfunction!(_has_symbols, &sub)?)?;
     sub.add_function(wrap_pyfunction!(_from_kute, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(_symbolic_hook, &sub)?)?;
     sub.add_class::<PcLayout>()?;
     sub.add_function(wrap_pyfunction!(make_layout, &sub)?)?;
     sub.add_function(wrap_pyfunction!(size, &sub)?)?;

@@ -14,6 +14,13 @@
 //! - pycute's algorithm fails (its assertion, a division by zero) and kute
 //!   answers: kute's answer (pycute would raise).
 //!
+//! Where a sufficient condition, checked as the algorithm runs, proves that
+//! the check would accept pycute's answer (composition: each leaf of B exact
+//! under the divisibility conditions, no carry between the leaves; complement:
+//! the modes and gaps a mixed radix), the answer is given without running
+//! kute's algebra: the same answer, at a fraction of the cost
+//! ([`composition_algo_exact`], [`complement_algo_exact`]).
+//!
 //! Integers are Python's (floor division, a remainder with the sign of the
 //! divisor), in 64 bits: past them an overflow error, where Python would go on.
 
@@ -87,9 +94,18 @@ pub fn pymod(op: &str, a: i64, b: i64) -> R<i64> {
 }
 
 /// The flat integer shapes and strides of `l`.
+#[inline]
 pub fn flat_ints(l: &Layout) -> R<(Ints, Ints)> {
-    let mut s = Ints::new();
-    let mut d = Ints::new();
+    let (mut s, mut d) = (Ints::new(), Ints::new());
+    flat_ints_into(l, &mut s, &mut d)?;
+    Ok((s, d))
+}
+
+/// [`flat_ints`] into `s` and `d` (emptied first): the hot paths keep them
+/// in place (a pair of them is hundreds of bytes, copied at each move).
+fn flat_ints_into(l: &Layout, s: &mut Ints, d: &mut Ints) -> R<()> {
+    s.clear();
+    d.clear();
     for m in l.leaves() {
         let Some(x) = m.stride.as_int() else {
             return Err(Fail::Kute(Error::new(
@@ -108,7 +124,24 @@ pub fn flat_ints(l: &Layout) -> R<(Ints, Ints)> {
         s.push(m.shape.value());
         d.push(x.value());
     }
-    Ok((s, d))
+    Ok(())
+}
+
+/// pycute's flat form `flat_layout(s, d)` built in `out` (the storage of the
+/// Python object that holds it): one mode, or a flat tuple.
+pub fn build_flat(out: &mut Layout, s: &[i64], d: &[i64]) -> R<()> {
+    negative_extent(s, d)?;
+    out.try_build_modes_in(|b| {
+        if s.len() == 1 {
+            b.leaf(Mode::new(dy(s[0]), dy(d[0])));
+        } else {
+            b.open();
+            s.iter().zip(d).for_each(|(&x, &y)| b.leaf(Mode::new(dy(x), dy(y))));
+            b.close();
+        }
+        Ok(())
+    })?;
+    Ok(())
 }
 
 fn dy(v: i64) -> Int {
@@ -141,6 +174,7 @@ fn negative_extent(s: &[i64], d: &[i64]) -> R<()> {
 }
 
 /// pycute's `Layout(tuple(shape), tuple(stride))`: always a tuple (of any rank).
+#[inline]
 pub fn tuple_layout(s: &[i64], d: &[i64]) -> R<Layout> {
     negative_extent(s, d)?;
     Ok(Layout::try_build_modes(|b| {
@@ -152,6 +186,7 @@ pub fn tuple_layout(s: &[i64], d: &[i64]) -> R<Layout> {
 }
 
 /// pycute's result form: `Layout(s, d)` for one mode, else the tuple.
+#[inline]
 pub fn flat_layout(s: &[i64], d: &[i64]) -> R<Layout> {
     if s.len() == 1 {
         negative_extent(s, d)?;
@@ -222,19 +257,71 @@ pub fn cosize(l: &Layout) -> R<i64> {
 
 /// pycute's `coalesce(L)` (no profile): the flat modes, size-1 modes dropped,
 /// each merged into the one before when `shape * stride` continues it.
+#[inline]
 pub fn coalesce(l: &Layout) -> R<Layout> {
     let (s, d) = flat_ints(l)?;
     coalesce_flat(&s, &d)
 }
 
+/// [`coalesce`], built in `out` ([`build_flat`]).
+pub fn coalesce_in(l: &Layout, out: &mut Layout) -> R<()> {
+    // a layout of known integers and up to 16 leaves: one pass over its leaves
+    // into arrays (what coalesce_into does, without the lists)
+    const N: usize = 16;
+    let leaves = l.leaves();
+    if leaves.len() <= N {
+        let (mut rs, mut rd, mut n) = ([1i64; N], [0i64; N], 1usize);
+        let mut known = true;
+        for m in leaves {
+            let Some(y) = m.stride.as_int().filter(|y| !y.is_symbolic() && !m.shape.is_symbolic()) else {
+                known = false;
+                break;
+            };
+            let (x, y) = (m.shape.value(), y.value());
+            let k = n - 1;
+            if x == 1 {
+                continue;
+            } else if rs[k] == 1 {
+                rs[k] = x;
+                rd[k] = y;
+            } else if rs[k].checked_mul(rd[k]) == Some(y) {
+                rs[k] = mul(rs[k], x)?;
+            } else {
+                rs[n] = x;
+                rd[n] = y;
+                n += 1;
+            }
+        }
+        if known {
+            return build_flat(out, &rs[..n], &rd[..n]);
+        }
+    }
+    let (mut s, mut d, mut rs, mut rd) = (Ints::new(), Ints::new(), Ints::new(), Ints::new());
+    flat_ints_into(l, &mut s, &mut d)?;
+    coalesce_into(&s, &d, &mut rs, &mut rd)?;
+    build_flat(out, &rs, &rd)
+}
+
+#[inline]
 fn coalesce_flat(s: &[i64], d: &[i64]) -> R<Layout> {
     let (rs, rd) = coalesce_ints(s, d)?;
     flat_layout(&rs, &rd)
 }
 
 /// [`coalesce_flat`]'s modes.
+#[inline]
 fn coalesce_ints(s: &[i64], d: &[i64]) -> R<(Ints, Ints)> {
-    let (mut rs, mut rd): (Ints, Ints) = (smallvec::smallvec![1], smallvec::smallvec![0]);
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
+    coalesce_into(s, d, &mut rs, &mut rd)?;
+    Ok((rs, rd))
+}
+
+/// [`coalesce_ints`] into `rs` and `rd` (emptied first).
+fn coalesce_into(s: &[i64], d: &[i64], rs: &mut Ints, rd: &mut Ints) -> R<()> {
+    rs.clear();
+    rd.clear();
+    rs.push(1);
+    rd.push(0);
     for (&x, &y) in s.iter().zip(d) {
         let k = rs.len() - 1;
         let (ls, ld) = (rs[k], rd[k]);
@@ -250,11 +337,12 @@ fn coalesce_ints(s: &[i64], d: &[i64]) -> R<(Ints, Ints)> {
             rd.push(y);
         }
     }
-    Ok((rs, rd))
+    Ok(())
 }
 
 /// pycute's `filter(L)` (no profile): size-1 and stride-0 modes dropped,
 /// coalesced; `1:0` when none is left.
+#[inline]
 pub fn filter(l: &Layout) -> R<Layout> {
     let (s, d) = flat_ints(l)?;
     let (fs, fd): (Ints, Ints) =
@@ -280,20 +368,52 @@ fn same_function(p: &Layout, k: &Layout) -> R<bool> {
 
 /// pycute's `composition(A, B)` for a layout `B`, as pycute computes it: by
 /// mode of `B` when its shape is a tuple, else CuTe's algorithm on the values
-/// of `coalesce(A)` (with only the stride divisibility asserted). The answer
-/// is built in one tree.
-pub fn composition_algo(a: &Layout, b: &Layout) -> R<Layout> {
-    let (a_s, a_d) = flat_ints(a)?;
-    let (fs, fd) = coalesce_ints(&a_s, &a_d)?;
+/// of `coalesce(A)` (with only the stride divisibility asserted); the answer
+/// is built in one tree. With it, whether the answer is proved to be `A(B(i))`
+/// for every `i < size(B)`, as pycute evaluates `A` (its last mode extending
+/// past its size), without evaluating a point: each leaf of `B` meets the
+/// divisibility under which the algorithm is exact ([`Exact`]), the leaves'
+/// digits of `coalesce(A)` add without a carry, and `A`'s last mode extends
+/// as `coalesce(A)`'s does wherever `B` reaches past `size(A)`.
+pub fn composition_algo_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
+    let mut r = Layout::unit();
+    let holds = composition_algo_in(a, b, &mut r)?;
+    Ok((r, holds))
+}
+
+/// [`composition_algo_exact`], the answer built in `r`.
+fn composition_algo_in(a: &Layout, b: &Layout, r: &mut Layout) -> R<bool> {
+    let (mut a_s, mut a_d, mut fs, mut fd) = (Ints::new(), Ints::new(), Ints::new(), Ints::new());
+    flat_ints_into(a, &mut a_s, &mut a_d)?;
+    coalesce_into(&a_s, &a_d, &mut fs, &mut fd)?;
     let mut fail = None;
-    let built = Layout::try_build_modes(|out| {
-        compose_into(out, &fs, &fd, b.view(), &mut fail)
+    let mut exact = Exact { holds: fs.iter().all(|&x| x >= 1), digits: smallvec::smallvec![0; fs.len()], reach: 0 };
+    let built = r.try_build_modes_in(|out| {
+        compose_into(out, &fs, &fd, b.view(), &mut fail, &mut exact)
             .map_err(|()| Error::new(ErrorKind::Inadmissible, "composition", "pycute's algorithm fails"))
     });
     match (built, fail) {
-        (_, Some(f)) => Err(f),
-        (r, None) => Ok(r?),
+        (_, Some(f)) => return Err(f),
+        (r, None) => r?,
+    };
+    // no carry between the leaves' digits (the last mode of coalesce(A) takes any value)
+    let last = fs.len() - 1;
+    let mut holds = exact.holds && (0..last).all(|k| exact.digits[k] < fs[k]);
+    // past size(A), A's last mode extends as coalesce(A)'s only if it is kept (extent 2 or more)
+    if holds && a_s.last().is_none_or(|&x| x < 2) {
+        holds = a_s.iter().try_fold(1i64, |p, &x| p.checked_mul(x)).is_some_and(|n| exact.reach < n);
     }
+    Ok(holds)
+}
+
+/// What [`compose_leaf`] proves of pycute's composite: `holds` while every
+/// leaf of B so far is exact (its composite is `A(B(i))` on its own); the
+/// largest value each leaf adds to each digit of `coalesce(A)`'s mixed radix,
+/// summed over the leaves (`digits`); the largest index of B so far (`reach`).
+struct Exact {
+    holds: bool,
+    digits: Ints,
+    reach: i64,
 }
 
 /// Adds pycute's composite of `coalesce(A)` (its modes `fs:fd`) and `b` to `out`.
@@ -303,6 +423,7 @@ fn compose_into(
     fd: &[i64],
     b: kute::LayoutView<'_>,
     fail: &mut Option<Fail>,
+    exact: &mut Exact,
 ) -> Result<(), ()> {
     let mut failed = |f: Fail| {
         *fail = Some(f);
@@ -314,13 +435,14 @@ fn compose_into(
         }
         out.open();
         for m in b.modes() {
-            compose_into(out, fs, fd, m, fail)?;
+            compose_into(out, fs, fd, m, fail, exact)?;
         }
         out.close();
         return Ok(());
     }
-    match compose_leaf(fs, fd, b.leaves()[0]) {
-        Ok((rs, rd)) => {
+    let (mut rs, mut rd) = (Ints::new(), Ints::new());
+    match compose_leaf(fs, fd, b.leaves()[0], exact, &mut rs, &mut rd) {
+        Ok(()) => {
             if rs.len() == 1 {
                 out.leaf(Mode::new(dy(rs[0]), dy(rd[0])));
             } else {
@@ -335,15 +457,30 @@ fn compose_into(
 }
 
 /// pycute's composite of `coalesce(A)` (its modes `fs:fd`) and one mode of B.
-fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode) -> R<(Ints, Ints)> {
+///
+/// The composite is `A(B(i))` for every `i` below B's extent when B's extent
+/// is at least 1, its stride at least 0, and at each mode `k` of
+/// `coalesce(A)` but the last, the rest of B's stride `r` is a multiple of
+/// the extent `S_k` (the mode adds nothing), or `S_k` is a multiple `q * r`
+/// and the rest of B's extent `t` is at most `q` or a multiple of it (the
+/// mode takes `min(q, t)` values `r * c` exactly; the index goes on with
+/// stride 1 and extent `t / q`); the last mode takes what is left, as A's
+/// last mode extends. `exact` records whether that holds, and the digits.
+fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode, exact: &mut Exact, rs: &mut Ints, rd: &mut Ints) -> R<()> {
     let (b_shape, b_stride) = match m.stride.as_int() {
         Some(d) if !m.shape.is_symbolic() && !d.is_symbolic() => (m.shape.value(), d.value()),
         _ => return Err(untrue("composition", "pycute's layouts have integer strides".to_string())),
     };
-    if b_stride == 0 {
-        return Ok((smallvec::smallvec![b_shape], smallvec::smallvec![0]));
+    if b_shape < 1 || b_stride < 0 {
+        exact.holds = false;
+    } else {
+        exact.reach = exact.reach.saturating_add((b_shape - 1).saturating_mul(b_stride));
     }
-    let (mut rs, mut rd) = (Ints::new(), Ints::new());
+    if b_stride == 0 {
+        rs.push(b_shape);
+        rd.push(0);
+        return Ok(());
+    }
     let (mut rest_shape, mut rest_stride) = (b_shape, b_stride);
     for k in 0..fs.len() - 1 {
         let (cs, cd) = (fs[k], fd[k]);
@@ -356,6 +493,15 @@ fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode) -> R<(Ints, Ints)> {
             ));
         }
         let new_shape = floordiv("composition", cs, rest_stride)?.max(1).min(rest_shape);
+        if exact.holds && rest_stride > 0 && rest_stride % cs != 0 {
+            // cs = q * r: this mode takes new_shape = min(q, t) values exactly if t <= q or q | t
+            let q = cs / rest_stride;
+            if rest_shape > q && rest_shape % q != 0 {
+                exact.holds = false;
+            } else {
+                exact.digits[k] = exact.digits[k].saturating_add(rest_stride.saturating_mul(new_shape - 1));
+            }
+        }
         if new_shape != 1 {
             rs.push(new_shape);
             rd.push(mul(rest_stride, cd)?);
@@ -367,8 +513,7 @@ fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode) -> R<(Ints, Ints)> {
         rs.push(rest_shape);
         rd.push(mul(rest_stride, *fd.last().unwrap_or(&0))?);
     }
-    negative_extent(&rs, &rd)?;
-    Ok((rs, rd))
+    negative_extent(rs, rd)
 }
 
 /// The most points a check evaluates one by one.
@@ -402,8 +547,15 @@ fn composite_holds(a: &Layout, b: &Layout, r: &Layout) -> R<Option<String>> {
 /// (the same function as kute's, or, where they differ, `A(B(i))` point by
 /// point as pycute evaluates it), else an error saying where it departs.
 pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
+    let algo = composition_algo_exact(a, b);
+    if let Ok((p, true)) = &algo
+        && size(b).is_ok_and(|n| n <= MAX_CHECKED_POINTS)
+    {
+        // proved to be the composite at every point: what the check below answers
+        return Ok(p.clone());
+    }
     let truth = kute::composition(a, b);
-    match (composition_algo(a, b), truth) {
+    match (algo.map(|(p, _)| p), truth) {
         (Ok(p), Ok(k)) => {
             if same_function(&p, &k)? {
                 return Ok(p);
@@ -449,6 +601,18 @@ pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
     }
 }
 
+/// [`composition`], built in `out`: pycute's answer where it is proved
+/// ([`composition_algo_exact`]), else the checked one.
+pub fn composition_in(a: &Layout, b: &Layout, out: &mut Layout) -> R<()> {
+    if let Ok(true) = composition_algo_in(a, b, out)
+        && size(b).is_ok_and(|n| n <= MAX_CHECKED_POINTS)
+    {
+        return Ok(());
+    }
+    out.clone_from(&composition(a, b)?);
+    Ok(())
+}
+
 /// kute's error `e`, with pycute's answer `p` named.
 fn noted(e: Error, p: &Layout) -> Error {
     let op = e.op().to_string();
@@ -462,15 +626,39 @@ fn noted(e: Error, p: &Layout) -> Error {
 /// pycute's `complement(L, max_idx)`: the gaps between the sorted
 /// `(stride, shape)` modes, then `ceil_div(max_idx, current)`, coalesced.
 pub fn complement_algo(l: &Layout, max_idx: i64) -> R<Layout> {
-    let (s, d) = flat_ints(l)?;
-    let mut ds: SmallVec<[(i64, i64); 16]> = d.into_iter().zip(s).collect();
+    complement_algo_exact(l, max_idx).map(|(c, _)| c)
+}
+
+/// [`complement_algo`], and whether its answer is proved to be a complement
+/// that [`complement_holds`] accepts, without enumerating the points: each
+/// mode taken (stride not 0, extent not 1) has an extent of at least 2 and a
+/// positive stride that is a multiple of the index reached before it, and
+/// `max_idx` is at least 1. Then the modes and the gaps, in stride order,
+/// are a mixed radix (each stride the product of the extents below it): one
+/// to one onto `[0, n)`, `n >= max_idx`, with positive extents; proved only
+/// for `n` up to [`MAX_CHECKED_POINTS`], which the check enumerates.
+pub fn complement_algo_exact(l: &Layout, max_idx: i64) -> R<(Layout, bool)> {
+    let (mut cs, mut cd) = (Ints::new(), Ints::new());
+    let holds = complement_modes(l, max_idx, &mut cs, &mut cd)?;
+    Ok((flat_layout(&cs, &cd)?, holds))
+}
+
+/// [`complement_algo_exact`]'s answer as its coalesced flat modes, in `cs` and `cd`.
+fn complement_modes(l: &Layout, max_idx: i64, cs: &mut Ints, cd: &mut Ints) -> R<bool> {
+    let (mut s, mut d) = (Ints::new(), Ints::new());
+    flat_ints_into(l, &mut s, &mut d)?;
+    let mut ds: SmallVec<[(i64, i64); 16]> = d.iter().copied().zip(s.iter().copied()).collect();
     ds.sort_unstable();
-    let (mut rs, mut rd) = (Ints::new(), Ints::new());
+    let (mut rs, mut rd) = (s, d);
+    rs.clear();
+    rd.clear();
     let mut current = 1i64;
+    let mut holds = max_idx >= 1;
     for (stride, shape) in ds {
         if stride == 0 || shape == 1 {
             continue;
         }
+        holds &= shape >= 2 && stride >= 1 && stride % current == 0;
         let end = mul(shape, stride)?;
         if current > end {
             return Err(assert_fails(
@@ -482,9 +670,23 @@ pub fn complement_algo(l: &Layout, max_idx: i64) -> R<Layout> {
         rd.push(current);
         current = end;
     }
-    rs.push(floordiv("complement", add(add(max_idx, current)?, -1)?, current)?);
+    let last = floordiv("complement", add(add(max_idx, current)?, -1)?, current)?;
+    holds &= current.checked_mul(last).is_some_and(|n| n <= MAX_CHECKED_POINTS);
+    rs.push(last);
     rd.push(current);
-    coalesce_flat(&rs, &rd)
+    coalesce_into(&rs, &rd, cs, cd)?;
+    Ok(holds)
+}
+
+/// [`complement`], built in `out`: its flat modes where the answer is proved
+/// ([`complement_algo_exact`]), else the checked layout.
+pub fn complement_in(l: &Layout, max_idx: i64, out: &mut Layout) -> R<()> {
+    let (mut cs, mut cd) = (Ints::new(), Ints::new());
+    if let Ok(true) = complement_modes(l, max_idx, &mut cs, &mut cd) {
+        return build_flat(out, &cs, &cd);
+    }
+    out.clone_from(&complement(l, max_idx)?);
+    Ok(())
 }
 
 /// Whether `c` is a complement of `l` up to `m`: positive extents,
@@ -533,8 +735,13 @@ fn complement_holds(l: &Layout, m: i64, c: &Layout) -> R<Option<bool>> {
 /// pycute's complement, checked: pycute's answer where it is a complement
 /// (kute's, or one by [`complement_holds`]), else an error saying why.
 pub fn complement(l: &Layout, max_idx: i64) -> R<Layout> {
+    let algo = complement_algo_exact(l, max_idx);
+    if let Ok((p, true)) = &algo {
+        // proved a complement that the check below accepts
+        return Ok(p.clone());
+    }
     let truth = kute::complement(l, IntTuple::int_dynamic(max_idx));
-    match (complement_algo(l, max_idx), truth) {
+    match (algo.map(|(p, _)| p), truth) {
         (Ok(p), Ok(k)) => {
             if same_function(&p, &k)? || complement_holds(l, max_idx, &p)? == Some(true) {
                 return Ok(p);
@@ -695,14 +902,30 @@ pub fn left_inverse(l: &Layout) -> R<Layout> {
 /// pycute's `logical_divide(A, B)` for a layout `B`:
 /// `composition(A, make_layout(B, complement(B, size(A))))`.
 pub fn logical_divide(a: &Layout, b: &Layout) -> R<Layout> {
+    let mut out = Layout::unit();
+    logical_divide_in(a, b, &mut out)?;
+    Ok(out)
+}
+
+/// [`logical_divide`], built in `out`.
+pub fn logical_divide_in(a: &Layout, b: &Layout, out: &mut Layout) -> R<()> {
     let c = complement(b, size(a)?)?;
-    composition(a, &make_layout(&[b.clone(), c])?)
+    composition_in(a, &make_layout([b, &c])?, out)
 }
 
 /// pycute's `logical_product(A, B)` for a layout `B`:
 /// `make_layout(A, composition(complement(A, size(A)*cosize(B)), B))`.
 pub fn logical_product(a: &Layout, b: &Layout) -> R<Layout> {
+    let mut out = Layout::unit();
+    logical_product_in(a, b, &mut out)?;
+    Ok(out)
+}
+
+/// [`logical_product`], built in `out`.
+pub fn logical_product_in(a: &Layout, b: &Layout, out: &mut Layout) -> R<()> {
     let c = complement(a, mul(size(a)?, cosize(b)?)?)?;
-    let r = composition(&c, b)?;
-    make_layout(&[a.clone(), r])
+    let mut r = Layout::unit();
+    composition_in(&c, b, &mut r)?;
+    out.clone_from(&make_layout([a, &r])?);
+    Ok(())
 }

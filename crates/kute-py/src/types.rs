@@ -47,9 +47,96 @@ pub fn index(i: isize, n: usize) -> PyResult<usize> {
 #[pyclass(module = "kute", name = "Layout", frozen, subclass)]
 #[derive(Clone)]
 pub struct PyLayout {
-    /// The layout.
-    pub inner: kute::Layout,
+    /// The layout, on the heap ([`LayoutBox`]).
+    pub inner: LayoutBox,
 }
+
+/// A layout on the heap, for a Python object: a layout holds up to 16
+/// leaves inline (hundreds of bytes), and each move of one into or out of a
+/// Python object would copy all of them. The storage of the layouts Python
+/// has let go of is kept for the next ones (up to [`LayoutBox::KEPT`] per
+/// thread), so that a new one is no allocation, and copying a layout in
+/// copies only the leaves it has.
+pub struct LayoutBox(Option<Box<kute::Layout>>);
+
+thread_local! {
+    /// The storage [`LayoutBox`] keeps for the next layouts (the boxes
+    /// themselves: each is handed to a new object as it is).
+    #[allow(clippy::vec_box)]
+    static KEPT: std::cell::RefCell<Vec<Box<kute::Layout>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl LayoutBox {
+    /// How many boxes each thread keeps.
+    pub const KEPT: usize = 64;
+
+    /// Storage for a layout: a kept box (holding some layout), else a new one.
+    #[inline]
+    pub fn storage() -> LayoutBox {
+        let kept = KEPT.try_with(|k| k.borrow_mut().pop()).ok().flatten();
+        LayoutBox(Some(kept.unwrap_or_else(|| Box::new(kute::Layout::unit()))))
+    }
+
+    /// A copy of `l` (only the leaves and tokens it has are copied).
+    #[inline]
+    pub fn copy_of(l: &kute::Layout) -> LayoutBox {
+        let mut b = LayoutBox::storage();
+        kute::Layout::clone_from(&mut b, l);
+        b
+    }
+}
+
+impl std::ops::Deref for LayoutBox {
+    type Target = kute::Layout;
+
+    #[inline(always)]
+    fn deref(&self) -> &kute::Layout {
+        // (None only while dropped)
+        self.0.as_deref().unwrap_or(&UNIT)
+    }
+}
+
+impl std::ops::DerefMut for LayoutBox {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut kute::Layout {
+        self.0.get_or_insert_with(|| Box::new(kute::Layout::unit()))
+    }
+}
+
+impl std::fmt::Display for LayoutBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for LayoutBox {
+    fn eq(&self, other: &LayoutBox) -> bool {
+        **self == **other
+    }
+}
+
+impl Clone for LayoutBox {
+    fn clone(&self) -> LayoutBox {
+        LayoutBox::copy_of(self)
+    }
+}
+
+impl Drop for LayoutBox {
+    fn drop(&mut self) {
+        if let Some(b) = self.0.take() {
+            // (nothing kept while the thread's storage is being torn down)
+            let _ = KEPT.try_with(|k| {
+                let mut k = k.borrow_mut();
+                if k.len() < LayoutBox::KEPT {
+                    k.push(b);
+                }
+            });
+        }
+    }
+}
+
+/// What an emptied [`LayoutBox`] reads as.
+static UNIT: std::sync::LazyLock<kute::Layout> = std::sync::LazyLock::new(kute::Layout::unit);
 
 /// `kute.IntTuple`: an integer or a nested tuple of integers (a shape, a
 /// stride, a coordinate), static (`_8`) or dynamic (`8`), as `kute.eval`
@@ -97,13 +184,26 @@ pub struct PyUnderscore;
 
 impl PyLayout {
     /// A layout as a new `kute.Layout`.
+    #[inline(always)]
     pub fn wrap(py: Python<'_>, inner: kute::Layout) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, PyLayout { inner })?.into_any())
+        PyLayout::wrap_ref(py, &inner)
+    }
+
+    /// A copy of a layout as a new `kute.Layout`.
+    #[inline]
+    pub fn wrap_ref(py: Python<'_>, inner: &kute::Layout) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, PyLayout { inner: LayoutBox::copy_of(inner) })?.into_any())
+    }
+
+    /// A layout as the (not yet Python) object.
+    #[inline(always)]
+    pub fn of(inner: kute::Layout) -> PyLayout {
+        PyLayout { inner: LayoutBox::copy_of(&inner) }
     }
 
     /// The layout of Python ints and tuples, without going through values
     /// (`None` for other operands); no stride: CuTe's `make_layout(shape)`.
-    pub fn fast(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<kute::Layout>> {
+    pub fn fast(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LayoutBox>> {
         let strides = match stride {
             Some(d) => Strides::Given(d),
             None => Strides::Compact(kute::Int::ONE),
@@ -126,14 +226,14 @@ impl PyLayout {
             return Ok(PyLayout { inner: l.get().inner.clone() });
         }
         if let (Ok(s), None) = (shape.cast::<PyString>(), stride) {
-            return Ok(PyLayout { inner: expr::parse_layout(&s.to_cow()?).map_err(kerr)? });
+            return Ok(PyLayout::of(expr::parse_layout(&s.to_cow()?).map_err(kerr)?));
         }
         let mut args = vec![to_value(shape)?];
         if let Some(d) = stride {
             args.push(to_value(d)?);
         }
         match expr::call("make_layout", &[], &args).map_err(kerr)? {
-            Value::Layout(inner) => Ok(PyLayout { inner }),
+            Value::Layout(inner) => Ok(PyLayout::of(inner)),
             other => Err(KuteError::new_err(format!("Layout: the arguments make {}, not a layout", other.kind_name()))),
         }
     }
@@ -149,7 +249,7 @@ impl PyLayout {
     /// basis strides (`_1@0`).
     #[getter]
     fn stride(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, expr::call("stride", &[], &[Value::Layout(self.inner.clone())]).map_err(kerr)?)
+        to_py(py, expr::call("stride", &[], &[Value::Layout((*self.inner).clone())]).map_err(kerr)?)
     }
 
     /// The size (the product of the shape), an int.
@@ -179,27 +279,27 @@ impl PyLayout {
 
     /// CuTe's `print_layout` table (rank 1 or 2).
     fn table(&self) -> PyResult<String> {
-        kute::print::table(&self.inner).map_err(kerr)
+        kute::print::table(&*self.inner).map_err(kerr)
     }
 
     /// CuTe's `print_latex` (a TikZ picture).
     fn latex(&self) -> PyResult<String> {
-        kute::print::latex(&self.inner).map_err(kerr)
+        kute::print::latex(&*self.inner).map_err(kerr)
     }
 
     /// kute's SVG drawing of the layout.
     fn svg(&self) -> PyResult<String> {
-        kute::print::svg(&self.inner).map_err(kerr)
+        kute::print::svg(&*self.inner).map_err(kerr)
     }
 
     /// Jupyter: the SVG drawing (`None` where kute cannot draw the layout).
     fn _repr_svg_(&self) -> Option<String> {
-        kute::print::svg(&self.inner).ok()
+        kute::print::svg(&*self.inner).ok()
     }
 
     /// Jupyter: CuTe's `print_latex` (`None` where kute cannot draw the layout).
     fn _repr_latex_(&self) -> Option<String> {
-        kute::print::latex(&self.inner).ok()
+        kute::print::latex(&*self.inner).ok()
     }
 
     /// `L(i)`, `L(i, j)`, `L((i, (j, k)))`: the index at a coordinate (an
@@ -212,7 +312,7 @@ impl PyLayout {
     /// Mode `i` (negative counts from the end).
     fn __getitem__(&self, i: isize) -> PyResult<PyLayout> {
         let i = index(i, self.inner.rank())?;
-        Ok(PyLayout { inner: self.inner.mode(i).map_err(kerr)? })
+        Ok(PyLayout::of(self.inner.mode(i).map_err(kerr)?))
     }
 
     fn __len__(&self) -> usize {
@@ -232,7 +332,7 @@ impl PyLayout {
     }
 
     fn __hash__(&self) -> u64 {
-        hash_of(&self.inner)
+        hash_of(&*self.inner)
     }
 
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
@@ -265,7 +365,7 @@ impl PyLayout {
                 self.inner
             )));
         }
-        expr::apply(&Value::Layout(self.inner.clone()), &vals).map_err(kerr)
+        expr::apply(&Value::Layout((*self.inner).clone()), &vals).map_err(kerr)
     }
 }
 
@@ -383,7 +483,7 @@ impl PyTiler {
                 return Ok(PyTiler { inner: expr::parse_tiler(&s.to_cow()?).map_err(kerr)? });
             }
             if let Ok(l) = m.cast::<PyLayout>() {
-                return Ok(PyTiler { inner: kute::Tiler::Layout(l.get().inner.clone()) });
+                return Ok(PyTiler { inner: kute::Tiler::Layout((*l.get().inner).clone()) });
             }
         }
         match expr::call("make_tile", &[], &to_values(modes)?).map_err(kerr)? {

@@ -174,13 +174,24 @@ print_tensor = _tensor.print_tensor
 
 def _tensor_install():
     g = globals()
+    # the native functions (a direct path for layouts) call their tensor-aware form only for a
+    # tensor operand (_kute._tensor_hooks); the others are wrapped
+    hooks = {}
+
+    def install(n, aware):
+        if getattr(_kute, n, None) is g[n]:
+            hooks[n] = aware(g[n])
+        else:
+            g[n] = aware(g[n])
+
     # kute's tensor overloads: the answer is a tensor of the same buffer
     for n in ("shape", "stride", "size", "cosize", "rank", "depth", "layout", "logical_divide", "zipped_divide",
               "tiled_divide", "flat_divide", "local_tile", "local_partition", "inner_partition", "outer_partition"):
-        g[n] = _tensor._tensor_aware(g[n])
+        install(n, _tensor._tensor_aware)
     # layout to layout: the tensor of the new layout at the same offset
     for n in ("composition", "coalesce", "flatten", "select"):
-        g[n] = _tensor._relayout_aware(g[n])
+        install(n, _tensor._relayout_aware)
+    _kute._tensor_hooks((Tensor, IdentityTensor), hooks)
     for n in ("Tensor", "IdentityTensor", "make_tensor", "make_identity_tensor", "print_tensor", "copy"):
         if n not in __all__:
             __all__.append(n)

@@ -30,8 +30,6 @@ none).
 
 from abc import ABC
 
-import inspect as _inspect
-
 import kute as _k
 
 from . import _kute
@@ -128,30 +126,24 @@ def _pc(x):
     return x
 
 
-def _symbolic(native, name, default=None):
-    """pycute's ``native``, or kute's ``name`` where an argument holds an unknown: the
-    answer is symbolic (kute's CuTe algebra, which knows the unknowns' facts)."""
-    kfn = getattr(_k, name)
+# the arguments a symbolic answer adds where the call leaves them out: (count, defaults)
+_DEFAULTS = {"complement": (2, (1,))}
 
-    def f(*args):
-        try:
-            return native(*args)
-        except TypeError:
-            # (pycute's own algorithm refuses unknowns with a TypeError: no cost when none)
-            if not any(_is_sym(a) for a in args):
-                raise
-        if default is not None and len(args) < default[0]:
-            args = args + default[1]
-        return _pc(kfn(*args))
 
-    f.__name__ = f.__qualname__ = native.__name__
-    f.__doc__ = native.__doc__
-    f.__module__ = __name__
-    try:
-        f.__signature__ = _inspect.signature(native)
-    except (TypeError, ValueError):  # pragma: no cover
-        pass
-    return f
+def _symbolic(name, args, err):
+    """kute's ``name`` on ``args`` where an argument holds an unknown: the answer is
+    symbolic (kute's CuTe algebra, which knows the unknowns' facts); else ``err`` (the
+    ``TypeError`` of pycute's algorithm, which refuses unknowns) raised again. The
+    native functions call it only where they raise a ``TypeError``: no cost otherwise."""
+    if not any(_is_sym(a) for a in args):
+        raise err
+    default = _DEFAULTS.get(name)
+    if default is not None and len(args) < default[0]:
+        args = args + default[1]
+    return _pc(getattr(_k, name)(*args))
+
+
+_n._symbolic_hook(_symbolic)
 
 
 flatten = _n.flatten
@@ -264,24 +256,7 @@ class ComposedLayout(LayoutBase):
         return f"ComposedLayout({repr(self.layoutB)},{repr(self.offset)},{repr(self.layoutA)})"
 
 
-# Symbolic integers (kute.sym, sympy symbols): the functions below answer symbolically
-# with kute's algebra where an argument holds an unknown, pycute's way otherwise
-# (prefix_product, idx2crd, crd2idx, filter, hier_unzip and slice_and_offset take
-# known integers only).
-product = _symbolic(_n.product, "size")
-shape_div = _symbolic(_n.shape_div, "shape_div")
-size = _symbolic(_n.size, "size")
-cosize = _symbolic(_n.cosize, "cosize")
-coalesce = _symbolic(_n.coalesce, "coalesce")
-composition = _symbolic(_n.composition, "composition")
-complement = _symbolic(_n.complement, "complement", (2, (1,)))
-right_inverse = _symbolic(_n.right_inverse, "right_inverse")
-left_inverse = _symbolic(_n.left_inverse, "left_inverse")
-logical_divide = _symbolic(_n.logical_divide, "logical_divide")
-logical_product = _symbolic(_n.logical_product, "logical_product")
-zipped_divide = _symbolic(_n.zipped_divide, "zipped_divide")
-tiled_divide = _symbolic(_n.tiled_divide, "tiled_divide")
-zipped_product = _symbolic(_n.zipped_product, "zipped_product")
-tiled_product = _symbolic(_n.tiled_product, "tiled_product")
-blocked_product = _symbolic(_n.blocked_product, "blocked_product")
-raked_product = _symbolic(_n.raked_product, "raked_product")
+# Symbolic integers (kute.sym, sympy symbols): product, shape_div, size, cosize and the
+# algebra answer symbolically with kute's algebra where an argument holds an unknown
+# (_symbolic), pycute's way otherwise (prefix_product, idx2crd, crd2idx, filter, hier_unzip
+# and slice_and_offset take known integers only).

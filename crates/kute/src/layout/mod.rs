@@ -241,6 +241,48 @@ impl Layout {
         Ok(Layout { tree })
     }
 
+    /// [`Layout::try_build_modes`] into this layout's own storage (no copy of
+    /// the result: a layout holds up to 16 leaves inline, hundreds of bytes,
+    /// that each move copies; a binding keeping its layouts on the heap builds
+    /// them there).
+    ///
+    /// Pre: as [`Layout::try_build_modes`]. Post: `Ok` and the layout `f`
+    /// built, or the error (as [`Layout::try_build_modes`]'s) and `_1:_0`.
+    ///
+    /// ```
+    /// use kute::{Int, Layout, Mode};
+    /// let m = |s, d| Mode::new(Int::new_dynamic(s), Int::new_dynamic(d));
+    /// let mut l = Box::new(Layout::unit());
+    /// l.try_build_modes_in(|b| {
+    ///     b.open();
+    ///     b.leaf(m(4, 8));
+    ///     b.leaf(m(8, 1));
+    ///     b.close();
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!(l.to_string(), "(4,8):(8,1)");
+    /// assert!(l.try_build_modes_in(|b| Ok(b.leaf(m(-4, 1)))).is_err());
+    /// assert_eq!(*l, Layout::unit());
+    /// ```
+    pub fn try_build_modes_in(
+        &mut self,
+        f: impl FnOnce(&mut crate::tree::Builder<'_, Mode>) -> Result<()>,
+    ) -> Result<()> {
+        let built = self.tree.try_build_in(f);
+        let negative = self.tree.leaves().iter().map(|m| m.shape).find(|x| !x.is_symbolic() && x.value() < 0);
+        let r = match (built, negative) {
+            (Err(e), _) => Err(e),
+            (Ok(()), Some(x)) => Err(Error::inadmissible(
+                "make_layout",
+                format!("the extent {x} of {self} is negative; an extent is a size, at least 0"),
+            )),
+            (Ok(()), None) => return Ok(()),
+        };
+        self.tree.clone_from(&Layout::unit().tree);
+        r
+    }
+
     /// CuTe `make_identity_layout(shape)`: the layout mapping each coordinate of
     /// `shape` to itself, `shape:make_basis_like(shape)`.
     ///

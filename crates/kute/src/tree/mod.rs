@@ -697,6 +697,37 @@ impl<L: Copy> Tree<L> {
         }
         Ok(t)
     }
+
+    /// [`Tree::try_build`] into this tree's own storage, which is emptied
+    /// first (no copy of the result: a tree holds its first leaves inline,
+    /// hundreds of bytes, that a move would copy).
+    ///
+    /// Pre: as [`Tree::try_build`]. Post: `Ok` and the tree `f` built, or
+    /// the error of `f` (or of the limit) and a tree that is not valid until
+    /// it is built again.
+    ///
+    /// ```
+    /// use kute::tree::Tree;
+    /// let mut t = Box::new(Tree::leaf(0));
+    /// t.try_build_in(|b| {
+    ///     b.open();
+    ///     b.leaf(1);
+    ///     b.leaf(2);
+    ///     b.close();
+    ///     Ok(())
+    /// })
+    /// .unwrap();
+    /// assert_eq!((t.rank(), t.leaves()), (2, &[1, 2][..]));
+    /// ```
+    #[inline]
+    pub fn try_build_in(&mut self, f: impl FnOnce(&mut Builder<'_, L>) -> Result<()>) -> Result<()> {
+        let mut b = Builder::new(self);
+        f(&mut b)?;
+        if let Some(o) = b.over {
+            return Err(o.error());
+        }
+        Ok(())
+    }
 }
 
 impl<'t, L: Copy> Builder<'t, L> {

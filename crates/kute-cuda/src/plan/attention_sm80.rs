@@ -576,7 +576,7 @@ fn tile_indices(t: &SharedTile, threads: i64, elem: Elem, tile: (i64, i64), seq_
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::elem::{round_to_16, widen_16};
 
@@ -784,7 +784,7 @@ mod tests {
     }
 
     /// Attention in f64, row by row.
-    fn reference(
+    pub(crate) fn reference(
         (q, k, v): (&[f32], &[f32], &[f32]),
         (lq, lk, d): (i64, i64, i64),
         causal: bool,
@@ -815,7 +815,7 @@ mod tests {
         (out, lse)
     }
 
-    fn data(n: i64, seed: u64) -> Vec<f32> {
+    pub(crate) fn data(n: i64, seed: u64) -> Vec<f32> {
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         (0..n)
             .map(|_| {

@@ -157,21 +157,9 @@ pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionS
 
 #[cfg(test)]
 mod tests {
+    use super::super::attention_sm80::tests::{data, reference};
     use super::*;
     use crate::elem::{round_to_16, widen_16};
-
-    /// Multiples of 1/16 in [-1, 1] (exact in f16).
-    fn data(n: i64, seed: u64) -> Vec<f32> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                ((x % 33) as f32 - 16.0) / 16.0
-            })
-            .collect()
-    }
 
     /// The forward pass through the plan on the CPU, thread by thread: `S`
     /// into its accumulators (the `_SS` `wgmma` reads `Q` and `K` whole),
@@ -301,36 +289,6 @@ mod tests {
                         }
                     }
                 }
-            }
-        }
-        (out, lse)
-    }
-
-    /// Attention in f64.
-    fn reference(
-        (q, k, v): (&[f32], &[f32], &[f32]),
-        (lq, lk, d): (i64, i64, i64),
-        causal: bool,
-    ) -> (Vec<f64>, Vec<f64>) {
-        let (mut out, mut lse) = (vec![0f64; (lq * d) as usize], vec![0f64; lq as usize]);
-        for i in 0..lq {
-            let s: Vec<f64> = (0..lk)
-                .map(|j| {
-                    if causal && j > i + lk - lq {
-                        return f64::NEG_INFINITY;
-                    }
-                    let dot: f64 =
-                        (0..d).map(|c| f64::from(q[(i * d + c) as usize]) * f64::from(k[(j * d + c) as usize])).sum();
-                    dot / (d as f64).sqrt()
-                })
-                .collect();
-            let mx = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-            let e: Vec<f64> = s.iter().map(|x| (x - mx).exp()).collect();
-            let sum: f64 = e.iter().sum();
-            lse[i as usize] = mx + sum.ln();
-            for c in 0..d {
-                out[(i * d + c) as usize] =
-                    (0..lk).map(|j| e[j as usize] * f64::from(v[(j * d + c) as usize])).sum::<f64>() / sum;
             }
         }
         (out, lse)

@@ -300,6 +300,13 @@ impl AttentionKernel {
     ///
     /// Pre: sizes within the grid's limits (checked by [`attention`]).
     /// Post: `(ceil(lq / block_m), heads, batch)`.
+    ///
+    /// ```
+    /// use kute_cuda::{attention::{AttentionConfig, AttentionKernel}, Elem};
+    /// let k = AttentionKernel::new("a", AttentionConfig::for_head_dim(128, false), Elem::F16)?;
+    /// assert_eq!(k.grid(300, 16, 2), (3, 16, 2)); // 128 queries a block
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn grid(&self, lq: i64, heads: i64, batch: i64) -> (u32, u32, u32) {
         (((lq + self.config.block_m - 1) / self.config.block_m) as u32, heads as u32, batch as u32)
     }

@@ -955,19 +955,30 @@ pub(crate) mod tests {
             let d = config.head_dim;
             let (q, k, v) =
                 (data(lq * d, 3 * i as u64 + 1), data(lk * d, 3 * i as u64 + 2), data(lk * d, 3 * i as u64 + 3));
-            let (got, got_lse) = simulate(&p, (&q, &k, &v), (lq, lk));
-            let (want, want_lse) = reference((&q, &k, &v), (lq, lk, d), config.causal);
-            for (x, (g, w)) in got.iter().zip(&want).enumerate() {
-                assert!(
-                    (f64::from(*g) - w).abs() <= 2f64.powi(-9),
-                    "{config:?} O[{}][{}] = {g}, want {w}",
-                    x as i64 / d,
-                    x as i64 % d
-                );
-            }
-            for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
-                assert!((f64::from(*g) - w).abs() <= 1e-4, "{config:?} lse[{x}] = {g}, want {w}");
-            }
+            let got = simulate(&p, (&q, &k, &v), (lq, lk));
+            assert_attention(&format!("{config:?}"), got, reference((&q, &k, &v), (lq, lk, d), config.causal), d);
+        }
+    }
+
+    /// `O` within 2^-9 of the reference (`P` is rounded to f16; every other
+    /// value is exact or f32) and the LSE within 1e-4, naming `what` and the
+    /// element that is not.
+    pub(crate) fn assert_attention(
+        what: &str,
+        (got, got_lse): (Vec<f32>, Vec<f32>),
+        (want, want_lse): (Vec<f64>, Vec<f64>),
+        d: i64,
+    ) {
+        for (x, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (f64::from(*g) - w).abs() <= 2f64.powi(-9),
+                "{what} O[{}][{}] = {g}, want {w}",
+                x as i64 / d,
+                x as i64 % d
+            );
+        }
+        for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
+            assert!((f64::from(*g) - w).abs() <= 1e-4, "{what} lse[{x}] = {g}, want {w}");
         }
     }
 

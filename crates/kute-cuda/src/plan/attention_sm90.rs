@@ -157,7 +157,7 @@ pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionS
 
 #[cfg(test)]
 mod tests {
-    use super::super::attention_sm80::tests::{data, reference};
+    use super::super::attention_sm80::tests::{assert_attention, data, reference};
     use super::*;
     use crate::elem::{round_to_16, widen_16};
 
@@ -310,19 +310,8 @@ mod tests {
             let d = config.head_dim;
             let seeds = 3 * i as u64;
             let (q, k, v) = (data(lq * d, seeds + 1), data(lk * d, seeds + 2), data(lk * d, seeds + 3));
-            let (got, got_lse) = simulate(&p, (&q, &k, &v), (lq, lk));
-            let (want, want_lse) = reference((&q, &k, &v), (lq, lk, d), config.causal);
-            for (x, (g, w)) in got.iter().zip(&want).enumerate() {
-                assert!(
-                    (f64::from(*g) - w).abs() <= 2f64.powi(-9),
-                    "{config:?} O[{}][{}] = {g}, want {w}",
-                    x as i64 / d,
-                    x as i64 % d
-                );
-            }
-            for (x, (g, w)) in got_lse.iter().zip(&want_lse).enumerate() {
-                assert!((f64::from(*g) - w).abs() <= 1e-4, "{config:?} lse[{x}] = {g}, want {w}");
-            }
+            let got = simulate(&p, (&q, &k, &v), (lq, lk));
+            assert_attention(&format!("{config:?}"), got, reference((&q, &k, &v), (lq, lk, d), config.causal), d);
         }
     }
 

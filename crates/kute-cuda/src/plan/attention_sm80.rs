@@ -670,75 +670,28 @@ pub(crate) mod tests {
         let (s_len, o_len) = ((plan.s.values * plan.s.repeats) as usize, (plan.o.values * plan.o.repeats) as usize);
         for b0 in (0..lq).step_by(bm as usize) {
             let qr = load(&plan.q, t_n, q, (lq, d), b0, false);
-            // per thread: each of its rows' running max and (partial) sum
-            let rows: Vec<Vec<i64>> = (0..t_n).map(|t| rows_of(&plan.s, t_n, t).unwrap()).collect();
-            let mut m: Vec<Vec<f32>> = rows.iter().map(|r| vec![f32::NEG_INFINITY; r.len()]).collect();
-            let mut l: Vec<Vec<f32>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+            let mut rows = OnlineRows::new(&plan.s, t_n);
             let mut o = vec![vec![0f32; o_len]; t_n as usize];
             for k0 in (0..lk).step_by(bn as usize) {
                 let kr = load(&plan.k, t_n, k, (lk, d), k0, false);
                 let mut s = vec![vec![0f32; s_len]; t_n as usize];
                 mma(t_n, (&plan.q, &qr), (&plan.k, &kr), (&plan.s, &mut s));
-                // masks, then each thread's row maxima over its registers
-                let mut local = m.iter().map(|x| vec![f32::NEG_INFINITY; x.len()]).collect::<Vec<_>>();
-                for t in 0..t_n as usize {
+                // the masks, then the online softmax
+                for (t, regs) in s.iter_mut().enumerate() {
                     for r in 0..plan.s.repeats {
                         for vv in 0..plan.s.values {
                             let i = (vv + plan.s.values * r) as usize;
                             let (row, col) = plan.s.coord(t_n, t as i64, vv, r).unwrap();
                             let (qi, kj) = (b0 + row, k0 + col);
                             if kj >= lk || (causal && kj > qi + lk - lq) {
-                                s[t][i] = f32::NEG_INFINITY;
+                                regs[i] = f32::NEG_INFINITY;
                             } else {
-                                s[t][i] *= scale_log2;
+                                regs[i] *= scale_log2;
                             }
-                            let ri = rows[t].binary_search(&row).unwrap();
-                            local[t][ri] = local[t][ri].max(s[t][i]);
                         }
                     }
                 }
-                // the shuffles: butterfly over the row masks
-                for &mask in &plan.row_masks {
-                    let before = local.clone();
-                    for t in 0..t_n as usize {
-                        let u = t ^ mask as usize;
-                        for ri in 0..local[t].len() {
-                            local[t][ri] = before[t][ri].max(before[u][ri]);
-                        }
-                    }
-                }
-                for t in 0..t_n as usize {
-                    let new_m: Vec<f32> = m[t].iter().zip(&local[t]).map(|(a, b)| a.max(*b)).collect();
-                    let alpha: Vec<f32> = m[t]
-                        .iter()
-                        .zip(&new_m)
-                        .map(|(old, new)| if *new == f32::NEG_INFINITY { 1.0 } else { (old - new).exp2() })
-                        .collect();
-                    for ri in 0..rows[t].len() {
-                        l[t][ri] *= alpha[ri];
-                    }
-                    let mut pv = vec![0f32; s_len];
-                    for r in 0..plan.s.repeats {
-                        for vv in 0..plan.s.values {
-                            let i = (vv + plan.s.values * r) as usize;
-                            let row = plan.s.coord(t_n, t as i64, vv, r).unwrap().0;
-                            let ri = rows[t].binary_search(&row).unwrap();
-                            let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
-                            // P as the MMA reads it: 16-bit
-                            pv[i] = widen_16(round_to_16(e, Elem::F16), Elem::F16);
-                            l[t][ri] += e;
-                        }
-                    }
-                    s[t] = pv;
-                    for r in 0..plan.o.repeats {
-                        for vv in 0..plan.o.values {
-                            let row = plan.o.coord(t_n, t as i64, vv, r).unwrap().0;
-                            let ri = rows[t].binary_search(&row).unwrap();
-                            o[t][(vv + plan.o.values * r) as usize] *= alpha[ri];
-                        }
-                    }
-                    m[t] = new_m;
-                }
+                rows.step((&plan.s, &plan.o), t_n, &plan.row_masks, &mut s, &mut o);
                 // P's registers from S's, then O += P · V
                 let per_s = plan.s.values * plan.s.repeats;
                 let p: Vec<Vec<f32>> = (0..t_n)
@@ -757,30 +710,122 @@ pub(crate) mod tests {
                 let vr = load(&plan.v, t_n, v, (lk, d), k0, true);
                 mma(t_n, (&plan.p, &p), (&plan.v, &vr), (&plan.o, &mut o));
             }
-            // the sums over the row's lanes, then O / l and the LSE
-            for &mask in &plan.row_masks {
-                let before = l.clone();
-                for t in 0..t_n as usize {
-                    let u = t ^ mask as usize;
-                    for ri in 0..l[t].len() {
-                        l[t][ri] = before[t][ri] + before[u][ri];
+            rows.finish(&plan.o, t_n, &plan.row_masks, &o, (b0, lq, d), (&mut out, &mut lse));
+        }
+        (out, lse)
+    }
+
+    /// Each thread's rows of `S` (and of `O`), in order, with their running
+    /// maxima and sums: the online softmax as the kernels keep it.
+    pub(crate) struct OnlineRows {
+        rows: Vec<Vec<i64>>,
+        m: Vec<Vec<f32>>,
+        l: Vec<Vec<f32>>,
+    }
+
+    /// Each thread's values combined with its partners' over the row
+    /// masks, as the shuffles do (a butterfly).
+    fn butterfly(x: &mut [Vec<f32>], masks: &[i64], f: impl Fn(f32, f32) -> f32) {
+        for &mask in masks {
+            let before = x.to_vec();
+            for t in 0..x.len() {
+                for ri in 0..x[t].len() {
+                    x[t][ri] = f(before[t][ri], before[t ^ mask as usize][ri]);
+                }
+            }
+        }
+    }
+
+    impl OnlineRows {
+        pub(crate) fn new(s: &Fragments, threads: i64) -> OnlineRows {
+            let rows: Vec<Vec<i64>> = (0..threads).map(|t| rows_of(s, threads, t).unwrap()).collect();
+            let m = rows.iter().map(|r| vec![f32::NEG_INFINITY; r.len()]).collect();
+            let l = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+            OnlineRows { rows, m, l }
+        }
+
+        /// The index in thread `t`'s rows of `row`.
+        fn at(&self, t: usize, row: i64) -> usize {
+            self.rows[t].binary_search(&row).unwrap()
+        }
+
+        /// One block of keys: `s` holds each thread's scores, scaled by
+        /// `log2(e) / √d` and masked (`-inf`). The row maxima over the
+        /// row masks' lanes, `l` and `o` rescaled, and `s` turned into `P`
+        /// (`exp2(s - m)` rounded to f16, as the MMA reads it; `l` sums
+        /// the unrounded values).
+        pub(crate) fn step(
+            &mut self,
+            (sf, of): (&Fragments, &Fragments),
+            threads: i64,
+            masks: &[i64],
+            s: &mut [Vec<f32>],
+            o: &mut [Vec<f32>],
+        ) {
+            let mut local: Vec<Vec<f32>> = self.m.iter().map(|x| vec![f32::NEG_INFINITY; x.len()]).collect();
+            for t in 0..threads as usize {
+                for r in 0..sf.repeats {
+                    for vv in 0..sf.values {
+                        let ri = self.at(t, sf.coord(threads, t as i64, vv, r).unwrap().0);
+                        local[t][ri] = local[t][ri].max(s[t][(vv + sf.values * r) as usize]);
                     }
                 }
             }
-            for t in 0..t_n as usize {
-                for r in 0..plan.o.repeats {
-                    for vv in 0..plan.o.values {
-                        let (row, col) = plan.o.coord(t_n, t as i64, vv, r).unwrap();
-                        let ri = rows[t].binary_search(&row).unwrap();
+            butterfly(&mut local, masks, f32::max);
+            for t in 0..threads as usize {
+                let new_m: Vec<f32> = self.m[t].iter().zip(&local[t]).map(|(a, b)| a.max(*b)).collect();
+                let alpha: Vec<f32> = self.m[t]
+                    .iter()
+                    .zip(&new_m)
+                    .map(|(old, new)| if *new == f32::NEG_INFINITY { 1.0 } else { (old - new).exp2() })
+                    .collect();
+                for (l, a) in self.l[t].iter_mut().zip(&alpha) {
+                    *l *= a;
+                }
+                for r in 0..sf.repeats {
+                    for vv in 0..sf.values {
+                        let i = (vv + sf.values * r) as usize;
+                        let ri = self.at(t, sf.coord(threads, t as i64, vv, r).unwrap().0);
+                        let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
+                        s[t][i] = widen_16(round_to_16(e, Elem::F16), Elem::F16);
+                        self.l[t][ri] += e;
+                    }
+                }
+                for r in 0..of.repeats {
+                    for vv in 0..of.values {
+                        let ri = self.at(t, of.coord(threads, t as i64, vv, r).unwrap().0);
+                        o[t][(vv + of.values * r) as usize] *= alpha[ri];
+                    }
+                }
+                self.m[t] = new_m;
+            }
+        }
+
+        /// The sums over the row masks' lanes, then `O / l` and the LSE of
+        /// the block's rows from `b0` (those before `lq`) into `out` and `lse`.
+        pub(crate) fn finish(
+            mut self,
+            of: &Fragments,
+            threads: i64,
+            masks: &[i64],
+            o: &[Vec<f32>],
+            (b0, lq, d): (i64, i64, i64),
+            (out, lse): (&mut [f32], &mut [f32]),
+        ) {
+            butterfly(&mut self.l, masks, |a, b| a + b);
+            for (t, regs) in o.iter().enumerate().take(threads as usize) {
+                for r in 0..of.repeats {
+                    for vv in 0..of.values {
+                        let (row, col) = of.coord(threads, t as i64, vv, r).unwrap();
+                        let ri = self.at(t, row);
                         if b0 + row < lq {
-                            out[((b0 + row) * d + col) as usize] = o[t][(vv + plan.o.values * r) as usize] / l[t][ri];
-                            lse[(b0 + row) as usize] = m[t][ri] / std::f32::consts::LOG2_E + l[t][ri].ln();
+                            out[((b0 + row) * d + col) as usize] = regs[(vv + of.values * r) as usize] / self.l[t][ri];
+                            lse[(b0 + row) as usize] = self.m[t][ri] / std::f32::consts::LOG2_E + self.l[t][ri].ln();
                         }
                     }
                 }
             }
         }
-        (out, lse)
     }
 
     /// Attention in f64, row by row.

@@ -157,9 +157,8 @@ pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionS
 
 #[cfg(test)]
 mod tests {
-    use super::super::attention_sm80::tests::{assert_attention, data, reference};
+    use super::super::attention_sm80::tests::{assert_attention, data, reference, OnlineRows};
     use super::*;
-    use crate::elem::{round_to_16, widen_16};
 
     /// The forward pass through the plan on the CPU, thread by thread: `S`
     /// into its accumulators (the `_SS` `wgmma` reads `Q` and `K` whole),
@@ -179,14 +178,10 @@ mod tests {
         let regs = |f: &Fragments| (f.values * f.repeats) as usize;
         let (mut out, mut lse) = (vec![0f32; (lq * d) as usize], vec![0f32; lq as usize]);
         for b0 in (0..lq).step_by(bm as usize) {
-            let rows: Vec<Vec<i64>> =
-                (0..tn).map(|t| super::super::attention_sm80::rows_of(&p.s, tn, t).unwrap()).collect();
-            let mut m: Vec<Vec<f32>> = rows.iter().map(|r| vec![f32::NEG_INFINITY; r.len()]).collect();
-            let mut l: Vec<Vec<f32>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+            let mut rows = OnlineRows::new(&p.s, tn);
             let mut o = vec![vec![0f32; regs(&p.o)]; tn as usize];
             for k0 in (0..lk).step_by(bn as usize) {
                 let mut s = vec![vec![0f32; regs(&p.s)]; tn as usize];
-                let mut local: Vec<Vec<f32>> = m.iter().map(|x| vec![f32::NEG_INFINITY; x.len()]).collect();
                 for t in 0..tn {
                     for r in 0..p.s.repeats {
                         for vv in 0..p.s.values {
@@ -201,47 +196,10 @@ mod tests {
                                 dot * scale_log2
                             };
                             s[t as usize][i] = x;
-                            let ri = rows[t as usize].binary_search(&row).unwrap();
-                            local[t as usize][ri] = local[t as usize][ri].max(x);
                         }
                     }
                 }
-                for &mask in &p.row_masks {
-                    let before = local.clone();
-                    for t in 0..tn as usize {
-                        for ri in 0..local[t].len() {
-                            local[t][ri] = before[t][ri].max(before[t ^ mask as usize][ri]);
-                        }
-                    }
-                }
-                for t in 0..tn as usize {
-                    let new_m: Vec<f32> = m[t].iter().zip(&local[t]).map(|(a, b)| a.max(*b)).collect();
-                    let alpha: Vec<f32> = m[t]
-                        .iter()
-                        .zip(&new_m)
-                        .map(|(old, new)| if *new == f32::NEG_INFINITY { 1.0 } else { (old - new).exp2() })
-                        .collect();
-                    for ri in 0..rows[t].len() {
-                        l[t][ri] *= alpha[ri];
-                    }
-                    for r in 0..p.s.repeats {
-                        for vv in 0..p.s.values {
-                            let i = (vv + p.s.values * r) as usize;
-                            let row = p.s.coord(tn, t as i64, vv, r).unwrap().0;
-                            let ri = rows[t].binary_search(&row).unwrap();
-                            let e = if new_m[ri] == f32::NEG_INFINITY { 0.0 } else { (s[t][i] - new_m[ri]).exp2() };
-                            s[t][i] = widen_16(round_to_16(e, Elem::F16), Elem::F16);
-                            l[t][ri] += e;
-                        }
-                    }
-                    for r in 0..p.o.repeats {
-                        for vv in 0..p.o.values {
-                            let row = p.o.coord(tn, t as i64, vv, r).unwrap().0;
-                            o[t][(vv + p.o.values * r) as usize] *= alpha[rows[t].binary_search(&row).unwrap()];
-                        }
-                    }
-                    m[t] = new_m;
-                }
+                rows.step((&p.s, &p.o), tn, &p.row_masks, &mut s, &mut o);
                 // P's registers from S's, then P gathered whole through its A
                 // fragments (every cell once), O += P · V
                 let mut dense = vec![f32::NAN; (bm * bn) as usize];
@@ -270,26 +228,7 @@ mod tests {
                     }
                 }
             }
-            for &mask in &p.row_masks {
-                let before = l.clone();
-                for t in 0..tn as usize {
-                    for ri in 0..l[t].len() {
-                        l[t][ri] = before[t][ri] + before[t ^ mask as usize][ri];
-                    }
-                }
-            }
-            for t in 0..tn as usize {
-                for r in 0..p.o.repeats {
-                    for vv in 0..p.o.values {
-                        let (row, col) = p.o.coord(tn, t as i64, vv, r).unwrap();
-                        let ri = rows[t].binary_search(&row).unwrap();
-                        if b0 + row < lq {
-                            out[((b0 + row) * d + col) as usize] = o[t][(vv + p.o.values * r) as usize] / l[t][ri];
-                            lse[(b0 + row) as usize] = m[t][ri] / std::f32::consts::LOG2_E + l[t][ri].ln();
-                        }
-                    }
-                }
-            }
+            rows.finish(&p.o, tn, &p.row_masks, &o, (b0, lq, d), (&mut out, &mut lse));
         }
         (out, lse)
     }

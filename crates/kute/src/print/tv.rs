@@ -180,6 +180,27 @@ fn latex_label(s: &mut String, x: i64, y: i64, text: i64) {
 type Panels = ((i64, i64, i64), Tv, Tv, Tv);
 
 /// The panels of a TiledMMA's picture.
+/// CuTe's `print_svg` comment lines of an MMA: its tile, then the A, B
+/// and C tensors.
+fn mma_comments(m: &TiledMma, [a, b, c]: [&Tv; 3]) -> Result<String> {
+    let mut s = String::new();
+    let _ = writeln!(s, "<!--  Tile: {}  -->", m.tile_shape()?);
+    for (name, tv) in [("A", a), ("B", b), ("C", c)] {
+        let _ = writeln!(s, "<!--     {name}: {}  -->", tv.header());
+    }
+    Ok(s)
+}
+
+/// The same of a copy: its tile, then the source and destination tensors.
+fn copy_comments((tm, tn): (i64, i64), s_tv: &Tv, d_tv: &Tv) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "<!--  Tile: ({tm},{tn})  -->");
+    for (name, tv) in [("S", s_tv), ("D", d_tv)] {
+        let _ = writeln!(s, "<!--     {name}: {}  -->", tv.header());
+    }
+    s
+}
+
 fn mma_parts(m: &TiledMma) -> Result<Panels> {
     let (tm, tn, tk) = (m.tile_size(0)?, m.tile_size(1)?, m.tile_size(2)?);
     let c = Tv::of_index(&m.layout_c_tv()?, tm, tn)?;
@@ -286,11 +307,7 @@ pub fn svg_mma(m: &TiledMma) -> Result<String> {
     check_panels(op, &[(tm, tn), (tm, tk), (tn, tk)])?;
     let cell = 20i64;
     let (width, height) = ((tk + tn + 2) * cell, (tk + tm + 2) * cell);
-    let mut s = String::new();
-    let _ = writeln!(s, "<!--  Tile: {}  -->", m.tile_shape()?);
-    let _ = writeln!(s, "<!--     A: {}  -->", a.header());
-    let _ = writeln!(s, "<!--     B: {}  -->", b.header());
-    let _ = writeln!(s, "<!--     C: {}  -->", c.header());
+    let mut s = mma_comments(m, [&a, &b, &c])?;
     let _ = writeln!(
         s,
         "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
@@ -482,10 +499,7 @@ pub fn svg_copy(c: &TiledCopy) -> Result<String> {
     let (tm, tn, s_tv, d_tv) = copy_panels(c, op)?;
     let cell = 20i64;
     let (width, height) = ((2 * tn + 4) * cell, (tm + 2) * cell);
-    let mut s = String::new();
-    let _ = writeln!(s, "<!--  Tile: ({tm},{tn})  -->");
-    let _ = writeln!(s, "<!--     S: {}  -->", s_tv.header());
-    let _ = writeln!(s, "<!--     D: {}  -->", d_tv.header());
+    let mut s = copy_comments((tm, tn), &s_tv, &d_tv);
     let _ = writeln!(
         s,
         "<svg width=\"100%\" height=\"100%\" viewBox=\"0 0 {width} {height}\" preserveAspectRatio=\"xMidYMid meet\" \
@@ -606,11 +620,7 @@ pub fn svg_mma_compact(m: &TiledMma) -> Result<String> {
     check_panels(op, &[(tm, tn), (tm, tk), (tn, tk)])?;
     let cell = 20i64;
     let (width, height) = ((tk + tn + 2) * cell, (tk + tm + 2) * cell);
-    let mut comments = String::new();
-    let _ = writeln!(comments, "<!--  Tile: {}  -->", m.tile_shape()?);
-    let _ = writeln!(comments, "<!--     A: {}  -->", a.header());
-    let _ = writeln!(comments, "<!--     B: {}  -->", b.header());
-    let _ = writeln!(comments, "<!--     C: {}  -->", c.header());
+    let comments = mma_comments(m, [&a, &b, &c])?;
     let mut pc = Panel::new(tm, tn, ((tk + 2) * cell, (tk + 2) * cell));
     for (t, v, m_, n) in c.cells(tm, tn, op)? {
         pc.set(m_, n, (t, v));
@@ -655,10 +665,7 @@ pub fn svg_copy_compact(c: &TiledCopy) -> Result<String> {
     let (tm, tn, s_tv, d_tv) = copy_panels(c, op)?;
     let cell = 20i64;
     let (width, height) = ((2 * tn + 4) * cell, (tm + 2) * cell);
-    let mut comments = String::new();
-    let _ = writeln!(comments, "<!--  Tile: ({tm},{tn})  -->");
-    let _ = writeln!(comments, "<!--     S: {}  -->", s_tv.header());
-    let _ = writeln!(comments, "<!--     D: {}  -->", d_tv.header());
+    let comments = copy_comments((tm, tn), &s_tv, &d_tv);
     let mut panels = Vec::new();
     let mut labels = String::new();
     for (panel, tv, x0) in [("S", &s_tv, 1), ("D", &d_tv, tn + 3)] {

@@ -68,6 +68,58 @@ pub fn ptxas_report(name: &str, source: &str, arch: &str) -> Result<String> {
     }
 }
 
+/// What `ptxas` says of one kernel of a [`ptxas_report`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelResources {
+    /// The entry function's name.
+    pub name: String,
+    /// Registers per thread.
+    pub registers: i64,
+    /// Bytes of spill stores per thread.
+    pub spill_stores: i64,
+    /// Bytes of spill loads per thread.
+    pub spill_loads: i64,
+}
+
+/// The kernels of a [`ptxas_report`] log, in its order: `ptxas` writes per
+/// entry function "Compiling entry function 'NAME'", then its stack frame
+/// and spills, then "Used N registers".
+///
+/// Pre: none. Post: one entry per "Used" line that follows an entry
+/// function's name; counts `ptxas` did not print are 0.
+///
+/// ```
+/// let log = "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n\
+///            ptxas info    : Function properties for k\n\
+///            ptxas         .     8 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n\
+///            ptxas info    : Used 254 registers, used 1 barriers";
+/// let k = &kute_cuda::gpu::kernel_resources(log)[0];
+/// assert_eq!((k.name.as_str(), k.registers, k.spill_stores, k.spill_loads), ("k", 254, 8, 12));
+/// ```
+pub fn kernel_resources(log: &str) -> Vec<KernelResources> {
+    // the number before `what` on a line ("..., 8 bytes spill stores, ...")
+    let count = |line: &str, what: &str| -> Option<i64> {
+        line.split(',').find(|p| p.contains(what))?.split_whitespace().rev().nth(what.split(' ').count())?.parse().ok()
+    };
+    let mut out = Vec::new();
+    let (mut name, mut stores, mut loads) = (None::<String>, 0, 0);
+    for line in log.lines() {
+        if let Some(rest) = line.split("entry function '").nth(1) {
+            name = rest.split('\'').next().map(str::to_string);
+            (stores, loads) = (0, 0);
+        } else if line.contains("spill stores") {
+            stores = count(line, "bytes spill stores").unwrap_or(0);
+            loads = count(line, "bytes spill loads").unwrap_or(0);
+        } else if let Some(r) = line.split("Used ").nth(1)
+            && let Some(name) = name.take()
+        {
+            let registers = r.split(' ').next().and_then(|x| x.parse().ok()).unwrap_or(0);
+            out.push(KernelResources { name, registers, spill_stores: stores, spill_loads: loads });
+        }
+    }
+    out
+}
+
 /// Whether NVRTC can be loaded (without panicking when it cannot).
 ///
 /// Pre: none. Post: `true` when `libnvrtc` was found and answers its version.

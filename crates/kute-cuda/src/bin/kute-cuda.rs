@@ -863,19 +863,19 @@ fn attention_cubins(arch: &str) -> Result<usize, Error> {
     let mut spilling = 0;
     for k in attention_catalogue()? {
         let log = kute_cuda::gpu::ptxas_report(&k.name, &k.source, arch)?;
-        let used = log.lines().find(|l| l.contains("Used")).unwrap_or("").trim().to_string();
-        let spill = log.lines().find(|l| l.contains("spill")).unwrap_or("").trim().to_string();
-        let spills = spill.split(',').any(|p| {
-            let p = p.trim();
-            p.split_whitespace().next().is_some_and(|n| n != "0") && p.contains("spill")
-        });
-        spilling += usize::from(spills);
-        println!(
-            "{arch} {}{}: {used}; {spill}{}",
-            k.name,
-            if k.q_in_registers { " (Q in registers)" } else { "" },
-            if spills { "  <- SPILLS" } else { "" }
-        );
+        for r in kute_cuda::gpu::kernel_resources(&log) {
+            let spills = r.spill_stores + r.spill_loads > 0;
+            spilling += usize::from(spills);
+            println!(
+                "{arch} {}{}: {} registers, {} bytes spill stores, {} bytes spill loads{}",
+                k.name,
+                if k.q_in_registers { " (Q in registers)" } else { "" },
+                r.registers,
+                r.spill_stores,
+                r.spill_loads,
+                if spills { "  <- SPILLS" } else { "" }
+            );
+        }
     }
     Ok(spilling)
 }
@@ -2088,31 +2088,22 @@ fn spills() -> Result<(), Error> {
         let name = format!("spills{i}");
         let g = Sm90GemmAtLaunch::with_op(&name, elem, config, facts, op)?;
         let log = kute_cuda::gpu::ptxas_report(&name, &g.source, "sm_90a")?;
-        // ptxas's lines per entry: "Compiling entry function 'NAME'", then
-        // the stack frame and spills, then the registers
-        let mut entry = String::new();
-        let mut spill = 0;
-        for line in log.lines() {
-            if let Some(rest) = line.split("entry function '").nth(1) {
-                entry = rest.split('\'').next().unwrap_or_default().to_string();
-            } else if let Some(x) = line.split(" bytes spill stores").next().filter(|_| line.contains("spill stores")) {
-                spill = x.rsplit(", ").next().and_then(|n| n.trim().parse::<i64>().ok()).unwrap_or(-1);
-            } else if let Some(r) = line.split("Used ").nth(1) {
-                let regs = r.split(' ').next().unwrap_or("?");
-                // the GEMM kernels (split-K's share of the k-tiles included)
-                let kind = entry.strip_prefix(&name).unwrap_or(&entry);
-                let kind = if kind.is_empty() { "gemm" } else { kind.trim_start_matches('_') };
-                println!(
-                    "| {kind} | {elem} | {c_elem} | 128 x {bn} | {:?}{}{} | {regs} | {spill} |",
-                    op.activation,
-                    if op.bias == BiasMode::None { String::new() } else { format!(", bias {:?}", op.bias) },
-                    if op.beta { ", beta" } else { "" }
-                );
-                // (split-K's kernel and the direct stores of rows not in
-                // 16-byte units compute each pair's offset whole: reported)
-                if kind == "gemm" && epilogue == tma && spill != 0 {
-                    spilling += 1;
-                }
+        for k in kute_cuda::gpu::kernel_resources(&log) {
+            // the GEMM kernels (split-K's share of the k-tiles included)
+            let kind = k.name.strip_prefix(&name).unwrap_or(&k.name);
+            let kind = if kind.is_empty() { "gemm" } else { kind.trim_start_matches('_') };
+            println!(
+                "| {kind} | {elem} | {c_elem} | 128 x {bn} | {:?}{}{} | {} | {} |",
+                op.activation,
+                if op.bias == BiasMode::None { String::new() } else { format!(", bias {:?}", op.bias) },
+                if op.beta { ", beta" } else { "" },
+                k.registers,
+                k.spill_stores
+            );
+            // (split-K's kernel and the direct stores of rows not in
+            // 16-byte units compute each pair's offset whole: reported)
+            if kind == "gemm" && epilogue == tma && k.spill_stores != 0 {
+                spilling += 1;
             }
         }
     }

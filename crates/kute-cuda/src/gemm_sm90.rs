@@ -95,6 +95,35 @@ pub const fn tile(elem: Elem) -> (i64, i64, i64) {
     (128, 256, 128 / elem.bytes())
 }
 
+/// The blocks of a cluster ([`Sm90Config::cluster`]) for a problem of
+/// `m` rows whose operands' rows (TMA's lines of A and of B, their leading
+/// dimensions) are `row_bytes` apart: 2 where a row of A or B does not
+/// start on a 32-byte sector and the M-tiles pair up (even, or at least 8
+/// of them, so that the last pair's missing half costs little); else 1.
+/// Measured (H200, f16 and bf16): rows off the sectors slow each block's
+/// TMA loads (6000x3000x1000, rows of 2000 bytes: 0.079 ms, against 0.061
+/// with K = 1024), and halving B's loads by multicast brings it to
+/// 0.063; on the sector-aligned shapes clusters of 2 won nothing
+/// measurable (within the runs' spread, ±8% on the largest).
+///
+/// Pre: none. Post: 1 or 2.
+///
+/// ```
+/// use kute_cuda::gemm_sm90::cluster_heuristic;
+/// assert_eq!(cluster_heuristic(6000, (2000, 2000)), 2);
+/// assert_eq!(cluster_heuristic(4096, (8192, 8192)), 1); // whole sectors
+/// assert_eq!(cluster_heuristic(300, (2000, 2000)), 1); // 3 M-tiles: a third of a pair idle
+/// ```
+pub fn cluster_heuristic(m: i64, row_bytes: (i64, i64)) -> i64 {
+    let tm = ceil_div(m, TILE.0);
+    let off_sectors = row_bytes.0 % 32 != 0 || row_bytes.1 % 32 != 0;
+    if off_sectors && tm >= 2 && (tm % 2 == 0 || tm >= 8) {
+        2
+    } else {
+        1
+    }
+}
+
 /// The block tile's width (one of [`TILE_NS`]) for `(M, N, K)` in a
 /// batch of `batch` on a GPU of `sms` multiprocessors: the width whose
 /// tiles fill the multiprocessors' waves best, a narrower tile counting
@@ -284,6 +313,11 @@ pub struct Sm90Config {
     /// The block tile's width `BN`, one of [`TILE_NS`] (256 but with the
     /// warp-specialized loader).
     pub bn: i64,
+    /// The blocks of a thread-block cluster, along M (1 or 2; 2 with the
+    /// warp-specialized loader only): a cluster's blocks multiply
+    /// neighbouring M-tiles by the same N-tile, each loading half of B's
+    /// tile and multicasting it to both, which halves B's reads from L2.
+    pub cluster: i64,
 }
 
 impl Default for Sm90Config {
@@ -294,6 +328,7 @@ impl Default for Sm90Config {
             c_elem: Elem::F32,
             k_major: (true, true),
             bn: 256,
+            cluster: 1,
         }
     }
 }
@@ -673,11 +708,14 @@ pub struct Sm90Problem {
     /// The k-tiles' splits (split-K), or `None` for
     /// [`Sm90Problem::split_heuristic`]'s choice at launch.
     pub splits: Option<i64>,
+    /// The blocks of the kernel's clusters ([`Sm90Config::cluster`]).
+    pub cluster: i64,
 }
 
 impl Sm90Problem {
     /// One persistent block per multiprocessor of `sms`, at most one per
-    /// tile of the batch.
+    /// tile of the batch; with clusters, whole clusters of blocks, at most
+    /// one per cluster's tiles (a pair of M-tiles).
     ///
     /// Pre: none. Post: the grid's `(x, y)`.
     ///
@@ -703,8 +741,10 @@ impl Sm90Problem {
     /// assert_eq!(g.problem((128, 8192, 8192)).unwrap().grid_with(132, 4), (128, 1)); // 32 tiles x 4
     /// ```
     pub fn grid_with(&self, sms: u32, splits: i64) -> (u32, u32) {
-        let units = self.blocks.0 as u64 * self.blocks.1 as u64 * self.batch as u64 * splits.max(1) as u64;
-        (units.min(sms.max(1) as u64) as u32, 1)
+        let c = self.cluster.max(1) as u64;
+        let rows = (self.blocks.0 as u64).div_ceil(c);
+        let units = rows * self.blocks.1 as u64 * self.batch as u64 * splits.max(1) as u64;
+        ((units.min((sms as u64 / c).max(1)) * c) as u32, 1)
     }
 
     /// The problem with its k-tiles split `splits` ways (pinned: the
@@ -989,6 +1029,7 @@ impl Sm90GemmAtLaunch {
             blocks: (blocks.0 as u32, blocks.1 as u32),
             ktiles: ceil_div(k, tile(self.elem).2),
             splits: None,
+            cluster: self.config.cluster,
         })
     }
 }

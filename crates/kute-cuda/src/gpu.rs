@@ -208,6 +208,10 @@ pub struct Sm90Kernels {
     finish: CudaFunction,
     /// Where the module came from (compiled now, or a cache).
     pub origin: Origin,
+    /// The blocks that run at once: a block per multiprocessor, or with
+    /// clusters, the clusters the GPU places at once times their blocks
+    /// (`None`: one per multiprocessor).
+    pub slots: Option<u32>,
 }
 
 /// An SM90 GEMM launch built once from its plan ([`Gpu::prepare_sm90`]): the
@@ -563,11 +567,22 @@ impl Gpu {
         // (one source, one module: the three kernels from one lookup)
         let (module, origin) = self.module_cached(&g.name, &g.source, "sm_90a")?;
         let f = |n: String| module.load_function(&n);
+        let main = f(g.name.clone())?;
+        // (a multiprocessor's blocks of a cluster share its GPC: fewer
+        // clusters than multiprocessors / blocks may fit at once)
+        let slots = if g.config.cluster > 1 {
+            let c = g.config.cluster as u32;
+            let cfg = config(&main, (c, 1), g.threads, g.smem_bytes)?;
+            Some(main.occupancy_max_active_clusters(cfg, &self.stream)?.max(1) * c)
+        } else {
+            None
+        };
         Ok(Sm90Kernels {
-            main: f(g.name.clone())?,
+            main,
             split: f(format!("{}_split", g.name))?,
             finish: f(format!("{}_finish", g.name))?,
             origin,
+            slots,
         })
     }
 
@@ -686,6 +701,7 @@ impl Gpu {
         }
         let sms = self.sm_count()?;
         let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
+        let slots = kernels.slots.unwrap_or(sms);
         let ktiles = p.ktiles;
         if splits < 1 || splits > ktiles {
             return Err(Error::unsupported(OP, format!("{splits} splits of {ktiles} k-tiles (1 to {ktiles})")));
@@ -696,7 +712,7 @@ impl Gpu {
         if splits == 1 {
             let tc = p.c_map.map(|d| self.tensor_map_3d(c, c_elem, &d)).transpose()?;
             let f = &kernels.main;
-            let cfg = config(f, p.grid(sms), g.threads, g.smem_bytes)?;
+            let cfg = config(f, p.grid(slots), g.threads, g.smem_bytes)?;
             let mut l = self.stream.launch_builder(f);
             l.arg(&ta);
             l.arg(&tb);
@@ -736,7 +752,7 @@ impl Gpu {
         }
         let Some(w) = guard.as_mut() else { return Err(Error::unsupported(OP, "no workspace")) };
         let f = &kernels.split;
-        let cfg = config(f, p.grid_with(sms, splits), g.threads, g.smem_bytes)?;
+        let cfg = config(f, p.grid_with(slots, splits), g.threads, g.smem_bytes)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(&ta);
         l.arg(&tb);

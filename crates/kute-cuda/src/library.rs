@@ -204,6 +204,11 @@ pub struct GemmOptions<'a> {
     /// default) for the recorded choice ([`crate::tune`]), else
     /// [`crate::gemm_sm90::tile_n_heuristic`]'s.
     pub tile_n: Option<i64>,
+    /// The blocks of a thread-block cluster (1 or 2: two blocks along M
+    /// sharing B's tile by TMA multicast), pinned; `None` (the default) for
+    /// the recorded choice ([`crate::tune`]), else
+    /// [`crate::gemm_sm90::cluster_heuristic`]'s.
+    pub cluster: Option<i64>,
     /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
     /// shared by the matrices of a batch.
     pub bias: Option<(&'a CudaSlice<f32>, BiasMode)>,
@@ -221,6 +226,7 @@ impl Default for GemmOptions<'_> {
             c_elem: None,
             splits: None,
             tile_n: None,
+            cluster: None,
             bias: None,
             activation: Activation::None,
         }
@@ -233,8 +239,9 @@ impl Default for GemmOptions<'_> {
 ///
 /// Pre: as [`gemm`]; a bias of `M` (per row) or `N` (per column) values;
 /// `c_elem`, where given, `T`'s type (f32; or f16 or bf16 from 8-bit
-/// inputs); a pinned tile width of 256, 192, 128 or 64 and splits from 1 to
-/// the k-tiles (else an `Unsupported` error). Post: `C` holds each element's f32 sum
+/// inputs); a pinned tile width of 256, 192, 128 or 64, splits from 1 to
+/// the k-tiles and clusters of 1 or 2 (2 with an N-major B: a tile of an
+/// even number of 128-byte slabs) (else an `Unsupported` error). Post: `C` holds each element's f32 sum
 /// with the epilogue applied, rounded for a 16-bit `C`.
 ///
 /// ```no_run
@@ -350,15 +357,40 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     // the choices: pinned by the caller, else recorded for this problem by
     // `kute-cuda tune`, else the heuristics'
     let table = gpu.tune_table()?;
-    let tuned = if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some()) {
-        None
-    } else {
-        let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch };
-        table.get(&key)
-    };
+    let tuned =
+        if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some() && options.cluster.is_some()) {
+            None
+        } else {
+            let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch };
+            table.get(&key)
+        };
     let bn = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
         Some(bn) => bn,
-        None => crate::gemm_sm90::tile_n_heuristic((m, n, k), sc.batch, gpu.sm_count()?),
+        // (a pinned cluster of two on an N-major B: a width of whole pairs
+        // of 128-byte slabs)
+        None => match crate::gemm_sm90::tile_n_heuristic((m, n, k), sc.batch, gpu.sm_count()?) {
+            bn if options.cluster == Some(2) && !k_major.1 && (bn * elem.bytes() / 128) % 2 != 0 => {
+                if bn < 128 {
+                    128
+                } else {
+                    256
+                }
+            }
+            bn => bn,
+        },
+    };
+    let cluster = match options.cluster.or(tuned.map(|c| c.cluster)) {
+        Some(c) => c,
+        None => {
+            let e = elem.bytes();
+            // (an N-major B's tile splits into its 64-row slabs: an even number)
+            let halves = k_major.1 || (bn * e / 128) % 2 == 0;
+            if halves {
+                crate::gemm_sm90::cluster_heuristic(m, (sa.ld * e, sb.ld * e))
+            } else {
+                1
+            }
+        }
     };
     let config = Sm90Config {
         loader: Sm90Loader::WarpSpecialized,
@@ -366,6 +398,7 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         c_elem,
         k_major,
         bn,
+        cluster,
     };
     let op = EpilogueOp {
         bias: options.bias.map_or(BiasMode::None, |(_, how)| how),

@@ -48,6 +48,9 @@ pub struct Choice {
     pub tile_n: i64,
     /// The k-tiles' splits (1: none).
     pub splits: i64,
+    /// The blocks of a cluster (1 or 2; tables written before clusters
+    /// read as 1).
+    pub cluster: i64,
 }
 
 /// Recorded choices by problem.
@@ -77,8 +80,8 @@ impl TuneTable {
     ///                     k_major: (true, true), mnk: (256, 8192, 8192), batch: 1 };
     /// let mut t = TuneTable::default();
     /// assert_eq!(t.get(&key), None);
-    /// t.insert(key.clone(), Choice { tile_n: 128, splits: 1 }).unwrap();
-    /// assert_eq!(t.get(&key), Some(Choice { tile_n: 128, splits: 1 }));
+    /// t.insert(key.clone(), Choice { tile_n: 128, splits: 1, cluster: 1 }).unwrap();
+    /// assert_eq!(t.get(&key), Some(Choice { tile_n: 128, splits: 1, cluster: 1 }));
     /// ```
     pub fn get(&self, key: &TuneKey) -> Option<Choice> {
         self.entries.get(key).copied()
@@ -95,18 +98,18 @@ impl TuneTable {
     /// let key = TuneKey { gpu: "g".into(), elem: Elem::E4m3, c_elem: Elem::Bf16,
     ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1 };
     /// let mut t = TuneTable::default();
-    /// assert!(t.insert(key.clone(), Choice { tile_n: 96, splits: 1 }).is_err()); // no such width
-    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 2 }).unwrap();
-    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 1 }).unwrap(); // replaces
+    /// assert!(t.insert(key.clone(), Choice { tile_n: 96, splits: 1, cluster: 1 }).is_err()); // no such width
+    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 2, cluster: 1 }).unwrap();
+    /// t.insert(key.clone(), Choice { tile_n: 64, splits: 1, cluster: 1 }).unwrap(); // replaces
     /// assert_eq!((t.len(), t.get(&key).unwrap().splits), (1, 1));
     /// ```
     pub fn insert(&mut self, key: TuneKey, choice: Choice) -> Result<()> {
-        if !TILE_NS.contains(&choice.tile_n) || choice.splits < 1 {
+        if !TILE_NS.contains(&choice.tile_n) || choice.splits < 1 || !(1..=2).contains(&choice.cluster) {
             return Err(Error::unsupported(
                 OP,
                 format!(
-                    "tile width {} and {} splits (a width of {TILE_NS:?}, splits from 1)",
-                    choice.tile_n, choice.splits
+                    "tile width {}, {} splits and clusters of {} (a width of {TILE_NS:?}, splits from 1, clusters of 1 or 2)",
+                    choice.tile_n, choice.splits, choice.cluster
                 ),
             ));
         }
@@ -148,7 +151,7 @@ impl TuneTable {
     /// let t = TuneTable::parse(text).unwrap();
     /// let key = TuneKey { gpu: "NVIDIA H200".into(), elem: kute_cuda::Elem::F16, c_elem: kute_cuda::Elem::F16,
     ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1 };
-    /// assert_eq!(t.get(&key), Some(Choice { tile_n: 64, splits: 1 }));
+    /// assert_eq!(t.get(&key), Some(Choice { tile_n: 64, splits: 1, cluster: 1 }));
     /// assert_eq!(TuneTable::parse(&t.to_text()).unwrap(), t);
     /// assert!(TuneTable::parse(&text.replace("64,", "96,")).is_err()); // no such width
     /// ```
@@ -178,7 +181,8 @@ impl TuneTable {
                 mnk: (int_of("m")?, int_of("n")?, int_of("k")?),
                 batch: int_of("batch")?,
             };
-            let choice = Choice { tile_n: int_of("tile_n")?, splits: int_of("splits")? };
+            let cluster = if v["cluster"].is_null() { 1 } else { int_of("cluster")? };
+            let choice = Choice { tile_n: int_of("tile_n")?, splits: int_of("splits")?, cluster };
             t.insert(key, choice).map_err(|e| bad(e.to_string()))?;
         }
         Ok(t)
@@ -193,7 +197,7 @@ impl TuneTable {
     /// let mut t = TuneTable::default();
     /// let key = TuneKey { gpu: "g".into(), elem: Elem::F16, c_elem: Elem::F32,
     ///                     k_major: (false, true), mnk: (1, 2, 8), batch: 3 };
-    /// t.insert(key, Choice { tile_n: 256, splits: 1 }).unwrap();
+    /// t.insert(key, Choice { tile_n: 256, splits: 1, cluster: 1 }).unwrap();
     /// assert!(t.to_text().contains(r#""majors":"NN""#));
     /// assert_eq!(TuneTable::parse(&t.to_text()).unwrap(), t);
     /// ```
@@ -205,7 +209,7 @@ impl TuneTable {
                 let line = serde_json::json!({
                     "gpu": k.gpu, "elem": k.elem.to_string(), "c": k.c_elem.to_string(),
                     "majors": majors(k.k_major), "m": m, "n": n, "k": kk, "batch": k.batch,
-                    "tile_n": c.tile_n, "splits": c.splits,
+                    "tile_n": c.tile_n, "splits": c.splits, "cluster": c.cluster,
                 });
                 format!("{line}\n")
             })
@@ -295,7 +299,9 @@ mod tests {
                         mnk: (100 + i as i64, 200, 64),
                         batch: 1 + i as i64,
                     };
-                    t.insert(key, Choice { tile_n: TILE_NS[i % TILE_NS.len()], splits: 1 + i as i64 }).unwrap();
+                    let choice =
+                        Choice { tile_n: TILE_NS[i % TILE_NS.len()], splits: 1 + i as i64, cluster: 1 + i as i64 % 2 };
+                    t.insert(key, choice).unwrap();
                     n += 1;
                 }
             }
@@ -314,6 +320,12 @@ mod tests {
         let one = TuneTable::parse(&twice).unwrap();
         assert_eq!(one.len(), 1);
         assert_eq!(one.entries.values().next().unwrap().splits, 3);
+        // a table written before clusters: clusters of 1
+        let mut old = first.clone();
+        if let Some(o) = old.as_object_mut() {
+            o.remove("cluster");
+        }
+        assert_eq!(TuneTable::parse(&old.to_string()).unwrap().entries.values().next().unwrap().cluster, 1);
         let mut renamed = first.clone();
         if let Some(o) = renamed.as_object_mut() {
             let m = o.remove("m").unwrap();
@@ -324,6 +336,7 @@ mod tests {
             with("elem", "f8".into()),
             with("splits", 0.into()),
             with("tile_n", 96.into()),
+            with("cluster", 3.into()),
             renamed.to_string(),
             "{not json".to_string(),
         ] {

@@ -217,6 +217,13 @@ enum Cmd {
         /// library's heuristic choice per shape
         #[arg(long)]
         tile_n: Option<i64>,
+        /// The clusters' blocks (1, 2) to run each shape with, one row each
+        /// (by default the library's heuristic choice per shape)
+        #[arg(long, value_delimiter = ',')]
+        clusters: Vec<i64>,
+        /// Launch at most this many blocks (in place of the GPU's)
+        #[arg(long, hide = true)]
+        slots: Option<u32>,
     },
     /// The library GEMM with a fused bias and activation beside PyTorch's
     /// unfused matmul + bias + activation
@@ -1208,19 +1215,24 @@ fn check() -> Result<(), Error> {
     let mut library = 0;
     if gpu.arch()? == "sm_90" {
         let cases = [
-            ((300, 200, 64), 1, (true, true), Elem::F16, true),
-            ((256, 264, 128), 1, (false, true), Elem::F16, false),
-            ((128, 512, 96), 3, (true, false), Elem::Bf16, false),
-            ((136, 40, 1000), 2, (false, false), Elem::Bf16, true),
+            ((300, 200, 64), 1, (true, true), Elem::F16, true, None),
+            ((256, 264, 128), 1, (false, true), Elem::F16, false, None),
+            ((128, 512, 96), 3, (true, false), Elem::Bf16, false, None),
+            ((136, 40, 1000), 2, (false, false), Elem::Bf16, true, None),
+            // clusters of two: an odd count of M-tiles, an N-major B, a batch
+            ((300, 200, 64), 1, (true, true), Elem::F16, false, Some(2)),
+            ((1000, 264, 1000), 3, (true, false), Elem::Bf16, false, Some(2)),
+            ((520, 136, 200), 2, (false, false), Elem::F16, true, Some(2)),
         ];
-        for (i, (mnk, batch, k_major, elem, c_f32)) in cases.into_iter().enumerate() {
+        for (i, (mnk, batch, k_major, elem, c_f32, cluster)) in cases.into_iter().enumerate() {
             library += 1;
             let what = format!(
-                "gemm {mnk:?} x {batch} {} {elem} C {}",
+                "gemm {mnk:?} x {batch} {} {elem} C {}{}",
                 majors_config(k_major).blas(),
-                if c_f32 { "f32" } else { "16-bit" }
+                if c_f32 { "f32" } else { "16-bit" },
+                cluster.map_or(String::new(), |c| format!(", clusters of {c}"))
             );
-            match library_checked(&gpu, mnk, batch, k_major, elem, c_f32, 77 + i as u64) {
+            match library_checked(&gpu, mnk, batch, k_major, elem, (c_f32, cluster), 77 + i as u64) {
                 Ok(()) => println!("ok    {what}"),
                 Err(e) => {
                     bad += 1;
@@ -1248,13 +1260,22 @@ fn check() -> Result<(), Error> {
             ((130, 63, 64), BiasMode::None, Activation::None, 1.0, Elem::Bf16, false),
             ((128, 256, 4096), BiasMode::None, Activation::Relu, 0.25, Elem::F16, false),
         ];
-        for (i, (mnk, bias, act, beta, elem, c_f32)) in cases.into_iter().enumerate() {
+        // (and in clusters of two: beta read by TMA and directly, biases,
+        // an odd count of M-tiles)
+        let clustered = [
+            ((2048, 2048, 128), BiasMode::PerRow, Activation::Silu, 0.5, Elem::F16, true),
+            ((300, 264, 256), BiasMode::PerColumn, Activation::Relu, 0.75, Elem::F16, false),
+            ((1000, 77, 96), BiasMode::PerColumn, Activation::Gelu, 2.0, Elem::Bf16, true),
+        ];
+        let cases = cases.into_iter().map(|c| (c, None)).chain(clustered.into_iter().map(|c| (c, Some(2))));
+        for (i, ((mnk, bias, act, beta, elem, c_f32), cluster)) in cases.enumerate() {
             library += 1;
             let what = format!(
-                "gemm_with {mnk:?} {bias:?} {act:?} beta {beta} {elem} C {}",
-                if c_f32 { "f32" } else { "16-bit" }
+                "gemm_with {mnk:?} {bias:?} {act:?} beta {beta} {elem} C {}{}",
+                if c_f32 { "f32" } else { "16-bit" },
+                cluster.map_or(String::new(), |c| format!(", clusters of {c}"))
             );
-            match epilogue_checked(&gpu, mnk, bias, act, beta, elem, c_f32, 91 + i as u64) {
+            match epilogue_checked(&gpu, mnk, bias, act, beta, elem, (c_f32, cluster), 91 + i as u64) {
                 Ok(err) => println!("ok    {what}: largest difference {err:.2e} (relative)"),
                 Err(e) => {
                     bad += 1;
@@ -1320,6 +1341,19 @@ fn at_launch_catalogue(elem: Elem) -> Result<Vec<Sm90GemmAtLaunch>, Error> {
         Sm90GemmAtLaunch::new(&format!("gemm90at_nt_{elem}"), elem, ws(tma, Elem::F32, (false, false)), mn8)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_tiled_{elem}"), elem, ws(tma, elem, tn), tiled)?,
         Sm90GemmAtLaunch::new(&format!("gemm90at_n192_{elem}"), elem, Sm90Config { bn: 192, ..ws(tma, elem, tn) }, n8)?,
+        // clusters of two blocks along M, B's halves multicast
+        Sm90GemmAtLaunch::new(
+            &format!("gemm90at_cl2_{elem}"),
+            elem,
+            Sm90Config { cluster: 2, ..ws(tma, elem, tn) },
+            n8,
+        )?,
+        Sm90GemmAtLaunch::new(
+            &format!("gemm90at_cl2_nt_{elem}"),
+            elem,
+            Sm90Config { cluster: 2, bn: 128, ..ws(tma, Elem::F32, (false, false)) },
+            mn8,
+        )?,
     ])
 }
 
@@ -1617,7 +1651,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
     println!("GPU: {name} ({}, {sms} SMs)", gpu.arch()?);
     let c_elem = c_elem.unwrap_or(if elem.is_fp8() { Elem::F16 } else { elem });
     let mut table = gpu.tune_table()?.clone();
-    println!("| M x N x K | tile, splits: ms ... | fastest | heuristics' choice | fastest vs heuristics |");
+    println!("| M x N x K | tile/splits/cluster: ms ... | fastest | heuristics' choice | fastest vs heuristics |");
     println!("|---|---|---|---|---|");
     for shape in shapes {
         let v: Vec<i64> = shape.split('x').filter_map(|x| x.parse().ok()).collect();
@@ -1625,15 +1659,19 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
             return Err(Error::Unsupported { op: "tune", why: format!("'{shape}': MxNxK") });
         };
         // the candidates: every width, unsplit and split 2, 4 and 8 ways
-        // where the k-tiles allow and the blocks stay within two waves
+        // where the k-tiles allow and the blocks stay within two waves;
+        // unsplit, clusters of two where there are two M-tiles
         let ktiles = (k + tile(elem).2 - 1) / tile(elem).2;
         let mut cands = Vec::new();
         for bn in TILE_NS {
             let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
             for splits in [1, 2, 4, 8] {
                 if splits == 1 || (splits <= ktiles && tiles * splits <= 2 * sms as i64) {
-                    cands.push(Choice { tile_n: bn, splits });
+                    cands.push(Choice { tile_n: bn, splits, cluster: 1 });
                 }
+            }
+            if m > 128 {
+                cands.push(Choice { tile_n: bn, splits: 1, cluster: 2 });
             }
         }
         let mut times = Vec::new();
@@ -1641,6 +1679,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
             let options = GemmOptions {
                 tile_n: Some(c.tile_n),
                 splits: Some(c.splits),
+                cluster: Some(c.cluster),
                 c_elem: Some(c_elem),
                 ..GemmOptions::default()
             };
@@ -1664,13 +1703,17 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
         let bn = tile_n_heuristic((m, n, k), 1, sms);
         let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
         let splits = kute_cuda::gemm_sm90::splits_for(tiles, ktiles, sms);
-        let heur = times.iter().find(|(c, _)| c.tile_n == bn && c.splits == splits).map(|t| t.1);
-        let listed: Vec<String> = times.iter().map(|(c, ms)| format!("{}/{}: {ms:.4}", c.tile_n, c.splits)).collect();
+        let cluster = kute_cuda::gemm_sm90::cluster_heuristic(m, (k * elem.bytes(), k * elem.bytes()));
+        let heur =
+            times.iter().find(|(c, _)| c.tile_n == bn && c.splits == splits && c.cluster == cluster).map(|t| t.1);
+        let listed: Vec<String> =
+            times.iter().map(|(c, ms)| format!("{}/{}/{}: {ms:.4}", c.tile_n, c.splits, c.cluster)).collect();
         println!(
-            "| {shape} | {} | 128 x {}, {} split(s): {best_ms:.4} | 128 x {bn}, {splits}: {} | {} |",
+            "| {shape} | {} | 128 x {}, {} split(s), cluster {}: {best_ms:.4} | 128 x {bn}, {splits}, {cluster}: {} | {} |",
             listed.join(", "),
             best.tile_n,
             best.splits,
+            best.cluster,
             heur.map_or("-".into(), |h| format!("{h:.4}")),
             heur.map_or("-".into(), |h| format!("{:.3}x", h / best_ms))
         );
@@ -1690,7 +1733,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
 
 /// The problems `check` gives every kernel of sizes given at launch (those
 /// its facts allow): on and off the tile grid, one tile and many, skinny.
-const AT_LAUNCH_SHAPES: [(i64, i64, i64); 8] = [
+const AT_LAUNCH_SHAPES: [(i64, i64, i64); 10] = [
     (128, 256, 64),
     (256, 512, 128),
     (200, 264, 72),
@@ -1699,6 +1742,10 @@ const AT_LAUNCH_SHAPES: [(i64, i64, i64); 8] = [
     (8, 16, 8),
     (1024, 768, 320),
     (17, 40, 24),
+    // (clusters: an odd count of M-tiles, and more pairs of them than
+    // clusters at once)
+    (300, 520, 200),
+    (4096, 2048, 64),
 ];
 
 /// The reference GEMM's configuration for operands of the majors
@@ -1863,7 +1910,7 @@ fn library_checked(
     batch: i64,
     k_major: (bool, bool),
     elem: Elem,
-    c_f32: bool,
+    (c_f32, cluster): (bool, Option<i64>),
     seed: u64,
 ) -> Result<(), Error> {
     use kute_cuda::library::GemmOptions;
@@ -1890,7 +1937,7 @@ fn library_checked(
     }
     let total = (batch * m * n) as usize;
     let (a, b) = ((&da, la), (&db, lb));
-    let plain = GemmOptions::default();
+    let plain = GemmOptions { cluster, ..GemmOptions::default() };
     if c_f32 {
         let got = library_c::<_, f32>(gpu, elem, a, b, (total, lc), None, &plain)?;
         same_bits("library gemm", &got, &wants, n as usize, "the reference")
@@ -1925,7 +1972,7 @@ fn epilogue_checked(
     act: kute_cuda::gemm_sm90::Activation,
     beta: f32,
     elem: Elem,
-    c_f32: bool,
+    (c_f32, cluster): (bool, Option<i64>),
     seed: u64,
 ) -> Result<f64, Error> {
     use kute_cuda::gemm_sm90::BiasMode;
@@ -1948,6 +1995,7 @@ fn epilogue_checked(
         beta,
         bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)),
         activation: act,
+        cluster,
         ..GemmOptions::default()
     };
     // C's values before the call (exact in every C type)
@@ -2070,19 +2118,25 @@ fn spills() -> Result<(), Error> {
     let mut cases = Vec::new();
     for bn in kute_cuda::gemm_sm90::TILE_NS {
         for op in [plain, gelu, silu_beta] {
-            cases.push((Elem::F16, Elem::F16, bn, tma, op));
+            cases.push((Elem::F16, Elem::F16, bn, tma, op, 1));
         }
     }
     cases.extend([
-        (Elem::Bf16, Elem::F32, 256, tma, beta),
-        (Elem::F16, Elem::F16, 256, direct, gelu),
-        (Elem::E4m3, Elem::Bf16, 256, tma, silu_beta),
+        (Elem::Bf16, Elem::F32, 256, tma, beta, 1),
+        (Elem::F16, Elem::F16, 256, direct, gelu, 1),
+        (Elem::E4m3, Elem::Bf16, 256, tma, silu_beta, 1),
+        // clusters of two along M
+        (Elem::F16, Elem::F16, 256, tma, plain, 2),
+        (Elem::F16, Elem::F16, 256, tma, gelu, 2),
+        (Elem::F16, Elem::F16, 128, tma, silu_beta, 2),
+        (Elem::E4m3, Elem::Bf16, 256, tma, plain, 2),
     ]);
     let mut spilling = 0;
-    println!("| kernel | inputs | C | tile | epilogue | registers | spill stores (bytes) |");
-    println!("|---|---|---|---|---|---|---|");
-    for (i, (elem, c_elem, bn, epilogue, op)) in cases.into_iter().enumerate() {
-        let config = Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major: (true, true), bn };
+    println!("| kernel | inputs | C | tile | cluster | epilogue | registers | spill stores (bytes) |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (i, (elem, c_elem, bn, epilogue, op, cluster)) in cases.into_iter().enumerate() {
+        let config =
+            Sm90Config { loader: Sm90Loader::WarpSpecialized, epilogue, c_elem, k_major: (true, true), bn, cluster };
         let n_div = if epilogue == tma { 8 } else { 1 };
         let facts = SizeFacts { n_div, k_div: 16 / elem.bytes(), ..SizeFacts::default() };
         let name = format!("spills{i}");
@@ -2093,7 +2147,7 @@ fn spills() -> Result<(), Error> {
             let kind = k.name.strip_prefix(&name).unwrap_or(&k.name);
             let kind = if kind.is_empty() { "gemm" } else { kind.trim_start_matches('_') };
             println!(
-                "| {kind} | {elem} | {c_elem} | 128 x {bn} | {:?}{}{} | {} | {} |",
+                "| {kind} | {elem} | {c_elem} | 128 x {bn} | {cluster} | {:?}{}{} | {} | {} |",
                 op.activation,
                 if op.bias == BiasMode::None { String::new() } else { format!(", bias {:?}", op.bias) },
                 if op.beta { ", beta" } else { "" },
@@ -2119,7 +2173,7 @@ fn gemm_at_launch(
     elem: Elem,
     reps: usize,
     no_torch: bool,
-    (facts, tile_n): (&[i64], Option<i64>),
+    (facts, tile_n, clusters, slots): (&[i64], Option<i64>, &[i64], Option<u32>),
     source_file: Option<&std::path::Path>,
 ) -> Result<(), Error> {
     use std::time::Instant;
@@ -2129,33 +2183,39 @@ fn gemm_at_launch(
         return Err(Error::Unsupported { op: "gemm-at-launch", why: "--facts M_DIV,N_DIV,K_DIV".into() });
     };
     // the kernel for every size of one tile width, made when a shape first needs it
-    let make = |bn: i64| -> Result<(Sm90GemmAtLaunch, Sm90Kernels), Error> {
+    let make = |bn: i64, cluster: i64| -> Result<(Sm90GemmAtLaunch, Sm90Kernels), Error> {
         let config = Sm90Config {
             loader: Sm90Loader::WarpSpecialized,
             epilogue: Sm90Epilogue::Tma,
             c_elem: elem,
             k_major: (true, true),
             bn,
+            cluster,
         };
         let t = Instant::now();
-        let mut g = Sm90GemmAtLaunch::new(&format!("kgemm90at{bn}"), elem, config, SizeFacts { m_div, n_div, k_div })?;
+        let name = format!("kgemm90at{bn}c{cluster}");
+        let mut g = Sm90GemmAtLaunch::new(&name, elem, config, SizeFacts { m_div, n_div, k_div })?;
         if let Some(path) = source_file {
             g.source = std::fs::read_to_string(path)
                 .map_err(|e| Error::Unsupported { op: "gemm-at-launch", why: format!("{}: {e}", path.display()) })?;
         }
         println!(
-            "plan and source of the 128 x {bn} kernel for every size (M % {m_div} == 0, N % {n_div} == 0, K % {k_div} == 0): {:.0} µs",
+            "plan and source of the 128 x {bn} kernel (clusters of {cluster}) for every size (M % {m_div} == 0, N % {n_div} == 0, K % {k_div} == 0): {:.0} µs",
             t.elapsed().as_secs_f64() * 1e6
         );
         let t = Instant::now();
-        let f = gpu.load_sm90_at(&g)?;
-        println!("kernels: {:?} in {:.1} ms", f.origin, t.elapsed().as_secs_f64() * 1e3);
+        let mut f = gpu.load_sm90_at(&g)?;
+        println!("kernels: {:?} in {:.1} ms; {:?} blocks at once", f.origin, t.elapsed().as_secs_f64() * 1e3, f.slots);
+        if slots.is_some() {
+            f.slots = slots;
+        }
         let t = Instant::now();
         let again = gpu.load_sm90_at(&g)?.origin;
         println!("kernels again: {again:?} in {:.1} µs", t.elapsed().as_secs_f64() * 1e6);
         Ok((g, f))
     };
-    let mut made: std::collections::HashMap<i64, (Sm90GemmAtLaunch, Sm90Kernels)> = std::collections::HashMap::new();
+    let mut made: std::collections::HashMap<(i64, i64), (Sm90GemmAtLaunch, Sm90Kernels)> =
+        std::collections::HashMap::new();
     // MxNxK, or a batch: Bx(MxNxK)
     let parse = |s: &str| -> Result<(i64, (i64, i64, i64)), Error> {
         let v: Vec<i64> = s.split(['x', '(', ')']).filter_map(|x| x.trim().parse().ok()).collect();
@@ -2167,13 +2227,19 @@ fn gemm_at_launch(
     };
     let sms = gpu.sm_count()?;
     let mut rows = Vec::new();
-    for (si, s) in shapes.iter().enumerate() {
+    // (each shape with every cluster asked for, or the heuristic's: None)
+    let asked: Vec<Option<i64>> =
+        if clusters.is_empty() { vec![None] } else { clusters.iter().map(|&c| Some(c)).collect() };
+    let runs = shapes.iter().enumerate().flat_map(|(si, s)| asked.iter().map(move |&c| (si, s, c)));
+    for (si, s, cluster) in runs {
         let (batch, mnk) = parse(s)?;
         let (m, n, k) = mnk;
+        let row_bytes = k * elem.bytes();
+        let cluster = cluster.unwrap_or_else(|| kute_cuda::gemm_sm90::cluster_heuristic(m, (row_bytes, row_bytes)));
         let bn = tile_n.unwrap_or_else(|| kute_cuda::gemm_sm90::tile_n_heuristic(mnk, batch, sms));
-        let (g, f) = match made.entry(bn) {
+        let (g, f) = match made.entry((bn, cluster)) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(make(bn)?),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(make(bn, cluster)?),
         };
         let (g, f) = (&*g, &*f);
         // a batch of contiguous matrices
@@ -2225,10 +2291,10 @@ fn gemm_at_launch(
         })?;
         let splits = p.split_heuristic(sms);
         println!(
-            "{s}: equal to the per-shape kernel bit for bit (tile 128 x {bn}, {:?} blocks, k split {splits} ways); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
-            p.grid_with(sms, splits)
+            "{s}: equal to the per-shape kernel bit for bit (tile 128 x {bn}, clusters of {cluster}, {:?} blocks, k split {splits} ways); per-shape plan + NVRTC {compile_ms:.0} ms; host launch {launch_us:.1} µs (prepared per-shape launch {prepared_us:.1} µs)",
+            p.grid_with(f.slots.unwrap_or(sms), splits)
         );
-        rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch, bn));
+        rows.push((s.clone(), (batch * m, n, k), ms_at, ms_fixed, batch, (bn, cluster)));
     }
     let mut torch = std::collections::HashMap::new();
     if no_torch {
@@ -2251,10 +2317,10 @@ fn gemm_at_launch(
         }
     }
     println!();
-    println!("| M x N x K | tile | one kernel for every size (ms) | TFLOP/s | kernel for the shape, 128 x 256 (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| M x N x K | tile | cluster | one kernel for every size (ms) | TFLOP/s | kernel for the shape, 128 x 256 (ms) | torch.matmul (ms) | vs the shape's kernel | vs torch.matmul |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let (mut log_torch, mut log_fixed, mut with_torch, mut single) = (0.0, 0.0, 0usize, 0usize);
-    for (s, (m, n, k), at, fixed, batch, bn) in &rows {
+    for (s, (m, n, k), at, fixed, batch, (bn, cluster)) in &rows {
         let tflops = 2.0 * (*m as f64) * (*n as f64) * (*k as f64) / (at * 1e9);
         let vs_torch = torch.get(s).map(|t| t / at);
         if let Some(r) = vs_torch {
@@ -2267,7 +2333,7 @@ fn gemm_at_launch(
             single += 1;
         }
         println!(
-            "| {s} | 128 x {bn} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
+            "| {s} | 128 x {bn} | {cluster} | {at:.3} | {tflops:.0} | {fixed:.3} | {} | {:.3}x | {} |",
             torch.get(s).map_or("-".to_string(), |t| format!("{t:.3}")),
             fixed / at,
             vs_torch.map_or("-".to_string(), |r| format!("{r:.3}x"))
@@ -2689,8 +2755,8 @@ fn main() -> ExitCode {
         Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits, tile_n } => {
             gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, (splits, tile_n))
         }
-        Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file, tile_n } => {
-            gemm_at_launch(&shapes, elem, reps, no_torch, (&facts, tile_n), source_file.as_deref())
+        Cmd::GemmAtLaunch { shapes, elem, reps, no_torch, facts, source_file, tile_n, clusters, slots } => {
+            gemm_at_launch(&shapes, elem, reps, no_torch, (&facts, tile_n, &clusters, slots), source_file.as_deref())
         }
     };
     match r {

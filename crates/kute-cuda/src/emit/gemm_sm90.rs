@@ -196,8 +196,8 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     {copy_b}
   }};
 "#,
-        copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]", None),
-        copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]", None),
+        copy_a = tma_copy("a", &format!("stage * {a_elems}"), "ca.c[1]", "ca.c[0]", None, false),
+        copy_b = tma_copy("b", &format!("stage * {b_elems}"), "cb.c[1]", "cb.c[0]", None, false),
         tile_bytes = (a_elems + b_elems) * elem.bytes(),
     );
     let (tma_decl, params, load_fn, commit, wait_tile) = if tma {
@@ -313,7 +313,10 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let kernel = if split { format!("{name}_split") } else { name.to_string() };
     let (elem, c_elem) = (p.elem, p.config.c_elem);
     let et = elem.carrier();
-    let (tm, tn, ktiles) = p.tiles;
+    let (_, tn, ktiles) = p.tiles;
+    // the persistent loop's rows of tiles: M-tiles, or a cluster's pairs
+    let tm = p.sched_tm;
+    let cluster = p.config.cluster;
     let per_batch = tm.mul(tn)?;
     let tiles = c(match p.extents.batch {
         Some((l, _)) => per_batch.mul(l)?,
@@ -390,6 +393,14 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     } else {
         format!(
             "const long long gs = {tm} - g * {group} < {group} ? {tm} - g * {group} : {group};\n    const long long bm = g * {group} + (unsigned int)w % (unsigned int)gs, bn = (unsigned int)w / (unsigned int)gs;"
+        )
+    };
+    let tile_order = if cluster == 1 {
+        tile_order
+    } else {
+        format!(
+            "{}\n    const long long bm = {cluster} * pm + crank;",
+            tile_order.replace("const long long bm = ", "const long long pm = ")
         )
     };
     let mut sizes = size_params(p);
@@ -500,6 +511,24 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let w = 128 / bytes;
     let mut copies = String::new();
     for (x, elems, (rows, k_major)) in [("a", a_elems, operands[0]), ("b", b_elems, operands[1])] {
+        let batch = (rank == 3).then(|| format!("c{x}.c[2]"));
+        // a cluster's block loads its half of B's tile into both blocks
+        if let (Some((half, second)), "b") = (p.b_half, x) {
+            let (inner, outer, offset) = if k_major {
+                (
+                    "cb.c[1]".to_string(),
+                    format!("cb.c[0] + crank * {half}"),
+                    format!("stage * {elems} + crank * {second}"),
+                )
+            } else {
+                let j = format!("(j + crank * {second})");
+                (format!("cb.c[0] + {j} * {w}"), "cb.c[1]".to_string(), format!("stage * {elems} + {j} * {}", w * bk))
+            };
+            let call = tma_copy(x, &offset, &inner, &outer, batch.as_deref(), true);
+            let slabs = if k_major { 1 } else { half };
+            copies.push_str(&format!("        for (int j = 0; j < {slabs}; ++j) {call}\n"));
+            continue;
+        }
         for j in 0..if k_major { 1 } else { rows / w } {
             let (inner, outer) = if k_major {
                 (format!("c{x}.c[1]"), format!("c{x}.c[0]"))
@@ -507,8 +536,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
                 (format!("c{x}.c[0] + {}", j * w), format!("c{x}.c[1]"))
             };
             let offset = format!("stage * {elems} + {}", j * w * bk);
-            let batch = (rank == 3).then(|| format!("c{x}.c[2]"));
-            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer, batch.as_deref())));
+            copies.push_str(&format!("        {}\n", tma_copy(x, &offset, &inner, &outer, batch.as_deref(), false)));
         }
     }
     // the 16-bit C's conversion (cvt.rn.f16 / cvt.rn.bf16)
@@ -537,6 +565,35 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     };
     let acc = bn / 2;
     let consumer_warps = 8;
+    // a cluster of two blocks along M: both blocks' barriers initialized
+    // before either multicasts into the other; each stage released by the
+    // consumers of both (B's halves land in both); the producer stays until
+    // every stage's last round is released, so that no arrival reaches a
+    // block that has exited
+    let (cluster_dims, init_sync, release, producer_tail) = if cluster == 1 {
+        (
+            String::new(),
+            "  __syncthreads();\n  const long long first_unit = blockIdx.x, unit_step = gridDim.x;\n".to_string(),
+            "kute_arrive",
+            String::new(),
+        )
+    } else {
+        (
+            format!(" __cluster_dims__({cluster}, 1, 1)"),
+            format!(
+                r#"  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  // this block's place in its cluster; the clusters take the units in turn
+  unsigned int crank;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(crank));
+  const long long first_unit = blockIdx.x / {cluster}, unit_step = gridDim.x / {cluster};
+"#
+            ),
+            "kute_arrive_pair",
+            format!(
+                "    for (int s = 0; s < {stages}; ++s, ++it)\n      if (it >= {stages}) kute_wait(kute_bar(&empty[it % {stages}]), (unsigned int)(((it / {stages}) + 1) & 1));\n"
+            ),
+        )
+    };
     let fast = format!(
         r#"    {c_type}* gc = {gc};
 #pragma unroll
@@ -630,7 +687,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
                 .to_string()
             };
             let ep = if reads_c {
-                "    // (this warpgroup's tiles so far: the parity of its C boxes)\n    const unsigned int ep = (unsigned int)((unit - blockIdx.x) / gridDim.x);\n    const unsigned int cbar = kute_bar(&cin[cw]);\n"
+                "    // (this warpgroup's tiles so far: the parity of its C boxes)\n    const unsigned int ep = (unsigned int)((unit - first_unit) / unit_step);\n    const unsigned int cbar = kute_bar(&cin[cw]);\n"
             } else {
                 ""
             };
@@ -732,7 +789,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
         _ => epilogue,
     };
     Ok(format!(
-        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1) {kernel}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
+        r#"{tma_decl}extern "C" __global__ void __launch_bounds__(384, 1){cluster_dims} {kernel}(const __grid_constant__ kute_tmap tma_a, const __grid_constant__ kute_tmap tma_b, {c_type}* __restrict__ C{c_param}{sizes}) {{
   extern __shared__ unsigned char smem_raw[];
   // 1024-byte aligned, as the 128-byte swizzle needs
   {et}* sm = reinterpret_cast<{et}*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
@@ -747,18 +804,17 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
   if (t == 0) {{
     for (int s = 0; s < {stages}; ++s) {{
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&full[s])));
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {empty_count};" :: "r"(kute_bar(&empty[s])));
     }}{cin_init}
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }}
-  __syncthreads();
-  const long long tiles = {tiles};
+{init_sync}  const long long tiles = {tiles};
   if (wg == 0) {{
     // the producer: few registers, one thread issuing every copy
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (t != 0) return;
     long long it = 0;
-    for (long long unit = blockIdx.x; unit < {units}; unit += gridDim.x) {{
+    for (long long unit = first_unit; unit < {units}; unit += unit_step) {{
       {unit_split}
       {tile_split}
       {tile_order}
@@ -773,14 +829,14 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
         {per_ktile}
 {copies}      }}
     }}
-    return;
+{producer_tail}    return;
   }}
   // the consumers: warpgroup cw multiplies rows 64 cw .. 64 cw + 63 of each tile
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
   const long long ct = t - 128;
   const long long cw = ct / 128;
   long long it = 0;
-  for (long long unit = blockIdx.x; unit < {units}; unit += gridDim.x) {{
+  for (long long unit = first_unit; unit < {units}; unit += unit_step) {{
     {unit_split}
     {tile_split}
     {tile_order}
@@ -798,15 +854,16 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
       asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
       // the previous k-tile's wgmma have finished: release its stage
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-      if (kt > {kt0} && ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {stages}]));
+      if (kt > {kt0} && ct % 32 == 0) {release}(kute_bar(&empty[(it - 1) % {stages}]));
     }}
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-    if (ct % 32 == 0) kute_arrive(kute_bar(&empty[(it - 1) % {stages}]));
+    if (ct % 32 == 0) {release}(kute_bar(&empty[(it - 1) % {stages}]));
 {stage_bias}{epilogue}{release_bias}  }}
 {drain}}}
 "#,
         tile_bytes = (a_elems + b_elems) * bytes,
         ksteps = bk / wgmma_k(elem),
+        empty_count = consumer_warps * cluster,
     ))
 }
 
@@ -860,13 +917,16 @@ extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* 
 }
 
 /// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the
-/// tensor-map coordinate `(inner, outer)`, completing on the mbarrier `bar`.
-fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str, batch: Option<&str>) -> String {
+/// tensor-map coordinate `(inner, outer)`, completing on the mbarrier `bar`
+/// (`multicast`: into the same place of both blocks of the cluster, on each
+/// one's `bar`).
+fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str, batch: Option<&str>, multicast: bool) -> String {
+    let (mc, mask) = if multicast { ("_multicast", ", 3") } else { ("", "") };
     match batch {
-        None => format!("kute_tma_load_2d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), bar);"),
-        Some(b) => {
-            format!("kute_tma_load_3d(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), (int)({b}), bar);")
-        }
+        None => format!("kute_tma_load_2d{mc}(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), bar{mask});"),
+        Some(b) => format!(
+            "kute_tma_load_3d{mc}(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), (int)({b}), bar{mask});"
+        ),
     }
 }
 

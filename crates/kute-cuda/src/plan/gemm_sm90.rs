@@ -187,7 +187,18 @@ pub(crate) struct Sm90Plan {
     pub pass_step: i64,
     /// Elements of one stage of `A` and of `B`.
     pub stage_elems: (i64, i64),
-    /// M-tiles per group of the persistent kernel's tile order (for L2).
+    /// The persistent kernel's rows of tiles: M-tiles, or with a cluster
+    /// of two blocks along M, pairs of them (the last pair's second tile
+    /// past `C` where the M-tiles are odd: multiplied, for its B half, and
+    /// not stored).
+    pub sched_tm: Int,
+    /// With a cluster of two: each block's half of B's tile, which it loads
+    /// and multicasts to both blocks. K-major, one box: `(its rows, the
+    /// second half's offset in elements)`; MN-major, 64-row slabs: `(slabs
+    /// per half, the second half's first slab)`.
+    pub b_half: Option<(i64, i64)>,
+    /// Rows of tiles (of `sched_tm`) per group of the persistent kernel's
+    /// tile order (for L2).
     pub group: i64,
     /// Whether `group` divides the M-tiles (else the last group is smaller).
     pub group_divides: bool,
@@ -238,7 +249,9 @@ pub(crate) fn tensor_maps(
     let bn = config.bn;
     let w = 128 / elem.bytes();
     let (a_k, b_k) = config.k_major;
-    let maps = [(m, bm, a_k), (n, bn, b_k)].map(|(rows, box_rows, k_major)| {
+    // a cluster's blocks each load half of a K-major B tile's rows
+    let b_rows = if b_k { bn / config.cluster.max(1) } else { bn };
+    let maps = [(m, bm, a_k), (n, b_rows, b_k)].map(|(rows, box_rows, k_major)| {
         if k_major {
             (rows as u64, k as u64, box_rows as u32, bk as u32)
         } else {
@@ -323,7 +336,7 @@ pub(crate) fn descriptor(l: &AnyLayout, rows: i64, k_major: bool, elem: Elem) ->
 pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<Sm90Plan> {
     let (m, n, k) = extents.mnk;
     let Extents { ldc, batch, .. } = extents;
-    let Sm90Config { loader, epilogue, c_elem, k_major: (a_k, b_k), bn } = config;
+    let Sm90Config { loader, epilogue, c_elem, k_major: (a_k, b_k), bn, cluster } = config;
     let tma = loader != Sm90Loader::CpAsync;
     let ws = loader == Sm90Loader::WarpSpecialized;
     // 16-bit inputs give C in f32 or their own type; 8-bit ones in f32,
@@ -342,6 +355,12 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         ));
     }
     let rank = if batch.is_some() { 3 } else { 2 };
+    if !(cluster == 1 || cluster == 2 && ws) {
+        return Err(Error::unsupported(
+            OP,
+            format!("a cluster of {cluster} blocks: 1, or 2 with the warp-specialized loader"),
+        ));
+    }
     if tma_store && !known_multiple(n, 16 / c_elem.bytes()) {
         return Err(Error::unsupported(
             OP,
@@ -385,7 +404,9 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         return Err(Error::unsupported(OP, format!("({m},{n},{k}) is not a multiple of the tile ({bm},{bn},{bk})")));
     }
     check_rows(OP, (m, n, k), (a_k, b_k), elem)?;
-    let predicated = !multiple;
+    // a cluster's pair of M-tiles whose second lies past C: its stores are
+    // guarded too
+    let predicated = !multiple || !known_multiple(m, cluster * bm);
     let (smem, atom) = sw128_tile(elem, (bm, bk), a_k)?;
     let (smem_b, _) = sw128_tile(elem, (bn, bk), b_k)?;
     let (desc_a, desc_b) = (descriptor(&smem, bm, a_k, elem)?, descriptor(&smem_b, bn, b_k, elem)?);
@@ -480,6 +501,25 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         None
     };
     let (a_elems, b_elems) = (bm * bk, bn * bk);
+    // a cluster's halves of B's tile: K-major, rows; MN-major, 64-row slabs
+    let b_half = if cluster == 2 {
+        let w = 128 / elem.bytes();
+        if b_k {
+            Some((bn / 2, tile_offset(&smem_b, bn, bn / 2, 0)?))
+        } else if (bn / w) % 2 == 0 {
+            Some((bn / w / 2, bn / w / 2))
+        } else {
+            return Err(Error::unsupported(
+                OP,
+                format!(
+                    "a cluster of 2 on an N-major B tile of {bn} columns: its 64-row slabs ({}) must pair up",
+                    bn / w
+                ),
+            ));
+        }
+    } else {
+        None
+    };
     // as many stages as fit beside C's staging, the bias and the 1 KiB of
     // alignment (four of the widest tile, as the other kernels keep)
     let extras = if tma_store { C_STAGE_BYTES } else { 0 } + if biased { bm.max(bn) * 4 } else { 0 } + 1024;
@@ -491,8 +531,11 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     // tiles are numbered in groups of `group` M-tiles, N fastest within a
     // group: the blocks at work together share A's and B's tiles in L2 (for
     // sizes given at launch, groups of 8, the last one maybe smaller)
-    let group = [8, 4, 2, 1].into_iter().find(|&g| known_multiple(tm, g)).unwrap_or(1);
-    let (group, group_divides) = if at_launch && group < 8 { (8, false) } else { (group, true) };
+    // (a cluster's rows of tiles are pairs: groups of as many M-tiles)
+    let sched_tm = tm.ceil_div(Int::new_dynamic(cluster))?;
+    let most = 8 / cluster;
+    let group = [8, 4, 2, 1].into_iter().filter(|&g| g <= most).find(|&g| known_multiple(sched_tm, g)).unwrap_or(1);
+    let (group, group_divides) = if at_launch && group < most { (most, false) } else { (group, true) };
     Ok(Sm90Plan {
         extents,
         split_k,
@@ -528,6 +571,8 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
         c_stage_cost,
         c_boxes: tma_store.then_some((box_cols, boxes)),
         tiles: (tm, tn, tk),
+        sched_tm,
+        b_half,
         passes: (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec)),
         pass_step: THREADS * vec,
         stage_elems: (a_elems, b_elems),
@@ -602,6 +647,7 @@ mod tests {
             c_elem: Elem::F16,
             k_major: (true, true),
             bn: 256,
+            cluster: 1,
         };
         let f16 = plan(Extents::fixed((256, 512, 256)), Elem::F16, ws).unwrap();
         for elem in Elem::FP8 {
@@ -649,6 +695,7 @@ mod tests {
                     c_elem,
                     k_major: (true, true),
                     bn,
+                    cluster: 1,
                 };
                 let op = EpilogueOp { bias: BiasMode::PerColumn, ..EpilogueOp::default() };
                 let ext = Extents { op: Some(op), ..Extents::fixed((256, 512, 256)) };
@@ -704,6 +751,66 @@ mod tests {
         }
     }
 
+    /// A cluster's two halves of B's tile are where the whole tile's
+    /// layout puts them: K-major, the second half's rows start at the
+    /// plan's offset, on a 1024-byte swizzle period (so that a box of half
+    /// the rows, written there, is swizzled as the tile is); MN-major, each
+    /// 64-row slab is a box at its own offset and the slabs pair up. The
+    /// tensor map's box is half the rows (K-major); a cluster of 3, of 2
+    /// on other loaders, and an N-major B of one slab are refused.
+    #[test]
+    fn a_clusters_halves_of_b_make_its_tile() {
+        for elem in [Elem::F16, Elem::Bf16, Elem::E4m3] {
+            let w = 128 / elem.bytes();
+            for bn in TILE_NS {
+                for b_k in [true, false] {
+                    if elem.is_fp8() && !b_k {
+                        continue;
+                    }
+                    let config = Sm90Config {
+                        loader: Sm90Loader::WarpSpecialized,
+                        epilogue: Sm90Epilogue::Tma,
+                        c_elem: Elem::F32,
+                        k_major: (true, b_k),
+                        bn,
+                        cluster: 2,
+                    };
+                    let planned = plan(Extents::fixed((512, 1024, 256)), elem, config);
+                    if !b_k && (bn / w) % 2 != 0 {
+                        let e = planned.err().map(|e| e.to_string()).unwrap_or_default();
+                        assert!(e.contains("slabs"), "{bn} {elem}: {e}");
+                        continue;
+                    }
+                    let p = planned.unwrap();
+                    let (half, second) = p.b_half.unwrap();
+                    let bk = p.tile.2;
+                    if b_k {
+                        assert_eq!(half * 2, bn);
+                        assert_eq!(second * elem.bytes() % 1024, 0, "{bn} {elem}");
+                        for r in 0..bn {
+                            let want = (r / half) * second + (r % half) * w;
+                            assert_eq!(tile_offset(&p.smem_b, bn, r, 0).unwrap(), want, "{bn} {elem} row {r}");
+                        }
+                    } else {
+                        assert_eq!((half * 2, second), (bn / w, half));
+                        for j in 0..bn / w {
+                            assert_eq!(tile_offset(&p.smem_b, bn, j * w, 0).unwrap(), j * w * bk, "{bn} {elem}");
+                        }
+                    }
+                    let (maps, _) = tensor_maps((512, 1024, 256), elem, config);
+                    let box_rows = if b_k { bn / 2 } else { bk };
+                    assert_eq!(maps[1].2 as i64, box_rows, "{bn} {elem}");
+                    assert_eq!(p.sched_tm.value(), 2);
+                }
+            }
+        }
+        let ws = Sm90Config { loader: Sm90Loader::WarpSpecialized, ..Sm90Config::default() };
+        let e = |c: Sm90Config| plan(Extents::fixed((512, 1024, 256)), Elem::F16, c).err().map(|e| e.to_string());
+        assert!(e(Sm90Config { cluster: 3, ..ws }).unwrap().contains("cluster of 3"));
+        assert!(e(Sm90Config { cluster: 2, loader: Sm90Loader::Tma, ..ws }).unwrap().contains("cluster of 2"));
+        assert!(e(Sm90Config { cluster: 2, ..ws }).is_none());
+    }
+
     /// A layout as compared: its shape, and its leaves' strides where their
     /// extent is not 1 (a mode of extent 1 is never stepped: CuTe writes its
     /// stride 0 where the extent is known to be 1), without static marks.
@@ -728,6 +835,7 @@ mod tests {
             c_elem,
             k_major,
             bn,
+            cluster: 1,
         };
         let configs = [
             ws(Sm90Epilogue::Tma, Elem::F16, (true, true), 256),
@@ -735,6 +843,9 @@ mod tests {
             ws(Sm90Epilogue::Direct, Elem::F16, (false, true), 128),
             ws(Sm90Epilogue::Tma, Elem::F32, (true, false), 64),
             ws(Sm90Epilogue::Tma, Elem::F16, (true, true), 64),
+            // clusters of two: the pairs of M-tiles and their guards
+            Sm90Config { cluster: 2, ..ws(Sm90Epilogue::Tma, Elem::F16, (true, true), 256) },
+            Sm90Config { cluster: 2, ..ws(Sm90Epilogue::Direct, Elem::F32, (true, false), 128) },
         ];
         let facts = [(1, 8, 8), (8, 8, 8), (128, 256, 64), (64, 16, 16)];
         let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -849,11 +960,14 @@ mod tests {
                     }
                     let tiles = |(a, b, c): (Int, Int, Int)| [a, b, c].map(|x| x.substitute(&v).unwrap().value());
                     assert_eq!(tiles(sym.tiles), tiles(want.tiles));
+                    let at = |x: Int| x.substitute(&v).unwrap().value();
+                    assert_eq!(at(sym.sched_tm), at(want.sched_tm));
+                    assert_eq!(at(want.sched_tm), (at(want.tiles.0) + config.cluster - 1) / config.cluster);
                     assert!(sym.predicated || !want.predicated);
                     compared += 1;
                 }
             }
         }
-        assert!(compared >= 250, "{compared}");
+        assert!(compared >= 300, "{compared}");
     }
 }

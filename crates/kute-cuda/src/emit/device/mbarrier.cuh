@@ -9,3 +9,10 @@ __device__ __forceinline__ void kute_wait(unsigned int bar, unsigned int phase) 
 __device__ __forceinline__ void kute_arrive(unsigned int bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
 }
+// arrive on the barrier and on the one at the same place in the other
+// block of a cluster of two (the default semantics, .release.cta, as
+// CUTLASS's cluster barriers have them: with .release.cluster the GEMM ran
+// at half its speed)
+__device__ __forceinline__ void kute_arrive_pair(unsigned int bar) {
+  asm volatile("{\n.reg .b32 peer, remote;\nmov.u32 peer, %%cluster_ctarank;\nxor.b32 peer, peer, 1;\nmapa.shared::cluster.u32 remote, %0, peer;\nmbarrier.arrive.shared::cta.b64 _, [%0];\nmbarrier.arrive.shared::cluster.b64 _, [remote];\n}" :: "r"(bar) : "memory");
+}

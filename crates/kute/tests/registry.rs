@@ -175,6 +175,7 @@ const CALLABLE: &[&str] = &[
     "get_tma_tensor",
     "tma_gbasis",
     "tma_descriptor",
+    "bulk_copy_atom",
     "make_utccp_copy",
     "UMMA::tile_to_mma_shape",
     "umma_desc_K",

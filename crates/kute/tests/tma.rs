@@ -1,4 +1,5 @@
-//! TMA copies (`make_tma_copy` and friends) against CuTe's own answers:
+//! TMA copies (`make_tma_copy` and friends) and the SM90 bulk copy
+//! (`SM90_BULK_COPY_AUTO`, `bulk_copy_atom`) against CuTe's own answers:
 //! `data/tma.tsv`, made by `data/gen_tma.py` from CuTe's C++ headers with a
 //! stub of the driver's `cuTensorMapEncodeTiled` that records its arguments.
 //! Every row must print exactly CuTe's text (its `_` marks included: the

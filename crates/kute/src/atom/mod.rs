@@ -2,6 +2,7 @@
 //! ([`traits`]), and the tiled MMAs and copies built from them ([`mma`],
 //! [`copy`]): which thread owns which value of a tile.
 
+pub mod bulk;
 pub mod copy;
 pub mod mma;
 pub mod operand;

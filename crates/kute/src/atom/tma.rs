@@ -963,6 +963,32 @@ impl SmemTensor {
         self.swizzle
     }
 
+    /// The element type's CuTe name.
+    ///
+    /// Pre: none. Post: as given to [`SmemTensor::new`].
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let t = SmemTensor::new("half_t", 0, &kute::AnyLayout::Layout("8:_1".parse().unwrap())).unwrap();
+    /// assert_eq!((t.elem(), t.bits()), ("half_t", 16));
+    /// ```
+    pub fn elem(&self) -> &str {
+        &self.elem
+    }
+
+    /// The element type's width in bits.
+    ///
+    /// Pre: none. Post: `sizeof_bits(elem())`.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let t = SmemTensor::new("float", 0, &kute::AnyLayout::Layout("8:_1".parse().unwrap())).unwrap();
+    /// assert_eq!(t.bits(), 32);
+    /// ```
+    pub fn bits(&self) -> i64 {
+        self.bits
+    }
+
     /// The byte address of element 0.
     ///
     /// Pre: none. Post: as given, advanced by [`tma_partition`]'s offsets.

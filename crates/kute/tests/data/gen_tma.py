@@ -22,6 +22,8 @@ The harness defines, beside CuTe's functions:
   get_tma_tensor(c, shape) c.get_tma_tensor(shape)
   tma_gbasis(c)            the copy's AuxParams::TmaGmemBasis{} (TMA box mode -> gmem modes)
   tma_descriptor(c)        the arguments CuTe gave cuTensorMapEncodeTiled when it built c
+  bulk_copy_atom(a,s,d)    the atom CuTe's copy(a, s, d) of an SM90_BULK_COPY_AUTO atom issues
+                           (caught by an overload of copy for bulk-copy atoms, which prints it)
 and evaluates tma_partition (CuTe's device-side partitioner; it runs on the host too).
 The smem tensors of the cases start at nonzero addresses: the host's printf writes a
 null pointer as `(nil)`, a detail of the C library, not of CuTe.
@@ -32,6 +34,7 @@ PRELUDE = r'''
 #include <cute/tensor.hpp>
 #include <cute/atom/copy_traits_sm90_tma.hpp>
 #include <cute/atom/copy_traits_sm100_tma.hpp>
+#include <cute/algorithm/copy.hpp>
 #include <cute/atom/mma_traits_sm90_gmma.hpp>
 #include <cute/atom/mma_traits_sm100.hpp>
 #include <unistd.h>
@@ -101,6 +104,22 @@ template <class T> auto make_gmem_ptr(int a) { return cute::make_gmem_ptr<T>((vo
 template <class T> auto make_smem_ptr(int a) { return cute::make_smem_ptr<T>((void*)(uintptr_t)a); }
 template <class C, class S> auto get_tma_tensor(C const& c, S const& s) { return c.get_tma_tensor(s); }
 template <class C> auto tma_gbasis(C const&) { return typename C::AuxParams::TmaGmemBasis{}; }
+
+// CuTe's copy of an SM90_BULK_COPY_AUTO atom builds a bulk-copy atom of the
+// tensors' common vector and copies with it; this overload, more specialized
+// than CuTe's, catches that atom and prints it (once), so the rest of the copy,
+// which needs a GPU, does nothing.
+static int bulk_seen;
+namespace cute {
+template <class Op, int N, class... X, class T, class SE, class SL, class DE, class DL>
+void copy(Copy_Atom<Copy_Traits<Op, C<N>, X...>, T> const& a, Tensor<SE,SL> const&, Tensor<DE,DL>&) {
+  static_assert(is_same<Op, SM90_BULK_COPY_G2S>::value || is_same<Op, SM90_BULK_COPY_S2G>::value);
+  if (!bulk_seen++) print(a);
+}
+}
+struct BulkCopied {};
+void print(BulkCopied) { if (!bulk_seen) { printf("no bulk copy"); exit(3); } }
+template <class A, class S, class D> BulkCopied bulk_copy_atom(A const& a, S const& s, D d) { copy(a, s, d); return {}; }
 '''
 
 MAIN = r'''
@@ -279,6 +298,43 @@ def cases():
     out += ["(_4,(32,64)):(_1,(_4,128))(_0,_0)",
             "(((_64,_128),_1),(32,64)):(((_1@0,_1@1),_0),(_128@1,_64@0))(((_4096,_0),_0))",
             "(((_64,_128),_1),(32,64)):(((_1@0,_1@1),_0),(_128@1,_64@0))(((_0,_0),_0))"]
+    # the SM90 bulk copy: the auto atom, the atoms of a width, the one CuTe's copy picks
+    for t in ["half_t", "float", "uint8_t"]:
+        out.append(f"Copy_Atom<SM90_BULK_COPY_AUTO,{t}>{{}}")
+    for m in ["SrcLayout", "DstLayout", "RefLayout", "ThrID"]:
+        out.append(f"Copy_Traits<SM90_BULK_COPY_AUTO>::{m}{{}}")
+    out += ["make_tiled_copy(Copy_Atom<SM90_BULK_COPY_AUTO,half_t>{},_1:_0,_1:_0)",
+            "make_tiled_copy(Copy_Atom<SM90_BULK_COPY_AUTO,float>{},_1:_0,_8:_1)"]
+    for op in ["SM90_BULK_COPY_G2S", "SM90_BULK_COPY_S2G"]:
+        for n in [128, 256, 1024, 4096, 64, 200]:
+            out.append(f"Copy_Traits<{op},C<{n}>>::SrcLayout{{}}")
+        out.append(f"Copy_Atom<Copy_Traits<{op},C<1024>>,half_t>{{}}")
+        out.append(f"Copy_Atom<Copy_Traits<{op},C<256>>,float>{{}}")
+    sm = lambda t, a, l: f"make_tensor(make_smem_ptr<{t}>({a}),{l})"
+    bulk = lambda t, src, dst: f"bulk_copy_atom(Copy_Atom<SM90_BULK_COPY_AUTO,{t}>{{}},{src},{dst})"
+    for t, src, dst in [
+        ("half_t", g("half_t", "(_64,_8)", "(_1,_64)"), sm("half_t", 4096, "(_64,_8):(_1,_64)")),
+        ("half_t", sm("half_t", 4096, "(_64,_8):(_1,_64)"), g("half_t", "(_64,_8)", "(_1,_64)")),
+        ("half_t", g("half_t", "(_64,_8)", "(_1,_128)"), sm("half_t", 4096, "(_64,_8):(_1,_64)")),
+        ("float", g("float", "(_8,_32)", "(_32,_1)"), sm("float", 1024, "(_8,_32):(_32,_1)")),
+        ("float", g("float", "(_8,_32)", "(_32,_1)"), sm("float", 1024, "(_8,_32):(_1,_8)")),
+        ("float", sm("float", 1024, "(_4,_4,_8):(_1,_4,_16)"), g("float", "(_4,_4,_8)", "(_1,_4,_32)")),
+        ("uint8_t", g("uint8_t", "(_16,_16)", "(_16,_1)"), sm("uint8_t", 256, "(_16,_16):(_16,_1)")),
+        ("uint8_t", g("uint8_t", "(_48)", "(_1)"), sm("uint8_t", 256, "(_48):(_1)")),
+        ("double", g("double", "_2", "_1"), sm("double", 64, "_2:_1")),
+        ("double", g("double", "(_2)", "(_1)"), sm("double", 64, "(_2):(_1)")),
+        ("half_t", g("half_t", "((_8,_8))", "((_1,_8))"), sm("half_t", 64, "((_8,_8)):((_1,_8))")),
+        ("half_t", g("half_t", "((_8,_8),_4)", "((_1,_8),_64)"), sm("half_t", 64, "((_8,_8),_4):((_1,_8),_64)")),
+        ("uint128_t", g("uint128_t", "(_1,_4)", "(_0,_1)"), sm("uint128_t", 64, "(_1,_4):(_0,_1)")),
+        ("half_t", g("half_t", "(_8,_64)", "(_64,_1)"),
+         "make_tensor(make_smem_ptr<half_t>(4096),tile_to_shape(GMMA::Layout_K_SW128_Atom<half_t>{},(_8,_64)))"),
+        # rejected: a common vector under 128 bits, two gmem tensors, a type change
+        ("float", g("float", "(_8,_8)", "(_8,_1)"), sm("float", 1024, "(_8,_8):(_1,_8)")),
+        ("half_t", g("half_t", "(_64,_8)", "(_1,_64)"), g("half_t", "(_64,_8)", "(_1,_64)", 4096)),
+        ("half_t", g("half_t", "(_64,_8)", "(_1,_64)"), sm("float", 4096, "(_64,_8):(_1,_64)")),
+        ("uint8_t", g("uint8_t", "(_24)", "(_1)"), sm("uint8_t", 256, "(_24):(_1)")),
+    ]:
+        out.append(bulk(t, src, dst))
     # rejected
     out += [
         # the smem majorness does not match the gmem's (the first TMA stride is not 1)

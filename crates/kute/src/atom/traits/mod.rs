@@ -882,6 +882,45 @@ fn copy_of(name: String, thr: &str, src: &str, dst: &str, ref_is_src: bool) -> R
     Ok(CopyTraits { name, thr_id: lay(COPY, thr)?, src, dst, r#ref, val_id: None })
 }
 
+/// `Copy_Traits<SM90_BULK_COPY_G2S|S2G, C<NumBitsPerTMA>[, uint64_t*]>`
+/// (`copy_traits_sm90_tma.hpp`): one thread moving `NumBitsPerTMA` bits, a
+/// whole number of 16 bytes (CuTe's `static_assert`). The store takes no barrier.
+fn bulk_copy(name: &OpName) -> Result<CopyTraits> {
+    let g2s = name.base == "SM90_BULK_COPY_G2S";
+    let form = if g2s { "<C<NumBitsPerTMA>[, uint64_t*]>" } else { "<C<NumBitsPerTMA>>" };
+    let bad = || {
+        Error::new(
+            ErrorKind::Mismatch,
+            COPY,
+            format!("'{}': the traits take {form} (Copy_Traits<{}, ...>)", name.full, name.base),
+        )
+    };
+    let args = name.args.as_deref().unwrap_or(&[]);
+    match args {
+        [_] => {}
+        [_, b] if g2s && b == "uint64_t*" => {}
+        _ => return Err(bad()),
+    }
+    let n_text = args[0].trim_start_matches("cute::");
+    let n = ["C<", "Int<", "_"]
+        .iter()
+        .find_map(|w| n_text.strip_prefix(w).map(|r| r.strip_suffix('>').unwrap_or(r)))
+        .and_then(|v| v.parse::<i64>().ok())
+        .ok_or_else(bad)?;
+    if n <= 0 || (n / 8) % 16 != 0 {
+        return Err(Error::new(
+            ErrorKind::Inadmissible,
+            COPY,
+            format!(
+                "'{}': Bulk Copy requires copy vector size align to 16B ({n} bits is not a multiple of 128)",
+                name.full
+            ),
+        ));
+    }
+    let tv = format!("(_1,_{n}):(_0,_1)");
+    copy_of(name.full.clone(), "_1:_0", &tv, &tv, true)
+}
+
 /// The width in bits of a type argument (`cute::`/`cutlass::` prefixes ignored).
 fn type_bits(name: &OpName, t: &str) -> Result<i64> {
     sizeof_bits(strip_ns(t)).ok_or_else(|| {
@@ -904,6 +943,9 @@ fn type_bits(name: &OpName, t: &str) -> Result<i64> {
 /// `SM80_CP_ASYNC_CACHEGLOBAL[_ZFILL]<S[,D]>` (16 bytes); every op of
 /// `copy_traits_sm100.hpp` (`SM100_TMEM_LOAD_*`, `SM100_TMEM_STORE_*`,
 /// `SM100_UTCCP_*`, the SM100 `ldmatrix`/`stmatrix`, the 256-bit loads and stores);
+/// the SM90 bulk copies `SM90_BULK_COPY_AUTO` (its layouts `(_1,_1):(_0,_0)`
+/// like `AutoVectorizingCopy`'s) and `SM90_BULK_COPY_G2S|S2G<C<NumBitsPerTMA>>`
+/// (a multiple of 128 bits, `Copy_Traits<SM90_BULK_COPY_G2S, Int<N>>` as CuTe writes it);
 /// the SM100 2-SM TMA loads of `copy_traits_sm100_tma.hpp` as their traits take
 /// them, `Copy_Traits<SM100_TMA_2SM_LOAD[_MULTICAST]_OP, C<NumBitsPerTMA>>` (the
 /// ops without `_OP` also take the TMA's auxiliary parameters).
@@ -953,6 +995,19 @@ pub fn copy_traits(op: &str) -> Result<CopyTraits> {
             }
             return auto();
         }
+        // SM90_BULK_COPY_AUTO<OpArgs...>: no vector width until `copy` picks one
+        "SM90_BULK_COPY_AUTO" => {
+            return match args {
+                None | Some([]) => auto(),
+                Some([a]) if a == "uint64_t*" => auto(),
+                Some(_) => Err(Error::new(
+                    ErrorKind::Mismatch,
+                    COPY,
+                    format!("'{}': the traits take no arguments or the barrier's uint64_t*", name.full),
+                )),
+            }
+        }
+        "SM90_BULK_COPY_G2S" | "SM90_BULK_COPY_S2G" => return bulk_copy(&name),
         "SM75_U32x1_MOVM_T" => {
             return no_args(copy_of(name.full.clone(), T32, "(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", false))
         }
@@ -1024,6 +1079,8 @@ pub fn copy_op_names() -> Vec<String> {
             v.push(format!("{n}<uint{w}_t>"));
         }
     }
+    v.push("SM90_BULK_COPY_AUTO".into());
+    v.extend(["SM90_BULK_COPY_G2S<C<128>>".into(), "SM90_BULK_COPY_S2G<C<128>>".into()]);
     v.extend(sm100_copy::sm100_copy_names());
     v
 }
@@ -1127,6 +1184,16 @@ pub fn atom_catalog() -> Vec<AtomFamily> {
         "AutoVectorizingCopyWithAssumedAlignment<8|16|32|64|128>",
         "AutoVectorizingCopyWithAssumedAlignment<128>",
         "one thread, one element, the alignment assumed in bits",
+    ));
+    v.push(copy(
+        "SM90_BULK_COPY_AUTO",
+        "SM90_BULK_COPY_AUTO",
+        "bulk copy (cp.async.bulk) global <-> shared, one thread; copy() picks the width",
+    ));
+    v.push(copy(
+        "SM90_BULK_COPY_{G2S,S2G}<C<{N}>>",
+        "SM90_BULK_COPY_G2S<C<128>>",
+        "bulk copy of N bits (a multiple of 128), one thread",
     ));
     for (n, widths) in CP_ASYNC {
         let bytes: Vec<String> = widths.iter().map(|w| (w / 8).to_string()).collect();

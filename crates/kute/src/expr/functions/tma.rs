@@ -239,3 +239,23 @@ pub(super) fn tma_partition(a: &Args) -> Result<Value> {
         Value::SmemTensor(Box::new(sp)),
     ]))
 }
+
+/// `bulk_copy_atom(Copy_Atom<SM90_BULK_COPY_AUTO,T>{}, src, dst)`: the atom
+/// CuTe's `copy` of the bulk copy issues for these tensors.
+pub(super) fn bulk_copy_atom(a: &Args) -> Result<Value> {
+    use crate::atom::bulk::{self, BulkTensor};
+    let atom = match &a.values()[0] {
+        Value::CopyAtom(c) => &**c,
+        other => return Err(type_error("the copy atom", "Copy_Atom<SM90_BULK_COPY_AUTO,T>{}", other).in_op(a.name)),
+    };
+    let side =
+        |i: usize, what: &'static str| -> Result<BulkTensor> {
+            match &a.values()[i] {
+                Value::GmemTensor(g) => Ok(BulkTensor::Gmem(g)),
+                Value::SmemTensor(s) => Ok(BulkTensor::Smem(s)),
+                other => Err(type_error(what, "a gmem or smem tensor (make_tensor(make_gmem_ptr<T>(a), L))", other)
+                    .in_op(a.name)),
+            }
+        };
+    Ok(Value::CopyAtom(Box::new(bulk::bulk_copy_atom(atom, side(1, "the source")?, side(2, "the destination")?)?)))
+}

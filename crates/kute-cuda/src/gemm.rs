@@ -45,11 +45,13 @@
 //! them.
 
 use crate::plan::ceil_div;
+use crate::plan::gemm_sm80::Sm80Extents;
 use crate::{emit, plan, Elem, Error, Result};
 use kute::analysis::BankReport;
 use kute::{AnyLayout, Layout};
 
 pub use crate::plan::gemm_sm80::{OperandPlan, OutputPlan};
+pub use crate::plan::TileModes;
 
 const OP: &str = "gemm kernel";
 
@@ -163,7 +165,7 @@ impl GemmKernel {
     /// assert!(GemmKernel::new("x", (256, 256, 64), Elem::Bf16, f).is_err());
     /// ```
     pub fn new(name: &str, mnk: (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<GemmKernel> {
-        let p = plan::gemm_sm80::plan(mnk, elem, config)?;
+        let p = plan::gemm_sm80::plan(Sm80Extents::fixed(mnk, (config.a_k_major, config.b_k_major)), elem, config)?;
         let source = emit::gemm_sm80::source(name, &p)?;
         Ok(GemmKernel {
             name: name.to_string(),

@@ -7,7 +7,7 @@
 //! stage of the plan.
 
 use kute::{AnyLayout, Int, Layout};
-use kute_cuda::gemm::{GemmConfig, GemmKernel, OperandPlan, THREADS};
+use kute_cuda::gemm::{GemmConfig, GemmKernel, OperandPlan, TileModes, THREADS};
 use kute_cuda::Elem;
 
 fn at(l: &Layout, i: i64) -> i64 {
@@ -25,6 +25,17 @@ fn coord(l: &Layout, i: i64) -> (i64, i64) {
     (v[0], v[1])
 }
 
+/// A tile grid's offset of tile `(i, j)`: the sum of its modes' parts.
+fn grid_at(t: &TileModes, (i, j): (i64, i64)) -> i64 {
+    at(&t.first, i) + at(&t.second, j)
+}
+
+/// A tile grid's coordinate of tile `(i, j)`: the sum of its modes'.
+fn grid_coord(t: &TileModes, (i, j): (i64, i64)) -> (i64, i64) {
+    let ((a, b), (c, d)) = (coord(&t.first, i), coord(&t.second, j));
+    (a + c, b + d)
+}
+
 /// One k-tile of an operand into shared memory, as the kernel's `cp.async`s
 /// do (zeros for a vector whose coordinates leave `(rows, k)`).
 #[allow(clippy::too_many_arguments)]
@@ -32,20 +43,20 @@ fn load(
     p: &OperandPlan,
     smem_layout: &AnyLayout,
     global: &[f64],
-    tile: i64,
+    tile: (i64, i64),
     smem: &mut [f64],
     vec: i64,
     passes: i64,
     lim: (i64, i64),
 ) {
-    let base = at(&p.tiles, tile);
+    let base = grid_at(&p.tiles, tile);
     for t in 0..THREADS {
         for q in 0..passes {
             let i = t + THREADS * vec * q;
             let s = smem_at(smem_layout, at(&p.scopy, i));
             let inside = match (&p.ctiles, &p.ccopy) {
                 (Some(ct), Some(cc)) => {
-                    let ((r0, k0), (r, k)) = (coord(ct, tile), coord(cc, i));
+                    let ((r0, k0), (r, k)) = (grid_coord(ct, tile), coord(cc, i));
                     r0 + r < lim.0 && k0 + k < lim.1
                 }
                 _ => true,
@@ -129,8 +140,8 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
             let mut acc = vec![vec![vec![[0.0f64; 4]; mn as usize]; mm as usize]; THREADS as usize];
             for kt in 0..((k + bk - 1) / bk) {
                 let (mut sa, mut sb) = (vec![f64::NAN; (bm * bk) as usize], vec![f64::NAN; (bn * bk) as usize]);
-                load(&g.plan_a, &g.smem_a, a, tm + tiles_m * kt, &mut sa, vec, bm * bk / (THREADS * vec), (m, k));
-                load(&g.plan_b, &g.smem_b, b, tb + tiles_n * kt, &mut sb, vec, bn * bk / (THREADS * vec), (n, k));
+                load(&g.plan_a, &g.smem_a, a, (tm, kt), &mut sa, vec, bm * bk / (THREADS * vec), (m, k));
+                load(&g.plan_b, &g.smem_b, b, (tb, kt), &mut sb, vec, bn * bk / (THREADS * vec), (n, k));
                 for w in 0..THREADS / 32 {
                     for ki in 0..mk {
                         let (ra, rb) = (&rows_a[w as usize][ki as usize], &rows_b[w as usize][ki as usize]);
@@ -148,15 +159,15 @@ fn simulate(g: &GemmKernel, a: &[f64], b: &[f64]) -> Vec<f64> {
                     }
                 }
             }
-            let block = tm + tiles_m * tb;
-            let base = at(&g.plan_c.tiles, block);
+            let block = (tm, tb);
+            let base = grid_at(&g.plan_c.tiles, block);
             for t in 0..THREADS {
                 for i in 0..mm {
                     for j in 0..mn {
                         for v in 0..4 {
                             let x = at(&g.plan_c.frag, t + THREADS * v) + at(&g.plan_c.rep, i + mm * j);
                             if let (Some(ct), Some(cc)) = (&g.plan_c.ctiles, &g.plan_c.ctile) {
-                                let ((r0, c0), (r, col)) = (coord(ct, block), coord(cc, x));
+                                let ((r0, c0), (r, col)) = (grid_coord(ct, block), coord(cc, x));
                                 if r0 + r >= m || c0 + col >= n {
                                     continue;
                                 }

@@ -1,13 +1,53 @@
 //! The CUDA text of the SM80 `mma.sync` GEMM and of its reference kernel.
 
-use super::{device, header, layout_fn, list, plain_fn, ptx_type};
+use super::{args, c, device, header, layout_fn, list, plain_fn, ptx_type, unknown_params};
 use crate::gemm::{GemmConfig, THREADS};
 use crate::plan::gemm_sm80::{Sm80Plan, SplitOffsets};
+use crate::plan::{known_multiple, TileModes};
 use crate::{Elem, Result};
+use kute::Int;
 
-/// The kernel `name(A, B, C)` of the plan `p` (see [`crate::gemm`]).
+/// The statements defining `var`, the sum of a tile grid's modes at `(i,
+/// j[, b])` (its offset, or with `rank` its coordinate's components), each
+/// mode a one-mode layout evaluated without a division.
+fn by_mode(name: &str, var: &str, f: &str, m: &TileModes, (i, j): (&str, &str), rank: Option<usize>) -> String {
+    let mut parts = vec![format!("{name}_{f}0({i}{})", args(&m.first)), format!("{name}_{f}1({j}{})", args(&m.second))];
+    if let Some(l) = &m.batch {
+        parts.push(format!("{name}_{f}2(b{})", args(l)));
+    }
+    match rank {
+        None => format!("const long long {var} = {};", parts.join(" + ")),
+        Some(rank) => {
+            let mut s = String::new();
+            for (q, part) in parts.iter().enumerate() {
+                s.push_str(&format!("const auto {var}{q} = {part};\n    "));
+            }
+            let comps: Vec<String> = (0..rank)
+                .map(|d| (0..parts.len()).map(|q| format!("{var}{q}.c[{d}]")).collect::<Vec<_>>().join(" + "))
+                .collect();
+            s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
+            s
+        }
+    }
+}
+
+/// The functions of a tile grid's modes, `NAME_F0`, `NAME_F1`, `NAME_F2`.
+fn mode_fns(s: &mut String, name: &str, f: &str, m: &TileModes) -> Result<()> {
+    plain_fn(s, &m.first, &format!("{name}_{f}0"))?;
+    plain_fn(s, &m.second, &format!("{name}_{f}1"))?;
+    if let Some(l) = &m.batch {
+        plain_fn(s, l, &format!("{name}_{f}2"))?;
+    }
+    Ok(())
+}
+
+/// The kernel `name(A, B, C[, sizes])` of the plan `p` (see
+/// [`crate::gemm`]); for sizes given at launch it takes the unknowns of
+/// `M, N, K`, the leading dimensions, the batch and its strides, in that
+/// order, and runs on a grid `(M-tiles, N-tiles, L)`.
 pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
-    let (m, n, k) = p.mnk;
+    let (m, n, k) = p.extents.mnk;
+    let rank = p.extents.rank();
     let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major, c_elem } = p.config;
     let elem = p.elem;
     let (plan_a, plan_b, plan_c) = (&p.plan_a, &p.plan_b, &p.plan_c);
@@ -19,10 +59,10 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         ),
     );
     s.push_str(&format!("// shared A: {}\n// shared B: {}\n", p.smem_a, p.smem_b));
+    for (t, f) in [(&plan_a.tiles, "a_tiles"), (&plan_b.tiles, "b_tiles"), (&plan_c.tiles, "c_tiles")] {
+        mode_fns(&mut s, name, f, t)?;
+    }
     for (l, f) in [
-        (&plan_a.tiles, "a_tiles"),
-        (&plan_b.tiles, "b_tiles"),
-        (&plan_c.tiles, "c_tiles"),
         (&plan_a.gcopy, "a_gcopy"),
         (&plan_b.gcopy, "b_gcopy"),
         (&plan_a.scopy, "a_scopy"),
@@ -39,31 +79,41 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
     }
     layout_fn(&mut s, &p.smem_a, &format!("{name}_sa"))?;
     layout_fn(&mut s, &p.smem_b, &format!("{name}_sb"))?;
-    for (l, f) in [
-        (&plan_a.ctiles, "a_ctiles"),
-        (&plan_a.ccopy, "a_ccopy"),
-        (&plan_b.ctiles, "b_ctiles"),
-        (&plan_b.ccopy, "b_ccopy"),
-        (&plan_c.ctiles, "c_ctiles"),
-        (&plan_c.ctile, "c_ctile"),
-    ] {
+    for (t, f) in [(&plan_a.ctiles, "a_ctiles"), (&plan_b.ctiles, "b_ctiles"), (&plan_c.ctiles, "c_ctiles")] {
+        if let Some(t) = t {
+            mode_fns(&mut s, name, f, t)?;
+        }
+    }
+    for (l, f) in [(&plan_a.ccopy, "a_ccopy"), (&plan_b.ccopy, "b_ccopy"), (&plan_c.ctile, "c_ctile")] {
         if let Some(l) = l {
             plain_fn(&mut s, l, &format!("{name}_{f}"))?;
         }
     }
+    let (mc, nc, kc) = (c(m), c(n), c(k));
+    let (lda, ldb, ldc) = p.extents.ld;
+    let mut sizes = vec![m, n, k, lda, ldb, ldc];
+    if let Some((l, (sa, sb, sc))) = p.extents.batch {
+        sizes.extend([l, sa, sb, sc]);
+    }
+    let size_params = unknown_params(&sizes);
+    // value pairs stored as one access need every pair aligned: C's rows,
+    // its leading dimension and batch stride even
+    let even = |x: Int| known_multiple(x, 2);
+    let pairs = even(n) && even(ldc) && p.extents.batch.is_none_or(|(_, (_, _, sc))| even(sc));
     let predicated = p.predicated;
     let (pa, pb) = p.passes;
     let (mm, mn, mk) = p.repeats;
-    let (tm, tn, ktiles) = p.tiles;
+    let ktiles = c(p.tiles.2);
     let tvv = p.pass_step;
     // Per-thread parts computed once, each access one XOR (shared) or one
     // addition (global) with the plan's constants.
     let mut prelude = String::new();
     for (x, split) in [("a", &p.split_a), ("b", &p.split_b)] {
         prelude.push_str(&format!(
-            "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t);\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
+            "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t{});\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
+            args(if x == "a" { &plan_a.gcopy } else { &plan_b.gcopy }),
             list(&split.copy_smem),
-            list(&split.copy_gmem)
+            split.copy_gmem.iter().map(|&g| c(g)).collect::<Vec<_>>().join(", ")
         ));
     }
     for (x, split) in [("a", &p.split_a), ("b", &p.split_b)] {
@@ -78,9 +128,9 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         let store = format!("s{x} + stage * {one} + (s{x}_copy0 ^ s{x}_copy[p])");
         let load = format!("g{x} + g{x}_copy0 + g{x}_copy[p]");
         if guarded {
-            let lim = if x == "a" { m } else { n };
+            let lim = if x == "a" { &mc } else { &nc };
             format!(
-                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim}LL && c{x}.c[1] + at.c[1] < {k}LL;\n      kute_cp_async16_zfill({store}, ok ? {load} : g{x}0, ok ? 16 : 0);\n    }}"
+                    "#pragma unroll\n    for (int p = 0; p < {passes}; ++p) {{\n      const long long i = t + {tvv}LL * p;\n      const auto at = {name}_{x}_ccopy(i);\n      const bool ok = c{x}.c[0] + at.c[0] < {lim} && c{x}.c[1] + at.c[1] < {kc};\n      kute_cp_async16_zfill({store}, ok ? {load} : g{x}0, ok ? 16 : 0);\n    }}"
                 )
         } else {
             format!("#pragma unroll\n    for (int p = 0; p < {passes}; ++p)\n      kute_cp_async16({store}, {load});")
@@ -88,14 +138,15 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
     };
     let fast_load = format!("{}\n{}", copy("a", bm, pa, false), copy("b", bn, pb, false));
     // Only the blocks and the k-tile that cross an edge take the guarded path.
-    let load_body = if predicated {
-        format!(
-                "    if (interior && (kt + 1) * {bk}LL <= {k}LL) {{\n{fast_load}\n    }} else {{\n    const auto ca = {name}_a_ctiles(bm + {tm}LL * kt);\n    const auto cb = {name}_b_ctiles(bn + {tn}LL * kt);\n{}\n{}\n    }}",
-                copy("a", bm, pa, true),
-                copy("b", bn, pb, true)
-            )
-    } else {
-        fast_load
+    let load_body = match (&plan_a.ctiles, &plan_b.ctiles) {
+        (Some(ta), Some(tb)) => format!(
+            "    if (interior && (kt + 1) * {bk}LL <= {kc}) {{\n{fast_load}\n    }} else {{\n    {}\n    {}\n{}\n{}\n    }}",
+            by_mode(name, "ca", "a_ctiles", ta, ("bm", "kt"), Some(rank)),
+            by_mode(name, "cb", "b_ctiles", tb, ("bn", "kt"), Some(rank)),
+            copy("a", bm, pa, true),
+            copy("b", bn, pb, true)
+        ),
+        _ => fast_load,
     };
     // a 16-bit C's conversion
     let cvt = if elem == Elem::Bf16 { "bf16" } else { "f16" };
@@ -118,9 +169,9 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
                 ),
             }
         );
-    let store_c = if predicated {
+    let store_c = if let (true, Some(tc)) = (predicated || !pairs, &plan_c.ctiles) {
         let guarded = format!(
-            r#"const auto cc = {name}_c_ctiles(bm + {tm}LL * bn);
+            r#"{cc}
 #pragma unroll
   for (int i = 0; i < {mm}; ++i)
 #pragma unroll
@@ -131,8 +182,9 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         for (int e = 0; e < 2; ++e) {{
           const long long x = {name}_c_frag(t + {THREADS}LL * (2 * r + e)) + {name}_c_rep(i + {mm}LL * j);
           const auto at = {name}_c_ctile(x);
-          if (cc.c[0] + at.c[0] < {m}LL && cc.c[1] + at.c[1] < {n}LL) {one}
+          if (cc.c[0] + at.c[0] < {mc} && cc.c[1] + at.c[1] < {nc}) {one}
         }}"#,
+            cc = by_mode(name, "cc", "c_ctiles", tc, ("bm", "bn"), Some(rank)),
             one = match c_elem {
                 Elem::F32 => format!("gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];"),
                 _ => format!(
@@ -140,8 +192,8 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
                 ),
             }
         );
-        // the paired stores need 8-byte aligned rows
-        if n % 2 == 0 {
+        // the paired stores need aligned pairs
+        if pairs {
             format!("if (interior) {{\n  {fast_store}\n  }} else {{\n  {guarded}\n  }}")
         } else {
             guarded
@@ -157,13 +209,14 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         r#"__device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[4], const unsigned int (&b)[2]) {{
   kute_mma_m16n8k16_f32_{ty}(d, a, b);
 }}
-extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C) {{
+extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C{size_params}) {{
   extern __shared__ __align__(128) unsigned short smem[];
   unsigned short* sa = smem;
   unsigned short* sb = smem + {sa_all};
   const long long t = threadIdx.x;
-  const long long bm = blockIdx.x, bn = blockIdx.y;
-  const bool interior = (bm + 1) * {bm}LL <= {m}LL && (bn + 1) * {bn}LL <= {n}LL;
+  const long long bm = blockIdx.x, bn = blockIdx.y, b = blockIdx.z;
+  (void)b;
+  const bool interior = (bm + 1) * {bm}LL <= {mc} && (bn + 1) * {bn}LL <= {nc};
   (void)interior;
   float acc[{mm}][{mn}][4];
 #pragma unroll
@@ -174,8 +227,10 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
   const long long ktiles = {ktiles};
 {prelude}  auto load = [&](long long kt, int stage) {{
-    const unsigned short* ga = A + {name}_a_tiles(bm + {tm}LL * kt);
-    const unsigned short* gb = B + {name}_b_tiles(bn + {tn}LL * kt);
+    {a_at}
+    {b_at}
+    const unsigned short* ga = A + a_at;
+    const unsigned short* gb = B + b_at;
     const unsigned short* ga0 = A;
     const unsigned short* gb0 = B;
     (void)ga0; (void)gb0;
@@ -225,7 +280,8 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
         for (int j = 0; j < {mn}; ++j) kute_mma(acc[i][j], fa[kb % 2][i], fb[kb % 2][j]);
     }}
   }}
-  {c_ty}* gc = C + {name}_c_tiles(bm + {tm}LL * bn);
+  {c_at}
+  {c_ty}* gc = C + c_at;
   {store_c}
 }}
 "#,
@@ -236,6 +292,9 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
             wait = stages - 2,
             ta = if a_k_major { "" } else { "_trans" },
             tb = if b_k_major { "" } else { "_trans" },
+            a_at = by_mode(name, "a_at", "a_tiles", &plan_a.tiles, ("bm", "kt"), None),
+            b_at = by_mode(name, "b_at", "b_tiles", &plan_b.tiles, ("bn", "kt"), None),
+            c_at = by_mode(name, "c_at", "c_tiles", &plan_c.tiles, ("bm", "bn"), None),
         ));
     Ok(s)
 }

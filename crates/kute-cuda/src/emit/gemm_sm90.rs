@@ -1,28 +1,13 @@
 //! The CUDA text of the SM90 `wgmma` GEMMs: a block per tile with
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
-use super::{device, header, layout_fn, plain_fn, ptx_type};
+use super::{args, c, device, header, layout_fn, plain_fn, ptx_type, unknown_params};
 use crate::gemm_sm90::{wgmma_k, Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, THREADS};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
 use crate::{Elem, Result};
-use kute::{Int, Layout};
+use kute::Int;
 
-/// An integer of the plan as C: a literal, or for sizes given at launch the
-/// expression of the kernel's parameters `M`, `N`, `K`.
-fn c(x: Int) -> String {
-    if x.is_symbolic() {
-        x.to_sym().to_c()
-    } else {
-        format!("{}LL", x.value())
-    }
-}
-
-/// The arguments after the coordinate of a layout function of the plan:
-/// the unknowns a symbolic layout takes (`, M, K`), nothing otherwise.
-fn args(l: &Layout) -> String {
-    kute::codegen::cuda::parameters(&kute::AnyLayout::Layout(l.clone())).iter().map(|u| format!(", {u}")).collect()
-}
 
 /// The fused epilogue's parameters (`alpha`, and the bias's pointer), or
 /// nothing.
@@ -71,16 +56,9 @@ fn op_fn(name: &str, op: EpilogueOp) -> String {
 /// stride, in that order), or nothing.
 fn size_params(p: &Sm90Plan) -> String {
     let (m, n, k) = p.mnk();
-    let mut names: Vec<String> = Vec::new();
     let (l, sc) = p.extents.batch.unzip();
-    for x in [Some(m), Some(n), Some(k), Some(p.extents.ldc), l, sc].into_iter().flatten() {
-        for (u, _) in x.to_sym().unknowns() {
-            if !names.contains(&u) {
-                names.push(u);
-            }
-        }
-    }
-    names.iter().map(|u| format!(", const long long {u}")).collect()
+    let xs: Vec<Int> = [Some(m), Some(n), Some(k), Some(p.extents.ldc), l, sc].into_iter().flatten().collect();
+    unknown_params(&xs)
 }
 
 /// The kernel `name` of the plan `p` (see [`crate::gemm_sm90`]).

@@ -14,7 +14,7 @@ pub(crate) mod transpose;
 
 use crate::{Elem, Result};
 use kute::codegen::cuda::{emit, Dynamic};
-use kute::{AnyLayout, Layout};
+use kute::{AnyLayout, Int, Layout};
 use std::fmt::Write;
 
 /// The device headers, each the wrappers of one family of PTX instructions.
@@ -41,6 +41,36 @@ pub(crate) mod device {
     pub(crate) const CVT_PACK: &str = include_str!("device/cvt_pack.cuh");
     /// A value pinned where it is computed (not recomputed inside a loop).
     pub(crate) const PIN: &str = include_str!("device/pin.cuh");
+}
+
+/// An integer of the plan as C: a literal, or for sizes given at launch the
+/// expression of the kernel's parameters (`M`, `N`, `K`, ...).
+pub(crate) fn c(x: Int) -> String {
+    if x.is_symbolic() {
+        x.to_sym().to_c()
+    } else {
+        format!("{}LL", x.value())
+    }
+}
+
+/// The arguments after the coordinate of a layout function of the plan:
+/// the unknowns a symbolic layout takes (`, M, K`), nothing otherwise.
+pub(crate) fn args(l: &Layout) -> String {
+    kute::codegen::cuda::parameters(&AnyLayout::Layout(l.clone())).iter().map(|u| format!(", {u}")).collect()
+}
+
+/// The kernel parameters `, const long long U` of the unknowns in `xs`, each
+/// once, in order of first appearance.
+pub(crate) fn unknown_params(xs: &[Int]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for x in xs {
+        for (u, _) in x.to_sym().unknowns() {
+            if !names.contains(&u) {
+                names.push(u);
+            }
+        }
+    }
+    names.iter().map(|u| format!(", const long long {u}")).collect()
 }
 
 /// The name of the vector type of `n` elements of `elem`.

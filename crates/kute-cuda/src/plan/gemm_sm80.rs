@@ -1,11 +1,11 @@
 //! The plan of the SM80 `mma.sync` GEMM (see [`crate::gemm`] for the steps).
 
-use super::{both_coordinates, ceil_div, check_rows, copy_tv, identity_tiles, layout2, operand_layout, shape2};
+use super::{both_coordinates, check_rows, copy_tv, identity_tiles, known_multiple, shape2, TileModes};
 use crate::gemm::{GemmConfig, THREADS};
 use crate::{Elem, Error, Result};
 use kute::analysis::{block_bank_conflicts, search_swizzle, Access, BankReport, SearchSpec};
 use kute::atom::{CopyAtom, MmaAtom, Operand, TiledCopy, TiledMma};
-use kute::{AnyLayout, Int, Layout, Major};
+use kute::{AnyLayout, AsIntTuple, Int, Layout, Major};
 
 const OP: &str = "gemm kernel";
 
@@ -13,8 +13,9 @@ const OP: &str = "gemm kernel";
 /// function of a 1-D index).
 #[derive(Clone, Debug)]
 pub struct OperandPlan {
-    /// Block tile number (`row tile + tiles · k tile`) to its first offset.
-    pub tiles: Layout,
+    /// The tile grid by mode (row tile, k-tile, batch) to the tile's first
+    /// offset: the sum of the modes' parts, computed without a division.
+    pub tiles: TileModes,
     /// `cp.async` TV index (`t + 128 · V · p`) to the global offset in the tile.
     pub gcopy: Layout,
     /// `cp.async` TV index to the tile coordinate (the shared offset is
@@ -24,9 +25,10 @@ pub struct OperandPlan {
     pub ldsm: Layout,
     /// MMA tile repeat (`row repeat + repeats · k repeat`) to its tile-coordinate offset.
     pub rep: Layout,
-    /// When predicated: block tile number to the (row, k) coordinate of its
-    /// first element (an identity layout divided by the tile).
-    pub ctiles: Option<Layout>,
+    /// When predicated: the tile grid by mode to the (row, k[, batch])
+    /// coordinate of its first element (an identity layout divided by the
+    /// tile).
+    pub ctiles: Option<TileModes>,
     /// When predicated: `cp.async` TV index to the (row, k) coordinate in the tile.
     pub ccopy: Option<Layout>,
 }
@@ -34,16 +36,18 @@ pub struct OperandPlan {
 /// The layouts of `C`, as the kernel evaluates them.
 #[derive(Clone, Debug)]
 pub struct OutputPlan {
-    /// Block tile number (`bm + tiles · bn`) to its first offset.
-    pub tiles: Layout,
+    /// The tile grid by mode (row tile, column tile, batch) to the tile's
+    /// first offset.
+    pub tiles: TileModes,
     /// Tile coordinate to the offset in the tile.
     pub tile: Layout,
     /// `t + 128 · v` to the tile coordinate of accumulator `v` (the first MMA tile).
     pub frag: Layout,
     /// MMA tile repeat (`i + repeats · j`) to its tile-coordinate offset.
     pub rep: Layout,
-    /// When predicated: block tile number to the (row, column) of its first element.
-    pub ctiles: Option<Layout>,
+    /// When predicated: the tile grid by mode to the (row, column[, batch])
+    /// of its first element.
+    pub ctiles: Option<TileModes>,
     /// When predicated: tile coordinate to its (row, column) in the tile.
     pub ctile: Option<Layout>,
 }
@@ -54,8 +58,9 @@ pub struct OutputPlan {
 pub(crate) struct SplitOffsets {
     /// `s(v)` of each `cp.async` pass `v`.
     pub copy_smem: Vec<i64>,
-    /// `g(v)` of each `cp.async` pass `v`.
-    pub copy_gmem: Vec<i64>,
+    /// `g(v)` of each `cp.async` pass `v` (expressions of the unknowns for
+    /// sizes given at launch).
+    pub copy_gmem: Vec<Int>,
     /// `s(v)` of each MMA tile repeat `v` of the `ldmatrix` rows.
     pub frag: Vec<i64>,
 }
@@ -63,17 +68,17 @@ pub(crate) struct SplitOffsets {
 /// The SM80 GEMM's plan: the operands' and `C`'s layouts, the shared tiles,
 /// and the counts and constants the kernel's text needs.
 pub(crate) struct Sm80Plan {
-    /// `(M, N, K)`.
-    pub mnk: (i64, i64, i64),
+    /// The sizes: integers, or unknowns given at launch.
+    pub extents: Sm80Extents,
     /// The input type (f16 or bf16).
     pub elem: Elem,
     /// The tile and pipeline.
     pub config: GemmConfig,
-    /// `A`, `(M, K)`.
+    /// `A`, `(M, K[, L])`.
     pub a: Layout,
-    /// `B`, `(N, K)`.
+    /// `B`, `(N, K[, L])`.
     pub b: Layout,
-    /// `C`, `(M, N)`.
+    /// `C`, `(M, N[, L])`.
     pub c: Layout,
     /// The shared tile of `A`, `(BM, BK)`.
     pub smem_a: AnyLayout,
@@ -99,14 +104,63 @@ pub(crate) struct Sm80Plan {
     pub passes: (i64, i64),
     /// MMA tile repeats over the block tile along M, N and K.
     pub repeats: (i64, i64, i64),
-    /// Block tiles along M and N, and k-tiles.
-    pub tiles: (i64, i64, i64),
+    /// Block tiles along M and N, and k-tiles (expressions of the unknowns
+    /// for sizes given at launch).
+    pub tiles: (Int, Int, Int),
     /// The `cp.async` TV index step of one pass (threads · vector).
     pub pass_step: i64,
     /// `A`'s split offsets.
     pub split_a: SplitOffsets,
     /// `B`'s split offsets.
     pub split_b: SplitOffsets,
+}
+
+/// The sizes an SM80 plan is made for: integers, or unknowns given at
+/// launch with the facts the caller guarantees. `A`, `B` and `C` have rows
+/// `ld` elements apart and, with a batch `(L, strides)`, `L` matrices each
+/// its stride apart.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sm80Extents {
+    /// `(M, N, K)`.
+    pub mnk: (Int, Int, Int),
+    /// The leading dimensions of `A`, `B` and `C`.
+    pub ld: (Int, Int, Int),
+    /// The batch count and the batch strides of `A`, `B` and `C`.
+    pub batch: Option<(Int, (Int, Int, Int))>,
+}
+
+impl Sm80Extents {
+    /// One problem of sizes known now, each operand contiguous.
+    pub(crate) fn fixed((m, n, k): (i64, i64, i64), (a_k, b_k): (bool, bool)) -> Sm80Extents {
+        let d = Int::new_dynamic;
+        let ld = (d(if a_k { k } else { m }), d(if b_k { k } else { n }), d(n));
+        Sm80Extents { mnk: (d(m), d(n), d(k)), ld, batch: None }
+    }
+
+    /// The rank of the operands' layouts: 2, or 3 with a batch.
+    pub(crate) fn rank(&self) -> usize {
+        if self.batch.is_some() {
+            3
+        } else {
+            2
+        }
+    }
+}
+
+/// The layout of an operand `(rows, cols[, L])` whose rows (`cols_major`:
+/// its columns contiguous) are `ld` apart, and its matrices `stride`.
+fn strided(
+    (rows, cols): (Int, Int),
+    ld: Int,
+    cols_major: bool,
+    batch: Option<(Int, Int)>,
+) -> Result<Layout> {
+    let one = Int::new_dynamic(1);
+    let (s0, s1) = if cols_major { (ld, one) } else { (one, ld) };
+    Ok(match batch {
+        Some((l, stride)) => Layout::new((rows, cols, l), (s0, s1, stride))?,
+        None => Layout::new((rows, cols), (s0, s1))?,
+    })
 }
 
 /// One operand's layouts before they are gathered into an [`OperandPlan`].
@@ -205,9 +259,12 @@ pub(crate) fn side(
     Ok(Side { tiles, copy_tv, frag, rep, smem, cost })
 }
 
-/// Plans `C = A · Bᵀ` for `(M, N, K)`; the Pre and Post of
-/// [`crate::gemm::GemmKernel::new`].
-pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -> Result<Sm80Plan> {
+/// Plans `C = A · Bᵀ` for the extents (integers or unknowns given at
+/// launch); the Pre and Post of [`crate::gemm::GemmKernel::new`] and
+/// [`crate::gemm::Sm80GemmAtLaunch::new`].
+pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Result<Sm80Plan> {
+    let (m, n, k) = extents.mnk;
+    let rank = extents.rank();
     let GemmConfig { bm, bn, bk, stages, a_k_major, b_k_major, c_elem } = config;
     let (atom, vt) = match elem {
         Elem::F16 => ("SM80_16x8x16_F32F16F16F32_TN", "half_t"),
@@ -227,16 +284,18 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     {
         return Err(Error::unsupported(OP, format!("tile ({bm},{bn},{bk}) with {stages} stages")));
     }
-    if m < 1 || n < 1 || k < 1 {
+    let positive = |x: Int| x.is_symbolic() || x.value() >= 1;
+    if !positive(m) || !positive(n) || !positive(k) {
         return Err(Error::unsupported(OP, format!("({m},{n},{k}): M, N and K at least 1")));
     }
     if c_elem != Elem::F32 && c_elem != elem {
         return Err(Error::unsupported(OP, format!("a C of {c_elem} from {elem} inputs (f32 or {elem})")));
     }
-    check_rows(OP, (Int::new_dynamic(m), Int::new_dynamic(n), Int::new_dynamic(k)), (a_k_major, b_k_major), elem)?;
-    // Off the tile grid, every copy and store is guarded by a predicate
-    // computed from identity layouts (CuTe's make_identity_tensor).
-    let predicated = m % bm != 0 || n % bn != 0 || k % bk != 0;
+    check_rows(OP, (m, n, k), (a_k_major, b_k_major), elem)?;
+    // Off the tile grid (or for sizes at launch not declared multiples of
+    // it), every copy and store is guarded by a predicate computed from
+    // identity layouts (CuTe's make_identity_tensor).
+    let predicated = !(known_multiple(m, bm) && known_multiple(n, bn) && known_multiple(k, bk));
     // dynamic shared memory: up to 227 KiB a block on Hopper (163 KiB on
     // an A100: the launch reports it there)
     let smem_bytes = stages * (bm + bn) * bk * 2;
@@ -254,9 +313,15 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     // K-major tiles are read with ldmatrix, M/N-major ones with ldmatrix.trans
     let ldsm_a = ldsm(Operand::A, if a_k_major { "SM75_U32x4_LDSM_N" } else { "SM75_U16x8_LDSM_T" })?;
     let ldsm_b = ldsm(Operand::B, if b_k_major { "SM75_U32x2_LDSM_N" } else { "SM75_U16x4_LDSM_T" })?;
-    let a = operand_layout(m, k, a_k_major)?;
-    let b = operand_layout(n, k, b_k_major)?;
-    let c = layout2((m, n), (n, 1))?;
+    let (lda, ldb, ldc) = extents.ld;
+    let (l, (sa_, sb_, sc_)) = match extents.batch {
+        Some((l, s)) => (Some(l), s),
+        None => (None, (Int::ZERO, Int::ZERO, Int::ZERO)),
+    };
+    let with = |s: Int| l.map(|l| (l, s));
+    let a = strided((m, k), lda, a_k_major, with(sa_))?;
+    let b = strided((n, k), ldb, b_k_major, with(sb_))?;
+    let c = strided((m, n), ldc, true, with(sc_))?;
     let mut reasoning = Vec::new();
     let sa = side(THREADS, &a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
     let sb = side(THREADS, &b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
@@ -265,24 +330,28 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     let frag_c = kute::composition(&zt.mode(0)?, &tv_c)?;
     let rep_c = zt.mode(1)?;
 
-    // the coordinates (row, k) or (row, column) of what each thread touches
-    let identity = |rows: i64, cols: i64, tr: i64, tc: i64| -> Result<Option<Layout>> {
+    // the coordinates (row, k) or (row, column) of what each thread
+    // touches: a tile's coordinates, and the tile grid's by mode (with the
+    // batch's coordinate)
+    let identity = |rows: Int, cols: Int, tr: i64, tc: i64| -> Result<Option<(Layout, TileModes)>> {
         if !predicated {
             return Ok(None);
         }
-        Ok(Some(identity_tiles((rows, cols), (tr, tc))?))
+        let id = match l {
+            Some(l) => Layout::identity(&(rows, cols, l).as_int_tuple())?,
+            None => Layout::identity(&(rows, cols).as_int_tuple())?,
+        };
+        let tiles = kute::zipped_divide(&id, &shape2(tr, tc))?.mode(1)?;
+        Ok(Some((identity_tiles((rows, cols), (tr, tc))?.mode(0)?, TileModes::coordinates_of(&tiles, rank)?)))
     };
-    let operand = |x: &Side, rows: i64, br: i64| -> Result<OperandPlan> {
+    let operand = |x: &Side, rows: Int, br: i64| -> Result<OperandPlan> {
         let id = identity(rows, k, br, bk)?;
-        let (ctiles, ccopy) = match &id {
-            Some(i) => (
-                Some(both_coordinates(&i.mode(1)?)?),
-                Some(both_coordinates(&kute::composition(&i.mode(0)?, &x.copy_tv)?)?),
-            ),
+        let (ctiles, ccopy) = match id {
+            Some((tile, grid)) => (Some(grid), Some(both_coordinates(&kute::composition(&tile, &x.copy_tv)?)?)),
             None => (None, None),
         };
         Ok(OperandPlan {
-            tiles: x.tiles.mode(1)?,
+            tiles: TileModes::of(&x.tiles.mode(1)?)?,
             gcopy: kute::composition(&x.tiles.mode(0)?, &x.copy_tv)?,
             scopy: x.copy_tv.clone(),
             ldsm: x.frag.clone(),
@@ -292,12 +361,12 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
         })
     };
     let (plan_a, plan_b) = (operand(&sa, m, bm)?, operand(&sb, n, bn)?);
-    let ic = identity(m, n, bm, bn)?;
-    let (ctiles, ctile) = match &ic {
-        Some(i) => (Some(both_coordinates(&i.mode(1)?)?), Some(both_coordinates(&i.mode(0)?)?)),
+    let (ctiles, ctile) = match identity(m, n, bm, bn)? {
+        Some((tile, grid)) => (Some(grid), Some(both_coordinates(&tile)?)),
         None => (None, None),
     };
-    let plan_c = OutputPlan { tiles: zc.mode(1)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c, ctiles, ctile };
+    let plan_c =
+        OutputPlan { tiles: TileModes::of(&zc.mode(1)?)?, tile: zc.mode(0)?, frag: frag_c, rep: rep_c, ctiles, ctile };
 
     let vec = 16 / elem.bytes();
     let (pa, pb) = (bm * bk / (THREADS * vec), bn * bk / (THREADS * vec));
@@ -307,7 +376,7 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     // addition (global) with a constant: the split is checked at every
     // thread and pass (it holds for every tile the Pre admits).
     let unsplit = |x: &str, what: &str| Error::unsupported(OP, format!("{x}'s {what} offsets do not split per thread"));
-    let split_copy = |x: &str, side: &Side, plan: &OperandPlan, passes: i64| -> Result<(Vec<i64>, Vec<i64>)> {
+    let split_copy = |x: &str, side: &Side, plan: &OperandPlan, (rows, passes): (i64, i64)| -> Result<(Vec<i64>, Vec<Int>)> {
         let threads = 0..THREADS;
         let starts = || (0..passes).map(|p| tvv * p);
         let additive = |l: &Layout| -> Result<Option<(Vec<i64>, Vec<i64>)>> {
@@ -321,14 +390,22 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
             }
             Ok(Some((us, vs)))
         };
-        let (Some((su, sv)), Some((_, gv))) = (additive(&plan.scopy)?, additive(&plan.gcopy)?) else {
+        let Some((su, sv)) = additive(&plan.scopy)? else {
             return Err(unsplit(x, "cp.async"));
         };
+        // the global offsets split wherever the tile's row and column each
+        // add without a carry (then for every leading dimension): the
+        // passes' parts are the global layout at the passes' starts
+        let carries = sv.iter().any(|&v| su.iter().any(|&u| u % rows + v % rows >= rows));
+        if carries {
+            return Err(unsplit(x, "cp.async global"));
+        }
         let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
+        let gv = starts().map(|v| Ok(plan.gcopy.eval_int(Int::new_dynamic(v))?)).collect::<Result<Vec<Int>>>()?;
         Ok((sc, gv))
     };
-    let (copy_sa, copy_ga) = split_copy("a", &sa, &plan_a, pa)?;
-    let (copy_sb, copy_gb) = split_copy("b", &sb, &plan_b, pb)?;
+    let (copy_sa, copy_ga) = split_copy("a", &sa, &plan_a, (bm, pa))?;
+    let (copy_sb, copy_gb) = split_copy("b", &sb, &plan_b, (bn, pb))?;
     // The ldmatrix row addresses: s(frag(t) + rep(r)) as s(frag(t)) ^ s(rep(r)).
     let ldsm_split = |x: &str, side: &Side, reps: i64| -> Result<Vec<i64>> {
         let us = values_at(&side.frag, 0..THREADS)?;
@@ -337,8 +414,9 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
     };
     let frag_a = ldsm_split("a", &sa, mm)?;
     let frag_b = ldsm_split("b", &sb, mn)?;
+    let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
     Ok(Sm80Plan {
-        mnk: (m, n, k),
+        extents,
         elem,
         config,
         a,
@@ -356,7 +434,7 @@ pub(crate) fn plan((m, n, k): (i64, i64, i64), elem: Elem, config: GemmConfig) -
         predicated,
         passes: (pa, pb),
         repeats: (mm, mn, mk),
-        tiles: (ceil_div(m, bm), ceil_div(n, bn), ceil_div(k, bk)),
+        tiles: (tiles_of(m, bm)?, tiles_of(n, bn)?, tiles_of(k, bk)?),
         pass_step: tvv,
         split_a: SplitOffsets { copy_smem: copy_sa, copy_gmem: copy_ga, frag: frag_a },
         split_b: SplitOffsets { copy_smem: copy_sb, copy_gmem: copy_gb, frag: frag_b },

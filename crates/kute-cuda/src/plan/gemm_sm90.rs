@@ -55,18 +55,7 @@ impl Extents {
     }
 }
 
-/// A tile grid's layouts by mode: tile `i` along the first mode, `j` along
-/// the second and batch `b`, each to its part of the first coordinate (or
-/// offset); the sum is the tile's, computed without a division.
-#[derive(Clone, Debug)]
-pub(crate) struct TileModes {
-    /// Along the rows (M or N).
-    pub first: Layout,
-    /// Along the second mode (K, or N for `C`).
-    pub second: Layout,
-    /// Along the batch.
-    pub batch: Option<Layout>,
-}
+pub(crate) use super::TileModes;
 
 /// The layouts of split-K's workspace.
 #[derive(Clone, Debug)]

@@ -172,3 +172,39 @@ pub(crate) fn check_rows(
 None => Ok(()),
     }
 }
+
+/// A tile grid's layouts by mode: tile `i` along the first mode, `j` along
+/// the second and batch `b`, each to its part of the first coordinate (or
+/// offset); the sum is the tile's, computed without a division.
+#[derive(Clone, Debug)]
+pub struct TileModes {
+    /// Along the rows (M or N).
+    pub first: Layout,
+    /// Along the second mode (K, or N for `C`).
+    pub second: Layout,
+    /// Along the batch.
+    pub batch: Option<Layout>,
+}
+
+impl TileModes {
+    /// The modes of a tile grid of two or three modes (the batch last).
+    ///
+    /// Pre: `tiles` of rank 2 or 3. Post: its modes, or the algebra's error.
+    pub(crate) fn of(tiles: &Layout) -> Result<TileModes> {
+        Ok(TileModes {
+            first: tiles.mode(0)?,
+            second: tiles.mode(1)?,
+            batch: if tiles.rank() == 3 { Some(tiles.mode(2)?) } else { None },
+        })
+    }
+
+    /// The same with every mode's coordinate given all `rank` components
+    /// (an identity layout's tile grid).
+    ///
+    /// Pre: as [`TileModes::of`]. Post: the modes.
+    pub(crate) fn coordinates_of(tiles: &Layout, rank: usize) -> Result<TileModes> {
+        let m = TileModes::of(tiles)?;
+        let all = |l: &Layout| all_coordinates(l, rank);
+        Ok(TileModes { first: all(&m.first)?, second: all(&m.second)?, batch: m.batch.as_ref().map(all).transpose()? })
+    }
+}

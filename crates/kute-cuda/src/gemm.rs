@@ -44,11 +44,12 @@
 //! and `mma.sync` wrappers of its device headers); [`GemmKernel::new`] joins
 //! them.
 
+use crate::gemm_sm90::SizeFacts;
 use crate::plan::ceil_div;
 use crate::plan::gemm_sm80::Sm80Extents;
 use crate::{emit, plan, Elem, Error, Result};
 use kute::analysis::BankReport;
-use kute::{AnyLayout, Layout};
+use kute::{AnyLayout, Int, Layout};
 
 pub use crate::plan::gemm_sm80::{OperandPlan, OutputPlan};
 pub use crate::plan::TileModes;
@@ -56,7 +57,7 @@ pub use crate::plan::TileModes;
 const OP: &str = "gemm kernel";
 
 /// The block tile and pipeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmConfig {
     /// Block tile along M.
     pub bm: i64,
@@ -200,6 +201,163 @@ impl GemmKernel {
     /// ```
     pub fn blocks(&self) -> (u32, u32) {
         (ceil_div(self.mnk.0, self.config.bm) as u32, ceil_div(self.mnk.1, self.config.bn) as u32)
+    }
+}
+
+/// The SM80 GEMM compiled once for every size: `M`, `N`, `K`, the
+/// leading dimensions, the batch and the batch strides are kernel
+/// arguments (the plan is made on unknowns with the facts every launch
+/// guarantees, [`SizeFacts`]); a grid of `(M-tiles, N-tiles, batch)`.
+/// What the library runs on GPUs other than Hopper.
+#[derive(Clone, Debug)]
+pub struct Sm80GemmAtLaunch {
+    /// The kernel's name.
+    pub name: String,
+    /// The inputs' type (f16 or bf16).
+    pub elem: Elem,
+    /// The tile, pipeline, majors and `C`'s type.
+    pub config: GemmConfig,
+    /// What every launch guarantees.
+    pub facts: SizeFacts,
+    /// Whether the kernel guards the edges (the facts leave sizes off the tile grid).
+    pub predicated: bool,
+    /// Bytes of dynamic shared memory per block.
+    pub smem_bytes: u32,
+    /// The CUDA C++ source: `NAME(A, B, C, M, N, K, LDA, LDB, LDC, L, SA, SB, SC)`.
+    pub source: String,
+}
+
+/// A problem for an [`Sm80GemmAtLaunch`]: its sizes, checked against the
+/// facts and the kernel's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sm80Problem {
+    /// `(M, N, K)`.
+    pub mnk: (i64, i64, i64),
+    /// Matrices in the batch.
+    pub batch: i64,
+    /// The leading dimensions of A, B and C.
+    pub ld: (i64, i64, i64),
+    /// The batch strides of A, B and C.
+    pub batch_stride: (i64, i64, i64),
+    /// The grid: `(M-tiles, N-tiles, batch)`.
+    pub grid: (u32, u32, u32),
+}
+
+impl Sm80GemmAtLaunch {
+    /// Plans the kernel of `config` for every size the facts allow.
+    ///
+    /// Pre: as [`GemmKernel::new`] for the tile; the facts' divisors
+    /// positive, the operands' contiguous extents declared multiples of 8
+    /// (16-byte vectors). Post: the kernel, or an `Unsupported` error.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// assert!(g.predicated && g.source.contains("const long long LDA"));
+    /// let p = g.problem_batched((300, 200, 72), 2, (80, 72, 200), (300 * 80, 200 * 72, 300 * 200)).unwrap();
+    /// assert_eq!(p.grid, (3, 2, 2));
+    /// assert!(g.problem((300, 200, 70)).is_err()); // K declared a multiple of 8
+    /// let tiled = SizeFacts { m_div: 128, n_div: 128, k_div: 32 };
+    /// assert!(!Sm80GemmAtLaunch::new("t", Elem::F16, GemmConfig::default(), tiled).unwrap().predicated);
+    /// ```
+    pub fn new(name: &str, elem: Elem, config: GemmConfig, facts: SizeFacts) -> Result<Sm80GemmAtLaunch> {
+        let unknown = |n: &str, div: i64| -> Result<Int> {
+            if div < 1 {
+                return Err(Error::unsupported(OP, format!("{n} declared a multiple of {div} (a positive divisor)")));
+            }
+            Ok(Int::symbolic(kute::sym::Sym::var_div(n, div)?)?)
+        };
+        // the operands' leading dimensions and strides: whole 16-byte vectors
+        let vec = 16 / elem.bytes().max(1);
+        let extents = Sm80Extents {
+            mnk: (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?),
+            ld: (unknown("LDA", vec)?, unknown("LDB", vec)?, unknown("LDC", facts.n_div)?),
+            batch: Some((unknown("L", 1)?, (unknown("SA", vec)?, unknown("SB", vec)?, unknown("SC", facts.n_div)?))),
+        };
+        let p = plan::gemm_sm80::plan(extents, elem, config)?;
+        let source = emit::gemm_sm80::source(name, &p)?;
+        Ok(Sm80GemmAtLaunch {
+            name: name.to_string(),
+            elem,
+            config,
+            facts,
+            predicated: p.predicated,
+            smem_bytes: p.smem_bytes as u32,
+            source,
+        })
+    }
+
+    /// The problem `(M, N, K)`: one matrix of each, contiguous.
+    ///
+    /// Pre and Post: as [`Sm80GemmAtLaunch::problem_batched`].
+    pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm80Problem> {
+        let ld = (if self.config.a_k_major { k } else { m }, if self.config.b_k_major { k } else { n }, n);
+        self.problem_batched((m, n, k), 1, ld, (m * k, n * k, m * n))
+    }
+
+    /// The problem of `batch` products `(M, N, K)`, the operands' rows `ld`
+    /// elements apart and their matrices `batch_stride` apart (A, B, C).
+    ///
+    /// Pre: `M`, `N`, `K` positive multiples of the facts' divisors and
+    /// below 2^31; each leading dimension at least its row's length and a
+    /// multiple of 8 (A, B) or of `facts.n_div` (C), as are the batch
+    /// strides; `C`'s matrices apart; fewer than 2^16 tiles along N and
+    /// matrices (the grid's limits) (else an `Unsupported` error naming the
+    /// value and the rule). Post: the problem.
+    pub fn problem_batched(
+        &self,
+        (m, n, k): (i64, i64, i64),
+        batch: i64,
+        ld: (i64, i64, i64),
+        batch_stride: (i64, i64, i64),
+    ) -> Result<Sm80Problem> {
+        let bad = |why: String| Err(Error::unsupported("sm80 gemm at launch", format!("{}: {why}", self.name)));
+        let f = self.facts;
+        for (what, x, div) in [("M", m, f.m_div), ("N", n, f.n_div), ("K", k, f.k_div)] {
+            if x < 1 || x % div != 0 || x > i32::MAX as i64 {
+                return bad(format!("{what} = {x}, but the kernel was made for {what} a positive multiple of {div}"));
+            }
+        }
+        if batch < 1 || batch > u16::MAX as i64 {
+            return bad(format!("a batch of {batch} (1 to 65535)"));
+        }
+        let vec = 16 / self.elem.bytes().max(1);
+        let GemmConfig { a_k_major, b_k_major, bm, bn, .. } = self.config;
+        // (name, leading dimension, the row's length, the rows, the batch stride, its divisor)
+        let operands = [
+            ("A", ld.0, if a_k_major { k } else { m }, if a_k_major { m } else { k }, batch_stride.0, vec),
+            ("B", ld.1, if b_k_major { k } else { n }, if b_k_major { n } else { k }, batch_stride.1, vec),
+            ("C", ld.2, n, m, batch_stride.2, f.n_div),
+        ];
+        for (what, l, row, rows, stride, div) in operands {
+            if l < row || l % div != 0 {
+                return bad(format!(
+                    "{what}'s leading dimension {l}: at least its rows' {row} elements, a multiple of {div}"
+                ));
+            }
+            if batch > 1 && (stride < 0 || stride % div != 0) {
+                return bad(format!("{what}'s batch stride {stride}: a multiple of {div}"));
+            }
+            if what == "C" && batch > 1 && stride < (rows - 1) * l + row {
+                return bad(format!(
+                    "C's matrices overlap: batch stride {stride} under the {} elements of one",
+                    (rows - 1) * l + row
+                ));
+            }
+        }
+        let tiles = (ceil_div(m, bm), ceil_div(n, bn));
+        if tiles.0 > i32::MAX as i64 || tiles.1 > u16::MAX as i64 {
+            return bad(format!("{} x {} tiles (at most 2^31 - 1 along M, 65535 along N)", tiles.0, tiles.1));
+        }
+        // a batch of one: its strides unused (0)
+        let batch_stride = if batch > 1 { batch_stride } else { (0, 0, 0) };
+        Ok(Sm80Problem {
+            mnk: (m, n, k),
+            batch,
+            ld,
+            batch_stride,
+            grid: (tiles.0 as u32, tiles.1 as u32, batch as u32),
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::attention::{AttentionConfig, AttentionKernel, Params};
 use crate::cache::{self, Origin};
+use crate::gemm::{GemmConfig, Sm80GemmAtLaunch, Sm80Problem};
 use crate::gemm_sm90::{
     BiasMode, EpilogueOp, SizeFacts, Sm90Config, Sm90Gemm, Sm90GemmAtLaunch, Sm90Loader, Sm90Problem, TmaSpec,
 };
@@ -243,10 +244,13 @@ pub struct Gpu {
     /// The attention kernels ([`crate::attention::attention`]), planned and
     /// loaded once per element type and configuration.
     attentions: Mutex<AttentionCache>,
+    /// The SM80 GEMM kernels of sizes given at launch the library made.
+    sm80_gemms: Mutex<Sm80Cache>,
 }
 
 /// The attention kernels by element type and configuration.
 type AttentionCache = HashMap<(Elem, AttentionConfig), Arc<(AttentionKernel, CudaFunction)>>;
+type Sm80Cache = HashMap<(Elem, GemmConfig, SizeFacts), Arc<(Sm80GemmAtLaunch, CudaFunction)>>;
 
 impl Gpu {
     /// Opens GPU `ordinal`.
@@ -271,6 +275,7 @@ impl Gpu {
             gemms: Mutex::new(HashMap::new()),
             tune: std::sync::OnceLock::new(),
             attentions: Mutex::new(HashMap::new()),
+            sm80_gemms: Mutex::new(HashMap::new()),
         })
     }
 
@@ -471,6 +476,92 @@ impl Gpu {
         let k = Arc::new((g, kernels));
         self.gemms.lock().unwrap_or_else(|p| p.into_inner()).insert(key, k.clone());
         Ok(k)
+    }
+
+    /// The SM80 GEMM of sizes given at launch for `elem`, `config` and
+    /// `facts`, planned and loaded (through [`Gpu::kernel_cached`], for
+    /// this GPU's architecture) on the first call with them, kept for the
+    /// next.
+    ///
+    /// Pre: as [`Sm80GemmAtLaunch::new`]. Post: the kernel and its loaded
+    /// function, or the planner's, compiler's or driver's error.
+    pub fn sm80_gemm_kernel(
+        &self,
+        elem: Elem,
+        config: GemmConfig,
+        facts: SizeFacts,
+    ) -> Result<Arc<(Sm80GemmAtLaunch, CudaFunction)>> {
+        let key = (elem, config, facts);
+        let mut cache = self.sm80_gemms.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(k) = cache.get(&key) {
+            return Ok(k.clone());
+        }
+        let g = Sm80GemmAtLaunch::new(&format!("kute_gemm80_{}", cache.len()), elem, config, facts)?;
+        let (f, _) = self.kernel_cached(&g.name, &g.source, self.arch()?)?;
+        let k = Arc::new((g, f));
+        cache.insert(key, k.clone());
+        Ok(k)
+    }
+
+    /// Launches the SM80 GEMM of sizes given at launch `g` (its function
+    /// `f`) on the problem `p`: `a`, `b` and `c` hold A, B and C as the
+    /// problem lays them out.
+    ///
+    /// Pre: buffers at least as long as the problem spans, of the inputs'
+    /// and `C`'s element sizes (else an `Unsupported` error). Post: the
+    /// launch was queued, or the driver's error.
+    pub fn launch_sm80_at<E: DeviceRepr, T: DeviceRepr>(
+        &self,
+        (g, f): (&Sm80GemmAtLaunch, &CudaFunction),
+        p: &Sm80Problem,
+        (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
+    ) -> Result<()> {
+        const OP: &str = "launch_sm80_at";
+        if std::mem::size_of::<E>() != 2 {
+            return Err(Error::unsupported(
+                OP,
+                format!("A and B of {} in {}-byte elements", g.elem, std::mem::size_of::<E>()),
+            ));
+        }
+        let c_bytes = g.config.c_elem.bytes() as usize;
+        if std::mem::size_of::<T>() != c_bytes {
+            return Err(Error::unsupported(
+                OP,
+                format!("a C of {} in {}-byte elements", g.config.c_elem, std::mem::size_of::<T>()),
+            ));
+        }
+        let (m, n, k) = p.mnk;
+        let (ak, bk) = (g.config.a_k_major, g.config.b_k_major);
+        // the last element each operand's layout reaches, plus one
+        let span = |rows: i64, row: i64, ld: i64, stride: i64| (p.batch - 1) * stride + (rows - 1) * ld + row;
+        let needs = [
+            ("A", a.len(), span(if ak { m } else { k }, if ak { k } else { m }, p.ld.0, p.batch_stride.0)),
+            ("B", b.len(), span(if bk { n } else { k }, if bk { k } else { n }, p.ld.1, p.batch_stride.1)),
+            ("C", c.len(), span(m, n, p.ld.2, p.batch_stride.2)),
+        ];
+        for (what, len, need) in needs {
+            if (len as i64) < need {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("{what} holds {len} elements, fewer than the {need} its problem spans"),
+                ));
+            }
+        }
+        let (gx, gy, gz) = p.grid;
+        let cfg = config(f, (gx, gy), crate::gemm::THREADS as u32, g.smem_bytes)?;
+        let cfg = LaunchConfig { grid_dim: (gx, gy, gz), ..cfg };
+        let (ld, st) = (p.ld, p.batch_stride);
+        let mut l = self.stream.launch_builder(f);
+        l.arg(a);
+        l.arg(b);
+        l.arg(c);
+        for x in [&m, &n, &k, &ld.0, &ld.1, &ld.2, &p.batch, &st.0, &st.1, &st.2] {
+            l.arg(x);
+        }
+        // SAFETY: the kernel takes A, B, C and the ten sizes in this order;
+        // it reads and writes inside the spans checked above.
+        unsafe { l.launch(cfg) }?;
+        Ok(())
     }
 
     /// The attention kernel of `elem` and `config`, planned and loaded

@@ -209,6 +209,9 @@ pub struct GemmOptions<'a> {
     /// the recorded choice ([`crate::tune`]), else
     /// [`crate::gemm_sm90::cluster_heuristic`]'s.
     pub cluster: Option<i64>,
+    /// Run the SM80 `mma.sync` kernels (what GPUs other than Hopper run)
+    /// on a Hopper GPU too (false by default).
+    pub sm80: bool,
     /// A bias, f32, per row (`M` values) or per column (`N` values) of `C`,
     /// shared by the matrices of a batch.
     pub bias: Option<(&'a CudaSlice<f32>, BiasMode)>,
@@ -227,6 +230,7 @@ impl Default for GemmOptions<'_> {
             splits: None,
             tile_n: None,
             cluster: None,
+            sm80: false,
             bias: None,
             activation: Activation::None,
         }
@@ -305,12 +309,7 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
             return Err(Error::unsupported(OP, format!("a C of {n}-byte elements{named} from {elem} inputs ({of})")));
         }
     };
-    if gpu.arch()? != "sm_90" {
-        return Err(Error::unsupported(
-            OP,
-            format!("a {} GPU: the library's kernels are Hopper's (sm_90)", gpu.arch()?),
-        ));
-    }
+    let sm80 = options.sm80 || gpu.arch()? != "sm_90";
     let (sa, sb, sc) = (storage("A", &a.layout)?, storage("B", &b.layout)?, storage("C", &c.layout)?);
     let ((m, k), (n, kb), (mc, nc)) = (sa.shape, sb.shape, sc.shape);
     if kb != k || mc != m || nc != n {
@@ -340,9 +339,12 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         if common_div(vals, vec) < vec {
             return Err(Error::unsupported(
                 OP,
-                format!("{what}: its rows' length, leading dimension and batch stride {vals:?} must be multiples of {vec} elements (16-byte rows for TMA)"),
+                format!("{what}: its rows' length, leading dimension and batch stride {vals:?} must be multiples of {vec} elements (16-byte rows for TMA and cp.async)"),
             ));
         }
+    }
+    if sm80 {
+        return gemm_sm80(gpu, elem, (&sa, &sb, &sc), (a.data, b.data, c.data), (c_elem, options));
     }
     let k_major = (sa.cols_contiguous, sb.cols_contiguous);
     let mut c_vals = vec![n, sc.ld];
@@ -419,6 +421,82 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     let args =
         EpilogueArgs { alpha: options.alpha * sa_ * sb_, beta: options.beta, bias: options.bias.map(|(b, _)| b) };
     gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
+}
+
+/// The SM80 block tile `(BM, BN)` for `(M, N)` in a batch of `batch` on a
+/// GPU of `sms` multiprocessors: the largest of 128 x 128, 128 x 64,
+/// 64 x 128 and 64 x 64 whose tiles give every multiprocessor a block
+/// (the larger tile loads less per multiply-add), else the smallest (the
+/// most blocks). Pre: none. Post: one of the four.
+///
+/// ```
+/// use kute_cuda::library::sm80_tile;
+/// assert_eq!(sm80_tile((4096, 4096), 1, 108), (128, 128)); // 1024 tiles
+/// assert_eq!(sm80_tile((1024, 1024), 1, 108), (128, 64)); // 64 of 128 x 128, 128 of 128 x 64
+/// assert_eq!(sm80_tile((128, 1024), 1, 108), (64, 64)); // 32 of 64 x 64: the most
+/// ```
+pub fn sm80_tile((m, n): (i64, i64), batch: i64, sms: u32) -> (i64, i64) {
+    const TILES: [(i64, i64); 4] = [(128, 128), (128, 64), (64, 128), (64, 64)];
+    let blocks = |(bm, bn): (i64, i64)| crate::plan::ceil_div(m, bm) * crate::plan::ceil_div(n, bn) * batch;
+    TILES.into_iter().find(|&t| blocks(t) >= sms as i64).unwrap_or((64, 64))
+}
+
+/// [`gemm_with`] on the SM80 `mma.sync` kernel of sizes given at launch
+/// ([`crate::gemm::Sm80GemmAtLaunch`]): the tile by [`sm80_tile`], the
+/// facts from the operands' storage; `C = A · Bᵀ` only (the fused
+/// epilogue, 8-bit inputs, pinned splits and clusters are Hopper's).
+fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
+    gpu: &Gpu,
+    elem: Elem,
+    (sa, sb, sc): (&Storage, &Storage, &Storage),
+    (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
+    (c_elem, options): (Elem, &GemmOptions<'_>),
+) -> Result<()> {
+    let hopper_only = if elem.is_fp8() {
+        Some("8-bit inputs (wgmma)")
+    } else if options.alpha != 1.0 || options.beta != 0.0 || options.scales != (1.0, 1.0) {
+        Some("alpha, beta and scales (the fused epilogue)")
+    } else if options.bias.is_some() || options.activation != Activation::None {
+        Some("a bias or an activation (the fused epilogue)")
+    } else if options.splits.is_some_and(|s| s != 1) || options.cluster.is_some_and(|c| c != 1) {
+        Some("split K and clusters")
+    } else if options.tile_n.is_some() {
+        Some("a pinned tile width")
+    } else {
+        None
+    };
+    if let Some(what) = hopper_only {
+        return Err(Error::unsupported(OP, format!("on the SM80 kernels: {what} run on Hopper (sm_90) only")));
+    }
+    let ((m, k), (n, _)) = (sa.shape, sb.shape);
+    let batched = |s: &Storage| if s.batch > 1 { vec![s.batch_stride] } else { vec![] };
+    let mut c_vals = vec![n, sc.ld];
+    c_vals.extend(batched(sc));
+    let vec = 16 / elem.bytes();
+    let (a_k, b_k) = (sa.cols_contiguous, sb.cols_contiguous);
+    let facts = SizeFacts {
+        m_div: if a_k { 1 } else { vec },
+        n_div: if b_k { common_div(&c_vals, 8) } else { common_div(&c_vals, 8).max(vec) },
+        k_div: if a_k || b_k { vec } else { 1 },
+    };
+    let (bm, bn) = sm80_tile((m, n), sc.batch, gpu.sm_count()?);
+    let config = crate::gemm::GemmConfig {
+        bm,
+        bn,
+        a_k_major: a_k,
+        b_k_major: b_k,
+        c_elem,
+        ..crate::gemm::GemmConfig::default()
+    };
+    let loaded = gpu.sm80_gemm_kernel(elem, config, facts)?;
+    let g = &loaded.0;
+    let p = g.problem_batched(
+        (m, n, k),
+        sc.batch,
+        (sa.ld, sb.ld, sc.ld),
+        (sa.batch_stride, sb.batch_stride, sc.batch_stride),
+    )?;
+    gpu.launch_sm80_at((g, &loaded.1), &p, (a, b, c))
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ fn load(
                 _ => true,
             };
             if inside {
-                let g = (base + at(&p.gcopy, i)) as usize;
+                let g = (base + at(&p.gtile, at(&p.scopy, i))) as usize;
                 smem[s..s + vec as usize].copy_from_slice(&global[g..g + vec as usize]);
             } else {
                 smem[s..s + vec as usize].fill(0.0);

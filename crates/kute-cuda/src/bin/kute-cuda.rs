@@ -488,7 +488,39 @@ fn gemm_catalogue() -> Result<Vec<(String, String)>, Error> {
         let r = format!("gemm{k}_{blas}_{elem}_reference");
         out.push((r.clone(), kute_cuda::gemm::reference_source(&r, *mnk, *elem, &cfg)?));
     }
+    for elem in [Elem::F16, Elem::Bf16] {
+        out.extend(sm80_at_launch_catalogue(elem)?.into_iter().map(|g| (g.name, g.source)));
+    }
     Ok(out)
+}
+
+/// The SM80 kernels of sizes given at launch that `ptx` compiles and
+/// `check` runs: each of the library's tiles, every operand layout, f32
+/// and 16-bit C, facts from none to tile multiples.
+fn sm80_at_launch_catalogue(elem: Elem) -> Result<Vec<kute_cuda::gemm::Sm80GemmAtLaunch>, Error> {
+    use kute_cuda::gemm::Sm80GemmAtLaunch;
+    let cfg = |bm, bn, a_k_major, b_k_major, c_elem| GemmConfig {
+        bm,
+        bn,
+        a_k_major,
+        b_k_major,
+        c_elem,
+        ..GemmConfig::default()
+    };
+    let any = SizeFacts { m_div: 8, n_div: 8, k_div: 8 };
+    let tiled = SizeFacts { m_div: 128, n_div: 128, k_div: 32 };
+    let kernels = [
+        ("tn", cfg(128, 128, true, true, Elem::F32), SizeFacts::default()),
+        ("tn16", cfg(128, 64, true, true, elem), SizeFacts::default()),
+        ("nt", cfg(64, 128, false, false, Elem::F32), any),
+        ("nn16", cfg(64, 64, false, true, elem), any),
+        ("tt", cfg(128, 128, true, false, Elem::F32), any),
+        ("tiled", cfg(128, 128, true, true, elem), tiled),
+    ];
+    kernels
+        .into_iter()
+        .map(|(what, c, facts)| Sm80GemmAtLaunch::new(&format!("gemm80at_{what}_{elem}"), elem, c, facts).map_err(Error::from))
+        .collect()
 }
 
 /// `Ok` when `got` equals `want` bit for bit, else a `Wrong` error naming
@@ -648,6 +680,49 @@ fn gemm(
             println!("{s} {elem}: the SM80 kernel with {elem} C equals its f32 C rounded to {elem}, bit for bit");
             let ms = gpu.time(2, 5, reps, || launch16(&a, &b, &mut c16))?;
             rows.push((s.clone(), elem, format!("kute gemm {layouts} (SM80 mma.sync, {elem} C)"), ms, mnk));
+            // the library's SM80 path: one kernel for every size, its tile
+            // chosen per problem; equal to the kernel made for the shape
+            {
+                use kute_cuda::library::{gemm_with, GemmOptions, Matrix, MatrixMut};
+                let lay = |t: String| t.parse::<Layout>().map_err(Error::from);
+                let operand = |rows: i64, km: bool| {
+                    if km {
+                        lay(format!("({rows},{k}):({k},1)"))
+                    } else {
+                        lay(format!("({rows},{k}):(1,{rows})"))
+                    }
+                };
+                let (la, lb, lc) =
+                    (operand(m, cfg.a_k_major)?, operand(n, cfg.b_k_major)?, lay(format!("({m},{n}):({n},1)"))?);
+                let options = GemmOptions { sm80: true, ..GemmOptions::default() };
+                let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
+                let mut cl = gpu.zeros::<u16>((m * n) as usize)?;
+                let run = |x: &cudarc::driver::CudaSlice<u16>,
+                               y: &cudarc::driver::CudaSlice<u16>,
+                               c: &mut cudarc::driver::CudaSlice<u16>| {
+                    let (am, bm_) = (Matrix { data: x, layout: la.clone() }, Matrix { data: y, layout: lb.clone() });
+                    gemm_with(&gpu, elem, am, bm_, MatrixMut { data: c, layout: lc.clone() }, &options)
+                };
+                run(&ha, &hb, &mut cl)?;
+                same_rounded(
+                    "library gemm (SM80)",
+                    &gpu.download(&cl)?,
+                    &c,
+                    elem,
+                    n as usize,
+                    "the SM80 kernel's f32 C",
+                )?;
+                let tile = kute_cuda::library::sm80_tile((m, n), 1, gpu.sm_count()?);
+                println!("{s} {elem}: the library's SM80 kernel for every size (tile {tile:?}) equals the kernel made for the shape");
+                let ms = gpu.time(2, 5, reps, || run(&a, &b, &mut cl))?;
+                rows.push((
+                    s.clone(),
+                    elem,
+                    format!("kute library {layouts} (SM80 at launch, {} x {}, {elem} C)", tile.0, tile.1),
+                    ms,
+                    mnk,
+                ));
+            }
             let plan90 = if sm90 {
                 Sm90Gemm::warp_specialized_with("kgemm90ws", mnk, elem, Elem::F32, (cfg.a_k_major, cfg.b_k_major))
                     .map_err(|e| println!("{s} {elem}: no SM90 kernel: {e}"))
@@ -1211,6 +1286,26 @@ fn check() -> Result<(), Error> {
             }
         }
     }
+    // the SM80 kernels of sizes given at launch (what GPUs other than
+    // Hopper run), on this GPU
+    for elem in [Elem::F16, Elem::Bf16] {
+        for g in sm80_at_launch_catalogue(elem)? {
+            let (f, origin) = gpu.kernel_cached(&g.name, &g.source, gpu.arch()?)?;
+            for (i, &mnk) in AT_LAUNCH_SHAPES.iter().enumerate() {
+                if g.problem(mnk).is_err() {
+                    continue;
+                }
+                at_launch += 1;
+                match sm80_at_launch_checked(&gpu, (&g, &f), mnk, 61 + i as u64) {
+                    Ok(()) => println!("ok    {} {mnk:?} (one {origin:?} kernel for every size)", g.name),
+                    Err(e) => {
+                        bad += 1;
+                        println!("FAIL  {} {mnk:?}: {e}", g.name);
+                    }
+                }
+            }
+        }
+    }
     // the library call: operands described by layouts
     let mut library = 0;
     if gpu.arch()? == "sm_90" {
@@ -1224,15 +1319,29 @@ fn check() -> Result<(), Error> {
             ((1000, 264, 1000), 3, (true, false), Elem::Bf16, false, Some(2)),
             ((520, 136, 200), 2, (false, false), Elem::F16, true, Some(2)),
         ];
-        for (i, (mnk, batch, k_major, elem, c_f32, cluster)) in cases.into_iter().enumerate() {
+        // (and on the SM80 kernels, each operand layout, a batch, odd sizes)
+        let sm80 = [
+            ((300, 200, 64), 1, (true, true), Elem::F16, true),
+            ((256, 264, 128), 3, (false, true), Elem::Bf16, false),
+            ((1000, 520, 1000), 1, (true, false), Elem::F16, false),
+            ((136, 40, 1000), 2, (false, false), Elem::Bf16, true),
+            ((4096, 4096, 512), 1, (true, true), Elem::F16, false),
+        ];
+        let cases = cases
+            .into_iter()
+            .map(|(mnk, batch, km, elem, c_f32, cluster)| (mnk, batch, km, elem, (c_f32, cluster, false)))
+            .chain(sm80.into_iter().map(|(mnk, batch, km, elem, c_f32)| (mnk, batch, km, elem, (c_f32, None, true))));
+        for (i, (mnk, batch, k_major, elem, how)) in cases.enumerate() {
             library += 1;
+            let (c_f32, cluster, on_sm80) = how;
             let what = format!(
-                "gemm {mnk:?} x {batch} {} {elem} C {}{}",
+                "gemm {mnk:?} x {batch} {} {elem} C {}{}{}",
                 majors_config(k_major).blas(),
                 if c_f32 { "f32" } else { "16-bit" },
-                cluster.map_or(String::new(), |c| format!(", clusters of {c}"))
+                cluster.map_or(String::new(), |c| format!(", clusters of {c}")),
+                if on_sm80 { ", SM80 kernels" } else { "" }
             );
-            match library_checked(&gpu, mnk, batch, k_major, elem, (c_f32, cluster), 77 + i as u64) {
+            match library_checked(&gpu, mnk, batch, k_major, elem, how, 77 + i as u64) {
                 Ok(()) => println!("ok    {what}"),
                 Err(e) => {
                     bad += 1;
@@ -1785,6 +1894,37 @@ fn at_launch_checked(
     }
 }
 
+/// Runs the SM80 kernel of sizes given at launch `g` (its function `f`) on
+/// `mnk`, every operand contiguous, and compares `C` with the reference
+/// GEMM's: bit for bit (f32), or rounded (16-bit).
+fn sm80_at_launch_checked(
+    gpu: &Gpu,
+    (g, f): (&kute_cuda::gemm::Sm80GemmAtLaunch, &cudarc::driver::CudaFunction),
+    (m, n, k): (i64, i64, i64),
+    seed: u64,
+) -> Result<(), Error> {
+    let p = g.problem((m, n, k))?;
+    let k_major = (g.config.a_k_major, g.config.b_k_major);
+    let cfg = majors_config(k_major);
+    let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
+    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), g.elem, &cfg)?)?;
+    let a = gemm_data((m * k) as usize, g.elem, seed);
+    let b = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
+    let want = gpu.download(&want)?;
+    if g.config.c_elem == Elem::F32 {
+        let mut c = gpu.zeros::<f32>((m * n) as usize)?;
+        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c))?;
+        same_bits(&g.name, &gpu.download(&c)?, &want, n as usize, "the reference")
+    } else {
+        let mut c = gpu.zeros::<u16>((m * n) as usize)?;
+        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c))?;
+        same_rounded(&g.name, &gpu.download(&c)?, &want, g.elem, n as usize, "the reference")
+    }
+}
+
 /// Runs `g` on a batch of `batch` problems `mnk` whose rows and matrices
 /// are padded (every leading dimension and batch stride past its minimum,
 /// as the kernel's rules allow), and compares each `C` with the reference
@@ -1910,7 +2050,7 @@ fn library_checked(
     batch: i64,
     k_major: (bool, bool),
     elem: Elem,
-    (c_f32, cluster): (bool, Option<i64>),
+    (c_f32, cluster, sm80): (bool, Option<i64>, bool),
     seed: u64,
 ) -> Result<(), Error> {
     use kute_cuda::library::GemmOptions;
@@ -1937,7 +2077,7 @@ fn library_checked(
     }
     let total = (batch * m * n) as usize;
     let (a, b) = ((&da, la), (&db, lb));
-    let plain = GemmOptions { cluster, ..GemmOptions::default() };
+    let plain = GemmOptions { cluster, sm80, ..GemmOptions::default() };
     if c_f32 {
         let got = library_c::<_, f32>(gpu, elem, a, b, (total, lc), None, &plain)?;
         same_bits("library gemm", &got, &wants, n as usize, "the reference")

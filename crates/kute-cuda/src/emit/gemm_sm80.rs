@@ -63,8 +63,8 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         mode_fns(&mut s, name, f, t)?;
     }
     for (l, f) in [
-        (&plan_a.gcopy, "a_gcopy"),
-        (&plan_b.gcopy, "b_gcopy"),
+        (&plan_a.gtile, "a_gtile"),
+        (&plan_b.gtile, "b_gtile"),
         (&plan_a.scopy, "a_scopy"),
         (&plan_b.scopy, "b_scopy"),
         (&plan_a.ldsm, "a_frag"),
@@ -90,6 +90,7 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         }
     }
     let (mc, nc, kc) = (c(m), c(n), c(k));
+    let ct = args(&plan_c.tile);
     let (lda, ldb, ldc) = p.extents.ld;
     let mut sizes = vec![m, n, k, lda, ldb, ldc];
     if let Some((l, (sa, sb, sc))) = p.extents.batch {
@@ -110,8 +111,8 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
     let mut prelude = String::new();
     for (x, split) in [("a", &p.split_a), ("b", &p.split_b)] {
         prelude.push_str(&format!(
-            "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gcopy(t{});\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
-            args(if x == "a" { &plan_a.gcopy } else { &plan_b.gcopy }),
+            "  const int s{x}_copy0 = (int){name}_s{x}({name}_{x}_scopy(t));\n  const long long g{x}_copy0 = {name}_{x}_gtile({name}_{x}_scopy(t){});\n  const int s{x}_copy[] = {{{}}};\n  const long long g{x}_copy[] = {{{}}};\n",
+            args(if x == "a" { &plan_a.gtile } else { &plan_b.gtile }),
             list(&split.copy_smem),
             split.copy_gmem.iter().map(|&g| c(g)).collect::<Vec<_>>().join(", ")
         ));
@@ -157,7 +158,7 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
     for (int j = 0; j < {mn}; ++j)
 #pragma unroll
       for (int r = 0; r < 2; ++r) {{
-        const long long at = {name}_c_tile({name}_c_frag(t + {THREADS}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j));
+        const long long at = {name}_c_tile({name}_c_frag(t + {THREADS}LL * (2 * r)) + {name}_c_rep(i + {mm}LL * j){ct});
         {pair}
       }}"#,
             pair = match c_elem {
@@ -186,9 +187,9 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         }}"#,
             cc = by_mode(name, "cc", "c_ctiles", tc, ("bm", "bn"), Some(rank)),
             one = match c_elem {
-                Elem::F32 => format!("gc[{name}_c_tile(x)] = acc[i][j][2 * r + e];"),
+                Elem::F32 => format!("gc[{name}_c_tile(x{ct})] = acc[i][j][2 * r + e];"),
                 _ => format!(
-                    r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(acc[i][j][2 * r + e])); gc[{name}_c_tile(x)] = h; }}"#
+                    r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(acc[i][j][2 * r + e])); gc[{name}_c_tile(x{ct})] = h; }}"#
                 ),
             }
         );

@@ -8,7 +8,6 @@ use crate::plan::known_multiple;
 use crate::{Elem, Result};
 use kute::Int;
 
-
 /// The fused epilogue's parameters (`alpha`, and the bias's pointer), or
 /// nothing.
 fn op_params(p: &Sm90Plan) -> String {

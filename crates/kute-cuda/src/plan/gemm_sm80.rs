@@ -16,8 +16,11 @@ pub struct OperandPlan {
     /// The tile grid by mode (row tile, k-tile, batch) to the tile's first
     /// offset: the sum of the modes' parts, computed without a division.
     pub tiles: TileModes,
-    /// `cp.async` TV index (`t + 128 · V · p`) to the global offset in the tile.
-    pub gcopy: Layout,
+    /// A tile's coordinate to its global offset in the tile (the operand's
+    /// layout, strides its own): `cp.async` TV index `i` reads
+    /// `gtile(scopy(i))` (a composition would ask whether a leading
+    /// dimension given at launch equals the tile's extent, to merge modes).
+    pub gtile: Layout,
     /// `cp.async` TV index to the tile coordinate (the shared offset is
     /// the shared layout of it).
     pub scopy: Layout,
@@ -149,12 +152,7 @@ impl Sm80Extents {
 
 /// The layout of an operand `(rows, cols[, L])` whose rows (`cols_major`:
 /// its columns contiguous) are `ld` apart, and its matrices `stride`.
-fn strided(
-    (rows, cols): (Int, Int),
-    ld: Int,
-    cols_major: bool,
-    batch: Option<(Int, Int)>,
-) -> Result<Layout> {
+fn strided((rows, cols): (Int, Int), ld: Int, cols_major: bool, batch: Option<(Int, Int)>) -> Result<Layout> {
     let one = Int::new_dynamic(1);
     let (s0, s1) = if cols_major { (ld, one) } else { (one, ld) };
     Ok(match batch {
@@ -352,7 +350,7 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
         };
         Ok(OperandPlan {
             tiles: TileModes::of(&x.tiles.mode(1)?)?,
-            gcopy: kute::composition(&x.tiles.mode(0)?, &x.copy_tv)?,
+            gtile: x.tiles.mode(0)?,
             scopy: x.copy_tv.clone(),
             ldsm: x.frag.clone(),
             rep: x.rep.clone(),
@@ -376,34 +374,35 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
     // addition (global) with a constant: the split is checked at every
     // thread and pass (it holds for every tile the Pre admits).
     let unsplit = |x: &str, what: &str| Error::unsupported(OP, format!("{x}'s {what} offsets do not split per thread"));
-    let split_copy = |x: &str, side: &Side, plan: &OperandPlan, (rows, passes): (i64, i64)| -> Result<(Vec<i64>, Vec<Int>)> {
-        let threads = 0..THREADS;
-        let starts = || (0..passes).map(|p| tvv * p);
-        let additive = |l: &Layout| -> Result<Option<(Vec<i64>, Vec<i64>)>> {
-            let (us, vs) = (values_at(l, threads.clone())?, values_at(l, starts())?);
-            for (p, &v) in vs.iter().enumerate() {
-                for (t, &u) in us.iter().enumerate() {
-                    if l.eval(t as i64 + tvv * p as i64)? != u + v {
-                        return Ok(None);
+    let split_copy =
+        |x: &str, side: &Side, plan: &OperandPlan, (rows, passes): (i64, i64)| -> Result<(Vec<i64>, Vec<Int>)> {
+            let threads = 0..THREADS;
+            let starts = || (0..passes).map(|p| tvv * p);
+            let additive = |l: &Layout| -> Result<Option<(Vec<i64>, Vec<i64>)>> {
+                let (us, vs) = (values_at(l, threads.clone())?, values_at(l, starts())?);
+                for (p, &v) in vs.iter().enumerate() {
+                    for (t, &u) in us.iter().enumerate() {
+                        if l.eval(t as i64 + tvv * p as i64)? != u + v {
+                            return Ok(None);
+                        }
                     }
                 }
+                Ok(Some((us, vs)))
+            };
+            let Some((su, sv)) = additive(&plan.scopy)? else {
+                return Err(unsplit(x, "cp.async"));
+            };
+            // the global offsets split wherever the tile's row and column each
+            // add without a carry (then for every leading dimension): the
+            // passes' parts are the global layout at the passes' starts
+            let carries = sv.iter().any(|&v| su.iter().any(|&u| u % rows + v % rows >= rows));
+            if carries {
+                return Err(unsplit(x, "cp.async global"));
             }
-            Ok(Some((us, vs)))
+            let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
+            let gv = sv.iter().map(|&v| Ok(plan.gtile.eval_int(Int::new_dynamic(v))?)).collect::<Result<Vec<Int>>>()?;
+            Ok((sc, gv))
         };
-        let Some((su, sv)) = additive(&plan.scopy)? else {
-            return Err(unsplit(x, "cp.async"));
-        };
-        // the global offsets split wherever the tile's row and column each
-        // add without a carry (then for every leading dimension): the
-        // passes' parts are the global layout at the passes' starts
-        let carries = sv.iter().any(|&v| su.iter().any(|&u| u % rows + v % rows >= rows));
-        if carries {
-            return Err(unsplit(x, "cp.async global"));
-        }
-        let sc = xor_split(&side.smem, &su, &sv)?.ok_or_else(|| unsplit(x, "cp.async"))?;
-        let gv = starts().map(|v| Ok(plan.gcopy.eval_int(Int::new_dynamic(v))?)).collect::<Result<Vec<Int>>>()?;
-        Ok((sc, gv))
-    };
     let (copy_sa, copy_ga) = split_copy("a", &sa, &plan_a, (bm, pa))?;
     let (copy_sb, copy_gb) = split_copy("b", &sb, &plan_b, (bn, pb))?;
     // The ldmatrix row addresses: s(frag(t) + rep(r)) as s(frag(t)) ^ s(rep(r)).
@@ -459,5 +458,124 @@ mod tests {
         assert_eq!(xor_split(&sw, &us, &vs).unwrap(), Some(vs.iter().map(|&v| at(v)).collect()));
         // a carry between the parts (row 1 + row 1) breaks the split
         assert_eq!(xor_split(&sw, &[1], &[1]).unwrap(), None);
+    }
+
+    /// Every value of `l` over its domain (a layout of concrete sizes), and
+    /// its coordinates' components for a coordinate layout (static marks
+    /// dropped: a size of 1 is static in one plan and not in the other).
+    fn values(l: &Layout) -> Vec<String> {
+        let n = l.size().unwrap().value();
+        (0..n).map(|i| l.eval_point(Int::new_dynamic(i)).unwrap().to_int_tuple().to_string().replace('_', "")).collect()
+    }
+
+    /// The law of sizes given at launch: for sizes the facts allow, the
+    /// plan made with unknowns, the values put in, evaluates as the plan
+    /// made for those values at every index of every layout the kernel
+    /// evaluates, with the same per-pass global offsets and tile counts,
+    /// and it guards the edges wherever that plan does.
+    #[test]
+    fn the_sm80_plan_of_sizes_at_launch_is_the_plan_of_every_size_it_allows() {
+        use kute::sym::{Sym, Valuation};
+        let configs = [
+            GemmConfig::default(),
+            GemmConfig { bm: 64, bn: 64, a_k_major: false, c_elem: Elem::F16, ..GemmConfig::default() },
+            GemmConfig { bm: 128, bn: 64, b_k_major: false, ..GemmConfig::default() },
+            GemmConfig { bm: 64, bn: 128, a_k_major: false, b_k_major: false, ..GemmConfig::default() },
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: i64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % below as u64) as i64 + 1
+        };
+        let mut compared = 0;
+        for config in configs {
+            for (md, nd, kd) in [(8, 8, 8), (128, 128, 32)] {
+                let unknown = |n: &str, d: i64| Int::symbolic(Sym::var_div(n, d).unwrap()).unwrap();
+                let extents = Sm80Extents {
+                    mnk: (unknown("M", md), unknown("N", nd), unknown("K", kd)),
+                    ld: (unknown("LDA", 8), unknown("LDB", 8), unknown("LDC", nd.min(8))),
+                    batch: Some((unknown("L", 1), (unknown("SA", 8), unknown("SB", 8), unknown("SC", nd.min(8))))),
+                };
+                let sym = plan(extents, Elem::F16, config).unwrap();
+                for _ in 0..3 {
+                    let (m, n, k) = (md * next(300 / md + 2), nd * next(300 / nd + 2), kd * next(200 / kd + 2));
+                    let extra: Vec<i64> = (0..6).map(|_| 8 * (next(3) - 1)).collect();
+                    let rows = |r: i64, c: i64, km: bool| if km { (r, c) } else { (c, r) };
+                    let (ar, ac) = rows(m, k, config.a_k_major);
+                    let (br, bc) = rows(n, k, config.b_k_major);
+                    let (lda, ldb, ldc) = (ac + extra[0], bc + extra[1], n + extra[2]);
+                    let l = next(3);
+                    let (sa, sb, sc) = (ar * lda + extra[3], br * ldb + extra[4], m * ldc + extra[5]);
+                    let d = Int::new_dynamic;
+                    let fixed = Sm80Extents {
+                        mnk: (d(m), d(n), d(k)),
+                        ld: (d(lda), d(ldb), d(ldc)),
+                        batch: Some((d(l), (d(sa), d(sb), d(sc)))),
+                    };
+                    let want = plan(fixed, Elem::F16, config).unwrap();
+                    let v = Valuation::from([
+                        ("M", m),
+                        ("N", n),
+                        ("K", k),
+                        ("LDA", lda),
+                        ("LDB", ldb),
+                        ("LDC", ldc),
+                        ("L", l),
+                        ("SA", sa),
+                        ("SB", sb),
+                        ("SC", sc),
+                    ]);
+                    let put = |x: &Layout| values(&x.substitute(&v).unwrap());
+                    let modes = |t: &TileModes| [Some(t.first.clone()), Some(t.second.clone()), t.batch.clone()];
+                    let mut pairs: Vec<(Layout, Layout)> = Vec::new();
+                    for (s, w) in [
+                        (&sym.plan_a.tiles, &want.plan_a.tiles),
+                        (&sym.plan_b.tiles, &want.plan_b.tiles),
+                        (&sym.plan_c.tiles, &want.plan_c.tiles),
+                    ] {
+                        for (s, w) in modes(s).into_iter().zip(modes(w)) {
+                            pairs.push((s.unwrap(), w.unwrap()));
+                        }
+                    }
+                    for (s, w) in [
+                        (&sym.plan_a.ctiles, &want.plan_a.ctiles),
+                        (&sym.plan_b.ctiles, &want.plan_b.ctiles),
+                        (&sym.plan_c.ctiles, &want.plan_c.ctiles),
+                    ] {
+                        match (s, w) {
+                            (Some(s), Some(w)) => {
+                                for (s, w) in modes(s).into_iter().zip(modes(w)) {
+                                    pairs.push((s.unwrap(), w.unwrap()));
+                                }
+                            }
+                            (Some(_), None) => assert!(sym.predicated && !want.predicated),
+                            (None, Some(_)) => {
+                                panic!("({m},{n},{k}): the plan for values guards, the symbolic one not")
+                            }
+                            (None, None) => {}
+                        }
+                    }
+                    pairs.push((sym.plan_a.gtile.clone(), want.plan_a.gtile.clone()));
+                    pairs.push((sym.plan_b.gtile.clone(), want.plan_b.gtile.clone()));
+                    pairs.push((sym.plan_c.tile.clone(), want.plan_c.tile.clone()));
+                    for (s, w) in &pairs {
+                        assert_eq!(put(s), values(w), "({m},{n},{k}) {config:?}");
+                    }
+                    let at = |x: &Int| x.substitute(&v).unwrap().value();
+                    for (s, w) in [(&sym.split_a, &want.split_a), (&sym.split_b, &want.split_b)] {
+                        let got: Vec<i64> = s.copy_gmem.iter().map(at).collect();
+                        let fixed: Vec<i64> = w.copy_gmem.iter().map(|x| x.value()).collect();
+                        assert_eq!(got, fixed);
+                    }
+                    let (st, wt) = (sym.tiles, want.tiles);
+                    assert_eq!([at(&st.0), at(&st.1), at(&st.2)], [wt.0.value(), wt.1.value(), wt.2.value()]);
+                    assert!(sym.predicated || !want.predicated);
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 24);
     }
 }

@@ -519,7 +519,7 @@ fn sm80_at_launch_catalogue(elem: Elem) -> Result<Vec<kute_cuda::gemm::Sm80GemmA
     ];
     kernels
         .into_iter()
-        .map(|(what, c, facts)| Sm80GemmAtLaunch::new(&format!("gemm80at_{what}_{elem}"), elem, c, facts).map_err(Error::from))
+        .map(|(what, c, facts)| Sm80GemmAtLaunch::new(&format!("gemm80at_{what}_{elem}"), elem, c, facts))
         .collect()
 }
 
@@ -698,8 +698,8 @@ fn gemm(
                 let (ha, hb) = (gpu.upload(&a_host)?, gpu.upload(&b_host)?);
                 let mut cl = gpu.zeros::<u16>((m * n) as usize)?;
                 let run = |x: &cudarc::driver::CudaSlice<u16>,
-                               y: &cudarc::driver::CudaSlice<u16>,
-                               c: &mut cudarc::driver::CudaSlice<u16>| {
+                           y: &cudarc::driver::CudaSlice<u16>,
+                           c: &mut cudarc::driver::CudaSlice<u16>| {
                     let (am, bm_) = (Matrix { data: x, layout: la.clone() }, Matrix { data: y, layout: lb.clone() });
                     gemm_with(&gpu, elem, am, bm_, MatrixMut { data: c, layout: lc.clone() }, &options)
                 };

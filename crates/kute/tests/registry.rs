@@ -185,6 +185,7 @@ const CALLABLE: &[&str] = &[
     "make_tensor",
     "counting",
     "make_identity_tensor",
+    "make_im2col_tma_copy",
     "local_tile",
     "local_partition",
     "inner_partition",

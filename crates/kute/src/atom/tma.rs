@@ -245,7 +245,7 @@ fn coalesce_256(l: &Layout) -> Result<Layout> {
 }
 
 /// CuTe's `TMA::to_CUtensorMapDataType<T>()`.
-fn data_type(elem: &str) -> Option<&'static str> {
+pub(super) fn data_type(elem: &str) -> Option<&'static str> {
     Some(match elem.trim_start_matches("cute::").trim_start_matches("cutlass::") {
         "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t" => "UINT8",
         "uint16_t" => "UINT16",
@@ -266,7 +266,7 @@ fn data_type(elem: &str) -> Option<&'static str> {
 
 /// The TMA swizzle mode of a smem swizzle (`get_tma_swizzle_bits`,
 /// `get_tma_swizzle_base`, `to_CUtensorMapSwizzle`).
-fn swizzle_mode(sw: Swizzle, op: &'static str) -> Result<&'static str> {
+pub(super) fn swizzle_mode(sw: Swizzle, op: &'static str) -> Result<&'static str> {
     let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
     let bad = |why: &str| rule(op, format!("the smem swizzle {sw} is not one TMA can do: {why}"));
     match m {
@@ -539,9 +539,24 @@ fn tma_copy_tiled(
         return Err(rule(name, format!("the CTAs of the multicast {cta_t_map} are none")));
     }
     let atom = tma_atom(op, g, slayout, mc.value(), cta_v_map, name)?;
+    tiled_tma_copy(atom, g.bits, slayout, cta_t_map, cta_v_map, name)
+}
+
+/// The tiled copy of a TMA atom over the CTAs of `cta_t_map` (the tail of
+/// CuTe's `make_tma_copy_tiled` and `make_tma_copy_im2col`): the (CTA, value)
+/// → smem coordinate layout and the tile.
+pub(super) fn tiled_tma_copy(
+    atom: CopyAtom,
+    bits: i64,
+    slayout: &AnyLayout,
+    cta_t_map: &Layout,
+    cta_v_map: &Layout,
+    name: &'static str,
+) -> Result<TiledCopy> {
+    let mc = cta_t_map.cosize()?;
     let go = || -> Result<TiledCopy> {
         let tiler = int_tuple::product_each(cta_v_map.shape().as_ref())?;
-        let per_tma = atom.traits().r#ref.mode(1)?.size()?.value() / g.bits;
+        let per_tma = atom.traits().r#ref.mode(1)?.size()?.value() / bits;
         let inv_smem = algebra::right_inverse(&cops::get_nonswizzle_portion(slayout)?)?;
         let layout_v =
             algebra::composition(&inv_smem, &Layout::from_shape(&IntTuple::leaf(Int::new_static(per_tma)))?)?;

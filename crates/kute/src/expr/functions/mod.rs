@@ -31,6 +31,7 @@ pub(crate) use composed_layouts::apply as apply_composed;
 pub use entry::{Count, FunctionInfo, Kind};
 use entry::{OnAtom, OnComposed, OnTensor};
 pub(crate) use tensors::apply as apply_tensor;
+pub(crate) use tma::im2col_unsupported;
 
 /// The registry entry for `name` (a name or an alias).
 ///
@@ -236,6 +237,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("make_smem_ptr", "make_smem_ptr<T>(address)", "a shared-memory pointer to T at a byte address: make_tensor(make_smem_ptr<half_t>(0), L) is an smem tensor (L plain or swizzled)", tma::make_smem_ptr).targs(n(1)).element_type_targs().args(n(1)),
     FunctionInfo::new("tma_partition", "tma_partition(tma_atom[, cta_coord, cta_layout], smem_tensor, tma_tensor)", "CuTe's TMA partitioner: the smem and TMA coordinate tensors (TMATile, Rest...) as ((TMA, TMA_Iter), Rest...), moved to the slice the CTA at cta_coord of the multicast layout loads", tma::tma_partition).args(range(3, 5)).atom(OnAtom::Native).tensor(OnTensor::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_copy", "make_tma_copy(op, gmem_tensor, smem_layout[, cta_tiler], cluster_size)", "CuTe's TMA copy (SM90_TMA_LOAD, _MULTICAST, _STORE, _REDUCE_ADD) of a CTA tile of gmem into or out of smem laid out as smem_layout: one instruction moves the largest box the layouts allow; with four arguments the fourth is the cluster size", tma::make_tma_copy).args(range(3, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
+    FunctionInfo::new("make_im2col_tma_copy", "make_im2col_tma_copy(op, gmem_tensor, smem_layout[, cta_tiler[, multicast_size]][, lower_corner_whd, upper_corner_whd, lower_padding_whd, upper_padding_whd, stride_whd, lower_srt, stride_srt])", "CuTe's im2col TMA copy (SM90_TMA_LOAD_IM2COL, _MULTICAST, SM90_TMA_STORE_IM2COL) of a convolution's activation ((W,H,D,N),C): boxes of channels x output pixels, the pixels' windows moved by the filter offsets; the convolution parameters are tuples over (W,H,D) (none: zero corners, unit strides)", tma::make_im2col_tma_copy).args(range(3, 12)).atom(OnAtom::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_atom", "make_tma_atom(op, gmem_tensor, smem_layout, cta_tiler[, cluster_size])", "the copy atom of make_tma_copy alone", tma::make_tma_atom).args(range(4, 5)).atom(OnAtom::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_copy_A_sm90", "make_tma_copy_A_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk, cluster_shape)", "the TMA copy of an MMA's A tile (M,K of the tile), multicast over the cluster's N CTAs", tma::make_tma_copy_a_sm90).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),
     FunctionInfo::new("make_tma_copy_B_sm90", "make_tma_copy_B_sm90(op, gmem_tensor, smem_layout, cta_tiler_mnk, cluster_shape)", "the TMA copy of an MMA's B tile (N,K of the tile), multicast over the cluster's M CTAs", tma::make_tma_copy_b_sm90).args(n(5)).atom(OnAtom::Native).composed(OnComposed::Native),

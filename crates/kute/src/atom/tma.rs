@@ -770,6 +770,27 @@ fn sm100_v_map(g: &GmemTensor, tiler: &Tiler, mma: &TiledMma, which: Operand, na
     go().map_err(|e| e.within(name))
 }
 
+/// The CTAs of an SM100 TMA copy's multicast (`make_layout(vmnk, compact_col_major(vmnk,
+/// strides))`): N's CTAs for A, M's for B, none without multicast.
+pub(super) fn sm100_cta_t_map(op: TmaOp, mma: &TiledMma, which: Operand) -> Result<Layout> {
+    let vmnk = mma.thr_layout_vmnk().shape();
+    let k = if which == Operand::A { 2 } else { 1 };
+    let strides: Vec<Int> = (0..4).map(|i| Int::new_static(i64::from(op.is_multicast() && i == k))).collect();
+    {
+        let modes: Vec<IntTuple> = (0..4).map(|i| vmnk.get(i)).collect::<Result<_>>()?;
+        let parts = modes
+            .iter()
+            .zip(&strides)
+            .map(|(s, &d)| {
+                let col = Layout::from_shape(s)?;
+                let scaled = col.stride().try_map(|x| x.as_int().unwrap_or(Int::ZERO).mul(d).map(Stride::of))?;
+                Layout::with_strides(s, &scaled)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Layout::concat(parts.iter())
+    }
+}
+
 const SM100_OPS: [TmaOp; 5] =
     [TmaOp::Load, TmaOp::LoadMulticast, TmaOp::Store, TmaOp::Load2Sm, TmaOp::Load2SmMulticast];
 
@@ -804,23 +825,7 @@ pub fn make_tma_copy_sm100(
     let name = if which == Operand::A { "make_tma_copy_A_sm100" } else { "make_tma_copy_B_sm100" };
     check_op(op, &SM100_OPS, name)?;
     let v = sm100_v_map(g, cluster_tiler, mma, which, name)?;
-    // the CTAs of the multicast: N's for A, M's for B, none without multicast
-    let vmnk = mma.thr_layout_vmnk().shape();
-    let k = if which == Operand::A { 2 } else { 1 };
-    let strides: Vec<Int> = (0..4).map(|i| Int::new_static(i64::from(op.is_multicast() && i == k))).collect();
-    let t = {
-        let modes: Vec<IntTuple> = (0..4).map(|i| vmnk.get(i)).collect::<Result<_>>()?;
-        let parts = modes
-            .iter()
-            .zip(&strides)
-            .map(|(s, &d)| {
-                let col = Layout::from_shape(s)?;
-                let scaled = col.stride().try_map(|x| x.as_int().unwrap_or(Int::ZERO).mul(d).map(Stride::of))?;
-                Layout::with_strides(s, &scaled)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        algebra::coalesce(&Layout::concat(parts.iter())?)?
-    };
+    let t = algebra::coalesce(&sm100_cta_t_map(op, mma, which)?)?;
     tma_copy_tiled(op, g, slayout, &t, &v, name)
 }
 

@@ -39,9 +39,13 @@ pub enum TmaOp {
     LoadIm2colMulticast,
     /// `SM90_TMA_STORE_IM2COL`: smem → an im2col box of gmem.
     StoreIm2col,
+    /// `SM100_TMA_2SM_LOAD_IM2COL`: an im2col box → smem of a CTA pair (a 2-SM UMMA's operand).
+    Load2SmIm2col,
+    /// `SM100_TMA_2SM_LOAD_IM2COL_MULTICAST`.
+    Load2SmIm2colMulticast,
 }
 
-const OPS: [(TmaOp, &str); 9] = [
+const OPS: [(TmaOp, &str); 11] = [
     (TmaOp::Load, "SM90_TMA_LOAD"),
     (TmaOp::LoadMulticast, "SM90_TMA_LOAD_MULTICAST"),
     (TmaOp::Store, "SM90_TMA_STORE"),
@@ -51,6 +55,8 @@ const OPS: [(TmaOp, &str); 9] = [
     (TmaOp::LoadIm2col, "SM90_TMA_LOAD_IM2COL"),
     (TmaOp::LoadIm2colMulticast, "SM90_TMA_LOAD_IM2COL_MULTICAST"),
     (TmaOp::StoreIm2col, "SM90_TMA_STORE_IM2COL"),
+    (TmaOp::Load2SmIm2col, "SM100_TMA_2SM_LOAD_IM2COL"),
+    (TmaOp::Load2SmIm2colMulticast, "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST"),
 ];
 
 impl TmaOp {
@@ -79,20 +85,25 @@ impl TmaOp {
 
     /// Whether the op loads into several CTAs at once.
     ///
-    /// Pre: none. Post: true for the three `_MULTICAST` ops.
+    /// Pre: none. Post: true for the four `_MULTICAST` ops.
     ///
     /// ```
     /// assert!(kute::atom::tma::TmaOp::Load2SmMulticast.is_multicast());
     /// ```
     pub fn is_multicast(self) -> bool {
-        matches!(self, TmaOp::LoadMulticast | TmaOp::Load2SmMulticast | TmaOp::LoadIm2colMulticast)
+        matches!(
+            self,
+            TmaOp::LoadMulticast | TmaOp::Load2SmMulticast | TmaOp::LoadIm2colMulticast | TmaOp::Load2SmIm2colMulticast
+        )
     }
 
     /// The traits of the op moving `bits` bits per instruction:
     /// `Copy_Traits<Op, C<bits>, AuxParams>`.
     pub(crate) fn traits(self, bits: i64) -> Result<CopyTraits> {
         let (thr, tv) = match self {
-            TmaOp::Load2Sm | TmaOp::Load2SmMulticast => ("_2:_1".to_string(), format!("(_2,_{bits}):(_{bits},_1)")),
+            TmaOp::Load2Sm | TmaOp::Load2SmMulticast | TmaOp::Load2SmIm2col | TmaOp::Load2SmIm2colMulticast => {
+                ("_2:_1".to_string(), format!("(_2,_{bits}):(_{bits},_1)"))
+            }
             _ => ("_1:_0".to_string(), format!("(_1,_{bits}):(_0,_1)")),
         };
         let tv: Layout = tv.parse()?;

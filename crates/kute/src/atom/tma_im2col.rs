@@ -1,6 +1,9 @@
 //! CuTe's im2col TMA copies (`cute/atom/copy_traits_sm90_im2col.hpp`):
 //! `make_im2col_tma_copy` of `SM90_TMA_LOAD_IM2COL`, `_MULTICAST` and
-//! `SM90_TMA_STORE_IM2COL`, the copies of an implicit-GEMM convolution.
+//! `SM90_TMA_STORE_IM2COL`, the copies of an implicit-GEMM convolution; and
+//! their SM100 forms for a UMMA's operands (`copy_traits_sm100_im2col.hpp`:
+//! [`make_im2col_tma_copy_sm100`], [`make_im2col_tma_atom_sm100`], with the
+//! 2-SM `SM100_TMA_2SM_LOAD_IM2COL` ops).
 //!
 //! The gmem tensor is a convolution's activation, `((W,H,D,N),C)` as CUTLASS
 //! makes it. The TMA unit reads it in im2col mode: a box of `C` channels of a
@@ -30,6 +33,8 @@
 //! ```
 
 use super::copy::{CopyAtom, TiledCopy};
+use super::mma::TiledMma;
+use super::operand::Operand;
 use super::tma::{self, GmemTensor, TmaOp};
 pub use super::tma_im2col_desc::{Im2colDescriptor, Im2colParams, Im2colTensor};
 use crate::algebra;
@@ -37,6 +42,7 @@ use crate::composed::{ops as cops, AnyLayout};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
+use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
 use crate::stride::{Stride, StrideTuple};
 use crate::tiler::Tiler;
@@ -376,7 +382,7 @@ pub fn make_im2col_tma_copy(
     conv: Option<&ConvParams>,
 ) -> Result<TiledCopy> {
     let name = "make_im2col_tma_copy";
-    if !op.is_im2col() {
+    if !matches!(op, TmaOp::LoadIm2col | TmaOp::LoadIm2colMulticast | TmaOp::StoreIm2col) {
         return Err(rule(
             name,
             format!("{op} is not an im2col op (SM90_TMA_LOAD_IM2COL, _MULTICAST, SM90_TMA_STORE_IM2COL)"),
@@ -401,16 +407,167 @@ pub fn make_im2col_tma_copy(
     tma::tiled_tma_copy(atom, g.bits(), slayout, &cta_t_map, &cta_v_map, name)
 }
 
+/// The cta value map of an SM100 im2col copy: CuTe's
+/// `layout<1>(mma.thrfrg_A(make_identity_layout(append<R>((TILE_M,TILE_K),_1))))(_, repeat<R>(_))`
+/// (`(TILE_N,TILE_K)` and `thrfrg_B` for B), `R` the activation's rank.
+fn sm100_v_map(g: &GmemTensor, tile: &IntTuple, mma: &TiledMma, which: Operand, name: &'static str) -> Result<Layout> {
+    let go = || -> Result<Layout> {
+        let mn = if which == Operand::A { 0 } else { 1 };
+        if tile.is_leaf() || tile.rank() < 3 {
+            return Err(rule(name, format!("the tile {tile} is not an (M,N,K) tile")));
+        }
+        let r = g.layout().rank().max(2);
+        let mut modes = vec![tile.get(mn)?, tile.get(2)?];
+        while modes.len() < r {
+            modes.push(IntTuple::leaf(Int::ONE));
+        }
+        let shape = Tree::tuple(modes.iter().map(|m| m.as_ref()));
+        let frg = mma.thrfrg(which, &Layout::identity(&shape)?)?.mode(1)?;
+        let c: Coord = Tree::try_build(|b| {
+            b.open();
+            b.leaf(Crd::Underscore);
+            b.open();
+            for _ in 0..r {
+                b.leaf(Crd::Underscore);
+            }
+            b.close();
+            b.close();
+            Ok(())
+        })?;
+        frg.slice(&c)
+    };
+    go().map_err(|e| e.within(name))
+}
+
+fn sm100_name(which: Operand, copy: bool) -> &'static str {
+    match (which, copy) {
+        (Operand::A, true) => "make_im2col_tma_copy_A_sm100",
+        (_, true) => "make_im2col_tma_copy_B_sm100",
+        (Operand::A, false) => "make_im2col_tma_atom_A_sm100",
+        (_, false) => "make_im2col_tma_atom_B_sm100",
+    }
+}
+
+const SM100_LOADS: [TmaOp; 4] =
+    [TmaOp::LoadIm2col, TmaOp::LoadIm2colMulticast, TmaOp::Load2SmIm2col, TmaOp::Load2SmIm2colMulticast];
+
+fn check_sm100_op(op: TmaOp, store_too: bool, name: &'static str) -> Result<()> {
+    if SM100_LOADS.contains(&op) || (store_too && op == TmaOp::StoreIm2col) {
+        return Ok(());
+    }
+    Err(rule(name, format!("{op} is not an im2col op it supports (SM90_TMA_LOAD_IM2COL[_MULTICAST], SM100_TMA_2SM_LOAD_IM2COL[_MULTICAST])")))
+}
+
+/// CuTe `make_im2col_tma_copy_A_sm100` / `_B_sm100` (`which`): the im2col
+/// copy of a UMMA operand's smem tile (`slayout`, `(MMA, MMA_M, MMA_K)` as
+/// `UMMA::tile_to_mma_shape` makes it) from the cluster's `(M,N,K)` tile of
+/// the activation; a multicast load spans the CTAs of the MMA's N (for A) or
+/// M (for B) mode.
+///
+/// Pre: `op` is `SM90_TMA_LOAD_IM2COL[_MULTICAST]` or
+/// `SM100_TMA_2SM_LOAD_IM2COL[_MULTICAST]`; as [`make_im2col_tma_copy`]
+/// otherwise. Post: as [`make_im2col_tma_copy`]; the copy's CTAs are the
+/// MMA's `(V,M,N,K)` CTAs.
+///
+/// ```
+/// use kute::atom::{tma::{GmemTensor, TmaOp}, tma_im2col::make_im2col_tma_copy_sm100, Operand};
+/// let g = GmemTensor::new("half_t", 0, "((8,8,2),64):((64,512,4096),_1)".parse().unwrap()).unwrap();
+/// let mma = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>{})";
+/// let s = kute::expr::eval(&format!(
+///     "UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},partition_shape_A({mma},(_128,_64)))"))
+///     .unwrap().to_any_layout("s").unwrap();
+/// let m = match kute::expr::eval(mma).unwrap() { kute::expr::Value::TiledMma(m) => m, _ => unreachable!() };
+/// let c = make_im2col_tma_copy_sm100(Operand::A, TmaOp::LoadIm2col, &g, &s, &"(_128,_256,_64)".parse().unwrap(), &m, None)
+///     .unwrap();
+/// assert_eq!(c.tiler_mn_text(), "(_2048,_1,_4)");
+/// ```
+pub fn make_im2col_tma_copy_sm100(
+    which: Operand,
+    op: TmaOp,
+    g: &GmemTensor,
+    slayout: &AnyLayout,
+    cluster_tile: &IntTuple,
+    mma: &TiledMma,
+    conv: Option<&ConvParams>,
+) -> Result<TiledCopy> {
+    let name = sm100_name(which, true);
+    check_sm100_op(op, false, name)?;
+    let v = sm100_v_map(g, cluster_tile, mma, which, name)?;
+    let t = tma::sm100_cta_t_map(op, mma, which).map_err(|e| e.within(name))?;
+    let mc = t.cosize()?;
+    let size = slayout.size()?;
+    if !(size.is_static() && mc.is_static() && mc.value() >= 1 && size.value() % mc.value() == 0) {
+        return Err(rule(name, format!("the multicast CTAs {t} do not divide the smem tile's size {size}")));
+    }
+    let atom = im2col_atom(op, g, slayout, mc.value(), &v, conv, name)?;
+    tma::tiled_tma_copy(atom, g.bits(), slayout, &t, &v, name)
+}
+
+/// CuTe `make_im2col_tma_atom_A_sm100` / `_B_sm100` (`which`): the atom alone,
+/// the box split over the cluster's N (for A) or M (for B) CTAs for a multicast op.
+///
+/// Pre: as [`make_im2col_tma_copy_sm100`] (`SM90_TMA_STORE_IM2COL` allowed too);
+/// `cluster_shape` is `(V,M,N,K)`. Post: the atom of that copy.
+///
+/// ```
+/// use kute::atom::{tma::{GmemTensor, TmaOp}, tma_im2col::make_im2col_tma_atom_sm100, Operand};
+/// let g = GmemTensor::new("half_t", 0, "((8,8,2),64):((64,512,4096),_1)".parse().unwrap()).unwrap();
+/// let mma = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>{})";
+/// let s = kute::expr::eval(&format!(
+///     "UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},partition_shape_A({mma},(_128,_64)))"))
+///     .unwrap().to_any_layout("s").unwrap();
+/// let m = match kute::expr::eval(mma).unwrap() { kute::expr::Value::TiledMma(m) => m, _ => unreachable!() };
+/// let a = make_im2col_tma_atom_sm100(Operand::A, TmaOp::LoadIm2colMulticast, &g, &s,
+///     &"(_128,_256,_64)".parse().unwrap(), &m, &"(_1,_2,_2,_1)".parse().unwrap(), None).unwrap();
+/// assert_eq!(a.im2col().unwrap().descriptor().pixels_per_column, 64); // 128 pixels over 2 CTAs
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn make_im2col_tma_atom_sm100(
+    which: Operand,
+    op: TmaOp,
+    g: &GmemTensor,
+    slayout: &AnyLayout,
+    mma_tiler: &IntTuple,
+    mma: &TiledMma,
+    cluster_shape: &IntTuple,
+    conv: Option<&ConvParams>,
+) -> Result<CopyAtom> {
+    let name = sm100_name(which, false);
+    check_sm100_op(op, true, name)?;
+    let v = sm100_v_map(g, mma_tiler, mma, which, name)?;
+    let mc = if op.is_multicast() {
+        let k = if which == Operand::A { 2 } else { 1 };
+        let m = cluster_shape
+            .get(k)
+            .map_err(|_| rule(name, format!("the cluster shape {cluster_shape} has no mode {k}")))?;
+        int_tuple::product(m.leaves())?
+    } else {
+        Int::ONE
+    };
+    if mc.value() < 1 {
+        return Err(rule(name, format!("the multicast size {mc} is not positive")));
+    }
+    im2col_atom(op, g, slayout, mc.value(), &v, conv, name)
+}
+
 /// `TmaOp` helpers for the im2col ops.
 impl TmaOp {
     /// Whether the op is an im2col op.
     ///
-    /// Pre: none. Post: true for `SM90_TMA_LOAD_IM2COL`, `_MULTICAST` and `SM90_TMA_STORE_IM2COL`.
+    /// Pre: none. Post: true for `SM90_TMA_LOAD_IM2COL`, `_MULTICAST`, `SM90_TMA_STORE_IM2COL`
+    /// and the two `SM100_TMA_2SM_LOAD_IM2COL` ops.
     ///
     /// ```
     /// assert!(kute::atom::tma::TmaOp::StoreIm2col.is_im2col());
     /// ```
     pub fn is_im2col(self) -> bool {
-        matches!(self, TmaOp::LoadIm2col | TmaOp::LoadIm2colMulticast | TmaOp::StoreIm2col)
+        matches!(
+            self,
+            TmaOp::LoadIm2col
+                | TmaOp::LoadIm2colMulticast
+                | TmaOp::StoreIm2col
+                | TmaOp::Load2SmIm2col
+                | TmaOp::Load2SmIm2colMulticast
+        )
     }
 }

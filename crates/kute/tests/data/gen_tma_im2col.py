@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Rebuild tma_im2col.tsv: CuTe's own answers for its im2col TMA copies
 (cute/atom/copy_traits_sm90_im2col.hpp: make_im2col_tma_copy of SM90_TMA_LOAD_IM2COL,
-SM90_TMA_LOAD_IM2COL_MULTICAST and SM90_TMA_STORE_IM2COL).
+SM90_TMA_LOAD_IM2COL_MULTICAST and SM90_TMA_STORE_IM2COL; copy_traits_sm100_im2col.hpp:
+make_im2col_tma_copy_A/B_sm100 and make_im2col_tma_atom_A/B_sm100 of those and of
+SM100_TMA_2SM_LOAD_IM2COL[_MULTICAST]).
 
 usage: gen_tma_im2col.py ORACLE_DIR > tma_im2col.tsv
 
@@ -24,7 +26,9 @@ The convolution parameters are written as in CuTe's call, in order:
                        [, lower_corner_whd, upper_corner_whd, lower_padding_whd,
                           upper_padding_whd, stride_whd, lower_srt, stride_srt])
 each a tuple over the spatial modes (W,H[,D]); gtensor is ((W,H[,D],N),C) as CUTLASS's
-convolutions make it for the activation of an fprop or dgrad.
+convolutions make it for the activation of an fprop or dgrad. The SM100 forms take them
+after (op, gtensor, slayout, cluster_tile, mma) and (op, gtensor, slayout, mma_tiler, mma,
+cluster_shape).
 """
 import os, re, subprocess, sys, tempfile
 
@@ -82,7 +86,8 @@ static void print_im2col() {
 def prelude():
     p = gen_tma.PRELUDE
     p = p.replace("#include <cute/algorithm/copy.hpp>",
-                  "#include <cute/algorithm/copy.hpp>\n#include <cute/atom/copy_traits_sm90_im2col.hpp>")
+                  "#include <cute/algorithm/copy.hpp>\n#include <cute/atom/copy_traits_sm90_im2col.hpp>\n"
+                  "#include <cute/atom/copy_traits_sm100_im2col.hpp>")
     anchor = "void print(TmaDescArgs) {"
     assert anchor in p
     return p.replace(anchor, IM2COL + anchor + "\n  if (irec.calls) { print_im2col(); return; }")
@@ -208,6 +213,26 @@ def cases():
           f"{conv(2, (0, 1), (3, 3), (2, 1), (1, 1), static=True)})")
     for crd in ["(_0,_0)", "(13,(7,2,1))", "(_35,(_3,_1,_2))"]:
         out.append(f"get_tma_tensor({cs},((_8,_8,_2),_64))({crd})")
+    # SM100: the A operand of a 1-SM and a 2-SM UMMA, the B operand (a wgrad's activation)
+    for m, n, two in [(128, 256, False), (256, 256, True), (128, 128, False)]:
+        mop = "SM100_MMA_F16BF16_2x1SM_SS" if two else "SM100_MMA_F16BF16_SS"
+        mma = f"make_tiled_mma({mop}<half_t,half_t,float,{m},{n},UMMA::Major::K,UMMA::Major::K>{{}})"
+        sa = f"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},partition_shape_A({mma},(_{m},_64)))"
+        sb = f"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},partition_shape_B({mma},(_{n},_64)))"
+        ld, mc = ("SM100_TMA_2SM_LOAD_IM2COL", "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST") if two else \
+                 ("SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST")
+        cl = "(_2,_1,_2,_1)" if two else "(_1,_2,_2,_1)"
+        mt = f"(_{m},_{n},_64)"
+        if n == 128:
+            out += rows(f"make_im2col_tma_copy_B_sm100({ld}{{}},{act},{sb},{mt},{mma},{p})", "((8,8,2),64)")
+            out += rows(f"make_im2col_tma_atom_B_sm100({mc}{{}},{act},{sb},{mt},{mma},{cl},{p})", "((8,8,2),64)")
+            continue
+        out += rows(f"make_im2col_tma_copy_A_sm100({ld}{{}},{act},{sa},{mt},{mma},{p})", "((8,8,2),64)")
+        out += rows(f"make_im2col_tma_copy_A_sm100({mc}{{}},{act},{sa},{mt},{mma},{p})", "((8,8,2),64)")
+        out += rows(f"make_im2col_tma_atom_A_sm100({ld}{{}},{act},{sa},{mt},{mma},{cl},{p})", "((8,8,2),64)")
+        out += rows(f"make_im2col_tma_atom_A_sm100({mc}{{}},{act},{sa},{mt},{mma},{cl},{p})", "((8,8,2),64)")
+    mma1 = "make_tiled_mma(SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>{})"
+    sa1 = f"UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<half_t>{{}},partition_shape_A({mma1},(_128,_64)))"
     # rejected
     out += [
         # the tile and the smem layout differ
@@ -227,6 +252,9 @@ def cases():
         # a zero traversal stride
         f"make_im2col_tma_copy(SM90_TMA_LOAD_IM2COL{{}},{sact},{k_sw('half_t', 128, 64)},"
         f"{conv(2, (1, 1), (3, 3), (0, 1), (1, 1), static=True)})",
+        # an SM100 copy of a store, of a tiled op
+        f"make_im2col_tma_copy_A_sm100(SM90_TMA_STORE_IM2COL{{}},{act},{sa1},(_128,_256,_64),{mma1},{p})",
+        f"make_im2col_tma_copy_A_sm100(SM90_TMA_LOAD{{}},{act},{sa1},(_128,_256,_64),{mma1},{p})",
         # the im2col copy has no gmem basis
         f"tma_gbasis({ct})",
     ]
@@ -251,7 +279,8 @@ def main():
     for i, body in zip(parts[1::2], parts[2::2]):
         done = body.split("\n#END#")
         answers[int(i)] = done[0].strip("\n").strip().replace("\n", "\\n") if len(done) > 1 else "error"
-    print("# CuTe's im2col TMA copies (make_im2col_tma_copy), from its own C++ headers: gen_tma_im2col.py")
+    print("# CuTe's im2col TMA copies (make_im2col_tma_copy and its SM100 forms), from its own C++ headers: "
+          "gen_tma_im2col.py")
     for e, a in zip(exprs, answers):
         print(f"{e}\t{a}")
 

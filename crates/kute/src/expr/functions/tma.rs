@@ -291,11 +291,70 @@ pub(crate) fn im2col_unsupported() -> Error {
     )
 }
 
+/// The seven convolution parameters from argument `k` on.
+fn conv_params(a: &Args, k: usize) -> Result<crate::atom::tma_im2col::ConvParams> {
+    let t = |j: usize, what: &str| -> Result<IntTuple> { a.arg(k + j, what) };
+    Ok(crate::atom::tma_im2col::ConvParams {
+        lower_corner_whd: t(0, "lower_corner_whd")?,
+        upper_corner_whd: t(1, "upper_corner_whd")?,
+        lower_padding_whd: t(2, "lower_padding_whd")?,
+        upper_padding_whd: t(3, "upper_padding_whd")?,
+        stride_whd: t(4, "stride_whd")?,
+        lower_srt: t(5, "lower_srt")?,
+        stride_srt: t(6, "stride_srt")?,
+    })
+}
+
+fn im2col_sm100_copy(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tile: IntTuple = a.arg(3, "the (M,N,K) cluster tile")?;
+    let conv = conv_params(a, 5)?;
+    Ok(copy(crate::atom::tma_im2col::make_im2col_tma_copy_sm100(which, op, g, &s, &tile, mma(a, 4)?, Some(&conv))?))
+}
+
+/// `make_im2col_tma_copy_A_sm100(op, g, s, cluster_tile, mma, conv...)`.
+pub(super) fn make_im2col_tma_copy_a_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_copy(a, Operand::A)
+}
+
+/// `make_im2col_tma_copy_B_sm100(op, g, s, cluster_tile, mma, conv...)`.
+pub(super) fn make_im2col_tma_copy_b_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_copy(a, Operand::B)
+}
+
+fn im2col_sm100_atom(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tile: IntTuple = a.arg(3, "the (M,N,K) MMA tile")?;
+    let cluster: IntTuple = a.arg(5, "the (V,M,N,K) cluster shape")?;
+    let conv = conv_params(a, 6)?;
+    let atom = crate::atom::tma_im2col::make_im2col_tma_atom_sm100(
+        which,
+        op,
+        g,
+        &s,
+        &tile,
+        mma(a, 4)?,
+        &cluster,
+        Some(&conv),
+    )?;
+    Ok(Value::CopyAtom(Box::new(atom)))
+}
+
+/// `make_im2col_tma_atom_A_sm100(op, g, s, mma_tiler, mma, cluster_shape, conv...)`.
+pub(super) fn make_im2col_tma_atom_a_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_atom(a, Operand::A)
+}
+
+/// `make_im2col_tma_atom_B_sm100(op, g, s, mma_tiler, mma, cluster_shape, conv...)`.
+pub(super) fn make_im2col_tma_atom_b_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_atom(a, Operand::B)
+}
+
 /// `make_im2col_tma_copy(op, g, s[, cta_tiler[, multicast_size]][, lower_corner_whd,
 /// upper_corner_whd, lower_padding_whd, upper_padding_whd, stride_whd, lower_srt,
 /// stride_srt])`, as CuTe's overloads (3, 4, 5, 10, 11 or 12 arguments).
 pub(super) fn make_im2col_tma_copy(a: &Args) -> Result<Value> {
-    use crate::atom::tma_im2col::{self, ConvParams};
+    use crate::atom::tma_im2col;
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
     let n = a.len();
     let (tiler_at, mc_at, conv_at) = match n {
@@ -311,20 +370,6 @@ pub(super) fn make_im2col_tma_copy(a: &Args) -> Result<Value> {
     };
     let tiler: Option<Tiler> = tiler_at.map(|i| a.arg(i, "the CTA tile")).transpose()?;
     let mc: Option<Int> = mc_at.map(|i| a.arg(i, "the multicast size")).transpose()?;
-    let conv = match conv_at {
-        Some(k) => {
-            let t = |j: usize, what: &str| -> Result<IntTuple> { a.arg(k + j, what) };
-            Some(ConvParams {
-                lower_corner_whd: t(0, "lower_corner_whd")?,
-                upper_corner_whd: t(1, "upper_corner_whd")?,
-                lower_padding_whd: t(2, "lower_padding_whd")?,
-                upper_padding_whd: t(3, "upper_padding_whd")?,
-                stride_whd: t(4, "stride_whd")?,
-                lower_srt: t(5, "lower_srt")?,
-                stride_srt: t(6, "stride_srt")?,
-            })
-        }
-        None => None,
-    };
+    let conv = conv_at.map(|k| conv_params(a, k)).transpose()?;
     Ok(copy(tma_im2col::make_im2col_tma_copy(op, g, &s, tiler.as_ref(), mc, conv.as_ref())?))
 }

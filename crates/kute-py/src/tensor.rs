@@ -23,6 +23,9 @@ fn counting(t: &Bound<'_, PyAny>) -> PyResult<Tensor<Counting>> {
                 Err(PyTypeError::new_err("expected a counting tensor, not a coordinate tensor"))
             }
             TensorValue::Tmem(_) => Err(PyTypeError::new_err("expected a counting tensor, not a tensor-memory tensor")),
+            TensorValue::Im2col(_) => {
+                Err(PyTypeError::new_err("expected a counting tensor, not an im2col TMA coordinate tensor"))
+            }
         },
         other => Err(PyTypeError::new_err(format!("expected a counting tensor, not {}", other.kind_name()))),
     }
@@ -139,6 +142,11 @@ pub fn _relayout(py: Python<'_>, t: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>
             TensorValue::Tmem(_) => {
                 return Err(PyTypeError::new_err(
                     "expected a counting or coordinate tensor, not a tensor-memory tensor",
+                ))
+            }
+            TensorValue::Im2col(_) => {
+                return Err(PyTypeError::new_err(
+                    "expected a counting or coordinate tensor, not an im2col TMA coordinate tensor",
                 ))
             }
         },

@@ -4,7 +4,9 @@
 //! stub of the driver's `cuTensorMapEncodeTiled` that records its arguments.
 //! Every row must print exactly CuTe's text (its `_` marks included: the
 //! expressions are evaluated as written, integers static or dynamic), and an
-//! `error` row must be refused with an error.
+//! `error` row must be refused with an error. The im2col copies
+//! (`make_im2col_tma_copy`) likewise: `data/tma_im2col.tsv`, made by
+//! `data/gen_tma_im2col.py` with a stub of `cuTensorMapEncodeIm2col`.
 
 use kute::expr;
 
@@ -25,5 +27,24 @@ fn tma_rows_match_cute() {
         }
     }
     assert!(rows >= 400, "only {rows} rows");
+    assert!(bad.is_empty(), "{} of {rows} rows differ from CuTe:\n{}", bad.len(), bad.join("\n"));
+}
+#[test]
+fn im2col_rows_match_cute() {
+    let data = include_str!("data/tma_im2col.tsv");
+    let (mut rows, mut bad) = (0, Vec::new());
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let (src, want) = line.split_once('\t').expect("a row is `expr \\t answer`");
+        let want = want.replace("\\n", "\n");
+        rows += 1;
+        match (expr::eval(src), want.as_str()) {
+            (Err(_), "error") => {}
+            (Ok(v), "error") => bad.push(format!("{src}\n  CuTe rejects it; kute: {v}")),
+            (Ok(v), w) if v.to_string() == w => {}
+            (Ok(v), w) => bad.push(format!("{src}\n  CuTe: {w}\n  kute: {v}")),
+            (Err(e), w) => bad.push(format!("{src}\n  CuTe: {w}\n  kute: error {e}")),
+        }
+    }
+    assert!(rows >= 170, "only {rows} rows");
     assert!(bad.is_empty(), "{} of {rows} rows differ from CuTe:\n{}", bad.len(), bad.join("\n"));
 }

@@ -35,6 +35,8 @@ pub struct CopyAtom {
     reference: Layout,
     /// A TMA atom's descriptor and gmem basis (`make_tma_copy`).
     tma: Option<Box<super::tma_desc::TmaParams>>,
+    /// An im2col TMA atom's descriptor and coordinate tensor (`make_im2col_tma_copy`).
+    im2col: Option<Box<super::tma_im2col_desc::Im2colParams>>,
 }
 
 impl CopyAtom {
@@ -76,12 +78,39 @@ impl CopyAtom {
                 ));
             }
         }
-        Ok(CopyAtom { traits, val_type: val_type.to_string(), val_bits: bits, src, dst, reference, tma: None })
+        Ok(CopyAtom {
+            traits,
+            val_type: val_type.to_string(),
+            val_bits: bits,
+            src,
+            dst,
+            reference,
+            tma: None,
+            im2col: None,
+        })
     }
 
     /// The same atom carrying a TMA descriptor.
     pub(crate) fn with_tma(self, params: super::tma_desc::TmaParams) -> Result<CopyAtom> {
         Ok(CopyAtom { tma: Some(Box::new(params)), ..self })
+    }
+
+    /// The same atom carrying an im2col TMA descriptor and coordinate tensor.
+    pub(crate) fn with_im2col(self, params: super::tma_im2col_desc::Im2colParams) -> Result<CopyAtom> {
+        Ok(CopyAtom { im2col: Some(Box::new(params)), ..self })
+    }
+
+    /// An im2col TMA atom's descriptor and coordinate tensor (made by
+    /// [`make_im2col_tma_copy`](super::tma_im2col::make_im2col_tma_copy)).
+    ///
+    /// Pre: none. Post: `Some` for an im2col TMA atom, `None` for any other
+    /// (a tiled TMA atom's are in [`CopyAtom::tma`]).
+    ///
+    /// ```
+    /// assert!(kute::atom::CopyAtom::new("SM75_U32x4_LDSM_N", "half_t").unwrap().im2col().is_none());
+    /// ```
+    pub fn im2col(&self) -> Option<&super::tma_im2col_desc::Im2colParams> {
+        self.im2col.as_deref()
     }
 
     /// A TMA atom's gmem basis, coordinate strides and descriptor (made by

@@ -10,6 +10,8 @@ pub mod smem;
 pub mod thread;
 pub mod tma;
 mod tma_desc;
+pub mod tma_im2col;
+mod tma_im2col_desc;
 pub mod tmem;
 pub mod traits;
 

@@ -245,7 +245,7 @@ fn coalesce_256(l: &Layout) -> Result<Layout> {
 }
 
 /// CuTe's `TMA::to_CUtensorMapDataType<T>()`.
-fn data_type(elem: &str) -> Option<&'static str> {
+pub(super) fn data_type(elem: &str) -> Option<&'static str> {
     Some(match elem.trim_start_matches("cute::").trim_start_matches("cutlass::") {
         "int8_t" | "uint8_t" | "float_e4m3_t" | "float_e5m2_t" | "float_ue8m0_t" => "UINT8",
         "uint16_t" => "UINT16",
@@ -266,7 +266,7 @@ fn data_type(elem: &str) -> Option<&'static str> {
 
 /// The TMA swizzle mode of a smem swizzle (`get_tma_swizzle_bits`,
 /// `get_tma_swizzle_base`, `to_CUtensorMapSwizzle`).
-fn swizzle_mode(sw: Swizzle, op: &'static str) -> Result<&'static str> {
+pub(super) fn swizzle_mode(sw: Swizzle, op: &'static str) -> Result<&'static str> {
     let (b, m, s) = (sw.bits(), sw.base(), sw.shift());
     let bad = |why: &str| rule(op, format!("the smem swizzle {sw} is not one TMA can do: {why}"));
     match m {
@@ -539,9 +539,24 @@ fn tma_copy_tiled(
         return Err(rule(name, format!("the CTAs of the multicast {cta_t_map} are none")));
     }
     let atom = tma_atom(op, g, slayout, mc.value(), cta_v_map, name)?;
+    tiled_tma_copy(atom, g.bits, slayout, cta_t_map, cta_v_map, name)
+}
+
+/// The tiled copy of a TMA atom over the CTAs of `cta_t_map` (the tail of
+/// CuTe's `make_tma_copy_tiled` and `make_tma_copy_im2col`): the (CTA, value)
+/// → smem coordinate layout and the tile.
+pub(super) fn tiled_tma_copy(
+    atom: CopyAtom,
+    bits: i64,
+    slayout: &AnyLayout,
+    cta_t_map: &Layout,
+    cta_v_map: &Layout,
+    name: &'static str,
+) -> Result<TiledCopy> {
+    let mc = cta_t_map.cosize()?;
     let go = || -> Result<TiledCopy> {
         let tiler = int_tuple::product_each(cta_v_map.shape().as_ref())?;
-        let per_tma = atom.traits().r#ref.mode(1)?.size()?.value() / g.bits;
+        let per_tma = atom.traits().r#ref.mode(1)?.size()?.value() / bits;
         let inv_smem = algebra::right_inverse(&cops::get_nonswizzle_portion(slayout)?)?;
         let layout_v =
             algebra::composition(&inv_smem, &Layout::from_shape(&IntTuple::leaf(Int::new_static(per_tma)))?)?;
@@ -755,6 +770,27 @@ fn sm100_v_map(g: &GmemTensor, tiler: &Tiler, mma: &TiledMma, which: Operand, na
     go().map_err(|e| e.within(name))
 }
 
+/// The CTAs of an SM100 TMA copy's multicast (`make_layout(vmnk, compact_col_major(vmnk,
+/// strides))`): N's CTAs for A, M's for B, none without multicast.
+pub(super) fn sm100_cta_t_map(op: TmaOp, mma: &TiledMma, which: Operand) -> Result<Layout> {
+    let vmnk = mma.thr_layout_vmnk().shape();
+    let k = if which == Operand::A { 2 } else { 1 };
+    let strides: Vec<Int> = (0..4).map(|i| Int::new_static(i64::from(op.is_multicast() && i == k))).collect();
+    {
+        let modes: Vec<IntTuple> = (0..4).map(|i| vmnk.get(i)).collect::<Result<_>>()?;
+        let parts = modes
+            .iter()
+            .zip(&strides)
+            .map(|(s, &d)| {
+                let col = Layout::from_shape(s)?;
+                let scaled = col.stride().try_map(|x| x.as_int().unwrap_or(Int::ZERO).mul(d).map(Stride::of))?;
+                Layout::with_strides(s, &scaled)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Layout::concat(parts.iter())
+    }
+}
+
 const SM100_OPS: [TmaOp; 5] =
     [TmaOp::Load, TmaOp::LoadMulticast, TmaOp::Store, TmaOp::Load2Sm, TmaOp::Load2SmMulticast];
 
@@ -789,23 +825,7 @@ pub fn make_tma_copy_sm100(
     let name = if which == Operand::A { "make_tma_copy_A_sm100" } else { "make_tma_copy_B_sm100" };
     check_op(op, &SM100_OPS, name)?;
     let v = sm100_v_map(g, cluster_tiler, mma, which, name)?;
-    // the CTAs of the multicast: N's for A, M's for B, none without multicast
-    let vmnk = mma.thr_layout_vmnk().shape();
-    let k = if which == Operand::A { 2 } else { 1 };
-    let strides: Vec<Int> = (0..4).map(|i| Int::new_static(i64::from(op.is_multicast() && i == k))).collect();
-    let t = {
-        let modes: Vec<IntTuple> = (0..4).map(|i| vmnk.get(i)).collect::<Result<_>>()?;
-        let parts = modes
-            .iter()
-            .zip(&strides)
-            .map(|(s, &d)| {
-                let col = Layout::from_shape(s)?;
-                let scaled = col.stride().try_map(|x| x.as_int().unwrap_or(Int::ZERO).mul(d).map(Stride::of))?;
-                Layout::with_strides(s, &scaled)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        algebra::coalesce(&Layout::concat(parts.iter())?)?
-    };
+    let t = algebra::coalesce(&sm100_cta_t_map(op, mma, which)?)?;
     tma_copy_tiled(op, g, slayout, &t, &v, name)
 }
 

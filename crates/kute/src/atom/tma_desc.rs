@@ -15,7 +15,8 @@ use std::fmt;
 /// use kute::atom::tma::TmaOp;
 /// assert_eq!(TmaOp::from_name("SM90_TMA_LOAD_MULTICAST"), Some(TmaOp::LoadMulticast));
 /// assert_eq!(TmaOp::Load2Sm.name(), "SM100_TMA_2SM_LOAD");
-/// assert_eq!(TmaOp::from_name("SM90_TMA_LOAD_IM2COL"), None);
+/// assert_eq!(TmaOp::from_name("SM90_TMA_LOAD_IM2COL"), Some(TmaOp::LoadIm2col));
+/// assert_eq!(TmaOp::from_name("SM90_TMA_LOAD_IM2COL_NO_SUCH"), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TmaOp {
@@ -31,15 +32,31 @@ pub enum TmaOp {
     Load2Sm,
     /// `SM100_TMA_2SM_LOAD_MULTICAST`.
     Load2SmMulticast,
+    /// `SM90_TMA_LOAD_IM2COL`: an im2col box of a convolution's activation → smem
+    /// ([`make_im2col_tma_copy`](super::tma_im2col::make_im2col_tma_copy)).
+    LoadIm2col,
+    /// `SM90_TMA_LOAD_IM2COL_MULTICAST`: the same, the box's pixels split over several CTAs.
+    LoadIm2colMulticast,
+    /// `SM90_TMA_STORE_IM2COL`: smem → an im2col box of gmem.
+    StoreIm2col,
+    /// `SM100_TMA_2SM_LOAD_IM2COL`: an im2col box → smem of a CTA pair (a 2-SM UMMA's operand).
+    Load2SmIm2col,
+    /// `SM100_TMA_2SM_LOAD_IM2COL_MULTICAST`.
+    Load2SmIm2colMulticast,
 }
 
-const OPS: [(TmaOp, &str); 6] = [
+const OPS: [(TmaOp, &str); 11] = [
     (TmaOp::Load, "SM90_TMA_LOAD"),
     (TmaOp::LoadMulticast, "SM90_TMA_LOAD_MULTICAST"),
     (TmaOp::Store, "SM90_TMA_STORE"),
     (TmaOp::ReduceAdd, "SM90_TMA_REDUCE_ADD"),
     (TmaOp::Load2Sm, "SM100_TMA_2SM_LOAD"),
     (TmaOp::Load2SmMulticast, "SM100_TMA_2SM_LOAD_MULTICAST"),
+    (TmaOp::LoadIm2col, "SM90_TMA_LOAD_IM2COL"),
+    (TmaOp::LoadIm2colMulticast, "SM90_TMA_LOAD_IM2COL_MULTICAST"),
+    (TmaOp::StoreIm2col, "SM90_TMA_STORE_IM2COL"),
+    (TmaOp::Load2SmIm2col, "SM100_TMA_2SM_LOAD_IM2COL"),
+    (TmaOp::Load2SmIm2colMulticast, "SM100_TMA_2SM_LOAD_IM2COL_MULTICAST"),
 ];
 
 impl TmaOp {
@@ -68,20 +85,25 @@ impl TmaOp {
 
     /// Whether the op loads into several CTAs at once.
     ///
-    /// Pre: none. Post: true for the two `_MULTICAST` ops.
+    /// Pre: none. Post: true for the four `_MULTICAST` ops.
     ///
     /// ```
     /// assert!(kute::atom::tma::TmaOp::Load2SmMulticast.is_multicast());
     /// ```
     pub fn is_multicast(self) -> bool {
-        matches!(self, TmaOp::LoadMulticast | TmaOp::Load2SmMulticast)
+        matches!(
+            self,
+            TmaOp::LoadMulticast | TmaOp::Load2SmMulticast | TmaOp::LoadIm2colMulticast | TmaOp::Load2SmIm2colMulticast
+        )
     }
 
     /// The traits of the op moving `bits` bits per instruction:
     /// `Copy_Traits<Op, C<bits>, AuxParams>`.
     pub(crate) fn traits(self, bits: i64) -> Result<CopyTraits> {
         let (thr, tv) = match self {
-            TmaOp::Load2Sm | TmaOp::Load2SmMulticast => ("_2:_1".to_string(), format!("(_2,_{bits}):(_{bits},_1)")),
+            TmaOp::Load2Sm | TmaOp::Load2SmMulticast | TmaOp::Load2SmIm2col | TmaOp::Load2SmIm2colMulticast => {
+                ("_2:_1".to_string(), format!("(_2,_{bits}):(_{bits},_1)"))
+            }
             _ => ("_1:_0".to_string(), format!("(_1,_{bits}):(_0,_1)")),
         };
         let tv: Layout = tv.parse()?;

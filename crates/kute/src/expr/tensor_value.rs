@@ -16,6 +16,9 @@ pub enum TensorValue {
     /// `make_tensor(make_tmem_ptr<T>(0), L)`), with its layout as an
     /// [`crate::AnyLayout`] for the functions of layouts.
     Tmem(Box<(crate::atom::tmem::TmemTensor, crate::AnyLayout)>),
+    /// The coordinate tensor of an im2col TMA copy (`get_tma_tensor` of
+    /// `make_im2col_tma_copy`): a composed layout over TMA coordinates.
+    Im2col(Box<crate::atom::tma_im2col::Im2colTensor>),
 }
 
 impl Eq for TensorValue {}
@@ -27,6 +30,7 @@ impl fmt::Display for TensorValue {
             TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Tmem(t) => write!(f, "{}", t.0),
+            TensorValue::Im2col(t) => write!(f, "{t}"),
         }
     }
 }
@@ -38,6 +42,7 @@ impl TensorValue {
             TensorValue::Counting(t) => t.has_symbols(),
             TensorValue::Identity(t) => t.has_symbols(),
             TensorValue::Tmem(t) => t.0.layout().has_symbols(),
+            TensorValue::Im2col(_) => false,
         }
     }
 
@@ -46,7 +51,7 @@ impl TensorValue {
         Ok(match self {
             TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
             TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
-            TensorValue::Tmem(..) => self.clone(),
+            TensorValue::Tmem(..) | TensorValue::Im2col(_) => self.clone(),
         })
     }
 
@@ -56,6 +61,7 @@ impl TensorValue {
             TensorValue::Counting(t) => t.layout().leaf_count(),
             TensorValue::Identity(t) => t.layout().leaf_count(),
             TensorValue::Tmem(t) => t.0.layout().leaves().len(),
+            TensorValue::Im2col(t) => t.multimode().leaves().len() + t.linear().leaves().len(),
         }
     }
 
@@ -65,6 +71,7 @@ impl TensorValue {
             TensorValue::Counting(t) => t.layout().depth(),
             TensorValue::Identity(t) => t.layout().depth(),
             TensorValue::Tmem(t) => t.0.layout().depth(),
+            TensorValue::Im2col(t) => t.multimode().depth().max(t.linear().depth()),
         }
     }
 
@@ -74,6 +81,7 @@ impl TensorValue {
             TensorValue::Counting(t) => Ok(t.layout()),
             TensorValue::Identity(t) => Ok(t.layout()),
             TensorValue::Tmem(t) => Ok(&t.1),
+            TensorValue::Im2col(_) => Err(crate::expr::functions::im2col_unsupported()),
         }
     }
 }

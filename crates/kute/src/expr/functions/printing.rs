@@ -77,6 +77,7 @@ pub(super) fn print_tensor(a: &Args) -> Result<Value> {
         TensorValue::Counting(t) => crate::tensor::print_tensor(t)?,
         TensorValue::Identity(t) => crate::tensor::print_tensor(t)?,
         TensorValue::Tmem(..) => return Err(super::tensors::tmem_unsupported().in_op(a.name)),
+        TensorValue::Im2col(_) => return Err(super::im2col_unsupported().in_op(a.name)),
     };
     Ok(Value::Printed(s))
 }

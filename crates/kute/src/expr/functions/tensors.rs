@@ -60,6 +60,7 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
         TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
         TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
         TensorValue::Tmem(..) => return Err(tmem_unsupported()),
+        TensorValue::Im2col(_) => return Err(super::im2col_unsupported()),
     };
     Ok(match r {
         TensorOf::C(t) => wrap(TensorValue::Counting(t)),
@@ -246,6 +247,10 @@ pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
             TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
             TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
             TensorValue::Tmem(..) => Err(tmem_unsupported()),
+            TensorValue::Im2col(t) => Ok(match t.at(&c)? {
+                crate::layout::point::Point::Tuple(x) => Value::IntTuple(x),
+                p => Value::IntTuple(p.to_int_tuple()),
+            }),
         },
         Value::Coord(_) | Value::Underscore => {
             let c = coord.as_coord("the coordinate")?;

@@ -178,21 +178,39 @@ pub(super) fn make_tma_atom_b_sm100(a: &Args) -> Result<Value> {
     sm100_atom(a, Operand::B)
 }
 
+/// The atom of a copy or atom argument.
+fn any_atom<'a>(a: &Args<'a>) -> Result<&'a CopyAtom> {
+    match &a.values()[0] {
+        Value::CopyAtom(c) => Ok(&**c),
+        Value::TiledCopy(c) => Ok(c.atom()),
+        other => Err(type_error("the copy", "a TMA copy or atom (make_tma_copy)", other).in_op(a.name)),
+    }
+}
+
 /// The TMA atom of a TMA copy or atom argument.
 fn tma_atom<'a>(a: &Args<'a>) -> Result<&'a CopyAtom> {
-    let atom = match &a.values()[0] {
-        Value::CopyAtom(c) => &**c,
-        Value::TiledCopy(c) => c.atom(),
-        other => return Err(type_error("the copy", "a TMA copy or atom (make_tma_copy)", other).in_op(a.name)),
-    };
+    let atom = any_atom(a)?;
+    if atom.im2col().is_some() {
+        return Err(Error::new(
+            ErrorKind::Type,
+            a.name,
+            "the copy is an im2col TMA copy, which has no gmem basis nor tiled partitioning here (make_tma_copy)",
+        ));
+    }
     if atom.tma().is_none() {
         return Err(Error::new(ErrorKind::Type, a.name, "the copy is not a TMA copy (make_tma_copy)"));
     }
     Ok(atom)
 }
 
-/// `get_tma_tensor(c, shape)`: CuTe's `c.get_tma_tensor(shape)`.
+/// `get_tma_tensor(c, shape)`: CuTe's `c.get_tma_tensor(shape)` (an im2col
+/// copy's tensor whatever the shape, as CuTe's).
 pub(super) fn get_tma_tensor(a: &Args) -> Result<Value> {
+    if let Some(i) = any_atom(a)?.im2col() {
+        return Ok(Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Im2col(Box::new(
+            i.tensor().clone(),
+        )))));
+    }
     let atom = tma_atom(a)?;
     let shape: IntTuple = a.arg(1, "the gmem shape")?;
     let t = tma::get_tma_tensor(atom, &shape)?;
@@ -205,8 +223,12 @@ pub(super) fn tma_gbasis(a: &Args) -> Result<Value> {
     Ok(Value::Layout(atom.tma().map(|t| t.gbasis().clone()).unwrap_or_default()))
 }
 
-/// `tma_descriptor(c)`: the arguments of `cuTensorMapEncodeTiled`, printed.
+/// `tma_descriptor(c)`: the arguments of `cuTensorMapEncodeTiled` (of
+/// `cuTensorMapEncodeIm2col` for an im2col copy), printed.
 pub(super) fn tma_descriptor(a: &Args) -> Result<Value> {
+    if let Some(i) = any_atom(a)?.im2col() {
+        return Ok(Value::Printed(i.descriptor().to_string()));
+    }
     let atom = tma_atom(a)?;
     Ok(Value::Printed(atom.tma().map(|t| t.descriptor().to_string()).unwrap_or_default()))
 }
@@ -258,4 +280,96 @@ pub(super) fn bulk_copy_atom(a: &Args) -> Result<Value> {
             }
         };
     Ok(Value::CopyAtom(Box::new(bulk::bulk_copy_atom(atom, side(1, "the source")?, side(2, "the destination")?)?)))
+}
+
+/// The error of a tensor operation on an im2col coordinate tensor.
+pub(crate) fn im2col_unsupported() -> Error {
+    Error::new(
+        ErrorKind::Type,
+        "evaluate",
+        "this operation is not defined on an im2col TMA coordinate tensor (evaluate it at a coordinate)",
+    )
+}
+
+/// The seven convolution parameters from argument `k` on.
+fn conv_params(a: &Args, k: usize) -> Result<crate::atom::tma_im2col::ConvParams> {
+    let t = |j: usize, what: &str| -> Result<IntTuple> { a.arg(k + j, what) };
+    Ok(crate::atom::tma_im2col::ConvParams {
+        lower_corner_whd: t(0, "lower_corner_whd")?,
+        upper_corner_whd: t(1, "upper_corner_whd")?,
+        lower_padding_whd: t(2, "lower_padding_whd")?,
+        upper_padding_whd: t(3, "upper_padding_whd")?,
+        stride_whd: t(4, "stride_whd")?,
+        lower_srt: t(5, "lower_srt")?,
+        stride_srt: t(6, "stride_srt")?,
+    })
+}
+
+fn im2col_sm100_copy(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tile: IntTuple = a.arg(3, "the (M,N,K) cluster tile")?;
+    let conv = conv_params(a, 5)?;
+    Ok(copy(crate::atom::tma_im2col::make_im2col_tma_copy_sm100(which, op, g, &s, &tile, mma(a, 4)?, Some(&conv))?))
+}
+
+/// `make_im2col_tma_copy_A_sm100(op, g, s, cluster_tile, mma, conv...)`.
+pub(super) fn make_im2col_tma_copy_a_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_copy(a, Operand::A)
+}
+
+/// `make_im2col_tma_copy_B_sm100(op, g, s, cluster_tile, mma, conv...)`.
+pub(super) fn make_im2col_tma_copy_b_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_copy(a, Operand::B)
+}
+
+fn im2col_sm100_atom(a: &Args, which: Operand) -> Result<Value> {
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let tile: IntTuple = a.arg(3, "the (M,N,K) MMA tile")?;
+    let cluster: IntTuple = a.arg(5, "the (V,M,N,K) cluster shape")?;
+    let conv = conv_params(a, 6)?;
+    let atom = crate::atom::tma_im2col::make_im2col_tma_atom_sm100(
+        which,
+        op,
+        g,
+        &s,
+        &tile,
+        mma(a, 4)?,
+        &cluster,
+        Some(&conv),
+    )?;
+    Ok(Value::CopyAtom(Box::new(atom)))
+}
+
+/// `make_im2col_tma_atom_A_sm100(op, g, s, mma_tiler, mma, cluster_shape, conv...)`.
+pub(super) fn make_im2col_tma_atom_a_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_atom(a, Operand::A)
+}
+
+/// `make_im2col_tma_atom_B_sm100(op, g, s, mma_tiler, mma, cluster_shape, conv...)`.
+pub(super) fn make_im2col_tma_atom_b_sm100(a: &Args) -> Result<Value> {
+    im2col_sm100_atom(a, Operand::B)
+}
+
+/// `make_im2col_tma_copy(op, g, s[, cta_tiler[, multicast_size]][, lower_corner_whd,
+/// upper_corner_whd, lower_padding_whd, upper_padding_whd, stride_whd, lower_srt,
+/// stride_srt])`, as CuTe's overloads (3, 4, 5, 10, 11 or 12 arguments).
+pub(super) fn make_im2col_tma_copy(a: &Args) -> Result<Value> {
+    use crate::atom::tma_im2col;
+    let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let n = a.len();
+    let (tiler_at, mc_at, conv_at) = match n {
+        3 => (None, None, None),
+        4 => (Some(3), None, None),
+        5 => (Some(3), Some(4), None),
+        10 => (None, None, Some(3)),
+        11 => (Some(3), None, Some(4)),
+        12 => (Some(3), Some(4), Some(5)),
+        _ => {
+            return Err(Error::new(ErrorKind::Type, a.name, format!("takes 3, 4, 5, 10, 11 or 12 arguments, not {n}")))
+        }
+    };
+    let tiler: Option<Tiler> = tiler_at.map(|i| a.arg(i, "the CTA tile")).transpose()?;
+    let mc: Option<Int> = mc_at.map(|i| a.arg(i, "the multicast size")).transpose()?;
+    let conv = conv_at.map(|k| conv_params(a, k)).transpose()?;
+    Ok(copy(tma_im2col::make_im2col_tma_copy(op, g, &s, tiler.as_ref(), mc, conv.as_ref())?))
 }

@@ -1,54 +1,13 @@
 //! The CUDA text of the SM90 `wgmma` GEMMs: a block per tile with
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
+use super::epilogue::{finish_kernel, op_fn, op_params};
 use super::{args, c, device, header, layout_fn, plain_fn, ptx_type, unknown_params};
-use crate::gemm_sm90::{wgmma_k, Activation, BiasMode, EpilogueOp, Sm90Config, Sm90Loader, THREADS};
+use crate::gemm_sm90::{wgmma_k, BiasMode, Sm90Config, Sm90Loader, THREADS};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
 use crate::{Elem, Result};
 use kute::Int;
-
-/// The fused epilogue's parameters (`alpha`, and the bias's pointer), or
-/// nothing.
-fn op_params(p: &Sm90Plan) -> String {
-    match p.extents.op {
-        None => String::new(),
-        Some(op) => {
-            let beta = if op.beta { ", const float beta" } else { "" };
-            let bias = if op.bias == BiasMode::None { "" } else { ", const float* __restrict__ bias" };
-            format!(", const float alpha{beta}{bias}")
-        }
-    }
-}
-
-/// The fused epilogue as a device function `NAME_op(v, c, row, col, alpha,
-/// beta, bias, M, N)`: `activation(alpha · v + beta · c + bias)`, the bias
-/// read where its row or column is inside `C` (edge tiles hold elements
-/// past it).
-fn op_fn(name: &str, op: EpilogueOp) -> String {
-    let bias = match op.bias {
-        BiasMode::None => "",
-        BiasMode::PerRow => " + (row < M ? bias[row] : 0.f)",
-        BiasMode::PerColumn => " + (col < N ? bias[col] : 0.f)",
-    };
-    let c = if op.beta { " + beta * c" } else { "" };
-    let act = match op.activation {
-        Activation::None => "return t;".to_string(),
-        Activation::Relu => "return fmaxf(t, 0.f);".to_string(),
-        Activation::Gelu => {
-            // erf(t/√2) without a branch (erff's two ranges diverge within
-            // a warp): Abramowitz and Stegun 7.1.26, within 6e-7 in f32
-            let [p, a1, a2, a3, a4, a5] = crate::gemm_sm90::ERF_AS_7_1_26.map(|c| format!("{c:e}f"));
-            format!(
-                "const float x = fabsf(t) * 0.70710678118654752f;\n  const float u = __fdividef(1.f, 1.f + {p} * x);\n  const float q = u * ({a1} + u * ({a2} + u * ({a3} + u * ({a4} + u * {a5}))));\n  const float erf = 1.f - q * __expf(-x * x);\n  return 0.5f * t * (1.f + copysignf(erf, t));"
-            )
-        }
-        Activation::Silu => "return __fdividef(t, 1.f + __expf(-t));".to_string(),
-    };
-    format!(
-        "// the fused epilogue: activation(alpha * v + beta * c + bias)\n__device__ __forceinline__ float {name}_act(float t) {{\n  {act}\n}}\n__device__ __forceinline__ float {name}_op(float v, float c, long long row, long long col, float alpha, float beta, const float* bias, long long M, long long N) {{\n  (void)c; (void)row; (void)col; (void)beta; (void)bias; (void)M; (void)N;\n  return {name}_act(alpha * v{c}{bias});\n}}\n"
-    )
-}
 
 /// The kernel's parameters for sizes given at launch (the unknowns of
 /// `M`, `N`, `K`, `C`'s leading dimension, the batch and `C`'s batch
@@ -226,7 +185,7 @@ __device__ __forceinline__ void kute_wgmma(float (&d)[{acc}], unsigned long long
         // and a third converting the workspace into C
         if let Some(x) = &p.split_k {
             s.push_str(&warp_specialized_kernel(name, "", p, true)?);
-            s.push_str(&finish_kernel(name, p, x));
+            s.push_str(&finish_kernel(name, (p.config.c_elem, p.extents.op), &size_params(p), x));
         }
     } else {
         s.push_str(&format!(
@@ -391,7 +350,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
             ktiles.clone(),
         )
     } else {
-        sizes.push_str(&op_params(p));
+        sizes.push_str(&op_params(p.extents.op));
         ("tiles".to_string(), "const long long tile = unit;".to_string(), "0".to_string(), ktiles.clone())
     };
     // share `split` of S takes every S-th k-tile from its own: the shares of
@@ -842,55 +801,6 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
         ksteps = bk / wgmma_k(elem),
         empty_count = consumer_warps * cluster,
     ))
-}
-
-/// Split-K's third kernel `NAME_finish(W, C, sizes, S)`: each element's
-/// shares summed in order (the result does not depend on the schedule) into
-/// C at the offset `x.finish` gives, converted.
-fn finish_kernel(name: &str, p: &Sm90Plan, x: &crate::plan::gemm_sm90::SplitK) -> String {
-    let c_elem = p.config.c_elem;
-    let c_type = if c_elem == Elem::F32 { "float" } else { "unsigned short" };
-    let cvt = if c_elem == Elem::Bf16 { "bf16" } else { "f16" };
-    let put = if c_elem == Elem::F32 {
-        "C[at] = sum;".to_string()
-    } else {
-        format!(r#"unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(sum)); C[at] = h;"#)
-    };
-    let (sizes, l, ws) = (format!("{}{}", size_params(p), op_params(p)), args(&x.finish), args(&x.w_share));
-    // C's value before the call, where the epilogue reads it
-    let (c_in, beta) = match p.extents.op {
-        Some(op) if op.beta => (
-            match c_elem {
-                Elem::F32 => "C[at]".to_string(),
-                Elem::Bf16 => "__bf162float_bits(C[at])".to_string(),
-                _ => "__half2float_bits(C[at])".to_string(),
-            },
-            "beta",
-        ),
-        _ => ("0.f".to_string(), "0.f"),
-    };
-    let apply = match p.extents.op {
-        None => String::new(),
-        Some(op) if op.bias == BiasMode::None => format!("sum = {name}_op(sum, {c_in}, 0, 0, alpha, {beta}, nullptr, 0, 0);"),
-        Some(_) => format!(
-            "const auto e = {name}_finish_coord(i{});\n    sum = {name}_op(sum, {c_in}, e.c[1], e.c[0], alpha, {beta}, bias, M, N);",
-            args(&x.finish_coord)
-        ),
-    };
-    format!(
-        r#"// split-K's third kernel: the shares' f32 sums, added in order, into C
-extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* __restrict__ C{sizes}, const long long S) {{
-  const long long total = M * N * L;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {{
-    float sum = 0.f;
-    for (long long s = 0; s < S; ++s) sum += W[{name}_w_share(s{ws}) + i];
-    const long long at = {name}_finish_at(i{l});
-    {apply}
-    {put}
-  }}
-}}
-"#
-    )
 }
 
 /// One TMA bulk copy of operand `x` (`a` or `b`) into `s{x} + offset`, at the

@@ -8,6 +8,7 @@
 
 pub(crate) mod attention_sm80;
 pub(crate) mod copy;
+pub(crate) mod epilogue;
 pub(crate) mod gemm_sm80;
 pub(crate) mod gemm_sm90;
 pub(crate) mod transpose;

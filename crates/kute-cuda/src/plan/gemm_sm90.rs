@@ -57,22 +57,7 @@ impl Extents {
 
 pub(crate) use super::TileModes;
 
-/// The layouts of split-K's workspace.
-#[derive(Clone, Debug)]
-pub(crate) struct SplitK {
-    /// `W`'s tiles by mode to their offsets (a slice of `W` is `(M, N[,
-    /// L])`, row-major, its matrices contiguous).
-    pub w_tiles: TileModes,
-    /// Share to its slice's offset in `W`.
-    pub w_share: Layout,
-    /// Tile coordinate to the offset in `W`'s tile.
-    pub w_tile: Layout,
-    /// `W`'s offset to `C`'s: `C`'s layout with its first two modes
-    /// exchanged, as `W` is row-major.
-    pub finish: Layout,
-    /// `W`'s offset to its (column, row, batch) coordinate (the bias).
-    pub finish_coord: Layout,
-}
+pub(crate) use super::SplitK;
 
 /// The SM90 GEMM's plan: the shared tiles, the layouts the kernel evaluates,
 /// the descriptors, and the counts its text needs.
@@ -474,18 +459,7 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let c_ctiles_modes = (c_ctiles.is_some() || split || biased).then(|| coords((m, n), (bm, bn))).transpose()?;
     let c_coord_parts = if biased { coord_parts(&c_frag, &c_rep, (bm, bn))? } else { None };
     let split_k = if let (true, Some((l, sc))) = (split, batch) {
-        let one = Int::new_dynamic(1);
-        let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
-        let zw = kute::zipped_divide(&w, &shape2(bm, bn))?;
-        let tiles = zw.mode(1)?;
-        Some(SplitK {
-            w_tiles: TileModes { first: tiles.mode(0)?, second: tiles.mode(1)?, batch: Some(tiles.mode(2)?) },
-            w_tile: zw.mode(0)?,
-            // (at most 16 shares; the last mode's extent is never read)
-            w_share: Layout::new(Int::new_dynamic(16), m.mul(n)?.mul(l)?)?,
-            finish: Layout::new((n, m, l), (one, ldc, sc))?,
-            finish_coord: Layout::identity(&(n, m, l).as_int_tuple())?,
-        })
+        Some(SplitK::new((m, n, l), (ldc, sc), (bm, bn))?)
     } else {
         None
     };

@@ -208,3 +208,41 @@ impl TileModes {
         Ok(TileModes { first: all(&m.first)?, second: all(&m.second)?, batch: m.batch.as_ref().map(all).transpose()? })
     }
 }
+
+/// The layouts of split-K's workspace.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitK {
+    /// `W`'s tiles by mode to their offsets (a slice of `W` is `(M, N[,
+    /// L])`, row-major, its matrices contiguous).
+    pub w_tiles: TileModes,
+    /// Share to its slice's offset in `W`.
+    pub w_share: Layout,
+    /// Tile coordinate to the offset in `W`'s tile.
+    pub w_tile: Layout,
+    /// `W`'s offset to `C`'s: `C`'s layout with its first two modes
+    /// exchanged, as `W` is row-major.
+    pub finish: Layout,
+    /// `W`'s offset to its (column, row, batch) coordinate (the bias).
+    pub finish_coord: Layout,
+}
+
+impl SplitK {
+    /// The workspace of `C = (m, n, l)` (rows `ldc`, matrices `sc` apart)
+    /// in tiles `(bm, bn)`: one f32 slice `(m, n, l)` per share, row-major,
+    /// matrices contiguous, at most 16 shares.
+    ///
+    /// Pre: positive extents. Post: the layouts, or the algebra's error.
+    pub(crate) fn new((m, n, l): (Int, Int, Int), (ldc, sc): (Int, Int), (bm, bn): (i64, i64)) -> Result<SplitK> {
+        let one = Int::new_dynamic(1);
+        let w = Layout::new((m, n, l), (n, one, m.mul(n)?))?;
+        let zw = kute::zipped_divide(&w, &shape2(bm, bn))?;
+        Ok(SplitK {
+            w_tiles: TileModes::of(&zw.mode(1)?)?,
+            w_tile: zw.mode(0)?,
+            // (the last mode's extent is never read)
+            w_share: Layout::new(Int::new_dynamic(16), m.mul(n)?.mul(l)?)?,
+            finish: Layout::new((n, m, l), (one, ldc, sc))?,
+            finish_coord: Layout::identity(&(n, m, l).as_int_tuple())?,
+        })
+    }
+}

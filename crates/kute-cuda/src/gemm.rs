@@ -44,7 +44,7 @@
 //! and `mma.sync` wrappers of its device headers); [`GemmKernel::new`] joins
 //! them.
 
-use crate::gemm_sm90::SizeFacts;
+use crate::gemm_sm90::{EpilogueOp, SizeFacts};
 use crate::plan::ceil_div;
 use crate::plan::gemm_sm80::Sm80Extents;
 use crate::{emit, plan, Elem, Error, Result};
@@ -219,11 +219,16 @@ pub struct Sm80GemmAtLaunch {
     pub config: GemmConfig,
     /// What every launch guarantees.
     pub facts: SizeFacts,
+    /// The fused epilogue (`alpha`, `beta` and the bias given at launch).
+    pub op: EpilogueOp,
     /// Whether the kernel guards the edges (the facts leave sizes off the tile grid).
     pub predicated: bool,
     /// Bytes of dynamic shared memory per block.
     pub smem_bytes: u32,
-    /// The CUDA C++ source: `NAME(A, B, C, M, N, K, LDA, LDB, LDC, L, SA, SB, SC)`.
+    /// The CUDA C++ source: `NAME(A, B, C, M, N, K, LDA, LDB, LDC, L, SA,
+    /// SB, SC, alpha[, beta][, bias])`, and split-K's `NAME_split(A, B, C,
+    /// sizes, W, S)` and `NAME_finish(W, C, sizes, alpha[, beta][, bias],
+    /// S)`.
     pub source: String,
 }
 
@@ -241,6 +246,30 @@ pub struct Sm80Problem {
     pub batch_stride: (i64, i64, i64),
     /// The grid: `(M-tiles, N-tiles, batch)`.
     pub grid: (u32, u32, u32),
+    /// k-tiles of each block tile.
+    pub ktiles: i64,
+    /// The k-tiles' splits (split-K), or `None` for
+    /// [`Sm80Problem::split_heuristic`]'s choice at launch.
+    pub splits: Option<i64>,
+}
+
+impl Sm80Problem {
+    /// The splits of each tile's k-tiles for a GPU of `sms`
+    /// multiprocessors: the SM90 rule ([`crate::gemm_sm90::splits_for`]).
+    ///
+    /// Pre: none. Post: 1 to 16.
+    pub fn split_heuristic(&self, sms: u32) -> i64 {
+        let (gx, gy, gz) = self.grid;
+        crate::gemm_sm90::splits_for(gx as i64 * gy as i64 * gz as i64, self.ktiles, sms)
+    }
+
+    /// The problem with its k-tiles split `splits` ways (pinned).
+    ///
+    /// Pre: none (the launch checks `1 <= splits <= min(k-tiles, 16)`).
+    /// Post: the problem.
+    pub fn with_splits(self, splits: i64) -> Sm80Problem {
+        Sm80Problem { splits: Some(splits), ..self }
+    }
 }
 
 impl Sm80GemmAtLaunch {
@@ -261,6 +290,29 @@ impl Sm80GemmAtLaunch {
     /// assert!(!Sm80GemmAtLaunch::new("t", Elem::F16, GemmConfig::default(), tiled).unwrap().predicated);
     /// ```
     pub fn new(name: &str, elem: Elem, config: GemmConfig, facts: SizeFacts) -> Result<Sm80GemmAtLaunch> {
+        Sm80GemmAtLaunch::with_op(name, elem, config, facts, EpilogueOp::default())
+    }
+
+    /// As [`Sm80GemmAtLaunch::new`], each sum `x` stored as
+    /// `activation(alpha · x + beta · C + bias)` (`op`).
+    ///
+    /// Pre and Post: as `new`; the kernels take `alpha` (and `beta`, and
+    /// the bias's f32 pointer, where `op` has them) after the sizes.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::{Activation, BiasMode, EpilogueOp, SizeFacts};
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, Elem};
+    /// let op = EpilogueOp { bias: BiasMode::PerRow, activation: Activation::Relu, beta: true };
+    /// let g = Sm80GemmAtLaunch::with_op("g", Elem::Bf16, GemmConfig::default(), SizeFacts::default(), op).unwrap();
+    /// assert!(g.source.contains("const float alpha, const float beta, const float* __restrict__ bias)"));
+    /// ```
+    pub fn with_op(
+        name: &str,
+        elem: Elem,
+        config: GemmConfig,
+        facts: SizeFacts,
+        op: EpilogueOp,
+    ) -> Result<Sm80GemmAtLaunch> {
         let unknown = |n: &str, div: i64| -> Result<Int> {
             if div < 1 {
                 return Err(Error::unsupported(OP, format!("{n} declared a multiple of {div} (a positive divisor)")));
@@ -273,6 +325,7 @@ impl Sm80GemmAtLaunch {
             mnk: (unknown("M", facts.m_div)?, unknown("N", facts.n_div)?, unknown("K", facts.k_div)?),
             ld: (unknown("LDA", vec)?, unknown("LDB", vec)?, unknown("LDC", facts.n_div)?),
             batch: Some((unknown("L", 1)?, (unknown("SA", vec)?, unknown("SB", vec)?, unknown("SC", facts.n_div)?))),
+            op: Some(op),
         };
         let p = plan::gemm_sm80::plan(extents, elem, config)?;
         let source = emit::gemm_sm80::source(name, &p)?;
@@ -281,6 +334,7 @@ impl Sm80GemmAtLaunch {
             elem,
             config,
             facts,
+            op,
             predicated: p.predicated,
             smem_bytes: p.smem_bytes as u32,
             source,
@@ -357,6 +411,8 @@ impl Sm80GemmAtLaunch {
             ld,
             batch_stride,
             grid: (tiles.0 as u32, tiles.1 as u32, batch as u32),
+            ktiles: ceil_div(k, self.config.bk),
+            splits: None,
         })
     }
 }

@@ -172,6 +172,26 @@ fn config(f: &CudaFunction, grid: (u32, u32), threads: u32, smem: u32) -> Result
     Ok(LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem })
 }
 
+/// `Ok` where the bias given is what a kernel of bias mode `mode` takes on
+/// `(M, N)`: none, or at least `M` (per row) or `N` (per column) values;
+/// else an `Unsupported` error of `op`.
+fn check_bias(op: &'static str, mode: BiasMode, bias: Option<&CudaSlice<f32>>, (m, n): (i64, i64)) -> Result<()> {
+    let bias_len = match mode {
+        BiasMode::None => None,
+        BiasMode::PerRow => Some(("per row", m)),
+        BiasMode::PerColumn => Some(("per column", n)),
+    };
+    match (bias_len, bias) {
+        (None, None) => Ok(()),
+        (Some((_, need)), Some(bias)) if bias.len() as i64 >= need => Ok(()),
+        (Some((how, need)), Some(bias)) => {
+            Err(Error::unsupported(op, format!("a bias {how} of {} values, fewer than {need}", bias.len())))
+        }
+        (Some((how, _)), None) => Err(Error::unsupported(op, format!("no bias for a kernel with one {how}"))),
+        (None, Some(_)) => Err(Error::unsupported(op, "a bias for a kernel without one")),
+    }
+}
+
 /// A TMA tensor map (CUDA's `CUtensorMap`), passed to a kernel by value.
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug)]
@@ -250,7 +270,17 @@ pub struct Gpu {
 
 /// The attention kernels by element type and configuration.
 type AttentionCache = HashMap<(Elem, AttentionConfig), Arc<(AttentionKernel, CudaFunction)>>;
-type Sm80Cache = HashMap<(Elem, GemmConfig, SizeFacts), Arc<(Sm80GemmAtLaunch, CudaFunction)>>;
+type Sm80Cache = HashMap<(Elem, GemmConfig, SizeFacts, EpilogueOp), Arc<(Sm80GemmAtLaunch, Sm80Kernels)>>;
+
+/// The kernels of an [`Sm80GemmAtLaunch`], loaded ([`Gpu::load_sm80_at`]):
+/// the GEMM, split-K's GEMM and split-K's finishing kernel.
+pub struct Sm80Kernels {
+    main: CudaFunction,
+    split: CudaFunction,
+    finish: CudaFunction,
+    /// Where the module came from (compiled now, or a cache).
+    pub origin: Origin,
+}
 
 impl Gpu {
     /// Opens GPU `ordinal`.
@@ -478,43 +508,67 @@ impl Gpu {
         Ok(k)
     }
 
-    /// The SM80 GEMM of sizes given at launch for `elem`, `config` and
-    /// `facts`, planned and loaded (through [`Gpu::kernel_cached`], for
-    /// this GPU's architecture) on the first call with them, kept for the
-    /// next.
+    /// The SM80 GEMM of sizes given at launch for `elem`, `config`,
+    /// `facts` and the fused epilogue `op`, planned and loaded (through
+    /// [`Gpu::load_sm80_at`], for this GPU's architecture) on the first
+    /// call with them, kept for the next.
     ///
-    /// Pre: as [`Sm80GemmAtLaunch::new`]. Post: the kernel and its loaded
-    /// function, or the planner's, compiler's or driver's error.
-    pub fn sm80_gemm_kernel(
+    /// Pre: as [`Sm80GemmAtLaunch::with_op`]. Post: the kernel and its
+    /// loaded functions, or the planner's, compiler's or driver's error.
+    pub fn sm80_gemm_kernels(
         &self,
         elem: Elem,
         config: GemmConfig,
         facts: SizeFacts,
-    ) -> Result<Arc<(Sm80GemmAtLaunch, CudaFunction)>> {
-        let key = (elem, config, facts);
+        op: EpilogueOp,
+    ) -> Result<Arc<(Sm80GemmAtLaunch, Sm80Kernels)>> {
+        let key = (elem, config, facts, op);
         let mut cache = self.sm80_gemms.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(k) = cache.get(&key) {
             return Ok(k.clone());
         }
-        let g = Sm80GemmAtLaunch::new(&format!("kute_gemm80_{}", cache.len()), elem, config, facts)?;
-        let (f, _) = self.kernel_cached(&g.name, &g.source, self.arch()?)?;
-        let k = Arc::new((g, f));
+        let g = Sm80GemmAtLaunch::with_op(&format!("kute_gemm80_{}", cache.len()), elem, config, facts, op)?;
+        let kernels = self.load_sm80_at(&g)?;
+        let k = Arc::new((g, kernels));
         cache.insert(key, k.clone());
         Ok(k)
     }
 
-    /// Launches the SM80 GEMM of sizes given at launch `g` (its function
-    /// `f`) on the problem `p`: `a`, `b` and `c` hold A, B and C as the
-    /// problem lays them out.
+    /// Loads the kernels of `g` (through the kernel cache, for this GPU's
+    /// architecture): the GEMM, and split-K's two.
+    ///
+    /// Pre: as [`Gpu::kernel_for`]. Post: the kernels, or the compiler's
+    /// or driver's error.
+    pub fn load_sm80_at(&self, g: &Sm80GemmAtLaunch) -> Result<Sm80Kernels> {
+        let (module, origin) = self.module_cached(&g.name, &g.source, self.arch()?)?;
+        let f = |n: String| module.load_function(&n);
+        Ok(Sm80Kernels {
+            main: f(g.name.clone())?,
+            split: f(format!("{}_split", g.name))?,
+            finish: f(format!("{}_finish", g.name))?,
+            origin,
+        })
+    }
+
+    /// Launches the SM80 GEMM of sizes given at launch `g` (its kernels
+    /// `k`) on the problem `p`: `a`, `b` and `c` hold A, B and C as the
+    /// problem lays them out; `args` gives the fused epilogue's alpha, beta
+    /// and bias. Where `p` splits the k-tiles (its `splits`, else
+    /// [`Sm80Problem::split_heuristic`]'s choice for this GPU), the shares'
+    /// f32 sums go into a workspace this `Gpu` keeps and the finishing
+    /// kernel adds them into `C` with the epilogue.
     ///
     /// Pre: buffers at least as long as the problem spans, of the inputs'
-    /// and `C`'s element sizes (else an `Unsupported` error). Post: the
-    /// launch was queued, or the driver's error.
+    /// (2 bytes) and `C`'s element sizes; a bias exactly where `g.op` has
+    /// one, of `M` or `N` values; splits from 1 to the k-tiles, at most 16
+    /// (else an `Unsupported` error). Post: the launches were queued, or
+    /// the driver's error.
     pub fn launch_sm80_at<E: DeviceRepr, T: DeviceRepr>(
         &self,
-        (g, f): (&Sm80GemmAtLaunch, &CudaFunction),
+        (g, k): (&Sm80GemmAtLaunch, &Sm80Kernels),
         p: &Sm80Problem,
         (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
+        args: &EpilogueArgs<'_>,
     ) -> Result<()> {
         const OP: &str = "launch_sm80_at";
         if std::mem::size_of::<E>() != 2 {
@@ -530,13 +584,14 @@ impl Gpu {
                 format!("a C of {} in {}-byte elements", g.config.c_elem, std::mem::size_of::<T>()),
             ));
         }
-        let (m, n, k) = p.mnk;
+        let (m, n, kk) = p.mnk;
+        check_bias(OP, g.op.bias, args.bias, (m, n))?;
         let (ak, bk) = (g.config.a_k_major, g.config.b_k_major);
         // the last element each operand's layout reaches, plus one
         let span = |rows: i64, row: i64, ld: i64, stride: i64| (p.batch - 1) * stride + (rows - 1) * ld + row;
         let needs = [
-            ("A", a.len(), span(if ak { m } else { k }, if ak { k } else { m }, p.ld.0, p.batch_stride.0)),
-            ("B", b.len(), span(if bk { n } else { k }, if bk { k } else { n }, p.ld.1, p.batch_stride.1)),
+            ("A", a.len(), span(if ak { m } else { kk }, if ak { kk } else { m }, p.ld.0, p.batch_stride.0)),
+            ("B", b.len(), span(if bk { n } else { kk }, if bk { kk } else { n }, p.ld.1, p.batch_stride.1)),
             ("C", c.len(), span(m, n, p.ld.2, p.batch_stride.2)),
         ];
         for (what, len, need) in needs {
@@ -547,20 +602,83 @@ impl Gpu {
                 ));
             }
         }
+        let sms = self.sm_count()?;
+        let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
+        if splits < 1 || splits > p.ktiles.min(16) {
+            return Err(Error::unsupported(
+                OP,
+                format!("{splits} splits of {} k-tiles (1 to {})", p.ktiles, p.ktiles.min(16)),
+            ));
+        }
         let (gx, gy, gz) = p.grid;
-        let cfg = config(f, (gx, gy), crate::gemm::THREADS as u32, g.smem_bytes)?;
-        let cfg = LaunchConfig { grid_dim: (gx, gy, gz), ..cfg };
+        let threads = crate::gemm::THREADS as u32;
         let (ld, st) = (p.ld, p.batch_stride);
-        let mut l = self.stream.launch_builder(f);
+        let sizes = [&m, &n, &kk, &ld.0, &ld.1, &ld.2, &p.batch, &st.0, &st.1, &st.2];
+        if splits == 1 {
+            let cfg = LaunchConfig { grid_dim: (gx, gy, gz), ..config(&k.main, (gx, gy), threads, g.smem_bytes)? };
+            let mut l = self.stream.launch_builder(&k.main);
+            l.arg(a);
+            l.arg(b);
+            l.arg(c);
+            for x in sizes {
+                l.arg(x);
+            }
+            l.arg(&args.alpha);
+            if g.op.beta {
+                l.arg(&args.beta);
+            }
+            if let Some(bias) = args.bias {
+                l.arg(bias);
+            }
+            // SAFETY: the kernel takes A, B, C, the ten sizes, alpha, beta
+            // where it reads C and the bias, in this order; it reads and
+            // writes inside the spans checked above and the bias's M or N
+            // values (checked).
+            unsafe { l.launch(cfg) }?;
+            return Ok(());
+        }
+        let mut guard = self.workspace.lock().unwrap_or_else(|q| q.into_inner());
+        let need = (m * n * p.batch * splits) as usize;
+        if guard.as_ref().is_none_or(|w| w.len() < need) {
+            *guard = Some(self.stream.alloc_zeros::<f32>(need)?);
+        }
+        let Some(w) = guard.as_mut() else { return Err(Error::unsupported(OP, "no workspace")) };
+        let z = gz * splits as u32;
+        let cfg = LaunchConfig { grid_dim: (gx, gy, z), ..config(&k.split, (gx, gy), threads, g.smem_bytes)? };
+        let mut l = self.stream.launch_builder(&k.split);
         l.arg(a);
         l.arg(b);
-        l.arg(c);
-        for x in [&m, &n, &k, &ld.0, &ld.1, &ld.2, &p.batch, &st.0, &st.1, &st.2] {
+        l.arg(&mut *c);
+        for x in sizes {
             l.arg(x);
         }
-        // SAFETY: the kernel takes A, B, C and the ten sizes in this order;
-        // it reads and writes inside the spans checked above.
+        l.arg(&*w);
+        l.arg(&splits);
+        // SAFETY: the split kernel takes A, B, C (unused), the ten sizes,
+        // the workspace and the splits; it stores inside the workspace's
+        // M·N·L·S elements, which it holds (grown above).
         unsafe { l.launch(cfg) }?;
+        drop(l);
+        let total = m * n * p.batch;
+        let blocks = ((total + 255) / 256).min(sms as i64 * 8) as u32;
+        let mut l = self.stream.launch_builder(&k.finish);
+        l.arg(&*w);
+        l.arg(c);
+        for x in sizes {
+            l.arg(x);
+        }
+        l.arg(&args.alpha);
+        if g.op.beta {
+            l.arg(&args.beta);
+        }
+        if let Some(bias) = args.bias {
+            l.arg(bias);
+        }
+        l.arg(&splits);
+        // SAFETY: the finishing kernel reads the workspace's M·N·L·S sums and
+        // writes each element once into C at its layout's offsets, inside
+        // the span checked above.
+        unsafe { l.launch(config(&k.finish, (blocks, 1), 256, 0)?) }?;
         Ok(())
     }
 
@@ -748,22 +866,7 @@ impl Gpu {
         args: &EpilogueArgs<'_>,
     ) -> Result<()> {
         const OP: &str = "launch_sm90_at";
-        let bias_len = match g.op.bias {
-            BiasMode::None => None,
-            BiasMode::PerRow => Some(("per row", p.mnk.0)),
-            BiasMode::PerColumn => Some(("per column", p.mnk.1)),
-        };
-        match (bias_len, args.bias) {
-            (None, None) => {}
-            (Some((_, need)), Some(bias)) if bias.len() as i64 >= need => {}
-            (Some((how, need)), Some(bias)) => {
-                return Err(Error::unsupported(OP, format!("a bias {how} of {} values, fewer than {need}", bias.len())))
-            }
-            (Some((how, _)), None) => {
-                return Err(Error::unsupported(OP, format!("no bias for a kernel with one {how}")))
-            }
-            (None, Some(_)) => return Err(Error::unsupported(OP, "a bias for a kernel without one")),
-        }
+        check_bias(OP, g.op.bias, args.bias, (p.mnk.0, p.mnk.1))?;
         let (m, n, k) = p.mnk;
         let c_elem = g.config.c_elem;
         if std::mem::size_of::<E>() as i64 != g.elem.bytes() {

@@ -363,7 +363,7 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some() && options.cluster.is_some()) {
             None
         } else {
-            let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch };
+            let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch, sm80: false };
             table.get(&key)
         };
     let bn = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
@@ -442,9 +442,10 @@ pub fn sm80_tile((m, n): (i64, i64), batch: i64, sms: u32) -> (i64, i64) {
 }
 
 /// [`gemm_with`] on the SM80 `mma.sync` kernel of sizes given at launch
-/// ([`crate::gemm::Sm80GemmAtLaunch`]): the tile by [`sm80_tile`], the
-/// facts from the operands' storage; `C = A · Bᵀ` only (the fused
-/// epilogue, 8-bit inputs, pinned splits and clusters are Hopper's).
+/// ([`crate::gemm::Sm80GemmAtLaunch`]): the tile by [`sm80_tile`] (its
+/// width pinnable: 128 or 64), split-K by the SM90 rule (pinnable), the
+/// fused epilogue, the facts from the operands' storage. 8-bit inputs and
+/// clusters are Hopper's.
 fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
     gpu: &Gpu,
     elem: Elem,
@@ -452,21 +453,17 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
     (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
     (c_elem, options): (Elem, &GemmOptions<'_>),
 ) -> Result<()> {
-    let hopper_only = if elem.is_fp8() {
-        Some("8-bit inputs (wgmma)")
-    } else if options.alpha != 1.0 || options.beta != 0.0 || options.scales != (1.0, 1.0) {
-        Some("alpha, beta and scales (the fused epilogue)")
-    } else if options.bias.is_some() || options.activation != Activation::None {
-        Some("a bias or an activation (the fused epilogue)")
-    } else if options.splits.is_some_and(|s| s != 1) || options.cluster.is_some_and(|c| c != 1) {
-        Some("split K and clusters")
-    } else if options.tile_n.is_some() {
-        Some("a pinned tile width")
-    } else {
-        None
-    };
-    if let Some(what) = hopper_only {
-        return Err(Error::unsupported(OP, format!("on the SM80 kernels: {what} run on Hopper (sm_90) only")));
+    if elem.is_fp8() || options.cluster.is_some_and(|c| c != 1) {
+        return Err(Error::unsupported(
+            OP,
+            "on the SM80 kernels: 8-bit inputs (wgmma) and clusters run on Hopper (sm_90) only",
+        ));
+    }
+    if options.tile_n.is_some_and(|w| w != 128 && w != 64) {
+        return Err(Error::unsupported(
+            OP,
+            format!("a tile width of {:?} on the SM80 kernels (128 or 64)", options.tile_n),
+        ));
     }
     let ((m, k), (n, _)) = (sa.shape, sb.shape);
     let batched = |s: &Storage| if s.batch > 1 { vec![s.batch_stride] } else { vec![] };
@@ -479,7 +476,28 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
         n_div: if b_k { common_div(&c_vals, 8) } else { common_div(&c_vals, 8).max(vec) },
         k_div: if a_k || b_k { vec } else { 1 },
     };
-    let (bm, bn) = sm80_tile((m, n), sc.batch, gpu.sm_count()?);
+    let sms = gpu.sm_count()?;
+    // the choices: pinned, else recorded by `kute-cuda tune` for these
+    // kernels and this problem, else the heuristics'
+    let table = gpu.tune_table()?;
+    let tuned = if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some()) {
+        None
+    } else {
+        let key = TuneKey {
+            gpu: gpu.name()?,
+            elem,
+            c_elem,
+            k_major: (a_k, b_k),
+            mnk: (m, n, k),
+            batch: sc.batch,
+            sm80: true,
+        };
+        table.get(&key)
+    };
+    let (bm, bn) = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
+        Some(w) => (sm80_tile((m, n), sc.batch, sms).0, w),
+        None => sm80_tile((m, n), sc.batch, sms),
+    };
     let config = crate::gemm::GemmConfig {
         bm,
         bn,
@@ -488,15 +506,29 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
         c_elem,
         ..crate::gemm::GemmConfig::default()
     };
-    let loaded = gpu.sm80_gemm_kernel(elem, config, facts)?;
+    let op = EpilogueOp {
+        bias: options.bias.map_or(BiasMode::None, |(_, how)| how),
+        activation: options.activation,
+        beta: options.beta != 0.0,
+    };
+    if op.bias == BiasMode::None && options.bias.is_some() {
+        return Err(Error::unsupported(OP, "a bias that applies to neither rows nor columns (BiasMode::None)"));
+    }
+    let loaded = gpu.sm80_gemm_kernels(elem, config, facts, op)?;
     let g = &loaded.0;
-    let p = g.problem_batched(
+    let mut p = g.problem_batched(
         (m, n, k),
         sc.batch,
         (sa.ld, sb.ld, sc.ld),
         (sa.batch_stride, sb.batch_stride, sc.batch_stride),
     )?;
-    gpu.launch_sm80_at((g, &loaded.1), &p, (a, b, c))
+    if let Some(s) = options.splits.or(tuned.map(|c| c.splits)) {
+        p = p.with_splits(s);
+    }
+    let (s_a, s_b) = options.scales;
+    let args =
+        EpilogueArgs { alpha: options.alpha * s_a * s_b, beta: options.beta, bias: options.bias.map(|(b, _)| b) };
+    gpu.launch_sm80_at((g, &loaded.1), &p, (a, b, c), &args)
 }
 
 #[cfg(test)]

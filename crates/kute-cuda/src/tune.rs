@@ -39,6 +39,10 @@ pub struct TuneKey {
     pub mnk: (i64, i64, i64),
     /// Matrices in the batch.
     pub batch: i64,
+    /// Whether the choice is the SM80 kernels' (`"kernels":"sm80"`; on a
+    /// Hopper GPU the library runs its SM90 kernels unless asked for
+    /// these).
+    pub sm80: bool,
 }
 
 /// The choices the table records for a problem.
@@ -77,7 +81,7 @@ impl TuneTable {
     /// ```
     /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
     /// let key = TuneKey { gpu: "NVIDIA H200".into(), elem: Elem::F16, c_elem: Elem::F16,
-    ///                     k_major: (true, true), mnk: (256, 8192, 8192), batch: 1 };
+    ///                     k_major: (true, true), mnk: (256, 8192, 8192), batch: 1, sm80: false };
     /// let mut t = TuneTable::default();
     /// assert_eq!(t.get(&key), None);
     /// t.insert(key.clone(), Choice { tile_n: 128, splits: 1, cluster: 1 }).unwrap();
@@ -96,7 +100,7 @@ impl TuneTable {
     /// ```
     /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
     /// let key = TuneKey { gpu: "g".into(), elem: Elem::E4m3, c_elem: Elem::Bf16,
-    ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1 };
+    ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1, sm80: false };
     /// let mut t = TuneTable::default();
     /// assert!(t.insert(key.clone(), Choice { tile_n: 96, splits: 1, cluster: 1 }).is_err()); // no such width
     /// t.insert(key.clone(), Choice { tile_n: 64, splits: 2, cluster: 1 }).unwrap();
@@ -104,11 +108,13 @@ impl TuneTable {
     /// assert_eq!((t.len(), t.get(&key).unwrap().splits), (1, 1));
     /// ```
     pub fn insert(&mut self, key: TuneKey, choice: Choice) -> Result<()> {
-        if !TILE_NS.contains(&choice.tile_n) || choice.splits < 1 || !(1..=2).contains(&choice.cluster) {
+        let widths: &[i64] = if key.sm80 { &[128, 64] } else { &TILE_NS };
+        let clusters = if key.sm80 { 1..=1 } else { 1..=2 };
+        if !widths.contains(&choice.tile_n) || choice.splits < 1 || !clusters.contains(&choice.cluster) {
             return Err(Error::unsupported(
                 OP,
                 format!(
-                    "tile width {}, {} splits and clusters of {} (a width of {TILE_NS:?}, splits from 1, clusters of 1 or 2)",
+                    "tile width {}, {} splits and clusters of {} (a width of {widths:?}, splits from 1, clusters of {clusters:?})",
                     choice.tile_n, choice.splits, choice.cluster
                 ),
             ));
@@ -150,7 +156,7 @@ impl TuneTable {
     /// let text = r#"{"gpu":"NVIDIA H200","elem":"f16","c":"f16","majors":"TN","m":128,"n":8192,"k":8192,"batch":1,"tile_n":64,"splits":1}"#;
     /// let t = TuneTable::parse(text).unwrap();
     /// let key = TuneKey { gpu: "NVIDIA H200".into(), elem: kute_cuda::Elem::F16, c_elem: kute_cuda::Elem::F16,
-    ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1 };
+    ///                     k_major: (true, true), mnk: (128, 8192, 8192), batch: 1, sm80: false };
     /// assert_eq!(t.get(&key), Some(Choice { tile_n: 64, splits: 1, cluster: 1 }));
     /// assert_eq!(TuneTable::parse(&t.to_text()).unwrap(), t);
     /// assert!(TuneTable::parse(&text.replace("64,", "96,")).is_err()); // no such width
@@ -180,6 +186,11 @@ impl TuneTable {
                 k_major,
                 mnk: (int_of("m")?, int_of("n")?, int_of("k")?),
                 batch: int_of("batch")?,
+                sm80: match v["kernels"].as_str() {
+                    None => false,
+                    Some("sm80") => true,
+                    Some(k) => return Err(bad(format!("kernels \"{k}\" (sm80, or none for the GPU's own)"))),
+                },
             };
             let cluster = if v["cluster"].is_null() { 1 } else { int_of("cluster")? };
             let choice = Choice { tile_n: int_of("tile_n")?, splits: int_of("splits")?, cluster };
@@ -196,7 +207,7 @@ impl TuneTable {
     /// use kute_cuda::{tune::{Choice, TuneKey, TuneTable}, Elem};
     /// let mut t = TuneTable::default();
     /// let key = TuneKey { gpu: "g".into(), elem: Elem::F16, c_elem: Elem::F32,
-    ///                     k_major: (false, true), mnk: (1, 2, 8), batch: 3 };
+    ///                     k_major: (false, true), mnk: (1, 2, 8), batch: 3, sm80: false };
     /// t.insert(key, Choice { tile_n: 256, splits: 1, cluster: 1 }).unwrap();
     /// assert!(t.to_text().contains(r#""majors":"NN""#));
     /// assert_eq!(TuneTable::parse(&t.to_text()).unwrap(), t);
@@ -206,11 +217,14 @@ impl TuneTable {
             .iter()
             .map(|(k, c)| {
                 let (m, n, kk) = k.mnk;
-                let line = serde_json::json!({
+                let mut line = serde_json::json!({
                     "gpu": k.gpu, "elem": k.elem.to_string(), "c": k.c_elem.to_string(),
                     "majors": majors(k.k_major), "m": m, "n": n, "k": kk, "batch": k.batch,
                     "tile_n": c.tile_n, "splits": c.splits, "cluster": c.cluster,
                 });
+                if k.sm80 {
+                    line["kernels"] = "sm80".into();
+                }
                 format!("{line}\n")
             })
             .collect()
@@ -298,11 +312,17 @@ mod tests {
                         k_major,
                         mnk: (100 + i as i64, 200, 64),
                         batch: 1 + i as i64,
+                        sm80: false,
                     };
                     let choice =
                         Choice { tile_n: TILE_NS[i % TILE_NS.len()], splits: 1 + i as i64, cluster: 1 + i as i64 % 2 };
-                    t.insert(key, choice).unwrap();
-                    n += 1;
+                    t.insert(key.clone(), choice).unwrap();
+                    // the SM80 kernels' choice for the same problem, beside it
+                    let sm80 = TuneKey { sm80: true, ..key };
+                    let w = [128, 64][i % 2];
+                    t.insert(sm80.clone(), Choice { tile_n: w, splits: 1 + i as i64, cluster: 1 }).unwrap();
+                    assert!(t.clone().insert(sm80, Choice { tile_n: 256, splits: 1, cluster: 1 }).is_err());
+                    n += 2;
                 }
             }
         }
@@ -337,6 +357,7 @@ mod tests {
             with("splits", 0.into()),
             with("tile_n", 96.into()),
             with("cluster", 3.into()),
+            with("kernels", "sm70".into()),
             renamed.to_string(),
             "{not json".to_string(),
         ] {

@@ -274,6 +274,10 @@ enum Cmd {
         /// Print the timings only; record nothing
         #[arg(long)]
         dry_run: bool,
+        /// Tune the SM80 kernels (what GPUs other than Hopper run; on
+        /// other GPUs, always)
+        #[arg(long)]
+        sm80: bool,
     },
     /// Compile the library's kernels (each tile width, fused epilogues,
     /// beta, 8-bit inputs) to `sm_90a` machine code with NVRTC's `ptxas`
@@ -1290,17 +1294,25 @@ fn check() -> Result<(), Error> {
     // Hopper run), on this GPU
     for elem in [Elem::F16, Elem::Bf16] {
         for g in sm80_at_launch_catalogue(elem)? {
-            let (f, origin) = gpu.kernel_cached(&g.name, &g.source, gpu.arch()?)?;
+            let f = gpu.load_sm80_at(&g)?;
+            let origin = f.origin;
             for (i, &mnk) in AT_LAUNCH_SHAPES.iter().enumerate() {
-                if g.problem(mnk).is_err() {
-                    continue;
-                }
-                at_launch += 1;
-                match sm80_at_launch_checked(&gpu, (&g, &f), mnk, 61 + i as u64) {
-                    Ok(()) => println!("ok    {} {mnk:?} (one {origin:?} kernel for every size)", g.name),
-                    Err(e) => {
-                        bad += 1;
-                        println!("FAIL  {} {mnk:?}: {e}", g.name);
+                let Ok(p) = g.problem(mnk) else { continue };
+                // unsplit, and split-K in up to three shares
+                let ways = if p.ktiles > 1 { vec![1, p.ktiles.min(3)] } else { vec![1] };
+                for splits in ways {
+                    at_launch += 1;
+                    match sm80_at_launch_checked(&gpu, (&g, &f), mnk, splits, 61 + i as u64) {
+                        Ok(()) => {
+                            println!(
+                                "ok    {} {mnk:?}, k split {splits} ways (one {origin:?} kernel for every size)",
+                                g.name
+                            )
+                        }
+                        Err(e) => {
+                            bad += 1;
+                            println!("FAIL  {} {mnk:?}, k split {splits} ways: {e}", g.name);
+                        }
                     }
                 }
             }
@@ -1376,15 +1388,27 @@ fn check() -> Result<(), Error> {
             ((300, 264, 256), BiasMode::PerColumn, Activation::Relu, 0.75, Elem::F16, false),
             ((1000, 77, 96), BiasMode::PerColumn, Activation::Gelu, 2.0, Elem::Bf16, true),
         ];
-        let cases = cases.into_iter().map(|c| (c, None)).chain(clustered.into_iter().map(|c| (c, Some(2))));
-        for (i, ((mnk, bias, act, beta, elem, c_f32), cluster)) in cases.enumerate() {
+        // (and on the SM80 kernels, split-K's finishing kernel included)
+        let sm80 = [
+            ((300, 200, 64), BiasMode::PerColumn, Activation::Gelu, 0.0, Elem::F16, true),
+            ((256, 264, 128), BiasMode::PerRow, Activation::Relu, 0.75, Elem::Bf16, false),
+            ((128, 256, 4096), BiasMode::PerRow, Activation::Silu, 0.5, Elem::F16, true),
+            ((129, 77, 96), BiasMode::None, Activation::None, -1.5, Elem::F16, false),
+        ];
+        let cases = cases
+            .into_iter()
+            .map(|c| (c, (None, false)))
+            .chain(clustered.into_iter().map(|c| (c, (Some(2), false))))
+            .chain(sm80.into_iter().map(|c| (c, (None, true))));
+        for (i, ((mnk, bias, act, beta, elem, c_f32), (cluster, on_sm80))) in cases.enumerate() {
             library += 1;
             let what = format!(
-                "gemm_with {mnk:?} {bias:?} {act:?} beta {beta} {elem} C {}{}",
+                "gemm_with {mnk:?} {bias:?} {act:?} beta {beta} {elem} C {}{}{}",
                 if c_f32 { "f32" } else { "16-bit" },
-                cluster.map_or(String::new(), |c| format!(", clusters of {c}"))
+                cluster.map_or(String::new(), |c| format!(", clusters of {c}")),
+                if on_sm80 { ", SM80 kernels" } else { "" }
             );
-            match epilogue_checked(&gpu, mnk, bias, act, beta, elem, (c_f32, cluster), 91 + i as u64) {
+            match epilogue_checked(&gpu, mnk, bias, act, beta, elem, (c_f32, cluster, on_sm80), 91 + i as u64) {
                 Ok(err) => println!("ok    {what}: largest difference {err:.2e} (relative)"),
                 Err(e) => {
                     bad += 1;
@@ -1751,7 +1775,13 @@ fn library_timed<E: cudarc::driver::DeviceRepr>(
 }
 
 /// `kute-cuda tune`: see `Cmd::Tune`.
-fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_run: bool) -> Result<(), Error> {
+fn tune(
+    shapes: &[String],
+    (elem, c_elem): (Elem, Option<Elem>),
+    reps: usize,
+    dry_run: bool,
+    sm80: bool,
+) -> Result<(), Error> {
     use kute_cuda::gemm_sm90::{tile, tile_n_heuristic, TILE_NS};
     use kute_cuda::library::GemmOptions;
     use kute_cuda::tune::{Choice, TuneKey, TuneTable};
@@ -1759,6 +1789,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
     let (name, sms) = (gpu.name()?, gpu.sm_count()?);
     println!("GPU: {name} ({}, {sms} SMs)", gpu.arch()?);
     let c_elem = c_elem.unwrap_or(if elem.is_fp8() { Elem::F16 } else { elem });
+    let sm80 = sm80 || gpu.arch()? != "sm_90";
     let mut table = gpu.tune_table()?.clone();
     println!("| M x N x K | tile/splits/cluster: ms ... | fastest | heuristics' choice | fastest vs heuristics |");
     println!("|---|---|---|---|---|");
@@ -1772,14 +1803,18 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
         // unsplit, clusters of two where there are two M-tiles
         let ktiles = (k + tile(elem).2 - 1) / tile(elem).2;
         let mut cands = Vec::new();
-        for bn in TILE_NS {
-            let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
+        // (the SM80 kernels: widths 128 and 64, k-tiles of 32)
+        let ktiles = if sm80 { (k + 31) / 32 } else { ktiles };
+        let widths: &[i64] = if sm80 { &[128, 64] } else { &TILE_NS };
+        for &bn in widths {
+            let rows = if sm80 { kute_cuda::library::sm80_tile((m, n), 1, sms).0 } else { 128 };
+            let tiles = (m + rows - 1) / rows * ((n + bn - 1) / bn);
             for splits in [1, 2, 4, 8] {
                 if splits == 1 || (splits <= ktiles && tiles * splits <= 2 * sms as i64) {
                     cands.push(Choice { tile_n: bn, splits, cluster: 1 });
                 }
             }
-            if m > 128 {
+            if m > 128 && !sm80 {
                 cands.push(Choice { tile_n: bn, splits: 1, cluster: 2 });
             }
         }
@@ -1789,6 +1824,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
                 tile_n: Some(c.tile_n),
                 splits: Some(c.splits),
                 cluster: Some(c.cluster),
+                sm80,
                 c_elem: Some(c_elem),
                 ..GemmOptions::default()
             };
@@ -1809,16 +1845,21 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
         }
         let Some(&(best, best_ms)) = times.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else { continue };
         // what the library picks without a record
-        let bn = tile_n_heuristic((m, n, k), 1, sms);
-        let tiles = (m + 127) / 128 * ((n + bn - 1) / bn);
+        let (bm, bn) = if sm80 {
+            kute_cuda::library::sm80_tile((m, n), 1, sms)
+        } else {
+            (128, tile_n_heuristic((m, n, k), 1, sms))
+        };
+        let tiles = (m + bm - 1) / bm * ((n + bn - 1) / bn);
         let splits = kute_cuda::gemm_sm90::splits_for(tiles, ktiles, sms);
-        let cluster = kute_cuda::gemm_sm90::cluster_heuristic(m, (k * elem.bytes(), k * elem.bytes()));
+        let cluster =
+            if sm80 { 1 } else { kute_cuda::gemm_sm90::cluster_heuristic(m, (k * elem.bytes(), k * elem.bytes())) };
         let heur =
             times.iter().find(|(c, _)| c.tile_n == bn && c.splits == splits && c.cluster == cluster).map(|t| t.1);
         let listed: Vec<String> =
             times.iter().map(|(c, ms)| format!("{}/{}/{}: {ms:.4}", c.tile_n, c.splits, c.cluster)).collect();
         println!(
-            "| {shape} | {} | 128 x {}, {} split(s), cluster {}: {best_ms:.4} | 128 x {bn}, {splits}, {cluster}: {} | {} |",
+            "| {shape} | {} | width {}, {} split(s), cluster {}: {best_ms:.4} | {bm} x {bn}, {splits}, {cluster}: {} | {} |",
             listed.join(", "),
             best.tile_n,
             best.splits,
@@ -1826,7 +1867,7 @@ fn tune(shapes: &[String], elem: Elem, c_elem: Option<Elem>, reps: usize, dry_ru
             heur.map_or("-".into(), |h| format!("{h:.4}")),
             heur.map_or("-".into(), |h| format!("{:.3}x", h / best_ms))
         );
-        let key = TuneKey { gpu: name.clone(), elem, c_elem, k_major: (true, true), mnk: (m, n, k), batch: 1 };
+        let key = TuneKey { gpu: name.clone(), elem, c_elem, k_major: (true, true), mnk: (m, n, k), batch: 1, sm80 };
         table.insert(key, best)?;
     }
     match (dry_run, TuneTable::path()) {
@@ -1894,16 +1935,19 @@ fn at_launch_checked(
     }
 }
 
-/// Runs the SM80 kernel of sizes given at launch `g` (its function `f`) on
-/// `mnk`, every operand contiguous, and compares `C` with the reference
-/// GEMM's: bit for bit (f32), or rounded (16-bit).
+/// Runs the SM80 kernel of sizes given at launch `g` (its kernels `f`) on
+/// `mnk`, every operand contiguous, the k-tiles split `splits` ways, and
+/// compares `C` with the reference GEMM's: bit for bit (f32), or rounded
+/// (16-bit).
 fn sm80_at_launch_checked(
     gpu: &Gpu,
-    (g, f): (&kute_cuda::gemm::Sm80GemmAtLaunch, &cudarc::driver::CudaFunction),
+    (g, f): (&kute_cuda::gemm::Sm80GemmAtLaunch, &kute_cuda::gpu::Sm80Kernels),
     (m, n, k): (i64, i64, i64),
+    splits: i64,
     seed: u64,
 ) -> Result<(), Error> {
-    let p = g.problem((m, n, k))?;
+    let p = g.problem((m, n, k))?.with_splits(splits);
+    let args = kute_cuda::gpu::EpilogueArgs::default();
     let k_major = (g.config.a_k_major, g.config.b_k_major);
     let cfg = majors_config(k_major);
     let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
@@ -1916,11 +1960,11 @@ fn sm80_at_launch_checked(
     let want = gpu.download(&want)?;
     if g.config.c_elem == Elem::F32 {
         let mut c = gpu.zeros::<f32>((m * n) as usize)?;
-        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c))?;
+        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c), &args)?;
         same_bits(&g.name, &gpu.download(&c)?, &want, n as usize, "the reference")
     } else {
         let mut c = gpu.zeros::<u16>((m * n) as usize)?;
-        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c))?;
+        gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c), &args)?;
         same_rounded(&g.name, &gpu.download(&c)?, &want, g.elem, n as usize, "the reference")
     }
 }
@@ -2112,7 +2156,7 @@ fn epilogue_checked(
     act: kute_cuda::gemm_sm90::Activation,
     beta: f32,
     elem: Elem,
-    (c_f32, cluster): (bool, Option<i64>),
+    (c_f32, cluster, sm80): (bool, Option<i64>, bool),
     seed: u64,
 ) -> Result<f64, Error> {
     use kute_cuda::gemm_sm90::BiasMode;
@@ -2136,6 +2180,7 @@ fn epilogue_checked(
         bias: (bias_mode != BiasMode::None).then_some((&dbias, bias_mode)),
         activation: act,
         cluster,
+        sm80,
         ..GemmOptions::default()
     };
     // C's values before the call (exact in every C type)
@@ -2876,7 +2921,7 @@ fn main() -> ExitCode {
         Cmd::NcuGemm { size, ncu: exe } => ncu_gemm(size, &exe),
         Cmd::GemmOnce { size, layouts, sm90 } => gemm_once(size, &layouts, sm90),
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
-        Cmd::Tune { shapes, elem, c_elem, reps, dry_run } => tune(&shapes, elem, c_elem, reps, dry_run),
+        Cmd::Tune { shapes, elem, c_elem, reps, dry_run, sm80 } => tune(&shapes, (elem, c_elem), reps, dry_run, sm80),
         Cmd::Spills => spills(),
         Cmd::Attention { configs, elems, reps, no_torch, bhsd, tile, rows } => {
             attention_bench(&configs, &elems, reps, no_torch, bhsd, &tile, rows)

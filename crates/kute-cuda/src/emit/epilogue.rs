@@ -52,7 +52,12 @@ pub(crate) fn op_fn(name: &str, op: EpilogueOp) -> String {
 /// GEMM's size parameters, which name `M`, `N` and `L`): each element's
 /// shares summed in order (the result does not depend on the schedule) into
 /// C at the offset `x.finish` gives, converted.
-pub(crate) fn finish_kernel(name: &str, (c_elem, op): (Elem, Option<EpilogueOp>), size_params: &str, x: &SplitK) -> String {
+pub(crate) fn finish_kernel(
+    name: &str,
+    (c_elem, op): (Elem, Option<EpilogueOp>),
+    size_params: &str,
+    x: &SplitK,
+) -> String {
     let c_type = if c_elem == Elem::F32 { "float" } else { "unsigned short" };
     let cvt = if c_elem == Elem::Bf16 { "bf16" } else { "f16" };
     let put = if c_elem == Elem::F32 {
@@ -96,4 +101,3 @@ extern "C" __global__ void {name}_finish(const float* __restrict__ W, {c_type}* 
 "#
     )
 }
-

@@ -1,5 +1,6 @@
 //! The CUDA text of the SM80 `mma.sync` GEMM and of its reference kernel.
 
+use super::epilogue::{finish_kernel, op_fn, op_params};
 use super::{args, c, device, header, layout_fn, list, plain_fn, ptx_type, unknown_params};
 use crate::gemm::{GemmConfig, THREADS};
 use crate::plan::gemm_sm80::{Sm80Plan, SplitOffsets};
@@ -7,14 +8,20 @@ use crate::plan::{known_multiple, TileModes};
 use crate::{Elem, Result};
 use kute::Int;
 
-/// The statements defining `var`, the sum of a tile grid's modes at `(i,
-/// j[, b])` (its offset, or with `rank` its coordinate's components), each
-/// mode a one-mode layout evaluated without a division.
-fn by_mode(name: &str, var: &str, f: &str, m: &TileModes, (i, j): (&str, &str), rank: Option<usize>) -> String {
+/// The calls of a tile grid's mode functions at `(i, j[, b])`.
+fn mode_calls(name: &str, f: &str, m: &TileModes, (i, j): (&str, &str)) -> Vec<String> {
     let mut parts = vec![format!("{name}_{f}0({i}{})", args(&m.first)), format!("{name}_{f}1({j}{})", args(&m.second))];
     if let Some(l) = &m.batch {
         parts.push(format!("{name}_{f}2(b{})", args(l)));
     }
+    parts
+}
+
+/// The statements defining `var`, the sum of a tile grid's modes at `(i,
+/// j[, b])` (its offset, or with `rank` its coordinate's components), each
+/// mode a one-mode layout evaluated without a division.
+fn by_mode(name: &str, var: &str, f: &str, m: &TileModes, ij: (&str, &str), rank: Option<usize>) -> String {
+    let parts = mode_calls(name, f, m, ij);
     match rank {
         None => format!("const long long {var} = {};", parts.join(" + ")),
         Some(rank) => {
@@ -170,8 +177,11 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
                 ),
             }
         );
-    let store_c = if let (true, Some(tc)) = (predicated || !pairs, &plan_c.ctiles) {
-        let guarded = format!(
+    // each element guarded, `one` storing value `acc[i][j][2 * r + e]`,
+    // the element `x` of the tile at (row, col) of C
+    let guarded_with = |one: &str| -> Option<String> {
+        let tc = plan_c.ctiles.as_ref()?;
+        Some(format!(
             r#"{cc}
 #pragma unroll
   for (int i = 0; i < {mm}; ++i)
@@ -183,16 +193,37 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         for (int e = 0; e < 2; ++e) {{
           const long long x = {name}_c_frag(t + {THREADS}LL * (2 * r + e)) + {name}_c_rep(i + {mm}LL * j);
           const auto at = {name}_c_ctile(x);
-          if (cc.c[0] + at.c[0] < {mc} && cc.c[1] + at.c[1] < {nc}) {one}
+          const long long row = cc.c[0] + at.c[0], col = cc.c[1] + at.c[1];
+          if (row < {mc} && col < {nc}) {{ {one} }}
         }}"#,
             cc = by_mode(name, "cc", "c_ctiles", tc, ("bm", "bn"), Some(rank)),
-            one = match c_elem {
-                Elem::F32 => format!("gc[{name}_c_tile(x{ct})] = acc[i][j][2 * r + e];"),
-                _ => format!(
-                    r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"(acc[i][j][2 * r + e])); gc[{name}_c_tile(x{ct})] = h; }}"#
-                ),
-            }
+        ))
+    };
+    // C's element at `x` from `v` (rounded for a 16-bit C), and C's value
+    // there before (where the epilogue reads it)
+    let put = |v: &str| match c_elem {
+        Elem::F32 => format!("gc[{name}_c_tile(x{ct})] = {v};"),
+        _ => format!(
+            r#"{{ unsigned short h; asm("cvt.rn.{cvt}.f32 %0, %1;" : "=h"(h) : "f"({v})); gc[{name}_c_tile(x{ct})] = h; }}"#
+        ),
+    };
+    let c_old = match c_elem {
+        Elem::F32 => format!("gc[{name}_c_tile(x{ct})]"),
+        Elem::Bf16 => format!("__bf162float_bits(gc[{name}_c_tile(x{ct})])"),
+        _ => format!("__half2float_bits(gc[{name}_c_tile(x{ct})])"),
+    };
+    let op = p.extents.op;
+    let store_c = if let Some(op) = op {
+        // the fused epilogue, element by element
+        let c_in = if op.beta { c_old } else { "0.f".to_string() };
+        let one = format!(
+            "const float v = {name}_op(acc[i][j][2 * r + e], {c_in}, row, col, alpha, {beta}, {bias}, {mc}, {nc});\n          {}",
+            put("v"),
+            beta = if op.beta { "beta" } else { "0.f" },
+            bias = if op.bias == crate::gemm_sm90::BiasMode::None { "nullptr" } else { "bias" },
         );
+        guarded_with(&one).unwrap_or_default()
+    } else if let (true, Some(guarded)) = (predicated || !pairs, guarded_with(&put("acc[i][j][2 * r + e]"))) {
         // the paired stores need aligned pairs
         if pairs {
             format!("if (interior) {{\n  {fast_store}\n  }} else {{\n  {guarded}\n  }}")
@@ -206,17 +237,61 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
     s.push_str(device::CP_ASYNC);
     s.push_str(device::LDMATRIX);
     s.push_str(device::MMA_SM80);
+    if let Some(op) = op {
+        if op.beta {
+            s.push_str(device::CVT);
+        }
+        s.push_str(&op_fn(name, op));
+    }
+    if let Some(x) = &p.split_k {
+        for (l, f) in [
+            (&x.w_share, "w_share"),
+            (&x.w_tile, "w_tile"),
+            (&x.finish, "finish_at"),
+            (&x.finish_coord, "finish_coord"),
+        ] {
+            plain_fn(&mut s, l, &format!("{name}_{f}"))?;
+        }
+        mode_fns(&mut s, name, "w_tiles", &x.w_tiles)?;
+    }
     s.push_str(&format!(
         r#"__device__ __forceinline__ void kute_mma(float (&d)[4], const unsigned int (&a)[4], const unsigned int (&b)[2]) {{
   kute_mma_m16n8k16_f32_{ty}(d, a, b);
 }}
-extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C{size_params}) {{
+"#
+    ));
+    // the GEMM, and with split-K the kernel of the shares (share `split` of
+    // S takes every S-th k-tile from its own, its f32 sums into its slice
+    // of the workspace W, each element guarded) and the finishing kernel
+    let mut variants = vec![(
+        name.to_string(),
+        format!("{size_params}{}", op_params(op)),
+        "const long long b = blockIdx.z;\n  const long long kt0 = 0, kstep = 1, jtiles = ktiles;".to_string(),
+        store_c,
+    )];
+    if let Some(x) = &p.split_k {
+        let gw = format!(
+            "W + {name}_w_share(split{}) + {}",
+            args(&x.w_share),
+            mode_calls(name, "w_tiles", &x.w_tiles, ("bm", "bn")).join(" + ")
+        );
+        let w_store = guarded_with(&format!("gw[{name}_w_tile(x{})] = acc[i][j][2 * r + e];", args(&x.w_tile)))
+            .unwrap_or_default();
+        variants.push((
+            format!("{name}_split"),
+            format!("{size_params}, float* __restrict__ W, const long long S"),
+            "const long long b = blockIdx.z % L, split = blockIdx.z / L;\n  const long long kt0 = split, kstep = S, jtiles = (ktiles - split + S - 1) / S;".to_string(),
+            format!("float* gw = {gw};\n  {w_store}"),
+        ));
+    }
+    for (kernel, params, setup, store_c) in variants {
+        s.push_str(&format!(
+        r#"extern "C" __global__ void __launch_bounds__({THREADS}) {kernel}(const unsigned short* __restrict__ A, const unsigned short* __restrict__ B, {c_ty}* __restrict__ C{params}) {{
   extern __shared__ __align__(128) unsigned short smem[];
   unsigned short* sa = smem;
   unsigned short* sb = smem + {sa_all};
   const long long t = threadIdx.x;
-  const long long bm = blockIdx.x, bn = blockIdx.y, b = blockIdx.z;
-  (void)b;
+  const long long bm = blockIdx.x, bn = blockIdx.y;
   const bool interior = (bm + 1) * {bm}LL <= {mc} && (bn + 1) * {bn}LL <= {nc};
   (void)interior;
   float acc[{mm}][{mn}][4];
@@ -227,6 +302,9 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.f;
   const long long ktiles = {ktiles};
+  {setup}
+  (void)b;
+  (void)kstep;
 {prelude}  auto load = [&](long long kt, int stage) {{
     {a_at}
     {b_at}
@@ -239,7 +317,7 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
   }};
 #pragma unroll
   for (int s = 0; s < {stages} - 1; ++s) {{
-    if (s < ktiles) load(s, s);
+    if (s < jtiles) load(kt0 + kstep * s, s);
     asm volatile("cp.async.commit_group;" ::: "memory");
   }}
   // CuTe's sgemm_sm80 pipeline: the fragments of k-block kb + 1 are loaded
@@ -258,7 +336,7 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
   asm volatile("cp.async.wait_group {wait};" ::: "memory");
   __syncthreads();
   fragments(0, 0);
-  for (long long kt = 0; kt < ktiles; ++kt) {{
+  for (long long jt = 0; jt < jtiles; ++jt) {{
 #pragma unroll
     for (int kb = 0; kb < {mk}; ++kb) {{
       if (kb == {mk} - 1) {{
@@ -269,8 +347,8 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
       }}
       fragments((kb + 1) % {mk}, (kb + 1) % 2);
       if (kb == 0) {{
-        const long long next = kt + {stages} - 1;
-        if (next < ktiles) load(next, ws);
+        const long long next = jt + {stages} - 1;
+        if (next < jtiles) load(kt0 + kstep * next, ws);
         asm volatile("cp.async.commit_group;" ::: "memory");
         ws = rs;
         rs = rs + 1 == {stages} ? 0 : rs + 1;
@@ -297,6 +375,10 @@ extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const unsigned sh
             b_at = by_mode(name, "b_at", "b_tiles", &plan_b.tiles, ("bn", "kt"), None),
             c_at = by_mode(name, "c_at", "c_tiles", &plan_c.tiles, ("bm", "bn"), None),
         ));
+    }
+    if let Some(x) = &p.split_k {
+        s.push_str(&finish_kernel(name, (c_elem, op), &size_params, x));
+    }
     Ok(s)
 }
 

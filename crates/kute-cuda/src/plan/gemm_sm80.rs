@@ -116,6 +116,10 @@ pub(crate) struct Sm80Plan {
     pub split_a: SplitOffsets,
     /// `B`'s split offsets.
     pub split_b: SplitOffsets,
+    /// Split-K (sizes given at launch, with a batch): a second kernel of
+    /// `S` shares each storing its f32 sums into its slice of a workspace,
+    /// and a third adding them in order into `C`.
+    pub split_k: Option<super::SplitK>,
 }
 
 /// The sizes an SM80 plan is made for: integers, or unknowns given at
@@ -130,6 +134,8 @@ pub(crate) struct Sm80Extents {
     pub ld: (Int, Int, Int),
     /// The batch count and the batch strides of `A`, `B` and `C`.
     pub batch: Option<(Int, (Int, Int, Int))>,
+    /// The fused epilogue (a kernel of sizes given at launch), or `None`.
+    pub op: Option<crate::gemm_sm90::EpilogueOp>,
 }
 
 impl Sm80Extents {
@@ -137,7 +143,7 @@ impl Sm80Extents {
     pub(crate) fn fixed((m, n, k): (i64, i64, i64), (a_k, b_k): (bool, bool)) -> Sm80Extents {
         let d = Int::new_dynamic;
         let ld = (d(if a_k { k } else { m }), d(if b_k { k } else { n }), d(n));
-        Sm80Extents { mnk: (d(m), d(n), d(k)), ld, batch: None }
+        Sm80Extents { mnk: (d(m), d(n), d(k)), ld, batch: None, op: None }
     }
 
     /// The rank of the operands' layouts: 2, or 3 with a batch.
@@ -331,19 +337,23 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
     // the coordinates (row, k) or (row, column) of what each thread
     // touches: a tile's coordinates, and the tile grid's by mode (with the
     // batch's coordinate)
-    let identity = |rows: Int, cols: Int, tr: i64, tc: i64| -> Result<Option<(Layout, TileModes)>> {
-        if !predicated {
-            return Ok(None);
-        }
-        let id = match l {
-            Some(l) => Layout::identity(&(rows, cols, l).as_int_tuple())?,
-            None => Layout::identity(&(rows, cols).as_int_tuple())?,
+    // (C's coordinates are needed by the fused epilogue and split-K's
+    // guards too)
+    let c_coords = predicated || extents.op.is_some() || l.is_some();
+    let identity =
+        |(rows, cols): (Int, Int), (tr, tc): (i64, i64), needed: bool| -> Result<Option<(Layout, TileModes)>> {
+            if !needed {
+                return Ok(None);
+            }
+            let id = match l {
+                Some(l) => Layout::identity(&(rows, cols, l).as_int_tuple())?,
+                None => Layout::identity(&(rows, cols).as_int_tuple())?,
+            };
+            let tiles = kute::zipped_divide(&id, &shape2(tr, tc))?.mode(1)?;
+            Ok(Some((identity_tiles((rows, cols), (tr, tc))?.mode(0)?, TileModes::coordinates_of(&tiles, rank)?)))
         };
-        let tiles = kute::zipped_divide(&id, &shape2(tr, tc))?.mode(1)?;
-        Ok(Some((identity_tiles((rows, cols), (tr, tc))?.mode(0)?, TileModes::coordinates_of(&tiles, rank)?)))
-    };
     let operand = |x: &Side, rows: Int, br: i64| -> Result<OperandPlan> {
-        let id = identity(rows, k, br, bk)?;
+        let id = identity((rows, k), (br, bk), predicated)?;
         let (ctiles, ccopy) = match id {
             Some((tile, grid)) => (Some(grid), Some(both_coordinates(&kute::composition(&tile, &x.copy_tv)?)?)),
             None => (None, None),
@@ -359,7 +369,7 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
         })
     };
     let (plan_a, plan_b) = (operand(&sa, m, bm)?, operand(&sb, n, bn)?);
-    let (ctiles, ctile) = match identity(m, n, bm, bn)? {
+    let (ctiles, ctile) = match identity((m, n), (bm, bn), c_coords)? {
         Some((tile, grid)) => (Some(grid), Some(both_coordinates(&tile)?)),
         None => (None, None),
     };
@@ -414,6 +424,10 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
     let frag_a = ldsm_split("a", &sa, mm)?;
     let frag_b = ldsm_split("b", &sb, mn)?;
     let tiles_of = |x: Int, b: i64| x.ceil_div(Int::new_dynamic(b));
+    let split_k = match extents.batch {
+        Some((l, (_, _, sc))) => Some(super::SplitK::new((m, n, l), (ldc, sc), (bm, bn))?),
+        None => None,
+    };
     Ok(Sm80Plan {
         extents,
         elem,
@@ -437,6 +451,7 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
         pass_step: tvv,
         split_a: SplitOffsets { copy_smem: copy_sa, copy_gmem: copy_ga, frag: frag_a },
         split_b: SplitOffsets { copy_smem: copy_sb, copy_gmem: copy_gb, frag: frag_b },
+        split_k,
     })
 }
 
@@ -497,6 +512,7 @@ mod tests {
                     mnk: (unknown("M", md), unknown("N", nd), unknown("K", kd)),
                     ld: (unknown("LDA", 8), unknown("LDB", 8), unknown("LDC", nd.min(8))),
                     batch: Some((unknown("L", 1), (unknown("SA", 8), unknown("SB", 8), unknown("SC", nd.min(8))))),
+                    op: None,
                 };
                 let sym = plan(extents, Elem::F16, config).unwrap();
                 for _ in 0..3 {
@@ -513,6 +529,7 @@ mod tests {
                         mnk: (d(m), d(n), d(k)),
                         ld: (d(lda), d(ldb), d(ldc)),
                         batch: Some((d(l), (d(sa), d(sb), d(sc)))),
+                        op: None,
                     };
                     let want = plan(fixed, Elem::F16, config).unwrap();
                     let v = Valuation::from([

@@ -50,6 +50,13 @@ impl PcLayout {
         Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
     }
 
+    /// The layout built in `inner` (its storage, [`crate::types::LayoutBox::storage`])
+    /// as a new `kute.pycute.Layout`.
+    #[inline]
+    pub fn wrap_box(py: Python<'_>, inner: crate::types::LayoutBox) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
+    }
+
     /// A copy of a layout as a new `kute.pycute.Layout`.
     #[inline]
     pub fn wrap_ref(py: Python<'_>, inner: &Layout) -> PyResult<Py<PyAny>> {
@@ -384,6 +391,54 @@ fn by_mode(
     alg::make_layout(&parts).map_err(perr)
 }
 
+/// [`by_mode`] built in `out` (the storage of the Python object that holds
+/// the answer): the modes' answers, then the rest of `A`'s modes read in
+/// place, with no layout of the whole made on the way.
+fn by_mode_in(
+    op: &str,
+    a: &Layout,
+    ts: &[Tile],
+    f: &mut dyn FnMut(&Layout, &Tile) -> PyResult<Layout>,
+    out: &mut Layout,
+) -> PyResult<()> {
+    let n = alg::rank(a);
+    if n < ts.len() || n == 0 {
+        out.clone_from(&by_mode(op, a, ts, f)?);
+        return Ok(());
+    }
+    let mut parts = Vec::with_capacity(ts.len());
+    for (i, t) in ts.iter().enumerate() {
+        parts.push(f(&alg::mode(a, i).map_err(perr)?, t)?);
+    }
+    let rest = (ts.len()..n).map(|i| mode_view(a, i)).collect::<PyResult<Vec<_>>>()?;
+    out.try_build_modes_in(|b| {
+        b.open();
+        parts.iter().for_each(|p| push_view(b, p.view()));
+        rest.iter().for_each(|v| push_view(b, *v));
+        b.close();
+        Ok(())
+    })
+    .map_err(kerr)?;
+    if out.depth() > kute::limits::MAX_DEPTH {
+        // (too deep: pycute's make_layout's error, as the general path gives it)
+        out.clone_from(&by_mode(op, a, ts, f)?);
+    }
+    Ok(())
+}
+
+/// pycute's `L[i]` ([`alg::mode`]) as a view: no copy.
+fn mode_view(l: &Layout, i: usize) -> PyResult<kute::LayoutView<'_>> {
+    let v = l.view();
+    let m = if v.is_leaf() { (i == 0).then_some(v) } else { v.mode(i) };
+    match m {
+        Some(m) => Ok(m),
+        None => Err(match alg::mode(l, i) {
+            Err(f) => perr(f),
+            Ok(_) => KuteError::new_err(format!("mode {i} of {}", layout_text(l))),
+        }),
+    }
+}
+
 fn composition_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
     match t {
         Tile::Nothing => Ok(a.clone()),
@@ -475,6 +530,54 @@ fn hier_unzip_t(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout>
         }
         _ => split(sp, a, t),
     }
+}
+
+/// pycute's `zipped_*` (`tiled` false) or `tiled_*` (`tiled` true) of `A`
+/// and the tiler `t`, built in a new object's storage: for a by-mode tiler,
+/// `((firsts), (rests))` or `((firsts), rests...)` of the modes' splits read
+/// in place (as [`hier_unzip_t`] and [`tiled`] make it, without their
+/// intermediate layouts).
+fn unzipped(py: Python<'_>, sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>, tiled_form: bool) -> PyResult<Py<PyAny>> {
+    let Tile::Tuple(ts) = t else {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    };
+    let n = alg::rank(a);
+    if n < ts.len() || ts.is_empty() || a.depth() + 2 >= kute::limits::MAX_DEPTH {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    }
+    let mut splits = Vec::with_capacity(ts.len());
+    for (i, ti) in ts.iter().enumerate() {
+        splits.push(hier_unzip_t(sp, &alg::mode(a, i).map_err(perr)?, ti)?);
+    }
+    let firsts = splits.iter().map(|s| mode_view(s, 0)).collect::<PyResult<Vec<_>>>()?;
+    let mut rests = splits.iter().map(|s| mode_view(s, 1)).collect::<PyResult<Vec<_>>>()?;
+    for i in ts.len()..n {
+        rests.push(mode_view(a, i)?);
+    }
+    let mut out = crate::types::LayoutBox::storage();
+    out.try_build_modes_in(|b| {
+        b.open();
+        b.open();
+        firsts.iter().for_each(|v| push_view(b, *v));
+        b.close();
+        if !tiled_form {
+            b.open();
+        }
+        rests.iter().for_each(|v| push_view(b, *v));
+        if !tiled_form {
+            b.close();
+        }
+        b.close();
+        Ok(())
+    })
+    .map_err(kerr)?;
+    if out.depth() > kute::limits::MAX_DEPTH {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    }
+    PcLayout::wrap_box(py, out)
 }
 
 /// pycute's tiled form of a zipped answer: `(r[0], r[1][0], r[1][1], ...)`.
@@ -642,6 +745,11 @@ fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
         let a = layout_arg(layoutA, "composition")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::composition_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("composition", a, &ts, &mut composition_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, composition_t(a, &t)?),
         }
     })
@@ -720,6 +828,11 @@ fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
         let a = layout_arg(layoutA, "logical_divide")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_divide_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("logical_divide", a, &ts, &mut logical_divide_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, logical_divide_t(a, &t)?),
         }
     })
@@ -733,6 +846,11 @@ fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'
         let a = layout_arg(layoutA, "logical_product")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_product_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("logical_product", a, &ts, &mut logical_product_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, logical_product_t(a, &t)?),
         }
     })
@@ -784,7 +902,7 @@ fn tile_has_symbols(obj: &Bound<'_, PyAny>) -> bool {
 fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "zipped_divide", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "zipped_divide")?;
-        PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
+        unzipped(py, &Splitter::Divide, a, &tile(layoutB, 0)?, false)
     })
 }
 
@@ -794,7 +912,7 @@ fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "tiled_divide", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "tiled_divide")?;
-        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
+        unzipped(py, &Splitter::Divide, a, &tile(layoutB, 0)?, true)
     })
 }
 
@@ -804,7 +922,7 @@ fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, 
 fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "zipped_product", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "zipped_product")?;
-        PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
+        unzipped(py, &Splitter::Product, a, &tile(layoutB, 0)?, false)
     })
 }
 
@@ -814,7 +932,7 @@ fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
 fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "tiled_product", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "tiled_product")?;
-        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
+        unzipped(py, &Splitter::Product, a, &tile(layoutB, 0)?, true)
     })
 }
 

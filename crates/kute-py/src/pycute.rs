@@ -1149,6 +1149,7 @@ fn pv_of(t: kute::int_tuple::IntTupleRef<'_>) -> Pv {
 }
 
 /// kute's integer as a leaf: `I` where it is concrete, `S` where symbolic.
+#[inline]
 fn num_pv(x: Int) -> Pv {
     if x.is_symbolic() {
         Pv::S(x)
@@ -1196,12 +1197,15 @@ fn num_of(op: &str, v: &Pv) -> PyResult<Int> {
 /// `a <sign> b` of leaves, one of them an unknown, by kute's symbolic
 /// integers: the answer for every value of the unknowns, or kute's error
 /// naming the fact that would decide it (a divisibility, an order).
+#[cold]
+#[inline(never)]
 fn sym_op(op: &str, sign: &str, a: &Pv, b: &Pv, f: impl FnOnce(Int, Int) -> kute::Result<Int>) -> PyResult<Pv> {
     let (x, y) = (num_of(op, a)?, num_of(op, b)?);
     f(x, y).map(num_pv).map_err(|e| KuteError::new_err(format!("{op}: {x} {sign} {y}: {}", e.message())))
 }
 
 /// `a * b` of leaves (pycute's `*`).
+#[inline]
 fn pmul(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
     match (a, b) {
         (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::mul(*x, *y))?)),
@@ -1210,6 +1214,7 @@ fn pmul(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
 }
 
 /// `a + b` of leaves (pycute's `+`).
+#[inline]
 fn padd(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
     match (a, b) {
         (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::add(*x, *y))?)),
@@ -1220,6 +1225,7 @@ fn padd(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
 /// `a // b` of leaves (Python's floor division). With an unknown, kute's
 /// quotient, which answers only where the facts decide it: an exact
 /// quotient, or 0 where `0 <= a < b` (floor and truncation agree there).
+#[inline]
 fn pfloordiv(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
     match (a, b) {
         (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::floordiv(op, *x, *y))?)),
@@ -1230,6 +1236,7 @@ fn pfloordiv(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
 /// `a % b` of leaves (Python's remainder). With an unknown, kute's
 /// remainder, which answers only where the facts decide it: 0 where `b`
 /// divides `a`, `a` where `0 <= a < b`.
+#[inline]
 fn pmod(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
     match (a, b) {
         (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::pymod(op, *x, *y))?)),
@@ -1438,6 +1445,7 @@ fn idx2crd(
 }
 
 /// A coordinate leaf: `None` is 0.
+#[inline]
 fn crd_leaf(c: &Pv) -> PyResult<Pv> {
     Ok(match c {
         Pv::N => Pv::I(0),
@@ -1446,7 +1454,31 @@ fn crd_leaf(c: &Pv) -> PyResult<Pv> {
     })
 }
 
+/// [`crd2idx_pv`] of a tuple coordinate of known integers, in `i64` (the
+/// common case, without the leaves' dispatch); `Ok(None)` for the rest (an
+/// unknown, an integer split over a tuple shape, what raises), which the
+/// general path answers.
+fn crd2idx_known(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Option<i64>> {
+    match (crd, shape, stride) {
+        (Pv::T(cs), Pv::T(ss), Pv::T(ds)) if cs.len() == ss.len() && cs.len() == ds.len() => {
+            let mut acc = 0i64;
+            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
+                let Some(x) = crd2idx_known(c, s, d)? else { return Ok(None) };
+                acc = m(alg::add(acc, x))?;
+            }
+            Ok(Some(acc))
+        }
+        (Pv::I(c), Pv::I(_), Pv::I(d)) => Ok(Some(m(alg::mul(*c, *d))?)),
+        (Pv::N, Pv::I(_), Pv::I(_)) => Ok(Some(0)),
+        // the rest (an int split over a tuple shape, the errors): the general path
+        _ => Ok(None),
+    }
+}
+
 fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
+    if let Some(x) = crd2idx_known(crd, shape, stride)? {
+        return Ok(Pv::I(x));
+    }
     match (crd, shape) {
         (Pv::T(cs), Pv::T(ss)) => {
             let Pv::T(ds) = stride else {

@@ -1033,7 +1033,9 @@ fn slice_views<'a>(
 /// A mode of a layout (a sub-tree) as the next mode of `b`.
 fn push_view(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
     if v.is_leaf() {
-        b.leaf(v.leaves()[0]);
+        if let Some(m) = v.leaves().first() {
+            b.leaf(*m);
+        }
         return;
     }
     b.open();
@@ -1074,7 +1076,9 @@ fn offset_at(crd: &Bound<'_, PyAny>, v: kute::LayoutView<'_>) -> PyResult<Pv> {
 /// colexicographically, the last mode taking what is left.
 fn offset_of_int(mut c: Pv, v: kute::LayoutView<'_>) -> PyResult<Pv> {
     if v.is_leaf() {
-        let m = &v.leaves()[0];
+        let Some(m) = v.leaves().first() else {
+            return Err(fails("crd2idx", "a mode without an extent"));
+        };
         return pmul("crd2idx", &c, &stride_pv(v, m)?);
     }
     let n = v.rank();

@@ -812,7 +812,7 @@ fn sym_div(a: Int, b: Int) -> Result<Int> {
 /// ([`Sym::split_by`]): C++'s quotient and remainder then.
 fn by_constant(x: &Sym, y: &Sym) -> Option<(Sym, i64)> {
     let c = y.as_const()?;
-    if c <= 0 || !x.sign().is_some_and(|s| s >= 0) {
+    if c <= 0 || x.sign().is_none_or(|s| s < 0) {
         return None;
     }
     x.split_by(c)

@@ -171,6 +171,15 @@ enum Direct {
     Unary(fn(&mut kute::Layout, &kute::Layout) -> kute::Result<()>),
     /// `f(A, B)`, written into its first argument.
     Binary(fn(&mut kute::Layout, &kute::Layout, &kute::Layout) -> kute::Result<()>),
+    /// `f(A, B)` for a layout `B` (the first function), and for a by-mode
+    /// tiler (the second): a Python tuple of layouts, ints, `None` and tuples
+    /// of them, read as the expression language reads it (a layout as
+    /// itself, an int as a dynamic one, `None` as `_`), without the language;
+    /// written into its first argument.
+    Tiled(
+        fn(&mut kute::Layout, &kute::Layout, &kute::Layout) -> kute::Result<()>,
+        fn(&mut kute::Layout, &kute::Layout, &kute::Tiler) -> kute::Result<()>,
+    ),
     /// `f(A, M)`, `M` an integer tuple: a Python int or tuple of ints, an
     /// `IntTuple`, or a layout's shape (as the expression language reads it);
     /// written into its first argument; `f(A)` (the second function) without one.
@@ -207,6 +216,18 @@ fn direct_call(
                 Ok(b) => Some(f(&mut out, &a.get().inner, &b.get().inner)),
                 Err(_) => None,
             },
+            (Direct::Tiled(f, g), 2, Some(a)) => {
+                let b = args.get_item(1)?;
+                if let Ok(b) = b.cast::<PyLayout>() {
+                    Some(f(&mut out, &a.get().inner, &b.get().inner))
+                } else if let Some(t) = by_mode_tiler(&b, 0)?
+                    && !a.get().inner.has_symbols()
+                {
+                    Some(g(&mut out, &a.get().inner, &t))
+                } else {
+                    None
+                }
+            }
             (Direct::Cotarget(_, f), 1, Some(a)) => Some(f(&mut out, &a.get().inner)),
             (Direct::Cotarget(f, _), 2, Some(a)) => {
                 let a = &a.get().inner;
@@ -235,6 +256,41 @@ fn direct_call(
         return Ok(r);
     }
     call(py, name, args, targs)
+}
+
+/// A Python tuple of layouts, ints, `None` and tuples of them as the by-mode
+/// tiler the expression language reads from it; `None` for anything else (a
+/// symbolic layout, a tensor, an int past 64 bits, nesting past a few levels),
+/// which the language reads itself.
+fn by_mode_tiler(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Option<kute::Tiler>> {
+    let Ok(t) = obj.cast_exact::<PyTuple>() else { return Ok(None) };
+    if depth > 4 || t.len() > kute::limits::MAX_RANK {
+        return Ok(None);
+    }
+    let mut modes = Vec::with_capacity(t.len());
+    for x in t.iter() {
+        let m = if let Ok(l) = x.cast::<PyLayout>() {
+            let l = &l.get().inner;
+            if l.has_symbols() {
+                return Ok(None);
+            }
+            kute::Tiler::Layout((**l).clone())
+        } else if x.is_none() {
+            kute::Tiler::Underscore
+        } else if let Ok(i) = x.cast_exact::<PyInt>() {
+            match i.extract::<i64>() {
+                Ok(n) => kute::Tiler::Int(kute::Int::new_dynamic(n)),
+                Err(_) => return Ok(None),
+            }
+        } else {
+            match by_mode_tiler(&x, depth + 1)? {
+                Some(m) => m,
+                None => return Ok(None),
+            }
+        };
+        modes.push(m);
+    }
+    Ok(Some(kute::Tiler::Tuple(modes)))
 }
 
 /// The tensor classes of the Python part (`kute.Tensor`, `kute.IdentityTensor`)
@@ -316,19 +372,19 @@ direct! {
         o.clone_from(&kute::left_inverse(l)?);
         Ok(())
     }), "left_inverse(L): R with R(L(i)) = i (CuTe's left_inverse).";
-    composition: Binary(kute::composition_into), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
+    composition: Tiled(kute::composition_into, kute::composition_tiler_into), "composition(A, B): R(c) = A(B(c)); B a layout, a shape or a tiler.";
     complement: Cotarget(|o, a, m| kute::complement_into(o, a, m), |o, a| {
         o.clone_from(&kute::complement_self(a)?);
         Ok(())
     }), "complement(A[, M]): the layout filling A's gaps up to M (without M: up to cosize(filter(A))).";
-    logical_divide: Binary(|o, a, b| kute::logical_divide_into(o, a, &b.as_tiler())), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
-    zipped_divide: Binary(|o, a, b| kute::zipped_divide_into(o, a, &b.as_tiler())), "zipped_divide(A, T): ((tile), (rest)).";
-    tiled_divide: Binary(|o, a, b| kute::tiled_divide_into(o, a, &b.as_tiler())), "tiled_divide(A, T): ((tile), rest...).";
-    flat_divide: Binary(|o, a, b| kute::flat_divide_into(o, a, &b.as_tiler())), "flat_divide(A, T): (tile..., rest...).";
-    logical_product: Binary(|o, a, b| kute::logical_product_into(o, a, &b.as_tiler())), "logical_product(A, B): (A, complement(A) o B).";
-    zipped_product: Binary(|o, a, b| kute::zipped_product_into(o, a, &b.as_tiler())), "zipped_product(A, B): ((A), (rest)).";
-    tiled_product: Binary(|o, a, b| kute::tiled_product_into(o, a, &b.as_tiler())), "tiled_product(A, B): ((A), rest...).";
-    flat_product: Binary(|o, a, b| kute::flat_product_into(o, a, &b.as_tiler())), "flat_product(A, B): (A..., rest...).";
+    logical_divide: Tiled(|o, a, b| kute::logical_divide_into(o, a, &b.as_tiler()), kute::logical_divide_into), "logical_divide(A, T): A o (T, complement(T)): (tile, rest).";
+    zipped_divide: Tiled(|o, a, b| kute::zipped_divide_into(o, a, &b.as_tiler()), kute::zipped_divide_into), "zipped_divide(A, T): ((tile), (rest)).";
+    tiled_divide: Tiled(|o, a, b| kute::tiled_divide_into(o, a, &b.as_tiler()), kute::tiled_divide_into), "tiled_divide(A, T): ((tile), rest...).";
+    flat_divide: Tiled(|o, a, b| kute::flat_divide_into(o, a, &b.as_tiler()), kute::flat_divide_into), "flat_divide(A, T): (tile..., rest...).";
+    logical_product: Tiled(|o, a, b| kute::logical_product_into(o, a, &b.as_tiler()), kute::logical_product_into), "logical_product(A, B): (A, complement(A) o B).";
+    zipped_product: Tiled(|o, a, b| kute::zipped_product_into(o, a, &b.as_tiler()), kute::zipped_product_into), "zipped_product(A, B): ((A), (rest)).";
+    tiled_product: Tiled(|o, a, b| kute::tiled_product_into(o, a, &b.as_tiler()), kute::tiled_product_into), "tiled_product(A, B): ((A), rest...).";
+    flat_product: Tiled(|o, a, b| kute::flat_product_into(o, a, &b.as_tiler()), kute::flat_product_into), "flat_product(A, B): (A..., rest...).";
     blocked_product: Binary(kute::blocked_product_into), "blocked_product(A, B): B repeats block A, mode by mode.";
     raked_product: Binary(kute::raked_product_into), "raked_product(A, B): A's elements interleaved by B, mode by mode.";
 }

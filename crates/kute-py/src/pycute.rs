@@ -50,6 +50,13 @@ impl PcLayout {
         Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
     }
 
+    /// The layout built in `inner` (its storage, [`crate::types::LayoutBox::storage`])
+    /// as a new `kute.pycute.Layout`.
+    #[inline]
+    pub fn wrap_box(py: Python<'_>, inner: crate::types::LayoutBox) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
+    }
+
     /// A copy of a layout as a new `kute.pycute.Layout`.
     #[inline]
     pub fn wrap_ref(py: Python<'_>, inner: &Layout) -> PyResult<Py<PyAny>> {
@@ -66,6 +73,15 @@ fn layout_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a Layout>
     }
 }
 
+/// The layout of a Python argument (any `kute.Layout`), unknowns and all:
+/// for the functions that answer them.
+fn layout_any<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a Layout> {
+    match obj.cast::<PyLayout>() {
+        Ok(l) => Ok(&l.get().inner),
+        Err(_) => Err(PyTypeError::new_err(format!("{what} takes a layout, not {}", obj.get_type().name()?))),
+    }
+}
+
 /// A layout for pycute's own algorithm, which computes with known integers:
 /// one with unknowns is a `TypeError` (the module functions of `kute.pycute`
 /// answer such layouts with kute's algebra before they come here).
@@ -73,8 +89,9 @@ fn concrete<'a>(what: &str, l: &'a Layout) -> PyResult<&'a Layout> {
     if l.has_symbols() {
         return Err(PyTypeError::new_err(format!(
             "{what}: {} has unknowns, and pycute's algorithm computes with known integers; kute.pycute's \
-             algebra (composition, the divides and products, coalesce, complement, the inverses, size) and kute's \
-             own functions answer symbolically, kute.substitute gives the unknowns values",
+             algebra (composition, the divides and products, coalesce, complement, the inverses, size, filter, \
+             make_layout, slice_and_offset) and kute's own functions answer symbolically, kute.substitute gives the \
+             unknowns values",
             l
         )));
     }
@@ -200,11 +217,7 @@ impl PcLayout {
         }
         if has_none(args.as_any())? {
             let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
-            let l = &base.inner;
-            let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
-            let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
-            let (s, d) = (slice_of(&crd, &shape)?, slice_of(&crd, &stride)?);
-            return PcLayout::wrap(py, pycute_layout(&s, &d)?);
+            return PcLayout::wrap(py, sliced(&crd, &base.inner)?);
         }
         crate::convert::from_point(py, base.apply(args)?)
     }
@@ -306,9 +319,22 @@ enum Tile<'py> {
     Layout(Bound<'py, PyLayout>),
 }
 
+/// The right operand for pycute's algorithm: its layouts concrete (a
+/// `TypeError` for unknowns, which the symbolic path answers).
 fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
+    tile_in(obj, depth, true)
+}
+
+/// The right operand as given, unknowns and all (for a splitter of the caller's).
+fn tile_as_given<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
+    tile_in(obj, depth, false)
+}
+
+fn tile_in<'py>(obj: &Bound<'py, PyAny>, depth: usize, known: bool) -> PyResult<Tile<'py>> {
     if let Ok(l) = obj.cast::<PyLayout>() {
-        concrete("pycute's right operand", &l.get().inner)?;
+        if known {
+            concrete("pycute's right operand", &l.get().inner)?;
+        }
         return Ok(Tile::Layout(l.clone()));
     }
     if obj.is_none() {
@@ -321,7 +347,7 @@ fn tile<'py>(obj: &Bound<'py, PyAny>, depth: usize) -> PyResult<Tile<'py>> {
         if depth > kute::limits::MAX_DEPTH {
             return Err(KuteError::new_err("a tiler nested too deeply"));
         }
-        return Ok(Tile::Tuple(t.iter().map(|x| tile(&x, depth + 1)).collect::<PyResult<_>>()?));
+        return Ok(Tile::Tuple(t.iter().map(|x| tile_in(&x, depth + 1, known)).collect::<PyResult<_>>()?));
     }
     Err(PyTypeError::new_err(format!(
         "pycute's right operand is a layout, an int, a tuple of them or None; not {}",
@@ -363,6 +389,54 @@ fn by_mode(
         parts.push(alg::mode(a, i).map_err(perr)?);
     }
     alg::make_layout(&parts).map_err(perr)
+}
+
+/// [`by_mode`] built in `out` (the storage of the Python object that holds
+/// the answer): the modes' answers, then the rest of `A`'s modes read in
+/// place, with no layout of the whole made on the way.
+fn by_mode_in(
+    op: &str,
+    a: &Layout,
+    ts: &[Tile],
+    f: &mut dyn FnMut(&Layout, &Tile) -> PyResult<Layout>,
+    out: &mut Layout,
+) -> PyResult<()> {
+    let n = alg::rank(a);
+    if n < ts.len() || n == 0 {
+        out.clone_from(&by_mode(op, a, ts, f)?);
+        return Ok(());
+    }
+    let mut parts = Vec::with_capacity(ts.len());
+    for (i, t) in ts.iter().enumerate() {
+        parts.push(f(&alg::mode(a, i).map_err(perr)?, t)?);
+    }
+    let rest = (ts.len()..n).map(|i| mode_view(a, i)).collect::<PyResult<Vec<_>>>()?;
+    out.try_build_modes_in(|b| {
+        b.open();
+        parts.iter().for_each(|p| push_view(b, p.view()));
+        rest.iter().for_each(|v| push_view(b, *v));
+        b.close();
+        Ok(())
+    })
+    .map_err(kerr)?;
+    if out.depth() > kute::limits::MAX_DEPTH {
+        // (too deep: pycute's make_layout's error, as the general path gives it)
+        out.clone_from(&by_mode(op, a, ts, f)?);
+    }
+    Ok(())
+}
+
+/// pycute's `L[i]` ([`alg::mode`]) as a view: no copy.
+fn mode_view(l: &Layout, i: usize) -> PyResult<kute::LayoutView<'_>> {
+    let v = l.view();
+    let m = if v.is_leaf() { (i == 0).then_some(v) } else { v.mode(i) };
+    match m {
+        Some(m) => Ok(m),
+        None => Err(match alg::mode(l, i) {
+            Err(f) => perr(f),
+            Ok(_) => KuteError::new_err(format!("mode {i} of {}", layout_text(l))),
+        }),
+    }
 }
 
 fn composition_t(a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
@@ -422,7 +496,7 @@ fn split(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout> {
         Splitter::Python(f) => {
             let py = f.py();
             let r = f.call1((PcLayout::wrap(py, a.clone())?, tile_py(py, t)?))?;
-            layout_arg(&r, "hier_unzip's splitter's answer").cloned()
+            layout_any(&r, "hier_unzip's splitter's answer").cloned()
         }
     }
 }
@@ -456,6 +530,54 @@ fn hier_unzip_t(sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>) -> PyResult<Layout>
         }
         _ => split(sp, a, t),
     }
+}
+
+/// pycute's `zipped_*` (`tiled` false) or `tiled_*` (`tiled` true) of `A`
+/// and the tiler `t`, built in a new object's storage: for a by-mode tiler,
+/// `((firsts), (rests))` or `((firsts), rests...)` of the modes' splits read
+/// in place (as [`hier_unzip_t`] and [`tiled`] make it, without their
+/// intermediate layouts).
+fn unzipped(py: Python<'_>, sp: &Splitter<'_>, a: &Layout, t: &Tile<'_>, tiled_form: bool) -> PyResult<Py<PyAny>> {
+    let Tile::Tuple(ts) = t else {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    };
+    let n = alg::rank(a);
+    if n < ts.len() || ts.is_empty() || a.depth() + 2 >= kute::limits::MAX_DEPTH {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    }
+    let mut splits = Vec::with_capacity(ts.len());
+    for (i, ti) in ts.iter().enumerate() {
+        splits.push(hier_unzip_t(sp, &alg::mode(a, i).map_err(perr)?, ti)?);
+    }
+    let firsts = splits.iter().map(|s| mode_view(s, 0)).collect::<PyResult<Vec<_>>>()?;
+    let mut rests = splits.iter().map(|s| mode_view(s, 1)).collect::<PyResult<Vec<_>>>()?;
+    for i in ts.len()..n {
+        rests.push(mode_view(a, i)?);
+    }
+    let mut out = crate::types::LayoutBox::storage();
+    out.try_build_modes_in(|b| {
+        b.open();
+        b.open();
+        firsts.iter().for_each(|v| push_view(b, *v));
+        b.close();
+        if !tiled_form {
+            b.open();
+        }
+        rests.iter().for_each(|v| push_view(b, *v));
+        if !tiled_form {
+            b.close();
+        }
+        b.close();
+        Ok(())
+    })
+    .map_err(kerr)?;
+    if out.depth() > kute::limits::MAX_DEPTH {
+        let r = hier_unzip_t(sp, a, t)?;
+        return PcLayout::wrap(py, if tiled_form { tiled(&r)? } else { r });
+    }
+    PcLayout::wrap_box(py, out)
 }
 
 /// pycute's tiled form of a zipped answer: `(r[0], r[1][0], r[1][1], ...)`.
@@ -515,7 +637,8 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
     } else {
         layouts.iter().collect()
     };
-    let parts = items.iter().map(|x| layout_arg(x, "make_layout")).collect::<PyResult<Vec<_>>>()?;
+    // (unknowns and all: the layouts side by side)
+    let parts = items.iter().map(|x| layout_any(x, "make_layout")).collect::<PyResult<Vec<_>>>()?;
     PcLayout::wrap(py, alg::make_layout(parts.iter().copied()).map_err(perr)?)
 }
 
@@ -593,12 +716,23 @@ fn coalesce(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_
 #[pyfunction]
 #[pyo3(signature = (layout, profile = None))]
 fn filter(py: Python<'_>, layout: &Bound<'_, PyAny>, profile: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let l = layout_arg(layout, "filter")?;
+    let l = layout_any(layout, "filter")?;
     let r = match profile {
-        Some(p) => by_profile("filter", l, p, alg::filter)?,
-        None => alg::filter(l).map_err(perr)?,
+        Some(p) => by_profile("filter", l, p, filter_any)?,
+        None => filter_any(l).map_err(perr)?,
     };
     PcLayout::wrap(py, r)
+}
+
+/// pycute's `filter` of one layout; with unknowns, kute's (CuTe's) filter:
+/// the same function (pycute's drops the size-1 and stride-0 modes by value,
+/// kute's those the facts prove so, keeping an extent that may be 1, as CuTe
+/// keeps a run-time one), the same form wherever no unknown extent is 1.
+fn filter_any(l: &Layout) -> alg::R<Layout> {
+    if l.has_symbols() {
+        return Ok(kute::filter(l)?.to_dynamic());
+    }
+    alg::filter(l)
 }
 
 /// `composition(A, B)`: `R(c) = A(B(c))`; B a layout, an int, a tuple (by
@@ -611,6 +745,11 @@ fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
         let a = layout_arg(layoutA, "composition")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::composition_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("composition", a, &ts, &mut composition_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, composition_t(a, &t)?),
         }
     })
@@ -689,6 +828,11 @@ fn logical_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
         let a = layout_arg(layoutA, "logical_divide")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_divide_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("logical_divide", a, &ts, &mut logical_divide_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, logical_divide_t(a, &t)?),
         }
     })
@@ -702,6 +846,11 @@ fn logical_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'
         let a = layout_arg(layoutA, "logical_product")?;
         match tile(layoutB, 0)? {
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::logical_product_in(a, &b.get().inner, out)),
+            Tile::Tuple(ts) => {
+                let mut out = crate::types::LayoutBox::storage();
+                by_mode_in("logical_product", a, &ts, &mut logical_product_t, &mut out)?;
+                PcLayout::wrap_box(py, out)
+            }
             t => PcLayout::wrap(py, logical_product_t(a, &t)?),
         }
     })
@@ -724,8 +873,27 @@ fn hier_unzip(
     } else {
         Splitter::Python(splitter.clone())
     };
-    let a = layout_arg(layoutA, "hier_unzip")?;
-    PcLayout::wrap(py, hier_unzip_t(&sp, a, &tile(layoutB, 0)?)?)
+    let known = || -> PyResult<Py<PyAny>> {
+        PcLayout::wrap(py, hier_unzip_t(&sp, layout_arg(layoutA, "hier_unzip")?, &tile(layoutB, 0)?)?)
+    };
+    match known() {
+        // unknowns: pycute's algorithm as it is, mode by mode, the splitter called
+        // as a Python function (kute.pycute's logical_divide and logical_product
+        // answer unknowns with kute's algebra)
+        Err(e) if e.is_instance_of::<PyTypeError>(py) && (has_symbols(layoutA) || tile_has_symbols(layoutB)) => {
+            let sp = Splitter::Python(splitter.clone());
+            PcLayout::wrap(py, hier_unzip_t(&sp, layout_any(layoutA, "hier_unzip")?, &tile_as_given(layoutB, 0)?)?)
+        }
+        r => r,
+    }
+}
+
+/// Whether a right operand holds an unknown (a layout of them, in a tuple or not).
+fn tile_has_symbols(obj: &Bound<'_, PyAny>) -> bool {
+    match obj.cast::<PyTuple>() {
+        Ok(t) => t.iter().any(|x| tile_has_symbols(&x)),
+        Err(_) => has_symbols(obj),
+    }
 }
 
 /// `zipped_divide(A, B)`: `((tile), (rest))`.
@@ -734,7 +902,7 @@ fn hier_unzip(
 fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "zipped_divide", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "zipped_divide")?;
-        PcLayout::wrap(py, hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)
+        unzipped(py, &Splitter::Divide, a, &tile(layoutB, 0)?, false)
     })
 }
 
@@ -744,7 +912,7 @@ fn zipped_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "tiled_divide", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "tiled_divide")?;
-        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Divide, a, &tile(layoutB, 0)?)?)?)
+        unzipped(py, &Splitter::Divide, a, &tile(layoutB, 0)?, true)
     })
 }
 
@@ -754,7 +922,7 @@ fn tiled_divide(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, 
 fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "zipped_product", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "zipped_product")?;
-        PcLayout::wrap(py, hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)
+        unzipped(py, &Splitter::Product, a, &tile(layoutB, 0)?, false)
     })
 }
 
@@ -764,7 +932,7 @@ fn zipped_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
 fn tiled_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     symbolic(py, "tiled_product", &[Some(layoutA), Some(layoutB)], || {
         let a = layout_arg(layoutA, "tiled_product")?;
-        PcLayout::wrap(py, tiled(&hier_unzip_t(&Splitter::Product, a, &tile(layoutB, 0)?)?)?)
+        unzipped(py, &Splitter::Product, a, &tile(layoutB, 0)?, true)
     })
 }
 
@@ -790,25 +958,158 @@ fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
     })
 }
 
-/// `slice_and_offset(crd, L)`: `(the slice of L at crd, L(crd with None as 0))`.
+/// `slice_and_offset(crd, L)`: `(the slice of L at crd, L(crd with None as 0))`:
+/// pycute's `Layout(slice_(crd, L.shape), slice_(crd, L.stride))` (the modes
+/// where `crd` is `None`, as a tuple) and `crd2idx(crd, L.shape, L.stride)`,
+/// read off the layout (no Python tuples made). With unknowns, the offset
+/// where the facts decide it (else an error naming the fact that would).
 #[pyfunction]
 fn slice_and_offset(py: Python<'_>, crd: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let l = layout_arg(layout, "slice_and_offset")?;
-    let shape = crate::convert::int_tuple_py(py, l.shape().as_ref())?;
-    let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?;
-    let sliced = pycute_layout(&slice_of(crd, &shape)?, &slice_of(crd, &stride)?)?;
-    let offset = crd2idx_pv(&pv(crd)?, &pv(&shape)?, &pv(&stride)?)?;
-    Ok(PyTuple::new(py, [PcLayout::wrap(py, sliced)?, offset.into_pyobject(py)?.into_any().unbind()])?
-        .into_any()
-        .unbind())
+    let l = layout_any(layout, "slice_and_offset")?;
+    let s = sliced(crd, l)?;
+    let offset = offset_at(crd, l.view())?;
+    Ok(PyTuple::new(py, [PcLayout::wrap(py, s)?, pv_py(py, &offset)?])?.into_any().unbind())
+}
+
+/// pycute's `Layout(slice_(crd, L.shape), slice_(crd, L.stride))`: the modes
+/// of `L` where `crd` is `None`, as a tuple.
+fn sliced(crd: &Bound<'_, PyAny>, l: &Layout) -> PyResult<Layout> {
+    if l.leaves().iter().any(|m| m.stride.as_int().is_none()) {
+        stride_ints(l)?;
+    }
+    let mut kept = Vec::new();
+    slice_views(crd, l.view(), &mut kept)?;
+    let s = Layout::try_build_modes(|b| {
+        b.open();
+        for v in &kept {
+            push_view(b, *v);
+        }
+        b.close();
+        Ok(())
+    })
+    .map_err(kerr)?;
+    Ok(if s.leaves().iter().any(|m| m.shape.is_static() || m.stride.as_int().is_some_and(|d| d.is_static())) {
+        s.to_dynamic()
+    } else {
+        s
+    })
+}
+
+/// pycute's `slice_(crd, L)` on a layout: the modes where `crd` is `None`.
+fn slice_views<'a>(
+    crd: &Bound<'_, PyAny>,
+    v: kute::LayoutView<'a>,
+    out: &mut Vec<kute::LayoutView<'a>>,
+) -> PyResult<()> {
+    if let Ok(c) = crd.cast::<PyTuple>() {
+        let target = || -> PyResult<String> {
+            Ok(crate::convert::int_tuple_py(crd.py(), v.shape().as_ref())?.repr()?.to_string())
+        };
+        if v.is_leaf() {
+            return Err(KuteError::new_err(format!(
+                "slice_: the coordinate {} is a tuple where the target is {}",
+                crd.repr()?,
+                target()?
+            )));
+        }
+        if c.len() != v.rank() {
+            return Err(KuteError::new_err(format!(
+                "slice_: the coordinate {} and the target {} have different lengths",
+                crd.repr()?,
+                target()?
+            )));
+        }
+        for (x, m) in c.iter().zip(v.modes()) {
+            slice_views(&x, m, out)?;
+        }
+        return Ok(());
+    }
+    if crd.is_none() {
+        out.push(v);
+    }
+    Ok(())
+}
+
+/// A mode of a layout (a sub-tree) as the next mode of `b`.
+fn push_view(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
+    if v.is_leaf() {
+        if let Some(m) = v.leaves().first() {
+            b.leaf(*m);
+        }
+        return;
+    }
+    b.open();
+    for m in v.modes() {
+        push_view(b, m);
+    }
+    b.close();
+}
+
+/// The integer stride of a leaf (a `TypeError` for a basis stride).
+fn stride_pv(l: kute::LayoutView<'_>, m: &kute::Mode) -> PyResult<Pv> {
+    match m.stride.as_int() {
+        Some(d) => Ok(num_pv(d)),
+        None => Err(PyTypeError::new_err(format!("{l} has basis strides; pycute's layouts have integer strides"))),
+    }
+}
+
+/// pycute's `crd2idx(crd, L.shape, L.stride)` read off the layout.
+fn offset_at(crd: &Bound<'_, PyAny>, v: kute::LayoutView<'_>) -> PyResult<Pv> {
+    if let Ok(c) = crd.cast::<PyTuple>() {
+        if v.is_leaf() {
+            return Err(fails("crd2idx", "a tuple coordinate for an int shape"));
+        }
+        if c.len() != v.rank() {
+            return Err(fails("crd2idx", "tuples of different lengths"));
+        }
+        let mut acc = Pv::I(0);
+        for (x, m) in c.iter().zip(v.modes()) {
+            acc = padd("crd2idx", &acc, &offset_at(&x, m)?)?;
+        }
+        return Ok(acc);
+    }
+    let c = if crd.is_none() { Pv::I(0) } else { pv(crd)? };
+    offset_of_int(c, v)
+}
+
+/// pycute's `crd2idx(c, shape, stride)` of an integer `c` on a layout: split
+/// colexicographically, the last mode taking what is left.
+fn offset_of_int(mut c: Pv, v: kute::LayoutView<'_>) -> PyResult<Pv> {
+    if v.is_leaf() {
+        let Some(m) = v.leaves().first() else {
+            return Err(fails("crd2idx", "a mode without an extent"));
+        };
+        return pmul("crd2idx", &c, &stride_pv(v, m)?);
+    }
+    let n = v.rank();
+    if n == 0 {
+        return Err(fails("crd2idx", "an empty shape (tuple index out of range)"));
+    }
+    let mut acc = Pv::I(0);
+    for (k, mv) in v.modes().enumerate() {
+        if k + 1 == n {
+            return padd("crd2idx", &acc, &offset_of_int(c, mv)?);
+        }
+        let mut p = Pv::I(1);
+        for x in mv.leaves() {
+            p = pmul("product", &p, &num_pv(x.shape))?;
+        }
+        acc = padd("crd2idx", &acc, &offset_of_int(pmod("crd2idx", &c, &p)?, mv)?)?;
+        c = pfloordiv("crd2idx", &c, &p)?;
+    }
+    Ok(acc)
 }
 
 // --- pycute's integer-tuple functions -------------------------------------------------------
 
-/// An integer tuple of pycute's: Python ints, tuples, and `None` (in coordinates).
+/// An integer tuple of pycute's: Python ints, tuples, and `None` (in
+/// coordinates); an unknown (`kute.sym`, a sympy expression) as kute's
+/// symbolic integer, which the functions that take unknowns compute with.
 #[derive(Clone, Debug)]
 enum Pv {
     I(i64),
+    /// A symbolic integer (never a concrete one: [`num_pv`] makes those `I`).
+    S(Int),
     N,
     T(Vec<Pv>),
 }
@@ -830,15 +1131,41 @@ fn pv_at(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Pv> {
         }
         return Ok(Pv::T(t.iter().map(|x| pv_at(&x, depth + 1)).collect::<PyResult<_>>()?));
     }
+    // an unknown: a symbolic kute.IntTuple, a sympy expression (not a string)
+    if !obj.is_instance_of::<pyo3::types::PyString>()
+        && let Ok(kute::expr::Value::IntTuple(t)) = crate::convert::to_value(obj)
+        && t.has_symbols()
+    {
+        return Ok(pv_of(t.as_ref()));
+    }
     Err(PyTypeError::new_err(format!(
         "kute.pycute's integer tuples are Python ints and tuples of them; not {}",
         obj.get_type().name()?
     )))
 }
 
+/// An integer tuple of kute's as one of pycute's.
+fn pv_of(t: kute::int_tuple::IntTupleRef<'_>) -> Pv {
+    match t.as_leaf() {
+        Some(x) => num_pv(x),
+        None => Pv::T(t.children().map(pv_of).collect()),
+    }
+}
+
+/// kute's integer as a leaf: `I` where it is concrete, `S` where symbolic.
+#[inline]
+fn num_pv(x: Int) -> Pv {
+    if x.is_symbolic() {
+        Pv::S(x)
+    } else {
+        Pv::I(x.value())
+    }
+}
+
 fn pv_py(py: Python<'_>, v: &Pv) -> PyResult<Py<PyAny>> {
     Ok(match v {
         Pv::I(x) => x.into_pyobject(py)?.into_any().unbind(),
+        Pv::S(x) => crate::convert::int(py, Ok(*x))?,
         Pv::N => py.None(),
         Pv::T(xs) => {
             PyTuple::new(py, xs.iter().map(|x| pv_py(py, x)).collect::<PyResult<Vec<_>>>()?)?.into_any().unbind()
@@ -850,10 +1177,74 @@ fn fails(op: &str, what: impl std::fmt::Display) -> PyErr {
     KuteError::new_err(format!("{op}: pycute's algorithm fails: {what}"))
 }
 
+/// A leaf as a known integer: a `TypeError` for an unknown (the functions
+/// that answer unknowns symbolically catch it) and for a tuple or `None`.
 fn int_of(op: &str, v: &Pv) -> PyResult<i64> {
     match v {
         Pv::I(x) => Ok(*x),
+        Pv::S(x) => {
+            Err(PyTypeError::new_err(format!("{op}: {x} has unknowns, and pycute's {op} computes with known integers")))
+        }
         other => Err(PyTypeError::new_err(format!("{op}: an int, not {other:?}"))),
+    }
+}
+
+/// A leaf as kute's integer (a known one dynamic): a `TypeError` for a tuple or `None`.
+fn num_of(op: &str, v: &Pv) -> PyResult<Int> {
+    match v {
+        Pv::I(x) => Ok(Int::new_dynamic(*x)),
+        Pv::S(x) => Ok(*x),
+        other => Err(PyTypeError::new_err(format!("{op}: an int, not {other:?}"))),
+    }
+}
+
+/// `a <sign> b` of leaves, one of them an unknown, by kute's symbolic
+/// integers: the answer for every value of the unknowns, or kute's error
+/// naming the fact that would decide it (a divisibility, an order).
+#[cold]
+#[inline(never)]
+fn sym_op(op: &str, sign: &str, a: &Pv, b: &Pv, f: impl FnOnce(Int, Int) -> kute::Result<Int>) -> PyResult<Pv> {
+    let (x, y) = (num_of(op, a)?, num_of(op, b)?);
+    f(x, y).map(num_pv).map_err(|e| KuteError::new_err(format!("{op}: {x} {sign} {y}: {}", e.message())))
+}
+
+/// `a * b` of leaves (pycute's `*`).
+#[inline]
+fn pmul(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::mul(*x, *y))?)),
+        _ => sym_op(op, "*", a, b, Int::mul),
+    }
+}
+
+/// `a + b` of leaves (pycute's `+`).
+#[inline]
+fn padd(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::add(*x, *y))?)),
+        _ => sym_op(op, "+", a, b, Int::add),
+    }
+}
+
+/// `a // b` of leaves (Python's floor division). With an unknown, kute's
+/// quotient, which answers only where the facts decide it: an exact
+/// quotient, or 0 where `0 <= a < b` (floor and truncation agree there).
+#[inline]
+fn pfloordiv(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::floordiv(op, *x, *y))?)),
+        _ => sym_op(op, "//", a, b, Int::div),
+    }
+}
+
+/// `a % b` of leaves (Python's remainder). With an unknown, kute's
+/// remainder, which answers only where the facts decide it: 0 where `b`
+/// divides `a`, `a` where `0 <= a < b`.
+#[inline]
+fn pmod(op: &str, a: &Pv, b: &Pv) -> PyResult<Pv> {
+    match (a, b) {
+        (Pv::I(x), Pv::I(y)) => Ok(Pv::I(m(alg::pymod(op, *x, *y))?)),
+        _ => sym_op(op, "%", a, b, Int::rem),
     }
 }
 
@@ -864,11 +1255,11 @@ fn m(x: alg::R<i64>) -> PyResult<i64> {
 fn product_pv(v: &Pv) -> PyResult<Pv> {
     match v {
         Pv::T(xs) => {
-            let mut acc = 1i64;
+            let mut acc = Pv::I(1);
             for x in xs {
-                acc = m(alg::mul(acc, int_of("product", &product_pv(x)?)?))?;
+                acc = pmul("product", &acc, &product_pv(x)?)?;
             }
-            Ok(Pv::I(acc))
+            Ok(acc)
         }
         other => Ok(other.clone()),
     }
@@ -992,8 +1383,7 @@ fn prefix_product_pv(a: &Pv, init: &Pv) -> PyResult<Pv> {
             let mut r = Vec::with_capacity(xs.len());
             for v in xs {
                 r.push(prefix_product_pv(v, &init)?);
-                init =
-                    Pv::I(m(alg::mul(int_of("prefix_product", &init)?, int_of("prefix_product", &product_pv(v)?)?))?);
+                init = pmul("prefix_product", &init, &product_pv(v)?)?;
             }
             Ok(Pv::T(r))
         }
@@ -1034,15 +1424,14 @@ fn idx2crd_pv(idx: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
             }
             Ok(Pv::T(ss.iter().zip(ds).map(|(s, d)| idx2crd_pv(i, s, d)).collect::<PyResult<_>>()?))
         }
-        (i, s) => {
-            let (i, s, d) = (int_of("idx2crd", i)?, int_of("idx2crd", s)?, int_of("idx2crd", stride)?);
-            Ok(Pv::I(m(alg::pymod("idx2crd", m(alg::floordiv("idx2crd", i, d))?, s))?))
-        }
+        (i, s) => pmod("idx2crd", &pfloordiv("idx2crd", i, stride)?, s),
     }
 }
 
 /// `idx2crd(idx, shape, stride=None)`: the coordinate of an index, `(idx //
 /// stride) % shape` at each leaf (stride: the prefix products of the shape).
+/// With unknowns, each leaf where the facts decide it (else an error naming
+/// the fact that would: a divisibility, an order).
 #[pyfunction]
 #[pyo3(signature = (idx, shape, stride = None))]
 fn idx2crd(
@@ -1059,7 +1448,41 @@ fn idx2crd(
     pv_py(py, &idx2crd_pv(&pv(idx)?, &shape, &stride)?)
 }
 
-fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<i64> {
+/// A coordinate leaf: `None` is 0.
+#[inline]
+fn crd_leaf(c: &Pv) -> PyResult<Pv> {
+    Ok(match c {
+        Pv::N => Pv::I(0),
+        Pv::T(_) => return Err(PyTypeError::new_err("crd2idx: an int, not a tuple")),
+        x => x.clone(),
+    })
+}
+
+/// [`crd2idx_pv`] of a tuple coordinate of known integers, in `i64` (the
+/// common case, without the leaves' dispatch); `Ok(None)` for the rest (an
+/// unknown, an integer split over a tuple shape, what raises), which the
+/// general path answers.
+fn crd2idx_known(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Option<i64>> {
+    match (crd, shape, stride) {
+        (Pv::T(cs), Pv::T(ss), Pv::T(ds)) if cs.len() == ss.len() && cs.len() == ds.len() => {
+            let mut acc = 0i64;
+            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
+                let Some(x) = crd2idx_known(c, s, d)? else { return Ok(None) };
+                acc = m(alg::add(acc, x))?;
+            }
+            Ok(Some(acc))
+        }
+        (Pv::I(c), Pv::I(_), Pv::I(d)) => Ok(Some(m(alg::mul(*c, *d))?)),
+        (Pv::N, Pv::I(_), Pv::I(_)) => Ok(Some(0)),
+        // the rest (an int split over a tuple shape, the errors): the general path
+        _ => Ok(None),
+    }
+}
+
+fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
+    if let Some(x) = crd2idx_known(crd, shape, stride)? {
+        return Ok(Pv::I(x));
+    }
     match (crd, shape) {
         (Pv::T(cs), Pv::T(ss)) => {
             let Pv::T(ds) = stride else {
@@ -1068,9 +1491,9 @@ fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<i64> {
             if cs.len() != ss.len() || cs.len() != ds.len() {
                 return Err(fails("crd2idx", "tuples of different lengths"));
             }
-            let mut acc = 0i64;
+            let mut acc = Pv::I(0);
             for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
-                acc = m(alg::add(acc, crd2idx_pv(c, s, d)?))?;
+                acc = padd("crd2idx", &acc, &crd2idx_pv(c, s, d)?)?;
             }
             Ok(acc)
         }
@@ -1085,40 +1508,36 @@ fn crd2idx_pv(crd: &Pv, shape: &Pv, stride: &Pv) -> PyResult<i64> {
             let Some(last) = ss.len().checked_sub(1) else {
                 return Err(fails("crd2idx", "an empty shape (tuple index out of range)"));
             };
-            let mut c = match c {
-                Pv::N => 0,
-                x => int_of("crd2idx", x)?,
-            };
-            let mut acc = 0i64;
+            let mut c = crd_leaf(c)?;
+            let mut acc = Pv::I(0);
             for i in 0..last {
-                let p = int_of("crd2idx", &product_pv(&ss[i])?)?;
-                acc = m(alg::add(acc, crd2idx_pv(&Pv::I(m(alg::pymod("crd2idx", c, p))?), &ss[i], &ds[i])?))?;
-                c = m(alg::floordiv("crd2idx", c, p))?;
+                let p = product_pv(&ss[i])?;
+                acc = padd("crd2idx", &acc, &crd2idx_pv(&pmod("crd2idx", &c, &p)?, &ss[i], &ds[i])?)?;
+                c = pfloordiv("crd2idx", &c, &p)?;
             }
-            m(alg::add(acc, crd2idx_pv(&Pv::I(c), &ss[last], &ds[last])?))
+            padd("crd2idx", &acc, &crd2idx_pv(&c, &ss[last], &ds[last])?)
         }
-        (c, _) => {
-            let c = match c {
-                Pv::N => 0,
-                x => int_of("crd2idx", x)?,
-            };
-            m(alg::mul(c, int_of("crd2idx", stride)?))
-        }
+        (c, _) => pmul("crd2idx", &crd_leaf(c)?, stride),
     }
 }
 
 /// `crd2idx(crd, shape, stride=None)`: the index of a coordinate (an int
 /// coordinate of a tuple shape is split colexicographically, the last mode
-/// taking what is left; `None` is 0).
+/// taking what is left; `None` is 0). With unknowns, as [`idx2crd`].
 #[pyfunction]
 #[pyo3(signature = (crd, shape, stride = None))]
-fn crd2idx(crd: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+fn crd2idx(
+    py: Python<'_>,
+    crd: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let shape = pv(shape)?;
     let stride = match stride.filter(|s| !s.is_none()) {
         Some(d) => pv(d)?,
         None => prefix_product_pv(&shape, &Pv::I(1))?,
     };
-    crd2idx_pv(&pv(crd)?, &shape, &stride)
+    pv_py(py, &crd2idx_pv(&pv(crd)?, &shape, &stride)?)
 }
 
 fn crd2crd_pv(crd: &Pv, dst: &Pv, src: Option<&Pv>) -> PyResult<Pv> {
@@ -1134,7 +1553,7 @@ fn crd2crd_pv(crd: &Pv, dst: &Pv, src: Option<&Pv>) -> PyResult<Pv> {
                 return Err(fails("crd2crd", "a tuple coordinate for an int shape needs src_shape"));
             };
             let stride = prefix_product_pv(src, &Pv::I(1))?;
-            Ok(Pv::I(crd2idx_pv(crd, src, &stride)?))
+            crd2idx_pv(crd, src, &stride)
         }
         (c, d @ Pv::T(_)) => {
             let stride = prefix_product_pv(d, &Pv::I(1))?;

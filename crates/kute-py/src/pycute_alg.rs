@@ -548,11 +548,12 @@ fn composite_holds(a: &Layout, b: &Layout, r: &Layout) -> R<Option<String>> {
 /// point as pycute evaluates it), else an error saying where it departs.
 pub fn composition(a: &Layout, b: &Layout) -> R<Layout> {
     let algo = composition_algo_exact(a, b);
-    if let Ok((p, true)) = &algo
+    if let Ok((_, true)) = &algo
         && size(b).is_ok_and(|n| n <= MAX_CHECKED_POINTS)
+        && let Ok((p, _)) = algo
     {
         // proved to be the composite at every point: what the check below answers
-        return Ok(p.clone());
+        return Ok(p);
     }
     let truth = kute::composition(a, b);
     match (algo.map(|(p, _)| p), truth) {
@@ -736,9 +737,9 @@ fn complement_holds(l: &Layout, m: i64, c: &Layout) -> R<Option<bool>> {
 /// (kute's, or one by [`complement_holds`]), else an error saying why.
 pub fn complement(l: &Layout, max_idx: i64) -> R<Layout> {
     let algo = complement_algo_exact(l, max_idx);
-    if let Ok((p, true)) = &algo {
+    if let Ok((p, true)) = algo {
         // proved a complement that the check below accepts
-        return Ok(p.clone());
+        return Ok(p);
     }
     let truth = kute::complement(l, IntTuple::int_dynamic(max_idx));
     match (algo.map(|(p, _)| p), truth) {
@@ -776,6 +777,18 @@ pub fn complement(l: &Layout, max_idx: i64) -> R<Layout> {
 /// that continue one another, each taking its place in L's domain; it stops
 /// at the first that does not.
 pub fn right_inverse_algo(l: &Layout) -> R<Layout> {
+    Ok(right_inverse_algo_exact(l)?.0)
+}
+
+/// [`right_inverse_algo`], and whether its answer is proved to be what the
+/// check of [`right_inverse`] accepts, without evaluating a point: the
+/// algorithm took every mode of extent other than 1, each of extent at least
+/// 2. The taken modes' strides are then 1, `s1`, `s1*s2`, ... (each the
+/// product of the extents before it): a mixed radix, so `L` is a bijection of
+/// `[0, n)`, `n` its size, and `R`, which sends each digit to its mode's place
+/// in `L`'s domain, is its inverse there: `L(R(i)) == i` for `i < n`, and no
+/// right inverse is larger than `n` (`L` takes at most `n` values).
+pub fn right_inverse_algo_exact(l: &Layout) -> R<(Layout, bool)> {
     let (s, d) = flat_ints(l)?;
     let mut prefix = Ints::new();
     let mut acc = 1i64;
@@ -788,18 +801,21 @@ pub fn right_inverse_algo(l: &Layout) -> R<Layout> {
     dsr.sort_unstable();
     let (mut rs, mut rd) = (Ints::new(), Ints::new());
     let mut current = 1i64;
+    let mut all = true;
     for (stride, shape, rstride) in dsr {
         if shape == 1 {
             continue;
         }
         if current != stride {
+            all = false;
             break;
         }
+        all &= shape >= 2;
         rs.push(shape);
         rd.push(rstride);
         current = mul(shape, stride)?;
     }
-    coalesce_flat(&rs, &rd)
+    Ok((coalesce_flat(&rs, &rd)?, all))
 }
 
 /// Whether `outer o inner` is the identity on `[0, n)`: by kute's
@@ -828,7 +844,10 @@ fn identity_on(outer: &Layout, inner: &Layout, n: i64) -> R<Option<(i64, i64)>> 
 /// pycute's right inverse, checked: `L(R(i)) == i` for `i < size(R)`, and
 /// `R` as large as kute's (the largest right inverse).
 pub fn right_inverse(l: &Layout) -> R<Layout> {
-    let p = right_inverse_algo(l)?;
+    let (p, proved) = right_inverse_algo_exact(l)?;
+    if proved {
+        return Ok(p);
+    }
     let n = size(&p)?;
     if let Some((i, v)) = identity_on(l, &p, n)? {
         return Err(untrue(
@@ -862,8 +881,22 @@ pub fn left_inverse_algo(l: &Layout) -> R<Layout> {
     right_inverse_algo(&make_layout(&[l.clone(), c])?)
 }
 
-/// pycute's left inverse, checked: `R(L(i)) == i` for `i < size(L)`.
+/// [`left_inverse_algo`], and whether its answer is proved to be a left
+/// inverse: [`right_inverse_algo_exact`] proves `R` the inverse of the
+/// bijection `M = (L, complement(L))` of `[0, size(M))`, so `R(M(x)) == x`
+/// there, and `L(i) == M(i)` for `i < size(L)` (the complement's coordinate
+/// 0): `R(L(i)) == i`.
+pub fn left_inverse_algo_exact(l: &Layout) -> R<(Layout, bool)> {
+    let c = complement_algo(l, 1)?;
+    right_inverse_algo_exact(&make_layout(&[l.clone(), c])?)
+}
+
+/// pycute's left inverse, checked: `R(L(i)) == i` for `i < size(L)`
+/// (without evaluating a point where [`left_inverse_algo_exact`] proves it).
 pub fn left_inverse(l: &Layout) -> R<Layout> {
+    if let Ok((p, true)) = left_inverse_algo_exact(l) {
+        return Ok(p);
+    }
     match left_inverse_algo(l) {
         Ok(p) => {
             let n = size(l)?;

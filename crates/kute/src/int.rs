@@ -785,7 +785,9 @@ fn sym_mul(a: Int, b: Int) -> Result<Int> {
 }
 
 /// `a / b` with a symbolic operand: C++'s truncating quotient, where the
-/// facts decide it: exact where `b` divides `a`, 0 where `0 <= a < b`.
+/// facts decide it: exact where `b` divides `a`, 0 where `0 <= a < b`, and
+/// for a constant `b > 0` and `a >= 0` that is a multiple of `b` plus a
+/// constant, that multiple's quotient plus the constant's.
 #[cold]
 fn sym_div(a: Int, b: Int) -> Result<Int> {
     let (x, y) = (a.to_sym(), b.to_sym());
@@ -798,12 +800,31 @@ fn sym_div(a: Int, b: Int) -> Result<Int> {
     if x.sign().is_some_and(|s| s >= 0) && y.sign() == Some(1) && x.compare(&y) == Some(-1) {
         return Ok(Int::new_dynamic(0));
     }
+    // a non-negative multiple of a constant plus a constant: its quotient
+    if let Some((q, _)) = by_constant(&x, &y) {
+        return Int::symbolic(q);
+    }
     Err(crate::sym::undecided("/", crate::sym::divisibility_fact(&x, &y)))
+}
+
+/// `x = q·c + r` (`0 <= r < c`) for a constant divisor `c > 0` and an `x`
+/// the facts prove non-negative, where they prove `x - r` a multiple of `c`
+/// ([`Sym::split_by`]): C++'s quotient and remainder then.
+fn by_constant(x: &Sym, y: &Sym) -> Option<(Sym, i64)> {
+    let c = y.as_const()?;
+    if c <= 0 || x.sign().is_none_or(|s| s < 0) {
+        return None;
+    }
+    x.split_by(c)
 }
 
 /// `a % b` with a symbolic operand, where the facts decide it.
 #[cold]
 fn sym_rem(a: Int, b: Int) -> Result<Int> {
+    // a non-negative multiple of a constant plus a constant: its remainder
+    if let Some((_, r)) = by_constant(&a.to_sym(), &b.to_sym()) {
+        return Ok(Int::new_dynamic(r));
+    }
     if b.decide_divides(a, "%")? {
         return Ok(Int::new_dynamic(0));
     }

@@ -525,6 +525,41 @@ impl Sym {
         }
     }
 
+    /// `self = q·c + r` with `0 <= r < c`, for an integer `c`, where the
+    /// facts prove `self - r` a multiple of `c` (`r` the constant term's
+    /// remainder).
+    ///
+    /// Pre: `c > 0`, and the constant term an integer (else `None`).
+    /// Post: `Some((q, r))` when the facts prove `self - r` a multiple of `c`:
+    /// then `q` and `r` are the quotient and remainder of `self` by `c` at
+    /// every value of the unknowns where `self >= 0`; `None` otherwise.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let n = Sym::var_div("N", 4).unwrap();
+    /// let (q, r) = n.add(&Sym::constant(6)).unwrap().split_by(4).unwrap();
+    /// assert_eq!((q.to_string().as_str(), r), ("N/4+1", 2));
+    /// assert!(Sym::var("M").unwrap().split_by(4).is_none());
+    /// ```
+    pub fn split_by(&self, c: i64) -> Option<(Sym, i64)> {
+        if c <= 0 {
+            return None;
+        }
+        let k = self.terms.iter().find(|t| t.mono.is_empty()).map_or(Some(0), |t| {
+            if t.coef.is_int() {
+                i64::try_from(t.coef.n).ok()
+            } else {
+                None
+            }
+        })?;
+        let r = k.rem_euclid(c);
+        let p = self.sub(&Sym::constant(r)).ok()?;
+        if p.divisible_by(c) != Some(true) {
+            return None;
+        }
+        Some((p.div_exact(&Sym::constant(c)).ok()?, r))
+    }
+
     /// Whether a declared inequality (`?{ne=...}`) proves this symbol nonzero:
     /// it is `c·(x - r)` with `x` an unknown declared unequal to `r`.
     ///

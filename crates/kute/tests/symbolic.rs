@@ -336,6 +336,36 @@ fn composition_takes_the_smaller_of_an_extent_and_a_tile() {
     assert!(kute::expr::eval("composition((3,12):(12,_1),_4:_1)").is_err());
 }
 
+/// Coordinates and indices of symbolic shapes: each quotient and remainder
+/// where the facts decide it (lawfully at the values they allow), else the
+/// error names the declaration that would.
+#[test]
+fn coordinates_divide_where_the_facts_decide() {
+    let mut env = Env::new();
+    eval_line(&mut env, "M = ?").unwrap();
+    eval_line(&mut env, "N = ?{div=4}").unwrap();
+    let e = eval_line(&mut env, "idx2crd(M,(_4,_8))").unwrap_err();
+    assert_eq!(e.kind(), kute::ErrorKind::Undecided);
+    assert!(e.to_string().contains("needs M divisible by 4 (declare M = ?{div=4})"), "{e}");
+    let calls = ["idx2crd(N*_3,(_4,M))", "crd2idx(N+_2,(_4,M),(M,_1))", "prefix_product((M,(_4,N)))"];
+    for call in calls {
+        let sym = eval_line(&mut env, call).unwrap();
+        for (m, n) in [(1, 4), (3, 8), (5, 12), (7, 40)] {
+            let v = Valuation::from([("M", m), ("N", n)]);
+            let text = call.replace('M', &m.to_string()).replace('N', &n.to_string());
+            let want = kute::expr::eval(&text).unwrap();
+            let got = sym.substitute(&v).unwrap();
+            assert_eq!(unmark(&got.to_string()), unmark(&want.to_string()), "{call} at M={m}, N={n}: {sym}");
+        }
+    }
+    assert_eq!(eval_line(&mut env, "idx2crd(N*_3,(_4,M))").unwrap().to_string(), "(0,3*N/4)");
+    // a multiple of the divisor plus a constant divides by it
+    assert_eq!(eval_line(&mut env, "idx2crd(N+_6,(_4,M*_2))").unwrap().to_string(), "(2,N/4+1)");
+    let n = Sym::var_div("N4", 4).unwrap();
+    let (q, r) = n.add(&Sym::constant(6)).unwrap().split_by(4).unwrap();
+    assert_eq!((q.to_string().as_str(), r), ("N4/4+1", 2));
+}
+
 /// Where one excluded value would decide a question, kute answers each
 /// case, and answers where the two agree: `composition((_2,_32):(_1,LD),T:_2)`
 /// merges the first two modes exactly when LD = 2, and either way is `T:LD`.
@@ -432,6 +462,14 @@ const CALLS: &[&str] = &[
     "make_layout(#L,#L)",
     "size<1>(#L)",
     "product_each(#S)",
+    "prefix_product(#S)",
+    "idx2crd(_13,#S)",
+    "idx2crd(M*_4,#S)",
+    "idx2crd(N,#S,stride(#L))",
+    "crd2idx(_13,#S)",
+    "crd2idx((_1,_0),#S)",
+    "crd2idx((_1,M-1),shape(#L),stride(#L))",
+    "crd2idx(K,#L)",
     "ceil_div(#S,(_4,_8))",
     "shape_div(#S,_4)",
     "ceil_div(size(#L),_16)",

@@ -256,7 +256,8 @@ class ComposedLayout(LayoutBase):
         return f"ComposedLayout({repr(self.layoutB)},{repr(self.offset)},{repr(self.layoutA)})"
 
 
-# Symbolic integers (kute.sym, sympy symbols): product, shape_div, size, cosize and the
-# algebra answer symbolically with kute's algebra where an argument holds an unknown
-# (_symbolic), pycute's way otherwise (prefix_product, idx2crd, crd2idx, filter, hier_unzip
-# and slice_and_offset take known integers only).
+# Symbolic integers (kute.sym, sympy symbols): shape_div, size, cosize and the algebra
+# answer symbolically with kute's algebra where an argument holds an unknown (_symbolic);
+# product, prefix_product, idx2crd, crd2idx, make_layout, filter, hier_unzip and
+# slice_and_offset compute pycute's way with kute's symbolic integers (natively), each step
+# where the facts decide it, else an error naming the fact.

@@ -79,8 +79,10 @@ pub fn idx2crd_strided(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: Int
             (Some(_), Some(_), None) => Err(ranks("an integer shape needs an integer stride")),
             (Some(x), Some(e), Some(f)) => {
                 // an extent 1 is decided by value, as CuTe decides a static one:
-                // the coordinate is 0, with no division (its stride may be 0)
-                if e.value() == 1 {
+                // the coordinate is 0, with no division (its stride may be 0); a
+                // symbolic extent divides, as CuTe's run-time one (where the facts
+                // decide the quotient and the remainder, else an error naming the fact)
+                if !e.is_symbolic() && e.value() == 1 {
                     out.leaf(if e.is_static() { Int::ZERO } else { Int::new_dynamic(0) });
                 } else {
                     out.leaf(x.div(f)?.rem(e)?);

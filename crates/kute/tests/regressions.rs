@@ -382,3 +382,19 @@ fn compact_order_past_the_largest_rank() {
     // (mode 1 ranks first: stride _1; then mode 0: stride 3, the extent of mode 1)
     assert_eq!(kute::expr::eval("compact_order((2,3),(_1,_0))").unwrap().to_string(), "(3,_1)");
 }
+
+/// The register fragments of an SM120 MMA (CuTe's `sparse_elem` metadata,
+/// which it prints with a stack address) are not modelled: `make_tensor` of
+/// one says so, where it had said the sparse op has no metadata fragment.
+#[test]
+fn sm120_register_fragments_are_refused_as_such() {
+    let e = kute::expr::eval(
+        "make_tensor<MMA_Traits<SM120::SPARSE::SM120_SPARSE_16x8x64_TN<float_e4m3_t,float_e4m3_t,float>>::FrgTypeE>((_4,_2))",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("register fragment") && e.contains("SM120_SPARSE_16x8x64_TN"), "{e}");
+    // the SM100 sparse op's metadata is in tensor memory, and is made
+    let sm100 = "make_tensor<MMA_Traits<SM100_MMA_F16BF16_SS_SPARSE<half_t,half_t,float,128,64,UMMA::Major::K,UMMA::Major::K>>::FrgTypeE>(((_128,_32),_1,_1))";
+    assert!(kute::expr::eval(sm100).is_ok(), "{:?}", kute::expr::eval(sm100));
+}

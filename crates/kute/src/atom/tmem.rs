@@ -452,11 +452,15 @@ pub fn make_fragment(atom: &MmaAtom, frg: &str, tmem_shape: &IntTuple) -> Result
     let op = "make_tensor";
     let t = atom.traits();
     let none = || {
-        Error::new(
-            ErrorKind::Type,
-            op,
-            format!("'{}' has no {frg} in tensor memory (FrgTypeA of the _TS ops, FrgTypeC, FrgTypeE of the sparse ops, FrgTypeSFA/SFB of the block-scaled ops)", t.name),
-        )
+        // (the other architectures' MMAs keep their fragments in registers:
+        // CuTe's register tensors, with its sparse and scale-factor element
+        // types, which kute does not model)
+        let why = if t.name.starts_with("SM10") {
+            format!("'{}' has no {frg} in tensor memory (FrgTypeA of the _TS ops, FrgTypeC, FrgTypeE of the sparse ops, FrgTypeSFA/SFB of the block-scaled ops)", t.name)
+        } else {
+            format!("'{}' keeps its {frg} in registers, a register fragment, which kute does not model (it makes the tensor-memory fragments of the SM100 UMMA ops)", t.name)
+        };
+        Error::new(ErrorKind::Type, op, why)
     };
     let frag = |f: &Option<TmemFrg>| -> Result<TmemTensor> {
         let f = f.as_ref().ok_or_else(none)?;

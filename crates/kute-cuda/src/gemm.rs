@@ -367,10 +367,8 @@ impl Sm80GemmAtLaunch {
     ) -> Result<Sm80Problem> {
         let bad = |why: String| Err(Error::unsupported("sm80 gemm at launch", format!("{}: {why}", self.name)));
         let f = self.facts;
-        for (what, x, div) in [("M", m, f.m_div), ("N", n, f.n_div), ("K", k, f.k_div)] {
-            if x < 1 || x % div != 0 || x > i32::MAX as i64 {
-                return bad(format!("{what} = {x}, but the kernel was made for {what} a positive multiple of {div}"));
-            }
+        if let Some(why) = f.refusal((m, n, k)) {
+            return bad(why);
         }
         if batch < 1 || batch > u16::MAX as i64 {
             return bad(format!("a batch of {batch} (1 to 65535)"));

@@ -632,6 +632,26 @@ pub struct SizeFacts {
     pub k_div: i64,
 }
 
+impl SizeFacts {
+    /// Why a kernel made for these facts does not take `(M, N, K)`: a size
+    /// below 1, past 2^31 - 1, or not a multiple of its declared divisor;
+    /// `None` where it takes them.
+    ///
+    /// Pre: none. Post: the reason, naming the size and the rule.
+    ///
+    /// ```
+    /// use kute_cuda::gemm_sm90::SizeFacts;
+    /// assert!(SizeFacts::default().refusal((300, 600, 72)).is_none());
+    /// assert!(SizeFacts::default().refusal((300, 600, 70)).unwrap().starts_with("K = 70"));
+    /// ```
+    pub fn refusal(&self, (m, n, k): (i64, i64, i64)) -> Option<String> {
+        [("M", m, self.m_div), ("N", n, self.n_div), ("K", k, self.k_div)].into_iter().find_map(|(what, x, div)| {
+            (x < 1 || x % div != 0 || x > i32::MAX as i64)
+                .then(|| format!("{what} = {x}, but the kernel was made for {what} a positive multiple of {div}"))
+        })
+    }
+}
+
 impl Default for SizeFacts {
     /// Any `M` and `N`, `K` a multiple of 8 (the rows of K-major operands
     /// are then whole 16-byte vectors of 16-bit elements).
@@ -960,10 +980,8 @@ impl Sm90GemmAtLaunch {
     ) -> Result<Sm90Problem> {
         let bad = |why: String| Err(crate::Error::unsupported("sm90 gemm at launch", format!("{}: {why}", self.name)));
         let f = self.facts;
-        for (what, x, div) in [("M", m, f.m_div), ("N", n, f.n_div), ("K", k, f.k_div)] {
-            if x < 1 || x % div != 0 || x > i32::MAX as i64 {
-                return bad(format!("{what} = {x}, but the kernel was made for {what} a positive multiple of {div}"));
-            }
+        if let Some(why) = f.refusal((m, n, k)) {
+            return bad(why);
         }
         if batch < 1 || batch > i32::MAX as i64 {
             return bad(format!("a batch of {batch} (1 to 2^31 - 1)"));

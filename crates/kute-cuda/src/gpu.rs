@@ -172,6 +172,18 @@ fn config(f: &CudaFunction, grid: (u32, u32), threads: u32, smem: u32) -> Result
     Ok(LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem })
 }
 
+/// The fused epilogue's launch arguments after the sizes: `alpha`, `beta`
+/// where the kernel reads `C`, and the bias where it has one.
+fn push_epilogue<'a>(l: &mut cudarc::driver::LaunchArgs<'a>, beta: bool, args: &'a EpilogueArgs<'a>) {
+    l.arg(&args.alpha);
+    if beta {
+        l.arg(&args.beta);
+    }
+    if let Some(bias) = args.bias {
+        l.arg(bias);
+    }
+}
+
 /// `Ok` where the bias given is what a kernel of bias mode `mode` takes on
 /// `(M, N)`: none, or at least `M` (per row) or `N` (per column) values;
 /// else an `Unsupported` error of `op`.
@@ -623,13 +635,7 @@ impl Gpu {
             for x in sizes {
                 l.arg(x);
             }
-            l.arg(&args.alpha);
-            if g.op.beta {
-                l.arg(&args.beta);
-            }
-            if let Some(bias) = args.bias {
-                l.arg(bias);
-            }
+            push_epilogue(&mut l, g.op.beta, args);
             // SAFETY: the kernel takes A, B, C, the ten sizes, alpha, beta
             // where it reads C and the bias, in this order; it reads and
             // writes inside the spans checked above and the bias's M or N
@@ -637,11 +643,7 @@ impl Gpu {
             unsafe { l.launch(cfg) }?;
             return Ok(());
         }
-        let mut guard = self.workspace.lock().unwrap_or_else(|q| q.into_inner());
-        let need = (m * n * p.batch * splits) as usize;
-        if guard.as_ref().is_none_or(|w| w.len() < need) {
-            *guard = Some(self.stream.alloc_zeros::<f32>(need)?);
-        }
+        let mut guard = self.workspace((m * n * p.batch * splits) as usize)?;
         let Some(w) = guard.as_mut() else { return Err(Error::unsupported(OP, "no workspace")) };
         let z = gz * splits as u32;
         let cfg = LaunchConfig { grid_dim: (gx, gy, z), ..config(&k.split, (gx, gy), threads, g.smem_bytes)? };
@@ -659,26 +661,48 @@ impl Gpu {
         // M·N·L·S elements, which it holds (grown above).
         unsafe { l.launch(cfg) }?;
         drop(l);
-        let total = m * n * p.batch;
+        self.launch_finish(&k.finish, (w, c), (&sizes, m * n * p.batch), (g.op.beta, args), splits)
+    }
+
+    /// Split-K's workspace, grown (zeroed) to at least `need` f32 values.
+    ///
+    /// Pre: none. Post: the locked workspace, or the driver's error.
+    fn workspace(&self, need: usize) -> Result<std::sync::MutexGuard<'_, Option<CudaSlice<f32>>>> {
+        let mut guard = self.workspace.lock().unwrap_or_else(|q| q.into_inner());
+        if guard.as_ref().is_none_or(|w| w.len() < need) {
+            *guard = Some(self.stream.alloc_zeros::<f32>(need)?);
+        }
+        Ok(guard)
+    }
+
+    /// Split-K's finishing kernel `f`: the shares' sums in `w` added in
+    /// order into `c`, with the epilogue, over `total` elements (`M·N·L`);
+    /// `sizes` the GEMM's size arguments in its kernels' order.
+    ///
+    /// Pre: `w` holds the `splits` shares' sums of the problem. Post: the
+    /// launch was queued, or the driver's error.
+    fn launch_finish<T: DeviceRepr>(
+        &self,
+        f: &CudaFunction,
+        (w, c): (&CudaSlice<f32>, &mut CudaSlice<T>),
+        (sizes, total): (&[&i64], i64),
+        (beta, args): (bool, &EpilogueArgs<'_>),
+        splits: i64,
+    ) -> Result<()> {
+        let sms = self.sm_count()?;
         let blocks = ((total + 255) / 256).min(sms as i64 * 8) as u32;
-        let mut l = self.stream.launch_builder(&k.finish);
-        l.arg(&*w);
+        let mut l = self.stream.launch_builder(f);
+        l.arg(w);
         l.arg(c);
         for x in sizes {
-            l.arg(x);
+            l.arg(*x);
         }
-        l.arg(&args.alpha);
-        if g.op.beta {
-            l.arg(&args.beta);
-        }
-        if let Some(bias) = args.bias {
-            l.arg(bias);
-        }
+        push_epilogue(&mut l, beta, args);
         l.arg(&splits);
         // SAFETY: the finishing kernel reads the workspace's M·N·L·S sums and
         // writes each element once into C at its layout's offsets, inside
-        // the span checked above.
-        unsafe { l.launch(config(&k.finish, (blocks, 1), 256, 0)?) }?;
+        // the span the caller checked.
+        unsafe { l.launch(config(f, (blocks, 1), 256, 0)?) }?;
         Ok(())
     }
 
@@ -917,13 +941,7 @@ impl Gpu {
             for x in [&m, &n, &k, &ldc, &batch, &sc] {
                 l.arg(x);
             }
-            l.arg(&args.alpha);
-            if g.op.beta {
-                l.arg(&args.beta);
-            }
-            if let Some(bias) = args.bias {
-                l.arg(bias);
-            }
+            push_epilogue(&mut l, g.op.beta, args);
             // SAFETY: the kernel takes two tensor maps by value, C (and its
             // map with a TMA store), the sizes, C's leading dimension, the
             // batch, C's batch stride, alpha, beta where it reads C and the
@@ -939,11 +957,7 @@ impl Gpu {
         if splits > 16 {
             return Err(Error::unsupported(OP, format!("{splits} splits (at most 16)")));
         }
-        let mut guard = self.workspace.lock().unwrap_or_else(|q| q.into_inner());
-        let need = (m * n * batch * splits) as usize;
-        if guard.as_ref().is_none_or(|w| w.len() < need) {
-            *guard = Some(self.stream.alloc_zeros::<f32>(need)?);
-        }
+        let mut guard = self.workspace((m * n * batch * splits) as usize)?;
         let Some(w) = guard.as_mut() else { return Err(Error::unsupported(OP, "no workspace")) };
         let f = &kernels.split;
         let cfg = config(f, p.grid_with(slots, splits), g.threads, g.smem_bytes)?;
@@ -962,27 +976,8 @@ impl Gpu {
         // M·N·L·S elements, which it holds (grown above).
         unsafe { l.launch(cfg) }?;
         drop(l);
-        let total = m * n * batch;
-        let blocks = ((total + 255) / 256).min(sms as i64 * 8) as u32;
-        let mut l = self.stream.launch_builder(&kernels.finish);
-        l.arg(&*w);
-        l.arg(c);
-        for x in [&m, &n, &k, &ldc, &batch, &sc] {
-            l.arg(x);
-        }
-        l.arg(&args.alpha);
-        if g.op.beta {
-            l.arg(&args.beta);
-        }
-        if let Some(bias) = args.bias {
-            l.arg(bias);
-        }
-        l.arg(&splits);
-        // SAFETY: the finishing kernel reads the workspace's M·N·L·S sums and
-        // writes each element once into C at its layout's offsets, inside
-        // the span checked above.
-        unsafe { l.launch(config(&kernels.finish, (blocks, 1), 256, 0)?) }?;
-        Ok(())
+        let sizes: [&i64; 6] = [&m, &n, &k, &ldc, &batch, &sc];
+        self.launch_finish(&kernels.finish, (w, c), (&sizes, m * n * batch), (g.op.beta, args), splits)
     }
 
     /// Copies `data` to a new device buffer.

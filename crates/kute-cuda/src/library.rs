@@ -343,9 +343,6 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
             ));
         }
     }
-    if sm80 {
-        return gemm_sm80(gpu, elem, (&sa, &sb, &sc), (a.data, b.data, c.data), (c_elem, options));
-    }
     let k_major = (sa.cols_contiguous, sb.cols_contiguous);
     let mut c_vals = vec![n, sc.ld];
     c_vals.extend(batched(&sc));
@@ -356,6 +353,9 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         n_div: if k_major.1 { n_div } else { n_div.max(8) },
         k_div: if k_major.0 || k_major.1 { vec } else { 1 },
     };
+    if sm80 {
+        return gemm_sm80(gpu, elem, (&sa, &sb, &sc), (a.data, b.data, c.data), (c_elem, facts, options));
+    }
     // the choices: pinned by the caller, else recorded for this problem by
     // `kute-cuda tune`, else the heuristics'
     let table = gpu.tune_table()?;
@@ -402,6 +402,23 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
         bn,
         cluster,
     };
+    let (op, args) = epilogue(options)?;
+    let loaded = gpu.gemm_kernels(elem, config, facts, op)?;
+    let (g, kernels) = (&loaded.0, &loaded.1);
+    let ld = (sa.ld, sb.ld, sc.ld);
+    let mut p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
+    if let Some(s) = options.splits.or(tuned.map(|c| c.splits)) {
+        p = p.with_splits(s);
+    }
+    gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
+}
+
+/// The fused epilogue the options ask for, and its launch arguments
+/// (alpha with the scales' product).
+///
+/// Pre: none. Post: the epilogue, or an `Unsupported` error for a bias of
+/// neither rows nor columns.
+fn epilogue<'a>(options: &GemmOptions<'a>) -> Result<(EpilogueOp, EpilogueArgs<'a>)> {
     let op = EpilogueOp {
         bias: options.bias.map_or(BiasMode::None, |(_, how)| how),
         activation: options.activation,
@@ -410,17 +427,8 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     if op.bias == BiasMode::None && options.bias.is_some() {
         return Err(Error::unsupported(OP, "a bias that applies to neither rows nor columns (BiasMode::None)"));
     }
-    let loaded = gpu.gemm_kernels(elem, config, facts, op)?;
-    let (g, kernels) = (&loaded.0, &loaded.1);
-    let ld = (sa.ld, sb.ld, sc.ld);
-    let mut p = g.problem_batched((m, n, k), sc.batch, ld, (sa.batch_stride, sb.batch_stride, sc.batch_stride))?;
-    if let Some(s) = options.splits.or(tuned.map(|c| c.splits)) {
-        p = p.with_splits(s);
-    }
-    let (sa_, sb_) = options.scales;
-    let args =
-        EpilogueArgs { alpha: options.alpha * sa_ * sb_, beta: options.beta, bias: options.bias.map(|(b, _)| b) };
-    gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
+    let (sa, sb) = options.scales;
+    Ok((op, EpilogueArgs { alpha: options.alpha * sa * sb, beta: options.beta, bias: options.bias.map(|(b, _)| b) }))
 }
 
 /// The SM80 block tile `(BM, BN)` for `(M, N)` in a batch of `batch` on a
@@ -444,14 +452,14 @@ pub fn sm80_tile((m, n): (i64, i64), batch: i64, sms: u32) -> (i64, i64) {
 /// [`gemm_with`] on the SM80 `mma.sync` kernel of sizes given at launch
 /// ([`crate::gemm::Sm80GemmAtLaunch`]): the tile by [`sm80_tile`] (its
 /// width pinnable: 128 or 64), split-K by the SM90 rule (pinnable), the
-/// fused epilogue, the facts from the operands' storage. 8-bit inputs and
+/// fused epilogue, the facts the caller read off the operands' storage. 8-bit inputs and
 /// clusters are Hopper's.
 fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
     gpu: &Gpu,
     elem: Elem,
     (sa, sb, sc): (&Storage, &Storage, &Storage),
     (a, b, c): (&CudaSlice<E>, &CudaSlice<E>, &mut CudaSlice<T>),
-    (c_elem, options): (Elem, &GemmOptions<'_>),
+    (c_elem, facts, options): (Elem, SizeFacts, &GemmOptions<'_>),
 ) -> Result<()> {
     if elem.is_fp8() || options.cluster.is_some_and(|c| c != 1) {
         return Err(Error::unsupported(
@@ -466,16 +474,7 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
         ));
     }
     let ((m, k), (n, _)) = (sa.shape, sb.shape);
-    let batched = |s: &Storage| if s.batch > 1 { vec![s.batch_stride] } else { vec![] };
-    let mut c_vals = vec![n, sc.ld];
-    c_vals.extend(batched(sc));
-    let vec = 16 / elem.bytes();
     let (a_k, b_k) = (sa.cols_contiguous, sb.cols_contiguous);
-    let facts = SizeFacts {
-        m_div: if a_k { 1 } else { vec },
-        n_div: if b_k { common_div(&c_vals, 8) } else { common_div(&c_vals, 8).max(vec) },
-        k_div: if a_k || b_k { vec } else { 1 },
-    };
     let sms = gpu.sm_count()?;
     // the choices: pinned, else recorded by `kute-cuda tune` for these
     // kernels and this problem, else the heuristics'
@@ -506,14 +505,7 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
         c_elem,
         ..crate::gemm::GemmConfig::default()
     };
-    let op = EpilogueOp {
-        bias: options.bias.map_or(BiasMode::None, |(_, how)| how),
-        activation: options.activation,
-        beta: options.beta != 0.0,
-    };
-    if op.bias == BiasMode::None && options.bias.is_some() {
-        return Err(Error::unsupported(OP, "a bias that applies to neither rows nor columns (BiasMode::None)"));
-    }
+    let (op, args) = epilogue(options)?;
     let loaded = gpu.sm80_gemm_kernels(elem, config, facts, op)?;
     let g = &loaded.0;
     let mut p = g.problem_batched(
@@ -525,9 +517,6 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
     if let Some(s) = options.splits.or(tuned.map(|c| c.splits)) {
         p = p.with_splits(s);
     }
-    let (s_a, s_b) = options.scales;
-    let args =
-        EpilogueArgs { alpha: options.alpha * s_a * s_b, beta: options.beta, bias: options.bias.map(|(b, _)| b) };
     gpu.launch_sm80_at((g, &loaded.1), &p, (a, b, c), &args)
 }
 

@@ -542,6 +542,25 @@ fn tma_copy_tiled(
     tiled_tma_copy(atom, g.bits, slayout, cta_t_map, cta_v_map, name)
 }
 
+/// The coordinate `(_, (_, ... r times))`: slicing a partitioned fragment
+/// by it brings its rest modes up one level, as CuTe's `tma_partition` and
+/// the SM100 MMA partitions do.
+///
+/// Pre: none. Post: the coordinate.
+pub(super) fn rest_modes_up(r: usize) -> Result<Coord> {
+    Tree::try_build(|b| {
+        b.open();
+        b.leaf(Crd::Underscore);
+        b.open();
+        for _ in 0..r {
+            b.leaf(Crd::Underscore);
+        }
+        b.close();
+        b.close();
+        Ok(())
+    })
+}
+
 /// The tiled copy of a TMA atom over the CTAs of `cta_t_map` (the tail of
 /// CuTe's `make_tma_copy_tiled` and `make_tma_copy_im2col`): the (CTA, value)
 /// → smem coordinate layout and the tile.
@@ -754,18 +773,7 @@ fn sm100_v_map(g: &GmemTensor, tiler: &Tiler, mma: &TiledMma, which: Operand, na
         let g_tile = cta_v_tile(g, &tile)?;
         let frg = mma.thrfrg(which, &g_tile)?.mode(1)?;
         // CuTe slices it with (_, (_,...)): the rest modes come up one level
-        let c: Coord = Tree::try_build(|b| {
-            b.open();
-            b.leaf(Crd::Underscore);
-            b.open();
-            for _ in 0..g_tile.rank() {
-                b.leaf(Crd::Underscore);
-            }
-            b.close();
-            b.close();
-            Ok(())
-        })?;
-        frg.slice(&c)
+        frg.slice(&rest_modes_up(g_tile.rank())?)
     };
     go().map_err(|e| e.within(name))
 }

@@ -42,7 +42,6 @@ use crate::composed::{ops as cops, AnyLayout};
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::{self, IntTuple};
-use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
 use crate::stride::{Stride, StrideTuple};
 use crate::tiler::Tiler;
@@ -423,18 +422,7 @@ fn sm100_v_map(g: &GmemTensor, tile: &IntTuple, mma: &TiledMma, which: Operand, 
         }
         let shape = Tree::tuple(modes.iter().map(|m| m.as_ref()));
         let frg = mma.thrfrg(which, &Layout::identity(&shape)?)?.mode(1)?;
-        let c: Coord = Tree::try_build(|b| {
-            b.open();
-            b.leaf(Crd::Underscore);
-            b.open();
-            for _ in 0..r {
-                b.leaf(Crd::Underscore);
-            }
-            b.close();
-            b.close();
-            Ok(())
-        })?;
-        frg.slice(&c)
+        frg.slice(&super::tma::rest_modes_up(r)?)
     };
     go().map_err(|e| e.within(name))
 }

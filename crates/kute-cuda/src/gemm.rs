@@ -258,6 +258,13 @@ impl Sm80Problem {
     /// multiprocessors: the SM90 rule ([`crate::gemm_sm90::splits_for`]).
     ///
     /// Pre: none. Post: 1 to 16.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((4096, 4096, 4096)).unwrap().split_heuristic(108), 1); // 1024 tiles
+    /// assert_eq!(g.problem((256, 256, 16384)).unwrap().split_heuristic(108), 16); // 4 tiles, 512 k-tiles
+    /// ```
     pub fn split_heuristic(&self, sms: u32) -> i64 {
         let (gx, gy, gz) = self.grid;
         crate::gemm_sm90::splits_for(gx as i64 * gy as i64 * gz as i64, self.ktiles, sms)
@@ -267,6 +274,12 @@ impl Sm80Problem {
     ///
     /// Pre: none (the launch checks `1 <= splits <= min(k-tiles, 16)`).
     /// Post: the problem.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((128, 128, 1024)).unwrap().with_splits(4).splits, Some(4));
+    /// ```
     pub fn with_splits(self, splits: i64) -> Sm80Problem {
         Sm80Problem { splits: Some(splits), ..self }
     }
@@ -344,6 +357,13 @@ impl Sm80GemmAtLaunch {
     /// The problem `(M, N, K)`: one matrix of each, contiguous.
     ///
     /// Pre and Post: as [`Sm80GemmAtLaunch::problem_batched`].
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// let p = g.problem((300, 200, 72)).unwrap();
+    /// assert_eq!((p.ld, p.grid, p.ktiles), ((72, 72, 200), (3, 2, 1), 3));
+    /// ```
     pub fn problem(&self, (m, n, k): (i64, i64, i64)) -> Result<Sm80Problem> {
         let ld = (if self.config.a_k_major { k } else { m }, if self.config.b_k_major { k } else { n }, n);
         self.problem_batched((m, n, k), 1, ld, (m * k, n * k, m * n))
@@ -358,6 +378,15 @@ impl Sm80GemmAtLaunch {
     /// strides; `C`'s matrices apart; fewer than 2^16 tiles along N and
     /// matrices (the grid's limits) (else an `Unsupported` error naming the
     /// value and the rule). Post: the problem.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// // A's rows 80 apart, a batch of 2
+    /// assert!(g.problem_batched((300, 200, 72), 2, (80, 72, 200), (300 * 80, 200 * 72, 300 * 200)).is_ok());
+    /// assert!(g.problem_batched((300, 200, 72), 2, (70, 72, 200), (300 * 80, 200 * 72, 300 * 200)).is_err()); // lda < K
+    /// assert!(g.problem_batched((300, 200, 72), 2, (72, 72, 200), (300 * 72, 200 * 72, 1000)).is_err()); // Cs overlap
+    /// ```
     pub fn problem_batched(
         &self,
         (m, n, k): (i64, i64, i64),

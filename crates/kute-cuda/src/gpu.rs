@@ -527,6 +527,15 @@ impl Gpu {
     ///
     /// Pre: as [`Sm80GemmAtLaunch::with_op`]. Post: the kernel and its
     /// loaded functions, or the planner's, compiler's or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm::GemmConfig, gemm_sm90::SizeFacts, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let first = gpu.sm80_gemm_kernels(Elem::F16, GemmConfig::default(), SizeFacts::default(), Default::default())?;
+    /// let again = gpu.sm80_gemm_kernels(Elem::F16, GemmConfig::default(), SizeFacts::default(), Default::default())?;
+    /// assert!(std::sync::Arc::ptr_eq(&first, &again)); // planned and compiled once
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn sm80_gemm_kernels(
         &self,
         elem: Elem,
@@ -551,6 +560,14 @@ impl Gpu {
     ///
     /// Pre: as [`Gpu::kernel_for`]. Post: the kernels, or the compiler's
     /// or driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default())?;
+    /// println!("{:?}", gpu.load_sm80_at(&g)?.origin); // Compiled, or Disk in a later process
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn load_sm80_at(&self, g: &Sm80GemmAtLaunch) -> Result<Sm80Kernels> {
         let (module, origin) = self.module_cached(&g.name, &g.source, self.arch()?)?;
         let f = |n: String| module.load_function(&n);
@@ -575,6 +592,18 @@ impl Gpu {
     /// one, of `M` or `N` values; splits from 1 to the k-tiles, at most 16
     /// (else an `Unsupported` error). Post: the launches were queued, or
     /// the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, gpu::{EpilogueArgs, Gpu}, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default())?;
+    /// let k = gpu.load_sm80_at(&g)?;
+    /// let (a, b) = (gpu.zeros::<u16>(300 * 72)?, gpu.zeros::<u16>(200 * 72)?);
+    /// let mut c = gpu.zeros::<f32>(300 * 200)?;
+    /// let p = g.problem((300, 200, 72))?;
+    /// gpu.launch_sm80_at((&g, &k), &p, (&a, &b, &mut c), &EpilogueArgs::default())?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn launch_sm80_at<E: DeviceRepr, T: DeviceRepr>(
         &self,
         (g, k): (&Sm80GemmAtLaunch, &Sm80Kernels),

@@ -283,6 +283,20 @@ impl Sm80Problem {
     pub fn with_splits(self, splits: i64) -> Sm80Problem {
         Sm80Problem { splits: Some(splits), ..self }
     }
+
+    /// The elements each of A, B and C spans (A and B K-major as `k_major`
+    /// says): what their buffers must hold.
+    ///
+    /// Pre: none. Post: `(A, B, C)`.
+    ///
+    /// ```
+    /// use kute_cuda::{gemm::{GemmConfig, Sm80GemmAtLaunch}, gemm_sm90::SizeFacts, Elem};
+    /// let g = Sm80GemmAtLaunch::new("g", Elem::F16, GemmConfig::default(), SizeFacts::default()).unwrap();
+    /// assert_eq!(g.problem((300, 200, 72)).unwrap().spans((true, true)), (300 * 72, 200 * 72, 300 * 200));
+    /// ```
+    pub fn spans(&self, k_major: (bool, bool)) -> (i64, i64, i64) {
+        crate::gemm_sm90::operand_spans(self.mnk, self.batch, (self.ld, self.batch_stride), k_major)
+    }
 }
 
 impl Sm80GemmAtLaunch {

@@ -822,16 +822,27 @@ impl Sm90Problem {
     /// assert_eq!(p.spans((true, true)).2, 400_000 + 299 * 1024 + 600);
     /// ```
     pub fn spans(&self, k_major: (bool, bool)) -> (i64, i64, i64) {
-        let (m, n, k) = self.mnk;
-        let span =
-            |(outer, inner): (i64, i64), ld: i64, stride: i64| (self.batch - 1) * stride + (outer - 1) * ld + inner;
-        let rows = |r: i64, km: bool| if km { (r, k) } else { (k, r) };
-        (
-            span(rows(m, k_major.0), self.ld.0, self.batch_stride.0),
-            span(rows(n, k_major.1), self.ld.1, self.batch_stride.1),
-            span((m, n), self.ld.2, self.batch_stride.2),
-        )
+        operand_spans(self.mnk, self.batch, (self.ld, self.batch_stride), k_major)
     }
+}
+
+/// The elements each of A, B and C spans for `batch` problems `(M, N, K)`
+/// with the leading dimensions and batch strides `(ld, batch_stride)`,
+/// A and B K-major as `k_major` says: the last element each reaches, plus
+/// one.
+pub(crate) fn operand_spans(
+    (m, n, k): (i64, i64, i64),
+    batch: i64,
+    (ld, batch_stride): ((i64, i64, i64), (i64, i64, i64)),
+    k_major: (bool, bool),
+) -> (i64, i64, i64) {
+    let span = |(outer, inner): (i64, i64), ld: i64, stride: i64| (batch - 1) * stride + (outer - 1) * ld + inner;
+    let rows = |r: i64, km: bool| if km { (r, k) } else { (k, r) };
+    (
+        span(rows(m, k_major.0), ld.0, batch_stride.0),
+        span(rows(n, k_major.1), ld.1, batch_stride.1),
+        span((m, n), ld.2, batch_stride.2),
+    )
 }
 
 impl Sm90GemmAtLaunch {

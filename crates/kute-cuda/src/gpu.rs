@@ -172,6 +172,25 @@ fn config(f: &CudaFunction, grid: (u32, u32), threads: u32, smem: u32) -> Result
     Ok(LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem })
 }
 
+/// `Ok` where buffers of `lens` elements (A, B, C) hold the `spans` of
+/// the problem `mnk` x `batch`; else an `Unsupported` error of `op` naming
+/// the first that does not.
+fn check_spans(
+    op: &'static str,
+    lens: (usize, usize, usize),
+    spans: (i64, i64, i64),
+    ((m, n, k), batch): ((i64, i64, i64), i64),
+) -> Result<()> {
+    let all = [("A", lens.0, spans.0), ("B", lens.1, spans.1), ("C", lens.2, spans.2)];
+    match all.into_iter().find(|&(_, len, need)| (len as i64) < need) {
+        Some((what, len, need)) => Err(Error::unsupported(
+            op,
+            format!("{what} holds {len} elements, fewer than the {need} its problem ({m},{n},{k}) x {batch} spans"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The fused epilogue's launch arguments after the sizes: `alpha`, `beta`
 /// where the kernel reads `C`, and the bias where it has one.
 fn push_epilogue<'a>(l: &mut cudarc::driver::LaunchArgs<'a>, beta: bool, args: &'a EpilogueArgs<'a>) {
@@ -627,22 +646,8 @@ impl Gpu {
         }
         let (m, n, kk) = p.mnk;
         check_bias(OP, g.op.bias, args.bias, (m, n))?;
-        let (ak, bk) = (g.config.a_k_major, g.config.b_k_major);
-        // the last element each operand's layout reaches, plus one
-        let span = |rows: i64, row: i64, ld: i64, stride: i64| (p.batch - 1) * stride + (rows - 1) * ld + row;
-        let needs = [
-            ("A", a.len(), span(if ak { m } else { kk }, if ak { kk } else { m }, p.ld.0, p.batch_stride.0)),
-            ("B", b.len(), span(if bk { n } else { kk }, if bk { kk } else { n }, p.ld.1, p.batch_stride.1)),
-            ("C", c.len(), span(m, n, p.ld.2, p.batch_stride.2)),
-        ];
-        for (what, len, need) in needs {
-            if (len as i64) < need {
-                return Err(Error::unsupported(
-                    OP,
-                    format!("{what} holds {len} elements, fewer than the {need} its problem spans"),
-                ));
-            }
-        }
+        let spans = p.spans((g.config.a_k_major, g.config.b_k_major));
+        check_spans(OP, (a.len(), b.len(), c.len()), spans, (p.mnk, p.batch))?;
         let sms = self.sm_count()?;
         let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
         if splits < 1 || splits > p.ktiles.min(16) {
@@ -934,18 +939,7 @@ impl Gpu {
                 format!("a C of {c_elem} elements of {} bytes", std::mem::size_of::<T>()),
             ));
         }
-        let (sa, sb, sc) = p.spans(g.config.k_major);
-        for (what, len, need) in [("A", a.len(), sa), ("B", b.len(), sb), ("C", c.len(), sc)] {
-            if (len as i64) < need {
-                return Err(Error::unsupported(
-                    OP,
-                    format!(
-                        "{what} holds {len} elements, fewer than the {need} its problem ({m},{n},{k}) x {} spans",
-                        p.batch
-                    ),
-                ));
-            }
-        }
+        check_spans(OP, (a.len(), b.len(), c.len()), p.spans(g.config.k_major), (p.mnk, p.batch))?;
         let sms = self.sm_count()?;
         let splits = p.splits.unwrap_or_else(|| p.split_heuristic(sms));
         let slots = kernels.slots.unwrap_or(sms);

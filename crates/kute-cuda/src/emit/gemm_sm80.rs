@@ -1,41 +1,27 @@
 //! The CUDA text of the SM80 `mma.sync` GEMM and of its reference kernel.
 
 use super::epilogue::{finish_kernel, op_fn, op_params};
-use super::{args, c, device, header, layout_fn, list, plain_fn, ptx_type, unknown_params};
+use super::{args, c, coordinate_sum, device, header, layout_fn, list, mode_calls, plain_fn, ptx_type, unknown_params};
 use crate::gemm::{GemmConfig, THREADS};
 use crate::plan::gemm_sm80::{Sm80Plan, SplitOffsets};
 use crate::plan::{known_multiple, TileModes};
 use crate::{Elem, Result};
 use kute::Int;
 
-/// The calls of a tile grid's mode functions at `(i, j[, b])`.
-fn mode_calls(name: &str, f: &str, m: &TileModes, (i, j): (&str, &str)) -> Vec<String> {
-    let mut parts = vec![format!("{name}_{f}0({i}{})", args(&m.first)), format!("{name}_{f}1({j}{})", args(&m.second))];
-    if let Some(l) = &m.batch {
-        parts.push(format!("{name}_{f}2(b{})", args(l)));
-    }
-    parts
-}
-
 /// The statements defining `var`, the sum of a tile grid's modes at `(i,
 /// j[, b])` (its offset, or with `rank` its coordinate's components), each
 /// mode a one-mode layout evaluated without a division.
 fn by_mode(name: &str, var: &str, f: &str, m: &TileModes, ij: (&str, &str), rank: Option<usize>) -> String {
-    let parts = mode_calls(name, f, m, ij);
+    let parts = grid_calls(name, f, m, ij);
     match rank {
         None => format!("const long long {var} = {};", parts.join(" + ")),
-        Some(rank) => {
-            let mut s = String::new();
-            for (q, part) in parts.iter().enumerate() {
-                s.push_str(&format!("const auto {var}{q} = {part};\n    "));
-            }
-            let comps: Vec<String> = (0..rank)
-                .map(|d| (0..parts.len()).map(|q| format!("{var}{q}.c[{d}]")).collect::<Vec<_>>().join(" + "))
-                .collect();
-            s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
-            s
-        }
+        Some(rank) => coordinate_sum(var, &parts, rank),
     }
+}
+
+/// The calls of the mode functions [`mode_fns`] defines.
+fn grid_calls(name: &str, f: &str, m: &TileModes, ij: (&str, &str)) -> Vec<String> {
+    mode_calls(name, (&format!("{f}0"), &format!("{f}1"), &format!("{f}2")), m, ij)
 }
 
 /// The functions of a tile grid's modes, `NAME_F0`, `NAME_F1`, `NAME_F2`.
@@ -273,7 +259,7 @@ pub(crate) fn source(name: &str, p: &Sm80Plan) -> Result<String> {
         let gw = format!(
             "W + {name}_w_share(split{}) + {}",
             args(&x.w_share),
-            mode_calls(name, "w_tiles", &x.w_tiles, ("bm", "bn")).join(" + ")
+            grid_calls(name, "w_tiles", &x.w_tiles, ("bm", "bn")).join(" + ")
         );
         let w_store = guarded_with(&format!("gw[{name}_w_tile(x{})] = acc[i][j][2 * r + e];", args(&x.w_tile)))
             .unwrap_or_default();

@@ -2,7 +2,7 @@
 //! `cp.async` or TMA loads, or the warp-specialized persistent kernel.
 
 use super::epilogue::{finish_kernel, op_fn, op_params};
-use super::{args, c, device, header, layout_fn, plain_fn, ptx_type, unknown_params};
+use super::{args, c, coordinate_sum, device, header, layout_fn, mode_calls, plain_fn, ptx_type, unknown_params};
 use crate::gemm_sm90::{wgmma_k, BiasMode, Sm90Config, Sm90Loader, THREADS};
 use crate::plan::gemm_sm90::Sm90Plan;
 use crate::plan::known_multiple;
@@ -285,7 +285,7 @@ fn warp_specialized_kernel(name: &str, tma_decl: &str, p: &Sm90Plan, split: bool
     let cc = p
         .c_ctiles_modes
         .as_ref()
-        .map(|m| coordinate_sum(name, "cc", ("c_rows", "c_cols", "c_batch"), ("bm", "bn"), m, rank))
+        .map(|m| coordinate_sum("cc", &mode_calls(name, ("c_rows", "c_cols", "c_batch"), m, ("bm", "bn")), rank))
         .unwrap_or_default();
     let c_ctile = p.c_ctile.as_ref().map(args).unwrap_or_default();
     // the producer's coordinates: per tile its rows' (and batch's), per
@@ -815,30 +815,4 @@ fn tma_copy(x: &str, offset: &str, inner: &str, outer: &str, batch: Option<&str>
             "kute_tma_load_3d{mc}(s{x} + {offset}, &tma_{x}, (int)({inner}), (int)({outer}), (int)({b}), bar{mask});"
         ),
     }
-}
-
-/// The statements computing `var`, the first coordinate of tile `(i, j)`
-/// (and batch `b`) of the tile grid `m` by mode: the sum of its modes'
-/// coordinates, each a one-mode layout evaluated without a division.
-fn coordinate_sum(
-    name: &str,
-    var: &str,
-    (f0, f1, fb): (&str, &str, &str),
-    (i, j): (&str, &str),
-    m: &crate::plan::gemm_sm90::TileModes,
-    rank: usize,
-) -> String {
-    let mut parts = vec![format!("{name}_{f0}({i}{})", args(&m.first)), format!("{name}_{f1}({j}{})", args(&m.second))];
-    if let Some(l) = &m.batch {
-        parts.push(format!("{name}_{fb}(b{})", args(l)));
-    }
-    let mut s = String::new();
-    for (k, part) in parts.iter().enumerate() {
-        s.push_str(&format!("const auto {var}{k} = {part};\n    "));
-    }
-    let comps: Vec<String> = (0..rank)
-        .map(|d| (0..parts.len()).map(|k| format!("{var}{k}.c[{d}]")).collect::<Vec<_>>().join(" + "))
-        .collect();
-    s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
-    s
 }

@@ -60,6 +60,37 @@ pub(crate) fn args(l: &Layout) -> String {
     kute::codegen::cuda::parameters(&AnyLayout::Layout(l.clone())).iter().map(|u| format!(", {u}")).collect()
 }
 
+/// The calls of a tile grid's mode functions at `(i, j[, b])`:
+/// `NAME_F0(i)`, `NAME_F1(j)` and, with a batch, `NAME_FB(b)`, each with the
+/// unknowns its layout takes.
+pub(crate) fn mode_calls(
+    name: &str,
+    (f0, f1, fb): (&str, &str, &str),
+    m: &crate::plan::TileModes,
+    (i, j): (&str, &str),
+) -> Vec<String> {
+    let mut parts = vec![format!("{name}_{f0}({i}{})", args(&m.first)), format!("{name}_{f1}({j}{})", args(&m.second))];
+    if let Some(l) = &m.batch {
+        parts.push(format!("{name}_{fb}(b{})", args(l)));
+    }
+    parts
+}
+
+/// The statements defining `var`, a coordinate of `rank` components: the
+/// sum of the coordinates the calls `parts` give (a tile grid's modes,
+/// each evaluated without a division).
+pub(crate) fn coordinate_sum(var: &str, parts: &[String], rank: usize) -> String {
+    let mut s = String::new();
+    for (k, part) in parts.iter().enumerate() {
+        s.push_str(&format!("const auto {var}{k} = {part};\n    "));
+    }
+    let comps: Vec<String> = (0..rank)
+        .map(|d| (0..parts.len()).map(|k| format!("{var}{k}.c[{d}]")).collect::<Vec<_>>().join(" + "))
+        .collect();
+    s.push_str(&format!("const struct {{ long long c[{rank}]; }} {var} = {{{{{}}}}};", comps.join(", ")));
+    s
+}
+
 /// The kernel parameters `, const long long U` of the unknowns in `xs`, each
 /// once, in order of first appearance.
 pub(crate) fn unknown_params(xs: &[Int]) -> String {

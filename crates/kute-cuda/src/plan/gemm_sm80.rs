@@ -497,13 +497,7 @@ mod tests {
             GemmConfig { bm: 128, bn: 64, b_k_major: false, ..GemmConfig::default() },
             GemmConfig { bm: 64, bn: 128, a_k_major: false, b_k_major: false, ..GemmConfig::default() },
         ];
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |below: i64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % below as u64) as i64 + 1
-        };
+        let mut next = crate::plan::test_draws(0x9e37_79b9_7f4a_7c15u64);
         let mut compared = 0;
         for config in configs {
             for (md, nd, kd) in [(8, 8, 8), (128, 128, 32)] {

@@ -246,3 +246,16 @@ impl SplitK {
         })
     }
 }
+
+/// The plans' law tests' draws: a xorshift generator from `seed`, each
+/// draw an integer from 1 to `below`.
+#[cfg(test)]
+pub(crate) fn test_draws(seed: u64) -> impl FnMut(i64) -> i64 {
+    let mut rng = seed;
+    move |below: i64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % below as u64) as i64 + 1
+    }
+}

@@ -358,14 +358,8 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     }
     // the choices: pinned by the caller, else recorded for this problem by
     // `kute-cuda tune`, else the heuristics'
-    let table = gpu.tune_table()?;
-    let tuned =
-        if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some() && options.cluster.is_some()) {
-            None
-        } else {
-            let key = TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk: (m, n, k), batch: sc.batch, sm80: false };
-            table.get(&key)
-        };
+    let pinned = options.tile_n.is_some() && options.splits.is_some() && options.cluster.is_some();
+    let tuned = recorded(gpu, (elem, c_elem, k_major), ((m, n, k), sc.batch), false, pinned)?;
     let bn = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
         Some(bn) => bn,
         // (a pinned cluster of two on an N-major B: a width of whole pairs
@@ -413,6 +407,26 @@ pub fn gemm_with<E: DeviceRepr, T: DeviceRepr>(
     gpu.launch_sm90_at_with(kernels, g, &p, (a.data, b.data, c.data), &args)
 }
 
+/// What `kute-cuda tune` recorded for the problem `(mnk, batch)` of
+/// `(elem, c_elem, k_major)` on this GPU (the SM80 kernels' entry where
+/// `sm80`), unless the caller `pinned` every choice or the table is empty.
+///
+/// Pre: none. Post: the choice, or `None`; the table's error where it
+/// cannot be read.
+fn recorded(
+    gpu: &Gpu,
+    (elem, c_elem, k_major): (Elem, Elem, (bool, bool)),
+    (mnk, batch): ((i64, i64, i64), i64),
+    sm80: bool,
+    pinned: bool,
+) -> Result<Option<crate::tune::Choice>> {
+    let table = gpu.tune_table()?;
+    if table.is_empty() || pinned {
+        return Ok(None);
+    }
+    Ok(table.get(&TuneKey { gpu: gpu.name()?, elem, c_elem, k_major, mnk, batch, sm80 }))
+}
+
 /// The fused epilogue the options ask for, and its launch arguments
 /// (alpha with the scales' product).
 ///
@@ -430,6 +444,9 @@ fn epilogue<'a>(options: &GemmOptions<'a>) -> Result<(EpilogueOp, EpilogueArgs<'
     let (sa, sb) = options.scales;
     Ok((op, EpilogueArgs { alpha: options.alpha * sa * sb, beta: options.beta, bias: options.bias.map(|(b, _)| b) }))
 }
+
+/// The SM80 kernels' block tile widths `BN` (each with `BM` 128 or 64).
+pub const SM80_TILE_NS: [i64; 2] = [128, 64];
 
 /// The SM80 block tile `(BM, BN)` for `(M, N)` in a batch of `batch` on a
 /// GPU of `sms` multiprocessors: the largest of 128 x 128, 128 x 64,
@@ -467,7 +484,7 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
             "on the SM80 kernels: 8-bit inputs (wgmma) and clusters run on Hopper (sm_90) only",
         ));
     }
-    if options.tile_n.is_some_and(|w| w != 128 && w != 64) {
+    if options.tile_n.is_some_and(|w| !SM80_TILE_NS.contains(&w)) {
         return Err(Error::unsupported(
             OP,
             format!("a tile width of {:?} on the SM80 kernels (128 or 64)", options.tile_n),
@@ -478,21 +495,8 @@ fn gemm_sm80<E: DeviceRepr, T: DeviceRepr>(
     let sms = gpu.sm_count()?;
     // the choices: pinned, else recorded by `kute-cuda tune` for these
     // kernels and this problem, else the heuristics'
-    let table = gpu.tune_table()?;
-    let tuned = if table.is_empty() || (options.tile_n.is_some() && options.splits.is_some()) {
-        None
-    } else {
-        let key = TuneKey {
-            gpu: gpu.name()?,
-            elem,
-            c_elem,
-            k_major: (a_k, b_k),
-            mnk: (m, n, k),
-            batch: sc.batch,
-            sm80: true,
-        };
-        table.get(&key)
-    };
+    let pinned = options.tile_n.is_some() && options.splits.is_some();
+    let tuned = recorded(gpu, (elem, c_elem, (a_k, b_k)), ((m, n, k), sc.batch), true, pinned)?;
     let (bm, bn) = match options.tile_n.or(tuned.map(|c| c.tile_n)) {
         Some(w) => (sm80_tile((m, n), sc.batch, sms).0, w),
         None => sm80_tile((m, n), sc.batch, sms),

@@ -108,7 +108,7 @@ impl TuneTable {
     /// assert_eq!((t.len(), t.get(&key).unwrap().splits), (1, 1));
     /// ```
     pub fn insert(&mut self, key: TuneKey, choice: Choice) -> Result<()> {
-        let widths: &[i64] = if key.sm80 { &[128, 64] } else { &TILE_NS };
+        let widths: &[i64] = if key.sm80 { &crate::library::SM80_TILE_NS } else { &TILE_NS };
         let clusters = if key.sm80 { 1..=1 } else { 1..=2 };
         if !widths.contains(&choice.tile_n) || choice.splits < 1 || !clusters.contains(&choice.cluster) {
             return Err(Error::unsupported(

@@ -1805,7 +1805,7 @@ fn tune(
         let mut cands = Vec::new();
         // (the SM80 kernels: widths 128 and 64, k-tiles of 32)
         let ktiles = if sm80 { (k + 31) / 32 } else { ktiles };
-        let widths: &[i64] = if sm80 { &[128, 64] } else { &TILE_NS };
+        let widths: &[i64] = if sm80 { &kute_cuda::library::SM80_TILE_NS } else { &TILE_NS };
         for &bn in widths {
             let rows = if sm80 { kute_cuda::library::sm80_tile((m, n), 1, sms).0 } else { 128 };
             let tiles = (m + rows - 1) / rows * ((n + bn - 1) / bn);
@@ -1914,16 +1914,8 @@ fn at_launch_checked(
     p: &Sm90Problem,
     seed: u64,
 ) -> Result<(), Error> {
-    let (m, n, k) = p.mnk;
-    let cfg = majors_config(g.config.k_major);
-    let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
-    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, p.mnk, g.elem, &cfg)?)?;
-    let a = gemm_data((m * k) as usize, g.elem, seed);
-    let b = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
-    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
-    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
-    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
-    let want = gpu.download(&want)?;
+    let (m, n, _) = p.mnk;
+    let (da, db, want) = reference_problem(gpu, (&g.name, g.elem, g.config.k_major), p.mnk, seed)?;
     if g.config.c_elem == Elem::F32 {
         let mut c = gpu.zeros::<f32>((m * n) as usize)?;
         gpu.launch_sm90_at(f, g, p, &da, &db, &mut c)?;
@@ -1933,6 +1925,29 @@ fn at_launch_checked(
         gpu.launch_sm90_at(f, g, p, &da, &db, &mut c)?;
         same_rounded(&g.name, &gpu.download(&c)?, &want, g.elem, n as usize, "the reference")
     }
+}
+
+/// A and B on the GPU and the reference GEMM's f32 C on the host.
+type ReferenceProblem = (cudarc::driver::CudaSlice<u16>, cudarc::driver::CudaSlice<u16>, Vec<f32>);
+
+/// The problem `mnk`'s operands on the GPU (seeded data, every operand
+/// contiguous with the majors `k_major`) and the reference GEMM's f32 `C`
+/// on the host (its kernel named after `name`).
+fn reference_problem(
+    gpu: &Gpu,
+    (name, elem, k_major): (&str, Elem, (bool, bool)),
+    (m, n, k): (i64, i64, i64),
+    seed: u64,
+) -> Result<ReferenceProblem, Error> {
+    let rname = format!("{name}_reference_{m}_{n}_{k}");
+    let r =
+        gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), elem, &majors_config(k_major))?)?;
+    let a = gemm_data((m * k) as usize, elem, seed);
+    let b = gemm_data((n * k) as usize, elem, seed.wrapping_mul(31));
+    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
+    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
+    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
+    Ok((da, db, gpu.download(&want)?))
 }
 
 /// Runs the SM80 kernel of sizes given at launch `g` (its kernels `f`) on
@@ -1949,15 +1964,7 @@ fn sm80_at_launch_checked(
     let p = g.problem((m, n, k))?.with_splits(splits);
     let args = kute_cuda::gpu::EpilogueArgs::default();
     let k_major = (g.config.a_k_major, g.config.b_k_major);
-    let cfg = majors_config(k_major);
-    let rname = format!("{}_reference_{m}_{n}_{k}", g.name);
-    let r = gpu.kernel(&rname, &kute_cuda::gemm::reference_source(&rname, (m, n, k), g.elem, &cfg)?)?;
-    let a = gemm_data((m * k) as usize, g.elem, seed);
-    let b = gemm_data((n * k) as usize, g.elem, seed.wrapping_mul(31));
-    let (da, db) = (gpu.upload(&a)?, gpu.upload(&b)?);
-    let mut want = gpu.zeros::<f32>((m * n) as usize)?;
-    gpu.launch3(&r, (((m * n + 255) / 256) as u32, 1), 256, &da, &db, &mut want)?;
-    let want = gpu.download(&want)?;
+    let (da, db, want) = reference_problem(gpu, (&g.name, g.elem, k_major), (m, n, k), seed)?;
     if g.config.c_elem == Elem::F32 {
         let mut c = gpu.zeros::<f32>((m * n) as usize)?;
         gpu.launch_sm80_at((g, f), &p, (&da, &db, &mut c), &args)?;

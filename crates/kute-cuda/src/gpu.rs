@@ -1,7 +1,7 @@
 //! Compiling with NVRTC and running on a GPU (through `cudarc`, which loads
 //! `libnvrtc` and `libcuda` when first used).
 
-use crate::attention::{AttentionConfig, AttentionKernel, Params};
+use crate::attention::{AttentionConfig, AttentionKernel, MapSpec, Params, Sm90AttentionConfig, Sm90AttentionKernel};
 use crate::cache::{self, Origin};
 use crate::gemm::{GemmConfig, Sm80GemmAtLaunch, Sm80Problem};
 use crate::gemm_sm90::{
@@ -295,12 +295,15 @@ pub struct Gpu {
     /// The attention kernels ([`crate::attention::attention`]), planned and
     /// loaded once per element type and configuration.
     attentions: Mutex<AttentionCache>,
+    /// The SM90 attention kernels, likewise.
+    attentions_sm90: Mutex<Sm90AttentionCache>,
     /// The SM80 GEMM kernels of sizes given at launch the library made.
     sm80_gemms: Mutex<Sm80Cache>,
 }
 
 /// The attention kernels by element type and configuration.
 type AttentionCache = HashMap<(Elem, AttentionConfig), Arc<(AttentionKernel, CudaFunction)>>;
+type Sm90AttentionCache = HashMap<(Elem, Sm90AttentionConfig), Arc<(Sm90AttentionKernel, CudaFunction)>>;
 type Sm80Cache = HashMap<(Elem, GemmConfig, SizeFacts, EpilogueOp), Arc<(Sm80GemmAtLaunch, Sm80Kernels)>>;
 
 /// The kernels of an [`Sm80GemmAtLaunch`], loaded ([`Gpu::load_sm80_at`]):
@@ -336,6 +339,7 @@ impl Gpu {
             gemms: Mutex::new(HashMap::new()),
             tune: std::sync::OnceLock::new(),
             attentions: Mutex::new(HashMap::new()),
+            attentions_sm90: Mutex::new(HashMap::new()),
             sm80_gemms: Mutex::new(HashMap::new()),
         })
     }
@@ -810,6 +814,74 @@ impl Gpu {
         Ok(())
     }
 
+    /// The SM90 attention kernel of `config` for `elem`: planned and
+    /// compiled for `sm_90a` (or read from the disk cache) on first use,
+    /// then kept.
+    ///
+    /// Pre: an SM90 GPU. Post: the kernel and its function, or the plan's,
+    /// the compiler's or the driver's error.
+    pub fn attention_sm90_kernel(
+        &self,
+        elem: Elem,
+        config: Sm90AttentionConfig,
+    ) -> Result<Arc<(Sm90AttentionKernel, CudaFunction)>> {
+        let key = (elem, config);
+        if let Some(k) = self.attentions_sm90.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+            return Ok(k.clone());
+        }
+        let k = Sm90AttentionKernel::new(&Sm90AttentionKernel::name_of(config, elem), config, elem)?;
+        let (f, _) = self.kernel_cached(&k.name, &k.source, "sm_90a")?;
+        let loaded = Arc::new((k, f));
+        self.attentions_sm90.lock().unwrap_or_else(|p| p.into_inner()).insert(key, loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Launches the SM90 attention kernel `f` of `k` on a `grid`: `Q`, `K`
+    /// and `V` through tensor maps of `specs`, `O` and the LSE (none: the
+    /// kernel stores no LSE) through `params`' strides.
+    ///
+    /// Pre: `specs` and `params` describe the buffers, which hold what they
+    /// span (the caller checked). Post: the launch was queued, or the
+    /// driver's error.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn launch_attention_sm90(
+        &self,
+        f: &CudaFunction,
+        k: &Sm90AttentionKernel,
+        grid: (u32, u32, u32),
+        (q, kk, v): (&CudaSlice<u16>, &CudaSlice<u16>, &CudaSlice<u16>),
+        specs: [MapSpec; 3],
+        o: &mut CudaSlice<u16>,
+        lse: Option<&mut CudaSlice<f32>>,
+        params: &Params,
+    ) -> Result<()> {
+        let maps = [
+            self.tensor_map_4d(q, k.elem, &specs[0])?,
+            self.tensor_map_4d(kk, k.elem, &specs[1])?,
+            self.tensor_map_4d(v, k.elem, &specs[2])?,
+        ];
+        let mut cfg = config(f, (grid.0, grid.1), k.threads, k.smem_bytes)?;
+        cfg.grid_dim.2 = grid.2;
+        let none = 0u64;
+        let mut l = self.stream.launch_builder(f);
+        for m in &maps {
+            l.arg(m);
+        }
+        l.arg(o);
+        match lse {
+            Some(x) => l.arg(x),
+            None => l.arg(&none),
+        };
+        l.arg(params);
+        // SAFETY: the kernel takes three tensor maps and its parameters by
+        // value, a 16-bit output and an f32 one (or null, then unwritten);
+        // the maps read inside the buffers they were made from and the
+        // stores stay inside the offsets the parameters give (the
+        // precondition).
+        unsafe { l.launch(cfg) }?;
+        Ok(())
+    }
+
     fn gemms_len(&self) -> usize {
         self.gemms.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
@@ -1225,6 +1297,15 @@ impl Gpu {
         self.encode(buf, elem, &spec.dims, &spec.strides, &spec.box_dims)
     }
 
+    /// The tensor map of an attention operand (`Q`, `K` or `V`, see
+    /// [`Sm90AttentionKernel::map`]): a 4-D map of `buf`.
+    ///
+    /// Pre: `buf` holds what `spec` spans; `T` is `elem.bytes()` wide; the
+    /// strides multiples of 16 bytes. Post: the map, or the driver's error.
+    pub fn tensor_map_4d<T: DeviceRepr>(&self, buf: &CudaSlice<T>, elem: Elem, spec: &MapSpec) -> Result<TensorMap> {
+        self.encode(buf, elem, &spec.dims, &spec.strides, &spec.boxes)
+    }
+
     /// A 128-byte-swizzled tiled tensor map of `buf`: `dims` and `boxes`
     /// innermost first, `strides` the bytes of each dimension but the first.
     fn encode<T: DeviceRepr>(
@@ -1243,7 +1324,7 @@ impl Gpu {
                 format!("a buffer of {elem} elements of {} bytes", std::mem::size_of::<T>()),
             ));
         }
-        if dims.len() != boxes.len() || strides.len() + 1 != dims.len() || !(2..=3).contains(&dims.len()) {
+        if dims.len() != boxes.len() || strides.len() + 1 != dims.len() || !(2..=5).contains(&dims.len()) {
             return Err(Error::unsupported(
                 "tensor map",
                 format!("{} dimensions, {} strides", dims.len(), strides.len()),
@@ -1251,7 +1332,7 @@ impl Gpu {
         }
         let (ptr, _sync) = buf.device_ptr(&self.stream);
         let mut map = sys::CUtensorMap { opaque: [0; 16] };
-        let elem_strides = [1u32; 3];
+        let elem_strides = [1u32; 5];
         // SAFETY: every pointer is to a live slice of the rank's length
         // (checked above; the element strides' array is at least as long).
         // L2 promotion of 256 bytes where every row and matrix starts on a

@@ -52,7 +52,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Print the plan and CUDA source of a copy or transpose from SRC to DST.
+    /// Print the plan and CUDA source of a copy or transpose from SRC to DST,
+    /// or of an SM90 attention kernel.
     Plan {
         /// `copy`, `transpose`, `attention` or `attention-sm90` (the SM90
         /// plan: `--block-n`, `--warpgroups`, `--stages`).
@@ -88,6 +89,10 @@ enum Cmd {
         /// SM90 attention: K and V tiles in flight.
         #[arg(long, default_value_t = 2)]
         stages: i64,
+        /// SM90 attention: each key block's S multiplied after the previous
+        /// block's softmax rather than overlapped with it.
+        #[arg(long)]
+        serial: bool,
         /// Attention: K and V by ldmatrix.x2 rather than .x4.
         #[arg(long)]
         kv_x2: bool,
@@ -316,6 +321,15 @@ enum Cmd {
         /// Query rows checked against the CPU reference per configuration.
         #[arg(long, default_value_t = 48)]
         rows: usize,
+        /// Run the SM80 kernel (mma.sync) on an SM90 GPU too, beside the
+        /// SM90 one (`--tile` pins its tile).
+        #[arg(long)]
+        sm80: bool,
+        /// Pin the SM90 kernel's tile: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP]
+        /// (OVERLAP 1, the default, or 0); repeated, each configuration runs
+        /// with each.
+        #[arg(long)]
+        sm90_tile: Vec<String>,
     },
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
@@ -943,19 +957,48 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
     Ok(out)
 }
 
+/// The SM90 attention kernels `ptx` compiles (for `sm_90a`): f16 and bf16,
+/// every head dimension's default tile, causal or not, overlapped or not,
+/// and one warpgroup with three stages.
+fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionKernel>, Error> {
+    use kute_cuda::attention::{Sm90AttentionConfig, Sm90AttentionKernel};
+    let mut configs = Vec::new();
+    for d in [64, 128, 256] {
+        for causal in [false, true] {
+            for overlap in [true, false] {
+                configs.push(Sm90AttentionConfig { overlap, ..Sm90AttentionConfig::for_head_dim(d, causal) });
+            }
+        }
+    }
+    configs.push(Sm90AttentionConfig { block_n: 64, warpgroups: 1, stages: 3, ..Sm90AttentionConfig::default() });
+    let mut out = Vec::new();
+    for elem in [Elem::F16, Elem::Bf16] {
+        for &c in &configs {
+            out.push(Sm90AttentionKernel::new(&Sm90AttentionKernel::name_of(c, elem), c, elem)?);
+        }
+    }
+    Ok(out)
+}
+
 /// ptxas's registers, spills and shared memory of each attention kernel
-/// for `arch`, one line each; the number of kernels that spill.
+/// for `arch` (for `sm_90`, the SM90 kernels too, for `sm_90a`), one line
+/// each; the number of kernels that spill.
 fn attention_cubins(arch: &str) -> Result<usize, Error> {
     let mut spilling = 0;
-    for k in attention_catalogue()? {
-        let log = kute_cuda::gpu::ptxas_report(&k.name, &k.source, arch)?;
+    let mut kernels: Vec<(String, String, &str, bool)> =
+        attention_catalogue()?.into_iter().map(|k| (k.name, k.source, arch, k.q_in_registers)).collect();
+    if arch == "sm_90" {
+        kernels.extend(attention_sm90_catalogue()?.into_iter().map(|k| (k.name, k.source, "sm_90a", false)));
+    }
+    for (name, source, arch, q_in_registers) in kernels {
+        let log = kute_cuda::gpu::ptxas_report(&name, &source, arch)?;
         for r in kute_cuda::gpu::kernel_resources(&log) {
             let spills = r.spill_stores + r.spill_loads > 0;
             spilling += usize::from(spills);
             println!(
                 "{arch} {}{}: {} registers, {} bytes spill stores, {} bytes spill loads{}",
-                k.name,
-                if k.q_in_registers { " (Q in registers)" } else { "" },
+                name,
+                if q_in_registers { " (Q in registers)" } else { "" },
                 r.registers,
                 r.spill_stores,
                 r.spill_loads,
@@ -1156,6 +1199,21 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
             if let Err(e) = compile_ptx(&g.name, &g.source, "sm_90a") {
                 failed += 1;
                 eprintln!("sm_90a {}: {e}", g.name);
+            }
+        }
+    }
+    for k in attention_sm90_catalogue()? {
+        count += 1;
+        match compile_ptx(&k.name, &k.source, "sm_90a") {
+            Ok(p) => {
+                if let Some(dir) = out {
+                    let _ = std::fs::write(dir.join(format!("{}.cu", k.name)), &k.source);
+                    let _ = std::fs::write(dir.join(format!("{}.sm_90a.ptx", k.name)), p.to_src());
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("sm_90a {}: {e}", k.name);
             }
         }
     }
@@ -1426,8 +1484,28 @@ fn check() -> Result<(), Error> {
     }
     // attention: odd lengths, masks, grouped heads, both storages, every
     // head dimension, each row against the CPU reference
+    // (on an SM90 GPU the library's calls run the SM90 kernel: each case
+    // runs on the SM80 kernel too)
     let mut attention_calls = 0;
-    for (i, case) in ATTENTION_CASES.iter().enumerate() {
+    let mut attention_cases = ATTENTION_CASES.to_vec();
+    if gpu.arch()? == "sm_90" {
+        for c in ATTENTION_CASES {
+            if c.path == AttentionPath::Library {
+                attention_cases.push(AttentionCase { path: AttentionPath::Sm80(None), ..c });
+            }
+        }
+        // pinned SM90 tiles: one warpgroup, three stages, not overlapped
+        let mut c = ATTENTION_CASES[1];
+        c.path = AttentionPath::Sm90((64, 1, 3, false));
+        attention_cases.push(c);
+        let mut c = ATTENTION_CASES[6];
+        c.path = AttentionPath::Sm90((64, 2, 2, true));
+        attention_cases.push(c);
+        let mut c = ATTENTION_CASES[3];
+        c.path = AttentionPath::Sm90((192, 1, 2, false));
+        attention_cases.push(c);
+    }
+    for (i, case) in attention_cases.iter().enumerate() {
         attention_calls += 1;
         match attention_checked(&gpu, case, None, 300 + i as u64) {
             Ok((eo, el)) => println!("ok    attention {case}: O within {eo:.1e}, LSE within {el:.1e}"),
@@ -2878,14 +2956,26 @@ fn main() -> ExitCode {
             causal,
             warpgroups,
             stages,
+            serial,
             kv_x2,
             frag_prefetch,
         } => {
             let elem16 = if elem == Elem::F32 { Elem::F16 } else { elem };
             if kind == "attention-sm90" {
-                let config =
-                    kute_cuda::attention::Sm90AttentionConfig { head_dim, block_n, warpgroups, stages, causal };
-                kute_cuda::attention::describe_sm90(config, elem16).map(|t| print!("{t}"))
+                let config = kute_cuda::attention::Sm90AttentionConfig {
+                    head_dim,
+                    block_n,
+                    warpgroups,
+                    stages,
+                    causal,
+                    overlap: !serial,
+                };
+                kute_cuda::attention::describe_sm90(config, elem16).and_then(|t| {
+                    use kute_cuda::attention::Sm90AttentionKernel;
+                    let k = Sm90AttentionKernel::new(&Sm90AttentionKernel::name_of(config, elem16), config, elem16)?;
+                    print!("{t}\n{}", k.source);
+                    Ok(())
+                })
             } else if kind == "attention" {
                 let config = kute_cuda::attention::AttentionConfig {
                     head_dim,
@@ -2930,8 +3020,8 @@ fn main() -> ExitCode {
         Cmd::GemmEpilogue { shape, elem, reps } => gemm_epilogue(&shape, elem, reps),
         Cmd::Tune { shapes, elem, c_elem, reps, dry_run, sm80 } => tune(&shapes, (elem, c_elem), reps, dry_run, sm80),
         Cmd::Spills => spills(),
-        Cmd::Attention { configs, elems, reps, no_torch, bhsd, tile, rows } => {
-            attention_bench(&configs, &elems, reps, no_torch, bhsd, &tile, rows)
+        Cmd::Attention { configs, elems, reps, no_torch, bhsd, tile, rows, sm80, sm90_tile } => {
+            attention_bench(&configs, &elems, reps, no_torch, bhsd, (&tile, &sm90_tile, sm80), rows)
         }
         Cmd::AttentionRegs { arch } => need_nvrtc().and_then(|()| {
             let spilling = arch.iter().map(|a| attention_cubins(a)).sum::<Result<usize, Error>>()?;
@@ -2965,6 +3055,16 @@ fn main() -> ExitCode {
 /// ldmatrix.x4, the fragments' prefetch).
 type AttentionTile = (i64, i64, i64, bool, i64);
 
+/// The kernel an attention case runs: the library's choice for the GPU, the
+/// SM80 kernel (its tile pinned or not), or the SM90 kernel with a pinned
+/// tile (block_n, warpgroups, stages, overlap).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AttentionPath {
+    Library,
+    Sm80(Option<AttentionTile>),
+    Sm90((i64, i64, i64, bool)),
+}
+
 #[derive(Clone, Copy, Debug)]
 struct AttentionCase {
     batch: i64,
@@ -2977,19 +3077,26 @@ struct AttentionCase {
     elem: Elem,
     /// Storage (batch, heads, seq, dim) instead of (batch, seq, heads, dim).
     bhsd: bool,
-    /// kute's tile, pinned.
-    tile: Option<AttentionTile>,
+    /// The kernel and its tile.
+    path: AttentionPath,
     /// Whether the call writes the LSE.
     lse: bool,
 }
 
 impl std::fmt::Display for AttentionCase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile, lse } = *self;
+        let AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, path, lse } = *self;
         write!(f, "{elem} b{batch} hq{hq} hkv{hkv} Lq{lq} Lk{lk} d{d}{}", if causal { " causal" } else { "" })?;
         write!(f, " {}", if bhsd { "BHSD" } else { "BSHD" })?;
-        if let Some((bm, bn, w, x4, pf)) = tile {
-            write!(f, " tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?;
+        match path {
+            AttentionPath::Library => {}
+            AttentionPath::Sm80(None) => write!(f, " sm80")?,
+            AttentionPath::Sm80(Some((bm, bn, w, x4, pf))) => {
+                write!(f, " sm80 tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?
+            }
+            AttentionPath::Sm90((bn, wgs, st, overlap)) => {
+                write!(f, " sm90 n{bn} wg{wgs} s{st}{}", if overlap { "" } else { " serial" })?
+            }
         }
         if !lse {
             write!(f, " no LSE")?;
@@ -3047,7 +3154,7 @@ const ATTENTION_CASES: [AttentionCase; 10] = {
         elem: Elem,
         bhsd: bool,
     ) -> AttentionCase {
-        AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, tile: None, lse: true }
+        AttentionCase { batch, hq, hkv, lq, lk, d, causal, elem, bhsd, path: AttentionPath::Library, lse: true }
     }
     let mut cases = [
         c((1, 2, 2), (1, 1, 64), false, Elem::F16, false),
@@ -3061,8 +3168,8 @@ const ATTENTION_CASES: [AttentionCase; 10] = {
         c((1, 2, 1), (100, 190, 64), true, Elem::F16, false),
         c((2, 2, 2), (65, 300, 128), false, Elem::F16, true),
     ];
-    cases[7].tile = Some((128, 32, 4, false, 0));
-    cases[8].tile = Some((64, 32, 2, true, 2));
+    cases[7].path = AttentionPath::Sm80(Some((128, 32, 4, false, 0)));
+    cases[8].path = AttentionPath::Sm80(Some((64, 32, 2, true, 2)));
     cases[9].lse = false;
     cases
 };
@@ -3083,15 +3190,32 @@ fn attention_call(
 ) -> Result<(), Error> {
     use kute_cuda::attention::{attention, AttentionOptions, AttentionTensors, Heads, HeadsMut, Lse};
     let (lq, lk, ll) = layouts;
-    let config = case.tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch)| AttentionConfig {
-        head_dim: case.d,
-        block_m,
-        block_n,
-        warps,
-        causal: case.causal,
-        kv_x4,
-        frag_prefetch,
-    });
+    let (mut config, mut sm90, mut sm80) = (None, None, false);
+    match case.path {
+        AttentionPath::Library => {}
+        AttentionPath::Sm80(tile) => {
+            sm80 = true;
+            config = tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch)| AttentionConfig {
+                head_dim: case.d,
+                block_m,
+                block_n,
+                warps,
+                causal: case.causal,
+                kv_x4,
+                frag_prefetch,
+            });
+        }
+        AttentionPath::Sm90((block_n, warpgroups, stages, overlap)) => {
+            sm90 = Some(kute_cuda::attention::Sm90AttentionConfig {
+                head_dim: case.d,
+                block_n,
+                warpgroups,
+                stages,
+                causal: case.causal,
+                overlap,
+            });
+        }
+    }
     attention(
         gpu,
         case.elem,
@@ -3102,7 +3226,7 @@ fn attention_call(
             o: HeadsMut { data: o, layout: lq.clone() },
             lse: lse.map(|data| Lse { data, layout: ll.clone() }),
         },
-        &AttentionOptions { scale: None, causal: case.causal, config },
+        &AttentionOptions { scale: None, causal: case.causal, config, sm90, sm80 },
     )
 }
 
@@ -3222,7 +3346,7 @@ fn attention_bench(
     reps: usize,
     no_torch: bool,
     bhsd: bool,
-    tile: &[String],
+    (tile, sm90_tile, sm80): (&[String], &[String], bool),
     rows: usize,
 ) -> Result<(), Error> {
     let gpu = Gpu::new(0)?;
@@ -3239,8 +3363,34 @@ fn attention_bench(
             _ => Err(bad()),
         }
     };
-    let tiles: Vec<Option<AttentionTile>> =
-        if tile.is_empty() { vec![None] } else { tile.iter().map(|t| parse(t).map(Some)).collect::<Result<_, _>>()? };
+    let parse90 = |text: &String| -> Result<AttentionPath, Error> {
+        let bad = || Error::Unsupported {
+            op: "attention",
+            why: format!("--sm90-tile {text}: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP]"),
+        };
+        let v: Vec<i64> =
+            text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        match v[..] {
+            [bn, wgs, st] => Ok(AttentionPath::Sm90((bn, wgs, st, true))),
+            [bn, wgs, st, o @ (0 | 1)] => Ok(AttentionPath::Sm90((bn, wgs, st, o == 1))),
+            _ => Err(bad()),
+        }
+    };
+    // the library's choice unless tiles are pinned; the SM80 kernel beside
+    // it with --sm80; each pinned tile
+    let mut paths = Vec::new();
+    if tile.is_empty() && sm90_tile.is_empty() {
+        paths.push(AttentionPath::Library);
+    }
+    if sm80 && tile.is_empty() {
+        paths.push(AttentionPath::Sm80(None));
+    }
+    for t in tile {
+        paths.push(AttentionPath::Sm80(Some(parse(t)?)));
+    }
+    for t in sm90_tile {
+        paths.push(parse90(t)?);
+    }
     let mut cases = Vec::new();
     for text in configs {
         let v: Vec<i64> =
@@ -3251,7 +3401,7 @@ fn attention_bench(
             return Err(Error::Unsupported { op: "attention", why: format!("'{text}': B,HQ,HKV,LQ,LK,D,CAUSAL") });
         };
         for &elem in elems {
-            for &tile in &tiles {
+            for &path in &paths {
                 cases.push(AttentionCase {
                     batch,
                     hq,
@@ -3262,7 +3412,7 @@ fn attention_bench(
                     causal: causal != 0,
                     elem,
                     bhsd,
-                    tile,
+                    path,
                     lse: true,
                 });
             }

@@ -156,6 +156,7 @@ pub(crate) fn source(name: &str, p: &Sm90Plan) -> Result<String> {
     if !tma {
         s.push_str(device::CP_ASYNC);
     }
+    s.push_str(device::WGMMA_DESC);
     s.push_str(device::WGMMA);
     if p.extents.op.is_some_and(|o| o.beta) {
         s.push_str(device::CVT);

@@ -7,6 +7,7 @@
 //! so the generated sources include nothing).
 
 pub(crate) mod attention_sm80;
+pub(crate) mod attention_sm90;
 pub(crate) mod copy;
 pub(crate) mod epilogue;
 pub(crate) mod gemm_sm80;
@@ -26,8 +27,11 @@ pub(crate) mod device {
     pub(crate) const LDMATRIX: &str = include_str!("device/ldmatrix.cuh");
     /// SM80 `mma.sync` m16n8k16 with f32 accumulators.
     pub(crate) const MMA_SM80: &str = include_str!("device/mma_sm80.cuh");
-    /// SM90 `wgmma` m64n256k16 and its shared-memory descriptors.
+    /// SM90 `wgmma` with both operands in shared memory, each `N` and
+    /// input type the GEMMs use.
     pub(crate) const WGMMA: &str = include_str!("device/wgmma.cuh");
+    /// The `wgmma` shared-memory descriptor of a 128-byte-swizzled tile.
+    pub(crate) const WGMMA_DESC: &str = include_str!("device/wgmma_desc.cuh");
     /// The tensor-map type and the TMA bulk tensor copies.
     pub(crate) const TMA: &str = include_str!("device/tma.cuh");
     /// Shared-memory barriers: address, wait on a phase, arrive.

@@ -138,6 +138,7 @@ pub(crate) struct TileIndices {
 }
 
 /// An accumulator's registers (`S` or `O`) as the kernel addresses them.
+#[derive(Debug)]
 pub(crate) struct RegisterIndices {
     /// Thread to the row of its value 0 of repeat 0.
     pub row: Layout,
@@ -372,37 +373,7 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
         tile_indices(&smem[1], threads, elem, (bn, d), true)?,
         tile_indices(&smem[2], threads, elem, (d, bn), false)?,
     ];
-    let s_regs = register_indices(&s, threads)?;
-    let o_regs = register_indices(&o, threads)?;
-    if s_regs.slot_rows != o_regs.slot_rows {
-        return Err(Error::unsupported(OP, "S's and O's registers hold their rows in different orders"));
-    }
-    // O is stored in pairs of neighbouring columns (one 32-bit store each)
-    for t in 0..threads {
-        let c0 = o_regs.indices.col.eval(t)?;
-        for pair in o_regs.indices.offsets.chunks(2) {
-            if pair.len() != 2 || pair[1] != (pair[0].0, pair[0].1 + 1) || (c0 + pair[0].1) % 2 != 0 {
-                return Err(Error::unsupported(
-                    OP,
-                    format!("O's registers {pair:?} of thread {t} are not column pairs"),
-                ));
-            }
-        }
-    }
-    let p_src =
-        (0..p.values * p.repeats).map(|j| Ok(p_from_s.eval(threads * j)? / threads)).collect::<Result<Vec<i64>>>()?;
-    // the same S register for every thread (checked above per thread; here
-    // that its number does not depend on the thread)
-    for t in 0..threads {
-        for (j, &src) in p_src.iter().enumerate() {
-            if p_from_s.eval(t + threads * j as i64)? != t + threads * src {
-                return Err(Error::unsupported(
-                    OP,
-                    format!("P's value {j} comes from another S register in thread {t}"),
-                ));
-            }
-        }
-    }
+    let (s_regs, o_regs, slot_rows, p_src) = register_plan(&s, &o, &p_from_s, threads)?;
     // Q's fragments stay in registers where the accumulators leave room
     // under the 255 registers a thread may hold (FlashAttention-2 keeps Q in
     // shared memory at d = 128, where O alone takes 128)
@@ -412,7 +383,6 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     if smem_bytes > 227 * 1024 {
         return Err(Error::unsupported(OP, format!("{smem_bytes} bytes of shared memory (at most 227 KiB)")));
     }
-    let slot_rows = s_regs.slot_rows.clone();
     Ok(AttentionSm80Plan {
         config,
         elem,
@@ -431,8 +401,8 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
         row_masks,
         smem,
         tiles,
-        s_regs: s_regs.indices,
-        o_regs: o_regs.indices,
+        s_regs,
+        o_regs,
         slot_rows,
         p_src,
         q_in_registers,
@@ -518,6 +488,52 @@ fn register_indices(f: &Fragments, threads: i64) -> Result<Registers> {
     slot_rows.dedup();
     let slots = offsets.iter().map(|o| slot_rows.binary_search(&o.0).unwrap_or(0)).collect();
     Ok(Registers { indices: RegisterIndices { row, col, offsets, slots }, slot_rows })
+}
+
+/// The accumulators' registers in the kernel's form (see
+/// [`register_indices`]) and `P`'s sources: `S`'s and `O`'s registers as a
+/// per-thread base and a constant each, the rows of their slots (the same
+/// for both: checked), and per `P` register the `S` register holding its
+/// value (from `p_from_s`, the same number in every thread: checked). `O`
+/// is stored in pairs of neighbouring columns from an even one (checked).
+pub(crate) fn register_plan(
+    s: &Fragments,
+    o: &Fragments,
+    p_from_s: &Layout,
+    threads: i64,
+) -> Result<(RegisterIndices, RegisterIndices, Vec<i64>, Vec<i64>)> {
+    let s_regs = register_indices(s, threads)?;
+    let o_regs = register_indices(o, threads)?;
+    if s_regs.slot_rows != o_regs.slot_rows {
+        return Err(Error::unsupported(OP, "S's and O's registers hold their rows in different orders"));
+    }
+    // O is stored in pairs of neighbouring columns (one 32-bit store each)
+    for t in 0..threads {
+        let c0 = o_regs.indices.col.eval(t)?;
+        for pair in o_regs.indices.offsets.chunks(2) {
+            if pair.len() != 2 || pair[1] != (pair[0].0, pair[0].1 + 1) || (c0 + pair[0].1) % 2 != 0 {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("O's registers {pair:?} of thread {t} are not column pairs"),
+                ));
+            }
+        }
+    }
+    let n = p_from_s.size()?.value() / threads;
+    let p_src = (0..n).map(|j| Ok(p_from_s.eval(threads * j)? / threads)).collect::<Result<Vec<i64>>>()?;
+    // the same S register for every thread (p_from_s keeps each value in
+    // its thread; here its number does not depend on the thread)
+    for t in 0..threads {
+        for (j, &src) in p_src.iter().enumerate() {
+            if p_from_s.eval(t + threads * j as i64)? != t + threads * src {
+                return Err(Error::unsupported(
+                    OP,
+                    format!("P's value {j} comes from another S register in thread {t}"),
+                ));
+            }
+        }
+    }
+    Ok((s_regs.indices, o_regs.indices, s_regs.slot_rows, p_src))
 }
 
 /// Each constant `c` of `cs` XORed onto the per-thread parts `us` as an

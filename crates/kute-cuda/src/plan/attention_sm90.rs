@@ -7,9 +7,11 @@
 //! registers into `P`'s (`left_inverse(S) ∘ P`, checked to stay in each
 //! thread), the lanes sharing a row, and the shared tiles of `Q`, `K` and
 //! `V` with their `wgmma` descriptors and k steps, all read off layouts.
-//! (Its kernel text is not emitted yet.)
+//! The TMA boxes that fill the tiles (128-byte slabs of 64 columns) and
+//! each consumer warpgroup's rows of `Q` are read off the tiles' layouts
+//! and checked against them.
 
-use super::attention_sm80::{covers_once, fragments, p_from_s, row_masks, Fragments};
+use super::attention_sm80::{covers_once, fragments, p_from_s, register_plan, row_masks, Fragments, RegisterIndices};
 use super::gemm_sm90::{descriptor, sw128_tile, tile_offset, Descriptor};
 use crate::attention::Sm90AttentionConfig;
 use crate::{Elem, Error, Result};
@@ -33,6 +35,12 @@ pub(crate) struct Sm90Tile {
     /// Each `wgmma` k step's offset (elements) from the tile's start: the
     /// unswizzled position of `(0, 16 · k)`.
     pub ksteps: Vec<i64>,
+    /// Each TMA box's offset (elements): the slab of 64 contiguous columns
+    /// (K-major) or rows (MN-major) `j` of the tile, every one of its
+    /// 128-byte lines in order from there (checked), 1024-byte aligned.
+    pub boxes: Vec<i64>,
+    /// The lines of a box (its other extent).
+    pub box_lines: i64,
 }
 
 /// The SM90 attention kernel's plan.
@@ -67,6 +75,17 @@ pub(crate) struct AttentionSm90Plan {
     /// Bytes of shared memory the tiles take (`Q` once, `K` and `V` per
     /// stage).
     pub smem_bytes: i64,
+    /// The kernel's form of `S`'s register coordinates (consumer threads).
+    pub s_regs: RegisterIndices,
+    /// The kernel's form of `O`'s register coordinates.
+    pub o_regs: RegisterIndices,
+    /// Each row slot's row past the thread's first.
+    pub slot_rows: Vec<i64>,
+    /// `P`'s value `j` of a thread is its `S` register `p_src[j]`.
+    pub p_src: Vec<i64>,
+    /// Elements from `Q`'s tile to consumer warpgroup `w`'s 64 rows: `w ·
+    /// q_wg` (checked for each).
+    pub q_wg: i64,
 }
 
 /// The rules of a configuration: `d` of 64, 128 or 256; one or two
@@ -104,7 +123,32 @@ fn tile(elem: Elem, (rows, cols): (i64, i64), k_major: bool, k_steps: i64) -> Re
     let (layout, atom) = sw128_tile(elem, (rows, cols), k_major)?;
     let desc = descriptor(&layout, rows, k_major, elem)?;
     let ksteps = (0..k_steps).map(|k| tile_offset(&layout, rows, 0, 16 * k)).collect::<Result<_>>()?;
-    Ok(Sm90Tile { layout, atom, desc, ksteps })
+    // a box: 64 contiguous elements (128 bytes) of each of `lines` lines
+    let w = 128 / elem.bytes();
+    let (slabs, lines) = if k_major { (cols / w, rows) } else { (rows / w, cols) };
+    let at = |j: i64, line: i64, x: i64| {
+        let (r, c) = if k_major { (line, w * j + x) } else { (w * j + x, line) };
+        tile_offset(&layout, rows, r, c)
+    };
+    let mut boxes = Vec::with_capacity(slabs as usize);
+    for j in 0..slabs {
+        let base = at(j, 0, 0)?;
+        if base * elem.bytes() % 1024 != 0 {
+            return Err(Error::unsupported(OP, format!("{layout}'s box {j} starts off a 1024-byte line")));
+        }
+        for line in 0..lines {
+            for x in 0..w {
+                if at(j, line, x)? != base + w * line + x {
+                    return Err(Error::unsupported(
+                        OP,
+                        format!("{layout}'s box {j} is not {lines} lines of {w} elements in a row"),
+                    ));
+                }
+            }
+        }
+        boxes.push(base);
+    }
+    Ok(Sm90Tile { layout, atom, desc, ksteps, boxes, box_lines: lines })
 }
 
 /// Plans the kernel for `config` and `elem`; every claim it relies on is
@@ -139,6 +183,15 @@ pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionS
     let row_masks = row_masks(&s, &o, threads)?;
     let smem =
         [tile(elem, (bm, d), true, d / 16)?, tile(elem, (bn, d), true, d / 16)?, tile(elem, (d, bn), false, bn / 16)?];
+    let (s_regs, o_regs, slot_rows, p_src) = register_plan(&s, &o, &p_from_s, threads)?;
+    // warpgroup w's rows of Q start at row 64 w: a whole number of 8-row
+    // groups, so its wgmma descriptors start there
+    let q_wg = if warpgroups > 1 { tile_offset(&smem[0].layout, bm, 64, 0)? } else { 0 };
+    for w in 0..warpgroups {
+        if tile_offset(&smem[0].layout, bm, 64 * w, 0)? != w * q_wg {
+            return Err(Error::unsupported(OP, format!("Q's rows of warpgroup {w} are not {w} · {q_wg} elements in")));
+        }
+    }
     Ok(AttentionSm90Plan {
         config,
         elem,
@@ -152,6 +205,11 @@ pub(crate) fn plan(config: Sm90AttentionConfig, elem: Elem) -> Result<AttentionS
         row_masks,
         smem,
         smem_bytes,
+        s_regs,
+        o_regs,
+        slot_rows,
+        p_src,
+        q_wg,
     })
 }
 
@@ -240,9 +298,39 @@ mod tests {
     #[test]
     fn the_plan_on_the_cpu_computes_attention() {
         let cases = [
-            (Sm90AttentionConfig { head_dim: 64, block_n: 64, warpgroups: 1, stages: 2, causal: false }, (70, 150)),
-            (Sm90AttentionConfig { head_dim: 128, block_n: 128, warpgroups: 2, stages: 2, causal: true }, (130, 200)),
-            (Sm90AttentionConfig { head_dim: 256, block_n: 64, warpgroups: 1, stages: 2, causal: true }, (64, 90)),
+            (
+                Sm90AttentionConfig {
+                    head_dim: 64,
+                    block_n: 64,
+                    warpgroups: 1,
+                    stages: 2,
+                    causal: false,
+                    overlap: true,
+                },
+                (70, 150),
+            ),
+            (
+                Sm90AttentionConfig {
+                    head_dim: 128,
+                    block_n: 128,
+                    warpgroups: 2,
+                    stages: 2,
+                    causal: true,
+                    overlap: true,
+                },
+                (130, 200),
+            ),
+            (
+                Sm90AttentionConfig {
+                    head_dim: 256,
+                    block_n: 64,
+                    warpgroups: 1,
+                    stages: 2,
+                    causal: true,
+                    overlap: false,
+                },
+                (64, 90),
+            ),
         ];
         for (i, (config, (lq, lk))) in cases.into_iter().enumerate() {
             let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
@@ -264,7 +352,8 @@ mod tests {
     #[test]
     fn the_fragments_and_tiles_are_ptxs() {
         for (d, bn, wgs) in [(64, 64, 1), (128, 128, 2), (256, 64, 2), (128, 176, 1)] {
-            let config = Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups: wgs, stages: 2, causal: false };
+            let config =
+                Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups: wgs, ..Sm90AttentionConfig::default() };
             let p = plan(config, Elem::Bf16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             let tn = 128 * wgs;
             assert_eq!(p.threads, tn + 128);
@@ -285,6 +374,22 @@ mod tests {
                 p.smem.iter().map(|t| t.atom.as_str()).collect::<Vec<_>>(),
                 ["Layout_K_SW128", "Layout_K_SW128", "Layout_MN_SW128"]
             );
+            // the kernel's form: P's registers are S's in order; each
+            // register a constant past its thread's first (PTX's formula at
+            // thread 0); TMA boxes are the 64-column slabs, one after the
+            // other; the second warpgroup's Q rows 64 rows of 128 bytes in
+            assert_eq!(p.p_src, (0..bn / 2).collect::<Vec<_>>(), "{config:?}");
+            for (v, &(r, c)) in p.s_regs.offsets.iter().enumerate() {
+                let v = v as i64;
+                assert_eq!((r, c), (8 * (v / 2 % 2), v % 2 + 8 * (v / 4)), "{config:?} S register {v}");
+            }
+            assert_eq!(p.slot_rows, vec![0, 8]);
+            for (t, rows) in p.smem.iter().zip([64 * wgs, bn, bn]) {
+                let want: Vec<i64> = (0..t.boxes.len() as i64).map(|j| j * rows * 64).collect();
+                assert_eq!((&t.boxes, t.box_lines), (&want, if t.atom == "Layout_MN_SW128" { bn } else { rows }));
+                assert_eq!(t.boxes.len() as i64, d / 64);
+            }
+            assert_eq!(p.q_wg, if wgs == 2 { 64 * 64 } else { 0 });
             let k = &p.smem[1];
             for (i, &off) in k.ksteps.iter().enumerate() {
                 let i = i as i64;
@@ -292,7 +397,7 @@ mod tests {
             }
             assert_eq!(k.desc.sbo, 1024);
         }
-        let too_big = Sm90AttentionConfig { head_dim: 256, block_n: 256, warpgroups: 2, stages: 2, causal: false };
+        let too_big = Sm90AttentionConfig { head_dim: 256, block_n: 256, ..Sm90AttentionConfig::default() };
         assert!(plan(too_big, Elem::F16).unwrap_err().to_string().contains("shared tiles"));
         assert!(plan(Sm90AttentionConfig { block_n: 72, ..Sm90AttentionConfig::default() }, Elem::F16).is_err());
     }

@@ -21,6 +21,11 @@ __device__ __forceinline__ void kute_tma_store_3d(const kute_tmap* map, int c0, 
   asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
                :: "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(smem) : "memory");
 }
+// The same with four coordinates (attention's (dim, seq, head, batch)).
+__device__ __forceinline__ void kute_tma_load_4d(void* smem, const kute_tmap* map, int c0, int c1, int c2, int c3, unsigned int bar) {
+  asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];"
+               :: "r"((unsigned int)__cvta_generic_to_shared(smem)), "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
+}
 // The box into the same shared address of each block of the cluster in
 // `mask`, counting its bytes on each one's mbarrier at `bar`'s address.
 __device__ __forceinline__ void kute_tma_load_2d_multicast(void* smem, const kute_tmap* map, int c0, int c1, unsigned int bar, unsigned short mask) {

@@ -1,11 +1,3 @@
-// A wgmma shared-memory descriptor of a tile swizzled by 128 bytes (mode 1):
-// the start address, the leading and the stride byte offsets (LBO, SBO),
-// each in 16-byte units.
-template <unsigned long long LBO, unsigned long long SBO>
-__device__ __forceinline__ unsigned long long kute_wgmma_desc_sw128(const void* p) {
-  unsigned long long a = (unsigned long long)((unsigned int)__cvta_generic_to_shared(p) & 0x3FFFF) >> 4;
-  return a | ((LBO >> 4) << 16) | ((SBO >> 4) << 32) | (1ULL << 62);
-}
 // wgmma m64nNk16 (N = 64, 128, 192, 256): D += A · B of one warpgroup, N/2 f32
 // accumulators per thread, A and B from shared memory through descriptors;
 // TA, TB the transpose bits (1 where A is M-major, B N-major).

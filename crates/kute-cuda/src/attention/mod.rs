@@ -23,6 +23,10 @@
 //! kute layouts of shape `(seq, dim, heads, batch)`, the kernel compiled
 //! once per element type, head dimension, tile and mask and kept per GPU.
 
+mod sm90;
+
+pub use sm90::{describe_sm90, MapSpec, Sm90AttentionConfig, Sm90AttentionKernel};
+
 use crate::gpu::Gpu;
 use crate::{Elem, Error, Result};
 use cudarc::driver::{CudaSlice, DeviceRepr};
@@ -381,9 +385,16 @@ pub struct AttentionOptions {
     pub scale: Option<f32>,
     /// The causal mask, aligned at the end (see [`AttentionConfig::causal`]).
     pub causal: bool,
-    /// The tile, pinned; [`AttentionConfig::for_head_dim`]'s where `None`.
-    /// Its `head_dim` and `causal` are the call's.
+    /// The SM80 kernel's tile, pinned; [`AttentionConfig::for_head_dim`]'s
+    /// where `None`. Its `head_dim` and `causal` are the call's.
     pub config: Option<AttentionConfig>,
+    /// The SM90 kernel's tile, pinned;
+    /// [`Sm90AttentionConfig::for_head_dim`]'s where `None`. Its
+    /// `head_dim` and `causal` are the call's.
+    pub sm90: Option<Sm90AttentionConfig>,
+    /// The SM80 kernel (`mma.sync`) even on an SM90 GPU, which otherwise
+    /// runs the SM90 kernel (`wgmma`, TMA).
+    pub sm80: bool,
 }
 
 /// How a layout stores an operand of attention: each mode's extent and
@@ -576,12 +587,6 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
     if lq == 0 || hq == 0 || batch == 0 {
         return Ok(());
     }
-    let config = match options.config {
-        Some(c) => AttentionConfig { head_dim: d, causal: options.causal, ..c },
-        None => AttentionConfig::for_head_dim(d, options.causal),
-    };
-    let loaded = gpu.attention_kernel(elem, config)?;
-    let (kernel, f) = (&loaded.0, &loaded.1);
     let params = Params {
         q: sq.kernel(),
         k: sk.kernel(),
@@ -593,15 +598,24 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
         group: (hq / hkv) as i32,
         scale_log2: scale * std::f32::consts::LOG2_E,
     };
-    gpu.launch_attention(
-        f,
-        kernel,
-        kernel.grid(lq, hq, batch),
-        (t.q.data, t.k.data, t.v.data),
-        t.o.data,
-        t.lse.map(|l| l.data),
-        &params,
-    )
+    let (tensors, o, lse) = ((t.q.data, t.k.data, t.v.data), t.o.data, t.lse.map(|l| l.data));
+    if arch == "sm_90" && !options.sm80 {
+        let config = match options.sm90 {
+            Some(c) => Sm90AttentionConfig { head_dim: d, causal: options.causal, ..c },
+            None => Sm90AttentionConfig::for_head_dim(d, options.causal),
+        };
+        let loaded = gpu.attention_sm90_kernel(elem, config)?;
+        let (kernel, f) = (&loaded.0, &loaded.1);
+        let specs = [kernel.map(&sq, false), kernel.map(&sk, true), kernel.map(&sv, true)];
+        return gpu.launch_attention_sm90(f, kernel, kernel.grid(lq, hq, batch), tensors, specs, o, lse, &params);
+    }
+    let config = match options.config {
+        Some(c) => AttentionConfig { head_dim: d, causal: options.causal, ..c },
+        None => AttentionConfig::for_head_dim(d, options.causal),
+    };
+    let loaded = gpu.attention_kernel(elem, config)?;
+    let (kernel, f) = (&loaded.0, &loaded.1);
+    gpu.launch_attention(f, kernel, kernel.grid(lq, hq, batch), tensors, o, lse, &params)
 }
 
 /// One query row of attention on the CPU, in f64: `q` its `d` values, `k`
@@ -678,84 +692,4 @@ mod tests {
         }
         assert_eq!(reference_row(&q, &k, &v, d, 0.5, 0), (vec![0.0; d], f64::NEG_INFINITY));
     }
-}
-
-/// The choices of the SM90 attention plan (FlashAttention-3's structure:
-/// `wgmma` for both products, `P` from registers; its kernel is not
-/// emitted yet, [`describe_sm90`] prints the plan).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Sm90AttentionConfig {
-    /// The head dimension `d` (64, 128 or 256).
-    pub head_dim: i64,
-    /// Keys per step: the `N` of `S`'s `wgmma` and the `K` of `O`'s (a
-    /// multiple of 16 from 64 to 256).
-    pub block_n: i64,
-    /// Consumer warpgroups, each 64 query rows (1 or 2).
-    pub warpgroups: i64,
-    /// K and V tiles in flight (1 to 4).
-    pub stages: i64,
-    /// Whether keys after a query's position are masked (aligned at the end).
-    pub causal: bool,
-}
-
-impl Default for Sm90AttentionConfig {
-    /// FlashAttention-3's forward tile for `d = 128`: two consumer
-    /// warpgroups (128 query rows), 128 keys per step, two stages.
-    fn default() -> Sm90AttentionConfig {
-        Sm90AttentionConfig { head_dim: 128, block_n: 128, warpgroups: 2, stages: 2, causal: false }
-    }
-}
-
-/// The SM90 plan for `config` and `elem`, as text: the two GMMA atoms
-/// (`S = Q·Kᵀ` from shared memory, `O += P·V` with `P` in registers), the
-/// fragments of `S`, `P` and `O`, the re-layout of `S`'s registers into
-/// `P`'s, the lanes sharing a row, and the shared tiles with their
-/// descriptors and k steps.
-///
-/// Pre: none. Post: the text, or an `Unsupported` error naming the broken
-/// rule (`d` of 64, 128 or 256; 1 or 2 warpgroups; `block_n` a multiple of
-/// 16 from 64 to 256; 1 to 4 stages; the tiles within 227 KiB; f16 or
-/// bf16) or the plan's claim that fails.
-///
-/// ```
-/// use kute_cuda::{attention::{describe_sm90, Sm90AttentionConfig}, Elem};
-/// let text = describe_sm90(Sm90AttentionConfig::default(), Elem::F16).unwrap();
-/// assert!(text.contains("SM90_64x128x16_F32F16F16_RS"));
-/// assert!(text.contains("row lanes: XOR 1, 2"));
-/// let wide = Sm90AttentionConfig { head_dim: 256, block_n: 256, ..Sm90AttentionConfig::default() };
-/// assert!(describe_sm90(wide, Elem::F16).unwrap_err().to_string().contains("shared tiles"));
-/// ```
-pub fn describe_sm90(config: Sm90AttentionConfig, elem: Elem) -> Result<String> {
-    use std::fmt::Write as _;
-    let p = crate::plan::attention_sm90::plan(config, elem)?;
-    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal } = p.config;
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "attention forward (SM90 plan), {} inputs, d = {d}, {} query rows x {bn} keys per step, {warpgroups} consumer warpgroup(s) and a producer ({} threads), {stages} stages{}",
-        p.elem,
-        p.block_m,
-        p.threads,
-        if causal { ", causal" } else { "" }
-    );
-    let _ = writeln!(o, "S = Q·Kᵀ: {}\nO += P·V: {}", p.atoms[0], p.atoms[1]);
-    for (what, f) in [("S (C)", &p.s), ("P (A, registers)", &p.p), ("O (C)", &p.o)] {
-        let _ = writeln!(
-            o,
-            "{what} over {:?}: frag {}, rep {} ({} values x {} repeats per thread)",
-            f.tile, f.frag, f.rep, f.values, f.repeats
-        );
-    }
-    let _ = writeln!(o, "P from S (left_inverse(S) ∘ P, registers of the same thread): {}", p.p_from_s);
-    for (what, t) in ["Q", "K", "V"].iter().zip(&p.smem) {
-        let _ = writeln!(
-            o,
-            "shared {what}: {} ({}), descriptor LBO {} SBO {} bytes, k steps at {:?}",
-            t.layout, t.atom, t.desc.lbo, t.desc.sbo, t.ksteps
-        );
-    }
-    let masks: Vec<String> = p.row_masks.iter().map(|m| m.to_string()).collect();
-    let _ = writeln!(o, "row lanes: XOR {}", masks.join(", "));
-    let _ = writeln!(o, "shared tiles: {} bytes", p.smem_bytes);
-    Ok(o)
 }

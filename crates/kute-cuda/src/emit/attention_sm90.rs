@@ -1,0 +1,391 @@
+//! The CUDA text of the SM90 attention forward kernel from its plan
+//! (FlashAttention-3's structure, see [`crate::attention`]).
+//!
+//! A producer warpgroup's first thread copies `Q` once and each key
+//! block's `K` and `V` by TMA, a box per 128-byte slab of the plan's tiles,
+//! into a ring of stages (`full` barriers count the bytes in; `empty` ones
+//! the consumer warps' releases). Each consumer warpgroup owns 64 query
+//! rows: `S = Q·Kᵀ` by `wgmma` from shared memory, the mask and the online
+//! softmax register by register from the plan's constants (row maxima and
+//! sums over the lanes the plan's row masks reach), `P` packed from `S`'s
+//! registers by the plan's `p_src`, and `O += P·V` by `wgmma` with `P` in
+//! registers. With `overlap`, the next block's `S` is multiplied while the
+//! softmax of the current one runs (FlashAttention-3's overlap within a
+//! warpgroup): `S(n - 1)` and `P(n)·V(n)` are issued together, and the
+//! softmax of `S(n - 1)` waits only for the first.
+
+use super::attention_sm80::PARAMS;
+use super::{device, header, plain_fn, ptx_type};
+use crate::attention::Sm90AttentionConfig;
+use crate::plan::attention_sm90::{AttentionSm90Plan, Sm90Tile};
+use crate::{Elem, Result};
+use std::fmt::Write;
+
+/// A `wgmma` m64nNk16 wrapper, f32 accumulators `d`: with `ss`, `A` and
+/// `B` from shared memory, both K-major, `d` overwritten where `acc` is 0
+/// (else added to); otherwise `A` from four registers of 16-bit pairs and
+/// `B` N-major (transposed), added to `d`.
+fn wgmma_fn(name: &str, n: i64, ty: &str, ss: bool) -> String {
+    let acc = n / 2;
+    let regs = (0..acc).map(|i| format!("%{i}")).collect::<Vec<_>>().join(",");
+    let outs = (0..acc).map(|i| format!("\"+f\"(d[{i}])")).collect::<Vec<_>>().join(", ");
+    let op = format!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ty}.{ty}");
+    if ss {
+        format!(
+            "__device__ __forceinline__ void {name}(float (&d)[{acc}], unsigned long long da, unsigned long long db, int acc) {{\n  asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\n{op} {{{regs}}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\"\n               : {outs}\n               : \"l\"(da), \"l\"(db), \"r\"(acc));\n}}\n",
+            acc + 2,
+            acc,
+            acc + 1
+        )
+    } else {
+        format!(
+            "__device__ __forceinline__ void {name}(float (&d)[{acc}], const unsigned int (&a)[4], unsigned long long db) {{\n  asm volatile(\"{op} {{{regs}}}, {{%{}, %{}, %{}, %{}}}, %{}, 1, 1, 1, 1;\"\n               : {outs}\n               : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(db));\n}}\n",
+            acc,
+            acc + 1,
+            acc + 2,
+            acc + 3,
+            acc + 4
+        )
+    }
+}
+
+/// The TMA copies of tile `t` of a stage at `base` (a C expression of the
+/// shared pointer), one per box, at tensor-map coordinate `(64 j, row,
+/// head, batch)` (`row` a C expression), completing on the barrier `bar`.
+fn boxes(t: &Sm90Tile, map: &str, base: &str, row: &str, head: &str, bar: &str, w: i64) -> String {
+    let mut s = String::new();
+    for (j, off) in t.boxes.iter().enumerate() {
+        let _ =
+            writeln!(s, "    kute_tma_load_4d({base} + {off}, &{map}, {}, {row}, {head}, batch, {bar});", w * j as i64);
+    }
+    s
+}
+
+/// The kernel `name(tma_q, tma_k, tma_v, O, LSE, params)` of the plan `p`.
+pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal, overlap } = p.config;
+    let elem = p.elem;
+    let (bm, threads) = (p.block_m, p.threads);
+    let ty = ptx_type(elem);
+    let pack = if elem == Elem::Bf16 { "kute_pack_bf16x2" } else { "kute_pack_f16x2" };
+    let w = 128 / elem.bytes();
+    let mut s = String::new();
+    header(
+        &mut s,
+        &format!(
+            "sm90 attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warpgroups} consumer warpgroup(s), {stages} stages{}{}, S by {}, O by {}",
+            if causal { ", causal" } else { "" },
+            if overlap { ", S(n - 1) overlapped with the softmax" } else { "" },
+            p.atoms[0],
+            p.atoms[1]
+        ),
+    );
+    for (what, t) in ["q", "k", "v"].iter().zip(&p.smem) {
+        let _ = writeln!(s, "// shared {what}: {} ({})", t.layout, t.atom);
+    }
+    plain_fn(&mut s, &p.s_regs.row, &format!("{name}_s_row"))?;
+    plain_fn(&mut s, &p.s_regs.col, &format!("{name}_s_col"))?;
+    plain_fn(&mut s, &p.o_regs.row, &format!("{name}_o_row"))?;
+    plain_fn(&mut s, &p.o_regs.col, &format!("{name}_o_col"))?;
+    s.push_str(device::TMA);
+    s.push_str(device::MBARRIER);
+    s.push_str(device::EX2);
+    s.push_str(device::CVT_PACK);
+    s.push_str(PARAMS);
+    // the descriptors of the three tiles, their fields read off the layouts
+    let desc = |x: &str, t: &Sm90Tile| {
+        format!(
+            "__device__ __forceinline__ unsigned long long kute_desc_{x}(const void* p) {{\n  return kute_wgmma_desc_sw128<{}, {}>(p);\n}}\n",
+            t.desc.lbo, t.desc.sbo
+        )
+    };
+    s.push_str(device::WGMMA_DESC);
+    for (x, t) in ["q", "k", "v"].iter().zip(&p.smem) {
+        s.push_str(&desc(x, t));
+    }
+    s.push_str(&wgmma_fn("kute_wgmma_s", bn, ty, true));
+    s.push_str(&wgmma_fn("kute_wgmma_o", d, ty, false));
+
+    let (s_acc, o_acc) = (p.s.values * p.s.repeats, p.o.values * p.o.repeats);
+    let p_regs = p.p.values * p.p.repeats / 2; // 16-bit pairs
+    let slots = p.slot_rows.len();
+    let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
+    let (q_cells, k_cells) = (bm * d, bn * d);
+    let bytes = elem.bytes();
+
+    // S = Q · K(stage)ᵀ into `acc`, the first k step overwriting it
+    let mut s_gemm = String::new();
+    for (ks, (qo, ko)) in p.smem[0].ksteps.iter().zip(&p.smem[1].ksteps).enumerate() {
+        let _ = writeln!(
+            s_gemm,
+            "    kute_wgmma_s(acc, kute_desc_q(sqw + {qo}), kute_desc_k(sks + {ko}), {});",
+            i32::from(ks > 0)
+        );
+    }
+    // O += P · V(stage), k step j from P's registers pf[j]
+    let mut o_gemm = String::new();
+    for (j, vo) in p.smem[2].ksteps.iter().enumerate() {
+        let _ = writeln!(o_gemm, "    kute_wgmma_o(acc_o, pf[{j}], kute_desc_v(svs + {vo}));");
+    }
+    // the masks: keys past Lk, and with the causal mask keys past the row's
+    // position aligned at the end (query i sees keys up to i + Lk - Lq)
+    let mut mask = String::new();
+    for (sl, row) in p.slot_rows.iter().enumerate() {
+        if causal {
+            let _ = writeln!(mask, "      const int lim{sl} = min(lk, m0 + s_row0 + {row} + off + 1) - n0;");
+        } else {
+            let _ = writeln!(mask, "      const int lim{sl} = lk - n0;");
+        }
+    }
+    for (i, ((_, col), sl)) in p.s_regs.offsets.iter().zip(&p.s_regs.slots).enumerate() {
+        let _ = writeln!(mask, "      if (s_col0 + {col} >= lim{sl}) acc_s[{i}] = kute_neg_inf;");
+    }
+    let masked = if causal { format!("n0 + {bn} > lk || n0 + {bn} - 1 > m0 + off") } else { format!("n0 + {bn} > lk") };
+    // the online softmax in base 2 over `acc_s`: the rows' maxima over the
+    // thread's registers and the lanes sharing the rows, each row's factor
+    // `alpha` of its old sum (and of O, applied by `rescale`), the
+    // exponentials (the scale folded into one FMA) and the thread's part of
+    // each row's sum
+    let mut softmax = String::new();
+    for sl in 0..slots {
+        let _ = writeln!(softmax, "    float mx{sl} = row_max[{sl}];");
+    }
+    for (i, sl) in p.s_regs.slots.iter().enumerate() {
+        let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, acc_s[{i}]);");
+    }
+    for m in &p.row_masks {
+        for sl in 0..slots {
+            let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, __shfl_xor_sync(0xffffffffu, mx{sl}, {m}));");
+        }
+    }
+    for sl in 0..slots {
+        let _ = writeln!(
+            softmax,
+            "    const float ms{sl} = mx{sl} == kute_neg_inf ? 0.f : mx{sl} * sl2;\n    alpha[{sl}] = kute_ex2(row_max[{sl}] * sl2 - ms{sl});\n    row_max[{sl}] = mx{sl};\n    row_sum[{sl}] *= alpha[{sl}];"
+        );
+    }
+    for (i, sl) in p.s_regs.slots.iter().enumerate() {
+        let _ = writeln!(
+            softmax,
+            "    acc_s[{i}] = kute_ex2(fmaf(acc_s[{i}], sl2, -ms{sl}));\n    row_sum[{sl}] += acc_s[{i}];"
+        );
+    }
+    let mut rescale = String::new();
+    for (i, sl) in p.o_regs.slots.iter().enumerate() {
+        let _ = writeln!(rescale, "    acc_o[{i}] *= alpha[{sl}];");
+    }
+    // P's registers from S's (p_src): value pairs into 16-bit pairs
+    let mut to_p = String::new();
+    for j in 0..p_regs {
+        let (a, b) = (p.p_src[(2 * j) as usize], p.p_src[(2 * j + 1) as usize]);
+        let _ = writeln!(to_p, "    pf[{}][{}] = {pack}(acc_s[{a}], acc_s[{b}]);", j / 4, j % 4);
+    }
+    // the registers in flight in a wgmma are kept where they are until it
+    // has finished (the compiler sees the asm's operands used at its issue)
+    let fence = |what: &str, n: i64, c: &str| -> String {
+        let mut f = String::new();
+        for i in 0..n {
+            let r = if what == "pf" { format!("pf[{}][{}]", i / 4, i % 4) } else { format!("{what}[{i}]") };
+            let _ = writeln!(f, "    asm volatile(\"\" : \"+{c}\"({r}) :: \"memory\");");
+        }
+        f
+    };
+    let fence_o = fence("acc_o", o_acc, "f");
+    let fence_p = fence("pf", p_regs, "r");
+    let fence_s = fence("acc_s", s_acc, "f");
+    let wait_k = format!("kute_wait(kute_bar(&k_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
+    let wait_v = format!("kute_wait(kute_bar(&v_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
+    let at = |tpl: &str, st: &str, it: &str| tpl.replace("{st}", st).replace("{it}", it);
+    let release = "if (ct % 32 == 0) kute_arrive(kute_bar(&empty[{st}]));";
+    let s_step = |it: &str| {
+        format!(
+            "    {{\n    const int st = {it} % {stages};\n    {}\n    const unsigned short* sks = sk + st * {k_cells};\n    float (&acc)[{s_acc}] = acc_s;\n    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{s_gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n",
+            at(&wait_k, "st", it)
+        )
+    };
+    let o_step = |it: &str| {
+        format!(
+            "    {{\n    const int st = {it} % {stages};\n    {}\n    const unsigned short* svs = sv + st * {k_cells};\n    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{o_gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n",
+            at(&wait_v, "st", it)
+        )
+    };
+    let mask_block = format!("    if ({masked}) {{\n{mask}    }}\n");
+    let body = if overlap {
+        // S(n_end - 1) alone, then per block: S(n - 1) and P(n)·V(n) issued
+        // together, the softmax of S(n - 1) once it is in, the stage of
+        // block n released once P(n)·V(n) is, O rescaled and P(n - 1) made;
+        // finally P(0)·V(0)
+        format!(
+            r#"  if (n_end > 0) {{
+    int n = n_end - 1, n0 = n * {bn};
+{s0}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_s}{mask_block}{softmax}{rescale}{to_p}    int it = 0;
+    for (; n > 0; ++it) {{
+      --n;
+      n0 = n * {bn};
+{s1}{o1}      // S(n) is in (P(n + 1)·V(n + 1) may still run)
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+{fence_s}{mask_block}{softmax}      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}      {rel1}
+{rescale}{to_p}    }}
+{o_last}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}    {rel_last}
+  }}
+"#,
+            s0 = s_step("0"),
+            s1 = s_step("(it + 1)"),
+            o1 = o_step("it"),
+            o_last = o_step("it"),
+            rel1 = release.replace("{st}", &format!("it % {stages}")),
+            rel_last = release.replace("{st}", &format!("it % {stages}")),
+        )
+    } else {
+        format!(
+            r#"  int it = 0;
+  for (int n = n_end - 1; n >= 0; --n, ++it) {{
+    const int n0 = n * {bn};
+{s1}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_s}{mask_block}{softmax}{rescale}{to_p}{o1}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}    {rel}
+  }}
+"#,
+            s1 = s_step("it"),
+            o1 = o_step("it"),
+            rel = release.replace("{st}", &format!("it % {stages}")),
+        )
+    };
+    // the end: each row's sum over its lanes, O / sum stored in 16-bit
+    // pairs, and the log-sum-exp (natural log) by the first lane of a row
+    let mut store = String::new();
+    for m in &p.row_masks {
+        for sl in 0..slots {
+            let _ = writeln!(store, "  row_sum[{sl}] += __shfl_xor_sync(0xffffffffu, row_sum[{sl}], {m});");
+        }
+    }
+    for (sl, row) in p.slot_rows.iter().enumerate() {
+        let _ = writeln!(
+            store,
+            "  const int orow{sl} = m0 + o_row0 + {row};\n  const bool ok{sl} = orow{sl} < lq;\n  const float inv{sl} = row_sum[{sl}] == 0.f ? 0.f : 1.f / row_sum[{sl}];\n  unsigned short* go{sl} = go + (long long)orow{sl} * prm.o[1] + o_col0;"
+        );
+    }
+    for (i, pair) in p.o_regs.offsets.chunks(2).enumerate() {
+        let j = 2 * i;
+        let sl = p.o_regs.slots[j];
+        let _ = writeln!(
+            store,
+            "  if (ok{sl}) *(unsigned int*)(go{sl} + {}) = {pack}(acc_o[{j}] * inv{sl}, acc_o[{}] * inv{sl});",
+            pair[0].1,
+            j + 1
+        );
+    }
+    let _ = writeln!(store, "  if (LSE != nullptr && (ct & {lanes}) == 0) {{");
+    for sl in 0..slots {
+        let _ = writeln!(
+            store,
+            "    if (ok{sl}) glse[(long long)orow{sl} * prm.lse[1]] = row_sum[{sl}] == 0.f ? kute_neg_inf : (row_max[{sl}] * sl2 + __log2f(row_sum[{sl}])) * 0.6931471805599453f;"
+        );
+    }
+    store.push_str("  }\n");
+
+    let block = if causal { "gridDim.x - 1 - blockIdx.x" } else { "blockIdx.x" };
+    let n_end = if causal {
+        format!("  n_end = min(n_end, (max(0, m0 + {bm} + off) + {bn} - 1) / {bn});\n")
+    } else {
+        String::new()
+    };
+    // registers: the producer gives back what the consumers take (with two
+    // consumer warpgroups; one has 255 a thread without)
+    let (dec, inc) = if warpgroups == 2 {
+        (
+            "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 24;\");",
+            "asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\");",
+        )
+    } else {
+        ("", "")
+    };
+    let q_boxes = boxes(&p.smem[0], "tma_q", "sq", "m0", "head", "qb", w);
+    let k_boxes =
+        boxes(&p.smem[1], "tma_k", &format!("(sk + st * {k_cells})"), &format!("n * {bn}"), "kv_head", "kb", w);
+    let v_boxes =
+        boxes(&p.smem[2], "tma_v", &format!("(sv + st * {k_cells})"), &format!("n * {bn}"), "kv_head", "vb", w);
+    let _ = write!(
+        s,
+        r#"extern "C" __global__ void __launch_bounds__({threads}, 1) {name}(const __grid_constant__ kute_tmap tma_q, const __grid_constant__ kute_tmap tma_k, const __grid_constant__ kute_tmap tma_v, unsigned short* __restrict__ O, float* __restrict__ LSE, const kute_attention_params prm) {{
+  extern __shared__ unsigned char smem_raw[];
+  // 1024-byte aligned, as the 128-byte swizzle needs
+  unsigned short* sm = reinterpret_cast<unsigned short*>((reinterpret_cast<unsigned long long>(smem_raw) + 1023ULL) & ~1023ULL);
+  unsigned short* sq = sm;
+  unsigned short* sk = sm + {q_cells};
+  unsigned short* sv = sk + {stages} * {k_cells};
+  // q_full, k_full, v_full: the tile's bytes have landed; empty: every
+  // consumer warp is done with the stage
+  __shared__ alignas(8) unsigned long long q_full, k_full[{stages}], v_full[{stages}], empty[{stages}];
+  const float kute_neg_inf = __int_as_float(0xff800000u);
+  const int t = threadIdx.x;
+  const int m0 = ({block}) * {bm};
+  const int head = blockIdx.y, batch = blockIdx.z, kv_head = blockIdx.y / prm.group;
+  const int lq = prm.lq, lk = prm.lk, off = lk - lq;
+  (void)off;
+  int n_end = (lk + {bn} - 1) / {bn};
+{n_end}  if (t == 0) {{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&q_full)));
+    for (int s = 0; s < {stages}; ++s) {{
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&k_full[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&v_full[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
+    }}
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }}
+  __syncthreads();
+  if (t < 128) {{
+    // the producer: one thread issues every copy, the key blocks from the
+    // last to the first (the masked ones first)
+    {dec}
+    if (t != 0) return;
+    const unsigned int qb = kute_bar(&q_full);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(qb), "r"({q_bytes}) : "memory");
+{q_boxes}    int it = 0;
+    for (int n = n_end - 1; n >= 0; --n, ++it) {{
+      const int st = it % {stages};
+      // the consumers released this stage's previous round
+      if (it >= {stages}) kute_wait(kute_bar(&empty[st]), (unsigned int)(((it / {stages}) + 1) & 1));
+      const unsigned int kb = kute_bar(&k_full[st]), vb = kute_bar(&v_full[st]);
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(kb), "r"({k_bytes}) : "memory");
+{k_boxes}      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(vb), "r"({k_bytes}) : "memory");
+{v_boxes}    }}
+    return;
+  }}
+  // the consumers: warpgroup cw owns query rows 64 cw .. 64 cw + 63
+  {inc}
+  const int ct = t - 128;
+  const int cw = ct / 128;
+  const int s_row0 = (int){name}_s_row(ct), s_col0 = (int){name}_s_col(ct);
+  (void)s_row0;
+  (void)s_col0;
+  const float sl2 = prm.scale_log2;
+  const unsigned short* sqw = sq + cw * {q_wg};
+  float acc_o[{o_acc}];
+#pragma unroll
+  for (int r = 0; r < {o_acc}; ++r) acc_o[r] = 0.f;
+  float acc_s[{s_acc}];
+  unsigned int pf[{p_steps}][4];
+  float row_max[{slots}], row_sum[{slots}], alpha[{slots}];
+#pragma unroll
+  for (int r = 0; r < {slots}; ++r) {{ row_max[r] = kute_neg_inf; row_sum[r] = 0.f; }}
+  // Q has landed (waited for even where no key is seen: the block does
+  // not exit with its copy in flight)
+  kute_wait(kute_bar(&q_full), 0);
+{body}  // (the output's pointers made here: nothing of them lives through the loop)
+  const int o_row0 = (int){name}_o_row(ct), o_col0 = (int){name}_o_col(ct);
+  unsigned short* go = O + batch * prm.o[0] + head * prm.o[2];
+  float* glse = LSE + batch * prm.lse[0] + head * prm.lse[2];
+{store}}}
+"#,
+        consumer_warps = 4 * warpgroups,
+        q_bytes = q_cells * bytes,
+        k_bytes = k_cells * bytes,
+        q_wg = p.q_wg,
+        p_steps = p_regs / 4,
+    );
+    Ok(s)
+}

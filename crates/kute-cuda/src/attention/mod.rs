@@ -319,7 +319,8 @@ impl AttentionKernel {
 /// The kernel's sizes and strides, passed by value (the CUDA struct
 /// `kute_attention_params` of the emitted source, field for field): each
 /// tensor's `(batch, seq, head)` strides in elements, the lengths, the
-/// query heads per key head and `scale · log2(e)`.
+/// query heads per key head, `scale · log2(e)`, the query heads and the
+/// batch entries (the SM90 kernel's tiles; the SM80 kernel's grid has them).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Params {
@@ -332,6 +333,8 @@ pub(crate) struct Params {
     pub lk: i32,
     pub group: i32,
     pub scale_log2: f32,
+    pub heads: i32,
+    pub batch: i32,
 }
 
 // SAFETY: plain integers and a float, laid out as the kernel's C struct.
@@ -597,6 +600,8 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
         lk: lk as i32,
         group: (hq / hkv) as i32,
         scale_log2: scale * std::f32::consts::LOG2_E,
+        heads: hq as i32,
+        batch: batch as i32,
     };
     let (tensors, o, lse) = ((t.q.data, t.k.data, t.v.data), t.o.data, t.lse.map(|l| l.data));
     if arch == "sm_90" && !options.sm80 {
@@ -607,7 +612,8 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
         let loaded = gpu.attention_sm90_kernel(elem, config)?;
         let (kernel, f) = (&loaded.0, &loaded.1);
         let specs = [kernel.map(&sq, false), kernel.map(&sk, true), kernel.map(&sv, true)];
-        return gpu.launch_attention_sm90(f, kernel, kernel.grid(lq, hq, batch), tensors, specs, o, lse, &params);
+        let grid = kernel.grid(lq, hq, batch, gpu.sm_count()?);
+        return gpu.launch_attention_sm90(f, kernel, grid, tensors, specs, o, lse, &params);
     }
     let config = match options.config {
         Some(c) => AttentionConfig { head_dim: d, causal: options.causal, ..c },
@@ -661,14 +667,14 @@ mod tests {
 
     /// The kernel's parameter struct is the Rust `Params` field for field:
     /// five `(batch, seq, head)` stride triples, then three ints and a
-    /// float, 136 bytes with no padding between them.
+    /// float and two ints, 144 bytes with no padding between them.
     #[test]
     fn params_match_the_kernels_struct() {
-        assert_eq!(std::mem::size_of::<Params>(), 5 * 24 + 4 * 4);
+        assert_eq!(std::mem::size_of::<Params>(), 5 * 24 + 6 * 4);
         assert_eq!(std::mem::align_of::<Params>(), 8);
         let c = crate::emit::attention_sm80::PARAMS;
         assert!(
-            c.contains("long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;"),
+            c.contains("long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;\n  int heads, batch;"),
             "{c}"
         );
     }

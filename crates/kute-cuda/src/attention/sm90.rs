@@ -19,7 +19,7 @@ pub struct Sm90AttentionConfig {
     /// Keys per step: the `N` of `S`'s `wgmma` and the `K` of `O`'s (a
     /// multiple of 16 from 64 to 256).
     pub block_n: i64,
-    /// Consumer warpgroups, each 64 query rows (1 or 2).
+    /// Consumer warpgroups, each 64 query rows (1 to 3).
     pub warpgroups: i64,
     /// K and V tiles in flight (1 to 4).
     pub stages: i64,
@@ -29,23 +29,45 @@ pub struct Sm90AttentionConfig {
     /// softmax of the current one runs (FlashAttention-3's overlap within a
     /// warpgroup; it holds two blocks' registers, `S` and `P`, at once).
     pub overlap: bool,
+    /// Whether the consumer warpgroups take turns issuing their `wgmma`
+    /// (FlashAttention-3's ping-pong: one's softmax runs while another's
+    /// products do; with two or more warpgroups).
+    pub pingpong: bool,
+    /// Whether the grid is persistent: a block per multiprocessor, each
+    /// taking the tiles in turn, its producer copying the next tile's `Q`
+    /// and keys while its consumers store the last one's `O` (else a block
+    /// per tile). A launch choice: the kernel's source is the same.
+    pub persistent: bool,
 }
 
 impl Default for Sm90AttentionConfig {
     /// FlashAttention-3's forward tile for `d = 128`: two consumer
     /// warpgroups (128 query rows), 128 keys per step, two stages, the
-    /// softmax overlapped with the next block's `S`.
+    /// softmax overlapped with the next block's `S`, the warpgroups taking
+    /// turns.
     fn default() -> Sm90AttentionConfig {
-        Sm90AttentionConfig { head_dim: 128, block_n: 128, warpgroups: 2, stages: 2, causal: false, overlap: true }
+        Sm90AttentionConfig {
+            head_dim: 128,
+            block_n: 128,
+            warpgroups: 2,
+            stages: 2,
+            causal: false,
+            overlap: true,
+            pingpong: true,
+            persistent: true,
+        }
     }
 }
 
 impl Sm90AttentionConfig {
-    /// The tiles of the library's calls: two consumer warpgroups (128 query
-    /// rows), two stages, overlapped; 128 keys per step at `d` of 64 and
-    /// 128, 80 at 256 (FlashAttention-3's: `Q`, two stages of `K` and `V`
-    /// fill the shared memory, and `O`'s 128 accumulators leave room for
-    /// `S`'s 40 and `P`'s 20 registers).
+    /// The tiles of the library's calls, measured fastest (H200, f16,
+    /// `kute-cuda attention --sm90-tile`): two stages, overlapped, the
+    /// warpgroups taking turns; at `d` = 64 three consumer warpgroups (192
+    /// query rows: 510 TFLOP/s, against 434 with two) and 128 keys a step;
+    /// at 128 two warpgroups and 176 keys (626, against 613 with 128), 128
+    /// when causal (628, against 618 with 176); at 256 two warpgroups and
+    /// 80 keys (`Q` and two stages of `K` and `V` fill the shared memory;
+    /// 648, against 629 with 64).
     ///
     /// Pre: none. Post: a configuration of head dimension `head_dim`
     /// (checked by the plan where it is used).
@@ -55,10 +77,23 @@ impl Sm90AttentionConfig {
     /// let c = Sm90AttentionConfig::for_head_dim(256, true);
     /// assert_eq!((c.block_n, c.warpgroups, c.stages, c.causal), (80, 2, 2, true));
     /// assert!(describe_sm90(c, kute_cuda::Elem::Bf16).is_ok());
+    /// assert_eq!(Sm90AttentionConfig::for_head_dim(64, false).warpgroups, 3);
     /// ```
     pub fn for_head_dim(head_dim: i64, causal: bool) -> Sm90AttentionConfig {
-        let block_n = if head_dim > 128 { 80 } else { 128 };
-        Sm90AttentionConfig { head_dim, block_n, causal, ..Sm90AttentionConfig::default() }
+        let (block_n, warpgroups) = match head_dim {
+            64 => (128, 3),
+            128 if !causal => (176, 2),
+            128 => (128, 2),
+            _ => (80, 2),
+        };
+        Sm90AttentionConfig {
+            head_dim,
+            block_n,
+            warpgroups,
+            causal,
+            persistent: !causal,
+            ..Sm90AttentionConfig::default()
+        }
     }
 }
 
@@ -69,7 +104,7 @@ impl Sm90AttentionConfig {
 /// descriptors, k steps and TMA boxes.
 ///
 /// Pre: none. Post: the text, or an `Unsupported` error naming the broken
-/// rule (`d` of 64, 128 or 256; 1 or 2 warpgroups; `block_n` a multiple of
+/// rule (`d` of 64, 128 or 256; 1 to 3 warpgroups; `block_n` a multiple of
 /// 16 from 64 to 256; 1 to 4 stages; the tiles within 227 KiB; f16 or
 /// bf16) or the plan's claim that fails.
 ///
@@ -84,16 +119,19 @@ impl Sm90AttentionConfig {
 pub fn describe_sm90(config: Sm90AttentionConfig, elem: Elem) -> Result<String> {
     use std::fmt::Write as _;
     let p = crate::plan::attention_sm90::plan(config, elem)?;
-    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal, overlap } = p.config;
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal, overlap, pingpong, persistent } =
+        p.config;
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "attention forward (SM90), {} inputs, d = {d}, {} query rows x {bn} keys per step, {warpgroups} consumer warpgroup(s) and a producer ({} threads), {stages} stages{}{}",
+        "attention forward (SM90), {} inputs, d = {d}, {} query rows x {bn} keys per step, {warpgroups} consumer warpgroup(s) and a producer ({} threads), {stages} stages{}{}{}{}",
         p.elem,
         p.block_m,
         p.threads,
         if causal { ", causal" } else { "" },
-        if overlap { ", the next S overlapped with the softmax" } else { "" }
+        if overlap { ", the next S overlapped with the softmax" } else { "" },
+        if pingpong && warpgroups > 1 { ", the warpgroups taking turns" } else { "" },
+        if persistent { ", persistent" } else { ", a block per tile" }
     );
     let _ = writeln!(o, "S = Q·Kᵀ: {}\nO += P·V: {}", p.atoms[0], p.atoms[1]);
     for (what, f) in [("S (C)", &p.s), ("P (A, registers)", &p.p), ("O (C)", &p.o)] {
@@ -164,7 +202,6 @@ impl Sm90AttentionKernel {
     /// assert_eq!((k.threads, k.block_m), (384, 128));
     /// assert_eq!(k.smem_bytes, (128 * 128 + 2 * 2 * 128 * 128) * 2 + 1024);
     /// assert!(k.source.contains("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"));
-    /// assert_eq!(k.grid(1000, 16, 2), (8, 16, 2)); // ceil(1000 / 128) query blocks, heads, batch
     /// ```
     pub fn new(name: &str, config: Sm90AttentionConfig, elem: Elem) -> Result<Sm90AttentionKernel> {
         let p = crate::plan::attention_sm90::plan(config, elem)?;
@@ -192,18 +229,34 @@ impl Sm90AttentionKernel {
     /// assert_eq!(Sm90AttentionKernel::name_of(plain, Elem::F16), "kute_attention_sm90_f16_d128_n128_wg2_s2_serial");
     /// ```
     pub fn name_of(config: Sm90AttentionConfig, elem: Elem) -> String {
-        let Sm90AttentionConfig { head_dim, block_n, warpgroups, stages, causal, overlap } = config;
+        let Sm90AttentionConfig { head_dim, block_n, warpgroups, stages, causal, overlap, pingpong, .. } = config;
         let c = if causal { "_causal" } else { "" };
         let o = if overlap { "" } else { "_serial" };
-        format!("kute_attention_sm90_{elem}_d{head_dim}_n{block_n}_wg{warpgroups}_s{stages}{c}{o}")
+        let p = if pingpong || warpgroups == 1 { "" } else { "_together" };
+        format!("kute_attention_sm90_{elem}_d{head_dim}_n{block_n}_wg{warpgroups}_s{stages}{c}{o}{p}")
     }
 
-    /// The grid for `lq` queries, `heads` query heads and `batch`.
+    /// The grid (one dimension) for `lq` queries, `heads` query heads and
+    /// `batch` on a GPU of `sms` multiprocessors: a block per tile of
+    /// `block_m` queries of a head of a batch entry, at most one per
+    /// multiprocessor where persistent (each block takes the tiles in turn;
+    /// so it does past the grid's limit too).
     ///
-    /// Pre: sizes within the grid's limits. Post: `(ceil(lq / block_m),
-    /// heads, batch)`.
-    pub fn grid(&self, lq: i64, heads: i64, batch: i64) -> (u32, u32, u32) {
-        (((lq + self.block_m - 1) / self.block_m) as u32, heads as u32, batch as u32)
+    /// Pre: none. Post: `(blocks, 1, 1)`, at least one block.
+    ///
+    /// ```
+    /// use kute_cuda::attention::{Sm90AttentionConfig, Sm90AttentionKernel};
+    /// let c = Sm90AttentionConfig { persistent: false, ..Sm90AttentionConfig::default() };
+    /// let k = Sm90AttentionKernel::new("a", c, kute_cuda::Elem::F16)?;
+    /// assert_eq!(k.grid(1000, 16, 2, 132), (8 * 16 * 2, 1, 1)); // ceil(1000 / 128) query blocks
+    /// let p = Sm90AttentionKernel::new("p", Sm90AttentionConfig::default(), kute_cuda::Elem::F16)?;
+    /// assert_eq!(p.grid(1000, 16, 2, 132), (132, 1, 1));
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn grid(&self, lq: i64, heads: i64, batch: i64, sms: u32) -> (u32, u32, u32) {
+        let tiles = (lq + self.block_m - 1) / self.block_m * heads * batch;
+        let limit = if self.config.persistent { i64::from(sms) } else { i64::from(i32::MAX) };
+        (tiles.clamp(1, limit.max(1)) as u32, 1, 1)
     }
 
     /// The tensor map of `Q` (`keys` false) or of `K` or `V`, stored as

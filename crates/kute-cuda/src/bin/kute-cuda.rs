@@ -93,6 +93,10 @@ enum Cmd {
         /// block's softmax rather than overlapped with it.
         #[arg(long)]
         serial: bool,
+        /// SM90 attention: the consumer warpgroups issue their products
+        /// together rather than taking turns.
+        #[arg(long)]
+        together: bool,
         /// Attention: K and V by ldmatrix.x2 rather than .x4.
         #[arg(long)]
         kv_x2: bool,
@@ -325,9 +329,9 @@ enum Cmd {
         /// SM90 one (`--tile` pins its tile).
         #[arg(long)]
         sm80: bool,
-        /// Pin the SM90 kernel's tile: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP]
-        /// (OVERLAP 1, the default, or 0); repeated, each configuration runs
-        /// with each.
+        /// Pin the SM90 kernel's tile: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP[,PINGPONG[,PERSISTENT]]]
+        /// (OVERLAP and PINGPONG 1, the default, or 0; PERSISTENT 0, the
+        /// default, or 1); repeated, each configuration runs with each.
         #[arg(long)]
         sm90_tile: Vec<String>,
     },
@@ -959,7 +963,8 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
 
 /// The SM90 attention kernels `ptx` compiles (for `sm_90a`): f16 and bf16,
 /// every head dimension's default tile, causal or not, overlapped or not,
-/// and one warpgroup with three stages.
+/// one warpgroup with three stages, two issuing together with 176 keys a
+/// step, and three warpgroups.
 fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionKernel>, Error> {
     use kute_cuda::attention::{Sm90AttentionConfig, Sm90AttentionKernel};
     let mut configs = Vec::new();
@@ -971,6 +976,8 @@ fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionK
         }
     }
     configs.push(Sm90AttentionConfig { block_n: 64, warpgroups: 1, stages: 3, ..Sm90AttentionConfig::default() });
+    configs.push(Sm90AttentionConfig { block_n: 176, pingpong: false, ..Sm90AttentionConfig::default() });
+    configs.push(Sm90AttentionConfig { head_dim: 64, warpgroups: 3, ..Sm90AttentionConfig::default() });
     let mut out = Vec::new();
     for elem in [Elem::F16, Elem::Bf16] {
         for &c in &configs {
@@ -1494,16 +1501,45 @@ fn check() -> Result<(), Error> {
                 attention_cases.push(AttentionCase { path: AttentionPath::Sm80(None), ..c });
             }
         }
-        // pinned SM90 tiles: one warpgroup, three stages, not overlapped
+        // pinned SM90 tiles: one warpgroup, three stages, not overlapped;
+        // two issuing together; three taking turns; 176 keys a step
         let mut c = ATTENTION_CASES[1];
-        c.path = AttentionPath::Sm90((64, 1, 3, false));
+        c.path = AttentionPath::Sm90((64, 1, 3, false, true, true));
         attention_cases.push(c);
         let mut c = ATTENTION_CASES[6];
-        c.path = AttentionPath::Sm90((64, 2, 2, true));
+        c.path = AttentionPath::Sm90((64, 2, 2, true, false, false));
         attention_cases.push(c);
         let mut c = ATTENTION_CASES[3];
-        c.path = AttentionPath::Sm90((192, 1, 2, false));
+        c.path = AttentionPath::Sm90((128, 3, 2, true, true, true));
         attention_cases.push(c);
+        let mut c = ATTENTION_CASES[9];
+        c.path = AttentionPath::Sm90((176, 2, 2, false, true, true));
+        attention_cases.push(c);
+        // more tiles than multiprocessors: each persistent block takes
+        // several, the next one's Q and keys copied during the last one's
+        // stores (grouped heads; causal with three warpgroups)
+        let many = AttentionCase {
+            batch: 2,
+            hq: 24,
+            hkv: 6,
+            lq: 700,
+            lk: 200,
+            d: 128,
+            causal: false,
+            elem: Elem::Bf16,
+            bhsd: false,
+            path: AttentionPath::Library,
+            lse: true,
+        };
+        attention_cases.push(many);
+        attention_cases.push(AttentionCase {
+            d: 64,
+            causal: true,
+            elem: Elem::F16,
+            bhsd: true,
+            path: AttentionPath::Sm90((128, 3, 2, true, true, true)),
+            ..many
+        });
     }
     for (i, case) in attention_cases.iter().enumerate() {
         attention_calls += 1;
@@ -2957,6 +2993,7 @@ fn main() -> ExitCode {
             warpgroups,
             stages,
             serial,
+            together,
             kv_x2,
             frag_prefetch,
         } => {
@@ -2969,6 +3006,8 @@ fn main() -> ExitCode {
                     stages,
                     causal,
                     overlap: !serial,
+                    pingpong: !together,
+                    persistent: !causal,
                 };
                 kute_cuda::attention::describe_sm90(config, elem16).and_then(|t| {
                     use kute_cuda::attention::Sm90AttentionKernel;
@@ -3057,12 +3096,12 @@ type AttentionTile = (i64, i64, i64, bool, i64);
 
 /// The kernel an attention case runs: the library's choice for the GPU, the
 /// SM80 kernel (its tile pinned or not), or the SM90 kernel with a pinned
-/// tile (block_n, warpgroups, stages, overlap).
+/// tile (block_n, warpgroups, stages, overlap, ping-pong, persistent).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum AttentionPath {
     Library,
     Sm80(Option<AttentionTile>),
-    Sm90((i64, i64, i64, bool)),
+    Sm90((i64, i64, i64, bool, bool, bool)),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -3094,9 +3133,13 @@ impl std::fmt::Display for AttentionCase {
             AttentionPath::Sm80(Some((bm, bn, w, x4, pf))) => {
                 write!(f, " sm80 tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?
             }
-            AttentionPath::Sm90((bn, wgs, st, overlap)) => {
-                write!(f, " sm90 n{bn} wg{wgs} s{st}{}", if overlap { "" } else { " serial" })?
-            }
+            AttentionPath::Sm90((bn, wgs, st, overlap, pingpong, persistent)) => write!(
+                f,
+                " sm90 n{bn} wg{wgs} s{st}{}{}{}",
+                if overlap { "" } else { " serial" },
+                if pingpong { "" } else { " together" },
+                if persistent { " persistent" } else { "" }
+            )?,
         }
         if !lse {
             write!(f, " no LSE")?;
@@ -3205,7 +3248,7 @@ fn attention_call(
                 frag_prefetch,
             });
         }
-        AttentionPath::Sm90((block_n, warpgroups, stages, overlap)) => {
+        AttentionPath::Sm90((block_n, warpgroups, stages, overlap, pingpong, persistent)) => {
             sm90 = Some(kute_cuda::attention::Sm90AttentionConfig {
                 head_dim: case.d,
                 block_n,
@@ -3213,6 +3256,8 @@ fn attention_call(
                 stages,
                 causal: case.causal,
                 overlap,
+                pingpong,
+                persistent,
             });
         }
     }
@@ -3366,13 +3411,17 @@ fn attention_bench(
     let parse90 = |text: &String| -> Result<AttentionPath, Error> {
         let bad = || Error::Unsupported {
             op: "attention",
-            why: format!("--sm90-tile {text}: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP]"),
+            why: format!("--sm90-tile {text}: BLOCK_N,WARPGROUPS,STAGES[,OVERLAP[,PINGPONG[,PERSISTENT]]]"),
         };
         let v: Vec<i64> =
             text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
         match v[..] {
-            [bn, wgs, st] => Ok(AttentionPath::Sm90((bn, wgs, st, true))),
-            [bn, wgs, st, o @ (0 | 1)] => Ok(AttentionPath::Sm90((bn, wgs, st, o == 1))),
+            [bn, wgs, st] => Ok(AttentionPath::Sm90((bn, wgs, st, true, true, false))),
+            [bn, wgs, st, o @ (0 | 1)] => Ok(AttentionPath::Sm90((bn, wgs, st, o == 1, true, false))),
+            [bn, wgs, st, o @ (0 | 1), pp @ (0 | 1)] => Ok(AttentionPath::Sm90((bn, wgs, st, o == 1, pp == 1, false))),
+            [bn, wgs, st, o @ (0 | 1), pp @ (0 | 1), ps @ (0 | 1)] => {
+                Ok(AttentionPath::Sm90((bn, wgs, st, o == 1, pp == 1, ps == 1)))
+            }
             _ => Err(bad()),
         }
     };

@@ -16,8 +16,9 @@ use std::fmt::Write;
 /// The kernel's sizes and strides, passed by value: the CUDA side of
 /// `crate::attention::Params` (the same fields in the same order: five
 /// tensors' `(batch, seq, head)` strides in elements, then the lengths,
-/// the query heads per key head and `scale · log2(e)`).
-pub(crate) const PARAMS: &str = "struct kute_attention_params {\n  long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;\n};\n";
+/// the query heads per key head, `scale · log2(e)`, the query heads and
+/// the batch entries).
+pub(crate) const PARAMS: &str = "struct kute_attention_params {\n  long long q[3], k[3], v[3], o[3], lse[3];\n  int lq, lk, group;\n  float scale_log2;\n  int heads, batch;\n};\n";
 
 const OP: &str = "attention emit";
 

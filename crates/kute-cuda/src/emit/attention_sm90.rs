@@ -63,7 +63,8 @@ fn boxes(t: &Sm90Tile, map: &str, base: &str, row: &str, head: &str, bar: &str, 
 
 /// The kernel `name(tma_q, tma_k, tma_v, O, LSE, params)` of the plan `p`.
 pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
-    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal, overlap } = p.config;
+    let Sm90AttentionConfig { head_dim: d, block_n: bn, warpgroups, stages, causal, overlap, pingpong, .. } = p.config;
+    let pingpong = pingpong && warpgroups > 1;
     let elem = p.elem;
     let (bm, threads) = (p.block_m, p.threads);
     let ty = ptx_type(elem);
@@ -196,7 +197,21 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     let wait_k = format!("kute_wait(kute_bar(&k_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
     let wait_v = format!("kute_wait(kute_bar(&v_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
     let at = |tpl: &str, st: &str, it: &str| tpl.replace("{st}", st).replace("{it}", it);
-    let release = "if (ct % 32 == 0) kute_arrive(kute_bar(&empty[{st}]));";
+    // a stage's K is released once its S is in, its V once its P·V is
+    let release =
+        |x: &str, it: &str| format!("if (ct % 32 == 0) kute_arrive(kute_bar(&{x}_empty[({it}) % {stages}]));\n");
+    // the warpgroups take turns issuing their wgmma (FlashAttention-3's
+    // ping-pong: one's softmax runs while the other's products do): each
+    // waits on its named barrier (1 + w) before issuing and lets the next
+    // one go after
+    let (turn, pass) = if pingpong {
+        (
+            "    asm volatile(\"bar.sync %0, 256;\" :: \"r\"(1 + cw) : \"memory\");\n".to_string(),
+            format!("    asm volatile(\"bar.arrive %0, 256;\" :: \"r\"(1 + (cw + 1) % {warpgroups}) : \"memory\");\n"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     let s_step = |it: &str| {
         format!(
             "    {{\n    const int st = {it} % {stages};\n    {}\n    const unsigned short* sks = sk + st * {k_cells};\n    float (&acc)[{s_acc}] = acc_s;\n    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{s_gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n",
@@ -212,47 +227,54 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     let mask_block = format!("    if ({masked}) {{\n{mask}    }}\n");
     let body = if overlap {
         // S(n_end - 1) alone, then per block: S(n - 1) and P(n)·V(n) issued
-        // together, the softmax of S(n - 1) once it is in, the stage of
-        // block n released once P(n)·V(n) is, O rescaled and P(n - 1) made;
-        // finally P(0)·V(0)
+        // together, the softmax of S(n - 1) once it is in, O rescaled and
+        // P(n - 1) made once P(n)·V(n) is; finally P(0)·V(0)
         format!(
             r#"  if (n_end > 0) {{
     int n = n_end - 1, n0 = n * {bn};
-{s0}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-{fence_s}{mask_block}{softmax}{rescale}{to_p}    int it = 0;
-    for (; n > 0; ++it) {{
+{turn}{s0}{pass}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_s}    {rel_k0}{mask_block}{softmax}{rescale}{to_p}    for (; n > 0; ++it) {{
       --n;
       n0 = n * {bn};
-{s1}{o1}      // S(n) is in (P(n + 1)·V(n + 1) may still run)
+{turn}{s1}{o1}{pass}      // S(n) is in (P(n + 1)·V(n + 1) may still run)
       asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-{fence_s}{mask_block}{softmax}      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-{fence_o}{fence_p}      {rel1}
-{rescale}{to_p}    }}
-{o_last}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-{fence_o}{fence_p}    {rel_last}
+{fence_s}      {rel_k1}{mask_block}{softmax}      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}      {rel_v1}{rescale}{to_p}    }}
+{turn}{o_last}{pass}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}    {rel_v1}    ++it;
   }}
 "#,
-            s0 = s_step("0"),
+            s0 = s_step("it"),
             s1 = s_step("(it + 1)"),
             o1 = o_step("it"),
             o_last = o_step("it"),
-            rel1 = release.replace("{st}", &format!("it % {stages}")),
-            rel_last = release.replace("{st}", &format!("it % {stages}")),
+            rel_k0 = release("k", "it"),
+            rel_k1 = release("k", "it + 1"),
+            rel_v1 = release("v", "it"),
         )
     } else {
         format!(
-            r#"  int it = 0;
-  for (int n = n_end - 1; n >= 0; --n, ++it) {{
+            r#"  for (int n = n_end - 1; n >= 0; --n, ++it) {{
     const int n0 = n * {bn};
-{s1}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-{fence_s}{mask_block}{softmax}{rescale}{to_p}{o1}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-{fence_o}{fence_p}    {rel}
-  }}
+{turn}{s1}{pass}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_s}    {rel_k}{mask_block}{softmax}{rescale}{to_p}{turn}{o1}{pass}    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+{fence_o}{fence_p}    {rel_v}  }}
 "#,
             s1 = s_step("it"),
             o1 = o_step("it"),
-            rel = release.replace("{st}", &format!("it % {stages}")),
+            rel_k = release("k", "it"),
+            rel_v = release("v", "it"),
         )
+    };
+    // (the first warpgroup goes first; the turn the last one passes it at
+    // the end is taken, so that no arrival is left on a barrier)
+    let (turn_first, turn_last) = if pingpong {
+        (
+            format!("  if (cw == {}) asm volatile(\"bar.arrive 1, 256;\" ::: \"memory\");\n", warpgroups - 1),
+            "  if (cw == 0) asm volatile(\"bar.sync 1, 256;\" ::: \"memory\");\n".to_string(),
+        )
+    } else {
+        (String::new(), String::new())
     };
     // the end: each row's sum over its lanes, O / sum stored in 16-bit
     // pairs, and the log-sum-exp (natural log) by the first lane of a row
@@ -287,21 +309,26 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     }
     store.push_str("  }\n");
 
-    let block = if causal { "gridDim.x - 1 - blockIdx.x" } else { "blockIdx.x" };
-    let n_end = if causal {
-        format!("  n_end = min(n_end, (max(0, m0 + {bm} + off) + {bn} - 1) / {bn});\n")
+    // a tile's query block, head and batch entry: the query blocks of a
+    // head one after the other (the last first when causal: the most keys)
+    let m_block = if causal { "m_blocks - 1 - mb" } else { "mb" };
+    let causal_end = if causal {
+        format!("\n    n_end = min(n_end, (max(0, m0 + {bm} + off) + {bn} - 1) / {bn});")
     } else {
         String::new()
     };
-    // registers: the producer gives back what the consumers take (with two
-    // consumer warpgroups; one has 255 a thread without)
-    let (dec, inc) = if warpgroups == 2 {
-        (
-            "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 24;\");",
-            "asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\");",
-        )
-    } else {
-        ("", "")
+    let place = format!(
+        "const int mb = (int)(tile % m_blocks);\n    const long long hb = tile / m_blocks;\n    const int m0 = ({m_block}) * {bm};\n    const int head = (int)(hb % prm.heads), batch = (int)(hb / prm.heads), kv_head = head / prm.group;\n    int n_end = (lk + {bn} - 1) / {bn};{causal_end}"
+    );
+    // registers: the producer gives back what the consumers take (two
+    // consumer warpgroups: 24 + 2 · 240 of 3 · 168; three: 24 + 3 · 160 of
+    // 4 · 128; one has 255 a thread without)
+    let (dec, inc) = match warpgroups {
+        1 => (String::new(), String::new()),
+        w => (
+            "asm volatile(\"setmaxnreg.dec.sync.aligned.u32 24;\");".to_string(),
+            format!("asm volatile(\"setmaxnreg.inc.sync.aligned.u32 {};\");", if w == 2 { 240 } else { 160 }),
+        ),
     };
     let q_boxes = boxes(&p.smem[0], "tma_q", "sq", "m0", "head", "qb", w);
     let k_boxes =
@@ -317,42 +344,53 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
   unsigned short* sq = sm;
   unsigned short* sk = sm + {q_cells};
   unsigned short* sv = sk + {stages} * {k_cells};
-  // q_full, k_full, v_full: the tile's bytes have landed; empty: every
-  // consumer warp is done with the stage
-  __shared__ alignas(8) unsigned long long q_full, k_full[{stages}], v_full[{stages}], empty[{stages}];
+  // q_full, k_full, v_full: the tile's bytes have landed; q_empty,
+  // k_empty, v_empty: every consumer warp is done with Q or the stage's K
+  // or V
+  __shared__ alignas(8) unsigned long long q_full, q_empty, k_full[{stages}], v_full[{stages}], k_empty[{stages}], v_empty[{stages}];
   const float kute_neg_inf = __int_as_float(0xff800000u);
   const int t = threadIdx.x;
-  const int m0 = ({block}) * {bm};
-  const int head = blockIdx.y, batch = blockIdx.z, kv_head = blockIdx.y / prm.group;
   const int lq = prm.lq, lk = prm.lk, off = lk - lq;
   (void)off;
-  int n_end = (lk + {bn} - 1) / {bn};
-{n_end}  if (t == 0) {{
+  // the tiles: each block takes tiles first, first + step, ... (one each
+  // where the grid has a block per tile, in turn where it is persistent)
+  const int m_blocks = (lq + {bm} - 1) / {bm};
+  const long long tiles = (long long)m_blocks * prm.heads * prm.batch;
+  const long long first = blockIdx.x, step = gridDim.x;
+  if (t == 0) {{
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&q_full)));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&q_empty)));
     for (int s = 0; s < {stages}; ++s) {{
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&k_full[s])));
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(kute_bar(&v_full[s])));
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&empty[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&k_empty[s])));
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], {consumer_warps};" :: "r"(kute_bar(&v_empty[s])));
     }}
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }}
   __syncthreads();
   if (t < 128) {{
-    // the producer: one thread issues every copy, the key blocks from the
-    // last to the first (the masked ones first)
+    // the producer: one thread issues every copy, each tile's Q once the
+    // consumers are done with the last one's, its key blocks from the last
+    // to the first (the masked ones first)
     {dec}
     if (t != 0) return;
+    int it = 0, j = 0;
+    for (long long tile = first; tile < tiles; tile += step, ++j) {{
+    {place}
     const unsigned int qb = kute_bar(&q_full);
+    if (j > 0) kute_wait(kute_bar(&q_empty), (unsigned int)((j - 1) & 1));
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(qb), "r"({q_bytes}) : "memory");
-{q_boxes}    int it = 0;
-    for (int n = n_end - 1; n >= 0; --n, ++it) {{
+{q_boxes}    for (int n = n_end - 1; n >= 0; --n, ++it) {{
       const int st = it % {stages};
-      // the consumers released this stage's previous round
-      if (it >= {stages}) kute_wait(kute_bar(&empty[st]), (unsigned int)(((it / {stages}) + 1) & 1));
+      // the consumers released this stage's previous round of K, then of V
       const unsigned int kb = kute_bar(&k_full[st]), vb = kute_bar(&v_full[st]);
+      if (it >= {stages}) kute_wait(kute_bar(&k_empty[st]), (unsigned int)(((it / {stages}) + 1) & 1));
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(kb), "r"({k_bytes}) : "memory");
-{k_boxes}      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(vb), "r"({k_bytes}) : "memory");
+{k_boxes}      if (it >= {stages}) kute_wait(kute_bar(&v_empty[st]), (unsigned int)(((it / {stages}) + 1) & 1));
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(vb), "r"({k_bytes}) : "memory");
 {v_boxes}    }}
+    }}
     return;
   }}
   // the consumers: warpgroup cw owns query rows 64 cw .. 64 cw + 63
@@ -360,26 +398,31 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
   const int ct = t - 128;
   const int cw = ct / 128;
   const int s_row0 = (int){name}_s_row(ct), s_col0 = (int){name}_s_col(ct);
+  const int o_row0 = (int){name}_o_row(ct), o_col0 = (int){name}_o_col(ct);
   (void)s_row0;
   (void)s_col0;
   const float sl2 = prm.scale_log2;
   const unsigned short* sqw = sq + cw * {q_wg};
   float acc_o[{o_acc}];
-#pragma unroll
-  for (int r = 0; r < {o_acc}; ++r) acc_o[r] = 0.f;
   float acc_s[{s_acc}];
   unsigned int pf[{p_steps}][4];
   float row_max[{slots}], row_sum[{slots}], alpha[{slots}];
+  int it = 0, j = 0;
+{turn_first}  for (long long tile = first; tile < tiles; tile += step, ++j) {{
+  {place}
+#pragma unroll
+  for (int r = 0; r < {o_acc}; ++r) acc_o[r] = 0.f;
 #pragma unroll
   for (int r = 0; r < {slots}; ++r) {{ row_max[r] = kute_neg_inf; row_sum[r] = 0.f; }}
-  // Q has landed (waited for even where no key is seen: the block does
-  // not exit with its copy in flight)
-  kute_wait(kute_bar(&q_full), 0);
-{body}  // (the output's pointers made here: nothing of them lives through the loop)
-  const int o_row0 = (int){name}_o_row(ct), o_col0 = (int){name}_o_col(ct);
+  // the tile's Q has landed (waited for even where no key is seen: each
+  // round of the barrier is taken)
+  kute_wait(kute_bar(&q_full), (unsigned int)(j & 1));
+{body}  // Q is free for the next tile's
+  if (ct % 32 == 0) kute_arrive(kute_bar(&q_empty));
   unsigned short* go = O + batch * prm.o[0] + head * prm.o[2];
   float* glse = LSE + batch * prm.lse[0] + head * prm.lse[2];
-{store}}}
+{store}  }}
+{turn_last}}}
 "#,
         consumer_warps = 4 * warpgroups,
         q_bytes = q_cells * bytes,

@@ -964,7 +964,7 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
 /// The SM90 attention kernels `ptx` compiles (for `sm_90a`): f16 and bf16,
 /// every head dimension's default tile, causal or not, overlapped or not,
 /// one warpgroup with three stages, two issuing together with 176 keys a
-/// step, and three warpgroups.
+/// step, and two warpgroups at `d` = 64 with 192 keys a step.
 fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionKernel>, Error> {
     use kute_cuda::attention::{Sm90AttentionConfig, Sm90AttentionKernel};
     let mut configs = Vec::new();
@@ -977,7 +977,7 @@ fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionK
     }
     configs.push(Sm90AttentionConfig { block_n: 64, warpgroups: 1, stages: 3, ..Sm90AttentionConfig::default() });
     configs.push(Sm90AttentionConfig { block_n: 176, pingpong: false, ..Sm90AttentionConfig::default() });
-    configs.push(Sm90AttentionConfig { head_dim: 64, warpgroups: 3, ..Sm90AttentionConfig::default() });
+    configs.push(Sm90AttentionConfig { head_dim: 64, block_n: 192, ..Sm90AttentionConfig::default() });
     let mut out = Vec::new();
     for elem in [Elem::F16, Elem::Bf16] {
         for &c in &configs {
@@ -1209,7 +1209,8 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
             }
         }
     }
-    for k in attention_sm90_catalogue()? {
+    let (attention_sm90, failed_before) = (attention_sm90_catalogue()?, failed);
+    for k in &attention_sm90 {
         count += 1;
         match compile_ptx(&k.name, &k.source, "sm_90a") {
             Ok(p) => {
@@ -1224,6 +1225,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
             }
         }
     }
+    println!("sm_90a attention: {} kernels, {} failed", attention_sm90.len(), failed - failed_before);
     println!("sm_90a: {count} kernels compiled, {failed} failed");
     if failed > 0 {
         return Err(Error::Compile { name: format!("{failed} kernels"), log: "see above".into() });

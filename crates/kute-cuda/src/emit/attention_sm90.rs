@@ -15,7 +15,7 @@
 //! softmax of `S(n - 1)` waits only for the first.
 
 use super::attention_sm80::PARAMS;
-use super::{device, header, plain_fn, ptx_type};
+use super::{device, header, plain_fn, ptx_type, tree};
 use crate::attention::Sm90AttentionConfig;
 use crate::plan::attention_sm90::{AttentionSm90Plan, Sm90Tile};
 use crate::{Elem, Result};
@@ -147,12 +147,15 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     // `alpha` of its old sum (and of O, applied by `rescale`), the
     // exponentials (the scale folded into one FMA) and the thread's part of
     // each row's sum
+    // (each row's registers reduced as a balanced tree: a chain of
+    // dependent instructions as long as the tree is deep, not the row)
+    let of_slot = |sl: usize| -> Vec<String> {
+        p.s_regs.slots.iter().enumerate().filter(|&(_, &x)| x == sl).map(|(i, _)| format!("acc_s[{i}]")).collect()
+    };
     let mut softmax = String::new();
     for sl in 0..slots {
-        let _ = writeln!(softmax, "    float mx{sl} = row_max[{sl}];");
-    }
-    for (i, sl) in p.s_regs.slots.iter().enumerate() {
-        let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, acc_s[{i}]);");
+        let max = tree(&|a, b| format!("fmaxf({a}, {b})"), &of_slot(sl));
+        let _ = writeln!(softmax, "    float mx{sl} = fmaxf(row_max[{sl}], {max});");
     }
     for m in &p.row_masks {
         for sl in 0..slots {
@@ -166,10 +169,10 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
         );
     }
     for (i, sl) in p.s_regs.slots.iter().enumerate() {
-        let _ = writeln!(
-            softmax,
-            "    acc_s[{i}] = kute_ex2(fmaf(acc_s[{i}], sl2, -ms{sl}));\n    row_sum[{sl}] += acc_s[{i}];"
-        );
+        let _ = writeln!(softmax, "    acc_s[{i}] = kute_ex2(fmaf(acc_s[{i}], sl2, -ms{sl}));");
+    }
+    for sl in 0..slots {
+        let _ = writeln!(softmax, "    row_sum[{sl}] += {};", tree(&|a, b| format!("({a} + {b})"), &of_slot(sl)));
     }
     let mut rescale = String::new();
     for (i, sl) in p.o_regs.slots.iter().enumerate() {

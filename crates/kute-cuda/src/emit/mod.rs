@@ -148,6 +148,18 @@ pub(crate) fn ptx_type(elem: Elem) -> &'static str {
     }
 }
 
+/// `xs` combined by `op` as a balanced binary tree (a row's maximum or sum
+/// over a thread's registers: a chain of dependent instructions as long as
+/// the tree is deep, not as the row).
+///
+/// Pre: `xs` not empty. Post: the C expression.
+pub(crate) fn tree(op: &dyn Fn(&str, &str) -> String, xs: &[String]) -> String {
+    match xs {
+        [x] => x.clone(),
+        _ => op(&tree(op, &xs[..xs.len() / 2]), &tree(op, &xs[xs.len() / 2..])),
+    }
+}
+
 /// A C initializer list of `v`.
 pub(crate) fn list(v: &[i64]) -> String {
     v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", ")

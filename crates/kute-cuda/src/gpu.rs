@@ -172,6 +172,46 @@ fn config(f: &CudaFunction, grid: (u32, u32), threads: u32, smem: u32) -> Result
     Ok(LaunchConfig { grid_dim: (grid.0, grid.1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: smem })
 }
 
+/// As [`config`], for a grid of three dimensions.
+fn config3(f: &CudaFunction, grid: (u32, u32, u32), threads: u32, smem: u32) -> Result<LaunchConfig> {
+    let mut cfg = config(f, (grid.0, grid.1), threads, smem)?;
+    cfg.grid_dim.2 = grid.2;
+    Ok(cfg)
+}
+
+/// An attention kernel's last arguments: `O`, the LSE (a null pointer
+/// where none is asked for) and the parameters.
+fn push_attention_outputs<'a>(
+    l: &mut cudarc::driver::LaunchArgs<'a>,
+    o: &'a mut CudaSlice<u16>,
+    lse: Option<&'a mut CudaSlice<f32>>,
+    params: &'a Params,
+) {
+    static NONE: u64 = 0;
+    l.arg(o);
+    match lse {
+        Some(x) => l.arg(x),
+        None => l.arg(&NONE),
+    };
+    l.arg(params);
+}
+
+/// The value `cache` keeps for `key`, made by `make` where it has none yet
+/// (outside the lock: a compile may take seconds; two threads making the
+/// same one at once keep the second).
+fn kept<K: Eq + std::hash::Hash, V>(
+    cache: &Mutex<HashMap<K, Arc<V>>>,
+    key: K,
+    make: impl FnOnce() -> Result<V>,
+) -> Result<Arc<V>> {
+    if let Some(v) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok(v.clone());
+    }
+    let v = Arc::new(make()?);
+    cache.lock().unwrap_or_else(|p| p.into_inner()).insert(key, v.clone());
+    Ok(v)
+}
+
 /// `Ok` where buffers of `lens` elements (A, B, C) hold the `spans` of
 /// the problem `mnk` x `batch`; else an `Unsupported` error of `op` naming
 /// the first that does not.
@@ -532,15 +572,11 @@ impl Gpu {
         facts: SizeFacts,
         op: EpilogueOp,
     ) -> Result<Arc<(Sm90GemmAtLaunch, Sm90Kernels)>> {
-        let key = (elem, config, facts, op);
-        if let Some(k) = self.gemms.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(k.clone());
-        }
-        let g = Sm90GemmAtLaunch::with_op(&format!("kute_gemm_{}", self.gemms_len()), elem, config, facts, op)?;
-        let kernels = self.load_sm90_at(&g)?;
-        let k = Arc::new((g, kernels));
-        self.gemms.lock().unwrap_or_else(|p| p.into_inner()).insert(key, k.clone());
-        Ok(k)
+        kept(&self.gemms, (elem, config, facts, op), || {
+            let g = Sm90GemmAtLaunch::with_op(&format!("kute_gemm_{}", self.gemms_len()), elem, config, facts, op)?;
+            let kernels = self.load_sm90_at(&g)?;
+            Ok((g, kernels))
+        })
     }
 
     /// The SM80 GEMM of sizes given at launch for `elem`, `config`,
@@ -764,15 +800,11 @@ impl Gpu {
         elem: Elem,
         config: AttentionConfig,
     ) -> Result<Arc<(AttentionKernel, CudaFunction)>> {
-        let key = (elem, config);
-        if let Some(k) = self.attentions.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(k.clone());
-        }
-        let k = AttentionKernel::new(&AttentionKernel::name_of(config, elem), config, elem)?;
-        let (f, _) = self.kernel_cached(&k.name, &k.source, self.arch()?)?;
-        let loaded = Arc::new((k, f));
-        self.attentions.lock().unwrap_or_else(|p| p.into_inner()).insert(key, loaded.clone());
-        Ok(loaded)
+        kept(&self.attentions, (elem, config), || {
+            let k = AttentionKernel::new(&AttentionKernel::name_of(config, elem), config, elem)?;
+            let (f, _) = self.kernel_cached(&k.name, &k.source, self.arch()?)?;
+            Ok((k, f))
+        })
     }
 
     /// Launches the attention kernel `f` of `k` on a `grid` over `Q`, `K`,
@@ -793,19 +825,12 @@ impl Gpu {
         lse: Option<&mut CudaSlice<f32>>,
         params: &Params,
     ) -> Result<()> {
-        let mut cfg = config(f, (grid.0, grid.1), k.threads, k.smem_bytes)?;
-        cfg.grid_dim.2 = grid.2;
-        let none = 0u64;
+        let cfg = config3(f, grid, k.threads, k.smem_bytes)?;
         let mut l = self.stream.launch_builder(f);
         l.arg(q);
         l.arg(kk);
         l.arg(v);
-        l.arg(o);
-        match lse {
-            Some(x) => l.arg(x),
-            None => l.arg(&none),
-        };
-        l.arg(params);
+        push_attention_outputs(&mut l, o, lse, params);
         // SAFETY: the kernel takes four 16-bit buffers, an f32 buffer (or
         // null, then unread) and its parameters by value; it reads and
         // writes at the offsets the parameters' strides give for the
@@ -820,20 +845,25 @@ impl Gpu {
     ///
     /// Pre: an SM90 GPU. Post: the kernel and its function, or the plan's,
     /// the compiler's or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::{attention::Sm90AttentionConfig, gpu::Gpu, Elem};
+    /// let gpu = Gpu::new(0)?;
+    /// let first = gpu.attention_sm90_kernel(Elem::Bf16, Sm90AttentionConfig::for_head_dim(128, true))?;
+    /// let again = gpu.attention_sm90_kernel(Elem::Bf16, Sm90AttentionConfig::for_head_dim(128, true))?;
+    /// assert!(std::sync::Arc::ptr_eq(&first, &again)); // planned and compiled once
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn attention_sm90_kernel(
         &self,
         elem: Elem,
         config: Sm90AttentionConfig,
     ) -> Result<Arc<(Sm90AttentionKernel, CudaFunction)>> {
-        let key = (elem, config);
-        if let Some(k) = self.attentions_sm90.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
-            return Ok(k.clone());
-        }
-        let k = Sm90AttentionKernel::new(&Sm90AttentionKernel::name_of(config, elem), config, elem)?;
-        let (f, _) = self.kernel_cached(&k.name, &k.source, "sm_90a")?;
-        let loaded = Arc::new((k, f));
-        self.attentions_sm90.lock().unwrap_or_else(|p| p.into_inner()).insert(key, loaded.clone());
-        Ok(loaded)
+        kept(&self.attentions_sm90, (elem, config), || {
+            let k = Sm90AttentionKernel::new(&Sm90AttentionKernel::name_of(config, elem), config, elem)?;
+            let (f, _) = self.kernel_cached(&k.name, &k.source, "sm_90a")?;
+            Ok((k, f))
+        })
     }
 
     /// Launches the SM90 attention kernel `f` of `k` on a `grid`: `Q`, `K`
@@ -860,19 +890,12 @@ impl Gpu {
             self.tensor_map_4d(kk, k.elem, &specs[1])?,
             self.tensor_map_4d(v, k.elem, &specs[2])?,
         ];
-        let mut cfg = config(f, (grid.0, grid.1), k.threads, k.smem_bytes)?;
-        cfg.grid_dim.2 = grid.2;
-        let none = 0u64;
+        let cfg = config3(f, grid, k.threads, k.smem_bytes)?;
         let mut l = self.stream.launch_builder(f);
         for m in &maps {
             l.arg(m);
         }
-        l.arg(o);
-        match lse {
-            Some(x) => l.arg(x),
-            None => l.arg(&none),
-        };
-        l.arg(params);
+        push_attention_outputs(&mut l, o, lse, params);
         // SAFETY: the kernel takes three tensor maps and its parameters by
         // value, a 16-bit output and an f32 one (or null, then unwritten);
         // the maps read inside the buffers they were made from and the
@@ -1302,6 +1325,17 @@ impl Gpu {
     ///
     /// Pre: `buf` holds what `spec` spans; `T` is `elem.bytes()` wide; the
     /// strides multiples of 16 bytes. Post: the map, or the driver's error.
+    ///
+    /// ```no_run
+    /// use kute_cuda::attention::{strides, Sm90AttentionConfig, Sm90AttentionKernel};
+    /// use kute_cuda::{gpu::Gpu, Elem};
+    /// let k = Sm90AttentionKernel::new("a", Sm90AttentionConfig::default(), Elem::F16)?;
+    /// let q: kute::Layout = "(1000,128,8):(1024,1,128)".parse().unwrap(); // BSHD, one batch entry
+    /// let gpu = Gpu::new(0)?;
+    /// let buf = gpu.zeros::<u16>(1000 * 1024)?;
+    /// let map = gpu.tensor_map_4d(&buf, Elem::F16, &k.map(&strides("Q", &q, 4)?, false))?;
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
     pub fn tensor_map_4d<T: DeviceRepr>(&self, buf: &CudaSlice<T>, elem: Elem, spec: &MapSpec) -> Result<TensorMap> {
         self.encode(buf, elem, &spec.dims, &spec.strides, &spec.boxes)
     }

@@ -7,6 +7,7 @@
 //! unrolled loops over the plan's constant tables. Either way every index
 //! folds to a per-thread base computed once and a constant.
 
+use super::softmax::Rows;
 use super::{device, header, layout_fn, list, plain_fn, ptx_type};
 use crate::attention::AttentionConfig;
 use crate::plan::attention_sm80::{AttentionSm80Plan, Fragments};
@@ -125,7 +126,6 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         o
     };
     let slots = p.slot_rows.len();
-    let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
 
     // the per-thread bases, computed once
     let mut prelude = String::new();
@@ -158,95 +158,22 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         )
     };
 
-    // the masks: keys past Lk, and with the causal mask keys past the row's
-    // position aligned at the end (query i sees keys up to i + Lk - Lq)
-    let mut mask = String::new();
-    for (sl, row) in p.slot_rows.iter().enumerate() {
-        if causal {
-            let _ = writeln!(mask, "      const int lim{sl} = min(lk, m0 + s_row0 + {row} + off + 1) - n0;");
-        } else {
-            let _ = writeln!(mask, "      const int lim{sl} = lk - n0;");
-        }
-    }
-    for (i, ((_, col), sl)) in p.s_regs.offsets.iter().zip(&p.s_regs.slots).enumerate() {
-        let _ = writeln!(mask, "      if (s_col0 + {col} >= lim{sl}) acc_s[{}][{}] = kute_neg_inf;", i / 4, i % 4);
-    }
-    // the online softmax in base 2: the rows' maxima over the thread's
-    // registers, then over the lanes sharing the rows; the factor of the
-    // old sums and O; the exponentials (scale folded into one FMA) and the
-    // thread's part of each row's sum
-    let mut softmax = String::new();
-    for sl in 0..slots {
-        let _ = writeln!(softmax, "    float mx{sl} = row_max[{sl}];");
-    }
-    for (i, sl) in p.s_regs.slots.iter().enumerate() {
-        let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, acc_s[{}][{}]);", i / 4, i % 4);
-    }
-    for m in &p.row_masks {
-        for sl in 0..slots {
-            let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, __shfl_xor_sync(0xffffffffu, mx{sl}, {m}));");
-        }
-    }
-    for sl in 0..slots {
-        let _ = writeln!(
-            softmax,
-            "    const float ms{sl} = mx{sl} == kute_neg_inf ? 0.f : mx{sl} * sl2;\n    const float alpha{sl} = kute_ex2(row_max[{sl}] * sl2 - ms{sl});\n    row_max[{sl}] = mx{sl};\n    row_sum[{sl}] *= alpha{sl};"
-        );
-    }
-    for (i, sl) in p.o_regs.slots.iter().enumerate() {
-        let _ = writeln!(softmax, "    acc_o[{}][{}] *= alpha{sl};", i / 4, i % 4);
-    }
-    for (i, sl) in p.s_regs.slots.iter().enumerate() {
-        let (r, v) = (i / 4, i % 4);
-        let _ = writeln!(
-            softmax,
-            "    acc_s[{r}][{v}] = kute_ex2(fmaf(acc_s[{r}][{v}], sl2, -ms{sl}));\n    row_sum[{sl}] += acc_s[{r}][{v}];"
-        );
-    }
-    // P's registers from S's (p_from_s): value pairs into 16-bit pairs
-    let mut to_p = String::new();
-    for r in 0..p.p.repeats {
-        for q in 0..4 {
-            let (a, b) = (p.p_src[(8 * r + 2 * q) as usize], p.p_src[(8 * r + 2 * q + 1) as usize]);
-            let _ =
-                writeln!(to_p, "    pf[{r}][{q}] = {pack}(acc_s[{}][{}], acc_s[{}][{}]);", a / 4, a % 4, b / 4, b % 4);
-        }
-    }
-    // the end: each row's sum over its lanes, O / sum stored in 16-bit
-    // pairs, and the log-sum-exp (natural log) by the first lane of a row
-    let mut store = String::new();
-    for m in &p.row_masks {
-        for sl in 0..slots {
-            let _ = writeln!(store, "  row_sum[{sl}] += __shfl_xor_sync(0xffffffffu, row_sum[{sl}], {m});");
-        }
-    }
-    for (sl, row) in p.slot_rows.iter().enumerate() {
-        let _ = writeln!(
-            store,
-            "  const int orow{sl} = m0 + o_row0 + {row};\n  const bool ok{sl} = orow{sl} < lq;\n  const float inv{sl} = row_sum[{sl}] == 0.f ? 0.f : 1.f / row_sum[{sl}];\n  unsigned short* go{sl} = go + (long long)orow{sl} * prm.o[1] + o_col0;"
-        );
-    }
-    for (i, pair) in p.o_regs.offsets.chunks(2).enumerate() {
-        let j = 2 * i;
-        let sl = p.o_regs.slots[j];
-        let _ = writeln!(
-            store,
-            "  if (ok{sl}) *(unsigned int*)(go{sl} + {}) = {pack}(acc_o[{}][{}] * inv{sl}, acc_o[{}][{}] * inv{sl});",
-            pair[0].1,
-            j / 4,
-            j % 4,
-            (j + 1) / 4,
-            (j + 1) % 4
-        );
-    }
-    let _ = writeln!(store, "  if (LSE != nullptr && (t & {lanes}) == 0) {{");
-    for sl in 0..slots {
-        let _ = writeln!(
-            store,
-            "    if (ok{sl}) glse[(long long)orow{sl} * prm.lse[1]] = row_sum[{sl}] == 0.f ? kute_neg_inf : (row_max[{sl}] * sl2 + __log2f(row_sum[{sl}])) * 0.6931471805599453f;"
-        );
-    }
-    store.push_str("  }\n");
+    // the masks, the online softmax (O rescaled between its maxima and its
+    // exponentials), P from S's registers, and the end
+    let (s_reg, o_reg) =
+        (|i: usize| format!("acc_s[{}][{}]", i / 4, i % 4), |i: usize| format!("acc_o[{}][{}]", i / 4, i % 4));
+    let rows = Rows {
+        s: &p.s_regs,
+        o: &p.o_regs,
+        slot_rows: &p.slot_rows,
+        row_masks: &p.row_masks,
+        s_reg: &s_reg,
+        o_reg: &o_reg,
+    };
+    let mask = rows.mask(causal);
+    let softmax = rows.softmax(false).concat();
+    let to_p = rows.to_p(&p.p_src, pack);
+    let store = rows.store(pack, "t");
 
     // Q's fragments: loaded once into registers, or at each step of d
     // Q's fragments: loaded once into registers, or at each k-step with K's

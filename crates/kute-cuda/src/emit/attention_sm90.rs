@@ -15,7 +15,8 @@
 //! softmax of `S(n - 1)` waits only for the first.
 
 use super::attention_sm80::PARAMS;
-use super::{device, header, plain_fn, ptx_type, tree};
+use super::softmax::Rows;
+use super::{device, header, plain_fn, ptx_type};
 use crate::attention::Sm90AttentionConfig;
 use crate::plan::attention_sm90::{AttentionSm90Plan, Sm90Tile};
 use crate::{Elem, Result};
@@ -110,7 +111,6 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     let (s_acc, o_acc) = (p.s.values * p.s.repeats, p.o.values * p.o.repeats);
     let p_regs = p.p.values * p.p.repeats / 2; // 16-bit pairs
     let slots = p.slot_rows.len();
-    let lanes = p.row_masks.iter().fold(0, |a, m| a | m);
     let (q_cells, k_cells) = (bm * d, bn * d);
     let bytes = elem.bytes();
 
@@ -128,62 +128,22 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     for (j, vo) in p.smem[2].ksteps.iter().enumerate() {
         let _ = writeln!(o_gemm, "    kute_wgmma_o(acc_o, pf[{j}], kute_desc_v(svs + {vo}));");
     }
-    // the masks: keys past Lk, and with the causal mask keys past the row's
-    // position aligned at the end (query i sees keys up to i + Lk - Lq)
-    let mut mask = String::new();
-    for (sl, row) in p.slot_rows.iter().enumerate() {
-        if causal {
-            let _ = writeln!(mask, "      const int lim{sl} = min(lk, m0 + s_row0 + {row} + off + 1) - n0;");
-        } else {
-            let _ = writeln!(mask, "      const int lim{sl} = lk - n0;");
-        }
-    }
-    for (i, ((_, col), sl)) in p.s_regs.offsets.iter().zip(&p.s_regs.slots).enumerate() {
-        let _ = writeln!(mask, "      if (s_col0 + {col} >= lim{sl}) acc_s[{i}] = kute_neg_inf;");
-    }
-    let masked = if causal { format!("n0 + {bn} > lk || n0 + {bn} - 1 > m0 + off") } else { format!("n0 + {bn} > lk") };
-    // the online softmax in base 2 over `acc_s`: the rows' maxima over the
-    // thread's registers and the lanes sharing the rows, each row's factor
-    // `alpha` of its old sum (and of O, applied by `rescale`), the
-    // exponentials (the scale folded into one FMA) and the thread's part of
-    // each row's sum
-    // (each row's registers reduced as a balanced tree: a chain of
-    // dependent instructions as long as the tree is deep, not the row)
-    let of_slot = |sl: usize| -> Vec<String> {
-        p.s_regs.slots.iter().enumerate().filter(|&(_, &x)| x == sl).map(|(i, _)| format!("acc_s[{i}]")).collect()
+    // the masks, the online softmax (O rescaled once the P·V in flight is
+    // in), P from S's registers, and the end
+    let (s_reg, o_reg) = (|i: usize| format!("acc_s[{i}]"), |i: usize| format!("acc_o[{i}]"));
+    let rows = Rows {
+        s: &p.s_regs,
+        o: &p.o_regs,
+        slot_rows: &p.slot_rows,
+        row_masks: &p.row_masks,
+        s_reg: &s_reg,
+        o_reg: &o_reg,
     };
-    let mut softmax = String::new();
-    for sl in 0..slots {
-        let max = tree(&|a, b| format!("fmaxf({a}, {b})"), &of_slot(sl));
-        let _ = writeln!(softmax, "    float mx{sl} = fmaxf(row_max[{sl}], {max});");
-    }
-    for m in &p.row_masks {
-        for sl in 0..slots {
-            let _ = writeln!(softmax, "    mx{sl} = fmaxf(mx{sl}, __shfl_xor_sync(0xffffffffu, mx{sl}, {m}));");
-        }
-    }
-    for sl in 0..slots {
-        let _ = writeln!(
-            softmax,
-            "    const float ms{sl} = mx{sl} == kute_neg_inf ? 0.f : mx{sl} * sl2;\n    alpha[{sl}] = kute_ex2(row_max[{sl}] * sl2 - ms{sl});\n    row_max[{sl}] = mx{sl};\n    row_sum[{sl}] *= alpha[{sl}];"
-        );
-    }
-    for (i, sl) in p.s_regs.slots.iter().enumerate() {
-        let _ = writeln!(softmax, "    acc_s[{i}] = kute_ex2(fmaf(acc_s[{i}], sl2, -ms{sl}));");
-    }
-    for sl in 0..slots {
-        let _ = writeln!(softmax, "    row_sum[{sl}] += {};", tree(&|a, b| format!("({a} + {b})"), &of_slot(sl)));
-    }
-    let mut rescale = String::new();
-    for (i, sl) in p.o_regs.slots.iter().enumerate() {
-        let _ = writeln!(rescale, "    acc_o[{i}] *= alpha[{sl}];");
-    }
-    // P's registers from S's (p_src): value pairs into 16-bit pairs
-    let mut to_p = String::new();
-    for j in 0..p_regs {
-        let (a, b) = (p.p_src[(2 * j) as usize], p.p_src[(2 * j + 1) as usize]);
-        let _ = writeln!(to_p, "    pf[{}][{}] = {pack}(acc_s[{a}], acc_s[{b}]);", j / 4, j % 4);
-    }
+    let mask = rows.mask(causal);
+    let masked = if causal { format!("n0 + {bn} > lk || n0 + {bn} - 1 > m0 + off") } else { format!("n0 + {bn} > lk") };
+    let [head, rescale, tail] = rows.softmax(true);
+    let softmax = head + &tail;
+    let to_p = rows.to_p(&p.p_src, pack);
     // the registers in flight in a wgmma are kept where they are until it
     // has finished (the compiler sees the asm's operands used at its issue)
     let fence = |what: &str, n: i64, c: &str| -> String {
@@ -279,38 +239,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     } else {
         (String::new(), String::new())
     };
-    // the end: each row's sum over its lanes, O / sum stored in 16-bit
-    // pairs, and the log-sum-exp (natural log) by the first lane of a row
-    let mut store = String::new();
-    for m in &p.row_masks {
-        for sl in 0..slots {
-            let _ = writeln!(store, "  row_sum[{sl}] += __shfl_xor_sync(0xffffffffu, row_sum[{sl}], {m});");
-        }
-    }
-    for (sl, row) in p.slot_rows.iter().enumerate() {
-        let _ = writeln!(
-            store,
-            "  const int orow{sl} = m0 + o_row0 + {row};\n  const bool ok{sl} = orow{sl} < lq;\n  const float inv{sl} = row_sum[{sl}] == 0.f ? 0.f : 1.f / row_sum[{sl}];\n  unsigned short* go{sl} = go + (long long)orow{sl} * prm.o[1] + o_col0;"
-        );
-    }
-    for (i, pair) in p.o_regs.offsets.chunks(2).enumerate() {
-        let j = 2 * i;
-        let sl = p.o_regs.slots[j];
-        let _ = writeln!(
-            store,
-            "  if (ok{sl}) *(unsigned int*)(go{sl} + {}) = {pack}(acc_o[{j}] * inv{sl}, acc_o[{}] * inv{sl});",
-            pair[0].1,
-            j + 1
-        );
-    }
-    let _ = writeln!(store, "  if (LSE != nullptr && (ct & {lanes}) == 0) {{");
-    for sl in 0..slots {
-        let _ = writeln!(
-            store,
-            "    if (ok{sl}) glse[(long long)orow{sl} * prm.lse[1]] = row_sum[{sl}] == 0.f ? kute_neg_inf : (row_max[{sl}] * sl2 + __log2f(row_sum[{sl}])) * 0.6931471805599453f;"
-        );
-    }
-    store.push_str("  }\n");
+    let store = rows.store(pack, "ct");
 
     // a tile's query block, head and batch entry: the query blocks of a
     // head one after the other (the last first when causal: the most keys)
@@ -409,7 +338,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
   float acc_o[{o_acc}];
   float acc_s[{s_acc}];
   unsigned int pf[{p_steps}][4];
-  float row_max[{slots}], row_sum[{slots}], alpha[{slots}];
+  float row_max[{slots}], row_sum[{slots}];
   int it = 0, j = 0;
 {turn_first}  for (long long tile = first; tile < tiles; tile += step, ++j) {{
   {place}

@@ -12,6 +12,7 @@ pub(crate) mod copy;
 pub(crate) mod epilogue;
 pub(crate) mod gemm_sm80;
 pub(crate) mod gemm_sm90;
+pub(crate) mod softmax;
 pub(crate) mod transpose;
 
 use crate::{Elem, Result};

@@ -45,7 +45,7 @@ pub(crate) fn documents() -> Vec<(String, String)> {
 const MIN_EXAMPLES: &[(&str, usize)] = &[
     ("README.md", 7),
     ("docs/tour.md", 70),
-    ("docs/gpu.md", 1),
+    ("docs/gpu.md", 2),
     ("docs/cli.md", 5),
     ("docs/symbolic.md", 7),
     ("docs/differences.md", 4),

@@ -146,20 +146,16 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     let to_p = rows.to_p(&p.p_src, pack);
     // the registers in flight in a wgmma are kept where they are until it
     // has finished (the compiler sees the asm's operands used at its issue)
-    let fence = |what: &str, n: i64, c: &str| -> String {
+    let fence = |n: i64, c: &str, reg: &dyn Fn(i64) -> String| -> String {
         let mut f = String::new();
         for i in 0..n {
-            let r = if what == "pf" { format!("pf[{}][{}]", i / 4, i % 4) } else { format!("{what}[{i}]") };
-            let _ = writeln!(f, "    asm volatile(\"\" : \"+{c}\"({r}) :: \"memory\");");
+            let _ = writeln!(f, "    asm volatile(\"\" : \"+{c}\"({}) :: \"memory\");", reg(i));
         }
         f
     };
-    let fence_o = fence("acc_o", o_acc, "f");
-    let fence_p = fence("pf", p_regs, "r");
-    let fence_s = fence("acc_s", s_acc, "f");
-    let wait_k = format!("kute_wait(kute_bar(&k_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
-    let wait_v = format!("kute_wait(kute_bar(&v_full[{{st}}]), (unsigned int)(({{it}} / {stages}) & 1));");
-    let at = |tpl: &str, st: &str, it: &str| tpl.replace("{st}", st).replace("{it}", it);
+    let fence_o = fence(o_acc, "f", &|i| format!("acc_o[{i}]"));
+    let fence_p = fence(p_regs, "r", &|i| format!("pf[{}][{}]", i / 4, i % 4));
+    let fence_s = fence(s_acc, "f", &|i| format!("acc_s[{i}]"));
     // a stage's K is released once its S is in, its V once its P·V is
     let release =
         |x: &str, it: &str| format!("if (ct % 32 == 0) kute_arrive(kute_bar(&{x}_empty[({it}) % {stages}]));\n");
@@ -175,18 +171,16 @@ pub(crate) fn source(name: &str, p: &AttentionSm90Plan) -> Result<String> {
     } else {
         (String::new(), String::new())
     };
-    let s_step = |it: &str| {
+    // one product of key block `it`: its stage's tile `x` (K or V) has
+    // landed, then the wgmma `gemm` reading it from `s{x}s`
+    let step = |x: &str, it: &str, gemm: &str| {
+        let acc = if x == "k" { format!("    float (&acc)[{s_acc}] = acc_s;\n") } else { String::new() };
         format!(
-            "    {{\n    const int st = {it} % {stages};\n    {}\n    const unsigned short* sks = sk + st * {k_cells};\n    float (&acc)[{s_acc}] = acc_s;\n    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{s_gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n",
-            at(&wait_k, "st", it)
+            "    {{\n    const int st = {it} % {stages};\n    kute_wait(kute_bar(&{x}_full[st]), (unsigned int)(({it} / {stages}) & 1));\n    const unsigned short* s{x}s = s{x} + st * {k_cells};\n{acc}    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n"
         )
     };
-    let o_step = |it: &str| {
-        format!(
-            "    {{\n    const int st = {it} % {stages};\n    {}\n    const unsigned short* svs = sv + st * {k_cells};\n    asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n{o_gemm}    asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n    }}\n",
-            at(&wait_v, "st", it)
-        )
-    };
+    let s_step = |it: &str| step("k", it, &s_gemm);
+    let o_step = |it: &str| step("v", it, &o_gemm);
     let mask_block = format!("    if ({masked}) {{\n{mask}    }}\n");
     let body = if overlap {
         // S(n_end - 1) alone, then per block: S(n - 1) and P(n)·V(n) issued

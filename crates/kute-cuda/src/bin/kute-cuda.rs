@@ -1016,6 +1016,27 @@ fn attention_cubins(arch: &str) -> Result<usize, Error> {
     Ok(spilling)
 }
 
+/// Compiles `source` to PTX for `arch` with NVRTC; with `out`, writes the
+/// source and its PTX there (`NAME.cu`, `NAME.ARCH.ptx`). A failure is
+/// printed, and the answer is whether it compiled (an error only where
+/// `out` cannot be made).
+fn compile_kept(name: &str, source: &str, arch: &'static str, out: Option<&std::path::Path>) -> Result<bool, Error> {
+    match compile_ptx(name, source, arch) {
+        Ok(p) => {
+            if let Some(dir) = out {
+                std::fs::create_dir_all(dir).map_err(|e| Error::Unsupported { op: "ptx", why: e.to_string() })?;
+                let _ = std::fs::write(dir.join(format!("{name}.cu")), source);
+                let _ = std::fs::write(dir.join(format!("{name}.{arch}.ptx")), p.to_src());
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            eprintln!("{arch} {name}: {e}");
+            Ok(false)
+        }
+    }
+}
+
 fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(), Error> {
     need_nvrtc()?;
     let kernels = catalogue()?;
@@ -1026,20 +1047,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
         let mut count = 0;
         for (name, source) in kernels.iter().flat_map(|k| k.sources()) {
             count += 1;
-            match compile_ptx(&name, source, a) {
-                Ok(p) => {
-                    if let Some(dir) = out {
-                        std::fs::create_dir_all(dir)
-                            .map_err(|e| Error::Unsupported { op: "ptx", why: e.to_string() })?;
-                        let _ = std::fs::write(dir.join(format!("{name}.cu")), source);
-                        let _ = std::fs::write(dir.join(format!("{name}.{arch}.ptx")), p.to_src());
-                    }
-                }
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("{arch} {name}: {e}");
-                }
-            }
+            failed += usize::from(!compile_kept(&name, source, a, out)?);
         }
         for (name, source) in gemm_catalogue()? {
             count += 1;
@@ -1051,18 +1059,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
         let attention_failed = failed;
         for k in &attention {
             count += 1;
-            match compile_ptx(&k.name, &k.source, a) {
-                Ok(p) => {
-                    if let Some(dir) = out {
-                        let _ = std::fs::write(dir.join(format!("{}.cu", k.name)), &k.source);
-                        let _ = std::fs::write(dir.join(format!("{}.{arch}.ptx", k.name)), p.to_src());
-                    }
-                }
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("{arch} {}: {e}", k.name);
-                }
-            }
+            failed += usize::from(!compile_kept(&k.name, &k.source, a, out)?);
         }
         println!("{arch} attention: {} kernels, {} failed", attention.len(), failed - attention_failed);
         println!("{arch}: {count} kernels compiled, {failed} failed");
@@ -1212,18 +1209,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
     let (attention_sm90, failed_before) = (attention_sm90_catalogue()?, failed);
     for k in &attention_sm90 {
         count += 1;
-        match compile_ptx(&k.name, &k.source, "sm_90a") {
-            Ok(p) => {
-                if let Some(dir) = out {
-                    let _ = std::fs::write(dir.join(format!("{}.cu", k.name)), &k.source);
-                    let _ = std::fs::write(dir.join(format!("{}.sm_90a.ptx", k.name)), p.to_src());
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                eprintln!("sm_90a {}: {e}", k.name);
-            }
-        }
+        failed += usize::from(!compile_kept(&k.name, &k.source, "sm_90a", out)?);
     }
     println!("sm_90a attention: {} kernels, {} failed", attention_sm90.len(), failed - failed_before);
     println!("sm_90a: {count} kernels compiled, {failed} failed");

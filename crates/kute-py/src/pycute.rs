@@ -1428,6 +1428,17 @@ fn idx2crd_pv(idx: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
     }
 }
 
+/// A shape and its stride, given or (`None`) the compact one, its prefix
+/// products: the arguments of `idx2crd` and `crd2idx`.
+fn shape_and_stride(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<(Pv, Pv)> {
+    let shape = pv(shape)?;
+    let stride = match stride.filter(|s| !s.is_none()) {
+        Some(d) => pv(d)?,
+        None => prefix_product_pv(&shape, &Pv::I(1))?,
+    };
+    Ok((shape, stride))
+}
+
 /// `idx2crd(idx, shape, stride=None)`: the coordinate of an index, `(idx //
 /// stride) % shape` at each leaf (stride: the prefix products of the shape).
 /// With unknowns, each leaf where the facts decide it (else an error naming
@@ -1440,11 +1451,7 @@ fn idx2crd(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let shape = pv(shape)?;
-    let stride = match stride.filter(|s| !s.is_none()) {
-        Some(d) => pv(d)?,
-        None => prefix_product_pv(&shape, &Pv::I(1))?,
-    };
+    let (shape, stride) = shape_and_stride(shape, stride)?;
     pv_py(py, &idx2crd_pv(&pv(idx)?, &shape, &stride)?)
 }
 
@@ -1532,11 +1539,7 @@ fn crd2idx(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let shape = pv(shape)?;
-    let stride = match stride.filter(|s| !s.is_none()) {
-        Some(d) => pv(d)?,
-        None => prefix_product_pv(&shape, &Pv::I(1))?,
-    };
+    let (shape, stride) = shape_and_stride(shape, stride)?;
     pv_py(py, &crd2idx_pv(&pv(crd)?, &shape, &stride)?)
 }
 

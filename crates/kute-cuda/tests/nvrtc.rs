@@ -146,15 +146,17 @@ fn toolchain_nvrtc_reports_a_bad_kernel_with_its_log() {
 
 #[test]
 #[ignore = "downloads NVRTC: run by the README's test command with `-- --ignored toolchain_`"]
-fn toolchain_the_attention_kernels_do_not_spill_registers() {
+fn toolchain_the_attention_kernels_spill_at_most_a_few_registers() {
     // NVRTC's ptxas compiles every attention kernel of the catalogue to
     // sm_90 machine code (the SM90 kernels to sm_90a, where their consumer
-    // warpgroups' 240 registers hold O, S and P at once) and reports spills
+    // warpgroups' 240 registers hold O, S and P at once) and reports spills:
+    // `attention-regs` fails where a kernel spills more than a few registers
+    // (the SM80 kernels' fastest tiles sit at the 255-register edge)
     let Ok(dir) = nvrtc_dir() else {
         if std::env::var_os("KUTE_REQUIRE_NVRTC").is_some() {
             panic!("NVRTC is required (KUTE_REQUIRE_NVRTC) but unavailable");
         }
-        loud("SKIPPED toolchain_the_attention_kernels_do_not_spill_registers: no NVRTC");
+        loud("SKIPPED toolchain_the_attention_kernels_spill_at_most_a_few_registers: no NVRTC");
         return;
     };
     let out = Command::new(env!("CARGO_BIN_EXE_kute-cuda"))

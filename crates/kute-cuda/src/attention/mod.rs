@@ -62,6 +62,14 @@ pub struct AttentionConfig {
     /// before group `i`'s MMAs, hiding an `ldmatrix`'s latency behind `g`
     /// groups of MMAs at the cost of `g` groups' registers (0 to 8).
     pub frag_prefetch: i64,
+    /// Tiles of `K` and `V` in shared memory, 1 or 2. With one (as
+    /// FlashAttention-2), `V(n)` is copied while `S = Q·K(n)ᵀ` is
+    /// multiplied and `K(n - 1)` while `O += P·V(n)` is, each copy waited
+    /// for half a step later. With two, block `n - 1`'s `K` and `V` are
+    /// copied into the other tiles while block `n` is computed: a whole
+    /// step to land and one barrier per step, for twice the shared memory
+    /// of `K` and `V`.
+    pub kv_stages: i64,
 }
 
 /// The fragments' prefetch distance of the default tiles (see
@@ -80,6 +88,7 @@ impl Default for AttentionConfig {
             causal: false,
             kv_x4: true,
             frag_prefetch: FRAG_PREFETCH,
+            kv_stages: 1,
         }
     }
 }
@@ -102,7 +111,7 @@ impl AttentionConfig {
     /// ```
     pub fn check(&self, elem: Elem) -> Result<()> {
         const OP: &str = "attention";
-        let AttentionConfig { head_dim, block_m, block_n, warps, frag_prefetch, .. } = *self;
+        let AttentionConfig { head_dim, block_m, block_n, warps, frag_prefetch, kv_stages, .. } = *self;
         let bad = |why: String| Err(Error::unsupported(OP, why));
         if !matches!(elem, Elem::F16 | Elem::Bf16) {
             return bad(format!("{elem} inputs (f16 or bf16)"));
@@ -118,6 +127,9 @@ impl AttentionConfig {
         }
         if !(0..=8).contains(&frag_prefetch) {
             return bad(format!("frag_prefetch {frag_prefetch} (0 to 8)"));
+        }
+        if !(1..=2).contains(&kv_stages) {
+            return bad(format!("kv_stages {kv_stages} (1 or 2)"));
         }
         if block_n < 16 || block_n % 16 != 0 {
             return bad(format!("block_n {block_n}: a multiple of 16"));
@@ -149,11 +161,12 @@ impl AttentionConfig {
 pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
     use std::fmt::Write as _;
     let p = crate::plan::attention_sm80::plan(config, elem)?;
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch, kv_stages } =
+        p.config;
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead",
+        "attention forward, {} inputs, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps ({} threads){}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead, {kv_stages} stage(s) of K and V",
         p.elem,
         p.threads,
         if causal { ", causal" } else { "" },
@@ -196,18 +209,21 @@ pub fn describe(config: AttentionConfig, elem: Elem) -> Result<String> {
     let _ = writeln!(o, "row lanes: XOR {}", masks.join(", "));
     let _ = writeln!(
         o,
-        "kernel: {} bytes of shared memory (one tile each of Q, K, V), Q {}",
+        "kernel: {} bytes of shared memory (Q, and {} of K and V), Q {}",
         p.smem_bytes,
+        if kv_stages == 1 { "one tile each" } else { "two tiles each" },
         if p.q_in_registers { "in registers" } else { "read from shared memory at each key block" }
     );
     Ok(o)
 }
 
 impl AttentionConfig {
-    /// The forward tiles measured fastest (H200, f16): 128 query rows and 64
-    /// keys per step (32 at `d = 128`), four warps for `d` of 64 and 128,
-    /// eight for 256 (one warp's 16 rows of `O` at `d = 256` take 128
-    /// registers).
+    /// The forward tiles measured fastest (H200, f16): 128 query rows, four
+    /// warps and 128 keys per step at `d = 64`, 64 keys at 128; eight warps
+    /// and 80 keys at 256 (one warp's 16 rows of `O` at `d = 256` take 128
+    /// registers; `Q` and two stages of 80 keys fill 224 KiB); `K` and `V`
+    /// double-buffered, each group's fragments loaded right before its
+    /// MMAs.
     ///
     /// Pre: none. Post: a configuration of head dimension `head_dim`
     /// (checked by [`AttentionConfig::check`] where it is used).
@@ -215,16 +231,21 @@ impl AttentionConfig {
     /// ```
     /// use kute_cuda::{attention::AttentionConfig, Elem};
     /// let c = AttentionConfig::for_head_dim(256, true);
-    /// assert_eq!((c.block_m, c.block_n, c.warps, c.causal), (128, 64, 8, true));
+    /// assert_eq!((c.block_m, c.block_n, c.warps, c.causal, c.kv_stages), (128, 80, 8, true, 2));
     /// assert!(c.check(Elem::Bf16).is_ok());
     /// ```
     pub fn for_head_dim(head_dim: i64, causal: bool) -> AttentionConfig {
-        let warps = if head_dim > 128 { 8 } else { 4 };
-        // (d = 128: 32 keys per step ran 317 TFLOP/s and 64 keys 320, which
-        // spills 8 bytes (254 registers); with K and V by ldmatrix.x2, 302
-        // and 267: H200, f16, 4 x 16 heads x 4096)
-        let block_n = if head_dim == 128 { 32 } else { 64 };
-        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true, frag_prefetch: FRAG_PREFETCH }
+        // (H200, f16, TFLOP/s, one run: d = 64, 4 x 32 heads x 4096: 128x128
+        // 341, 128x64 330; d = 128, 4 x 16 x 4096: 128x64 380, one stage
+        // 355; d = 256, 2 x 16 x 8192, eight warps: 128x80 342, 128x64 318,
+        // 128x48 316, and 64x64 with four warps and one stage (two blocks an
+        // SM) 307)
+        let (warps, block_n) = match head_dim {
+            64 => (4, 128),
+            128 => (4, 64),
+            _ => (8, 80),
+        };
+        AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true, frag_prefetch: 0, kv_stages: 2 }
     }
 }
 
@@ -292,11 +313,12 @@ impl AttentionKernel {
     /// assert_eq!(AttentionKernel::name_of(pf0, Elem::F16), "kute_attention_f16_d128_128x64_w4_x2_pf0");
     /// ```
     pub fn name_of(config: AttentionConfig, elem: Elem) -> String {
-        let AttentionConfig { head_dim, block_m, block_n, warps, causal, kv_x4, frag_prefetch } = config;
+        let AttentionConfig { head_dim, block_m, block_n, warps, causal, kv_x4, frag_prefetch, kv_stages } = config;
         let c = if causal { "_causal" } else { "" };
         let x2 = if kv_x4 { "" } else { "_x2" };
         let pf = if frag_prefetch == FRAG_PREFETCH { String::new() } else { format!("_pf{frag_prefetch}") };
-        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}{x2}{pf}")
+        let st = if kv_stages == 1 { String::new() } else { format!("_kv{kv_stages}") };
+        format!("kute_attention_{elem}_d{head_dim}_{block_m}x{block_n}_w{warps}{c}{x2}{pf}{st}")
     }
 
     /// The grid for `lq` queries, `heads` query heads and `batch`: a block

@@ -103,6 +103,10 @@ enum Cmd {
         /// Attention: MMA groups the fragments are loaded ahead.
         #[arg(long, default_value_t = kute_cuda::attention::FRAG_PREFETCH)]
         frag_prefetch: i64,
+        /// Attention: tiles of K and V in shared memory (1, or 2: the next
+        /// block copied while this one is computed).
+        #[arg(long, default_value_t = 1)]
+        kv_stages: i64,
     },
     /// Compile every kernel of the catalogue to PTX with NVRTC.
     Ptx {
@@ -338,6 +342,9 @@ enum Cmd {
     /// The 8-bit library checks of `check` alone.
     #[command(hide = true)]
     CheckFp8,
+    /// The attention checks of `check` alone.
+    #[command(hide = true)]
+    CheckAttention,
     /// ptxas's registers and spills of the attention kernels alone (what
     /// `ptx --cubin` prints after compiling the whole catalogue).
     #[command(hide = true)]
@@ -928,6 +935,7 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
         causal: false,
         kv_x4: true,
         frag_prefetch: 1,
+        kv_stages: 1,
     });
     configs.push(AttentionConfig {
         head_dim: 64,
@@ -937,6 +945,7 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
         causal: true,
         kv_x4: true,
         frag_prefetch: 1,
+        kv_stages: 1,
     });
     configs.push(AttentionConfig {
         head_dim: 256,
@@ -946,11 +955,18 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
         causal: false,
         kv_x4: true,
         frag_prefetch: 1,
+        kv_stages: 1,
     });
-    // the default tiles with K and V loaded by ldmatrix.x2 right before their
-    // MMAs (the earlier kernel)
+    // the default tiles with one stage of K and V, and with them loaded by
+    // ldmatrix.x2 right before their MMAs (the earlier kernels)
     for d in [64, 128, 256] {
-        configs.push(AttentionConfig { kv_x4: false, frag_prefetch: 0, ..AttentionConfig::for_head_dim(d, false) });
+        configs.push(AttentionConfig { kv_stages: 1, ..AttentionConfig::for_head_dim(d, false) });
+        configs.push(AttentionConfig {
+            kv_x4: false,
+            frag_prefetch: 0,
+            kv_stages: 1,
+            ..AttentionConfig::for_head_dim(d, false)
+        });
     }
     let mut out = Vec::new();
     for elem in [Elem::F16, Elem::Bf16] {
@@ -987,9 +1003,17 @@ fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionK
     Ok(out)
 }
 
+/// The spill stores an attention kernel may have, in bytes: the SM80
+/// kernels' fastest tiles hold 128 registers of `O` and 64 of `S` and sit at
+/// the 255-register edge, where ptxas spills a few registers around the
+/// loop (16 to 32 bytes) and its versions differ by as much; their tiles
+/// that spill nothing ran slower (355 against 380 TFLOP/s at `d` = 128). A
+/// kernel that holds too much at once spills hundreds of bytes.
+const SPILL_LIMIT: i64 = 64;
+
 /// ptxas's registers, spills and shared memory of each attention kernel
 /// for `arch` (for `sm_90`, the SM90 kernels too, for `sm_90a`), one line
-/// each; the number of kernels that spill.
+/// each; the number of kernels that spill more than [`SPILL_LIMIT`].
 fn attention_cubins(arch: &str) -> Result<usize, Error> {
     let mut spilling = 0;
     let mut kernels: Vec<(String, String, &str, bool)> =
@@ -1001,7 +1025,8 @@ fn attention_cubins(arch: &str) -> Result<usize, Error> {
         let log = kute_cuda::gpu::ptxas_report(&name, &source, arch)?;
         for r in kute_cuda::gpu::kernel_resources(&log) {
             let spills = r.spill_stores + r.spill_loads > 0;
-            spilling += usize::from(spills);
+            let over = r.spill_stores > SPILL_LIMIT;
+            spilling += usize::from(over);
             println!(
                 "{arch} {}{}: {} registers, {} bytes spill stores, {} bytes spill loads{}",
                 name,
@@ -1009,7 +1034,13 @@ fn attention_cubins(arch: &str) -> Result<usize, Error> {
                 r.registers,
                 r.spill_stores,
                 r.spill_loads,
-                if spills { "  <- SPILLS" } else { "" }
+                if over {
+                    "  <- SPILLS"
+                } else if spills {
+                    "  (a few registers spilled)"
+                } else {
+                    ""
+                }
             );
         }
     }
@@ -1067,7 +1098,7 @@ fn ptx(archs: &[String], out: Option<&std::path::Path>, cubin: bool) -> Result<(
             let spilling = attention_cubins(arch)?;
             if spilling > 0 {
                 failed += spilling;
-                eprintln!("{arch}: {spilling} attention kernels spill registers");
+                eprintln!("{arch}: {spilling} attention kernels spill more than {SPILL_LIMIT} bytes of registers");
             }
         }
     }
@@ -1477,11 +1508,29 @@ fn check() -> Result<(), Error> {
         library += n;
         bad += wrong;
     }
+    let (attention_calls, wrong) = attention_checks(&gpu)?;
+    bad += wrong;
+    println!(
+        "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch, {library} library calls against the reference GEMM and {attention_calls} attention calls against the CPU reference, {bad} wrong",
+        kernels.len(),
+        GEMM_CASES.len()
+    );
+    if bad > 0 {
+        return Err(Error::Wrong { kernel: format!("{bad} kernels"), why: "see above".into() });
+    }
+    Ok(())
+}
+
+/// The attention checks of `check`: odd lengths, masks, grouped heads,
+/// both storages, every head dimension, each row against the CPU
+/// reference; on an SM90 GPU each case through both kernels, pinned SM90
+/// tiles and persistent blocks. The calls made and how many were wrong.
+fn attention_checks(gpu: &Gpu) -> Result<(usize, usize), Error> {
     // attention: odd lengths, masks, grouped heads, both storages, every
     // head dimension, each row against the CPU reference
     // (on an SM90 GPU the library's calls run the SM90 kernel: each case
     // runs on the SM80 kernel too)
-    let mut attention_calls = 0;
+    let (mut attention_calls, mut bad) = (0, 0);
     let mut attention_cases = ATTENTION_CASES.to_vec();
     if gpu.arch()? == "sm_90" {
         for c in ATTENTION_CASES {
@@ -1531,7 +1580,7 @@ fn check() -> Result<(), Error> {
     }
     for (i, case) in attention_cases.iter().enumerate() {
         attention_calls += 1;
-        match attention_checked(&gpu, case, None, 300 + i as u64) {
+        match attention_checked(gpu, case, None, 300 + i as u64) {
             Ok((eo, el)) => println!("ok    attention {case}: O within {eo:.1e}, LSE within {el:.1e}"),
             Err(e) => {
                 bad += 1;
@@ -1539,15 +1588,7 @@ fn check() -> Result<(), Error> {
             }
         }
     }
-    println!(
-        "{} kernels checked against the CPU reference, {} GEMMs, {at_launch} problems of the SM90 kernels of sizes given at launch, {library} library calls against the reference GEMM and {attention_calls} attention calls against the CPU reference, {bad} wrong",
-        kernels.len(),
-        GEMM_CASES.len()
-    );
-    if bad > 0 {
-        return Err(Error::Wrong { kernel: format!("{bad} kernels"), why: "see above".into() });
-    }
-    Ok(())
+    Ok((attention_calls, bad))
 }
 
 /// The SM90 kernels of sizes given at launch that `ptx` compiles and
@@ -2984,6 +3025,7 @@ fn main() -> ExitCode {
             together,
             kv_x2,
             frag_prefetch,
+            kv_stages,
         } => {
             let elem16 = if elem == Elem::F32 { Elem::F16 } else { elem };
             if kind == "attention-sm90" {
@@ -3012,6 +3054,7 @@ fn main() -> ExitCode {
                     causal,
                     kv_x4: !kv_x2,
                     frag_prefetch,
+                    kv_stages,
                 };
                 let elem = if elem == Elem::F32 { Elem::F16 } else { elem };
                 kute_cuda::attention::describe(config, elem).map(|t| print!("{t}"))
@@ -3054,12 +3097,22 @@ fn main() -> ExitCode {
             let spilling = arch.iter().map(|a| attention_cubins(a)).sum::<Result<usize, Error>>()?;
             match spilling {
                 0 => Ok(()),
-                n => Err(Error::Compile { name: format!("{n} attention kernels"), log: "they spill registers".into() }),
+                n => Err(Error::Compile {
+                    name: format!("{n} attention kernels"),
+                    log: format!("they spill more than {SPILL_LIMIT} bytes of registers"),
+                }),
             }
         }),
         Cmd::CheckFp8 => Gpu::new(0).and_then(|gpu| match fp8_library_checks(&gpu)? {
             (_, 0) => Ok(()),
             (_, bad) => Err(Error::Wrong { kernel: format!("{bad} calls"), why: "see above".into() }),
+        }),
+        Cmd::CheckAttention => Gpu::new(0).and_then(|gpu| match attention_checks(&gpu)? {
+            (n, 0) => {
+                println!("{n} attention calls against the CPU reference, 0 wrong");
+                Ok(())
+            }
+            (_, bad) => Err(Error::Wrong { kernel: format!("{bad} attention calls"), why: "see above".into() }),
         }),
         Cmd::GemmFp8 { shapes, elems, c_elem, reps, no_torch, splits, tile_n } => {
             gemm_fp8(&shapes, &elems, c_elem, reps, no_torch, (splits, tile_n))
@@ -3079,8 +3132,8 @@ fn main() -> ExitCode {
 
 /// One attention problem of the checks and the benchmark.
 /// A pinned attention tile: (block_m, block_n, warps, K and V by
-/// ldmatrix.x4, the fragments' prefetch).
-type AttentionTile = (i64, i64, i64, bool, i64);
+/// ldmatrix.x4, the fragments' prefetch, the stages of K and V).
+type AttentionTile = (i64, i64, i64, bool, i64, i64);
 
 /// The kernel an attention case runs: the library's choice for the GPU, the
 /// SM80 kernel (its tile pinned or not), or the SM90 kernel with a pinned
@@ -3118,8 +3171,8 @@ impl std::fmt::Display for AttentionCase {
         match path {
             AttentionPath::Library => {}
             AttentionPath::Sm80(None) => write!(f, " sm80")?,
-            AttentionPath::Sm80(Some((bm, bn, w, x4, pf))) => {
-                write!(f, " sm80 tile {bm}x{bn} w{w}{} pf{pf}", if x4 { "" } else { " x2" })?
+            AttentionPath::Sm80(Some((bm, bn, w, x4, pf, st))) => {
+                write!(f, " sm80 tile {bm}x{bn} w{w}{} pf{pf} kv{st}", if x4 { "" } else { " x2" })?
             }
             AttentionPath::Sm90((bn, wgs, st, overlap, pingpong, persistent)) => write!(
                 f,
@@ -3199,8 +3252,8 @@ const ATTENTION_CASES: [AttentionCase; 10] = {
         c((1, 2, 1), (100, 190, 64), true, Elem::F16, false),
         c((2, 2, 2), (65, 300, 128), false, Elem::F16, true),
     ];
-    cases[7].path = AttentionPath::Sm80(Some((128, 32, 4, false, 0)));
-    cases[8].path = AttentionPath::Sm80(Some((64, 32, 2, true, 2)));
+    cases[7].path = AttentionPath::Sm80(Some((128, 32, 4, false, 0, 1)));
+    cases[8].path = AttentionPath::Sm80(Some((64, 32, 2, true, 2, 2)));
     cases[9].lse = false;
     cases
 };
@@ -3226,7 +3279,7 @@ fn attention_call(
         AttentionPath::Library => {}
         AttentionPath::Sm80(tile) => {
             sm80 = true;
-            config = tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch)| AttentionConfig {
+            config = tile.map(|(block_m, block_n, warps, kv_x4, frag_prefetch, kv_stages)| AttentionConfig {
                 head_dim: case.d,
                 block_m,
                 block_n,
@@ -3234,6 +3287,7 @@ fn attention_call(
                 causal: case.causal,
                 kv_x4,
                 frag_prefetch,
+                kv_stages,
             });
         }
         AttentionPath::Sm90((block_n, warpgroups, stages, overlap, pingpong, persistent)) => {
@@ -3385,14 +3439,18 @@ fn attention_bench(
     let gpu = Gpu::new(0)?;
     println!("GPU: {} ({})", gpu.name()?, gpu.arch()?);
     let parse = |text: &String| -> Result<AttentionTile, Error> {
-        let bad =
-            || Error::Unsupported { op: "attention", why: format!("--tile {text}: BLOCK_M,BLOCK_N,WARPS[,KV_X4]") };
+        let bad = || Error::Unsupported {
+            op: "attention",
+            why: format!("--tile {text}: BLOCK_M,BLOCK_N,WARPS[,KV_X4[,PREFETCH[,KV_STAGES]]]"),
+        };
         let v: Vec<i64> =
             text.split(',').map(|x| x.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|_| bad())?;
+        let pf = kute_cuda::attention::FRAG_PREFETCH;
         match v[..] {
-            [bm, bn, w] => Ok((bm, bn, w, true, kute_cuda::attention::FRAG_PREFETCH)),
-            [bm, bn, w, x4 @ (0 | 1)] => Ok((bm, bn, w, x4 == 1, kute_cuda::attention::FRAG_PREFETCH)),
-            [bm, bn, w, x4 @ (0 | 1), pf] => Ok((bm, bn, w, x4 == 1, pf)),
+            [bm, bn, w] => Ok((bm, bn, w, true, pf, 1)),
+            [bm, bn, w, x4 @ (0 | 1)] => Ok((bm, bn, w, x4 == 1, pf, 1)),
+            [bm, bn, w, x4 @ (0 | 1), pf] => Ok((bm, bn, w, x4 == 1, pf, 1)),
+            [bm, bn, w, x4 @ (0 | 1), pf, st] => Ok((bm, bn, w, x4 == 1, pf, st)),
             _ => Err(bad()),
         }
     };

@@ -3,12 +3,14 @@
 //!
 //! The registers' work (masks, row maxima, exponentials, the rescaling of
 //! `O`, `P`'s re-layout, the stores) is written out register by register
-//! from the plan's constants; the copies, `ldmatrix` and MMA loops are
-//! unrolled loops over the plan's constant tables. Either way every index
-//! folds to a per-thread base computed once and a constant.
+//! from the plan's constants, and so are the copies and `ldmatrix` loads:
+//! each address is one of a few per-thread bases computed once plus an
+//! immediate (the shared tiles' swizzle split by the plan into an XOR
+//! on the bits a thread's part may hold, which picks the base, and an
+//! addition).
 
 use super::softmax::Rows;
-use super::{device, header, layout_fn, list, plain_fn, ptx_type};
+use super::{device, header, layout_fn, plain_fn, ptx_type};
 use crate::attention::AttentionConfig;
 use crate::plan::attention_sm80::{AttentionSm80Plan, Fragments};
 use crate::{Elem, Error, Result};
@@ -33,7 +35,9 @@ fn values(what: &str, f: &Fragments, want: i64) -> Result<()> {
 
 /// The kernel `name(Q, K, V, O, LSE, params)` of the plan `p`.
 pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
-    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch } = p.config;
+    let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch, kv_stages } =
+        p.config;
+    let double = kv_stages == 2;
     let elem = p.elem;
     let threads = p.threads;
     for (what, f, want) in
@@ -48,10 +52,11 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     header(
         &mut s,
         &format!(
-            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead",
+            "attention forward, {elem}, d = {d}, {bm} query rows x {bn} keys per step, {warps} warps{}{}, K and V by ldmatrix.{}, fragments loaded {frag_prefetch} MMA groups ahead{}",
             if causal { ", causal" } else { "" },
             if p.q_in_registers { ", Q in registers" } else { "" },
-            if kv_x4 { "x4" } else { "x2" }
+            if kv_x4 { "x4" } else { "x2" },
+            if double { ", K and V double-buffered" } else { "" }
         ),
     );
     for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
@@ -126,35 +131,77 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         o
     };
     let slots = p.slot_rows.len();
+    // with two stages, the second stage's tiles `stage_bytes` after the
+    // first's (the loop runs two key blocks a turn, one in each, so that the
+    // stage is an immediate of every address)
+    let stage_bytes = bn * d * elem.bytes();
 
-    // the per-thread bases, computed once
-    let mut prelude = String::new();
-    for x in ["q", "k", "v"] {
-        let _ = writeln!(
-            prelude,
-            "  const int {x}_s0 = kute_pin((int){name}_s{x}({name}_{x}_copy(t)));\n  const int {x}_seq0 = kute_pin((int){name}_{x}_seq(t)), {x}_dim0 = kute_pin((int){name}_{x}_dim(t));\n  const int {x}_f0 = kute_pin((int){name}_s{x}({name}_{x}_ldsm(t)));"
-        );
-    }
+    // the per-thread bases, computed once: each tile's shared-window byte
+    // addresses of the thread's copies and ldmatrix rows, one per distinct
+    // XOR constant (the swizzle's bits the thread's part may hold), so that
+    // an instruction's address is a base plus an immediate
+    let tile_at = [0, bm * d, bm * d + kv_stages * bn * d];
+    let mut prelude = String::from("  const unsigned int sm = (unsigned int)__cvta_generic_to_shared(smem);\n");
+    // per tile: each copy pass's and each MMA repeat's (base, byte offset)
+    let mut copy_at = Vec::new();
+    let mut frag_at = Vec::new();
     for (i, x) in ["q", "k", "v"].into_iter().enumerate() {
         let t = &p.tiles[i];
         let _ = writeln!(
             prelude,
-            "  const int {x}_pass_sx[] = {{{}}};\n  const int {x}_pass_sa[] = {{{}}};\n  const int {x}_pass_seq[] = {{{}}};\n  const int {x}_pass_dim[] = {{{}}};\n  const int {x}_fx[] = {{{}}};\n  const int {x}_fa[] = {{{}}};",
-            list(&t.pass_smem.iter().map(|c| c.0).collect::<Vec<_>>()),
-            list(&t.pass_smem.iter().map(|c| c.1).collect::<Vec<_>>()),
-            list(&t.pass_seq),
-            list(&t.pass_dim),
-            list(&t.frag_smem.iter().map(|c| c.0).collect::<Vec<_>>()),
-            list(&t.frag_smem.iter().map(|c| c.1).collect::<Vec<_>>())
+            "  const int {x}_s0 = (int){name}_s{x}({name}_{x}_copy(t)), {x}_f0 = (int){name}_s{x}({name}_{x}_ldsm(t));\n  const int {x}_g0 = (int){name}_{x}_seq(t) * (int)prm.{x}[1] + (int){name}_{x}_dim(t);"
         );
+        let mut bases = |what: &str, base: &str, consts: &[(i64, i64)]| -> Vec<(String, i64)> {
+            let mut distinct: Vec<i64> = Vec::new();
+            consts
+                .iter()
+                .map(|&(xor, add)| {
+                    let j = distinct.iter().position(|&v| v == xor).unwrap_or_else(|| {
+                        distinct.push(xor);
+                        let _ = writeln!(
+                            prelude,
+                            "  const unsigned int {x}_{what}{} = kute_pin_u32(sm + {}u + {}u * (unsigned int)({base} ^ {xor}));",
+                            distinct.len() - 1,
+                            tile_at[i] * elem.bytes(),
+                            elem.bytes()
+                        );
+                        distinct.len() - 1
+                    });
+                    (format!("{x}_{what}{j}"), add * elem.bytes())
+                })
+                .collect()
+        };
+        copy_at.push(bases("c", &format!("{x}_s0"), &t.pass_smem));
+        frag_at.push(bases("l", &format!("{x}_f0"), &t.frag_smem));
     }
     // a tile's cp.async copies from the tensor at `g` (its first row at
-    // sequence position `first`, `len` positions in all): rows past the
-    // end are zero-filled (no byte read)
-    let copy = |x: &str, tile: usize, stride: &str| -> String {
-        let passes = p.tiles[tile].passes;
+    // sequence position `first`, `len` positions in all, `stride` elements
+    // apart), into the tile `stage` bytes on: without a bound where the
+    // tile's rows are all in, else rows past the end zero-filled (no byte
+    // read)
+    let copy = |x: &str, tile: usize, stride: &str, stage: i64| -> String {
+        let t = &p.tiles[tile];
+        let rows = [bm, bn, bn][tile];
+        let at = |i: usize| {
+            let (base, off) = &copy_at[tile][i];
+            format!("{base} + {}u", off + stage)
+        };
+        // (a row's pointer, shared by its passes, plus the offset along d)
+        let src = |i: usize| format!("(g + {} * {stride}) + {}", t.pass_seq[i], t.pass_dim[i]);
+        let mut whole = String::new();
+        let mut cut = String::new();
+        for i in 0..t.passes as usize {
+            let _ = writeln!(whole, "        kute_cp_async16_at({}, {});", at(i), src(i));
+            let _ = writeln!(
+                cut,
+                "        kute_cp_async16_zfill_at({}, {}, {} < rem ? 16 : 0);",
+                at(i),
+                src(i),
+                t.pass_seq[i]
+            );
+        }
         format!(
-            "#pragma unroll\n    for (int i = 0; i < {passes}; ++i) {{\n      const int r = {x}_seq0 + {x}_pass_seq[i];\n      kute_cp_async16_zfill(s{x} + (({x}_s0 ^ {x}_pass_sx[i]) + {x}_pass_sa[i]), g + (r * {stride} + {x}_dim0 + {x}_pass_dim[i]), first + r < len ? 16 : 0);\n    }}"
+            "{{\n      if (first + {rows} <= len) {{\n{whole}      }} else {{\n        const int rem = len - first - (int){name}_{x}_seq(t);\n{cut}      }}\n    }}"
         )
     };
 
@@ -171,62 +218,69 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         o_reg: &o_reg,
     };
     let mask = rows.mask(causal);
-    let softmax = rows.softmax(false).concat();
+    let [head, _, tail] = rows.softmax(false);
+    let softmax = format!("{head}{}{tail}", rows.rescale_where_moved());
     let to_p = rows.to_p(&p.p_src, pack);
     let store = rows.store(pack, "t");
 
-    // Q's fragments: loaded once into registers, or at each step of d
+    // an ldmatrix row address: repeat `r` of a tile `stage` bytes on
+    let frag = |tile: usize, r: usize, stage: i64| {
+        let (base, off) = &frag_at[tile][r];
+        format!("{base} + {}u", off + stage)
+    };
     // Q's fragments: loaded once into registers, or at each k-step with K's
     let q_resident = if p.q_in_registers {
-        format!(
-            "  unsigned int qr[{}][4];\n#pragma unroll\n  for (int r = 0; r < {}; ++r) kute_ldsm_x4(qr[r], sq + ((q_f0 ^ q_fx[r]) + q_fa[r]));\n",
-            p.q.repeats, p.q.repeats
-        )
+        let mut o = format!("  unsigned int qr[{}][4];\n", p.q.repeats);
+        for r in 0..p.q.repeats as usize {
+            let _ = writeln!(o, "  kute_ldsm_x4_at(qr[{r}], {});", frag(0, r, 0));
+        }
+        o
     } else {
         String::new()
     };
-    // S = Q · K(n)^T and O += P · V(n), group by group
-    let mut s_groups = Vec::new();
-    for kk in 0..kd {
-        for j in 0..kt {
-            let mut loads = String::new();
-            if !p.q_in_registers && j == 0 {
-                let _ = writeln!(
-                    loads,
-                    "    unsigned int qa{kk}[{mm}][4];\n#pragma unroll\n    for (int im = 0; im < {mm}; ++im) kute_ldsm_x4(qa{kk}[im], sq + ((q_f0 ^ q_fx[im + {}]) + q_fa[im + {}]));",
-                    mm * kk,
-                    mm * kk
-                );
-            }
-            let r = j + kt * kk;
-            let _ = writeln!(
-                loads,
-                "    unsigned int kb{kk}_{j}[{x}];\n    kute_ldsm_x{x}(kb{kk}_{j}, sk + ((k_f0 ^ k_fx[{r}]) + k_fa[{r}]));"
-            );
-            let a = |im: &str| {
-                if p.q_in_registers {
-                    format!("qr[{im} + {}]", mm * kk)
-                } else {
-                    format!("qa{kk}[{im}]")
+    // S = Q · K(n)^T and O += P · V(n), group by group, from the tiles
+    // `stage` bytes on
+    let s_gemm = |stage: i64| {
+        let mut groups = Vec::new();
+        for kk in 0..kd {
+            for j in 0..kt {
+                let mut loads = String::new();
+                if !p.q_in_registers && j == 0 {
+                    let _ = writeln!(loads, "    unsigned int qa{kk}[{mm}][4];");
+                    for im in 0..mm {
+                        let at = frag(0, (im + mm * kk) as usize, 0);
+                        let _ = writeln!(loads, "    kute_ldsm_x4_at(qa{kk}[{im}], {at});");
+                    }
                 }
-            };
-            s_groups.push((loads, b_mmas(&format!("kb{kk}_{j}"), j, "acc_s", &a)));
+                let at = frag(1, (j + kt * kk) as usize, stage);
+                let _ = writeln!(loads, "    unsigned int kb{kk}_{j}[{x}];\n    kute_ldsm_x{x}_at(kb{kk}_{j}, {at});");
+                let a = |im: &str| {
+                    if p.q_in_registers {
+                        format!("qr[{im} + {}]", mm * kk)
+                    } else {
+                        format!("qa{kk}[{im}]")
+                    }
+                };
+                groups.push((loads, b_mmas(&format!("kb{kk}_{j}"), j, "acc_s", &a)));
+            }
         }
-    }
-    let mut v_groups = Vec::new();
-    for kk in 0..kn {
-        for j in 0..vt {
-            let r = j + vt * kk;
-            let loads = format!(
-                "    unsigned int vb{kk}_{j}[{x}];\n    kute_ldsm_x{x}_trans(vb{kk}_{j}, sv + ((v_f0 ^ v_fx[{r}]) + v_fa[{r}]));\n"
-            );
-            let a = |im: &str| format!("pf[{im} + {}]", mm * kk);
-            v_groups.push((loads, b_mmas(&format!("vb{kk}_{j}"), j, "acc_o", &a)));
+        pipeline(&groups)
+    };
+    let v_gemm = |stage: i64| {
+        let mut groups = Vec::new();
+        for kk in 0..kn {
+            for j in 0..vt {
+                let at = frag(2, (j + vt * kk) as usize, stage);
+                let loads =
+                    format!("    unsigned int vb{kk}_{j}[{x}];\n    kute_ldsm_x{x}_trans_at(vb{kk}_{j}, {at});\n");
+                let a = |im: &str| format!("pf[{im} + {}]", mm * kk);
+                groups.push((loads, b_mmas(&format!("vb{kk}_{j}"), j, "acc_o", &a)));
+            }
         }
-    }
-    let q_copy = copy("q", 0, "(int)prm.q[1]");
-    let k_copy = copy("k", 1, "k_ss");
-    let v_copy = copy("v", 2, "v_ss");
+        pipeline(&groups)
+    };
+    let q_copy = copy("q", 0, "(int)prm.q[1]", 0);
+    let (k_copy, v_copy) = (copy("k", 1, "k_ss", 0), copy("v", 2, "v_ss", 0));
     let block = if causal { "gridDim.x - 1 - blockIdx.x" } else { "blockIdx.x" };
     let n_end = if causal {
         format!("  n_end = min(n_end, (max(0, m0 + {bm} + off) + {bn} - 1) / {bn});\n")
@@ -234,13 +288,53 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
         String::new()
     };
     let masked = if causal { format!("n0 + {bn} > lk || n0 + {bn} - 1 > m0 + off") } else { format!("n0 + {bn} > lk") };
+    // S = Q · K(n)^T, the mask, the softmax and P from S's registers, from
+    // the tiles `stage` bytes on
+    let s_step = |stage: i64| {
+        format!(
+            "    // S = Q · K(n)^T\n    float acc_s[{s_reps}][4];\n#pragma unroll\n    for (int r = 0; r < {s_reps}; ++r)\n#pragma unroll\n      for (int v = 0; v < 4; ++v) acc_s[r][v] = 0.f;\n{}    if ({masked}) {{\n{mask}    }}\n{softmax}    // P converted in place from S's registers (half the registers S held)\n    unsigned int pf[{p_reps}][4];\n{to_p}",
+            s_gemm(stage),
+            s_reps = p.s.repeats,
+            p_reps = p.p.repeats,
+        )
+    };
+    let o_step = |stage: i64| format!("    // O += P · V(n)\n{}", v_gemm(stage));
+    let commit = "    asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n";
+    let (first_copies, main_loop) = if double {
+        // block n's K and V in the first tiles where n_end - 1 - n is even,
+        // else in the second; block n - 1 copied into the others while
+        // block n is computed
+        let first = format!(
+            "    {{\n      const unsigned short* g = gk + (long long)first * k_ss;\n      {k_copy}\n    }}\n    {{\n      const unsigned short* g = gv + (long long)first * v_ss;\n      {v_copy}\n    }}\n"
+        );
+        let step = |cur: i64| {
+            let next = stage_bytes - cur;
+            let (k_next, v_next) = (copy("k", 1, "k_ss", next), copy("v", 2, "v_ss", next));
+            format!(
+                "    {{\n    const int n0 = n * {bn};\n    if (n != n_end - 1) {{\n      // K(n) and V(n) landed; every thread is done with block n + 1's tiles\n      asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n      __syncthreads();\n    }}\n    if (n > 0) {{\n      const int first = n0 - {bn}, len = lk;\n      {{\n        const unsigned short* g = gk + (long long)first * k_ss;\n        {k_next}\n      }}\n      {{\n        const unsigned short* g = gv + (long long)first * v_ss;\n        {v_next}\n      }}\n    }}\n{commit}{}{}    }}\n",
+                s_step(cur),
+                o_step(cur)
+            )
+        };
+        let main_loop = format!(
+            "  for (int n = n_end - 1; n >= 0; --n) {{\n{}    if (--n < 0) break;\n{}  }}\n",
+            step(0),
+            step(stage_bytes)
+        );
+        (first, main_loop)
+    } else {
+        let first = format!("    const unsigned short* g = gk + (long long)first * k_ss;\n    {k_copy}\n");
+        let main_loop = format!(
+            "  for (int n = n_end - 1; n >= 0; --n) {{\n    const int n0 = n * {bn};\n    if (n != n_end - 1) {{\n      // K(n) landed; every thread is done reading V(n + 1)\n      asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n      __syncthreads();\n    }}\n    {{\n      const int first = n0, len = lk;\n      const unsigned short* g = gv + (long long)first * v_ss;\n      {v_copy}\n    }}\n{commit}{}    // V(n) landed; every thread is done reading K(n)\n    asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n    __syncthreads();\n    if (n > 0) {{\n      const int first = n0 - {bn}, len = lk;\n      const unsigned short* g = gk + (long long)first * k_ss;\n      {k_copy}\n    }}\n{commit}{}  }}\n",
+            s_step(0),
+            o_step(0)
+        );
+        (first, main_loop)
+    };
     let _ = write!(
         s,
         r#"extern "C" __global__ void __launch_bounds__({threads}, 1) {name}(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K, const unsigned short* __restrict__ V, unsigned short* __restrict__ O, float* __restrict__ LSE, const kute_attention_params prm) {{
   extern __shared__ __align__(128) unsigned short smem[];
-  unsigned short* sq = smem;
-  unsigned short* sk = smem + {q_cells};
-  unsigned short* sv = sk + {k_cells};
   const float kute_neg_inf = __int_as_float(0xff800000u);
   const int t = threadIdx.x;
   const int m0 = ({block}) * {bm};
@@ -251,10 +345,11 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
   // (a tile's offsets from its first row fit 32 bits: the library checks
   // the sequence strides; the tiles' first rows are 64-bit)
   const int k_ss = (int)prm.k[1], v_ss = (int)prm.v[1];
-  const unsigned short* gk = kute_pin_ptr(K + batch * prm.k[0] + kv_head * prm.k[2]);
-  const unsigned short* gv = kute_pin_ptr(V + batch * prm.v[0] + kv_head * prm.v[2]);
   int n_end = (lk + {bn} - 1) / {bn};
-{n_end}{prelude}  const int s_row0 = kute_pin((int){name}_s_row(t)), s_col0 = kute_pin((int){name}_s_col(t));
+{n_end}{prelude}  // (each thread's K and V from its first vector's place in the tiles)
+  const unsigned short* gk = kute_pin_ptr(K + batch * prm.k[0] + kv_head * prm.k[2] + k_g0);
+  const unsigned short* gv = kute_pin_ptr(V + batch * prm.v[0] + kv_head * prm.v[2] + v_g0);
+  const int s_row0 = (int){name}_s_row(t), s_col0 = (int){name}_s_col(t);
   (void)s_row0;
   float acc_o[{o_reps}][4];
 #pragma unroll
@@ -267,67 +362,24 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
   // Q, then the last key block's K (the blocks run backwards, so that the
   // masked ones come first)
   {{
-    const unsigned short* g = Q + batch * prm.q[0] + head * prm.q[2] + (long long)m0 * prm.q[1];
+    const unsigned short* g = Q + batch * prm.q[0] + head * prm.q[2] + (long long)m0 * prm.q[1] + q_g0;
     const int first = m0, len = lq;
     {q_copy}
   }}
   if (n_end > 0) {{
     const int first = (n_end - 1) * {bn}, len = lk;
-    const unsigned short* g = gk + (long long)first * k_ss;
-    {k_copy}
-  }}
+{first_copies}  }}
   asm volatile("cp.async.commit_group;" ::: "memory");
   asm volatile("cp.async.wait_group 0;" ::: "memory");
   __syncthreads();
-{q_resident}  for (int n = n_end - 1; n >= 0; --n) {{
-    const int n0 = n * {bn};
-    if (n != n_end - 1) {{
-      // K(n) landed; every thread is done reading V(n + 1)
-      asm volatile("cp.async.wait_group 0;" ::: "memory");
-      __syncthreads();
-    }}
-    {{
-      const int first = n0, len = lk;
-      const unsigned short* g = gv + (long long)first * v_ss;
-      {v_copy}
-    }}
-    asm volatile("cp.async.commit_group;" ::: "memory");
-    // S = Q · K(n)^T
-    float acc_s[{s_reps}][4];
-#pragma unroll
-    for (int r = 0; r < {s_reps}; ++r)
-#pragma unroll
-      for (int v = 0; v < 4; ++v) acc_s[r][v] = 0.f;
-{s_gemm}    if ({masked}) {{
-{mask}    }}
-{softmax}    // P converted in place from S's registers (before K(n - 1)'s copies:
-    // half the registers S held)
-    unsigned int pf[{p_reps}][4];
-{to_p}    // V(n) landed; every thread is done reading K(n)
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-    __syncthreads();
-    if (n > 0) {{
-      const int first = n0 - {bn}, len = lk;
-      const unsigned short* g = gk + (long long)first * k_ss;
-      {k_copy}
-    }}
-    asm volatile("cp.async.commit_group;" ::: "memory");
-    // O += P · V(n)
-{v_gemm}  }}
-  asm volatile("cp.async.wait_group 0;" ::: "memory");
+{q_resident}{main_loop}  asm volatile("cp.async.wait_group 0;" ::: "memory");
   // (the output's pointers made here: nothing of them lives through the loop)
   const int o_row0 = (int){name}_o_row(t), o_col0 = (int){name}_o_col(t);
   unsigned short* go = O + batch * prm.o[0] + head * prm.o[2];
   float* glse = LSE + batch * prm.lse[0] + head * prm.lse[2];
 {store}}}
 "#,
-        q_cells = bm * d,
-        k_cells = bn * d,
         o_reps = p.o.repeats,
-        s_reps = p.s.repeats,
-        p_reps = p.p.repeats,
-        s_gemm = pipeline(&s_groups),
-        v_gemm = pipeline(&v_groups),
     );
     Ok(s)
 }

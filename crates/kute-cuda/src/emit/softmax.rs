@@ -100,6 +100,22 @@ impl Rows<'_> {
         [head, rescale, tail]
     }
 
+    /// `O` rescaled row slot by row slot, each slot's registers only where
+    /// some lane's factor of it is not 1 (a warp's vote): a row's maximum
+    /// mostly stays as it was from one key block to the next, and a factor
+    /// of exactly 1 leaves `O` as it is, so skipping it changes no bit.
+    pub(crate) fn rescale_where_moved(&self) -> String {
+        let mut o = String::new();
+        for sl in 0..self.slot_rows.len() {
+            let _ = writeln!(o, "    if (__any_sync(0xffffffffu, alpha{sl} != 1.f)) {{");
+            for (i, _) in self.o.slots.iter().enumerate().filter(|&(_, &s)| s == sl) {
+                let _ = writeln!(o, "      {} *= alpha{sl};", (self.o_reg)(i));
+            }
+            o.push_str("    }\n");
+        }
+        o
+    }
+
     /// `P`'s registers from `S`'s: `pf[j / 4][j % 4]` packs `S`'s registers
     /// `p_src[2 j]` and `p_src[2 j + 1]` with `pack`.
     pub(crate) fn to_p(&self, p_src: &[i64], pack: &str) -> String {

@@ -3,7 +3,7 @@
 //! the tiled MMA, the `S` → `P` re-layout, and the lanes that share a row.
 
 use super::gemm_sm80::{side, values_at, xor_split, Side};
-use super::{layout2, shape2};
+use super::{copy_tv, layout2, shape2};
 use crate::attention::AttentionConfig;
 use crate::{Elem, Error, Result};
 use kute::analysis::BankReport;
@@ -343,10 +343,19 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     let ldsm_b =
         |op: &str| -> Result<TiledCopy> { Ok(TiledCopy::for_mma(CopyAtom::new(op, vt)?, &mma_b, Operand::B)?) };
     let (tv_a, tv_b) = (mma.layout_a_tv()?, mma_b.layout_b_tv()?);
+    // the copies in lines of 64 elements of d (FlashAttention-2's), or the
+    // shortest longer line whose rows the keys of a step fill: a thread's
+    // vectors of one row lie at constant offsets along d, which its copies
+    // take as immediates
+    let vec = 16 / elem.bytes();
+    let line = std::iter::successors(Some(64.min(d)), |l| Some(2 * l))
+        .take_while(|&l| l < d)
+        .find(|&l| threads * vec % l == 0 && bn % (threads * vec / l) == 0);
     let tile_of = |rows: i64, cols: i64, k_major: bool, tv: &Layout, copy: &TiledCopy, mma_tile: (i64, i64)| {
         let x = if k_major { layout2((rows, cols), (cols, 1))? } else { layout2((rows, cols), (1, rows))? };
         let mut reasoning = Vec::new();
-        let sd = side(threads, &x, rows, cols, tv, copy, mma_tile, elem, k_major, &mut reasoning)?;
+        let copy_tv = copy_tv(OP, threads, rows, cols, elem, k_major, line)?;
+        let sd = side(copy_tv, &x, rows, cols, tv, copy, mma_tile, elem, k_major, &mut reasoning)?;
         Ok::<SharedTile, Error>(SharedTile::of(sd, reasoning))
     };
     let smem = [
@@ -379,7 +388,7 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     // shared memory at d = 128, where O alone takes 128)
     let regs = |f: &Fragments, per: i64| f.values * f.repeats / per;
     let q_in_registers = regs(&o, 1) + regs(&s, 1) + regs(&q, 2) <= 160;
-    let smem_bytes = (bm * d + 2 * bn * d) * elem.bytes();
+    let smem_bytes = (bm * d + 2 * config.kv_stages * bn * d) * elem.bytes();
     if smem_bytes > 227 * 1024 {
         return Err(Error::unsupported(OP, format!("{smem_bytes} bytes of shared memory (at most 227 KiB)")));
     }
@@ -916,6 +925,7 @@ pub(crate) mod tests {
                 causal: false,
                 kv_x4: true,
                 frag_prefetch: 1,
+                kv_stages: 1,
             };
             config.check(Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
             let p = plan(config, Elem::F16).unwrap_or_else(|e| panic!("{config:?}: {e}"));
@@ -938,6 +948,7 @@ pub(crate) mod tests {
             causal: false,
             kv_x4: true,
             frag_prefetch: 1,
+            kv_stages: 1,
         };
         assert!(v_copy.check(Elem::F16).unwrap_err().to_string().contains("V's copy"));
         assert!(plan(AttentionConfig { block_m: 48, ..AttentionConfig::default() }, Elem::F16).is_err());
@@ -959,6 +970,7 @@ pub(crate) mod tests {
                     causal: false,
                     kv_x4: true,
                     frag_prefetch: 1,
+                    kv_stages: 1,
                 },
                 (100, 150),
             ),
@@ -971,6 +983,7 @@ pub(crate) mod tests {
                     causal: true,
                     kv_x4: true,
                     frag_prefetch: 1,
+                    kv_stages: 1,
                 },
                 (70, 70),
             ),
@@ -983,6 +996,7 @@ pub(crate) mod tests {
                     causal: true,
                     kv_x4: true,
                     frag_prefetch: 1,
+                    kv_stages: 1,
                 },
                 (40, 200),
             ),
@@ -995,6 +1009,7 @@ pub(crate) mod tests {
                     causal: false,
                     kv_x4: false,
                     frag_prefetch: 1,
+                    kv_stages: 1,
                 },
                 (65, 90),
             ),
@@ -1007,6 +1022,7 @@ pub(crate) mod tests {
                     causal: false,
                     kv_x4: true,
                     frag_prefetch: 1,
+                    kv_stages: 1,
                 },
                 (33, 17),
             ),
@@ -1053,9 +1069,16 @@ pub(crate) mod tests {
     /// its MMA fragment names.
     #[test]
     fn the_kernels_tables_copy_and_load_every_fragment_value() {
-        for (d, bm, bn, warps, kv_x4) in
-            [(128, 128, 64, 4, true), (128, 128, 32, 4, false), (64, 64, 32, 2, true), (256, 128, 64, 8, true)]
-        {
+        // (the library's tiles among them: 128 keys at d = 64, and 80 at 256,
+        // whose copies go in lines of 128 elements of d)
+        for (d, bm, bn, warps, kv_x4) in [
+            (128, 128, 64, 4, true),
+            (128, 128, 32, 4, false),
+            (64, 64, 32, 2, true),
+            (256, 128, 64, 8, true),
+            (64, 128, 128, 4, true),
+            (256, 128, 80, 8, true),
+        ] {
             let config = AttentionConfig {
                 head_dim: d,
                 block_m: bm,
@@ -1064,6 +1087,7 @@ pub(crate) mod tests {
                 causal: false,
                 kv_x4,
                 frag_prefetch: 1,
+                kv_stages: 1,
             };
             let p = plan(config, Elem::F16).unwrap();
             let threads = p.threads;

@@ -226,7 +226,7 @@ pub(crate) fn values_at(l: &Layout, is: impl Iterator<Item = i64>) -> Result<Vec
 /// MMA's order).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn side(
-    threads: i64,
+    copy_tv: Layout,
     x: &Layout,
     rows: i64,
     bk: i64,
@@ -242,7 +242,6 @@ pub(crate) fn side(
         return Err(Error::unsupported(OP, format!("the ldmatrix copy gives {ldsm_d} where the MMA takes {mma_tv}")));
     }
     let tiles = kute::zipped_divide(x, &shape2(rows, bk))?;
-    let copy_tv = copy_tv(OP, threads, rows, bk, elem, k_major)?;
     let zd = kute::zipped_divide(&Layout::from_shape(&shape2(rows, bk))?, &shape2(mma_tile.0, mma_tile.1))?;
     let frag = kute::composition(&zd.mode(0)?, &ldsm_s)?;
     let rep = zd.mode(1)?;
@@ -327,8 +326,10 @@ pub(crate) fn plan(extents: Sm80Extents, elem: Elem, config: GemmConfig) -> Resu
     let b = strided((n, k), ldb, b_k_major, with(sb_))?;
     let c = strided((m, n), ldc, true, with(sc_))?;
     let mut reasoning = Vec::new();
-    let sa = side(THREADS, &a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
-    let sb = side(THREADS, &b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
+    let (copy_a, copy_b) =
+        (copy_tv(OP, THREADS, bm, bk, elem, a_k_major, None)?, copy_tv(OP, THREADS, bn, bk, elem, b_k_major, None)?);
+    let sa = side(copy_a, &a, bm, bk, &tv_a, &ldsm_a, (32, 16), elem, a_k_major, &mut reasoning)?;
+    let sb = side(copy_b, &b, bn, bk, &tv_b, &ldsm_b, (16, 16), elem, b_k_major, &mut reasoning)?;
     let zc = kute::zipped_divide(&c, &shape2(bm, bn))?;
     let zt = kute::zipped_divide(&Layout::from_shape(&shape2(bm, bn))?, &shape2(32, 16))?;
     let frag_c = kute::composition(&zt.mode(0)?, &tv_c)?;

@@ -386,7 +386,8 @@ pub(crate) fn plan(extents: Extents, elem: Elem, config: Sm90Config) -> Result<S
     let (desc_a, desc_b) = (descriptor(&smem, bm, a_k, elem)?, descriptor(&smem_b, bn, b_k, elem)?);
     let wg_offset = tile_offset(&smem, bm, 64, 0)?;
     let vec = 16 / elem.bytes();
-    let (a_scopy, b_scopy) = (copy_tv(OP, THREADS, bm, bk, elem, true)?, copy_tv(OP, THREADS, bn, bk, elem, true)?);
+    let (a_scopy, b_scopy) =
+        (copy_tv(OP, THREADS, bm, bk, elem, true, None)?, copy_tv(OP, THREADS, bn, bk, elem, true, None)?);
     let store_cost = block_bank_conflicts(&smem, elem.bytes(), &a_scopy)?;
     let (a, b) = (operand_layout(m, k, a_k)?, operand_layout(n, k, b_k)?);
     let c = match batch {

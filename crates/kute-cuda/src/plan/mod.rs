@@ -84,17 +84,34 @@ pub(crate) fn tv_layout(thr: &Layout, val: &Layout, tile: (i64, i64)) -> Result<
 
 /// The `cp.async` TV layout of `threads` threads over a `(rows, bk)` tile:
 /// 16-byte vectors along the contiguous mode (K when `k_major`, else the
-/// rows), neighbouring threads along it too.
+/// rows), neighbouring threads along it too, `line` elements of it per
+/// pass's line of threads (the whole mode where `None`; a part of it puts
+/// a thread's passes of one line at constant offsets along it, which the
+/// copies take as immediates).
 ///
-/// Pre: the threads' vectors tile the tile (else an `Unsupported` error of
-/// `op`). Post: `(threads, (V, P))` to tile coordinates, a bijection.
-pub(crate) fn copy_tv(op: &'static str, threads: i64, rows: i64, bk: i64, elem: Elem, k_major: bool) -> Result<Layout> {
+/// Pre: the threads' vectors tile the tile, and `line` divides the
+/// contiguous mode (else an `Unsupported` error of `op`). Post: `(threads,
+/// (V, P))` to tile coordinates, a bijection.
+pub(crate) fn copy_tv(
+    op: &'static str,
+    threads: i64,
+    rows: i64,
+    bk: i64,
+    elem: Elem,
+    k_major: bool,
+    line: Option<i64>,
+) -> Result<Layout> {
     let vec = 16 / elem.bytes();
+    let whole = if k_major { bk } else { rows };
+    let line = line.unwrap_or(whole);
+    if line < vec || whole % line != 0 || threads % (line / vec) != 0 {
+        return Err(Error::unsupported(op, format!("lines of {line} elements of a ({rows},{bk}) tile's {whole}")));
+    }
     if k_major {
-        let across = bk / vec; // threads along K
+        let across = line / vec; // threads along K
         tv_layout(&layout2((threads / across, across), (across, 1))?, &layout2((1, vec), (0, 1))?, (rows, bk))
     } else {
-        let down = rows / vec; // threads along M (or N)
+        let down = line / vec; // threads along M (or N)
         if threads % down != 0 || bk % (threads / down) != 0 {
             return Err(Error::unsupported(
                 op,

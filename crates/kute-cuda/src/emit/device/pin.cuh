@@ -4,6 +4,9 @@
 __device__ __forceinline__ int kute_pin(int x) {
   asm volatile("mov.b32 %0, %1;" : "=r"(x) : "r"(x)); return x;
 }
+__device__ __forceinline__ unsigned int kute_pin_u32(unsigned int x) {
+  asm volatile("mov.b32 %0, %1;" : "=r"(x) : "r"(x)); return x;
+}
 __device__ __forceinline__ const unsigned short* kute_pin_ptr(const unsigned short* p) {
   unsigned long long x = (unsigned long long)p;
   asm volatile("mov.b64 %0, %1;" : "=l"(x) : "l"(x)); return (const unsigned short*)x;

@@ -450,6 +450,22 @@ impl Gpu {
         Ok(self.ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32)
     }
 
+    /// The most shared memory a block may take, in bytes, once a kernel
+    /// opts in (227 KiB on Hopper, 163 KiB on the A100, 99 KiB on other
+    /// Ampere and Ada GPUs).
+    ///
+    /// Pre: none. Post: the driver's opt-in limit per block.
+    ///
+    /// ```no_run
+    /// let gpu = kute_cuda::gpu::Gpu::new(0)?;
+    /// assert!(gpu.max_smem_per_block()? >= 48 * 1024);
+    /// # Ok::<(), kute_cuda::Error>(())
+    /// ```
+    pub fn max_smem_per_block(&self) -> Result<u32> {
+        use cudarc::driver::sys::CUdevice_attribute_enum as Attr;
+        Ok(self.ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)? as u32)
+    }
+
     /// The stream kernels run on.
     ///
     /// Pre: none. Post: the context's default stream, on which every launch,

@@ -247,6 +247,46 @@ impl AttentionConfig {
         };
         AttentionConfig { head_dim, block_m: 128, block_n, warps, causal, kv_x4: true, frag_prefetch: 0, kv_stages: 2 }
     }
+
+    /// Bytes of shared memory a block of this configuration takes: `Q`'s
+    /// tile and `kv_stages` tiles each of `K` and `V`.
+    ///
+    /// Pre: none. Post: `(block_m · d + 2 · kv_stages · block_n · d)` elements
+    /// of `elem`.
+    ///
+    /// ```
+    /// use kute_cuda::{attention::AttentionConfig, Elem};
+    /// assert_eq!(AttentionConfig::for_head_dim(256, false).smem_bytes(Elem::F16), 224 * 1024);
+    /// ```
+    pub fn smem_bytes(&self, elem: Elem) -> i64 {
+        (self.block_m + 2 * self.kv_stages * self.block_n) * self.head_dim * elem.bytes()
+    }
+
+    /// The fastest tile of [`AttentionConfig::for_head_dim`] that fits
+    /// `max_smem` bytes of shared memory per block (a GPU's opt-in limit:
+    /// 227 KiB on Hopper, 163 KiB on the A100, 99 KiB on other Ampere and
+    /// Ada GPUs): that tile, else it with one stage of `K` and `V`, else
+    /// 64 query rows by 64 keys with four warps and one stage
+    /// (FlashAttention-2's tile where shared memory is short), else 64 by
+    /// 32.
+    ///
+    /// Pre: none. Post: the first of those that fits, or the last.
+    ///
+    /// ```
+    /// use kute_cuda::{attention::AttentionConfig, Elem};
+    /// let a100 = AttentionConfig::fitting(256, false, Elem::F16, 163 * 1024);
+    /// assert_eq!((a100.block_m, a100.block_n, a100.kv_stages), (128, 80, 1));
+    /// let ada = AttentionConfig::fitting(256, false, Elem::F16, 99 * 1024);
+    /// assert_eq!((ada.block_m, ada.block_n, ada.warps, ada.kv_stages), (64, 64, 4, 1));
+    /// assert_eq!(AttentionConfig::fitting(128, true, Elem::Bf16, 99 * 1024), AttentionConfig::for_head_dim(128, true));
+    /// ```
+    pub fn fitting(head_dim: i64, causal: bool, elem: Elem, max_smem: i64) -> AttentionConfig {
+        let best = AttentionConfig::for_head_dim(head_dim, causal);
+        let short = AttentionConfig { block_m: 64, block_n: 64, warps: 4, kv_stages: 1, ..best };
+        let candidates =
+            [best, AttentionConfig { kv_stages: 1, ..best }, short, AttentionConfig { block_n: 32, ..short }];
+        candidates.into_iter().find(|c| c.smem_bytes(elem) <= max_smem).unwrap_or(candidates[3])
+    }
 }
 
 /// The SM80 attention forward kernel of one configuration: its CUDA source
@@ -485,7 +525,10 @@ pub fn strides(what: &str, layout: &Layout, modes: usize) -> Result<Strides> {
 /// `V` and `O` of `elem` (f16 or bf16, held as `u16`), each a layout of
 /// shape `(seq, dim, heads, batch)` whose `dim` has stride 1 (BSHD and
 /// BHSD storage both are such layouts); query head `h` reads key and
-/// value head `h / (h_q / h_kv)` (grouped-query attention).
+/// value head `h / (h_q / h_kv)` (grouped-query attention). On SM90 GPUs
+/// the SM90 kernel runs (unless `options.sm80`); elsewhere the SM80
+/// kernel of [`AttentionConfig::fitting`] the GPU's shared memory, or of
+/// `options.config`.
 ///
 /// Pre: `Q` `(Lq, d, h_q, b)`, `K` and `V` `(Lk, d, h_kv, b)`, `O` `(Lq, d,
 /// h_q, b)`, the LSE `(Lq, h_q, b)`; `d` of 64, 128 or 256; `h_kv`
@@ -639,7 +682,7 @@ pub fn attention(gpu: &Gpu, elem: Elem, t: AttentionTensors<'_>, options: &Atten
     }
     let config = match options.config {
         Some(c) => AttentionConfig { head_dim: d, causal: options.causal, ..c },
-        None => AttentionConfig::for_head_dim(d, options.causal),
+        None => AttentionConfig::fitting(d, options.causal, elem, gpu.max_smem_per_block()?.into()),
     };
     let loaded = gpu.attention_kernel(elem, config)?;
     let (kernel, f) = (&loaded.0, &loaded.1);

@@ -957,6 +957,8 @@ fn attention_catalogue() -> Result<Vec<AttentionKernel>, Error> {
         frag_prefetch: 1,
         kv_stages: 1,
     });
+    // where shared memory is short (99 KiB per block): d = 256's tile
+    configs.push(AttentionConfig::fitting(256, false, Elem::F16, 99 * 1024));
     // the default tiles with one stage of K and V, and with them loaded by
     // ldmatrix.x2 right before their MMAs (the earlier kernels)
     for d in [64, 128, 256] {

@@ -388,7 +388,7 @@ pub(crate) fn plan(config: AttentionConfig, elem: Elem) -> Result<AttentionSm80P
     // shared memory at d = 128, where O alone takes 128)
     let regs = |f: &Fragments, per: i64| f.values * f.repeats / per;
     let q_in_registers = regs(&o, 1) + regs(&s, 1) + regs(&q, 2) <= 160;
-    let smem_bytes = (bm * d + 2 * config.kv_stages * bn * d) * elem.bytes();
+    let smem_bytes = config.smem_bytes(elem);
     if smem_bytes > 227 * 1024 {
         return Err(Error::unsupported(OP, format!("{smem_bytes} bytes of shared memory (at most 227 KiB)")));
     }

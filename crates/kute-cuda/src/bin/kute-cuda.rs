@@ -1008,7 +1008,7 @@ fn attention_sm90_catalogue() -> Result<Vec<kute_cuda::attention::Sm90AttentionK
 /// The spill stores an attention kernel may have, in bytes: the SM80
 /// kernels' fastest tiles hold 128 registers of `O` and 64 of `S` and sit at
 /// the 255-register edge, where ptxas spills a few registers around the
-/// loop (16 to 32 bytes) and its versions differ by as much; their tiles
+/// loop (16 to 36 bytes) and its versions differ by as much; their tiles
 /// that spill nothing ran slower (355 against 380 TFLOP/s at `d` = 128). A
 /// kernel that holds too much at once spills hundreds of bytes.
 const SPILL_LIMIT: i64 = 64;

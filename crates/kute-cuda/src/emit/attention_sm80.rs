@@ -33,6 +33,14 @@ fn values(what: &str, f: &Fragments, want: i64) -> Result<()> {
     Ok(())
 }
 
+/// The shared-window address of entry `i` of `at` (each a per-thread
+/// base's name and a byte offset) in the tile `stage` bytes on: the base
+/// plus an immediate.
+fn address(at: &[(String, i64)], i: usize, stage: i64) -> String {
+    let (base, off) = &at[i];
+    format!("{base} + {}u", off + stage)
+}
+
 /// The kernel `name(Q, K, V, O, LSE, params)` of the plan `p`.
 pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     let AttentionConfig { head_dim: d, block_m: bm, block_n: bn, warps, causal, kv_x4, frag_prefetch, kv_stages } =
@@ -182,10 +190,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     let copy = |x: &str, tile: usize, stride: &str, stage: i64| -> String {
         let t = &p.tiles[tile];
         let rows = [bm, bn, bn][tile];
-        let at = |i: usize| {
-            let (base, off) = &copy_at[tile][i];
-            format!("{base} + {}u", off + stage)
-        };
+        let at = |i: usize| address(&copy_at[tile], i, stage);
         // (a row's pointer, shared by its passes, plus the offset along d)
         let src = |i: usize| format!("(g + {} * {stride}) + {}", t.pass_seq[i], t.pass_dim[i]);
         let mut whole = String::new();
@@ -224,10 +229,7 @@ pub(crate) fn source(name: &str, p: &AttentionSm80Plan) -> Result<String> {
     let store = rows.store(pack, "t");
 
     // an ldmatrix row address: repeat `r` of a tile `stage` bytes on
-    let frag = |tile: usize, r: usize, stage: i64| {
-        let (base, off) = &frag_at[tile][r];
-        format!("{base} + {}u", off + stage)
-    };
+    let frag = |tile: usize, r: usize, stage: i64| address(&frag_at[tile], r, stage);
     // Q's fragments: loaded once into registers, or at each k-step with K's
     let q_resident = if p.q_in_registers {
         let mut o = format!("  unsigned int qr[{}][4];\n", p.q.repeats);

@@ -104,21 +104,21 @@ pub(crate) fn copy_tv(
     let vec = 16 / elem.bytes();
     let whole = if k_major { bk } else { rows };
     let line = line.unwrap_or(whole);
-    if line < vec || whole % line != 0 || threads % (line / vec) != 0 {
+    // threads along the contiguous mode (K, or M or N)
+    let along = line / vec;
+    if line < vec || whole % line != 0 || threads % along != 0 {
         return Err(Error::unsupported(op, format!("lines of {line} elements of a ({rows},{bk}) tile's {whole}")));
     }
     if k_major {
-        let across = line / vec; // threads along K
-        tv_layout(&layout2((threads / across, across), (across, 1))?, &layout2((1, vec), (0, 1))?, (rows, bk))
+        tv_layout(&layout2((threads / along, along), (along, 1))?, &layout2((1, vec), (0, 1))?, (rows, bk))
     } else {
-        let down = line / vec; // threads along M (or N)
-        if threads % down != 0 || bk % (threads / down) != 0 {
+        if bk % (threads / along) != 0 {
             return Err(Error::unsupported(
                 op,
                 format!("{threads} threads of {vec}-element vectors do not tile ({rows},{bk})"),
             ));
         }
-        tv_layout(&layout2((down, threads / down), (1, down))?, &layout2((vec, 1), (1, 0))?, (rows, bk))
+        tv_layout(&layout2((along, threads / along), (1, along))?, &layout2((vec, 1), (1, 0))?, (rows, bk))
     }
 }
 

@@ -19,6 +19,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PySlice, PyTuple};
 use pyo3::PyClassInitializer;
+use smallvec::SmallVec;
 
 /// A failure of the algebra as a Python exception (`kute.KuteError`).
 fn perr(f: Fail) -> PyErr {
@@ -208,16 +209,20 @@ impl PcLayout {
     fn __call__(slf: &Bound<'_, Self>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let base = slf.as_super().get();
-        if has_none(args.as_any())? && base.inner.has_symbols() {
+        let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
+        if let Some(i) = index_within(&crd, base.inner.view()) {
+            return Ok(i.into_pyobject(py)?.into_any().unbind());
+        }
+        let slicing = has_none(args.as_any())?;
+        if slicing && base.inner.has_symbols() {
             // (an unknown: kute's slice, the same modes)
             return match base.apply(args)? {
                 kute::expr::Value::Layout(l) => PcLayout::wrap(py, l),
                 other => crate::convert::to_py(py, other),
             };
         }
-        if has_none(args.as_any())? {
-            let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
-            return PcLayout::wrap(py, sliced(&crd, &base.inner)?);
+        if slicing {
+            return sliced(py, &crd, &base.inner);
         }
         crate::convert::from_point(py, base.apply(args)?)
     }
@@ -239,6 +244,30 @@ impl PcLayout {
         let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?.unbind();
         Ok((slf.get_type().into_any().unbind(), (shape, stride)))
     }
+}
+
+/// `l` at `crd` where `crd` is a coordinate of `l`'s own shape (a tuple for
+/// each tuple, an int within the extent for each leaf) and `l`'s integers
+/// are known: the sum of the coordinates times the strides, which pycute's
+/// `crd2idx` and kute's evaluation both answer. `None` for anything else
+/// (1-D indices, slices, unknowns, a sum past 64 bits), which the general
+/// path answers.
+fn index_within(crd: &Bound<'_, PyAny>, l: kute::LayoutView<'_>) -> Option<i64> {
+    if l.is_leaf() {
+        let m = l.leaves().first()?;
+        let d = m.stride.as_int().filter(|d| !d.is_symbolic() && !m.shape.is_symbolic())?;
+        let c: i64 = if is_int(crd) { crd.extract().ok()? } else { return None };
+        return (0..m.shape.value()).contains(&c).then(|| c.checked_mul(d.value())).flatten();
+    }
+    let t = crd.cast::<PyTuple>().ok()?;
+    if t.len() != l.rank() {
+        return None;
+    }
+    let mut sum = 0i64;
+    for (c, m) in t.iter().zip(l.modes()) {
+        sum = sum.checked_add(index_within(&c, m)?)?;
+    }
+    Some(sum)
 }
 
 /// What `__reduce__` answers: the class and its arguments.
@@ -424,6 +453,55 @@ fn by_mode_in(
         out.clone_from(&by_mode(op, a, ts, f)?);
     }
     Ok(())
+}
+
+/// pycute's composition by mode ([`by_mode_in`] with [`composition_t`]) in
+/// one pass, built in `out`: each mode of `a` read in place and composed
+/// with its tile (a layout, an int or `None`) straight into the answer.
+/// `Ok(false)`, with `out` to be rebuilt, where a tile is a tuple, a
+/// composite is not proved to be the true one ([`alg::Composer::holds`]) or
+/// pycute's algorithm fails: the checked path answers those, and answers
+/// the same as this one elsewhere.
+fn composition_by_mode_in(a: &Layout, ts: &[Tile], out: &mut Layout) -> PyResult<bool> {
+    let n = alg::rank(a);
+    if ts.is_empty() || n < ts.len() {
+        return Ok(false);
+    }
+    let unproved = || kute::Error::new(kute::ErrorKind::Inadmissible, "composition", "not proved by mode");
+    let mut composer = alg::Composer::default();
+    let built = out.try_build_modes_in(|b| {
+        b.open();
+        for i in 0..n {
+            let Ok(m) = mode_view(a, i) else { return Err(unproved()) };
+            let int;
+            let tile = match ts.get(i) {
+                None | Some(Tile::Nothing) => {
+                    push_view(b, m);
+                    continue;
+                }
+                Some(Tile::Tuple(_)) => return Err(unproved()),
+                Some(Tile::Int(k)) => {
+                    int = int_layout(*k).map_err(|_| unproved())?;
+                    &int
+                }
+                Some(Tile::Layout(l)) => &*l.get().inner,
+            };
+            if !alg::size(tile).is_ok_and(|k| k <= alg::MAX_CHECKED_POINTS) {
+                return Err(unproved());
+            }
+            if composer.start(m).is_err() {
+                return Err(unproved());
+            }
+            let mut fail = None;
+            composer.compose(b, tile.view(), &mut fail)?;
+            if fail.is_some() || !composer.holds() {
+                return Err(unproved());
+            }
+        }
+        b.close();
+        Ok(())
+    });
+    Ok(built.is_ok() && out.depth() <= kute::limits::MAX_DEPTH)
 }
 
 /// pycute's `L[i]` ([`alg::mode`]) as a view: no copy.
@@ -632,14 +710,32 @@ fn symbolic(
 #[pyfunction]
 #[pyo3(signature = (*layouts))]
 fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
-    let items: Vec<Bound<'_, PyAny>> = if layouts.len() == 1 && layouts.get_item(0)?.cast::<PyLayout>().is_err() {
-        layouts.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
-    } else {
-        layouts.iter().collect()
-    };
+    let items: SmallVec<[Bound<'_, PyAny>; 4]> =
+        if layouts.len() == 1 && layouts.get_item(0)?.cast::<PyLayout>().is_err() {
+            layouts.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            layouts.iter().collect()
+        };
     // (unknowns and all: the layouts side by side)
-    let parts = items.iter().map(|x| layout_any(x, "make_layout")).collect::<PyResult<Vec<_>>>()?;
-    PcLayout::wrap(py, alg::make_layout(parts.iter().copied()).map_err(perr)?)
+    let parts = items.iter().map(|x| layout_any(x, "make_layout")).collect::<PyResult<SmallVec<[_; 4]>>>()?;
+    PcLayout::wrap_built(py, |out| {
+        // (side by side in the answer's storage; the general path for its errors)
+        if !parts.is_empty()
+            && out
+                .try_build_modes_in(|b| {
+                    b.open();
+                    parts.iter().for_each(|p| push_view(b, p.view()));
+                    b.close();
+                    Ok(())
+                })
+                .is_ok()
+            && out.depth() <= kute::limits::MAX_DEPTH
+        {
+            return Ok(());
+        }
+        out.clone_from(&alg::make_layout(parts.iter().copied())?);
+        Ok(())
+    })
 }
 
 /// `size(a)`: a layout's size, or the product of an integer tuple.
@@ -747,7 +843,9 @@ fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::composition_in(a, &b.get().inner, out)),
             Tile::Tuple(ts) => {
                 let mut out = crate::types::LayoutBox::storage();
-                by_mode_in("composition", a, &ts, &mut composition_t, &mut out)?;
+                if !composition_by_mode_in(a, &ts, &mut out)? {
+                    by_mode_in("composition", a, &ts, &mut composition_t, &mut out)?;
+                }
                 PcLayout::wrap_box(py, out)
             }
             t => PcLayout::wrap(py, composition_t(a, &t)?),
@@ -966,40 +1064,43 @@ fn raked_product(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_,
 #[pyfunction]
 fn slice_and_offset(py: Python<'_>, crd: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let l = layout_any(layout, "slice_and_offset")?;
-    let s = sliced(crd, l)?;
+    let s = sliced(py, crd, l)?;
     let offset = offset_at(crd, l.view())?;
-    Ok(PyTuple::new(py, [PcLayout::wrap(py, s)?, pv_py(py, &offset)?])?.into_any().unbind())
+    Ok(PyTuple::new(py, [s, pv_py(py, &offset)?])?.into_any().unbind())
 }
 
 /// pycute's `Layout(slice_(crd, L.shape), slice_(crd, L.stride))`: the modes
-/// of `L` where `crd` is `None`, as a tuple.
-fn sliced(crd: &Bound<'_, PyAny>, l: &Layout) -> PyResult<Layout> {
+/// of `L` where `crd` is `None`, as a tuple of dynamic integers, built in
+/// `out` (the storage of the Python object that holds it).
+fn sliced_in(crd: &Bound<'_, PyAny>, l: &Layout, out: &mut Layout) -> PyResult<()> {
     if l.leaves().iter().any(|m| m.stride.as_int().is_none()) {
         stride_ints(l)?;
     }
-    let mut kept = Vec::new();
+    let mut kept = SmallVec::<[_; 8]>::new();
     slice_views(crd, l.view(), &mut kept)?;
-    let s = Layout::try_build_modes(|b| {
+    out.try_build_modes_in(|b| {
         b.open();
         for v in &kept {
-            push_view(b, *v);
+            push_view_dynamic(b, *v);
         }
         b.close();
         Ok(())
     })
-    .map_err(kerr)?;
-    Ok(if s.leaves().iter().any(|m| m.shape.is_static() || m.stride.as_int().is_some_and(|d| d.is_static())) {
-        s.to_dynamic()
-    } else {
-        s
-    })
+    .map_err(kerr)
+}
+
+/// [`sliced_in`] as a new `kute.pycute.Layout`.
+fn sliced(py: Python<'_>, crd: &Bound<'_, PyAny>, l: &Layout) -> PyResult<Py<PyAny>> {
+    let mut out = crate::types::LayoutBox::storage();
+    sliced_in(crd, l, &mut out)?;
+    PcLayout::wrap_box(py, out)
 }
 
 /// pycute's `slice_(crd, L)` on a layout: the modes where `crd` is `None`.
 fn slice_views<'a>(
     crd: &Bound<'_, PyAny>,
     v: kute::LayoutView<'a>,
-    out: &mut Vec<kute::LayoutView<'a>>,
+    out: &mut SmallVec<[kute::LayoutView<'a>; 8]>,
 ) -> PyResult<()> {
     if let Ok(c) = crd.cast::<PyTuple>() {
         let target = || -> PyResult<String> {
@@ -1032,15 +1133,29 @@ fn slice_views<'a>(
 
 /// A mode of a layout (a sub-tree) as the next mode of `b`.
 fn push_view(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
+    push_view_mapped(b, v, &|m| m);
+}
+
+/// [`push_view`] with every integer dynamic (pycute's integers).
+fn push_view_dynamic(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
+    push_view_mapped(b, v, &|m| kute::Mode::with_stride(m.shape.to_dynamic(), m.stride.to_dynamic()));
+}
+
+/// [`push_view`] with `f` applied to each leaf.
+fn push_view_mapped(
+    b: &mut kute::tree::Builder<'_, kute::Mode>,
+    v: kute::LayoutView<'_>,
+    f: &impl Fn(kute::Mode) -> kute::Mode,
+) {
     if v.is_leaf() {
-        if let Some(m) = v.leaves().first() {
-            b.leaf(*m);
+        if let Some(&m) = v.leaves().first() {
+            b.leaf(f(m));
         }
         return;
     }
     b.open();
     for m in v.modes() {
-        push_view(b, m);
+        push_view_mapped(b, m, f);
     }
     b.close();
 }
@@ -1268,7 +1383,72 @@ fn product_pv(v: &Pv) -> PyResult<Pv> {
 /// `product(a)`: the product of the integers of `a`.
 #[pyfunction]
 fn product(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Some(p) = product_of_ints(a, 0) {
+        return Ok(p.into_pyobject(py)?.into_any().unbind());
+    }
     symbolic(py, "size", &[Some(a)], || pv_py(py, &product_pv(&pv(a)?)?))
+}
+
+// The fast paths below read Python ints and tuples in place (no `Pv` made):
+// `None` for anything else (an unknown, a depth or a value past 64 bits),
+// which the general path answers, the same where both answer.
+
+/// [`product`] of Python ints and tuples of them.
+fn product_of_ints(a: &Bound<'_, PyAny>, depth: usize) -> Option<i64> {
+    small_int(a).or_else(|| {
+        let t = tuple_within(a, depth)?;
+        t.iter().try_fold(1i64, |p, x| p.checked_mul(product_of_ints(&x, depth + 1)?))
+    })
+}
+
+/// A Python tuple at a depth the general path takes too.
+#[inline]
+fn tuple_within<'a, 'py>(a: &'a Bound<'py, PyAny>, depth: usize) -> Option<&'a Bound<'py, PyTuple>> {
+    a.cast::<PyTuple>().ok().filter(|_| depth < kute::limits::MAX_DEPTH)
+}
+
+/// A Python int (not a bool) that fits in 64 bits.
+#[inline]
+fn small_int(a: &Bound<'_, PyAny>) -> Option<i64> {
+    if is_int(a) {
+        a.extract().ok()
+    } else {
+        None
+    }
+}
+
+/// [`inner_product`] of congruent Python ints and tuples of them.
+fn inner_product_of_ints(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, depth: usize) -> Option<i64> {
+    if let (Some(x), Some(y)) = (small_int(a), small_int(b)) {
+        return x.checked_mul(y);
+    }
+    let (a, b) = (tuple_within(a, depth)?, b.cast::<PyTuple>().ok()?);
+    if a.len() != b.len() {
+        return None;
+    }
+    a.iter().zip(b.iter()).try_fold(0i64, |s, (x, y)| s.checked_add(inner_product_of_ints(&x, &y, depth + 1)?))
+}
+
+/// [`crd2idx`] of a coordinate congruent with the shape and the stride
+/// (pycute's sum of coordinate times stride), all Python ints.
+fn crd2idx_of_ints(
+    crd: &Bound<'_, PyAny>,
+    shape: &Bound<'_, PyAny>,
+    stride: &Bound<'_, PyAny>,
+    depth: usize,
+) -> Option<i64> {
+    if let (Some(c), Some(_), Some(d)) = (small_int(crd), small_int(shape), small_int(stride)) {
+        return c.checked_mul(d);
+    }
+    let (c, s, d) = (tuple_within(crd, depth)?, shape.cast::<PyTuple>().ok()?, stride.cast::<PyTuple>().ok()?);
+    if c.len() != s.len() || c.len() != d.len() {
+        return None;
+    }
+    let mut sum = 0i64;
+    for ((x, y), z) in c.iter().zip(s.iter()).zip(d.iter()) {
+        sum = sum.checked_add(crd2idx_of_ints(&x, &y, &z, depth + 1)?)?;
+    }
+    Some(sum)
 }
 
 fn inner_product_pv(a: &Pv, b: &Pv) -> PyResult<i64> {
@@ -1292,6 +1472,9 @@ fn inner_product_pv(a: &Pv, b: &Pv) -> PyResult<i64> {
 /// `inner_product(a, b)`: the sum of the products of congruent tuples.
 #[pyfunction]
 fn inner_product(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Some(x) = inner_product_of_ints(a, b, 0) {
+        return Ok(x);
+    }
     inner_product_pv(&pv(a)?, &pv(b)?)
 }
 
@@ -1396,11 +1579,29 @@ fn prefix_product_pv(a: &Pv, init: &Pv) -> PyResult<Pv> {
 #[pyfunction]
 #[pyo3(signature = (a, init = None), text_signature = "(a, init=1)")]
 fn prefix_product(py: Python<'_>, a: &Bound<'_, PyAny>, init: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    if let Some(mut p) = init.map_or(Some(1), small_int)
+        && let Some(r) = prefix_product_of_ints(a, &mut p, 0)
+    {
+        return Ok(r.unbind());
+    }
     let init = match init {
         Some(i) => pv(i)?,
         None => Pv::I(1),
     };
     pv_py(py, &prefix_product_pv(&pv(a)?, &init)?)
+}
+
+/// [`prefix_product`] of Python ints and tuples with an int `init`: at each
+/// leaf the product `prefix` of `init` and the leaves before it.
+fn prefix_product_of_ints<'py>(a: &Bound<'py, PyAny>, prefix: &mut i64, depth: usize) -> Option<Bound<'py, PyAny>> {
+    let py = a.py();
+    if let Some(x) = small_int(a) {
+        let p = std::mem::replace(prefix, prefix.checked_mul(x)?);
+        return p.into_pyobject(py).ok().map(|p| p.into_any());
+    }
+    let t = tuple_within(a, depth)?;
+    let out = t.iter().map(|x| prefix_product_of_ints(&x, prefix, depth + 1)).collect::<Option<SmallVec<[_; 8]>>>()?;
+    PyTuple::new(py, out).ok().map(|t| t.into_any())
 }
 
 fn idx2crd_pv(idx: &Pv, shape: &Pv, stride: &Pv) -> PyResult<Pv> {
@@ -1451,8 +1652,48 @@ fn idx2crd(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    if let Some(i) = small_int(idx)
+        && let Some(c) = idx2crd_of_ints(i, shape, stride.filter(|d| !d.is_none()), &mut 1, 0)
+    {
+        return Ok(c.unbind());
+    }
     let (shape, stride) = shape_and_stride(shape, stride)?;
     pv_py(py, &idx2crd_pv(&pv(idx)?, &shape, &stride)?)
+}
+
+/// [`idx2crd`] of an int index in Python ints and tuples: `(idx // d) % s`
+/// at each leaf, `d` the stride given (congruent with the shape) or else
+/// `prefix`, the product of the extents before the leaf.
+fn idx2crd_of_ints<'py>(
+    idx: i64,
+    shape: &Bound<'py, PyAny>,
+    stride: Option<&Bound<'py, PyAny>>,
+    prefix: &mut i64,
+    depth: usize,
+) -> Option<Bound<'py, PyAny>> {
+    let py = shape.py();
+    if let Some(s) = small_int(shape) {
+        let d = match stride {
+            Some(d) => small_int(d)?,
+            None => std::mem::replace(prefix, prefix.checked_mul(s)?),
+        };
+        let c = m(alg::floordiv("idx2crd", idx, d)).and_then(|q| m(alg::pymod("idx2crd", q, s))).ok()?;
+        return c.into_pyobject(py).ok().map(|c| c.into_any());
+    }
+    let ss = tuple_within(shape, depth)?;
+    let ds = match stride {
+        Some(d) => Some(d.cast::<PyTuple>().ok().filter(|d| d.len() == ss.len())?),
+        None => None,
+    };
+    let mut out: SmallVec<[Bound<'py, PyAny>; 8]> = SmallVec::new();
+    for (k, s) in ss.iter().enumerate() {
+        let d = match &ds {
+            Some(ds) => Some(ds.get_item(k).ok()?),
+            None => None,
+        };
+        out.push(idx2crd_of_ints(idx, &s, d.as_ref(), prefix, depth + 1)?);
+    }
+    PyTuple::new(py, out).ok().map(|t| t.into_any())
 }
 
 /// A coordinate leaf: `None` is 0.
@@ -1539,6 +1780,9 @@ fn crd2idx(
     shape: &Bound<'_, PyAny>,
     stride: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    if let Some(i) = stride.and_then(|d| crd2idx_of_ints(crd, shape, d, 0)) {
+        return Ok(i.into_pyobject(py)?.into_any().unbind());
+    }
     let (shape, stride) = shape_and_stride(shape, stride)?;
     pv_py(py, &crd2idx_pv(&pv(crd)?, &shape, &stride)?)
 }

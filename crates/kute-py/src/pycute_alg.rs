@@ -104,6 +104,11 @@ pub fn flat_ints(l: &Layout) -> R<(Ints, Ints)> {
 /// [`flat_ints`] into `s` and `d` (emptied first): the hot paths keep them
 /// in place (a pair of them is hundreds of bytes, copied at each move).
 fn flat_ints_into(l: &Layout, s: &mut Ints, d: &mut Ints) -> R<()> {
+    flat_view_ints_into(l.view(), s, d)
+}
+
+/// [`flat_ints_into`] of a view (a mode read in place).
+fn flat_view_ints_into(l: kute::LayoutView<'_>, s: &mut Ints, d: &mut Ints) -> R<()> {
     s.clear();
     d.clear();
     for m in l.leaves() {
@@ -383,33 +388,77 @@ pub fn composition_algo_exact(a: &Layout, b: &Layout) -> R<(Layout, bool)> {
 
 /// [`composition_algo_exact`], the answer built in `r`.
 fn composition_algo_in(a: &Layout, b: &Layout, r: &mut Layout) -> R<bool> {
-    let (mut a_s, mut a_d, mut fs, mut fd) = (Ints::new(), Ints::new(), Ints::new(), Ints::new());
-    flat_ints_into(a, &mut a_s, &mut a_d)?;
-    coalesce_into(&a_s, &a_d, &mut fs, &mut fd)?;
+    let mut composer = Composer::default();
+    composer.start(a.view())?;
     let mut fail = None;
-    let mut exact = Exact { holds: fs.iter().all(|&x| x >= 1), digits: smallvec::smallvec![0; fs.len()], reach: 0 };
-    let built = r.try_build_modes_in(|out| {
-        compose_into(out, &fs, &fd, b.view(), &mut fail, &mut exact)
-            .map_err(|()| Error::new(ErrorKind::Inadmissible, "composition", "pycute's algorithm fails"))
-    });
+    let built = r.try_build_modes_in(|out| composer.compose(out, b.view(), &mut fail));
     match (built, fail) {
-        (_, Some(f)) => return Err(f),
-        (r, None) => r?,
-    };
-    // no carry between the leaves' digits (the last mode of coalesce(A) takes any value)
-    let last = fs.len() - 1;
-    let mut holds = exact.holds && (0..last).all(|k| exact.digits[k] < fs[k]);
-    // past size(A), A's last mode extends as coalesce(A)'s only if it is kept (extent 2 or more)
-    if holds && a_s.last().is_none_or(|&x| x < 2) {
-        holds = a_s.iter().try_fold(1i64, |p, &x| p.checked_mul(x)).is_some_and(|n| exact.reach < n);
+        (_, Some(f)) => Err(f),
+        (r, None) => r.map(|()| composer.holds()).map_err(Fail::from),
     }
-    Ok(holds)
+}
+
+/// pycute's composition of one `A` with any number of `B`s, each written
+/// into a builder, proving as it goes whether every composite so far is the
+/// true one ([`Composer::holds`]).
+#[derive(Default)]
+pub struct Composer {
+    /// A's flat extents.
+    a_s: Ints,
+    /// `coalesce(A)`'s extents and strides.
+    fs: Ints,
+    fd: Ints,
+    exact: Exact,
+}
+
+impl Composer {
+    /// The composer of `a` (its buffers kept in place: a composer is
+    /// hundreds of bytes, copied at each move).
+    ///
+    /// Pre: none (a symbolic `a`, or one with basis strides, is an error).
+    pub fn start(&mut self, a: kute::LayoutView<'_>) -> R<()> {
+        let mut a_d = Ints::new();
+        flat_view_ints_into(a, &mut self.a_s, &mut a_d)?;
+        coalesce_into(&self.a_s, &a_d, &mut self.fs, &mut self.fd)?;
+        self.exact.holds = self.fs.iter().all(|&x| x >= 1);
+        self.exact.digits.clear();
+        self.exact.digits.resize(self.fs.len(), 0);
+        self.exact.reach = 0;
+        Ok(())
+    }
+
+    /// Adds pycute's composite of A and `b` to `out`: an error (with the
+    /// failure in `fail`) where pycute's algorithm fails.
+    pub fn compose(
+        &mut self,
+        out: &mut kute::tree::Builder<'_, Mode>,
+        b: kute::LayoutView<'_>,
+        fail: &mut Option<Fail>,
+    ) -> Result<(), Error> {
+        compose_into(out, &self.fs, &self.fd, b, fail, &mut self.exact)
+            .map_err(|()| Error::new(ErrorKind::Inadmissible, "composition", "pycute's algorithm fails"))
+    }
+
+    /// Whether each composite [`Composer::compose`] added is proved to be
+    /// `A(B(i))` at every `i` (what [`composition`]'s check accepts).
+    pub fn holds(&self) -> bool {
+        let fs = &self.fs;
+        // no carry between the leaves' digits (the last mode of coalesce(A) takes any value)
+        let last = fs.len() - 1;
+        let mut holds = self.exact.holds && (0..last).all(|k| self.exact.digits[k] < fs[k]);
+        // past size(A), A's last mode extends as coalesce(A)'s only if it is kept (extent 2 or more)
+        if holds && self.a_s.last().is_none_or(|&x| x < 2) {
+            holds = self.a_s.iter().try_fold(1i64, |p, &x| p.checked_mul(x)).is_some_and(|n| self.exact.reach < n);
+        }
+        holds
+    }
 }
 
 /// What [`compose_leaf`] proves of pycute's composite: `holds` while every
 /// leaf of B so far is exact (its composite is `A(B(i))` on its own); the
 /// largest value each leaf adds to each digit of `coalesce(A)`'s mixed radix,
 /// summed over the leaves (`digits`); the largest index of B so far (`reach`).
+#[derive(Default)]
 struct Exact {
     holds: bool,
     digits: Ints,
@@ -517,7 +566,7 @@ fn compose_leaf(fs: &[i64], fd: &[i64], m: Mode, exact: &mut Exact, rs: &mut Int
 }
 
 /// The most points a check evaluates one by one.
-const MAX_CHECKED_POINTS: i64 = 1 << 16;
+pub const MAX_CHECKED_POINTS: i64 = 1 << 16;
 
 /// Whether `r` is the composite `A o B` point by point, as pycute evaluates
 /// layouts (A's last mode extending past its size, Python's `//` and `%`):

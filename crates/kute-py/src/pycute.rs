@@ -1546,10 +1546,48 @@ fn shape_div_pv(a: &Pv, b: &Pv) -> PyResult<Pv> {
     }
 }
 
+/// [`shape_div`] of Python ints and tuples.
+fn shape_div_of_ints<'py>(a: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>, depth: usize) -> Option<Bound<'py, PyAny>> {
+    let Ok(bs) = b.cast::<PyTuple>() else {
+        return shape_div_by_int(a, small_int(b)?, depth);
+    };
+    let Some(xs) = tuple_within(a, depth) else {
+        return shape_div_by_int(a, product_of_ints(b, depth)?, depth);
+    };
+    if xs.len() != bs.len() {
+        return None;
+    }
+    let out = xs.iter().zip(bs.iter()).map(|(x, y)| shape_div_of_ints(&x, &y, depth + 1));
+    PyTuple::new(a.py(), out.collect::<Option<SmallVec<[_; 8]>>>()?).ok().map(|t| t.into_any())
+}
+
+/// [`shape_div_of_ints`] by an int `b`: each mode of a tuple `a` divided by
+/// what is left of `b` after the modes before it.
+fn shape_div_by_int<'py>(a: &Bound<'py, PyAny>, mut b: i64, depth: usize) -> Option<Bound<'py, PyAny>> {
+    let ints = |x: i64, y: i64| -> Option<i64> {
+        if alg::pymod("shape_div", x, y).ok()? != 0 && alg::pymod("shape_div", y, x).ok()? != 0 {
+            return None;
+        }
+        alg::floordiv("shape_div", x.checked_add(y)?.checked_sub(1)?, y).ok()
+    };
+    if let Some(x) = small_int(a) {
+        return ints(x, b)?.into_pyobject(a.py()).ok().map(|x| x.into_any());
+    }
+    let mut out = SmallVec::<[_; 8]>::new();
+    for v in tuple_within(a, depth)?.iter() {
+        out.push(shape_div_by_int(&v, b, depth + 1)?);
+        b = ints(b, product_of_ints(&v, depth + 1)?)?;
+    }
+    PyTuple::new(a.py(), out).ok().map(|t| t.into_any())
+}
+
 /// `shape_div(a, b)`: `a` divided by `b`, prefix by prefix (each division
 /// exact one way or the other, rounded up).
 #[pyfunction]
 fn shape_div(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if let Some(r) = shape_div_of_ints(a, b, 0) {
+        return Ok(r.unbind());
+    }
     symbolic(py, "shape_div", &[Some(a), Some(b)], || pv_py(py, &shape_div_pv(&pv(a)?, &pv(b)?)?))
 }
 

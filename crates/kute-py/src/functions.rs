@@ -8,6 +8,7 @@ use kute::AsTiler;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
+use smallvec::SmallVec;
 
 /// `kute.eval(text, **names)`: the value of an expression of kute's
 /// language, as a `Layout`, `IntTuple` (static marks kept), `Tiler`,
@@ -190,6 +191,8 @@ enum Direct {
     /// `f(L)`, an integer: `None` where the expression language answers
     /// another way (its general path answers then, and any error is its own).
     Integer(fn(&kute::Layout) -> Option<kute::Result<kute::Int>>),
+    /// `f(L0, L1, ...)` of one or more layouts, written into its first argument.
+    Layouts(fn(&mut kute::Layout, &[&kute::Layout]) -> kute::Result<()>),
 }
 
 /// `name(*args)`: `direct` on layouts, else the expression language's function.
@@ -210,6 +213,16 @@ fn direct_call(
             return crate::convert::int(py, Ok(n));
         }
         let mut out = LayoutBox::storage();
+        if let Direct::Layouts(f) = direct
+            && let Some(ls) = args.iter().map(|x| x.cast_into::<PyLayout>().ok()).collect::<Option<SmallVec<[_; 4]>>>()
+            && !ls.is_empty()
+        {
+            let ls: SmallVec<[&kute::Layout; 4]> = ls.iter().map(|l| &*l.get().inner).collect();
+            // (an error: the general path's own)
+            if f(&mut out, &ls).is_ok() {
+                return Ok(Py::new(py, PyLayout { inner: out })?.into_any());
+            }
+        }
         let done = match (direct, args.len(), a) {
             (Direct::Unary(f), 1, Some(a)) => Some(f(&mut out, &a.get().inner)),
             (Direct::Binary(f), 2, Some(a)) => match args.get_item(1)?.cast::<PyLayout>() {
@@ -357,6 +370,7 @@ macro_rules! direct {
 }
 
 direct! {
+    make_layout: Layouts(crate::build::concat_into), "make_layout(S[, D]) | make_layout(L0, L1, ...): a layout from a shape (and stride or LayoutLeft{}/LayoutRight{}), or the layouts side by side.";
     size: Integer(|l| Some(l.size())), "size(X): the product of the shape (an int; size<I...>(X) with targs= for a mode).";
     cosize: Integer(|l| l.has_int_strides().then(|| l.cosize())), "cosize(L): one past the largest index (an int; cosize<I...>(L) with targs= for a mode).";
     coalesce: Unary(kute::coalesce_into), "coalesce(L[, profile]): the fewest modes with the same function (CuTe's coalesce).";

@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod build;
 pub mod convert;
 pub mod functions;
 pub mod pycute;

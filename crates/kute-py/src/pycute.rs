@@ -10,6 +10,7 @@
 //! (`python/kute/pycute.py`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
 //! and the small predicates.
 
+use crate::build::{push_view, push_view_dynamic};
 use crate::convert::{int_tuple_fast, layout_fast, Strides};
 use crate::pycute_alg::{self as alg, Fail};
 use crate::pycute_fmt::{layout_repr, layout_text};
@@ -719,22 +720,11 @@ fn make_layout(py: Python<'_>, layouts: &Bound<'_, PyTuple>) -> PyResult<Py<PyAn
     // (unknowns and all: the layouts side by side)
     let parts = items.iter().map(|x| layout_any(x, "make_layout")).collect::<PyResult<SmallVec<[_; 4]>>>()?;
     PcLayout::wrap_built(py, |out| {
-        // (side by side in the answer's storage; the general path for its errors)
-        if !parts.is_empty()
-            && out
-                .try_build_modes_in(|b| {
-                    b.open();
-                    parts.iter().for_each(|p| push_view(b, p.view()));
-                    b.close();
-                    Ok(())
-                })
-                .is_ok()
-            && out.depth() <= kute::limits::MAX_DEPTH
-        {
-            return Ok(());
+        if parts.is_empty() {
+            // (pycute's error for no layouts)
+            alg::make_layout(parts.iter().copied())?;
         }
-        out.clone_from(&alg::make_layout(parts.iter().copied())?);
-        Ok(())
+        Ok(crate::build::concat_into(out, &parts)?)
     })
 }
 
@@ -1129,35 +1119,6 @@ fn slice_views<'a>(
         out.push(v);
     }
     Ok(())
-}
-
-/// A mode of a layout (a sub-tree) as the next mode of `b`.
-fn push_view(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
-    push_view_mapped(b, v, &|m| m);
-}
-
-/// [`push_view`] with every integer dynamic (pycute's integers).
-fn push_view_dynamic(b: &mut kute::tree::Builder<'_, kute::Mode>, v: kute::LayoutView<'_>) {
-    push_view_mapped(b, v, &|m| kute::Mode::with_stride(m.shape.to_dynamic(), m.stride.to_dynamic()));
-}
-
-/// [`push_view`] with `f` applied to each leaf.
-fn push_view_mapped(
-    b: &mut kute::tree::Builder<'_, kute::Mode>,
-    v: kute::LayoutView<'_>,
-    f: &impl Fn(kute::Mode) -> kute::Mode,
-) {
-    if v.is_leaf() {
-        if let Some(&m) = v.leaves().first() {
-            b.leaf(f(m));
-        }
-        return;
-    }
-    b.open();
-    for m in v.modes() {
-        push_view_mapped(b, m, f);
-    }
-    b.close();
 }
 
 /// The integer stride of a leaf (a `TypeError` for a basis stride).

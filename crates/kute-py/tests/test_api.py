@@ -101,6 +101,20 @@ def test_other_operations_by_cute_name():
     assert kute.rank(Layout("(_4,_8):(_1,_4)")) == 2
 
 
+def test_make_layout_of_layouts_is_the_languages():
+    # the native path (layouts side by side in the answer's storage) against the language's
+    a, b, c = Layout("(_2,(_3,4)):(_1,(_2,6))"), Layout("_4:_3"), Layout("(8,2):(2,1)")
+    n = Layout((kute.sym("M", div=4), 2), (1, kute.sym("M", div=4)))
+    for args in [(a,), (a, b), (b, a, c), (c, c, c, c), (n, a)]:
+        mine, lang = kute.make_layout(*args), kute.call("make_layout", *args)
+        assert isinstance(mine, Layout) and (str(mine), mine == lang) == (str(lang), True), args
+    # CuTe: make_layout(L0, L1) takes each layout as a mode
+    assert str(kute.make_layout(a, b)) == "((_2,(_3,4)),_4):((_1,(_2,6)),_3)"
+    assert str(kute.make_layout(b)) == "(_4):(_3)"
+    with pytest.raises(TypeError):
+        kute.make_layout()
+
+
 def test_every_function_of_the_language_is_a_module_function():
     for name, aliases, signature, summary in kute.functions():
         for n in (name, *aliases):

@@ -265,6 +265,27 @@ def in_domain(layout, crd):
     return within(crd, layout.shape)
 
 
+def test_deep_integer_tuples_give_pycutes_answer_or_an_error():
+    # (the int-tuple functions read Python tuples in place up to kute's depth limit, then
+    # hand over to the general path: the same answers below it, a KuteError past it, no crash)
+    for depth in (5, 31, 40, 5000):
+        t, s, d, c = 4, 4, 2, 1
+        for _ in range(depth):
+            t, s, d, c = (t, 2), (s,), (d,), (c,)
+        for name, args in [("product", (t,)), ("inner_product", (t, t)), ("prefix_product", (t,)),
+                           ("crd2idx", (c, s, d)), ("idx2crd", (5, s, d)), ("shape_div", (t, 2))]:
+            try:
+                want = getattr(pc, name)(*args)
+            except RecursionError:
+                want = None
+            try:
+                got = getattr(kp, name)(*args)
+            except KuteError as e:
+                assert depth > 32 and "deep" in str(e), (name, depth, e)
+                continue
+            assert got == want, (name, depth)
+
+
 def test_the_checks_can_fail():
     a, b = pc.Layout((4, 8), (8, 1)), pc.Layout(4, 3)
     assert not true_composite(a, b, pc.Layout((2, 2), (24, 1)))  # CuTe's answer, not A o B

@@ -482,6 +482,30 @@ pub fn from_point(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
     }
 }
 
+/// `l` at `crd` where `crd` is a coordinate of `l`'s own shape (a tuple for
+/// each tuple, a Python int (exactly) within the extent for each leaf) and `l`'s integers
+/// are known: the sum of the coordinates times the strides, which pycute's
+/// `crd2idx` and kute's evaluation both answer. `None` for anything else
+/// (1-D indices, slices, unknowns, a sum past 64 bits), which the general
+/// path answers.
+pub fn index_within(crd: &Bound<'_, PyAny>, l: kute::LayoutView<'_>) -> Option<i64> {
+    if l.is_leaf() {
+        let m = l.leaves().first()?;
+        let d = m.stride.as_int().filter(|d| !d.is_symbolic() && !m.shape.is_symbolic())?;
+        let c: i64 = crd.cast_exact::<PyInt>().ok()?.extract().ok()?;
+        return (0..m.shape.value()).contains(&c).then(|| c.checked_mul(d.value())).flatten();
+    }
+    let t = crd.cast::<PyTuple>().ok()?;
+    if t.len() != l.rank() {
+        return None;
+    }
+    let mut sum = 0i64;
+    for (c, m) in t.iter().zip(l.modes()) {
+        sum = sum.checked_add(index_within(&c, m)?)?;
+    }
+    Some(sum)
+}
+
 /// An integer as a Python int (an unknown stays an `IntTuple`).
 pub fn int(py: Python<'_>, r: kute::Result<Int>) -> PyResult<Py<PyAny>> {
     let x = r.map_err(kerr)?;

@@ -211,7 +211,7 @@ impl PcLayout {
         let py = slf.py();
         let base = slf.as_super().get();
         let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
-        if let Some(i) = index_within(&crd, base.inner.view()) {
+        if let Some(i) = crate::convert::index_within(&crd, base.inner.view()) {
             return Ok(i.into_pyobject(py)?.into_any().unbind());
         }
         let slicing = has_none(args.as_any())?;
@@ -245,30 +245,6 @@ impl PcLayout {
         let stride = crate::convert::int_tuple_py(py, stride_ints(l)?.as_ref())?.unbind();
         Ok((slf.get_type().into_any().unbind(), (shape, stride)))
     }
-}
-
-/// `l` at `crd` where `crd` is a coordinate of `l`'s own shape (a tuple for
-/// each tuple, an int within the extent for each leaf) and `l`'s integers
-/// are known: the sum of the coordinates times the strides, which pycute's
-/// `crd2idx` and kute's evaluation both answer. `None` for anything else
-/// (1-D indices, slices, unknowns, a sum past 64 bits), which the general
-/// path answers.
-fn index_within(crd: &Bound<'_, PyAny>, l: kute::LayoutView<'_>) -> Option<i64> {
-    if l.is_leaf() {
-        let m = l.leaves().first()?;
-        let d = m.stride.as_int().filter(|d| !d.is_symbolic() && !m.shape.is_symbolic())?;
-        let c: i64 = if is_int(crd) { crd.extract().ok()? } else { return None };
-        return (0..m.shape.value()).contains(&c).then(|| c.checked_mul(d.value())).flatten();
-    }
-    let t = crd.cast::<PyTuple>().ok()?;
-    if t.len() != l.rank() {
-        return None;
-    }
-    let mut sum = 0i64;
-    for (c, m) in t.iter().zip(l.modes()) {
-        sum = sum.checked_add(index_within(&c, m)?)?;
-    }
-    Some(sum)
 }
 
 /// What `__reduce__` answers: the class and its arguments.

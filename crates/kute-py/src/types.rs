@@ -306,6 +306,10 @@ impl PyLayout {
     /// int); with `None` or `kute._` in the coordinate, the slice (a Layout).
     #[pyo3(signature = (*args))]
     fn __call__(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        let crd = if args.len() == 1 { args.get_item(0)? } else { args.clone().into_any() };
+        if let Some(i) = crate::convert::index_within(&crd, self.inner.view()) {
+            return Ok(i.into_pyobject(py)?.into_any().unbind());
+        }
         from_point(py, self.apply(args)?)
     }
 

@@ -136,6 +136,25 @@ def test_evaluation():
     assert isinstance(a(5), int)
 
 
+def test_evaluation_at_a_coordinate_is_at_its_index():
+    # a coordinate of the layout's own shape (read in place) against its 1-D index
+    # (CuTe's colexicographic order, evaluated leaf by leaf): two paths, one answer
+    from kute import pycute as kp
+
+    for text in ["(4,(2,3)):(2,(1,8))", "((2,2),(3,5)):((1,30),(2,6))", "(_4,_2):(_1,_4)", "7:3", "(3,1,2):(0,5,-4)"]:
+        a = Layout(text)
+        for i in range(kute.size(a)):
+            c = kp.idx2crd(i, a.shape)
+            assert a(c) == a(i), (text, c)
+            if isinstance(c, tuple):
+                assert a(*c) == a(i), (text, c)
+    # past an extent, negative or not a coordinate of the shape: the general path's answer or error
+    a = Layout((4, (2, 3)), (2, (1, 8)))
+    assert a(3, 5) == a(3 + 4 * 5)
+    with pytest.raises(IndexError):
+        a((-1, (0, 0)))
+
+
 def test_slicing():
     a = Layout((4, (2, 4)), (2, (1, 8)))
     assert a(2, (0, 1)) == 12

@@ -22,12 +22,22 @@ short runs: a shared machine slows some of them):
 
 The ratio is pycute's time over kute's; the answers are compared by value (kute prints `_`
 for static integers and no spaces, pycute prints Python tuples), and a disagreement is shown.
+
+    python crates/kute-py/bench/bench_pycute.py --count
+
+counts instructions instead (callgrind; needs valgrind): for tables 3 and 4, each call's
+instructions in pycute, `kute.pycute` and `kute`, counted in a process that makes 2001 calls
+less one that makes 1 (the imports cancel), over 2000. A count does not move with the
+machine's load, as a time does; the floor of the loop and the call itself is counted too
+(`lambda: None`, the first row).
 """
 
 import argparse
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import timeit
 
 _path = os.environ.get("PYCUTE_PATH")
@@ -159,10 +169,76 @@ def text(sd):
     return normal("%s:%s" % sd)
 
 
+LIBS = {"pycute": pycute, "kp": kp, "kute": kute}
+
+
+def counted_calls():
+    """The calls --count counts, as (label, lib -> the call or None): a floor, the 15 cases
+    with fresh operands, and the suite (kute where it answers the same by value)."""
+    calls = [("floor: lambda: None", lambda lib: lambda: None)]
+    for op, cases in CASES.items():
+        for case in cases:
+            calls.append(("%s %s" % (op, text(case[0])), lambda lib, op=op, case=case: fresh_call(lib, getattr(lib, op), case)))
+    for name, stmt, ops in SUITE:
+        def make(lib, name=name, stmt=stmt, ops=ops):
+            if lib is kute:
+                f, fp = suite_call(kute, name, stmt, ops), suite_call(pycute, name, stmt, ops)
+                try:
+                    ok = "L(s, d)" in stmt and getattr(kute, name, None) is not None and normal(f()) == normal(fp())
+                except Exception:
+                    ok = False
+                return f if ok else None
+            return suite_call(lib, name, stmt, ops)
+        calls.append(("%s %s" % (name, stmt), make))
+    return calls
+
+
+def count_child(lib, index, n):
+    """The child of --count: call number `index` of counted_calls(), n times."""
+    f = counted_calls()[index][1](LIBS[lib])
+    for _ in range(n):
+        f()
+
+
+def instructions(lib, index, n):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "callgrind.out")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, sys.executable, __file__,
+             "--count-child", lib, str(index), str(n)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        for line in open(out):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise RuntimeError("callgrind wrote no total")
+
+
+def count():
+    print("python %s, instructions per call (callgrind: 2001 calls less 1, over 2000)" % platform.python_version())
+    print("%-66s %9s %12s %9s %8s %8s" % ("call", "pycute", "kute.pycute", "kute", "ratio kp", "ratio k"))
+    for i, (label, make) in enumerate(counted_calls()):
+        per = {}
+        for lib in LIBS:
+            if make(LIBS[lib]) is not None:
+                per[lib] = (instructions(lib, i, 2001) - instructions(lib, i, 1)) / 2000
+        ratio = lambda lib: "%.1fx" % (per["pycute"] / per[lib]) if lib in per else "-"
+        print("%-66s %9.0f %12.0f %9s %8s %8s" % (
+            label[:66], per["pycute"], per["kp"], "%.0f" % per["kute"] if "kute" in per else "-", ratio("kp"), ratio("kute")),
+            flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2000, help="calls per timing run (default 2000)")
-    n = ap.parse_args().repeat
+    ap.add_argument("--count", action="store_true", help="count instructions under callgrind instead of timing")
+    ap.add_argument("--count-child", nargs=3, metavar=("LIB", "INDEX", "N"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.count_child:
+        lib, index, k = args.count_child
+        return count_child(lib, int(index), int(k))
+    if args.count:
+        return count()
+    n = args.repeat
     print("python %s on %s (%s), kute %s, pycute from %s" % (
         platform.python_version(), platform.machine(), platform.processor() or "?", kute.__version__,
         os.path.dirname(pycute.__file__)))

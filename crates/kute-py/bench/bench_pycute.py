@@ -206,7 +206,8 @@ def instructions(lib, index, n):
         subprocess.run(
             ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, sys.executable, __file__,
              "--count-child", lib, str(index), str(n)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+            env=dict(os.environ, PYTHONHASHSEED="0"))  # (the same dicts in both runs)
         for line in open(out):
             if line.startswith(("summary:", "totals:")):
                 return int(line.split()[1])

@@ -435,14 +435,14 @@ fn by_mode_in(
 /// pycute's composition by mode ([`by_mode_in`] with [`composition_t`]) in
 /// one pass, built in `out`: each mode of `a` read in place and composed
 /// with its tile (a layout, an int or `None`) straight into the answer.
-/// `Ok(false)`, with `out` to be rebuilt, where a tile is a tuple, a
+/// `false`, with `out` to be rebuilt, where a tile is a tuple, a
 /// composite is not proved to be the true one ([`alg::Composer::holds`]) or
 /// pycute's algorithm fails: the checked path answers those, and answers
 /// the same as this one elsewhere.
-fn composition_by_mode_in(a: &Layout, ts: &[Tile], out: &mut Layout) -> PyResult<bool> {
+fn composition_by_mode_in(a: &Layout, ts: &[Tile], out: &mut Layout) -> bool {
     let n = alg::rank(a);
     if ts.is_empty() || n < ts.len() {
-        return Ok(false);
+        return false;
     }
     let unproved = || kute::Error::new(kute::ErrorKind::Inadmissible, "composition", "not proved by mode");
     let mut composer = alg::Composer::default();
@@ -478,7 +478,7 @@ fn composition_by_mode_in(a: &Layout, ts: &[Tile], out: &mut Layout) -> PyResult
         b.close();
         Ok(())
     });
-    Ok(built.is_ok() && out.depth() <= kute::limits::MAX_DEPTH)
+    built.is_ok() && out.depth() <= kute::limits::MAX_DEPTH
 }
 
 /// pycute's `L[i]` ([`alg::mode`]) as a view: no copy.
@@ -809,7 +809,7 @@ fn composition_py(py: Python<'_>, layoutA: &Bound<'_, PyAny>, layoutB: &Bound<'_
             Tile::Layout(b) => PcLayout::wrap_built(py, |out| alg::composition_in(a, &b.get().inner, out)),
             Tile::Tuple(ts) => {
                 let mut out = crate::types::LayoutBox::storage();
-                if !composition_by_mode_in(a, &ts, &mut out)? {
+                if !composition_by_mode_in(a, &ts, &mut out) {
                     by_mode_in("composition", a, &ts, &mut composition_t, &mut out)?;
                 }
                 PcLayout::wrap_box(py, out)

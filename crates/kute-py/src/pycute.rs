@@ -1473,14 +1473,17 @@ fn shape_div_pv(a: &Pv, b: &Pv) -> PyResult<Pv> {
             Ok(Pv::T(r))
         }
         (x, y @ Pv::T(_)) => shape_div_pv(x, &product_pv(y)?),
-        (x, y) => {
-            let (a, b) = (int_of("shape_div", x)?, int_of("shape_div", y)?);
-            if m(alg::pymod("shape_div", a, b))? != 0 && m(alg::pymod("shape_div", b, a))? != 0 {
-                return Err(fails("shape_div", format_args!("neither of {a} and {b} divides the other")));
-            }
-            Ok(Pv::I(m(alg::floordiv("shape_div", m(alg::add(m(alg::add(a, b))?, -1))?, b))?))
-        }
+        (x, y) => Ok(Pv::I(shape_div_ints(int_of("shape_div", x)?, int_of("shape_div", y)?)?)),
     }
+}
+
+/// pycute's `shape_div` of two ints: `a` over `b` rounded up, where one
+/// divides the other.
+fn shape_div_ints(a: i64, b: i64) -> PyResult<i64> {
+    if m(alg::pymod("shape_div", a, b))? != 0 && m(alg::pymod("shape_div", b, a))? != 0 {
+        return Err(fails("shape_div", format_args!("neither of {a} and {b} divides the other")));
+    }
+    m(alg::floordiv("shape_div", m(alg::add(m(alg::add(a, b))?, -1))?, b))
 }
 
 /// [`shape_div`] of Python ints and tuples.
@@ -1501,19 +1504,13 @@ fn shape_div_of_ints<'py>(a: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>, depth: u
 /// [`shape_div_of_ints`] by an int `b`: each mode of a tuple `a` divided by
 /// what is left of `b` after the modes before it.
 fn shape_div_by_int<'py>(a: &Bound<'py, PyAny>, mut b: i64, depth: usize) -> Option<Bound<'py, PyAny>> {
-    let ints = |x: i64, y: i64| -> Option<i64> {
-        if alg::pymod("shape_div", x, y).ok()? != 0 && alg::pymod("shape_div", y, x).ok()? != 0 {
-            return None;
-        }
-        alg::floordiv("shape_div", x.checked_add(y)?.checked_sub(1)?, y).ok()
-    };
     if let Some(x) = small_int(a) {
-        return ints(x, b)?.into_pyobject(a.py()).ok().map(|x| x.into_any());
+        return shape_div_ints(x, b).ok()?.into_pyobject(a.py()).ok().map(|x| x.into_any());
     }
     let mut out = SmallVec::<[_; 8]>::new();
     for v in tuple_within(a, depth)?.iter() {
         out.push(shape_div_by_int(&v, b, depth + 1)?);
-        b = ints(b, product_of_ints(&v, depth + 1)?)?;
+        b = shape_div_ints(b, product_of_ints(&v, depth + 1)?).ok()?;
     }
     PyTuple::new(a.py(), out).ok().map(|t| t.into_any())
 }

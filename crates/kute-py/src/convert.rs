@@ -241,7 +241,11 @@ fn past_limits(n: usize, depth: usize, stop: &mut Stop) -> Result<(), ()> {
 
 /// An int's value, or `Err` with `stop` set.
 fn int_value(i: &Borrowed<'_, '_, PyInt>, stop: &mut Stop) -> Result<i64, ()> {
-    i.extract::<i64>().map_err(|e| *stop = Stop::Py(e))
+    match crate::capi::int_value(i) {
+        Some(v) => Ok(v),
+        // past 64 bits: PyO3's OverflowError
+        None => i.extract::<i64>().map_err(|e| *stop = Stop::Py(e)),
+    }
 }
 
 /// Adds the mode `s:d` to the layout being built where `s` is an int: `None`
@@ -290,11 +294,7 @@ fn walk2(
     }
     tuple_limits(n, depth, stop)?;
     b.open();
-    for i in 0..n {
-        // (as options at once: a pair of results is large, and moving it stalls)
-        let (Some(x), Some(y)) = (st.get_borrowed_item(i).ok(), dt.get_borrowed_item(i).ok()) else {
-            return other(stop);
-        };
+    for (x, y) in st.iter_borrowed().zip(dt.iter_borrowed()) {
         match leaf2(b, x, y, stop) {
             Some(r) => r?,
             None => walk2(b, x, y, depth + 1, stop)?,
@@ -492,7 +492,7 @@ pub fn index_within(crd: &Bound<'_, PyAny>, l: kute::LayoutView<'_>) -> Option<i
     if l.is_leaf() {
         let m = l.leaves().first()?;
         let d = m.stride.as_int().filter(|d| !d.is_symbolic() && !m.shape.is_symbolic())?;
-        let c: i64 = crd.cast_exact::<PyInt>().ok()?.extract().ok()?;
+        let c = crate::capi::int_value(&crd.cast_exact::<PyInt>().ok()?.as_borrowed())?;
         return (0..m.shape.value()).contains(&c).then(|| c.checked_mul(d.value())).flatten();
     }
     let t = crd.cast::<PyTuple>().ok()?;
@@ -500,7 +500,7 @@ pub fn index_within(crd: &Bound<'_, PyAny>, l: kute::LayoutView<'_>) -> Option<i
         return None;
     }
     let mut sum = 0i64;
-    for (c, m) in t.iter().zip(l.modes()) {
+    for (c, m) in t.iter_borrowed().zip(l.modes()) {
         sum = sum.checked_add(index_within(&c, m)?)?;
     }
     Some(sum)

@@ -20,7 +20,11 @@
 //!   error saying why where it is not;
 //! - [`tensor`]: the native helpers of `kute.Tensor` (tensors over numpy
 //!   arrays and DLPack buffers, `python/kute/_tensor.py`);
-//! - [`convert`]: Python values to kute's and back.
+//! - [`convert`]: Python values to kute's and back;
+//! - `capi`: the calls of CPython's C API that PyO3 does not make (the one
+//!   module with `unsafe` code): an int's value in one call, and the layout
+//!   classes' constructors through CPython's vectorcall protocol (left out of
+//!   the stable-ABI build, the `abi3` feature).
 //!
 //! Python values convert to kute's as CuTe's C++ integers would: a Python
 //! `int` is a run-time (dynamic) integer, a `str` is evaluated as an
@@ -31,9 +35,10 @@
 //! of ints); `kute.eval` answers kute's own values, static marks kept.
 
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod build;
+mod capi;
 pub mod convert;
 pub mod functions;
 pub mod pycute;
@@ -50,6 +55,8 @@ use types::{KuteError, PyIntTuple, PyLayout, PySwizzle, PyTiler, PyUnderscore, P
 fn _kute(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyLayout>()?;
+    #[cfg(not(feature = "abi3"))]
+    capi::install::<PyLayout>(m.py());
     m.add_class::<PyIntTuple>()?;
     m.add_class::<PyTiler>()?;
     m.add_class::<PySwizzle>()?;

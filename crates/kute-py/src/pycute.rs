@@ -6,7 +6,7 @@
 //! pycute's argument conventions (`None`, an int, a tuple of tilers or a
 //! layout as the right operand) and pycute's integer-tuple functions. Each
 //! answer is pycute's where pycute's is the true one, and an error saying why
-//! where it is not ([`crate::pycute_alg`]). The Python part
+//! where it is not (`pycute_alg`). The Python part
 //! (`python/kute/pycute.py`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
 //! and the small predicates.
 
@@ -34,7 +34,7 @@ fn perr(f: Fail) -> PyErr {
 /// `kute.Layout` that prints as pycute prints (`(4, 8):(8, 1)`), compares by
 /// value and slices as pycute slices. No stride: pycute's `prefix_product`
 /// of the shape (column-major).
-#[pyclass(extends = PyLayout, module = "kute.pycute", name = "Layout", frozen)]
+#[pyclass(extends = PyLayout, module = "kute.pycute", name = "Layout", frozen, subclass)]
 pub struct PcLayout;
 
 impl PcLayout {
@@ -110,6 +110,30 @@ fn int_layout(n: i64) -> PyResult<Layout> {
     Layout::new(IntTuple::int_dynamic(n), IntTuple::int_dynamic(1)).map_err(kerr)
 }
 
+#[cfg(not(feature = "abi3"))]
+impl crate::capi::FastNew for PcLayout {
+    fn fast_new<'py>(
+        py: Python<'py>,
+        shape: &Bound<'py, PyAny>,
+        stride: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match layout_fast(shape, pycute_strides(stride))? {
+            Some(inner) => Ok(Some(
+                Bound::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any(),
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+/// pycute's strides: given, or compact from a dynamic 1 (pycute's `prefix_product`).
+fn pycute_strides<'a, 'py>(stride: Option<&'a Bound<'py, PyAny>>) -> Strides<'a, 'py> {
+    match stride {
+        None => Strides::Compact(Int::new_dynamic(1)),
+        Some(d) => Strides::Given(d),
+    }
+}
+
 #[pymethods]
 impl PcLayout {
     #[new]
@@ -121,11 +145,7 @@ impl PcLayout {
                 x.get_type().name()?
             )))
         };
-        let strides = match _stride {
-            None => Strides::Compact(Int::new_dynamic(1)),
-            Some(d) => Strides::Given(d),
-        };
-        if let Some(inner) = layout_fast(_shape, strides)? {
+        if let Some(inner) = layout_fast(_shape, pycute_strides(_stride))? {
             return Ok(PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout));
         }
         // unknowns (kute.sym, sympy symbols): kute's make_layout, which keeps them
@@ -1334,7 +1354,7 @@ fn product(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 fn product_of_ints(a: &Bound<'_, PyAny>, depth: usize) -> Option<i64> {
     small_int(a).or_else(|| {
         let t = tuple_within(a, depth)?;
-        t.iter().try_fold(1i64, |p, x| p.checked_mul(product_of_ints(&x, depth + 1)?))
+        t.iter_borrowed().try_fold(1i64, |p, x| p.checked_mul(product_of_ints(&x, depth + 1)?))
     })
 }
 
@@ -1347,10 +1367,9 @@ fn tuple_within<'a, 'py>(a: &'a Bound<'py, PyAny>, depth: usize) -> Option<&'a B
 /// A Python int (not a bool) that fits in 64 bits.
 #[inline]
 fn small_int(a: &Bound<'_, PyAny>) -> Option<i64> {
-    if is_int(a) {
-        a.extract().ok()
-    } else {
-        None
+    match a.cast::<PyInt>() {
+        Ok(i) if !a.is_instance_of::<PyBool>() => crate::capi::int_value(&i.as_borrowed()),
+        _ => None,
     }
 }
 
@@ -1363,7 +1382,9 @@ fn inner_product_of_ints(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, depth: usiz
     if a.len() != b.len() {
         return None;
     }
-    a.iter().zip(b.iter()).try_fold(0i64, |s, (x, y)| s.checked_add(inner_product_of_ints(&x, &y, depth + 1)?))
+    a.iter_borrowed()
+        .zip(b.iter_borrowed())
+        .try_fold(0i64, |s, (x, y)| s.checked_add(inner_product_of_ints(&x, &y, depth + 1)?))
 }
 
 /// [`crd2idx`] of a coordinate congruent with the shape and the stride
@@ -1382,7 +1403,7 @@ fn crd2idx_of_ints(
         return None;
     }
     let mut sum = 0i64;
-    for ((x, y), z) in c.iter().zip(s.iter()).zip(d.iter()) {
+    for ((x, y), z) in c.iter_borrowed().zip(s.iter_borrowed()).zip(d.iter_borrowed()) {
         sum = sum.checked_add(crd2idx_of_ints(&x, &y, &z, depth + 1)?)?;
     }
     Some(sum)
@@ -1877,6 +1898,8 @@ pub fn add(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sub.add_function(wrap_pyfunction!(_from_kute, &sub)?)?;
     sub.add_function(wrap_pyfunction!(_symbolic_hook, &sub)?)?;
     sub.add_class::<PcLayout>()?;
+    #[cfg(not(feature = "abi3"))]
+    crate::capi::install::<PcLayout>(m.py());
     sub.add_function(wrap_pyfunction!(make_layout, &sub)?)?;
     sub.add_function(wrap_pyfunction!(size, &sub)?)?;
     sub.add_function(wrap_pyfunction!(cosize, &sub)?)?;

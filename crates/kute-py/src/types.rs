@@ -212,6 +212,20 @@ impl PyLayout {
     }
 }
 
+#[cfg(not(feature = "abi3"))]
+impl crate::capi::FastNew for PyLayout {
+    fn fast_new<'py>(
+        py: Python<'py>,
+        shape: &Bound<'py, PyAny>,
+        stride: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match PyLayout::fast(shape, stride)? {
+            Some(inner) => Ok(Some(Bound::new(py, PyLayout { inner })?.into_any())),
+            None => Ok(None),
+        }
+    }
+}
+
 #[pymethods]
 impl PyLayout {
     #[new]

@@ -9,6 +9,7 @@ import pickle
 import pytest
 
 import kute
+import kute.pycute
 from kute import IntTuple, KuteError, Layout
 
 
@@ -26,6 +27,59 @@ def test_layout_from_python_tuples():
     assert str(Layout((2, (2, 2)))) == "(2,(2,2)):(_1,(2,4))"
     assert str(Layout(8)) == "8:_1"
     assert str(Layout(((2, 2), 2), ((4, 1), 2))) == "((2,2),2):((4,1),2)"
+
+
+@pytest.mark.parametrize("cls, keyword", [(Layout, "stride"), (kute.pycute.Layout, "_stride")])
+def test_every_way_of_calling_a_layout_class_answers_alike(cls, keyword):
+    # A call of plain ints and tuples takes a fast path (CPython's vectorcall, in the
+    # default build); keywords, subclasses and __new__ take the class's ordinary path.
+    # Both give the same layouts and errors, and keep no references.
+    import functools
+    import gc
+    import sys
+
+    class Sub(cls):
+        pass
+
+    s, d = (4, (2, 3)), (2, (1, 8))
+    made = [
+        cls(s, d),
+        cls(s, **{keyword: d}),
+        cls(*[s, d]),
+        functools.partial(cls, s)(d),
+        cls.__new__(cls, s, d),
+        Sub(s, d),
+    ]
+    for x in made:
+        assert x == made[0] and hash(x) == hash(made[0])
+        assert x.shape == s and x.stride == d
+    assert type(made[-1]) is Sub and type(made[0]) is cls
+    assert str(Layout(s, d)) == "(4,(2,3)):(2,(1,8))"
+    assert str(cls(s)) == str(cls(s, **{keyword: None})) == str(Sub(s))
+
+    def error(f):
+        with pytest.raises(Exception) as e:
+            f()
+        return type(e.value), str(e.value)
+
+    # the same error on both paths, each of the kind Python users expect
+    for args in [(s, (1, 2)), (s, (1, (2, 3, 4))), ((4, -2), (1, 4)), (s, 1.5), ("(2", None)]:
+        fast = error(lambda: cls(*args))
+        assert fast == error(lambda: cls(args[0], **{keyword: args[1]})), args
+        assert fast[0] in (KuteError, TypeError), args
+    assert error(lambda: cls(2**70, 1))[0] is OverflowError
+    for args, kwargs in [((), {}), ((s, d, d), {}), ((s, d), {"other": 1}), ((s, d), {keyword: d})]:
+        assert error(lambda: cls(*args, **kwargs))[0] is TypeError, (args, kwargs)
+
+    def calls(n):
+        for _ in range(n):
+            cls(s, d), cls(s, **{keyword: d}), Sub(s, d)
+            error(lambda: cls(s, (1, 2)))
+            error(lambda: cls(s, **{keyword: (1, 2)}))
+        gc.collect()
+        return [sys.getrefcount(x) for x in (s, d, cls, Sub)]
+
+    assert calls(1) == calls(200)
 
 
 def test_coalesce():

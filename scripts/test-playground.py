@@ -8,7 +8,8 @@ table and that an SVG picture was drawn; loads a link #e=<expression>; shows an 
 follows a worked example; colours a picture by bank and outlines a warp's access
 (each cell's colour checked against the bank computed here); steps Back and Forward
 through the answers and ArrowUp/ArrowDown through the expressions; times a 256x256
-layout (under half a second) and a 64x256x16 MMA (under two); checks that on a phone's screen the picture fits and
+layout (under half a second) and a 64x256x16 MMA (kute's part under half a second,
+the whole shown under five; each the best of two timings); checks that on a phone's screen the picture fits and
 the controls wrap; checks the page raised no JavaScript error, and that opened as a
 file it says to serve it. Exit status 0
 when every check passes, 1 otherwise. Run by scripts/test-playground.sh.
@@ -158,11 +159,21 @@ def answer_ms(page, expr):
     )
 
 
+def best_answer_ms(page, expr, runs=2):
+    """The best of `runs` timings of `expr`, each after a small answer: one pause of a busy
+    machine (a timing jumps by 2x now and then on two shared cores) does not fail a check of
+    what the page can do."""
+    times = []
+    for _ in range(runs):
+        page.fill("#expr", "8:1")
+        page.keyboard.press("Enter")
+        times.append(answer_ms(page, expr))
+    return min(times)
+
+
 def check_speed(page):
     big = "(256,256):(256,1)"
-    page.fill("#expr", "8:1")
-    page.keyboard.press("Enter")
-    ms = answer_ms(page, big)
+    ms = best_answer_ms(page, big)
     pic = picture(page)
     check(pic is not None and pic[2] > 500, f"the 256x256 picture is drawn ({pic})")
     check(ms < 500, f"a 256x256 layout's answer in {ms:.0f} ms (< 500)")
@@ -177,13 +188,28 @@ def check_speed(page):
     check(page.inner_text("#table").count("\n") > 500, "and shown when unfolded")
     # a Hopper MMA's picture: its C, A and B panels (64x256, 64x16, 256x16)
     mma = "make_tiled_mma(SM90_64x256x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{})"
-    ms = answer_ms(page, mma)
+    ms = best_answer_ms(page, mma)
     pic = picture(page)
     check(pic is not None, f"the 64x256x16 MMA's picture is drawn ({pic})")
-    # (its 6512 labels take the browser most of it: 0.6 s of 0.8 s on the
-    # development machine; kute's part, 0.15 s, took 2 to 3 s before the
-    # pictures evaluated coordinates leaf by leaf)
-    check(ms < 2000, f"a 64x256x16 MMA's answer and picture in {ms:.0f} ms (< 2000)")
+    # kute's part alone, the WebAssembly call that answers and draws the picture's
+    # document (2 to 3 s before the pictures evaluated coordinates leaf by leaf;
+    # 25-100 ms on the development machine now), and the whole, most of which is
+    # the browser laying out the picture's 6512 labels: 0.6 s of 0.8 s on the
+    # development machine at first, 1.4-2.5 s there in later runs of the same
+    # Chromium, so that the whole is bounded loosely and kute's part tightly
+    kute_ms = min(
+        page.evaluate(
+            """(e) => import('./pkg/kute_wasm.js').then(m => {
+                const t0 = performance.now();
+                m.evaluate_drawn(e, 0, "");
+                return performance.now() - t0;
+            })""",
+            mma,
+        )
+        for _ in range(2)
+    )
+    check(kute_ms < 500, f"kute answers a 64x256x16 MMA and draws its picture in {kute_ms:.0f} ms (< 500)")
+    check(ms < 5000, f"a 64x256x16 MMA's answer and picture shown in {ms:.0f} ms (< 5000)")
 
 
 def check_phone(browser, base, errors):

@@ -52,18 +52,19 @@ mod vectorcall {
     use pyo3::types::{PyDict, PyTuple};
     use pyo3::{ffi, PyTypeInfo};
 
-    /// A class of constructor `(shape, stride=None)` with a fast path.
+    use crate::types::LayoutBox;
+
+    /// A layout class of constructor `(shape, stride=None)` with a fast path.
     pub trait FastNew: PyTypeInfo {
-        /// The object `Self(shape, stride)` where the fast path takes the
+        /// The layout of `Self(shape, stride)` where the fast path reads the
         /// arguments, `None` for the class's ordinary path.
         ///
-        /// Pre: none. Post: `Ok(Some(x))` is what the ordinary path answers for the
-        /// same arguments; `Err` is the error it raises.
-        fn fast_new<'py>(
-            py: Python<'py>,
-            shape: &Bound<'py, PyAny>,
-            stride: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Option<Bound<'py, PyAny>>>;
+        /// Pre: none. Post: `Ok(Some(l))` is the layout the ordinary path makes
+        /// for the same arguments; `Err` is the error it raises.
+        fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LayoutBox>>;
+
+        /// A new object of the class holding `inner`.
+        fn new_object(py: Python<'_>, inner: LayoutBox) -> PyResult<Py<PyAny>>;
     }
 
     /// Fills the `tp_vectorcall` slot of the class `T` (made ready by PyO3).
@@ -78,7 +79,8 @@ mod vectorcall {
         unsafe { (*ty.as_type_ptr()).tp_vectorcall = Some(vectorcall::<T>) }
     }
 
-    /// The vectorcall of the class `T`: [`FastNew::fast_new`], else `type.__call__`.
+    /// The vectorcall of the class `T`: [`FastNew::fast_layout`] in a
+    /// [`FastNew::new_object`], else `type.__call__`.
     ///
     /// # Safety
     /// Called by CPython only, as a `vectorcallfunc` of the type object `callable`,
@@ -99,8 +101,8 @@ mod vectorcall {
                 // SAFETY: `args` holds `nargs` live borrowed references.
                 let arg = |i: usize| unsafe { Borrowed::from_ptr(py, *args.add(i)) };
                 let (shape, stride) = (arg(0), (nargs == 2).then(|| arg(1)));
-                if let Some(obj) = T::fast_new(py, &shape, stride.as_deref())? {
-                    return Ok(obj.into_ptr());
+                if let Some(inner) = T::fast_layout(&shape, stride.as_deref())? {
+                    return Ok(T::new_object(py, inner)?.into_ptr());
                 }
             }
             // SAFETY: as this function's contract.

@@ -14,7 +14,7 @@ use crate::build::{push_view, push_view_dynamic};
 use crate::convert::{int_tuple_fast, layout_fast, Strides};
 use crate::pycute_alg::{self as alg, Fail};
 use crate::pycute_fmt::{layout_repr, layout_text};
-use crate::types::{kerr, KuteError, PyLayout};
+use crate::types::{kerr, KuteError, LayoutBox, PyLayout};
 use kute::{Int, IntTuple, Layout};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
@@ -47,7 +47,7 @@ impl PcLayout {
     /// The layout `build` makes in the storage of a new `kute.pycute.Layout`.
     #[inline]
     pub fn wrap_built(py: Python<'_>, build: impl FnOnce(&mut Layout) -> alg::R<()>) -> PyResult<Py<PyAny>> {
-        let mut inner = crate::types::LayoutBox::storage();
+        let mut inner = LayoutBox::storage();
         build(&mut inner).map_err(perr)?;
         Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
     }
@@ -55,8 +55,19 @@ impl PcLayout {
     /// The layout built in `inner` (its storage, [`crate::types::LayoutBox::storage`])
     /// as a new `kute.pycute.Layout`.
     #[inline]
-    pub fn wrap_box(py: Python<'_>, inner: crate::types::LayoutBox) -> PyResult<Py<PyAny>> {
+    pub fn wrap_box(py: Python<'_>, inner: LayoutBox) -> PyResult<Py<PyAny>> {
         Ok(Py::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any())
+    }
+
+    /// The layout of Python ints and tuples, without going through values
+    /// (`None` for other operands); no stride: pycute's `prefix_product` of the
+    /// shape (compact from a dynamic 1).
+    pub fn fast(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LayoutBox>> {
+        let strides = match stride {
+            Some(d) => Strides::Given(d),
+            None => Strides::Compact(Int::new_dynamic(1)),
+        };
+        layout_fast(shape, strides)
     }
 
     /// A copy of a layout as a new `kute.pycute.Layout`.
@@ -112,25 +123,12 @@ fn int_layout(n: i64) -> PyResult<Layout> {
 
 #[cfg(not(feature = "abi3"))]
 impl crate::capi::FastNew for PcLayout {
-    fn fast_new<'py>(
-        py: Python<'py>,
-        shape: &Bound<'py, PyAny>,
-        stride: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match layout_fast(shape, pycute_strides(stride))? {
-            Some(inner) => Ok(Some(
-                Bound::new(py, PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout))?.into_any(),
-            )),
-            None => Ok(None),
-        }
+    fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LayoutBox>> {
+        PcLayout::fast(shape, stride)
     }
-}
 
-/// pycute's strides: given, or compact from a dynamic 1 (pycute's `prefix_product`).
-fn pycute_strides<'a, 'py>(stride: Option<&'a Bound<'py, PyAny>>) -> Strides<'a, 'py> {
-    match stride {
-        None => Strides::Compact(Int::new_dynamic(1)),
-        Some(d) => Strides::Given(d),
+    fn new_object(py: Python<'_>, inner: LayoutBox) -> PyResult<Py<PyAny>> {
+        PcLayout::wrap_box(py, inner)
     }
 }
 
@@ -145,7 +143,7 @@ impl PcLayout {
                 x.get_type().name()?
             )))
         };
-        if let Some(inner) = layout_fast(_shape, pycute_strides(_stride))? {
+        if let Some(inner) = PcLayout::fast(_shape, _stride)? {
             return Ok(PyClassInitializer::from(PyLayout { inner }).add_subclass(PcLayout));
         }
         // unknowns (kute.sym, sympy symbols): kute's make_layout, which keeps them

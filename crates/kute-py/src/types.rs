@@ -214,15 +214,12 @@ impl PyLayout {
 
 #[cfg(not(feature = "abi3"))]
 impl crate::capi::FastNew for PyLayout {
-    fn fast_new<'py>(
-        py: Python<'py>,
-        shape: &Bound<'py, PyAny>,
-        stride: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match PyLayout::fast(shape, stride)? {
-            Some(inner) => Ok(Some(Bound::new(py, PyLayout { inner })?.into_any())),
-            None => Ok(None),
-        }
+    fn fast_layout(shape: &Bound<'_, PyAny>, stride: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LayoutBox>> {
+        PyLayout::fast(shape, stride)
+    }
+
+    fn new_object(py: Python<'_>, inner: LayoutBox) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, PyLayout { inner })?.into_any())
     }
 }
 

@@ -29,7 +29,9 @@ counts instructions instead (callgrind; needs valgrind): for tables 3 and 4, eac
 instructions in pycute, `kute.pycute` and `kute`, counted in a process that makes 2001 calls
 less one that makes 1 (the imports cancel), over 2000. A count does not move with the
 machine's load, as a time does; the floor of the loop and the call itself is counted too
-(`lambda: None`, the first row).
+(`lambda: None`, the first row). A last table, the floor (`--count-floor` alone), counts
+CPython's own objects standing in for the layouts of the suite's smallest calls, doing no
+more than those calls must, beside a tenth of pycute's count: what 10x would leave.
 """
 
 import argparse
@@ -193,9 +195,34 @@ def counted_calls():
     return calls
 
 
+# The floor under the suite's smallest calls: CPython's own objects standing in for the
+# layouts, each doing no more than the call must (a call of `size` makes an object of its two
+# tuples and passes it to a function that answers an int; `make_layout` makes three objects;
+# `L[i]` makes one and indexes it). No library can answer below these.
+FLOOR = [
+    ("size", "id(slice(s, d))", "an object of the tuples, passed to a built-in"),
+    ("size", "id(reversed(s))", "an object of one tuple, passed to a built-in"),
+    ("make_layout", "slice(slice(s, d), slice(t, e))", "three such objects"),
+    ("Layout[i]", "(s, d)[1]", "a tuple display, indexed (no call at all)"),
+]
+
+
+def floor_calls():
+    """The calls of the floor table, as (label, the suite's pycute call, the CPython call)."""
+    rows = []
+    for name, stmt, what in FLOOR:
+        label, pstmt, ops = next(row for row in SUITE if row[0] == name)
+        rows.append((what, suite_call(pycute, label, pstmt, ops), eval("lambda: " + stmt, dict(ops))))
+    return rows
+
+
 def count_child(lib, index, n):
-    """The child of --count: call number `index` of counted_calls(), n times."""
-    f = counted_calls()[index][1](LIBS[lib])
+    """The child of --count: call number `index` of counted_calls() (of floor_calls() for
+    `floor-pycute` and `floor-cpython`), n times."""
+    if lib.startswith("floor-"):
+        f = floor_calls()[index][1 if lib == "floor-pycute" else 2]
+    else:
+        f = counted_calls()[index][1](LIBS[lib])
     for _ in range(n):
         f()
 
@@ -226,12 +253,26 @@ def count():
         print("%-66s %9.0f %12.0f %9s %8s %8s" % (
             label[:66], per["pycute"], per["kp"], "%.0f" % per["kute"] if "kute" in per else "-", ratio("kp"), ratio("kute")),
             flush=True)
+    count_floor()
+
+
+def count_floor():
+    """The floor table of --count: pycute's count of the suite's smallest calls, a tenth of
+    it (what 10x leaves, the loop included), and CPython's own objects doing no more."""
+    print("\nthe floor: CPython's own objects in place of the layouts, instructions per call")
+    print("%-28s %9s %9s %-34s %9s" % ("pycute call", "pycute", "a tenth", "CPython's objects", "count"))
+    for i, (what, _, _) in enumerate(floor_calls()):
+        name, stmt = FLOOR[i][:2]
+        per = {lib: (instructions(lib, i, 2001) - instructions(lib, i, 1)) / 2000 for lib in ("floor-pycute", "floor-cpython")}
+        print("%-28s %9.0f %9.0f %-34s %9.0f  (%s)" % (
+            name, per["floor-pycute"], per["floor-pycute"] / 10, stmt, per["floor-cpython"], what), flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2000, help="calls per timing run (default 2000)")
     ap.add_argument("--count", action="store_true", help="count instructions under callgrind instead of timing")
+    ap.add_argument("--count-floor", action="store_true", help="count only the floor table of --count")
     ap.add_argument("--count-child", nargs=3, metavar=("LIB", "INDEX", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.count_child:
@@ -239,6 +280,8 @@ def main():
         return count_child(lib, int(index), int(k))
     if args.count:
         return count()
+    if args.count_floor:
+        return count_floor()
     n = args.repeat
     print("python %s on %s (%s), kute %s, pycute from %s" % (
         platform.python_version(), platform.machine(), platform.processor() or "?", kute.__version__,

@@ -207,20 +207,19 @@ FLOOR = [
 ]
 
 
-def floor_calls():
-    """The calls of the floor table, as (label, the suite's pycute call, the CPython call)."""
-    rows = []
-    for name, stmt, what in FLOOR:
-        label, pstmt, ops = next(row for row in SUITE if row[0] == name)
-        rows.append((what, suite_call(pycute, label, pstmt, ops), eval("lambda: " + stmt, dict(ops))))
-    return rows
+def floor_call(index, lib):
+    """Row `index` of FLOOR as a call: the suite's pycute call (lib `floor-pycute`) or
+    CPython's objects on the same operands (`floor-cpython`)."""
+    name, stmt, _ = FLOOR[index]
+    _, pstmt, ops = next(row for row in SUITE if row[0] == name)
+    return suite_call(pycute, name, pstmt, ops) if lib == "floor-pycute" else eval("lambda: " + stmt, dict(ops))
 
 
 def count_child(lib, index, n):
-    """The child of --count: call number `index` of counted_calls() (of floor_calls() for
-    `floor-pycute` and `floor-cpython`), n times."""
+    """The child of --count: call number `index` of counted_calls() (row `index` of FLOOR
+    for `floor-pycute` and `floor-cpython`), n times."""
     if lib.startswith("floor-"):
-        f = floor_calls()[index][1 if lib == "floor-pycute" else 2]
+        f = floor_call(index, lib)
     else:
         f = counted_calls()[index][1](LIBS[lib])
     for _ in range(n):
@@ -261,8 +260,7 @@ def count_floor():
     it (what 10x leaves, the loop included), and CPython's own objects doing no more."""
     print("\nthe floor: CPython's own objects in place of the layouts, instructions per call")
     print("%-28s %9s %9s %-34s %9s" % ("pycute call", "pycute", "a tenth", "CPython's objects", "count"))
-    for i, (what, _, _) in enumerate(floor_calls()):
-        name, stmt = FLOOR[i][:2]
+    for i, (name, stmt, what) in enumerate(FLOOR):
         per = {lib: (instructions(lib, i, 2001) - instructions(lib, i, 1)) / 2000 for lib in ("floor-pycute", "floor-cpython")}
         print("%-28s %9.0f %9.0f %-34s %9.0f  (%s)" % (
             name, per["floor-pycute"], per["floor-pycute"] / 10, stmt, per["floor-cpython"], what), flush=True)

@@ -7,7 +7,7 @@
 //! layout as the right operand) and pycute's integer-tuple functions. Each
 //! answer is pycute's where pycute's is the true one, and an error saying why
 //! where it is not (`pycute_alg`). The Python part
-//! (`python/kute/pycute.py`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
+//! (`python/kute/pycute/`) adds `Swizzle`, `ComposedLayout`, `LayoutBase`
 //! and the small predicates.
 
 use crate::build::{push_view, push_view_dynamic};

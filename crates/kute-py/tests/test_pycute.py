@@ -43,6 +43,33 @@ def test_pycute_is_nvidias():
     assert pc.__name__ == "pycute" and pc.Layout is not kp.Layout and not issubclass(pc.Layout, kute.Layout)
 
 
+
+def test_pycutes_modules_have_its_names():
+    # `from pycute.layout import Layout` runs with `pycute` changed to `kute.pycute`: each of
+    # pycute's modules is one of kute.pycute's, with every name pycute's has (its own and the
+    # ones it imports from its siblings; not the standard library's), each kute.pycute's own
+    import importlib
+    import inspect
+
+    for name in ("int_tuple", "layout", "swizzle", "typing"):
+        theirs = importlib.import_module("pycute." + name)
+        ours = importlib.import_module("kute.pycute." + name)
+        assert getattr(kp, name) is ours
+        wanted = {
+            n
+            for n in dir(theirs)
+            if not n.startswith("_") and not inspect.ismodule(getattr(theirs, n))
+            and (getattr(getattr(theirs, n), "__module__", "") or "").startswith("pycute")
+        }
+        assert wanted, name
+        assert wanted - set(ours.__all__) == set(), (name, wanted - set(ours.__all__))
+        for n in ours.__all__:
+            assert getattr(ours, n) is getattr(kp, n), (name, n)
+        assert set(ours.__all__) <= set(kp.__all__), name
+    from kute.pycute.layout import Layout, logical_divide
+
+    assert str(logical_divide(Layout(24, 2), Layout(4, 2))) == "(4, (2, 3)):(4, (2, 16))"
+
 # --- random operands ---------------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""The type stubs (python/kute/__init__.pyi, pycute.pyi, py.typed): complete, in step with the
+"""The type stubs (python/kute/__init__.pyi, pycute/*.pyi, py.typed): complete, in step with the
 package, and checked by mypy (installed by scripts/test-python.sh): typed code passes
 ``mypy --strict``, and code that misuses the API is flagged where it does.
 
@@ -21,7 +21,9 @@ from kute import pycute
 
 PACKAGE = os.path.join(os.path.dirname(__file__), "..", "python", "kute")
 STUB = os.path.join(PACKAGE, "__init__.pyi")
-PYCUTE_STUB = os.path.join(PACKAGE, "pycute.pyi")
+PYCUTE_STUB = os.path.join(PACKAGE, "pycute", "__init__.pyi")
+PYCUTE_MODULES = ("int_tuple", "layout", "swizzle", "typing")
+PYCUTE_MODULE_STUBS = [os.path.join(PACKAGE, "pycute", m + ".pyi") for m in PYCUTE_MODULES]
 DSL_STUB = os.path.join(PACKAGE, "dsl.pyi")
 BEGIN = "# --- generated: the other functions of the expression language ---\n"
 END = "# --- end generated ---\n"
@@ -199,7 +201,7 @@ def test_mypy_flags_misuse(have_mypy):
 def test_the_stubs_pass_mypy_strict(have_mypy):
     with tempfile.TemporaryDirectory() as tmp:
         run = subprocess.run(
-            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.path.join(tmp, "cache"), STUB, PYCUTE_STUB, DSL_STUB],
+            [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.path.join(tmp, "cache"), STUB, PYCUTE_STUB, *PYCUTE_MODULE_STUBS, DSL_STUB],
             capture_output=True,
             text=True,
         )

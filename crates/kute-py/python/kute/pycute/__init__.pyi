@@ -5,6 +5,7 @@ from typing import Any, final, Callable, Iterable, List, Optional, Tuple, Union,
 
 import kute
 from kute import KuteError as KuteError
+from kute.pycute import int_tuple as int_tuple, layout as layout, swizzle as swizzle, typing as typing
 
 
 # pycute's integer tuples: an int or nested tuples of ints; a coordinate may hold None

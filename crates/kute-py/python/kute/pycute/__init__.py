@@ -32,8 +32,8 @@ from abc import ABC
 
 import kute as _k
 
-from . import _kute
-from ._kute import KuteError  # noqa: F401
+from .. import _kute
+from .._kute import KuteError  # noqa: F401
 
 _n = _kute._pycute
 
@@ -261,3 +261,7 @@ class ComposedLayout(LayoutBase):
 # product, prefix_product, idx2crd, crd2idx, make_layout, filter, hier_unzip and
 # slice_and_offset compute pycute's way with kute's symbolic integers (natively), each step
 # where the facts decide it, else an error naming the fact.
+
+# pycute's modules (pycute.int_tuple, .layout, .swizzle, .typing), each with the names
+# pycute's has, for code that imports from them
+from . import int_tuple, layout, swizzle, typing  # noqa: E402,F401

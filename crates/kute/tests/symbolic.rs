@@ -253,6 +253,24 @@ fn symbolic_input_is_bounded_and_checked() {
     }
 }
 
+/// Where a call computes with a number (a pointer's address, a thread's
+/// index), an unknown there is refused by name, never read as a number.
+#[test]
+fn an_unknown_where_a_number_is_needed_is_refused() {
+    for (call, op) in [
+        ("make_gmem_ptr<half_t>(?)", "make_gmem_ptr"),
+        ("make_smem_ptr<float>(?{div=16})", "make_smem_ptr"),
+        ("make_tensor(make_gmem_ptr<half_t>(?),(_4,_4):(_4,_1))", "make_gmem_ptr"),
+        ("local_partition(make_identity_tensor((_8,_8)),(_2,_2),?)", "local_partition"),
+        ("get_slice(make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}),?{div=4})", "get_slice"),
+        ("make_tmem_ptr<float>(?)", "make_tmem_ptr"),
+    ] {
+        let e = kute::expr::eval(call).unwrap_err();
+        assert_eq!(e.kind(), kute::ErrorKind::Undecided, "{call}: {e}");
+        assert!(e.to_string().starts_with(op), "{call}: {e}");
+    }
+}
+
 /// `?{ne=X}`: an unknown declared unequal to an integer or another unknown
 /// decides equalities no least value can, is checked on substitution, and is
 /// spelled only so.

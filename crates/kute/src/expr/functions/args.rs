@@ -71,6 +71,23 @@ impl<'a> Args<'a> {
         T::from_value(&self.values[i]).ok_or_else(|| self.wrong(i, what, T::WANT))
     }
 
+    /// Argument `i` as an integer whose value is known (a thread index, an
+    /// address: a number the call computes with, which an unknown cannot be).
+    ///
+    /// Pre: argument `i` is given. Post: its value, else a `Type` error for a
+    /// value that is no integer, or an `Undecided` error naming the function
+    /// and the argument for an unknown one.
+    pub(crate) fn known(&self, i: usize, what: &str) -> Result<i64> {
+        let v = self.arg::<Int>(i, what)?;
+        if v.is_symbolic() {
+            return Err(crate::sym::undecided(
+                self.name,
+                format!("argument {} ({what}) is the unknown {v}; it needs a known integer", i + 1),
+            ));
+        }
+        Ok(v.value())
+    }
+
     /// The error of argument `i` (`what`), which must be `want` and is not.
     ///
     /// Pre: argument `i` is given. Post: a `Type` error naming the function,

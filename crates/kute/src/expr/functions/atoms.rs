@@ -222,7 +222,7 @@ per_operand! {
 /// `get_slice(mma | tiled_copy, t)`.
 pub(super) fn get_slice(a: &Args) -> Result<Value> {
     let name = a.name;
-    let t = a.arg::<Int>(1, "the thread")?.value();
+    let t = a.known(1, "the thread")?;
     let s = match &a[0] {
         Value::TiledMma(m) => {
             m.get_slice(t)?;

@@ -168,7 +168,7 @@ pub(super) fn make_tmem_ptr(a: &Args) -> Result<Value> {
             format!("tensor memory holds elements of 4, 6, 8, 16 or 32 bits, not {bits}"),
         ));
     }
-    let addr = a.arg::<Int>(0, "the address")?.value();
+    let addr = a.known(0, "the address")?;
     if addr != 0 {
         return Err(Error::new(
             ErrorKind::Inadmissible,
@@ -235,7 +235,7 @@ pub(super) fn outer_partition(a: &Args) -> Result<Value> {
 /// given as a shape, its compact column-major layout).
 pub(super) fn local_partition(a: &Args) -> Result<Value> {
     let thr = a.layout_or_shape(1, "the thread layout")?;
-    let idx = a.arg::<Int>(2, "the thread index")?.value();
+    let idx = a.known(2, "the thread index")?;
     map(as_tensor(&a[0], "the tensor")?, |x| both!(x, |t| t.local_partition(&thr, idx)))
 }
 

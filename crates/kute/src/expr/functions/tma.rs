@@ -29,10 +29,18 @@ use crate::tiler::Tiler;
 pub(crate) fn ptr(smem: bool, elem: &str, address: &Value) -> Result<Value> {
     let name = if smem { "make_smem_ptr" } else { "make_gmem_ptr" };
     let a = match address {
-        Value::IntTuple(t) => t.as_ref().as_leaf().map(Int::value),
+        Value::IntTuple(t) => t.as_ref().as_leaf(),
         _ => None,
     }
     .ok_or_else(|| type_error("the address", "an integer", address).in_op(name))?;
+    // (a pointer's address is a number: an unknown one cannot be aligned or offset)
+    if a.is_symbolic() {
+        return Err(crate::sym::undecided(
+            name,
+            format!("the address {a} is unknown; a pointer needs a known address"),
+        ));
+    }
+    let a = a.value();
     // the type is checked here, where its name is known
     GmemTensor::new(elem, a, Layout::leaf(Int::ONE, Int::ZERO)).map_err(|e| e.in_op(name))?;
     let p = Box::new((elem.to_string(), a));

@@ -408,7 +408,11 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
     let mut out = io::stdout().lock();
     for src in exprs {
         match kute::explain::explain(src) {
-            Ok(e) => out.write_all(e.text.as_bytes())?,
+            Ok(e) => {
+                // an operation that fails: its steps, and its error last
+                ok &= e.error.is_none();
+                out.write_all(e.text.as_bytes())?
+            }
             Err(e) => {
                 ok = false;
                 writeln!(out, "error: {e}")?;

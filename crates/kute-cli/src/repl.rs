@@ -158,7 +158,7 @@ impl Repl {
             }
             "explain" if rest.is_empty() => usage(err, ":explain EXPR")?,
             "explain" => match kute::explain::explain_in(rest, &self.session.env) {
-                Ok(e) => out.write_all(e.text.as_bytes()).map(|_| true)?,
+                Ok(e) => out.write_all(e.text.as_bytes()).map(|_| e.error.is_none())?,
                 Err(e) => writeln!(err, "error: {e}").map(|_| false)?,
             },
             "svg" => match rest.split_once(char::is_whitespace) {

@@ -318,6 +318,20 @@ fn svg_of_rank_one_and_a_big_layout() {
 // ----- errors ---------------------------------------------------------------
 
 #[test]
+fn explain_of_a_failing_operation_ends_with_its_error_and_fails() {
+    // the same error as eval's (CuTe's answer here is not the true one)
+    let src = "left_inverse((2,3):(2,1))";
+    let want = kute(&["eval", src]);
+    assert_eq!(want.status.code(), Some(1));
+    let message = stderr(&want).lines().next().unwrap().trim_start_matches("error: ").to_string();
+    let o = kute(&["explain", src]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).trim_end().ends_with(&message), "{}", stdout(&o));
+    let o = kute(&["explain", "logical_divide(24:2, 4:2)"]);
+    assert!(o.status.success() && stdout(&o).ends_with("  = (4,(2,3)):(4,(2,16))\n"), "{}", stdout(&o));
+}
+
+#[test]
 fn a_parse_error_points_a_caret_at_the_problem() {
     let src = "logical_divide(24:2, 4:2]";
     let o = kute(&["eval", src]);

@@ -8,7 +8,8 @@
 //! `logical_product` (and `zipped_product`, `tiled_product`, `flat_product`,
 //! `blocked_product`, `raked_product`), `right_inverse`, `left_inverse` and
 //! `make_layout`, with layouts or by-mode tilers as their operands. An
-//! inadmissible step is shown with the condition that fails.
+//! inadmissible step is shown with the condition that fails, and the
+//! operation's own error ends the explanation.
 
 use crate::algebra;
 use crate::error::{Error, ErrorKind, Result};
@@ -80,11 +81,17 @@ pub struct Explanation {
     pub text: String,
     /// Every computed step, in order.
     pub steps: Vec<Step>,
+    /// The operation's own error where it fails (the text shows the step
+    /// that fails and ends with this error); `None` where it answers (the
+    /// text ends with the answer, the last step).
+    pub error: Option<Error>,
 }
 
 struct Writer {
     text: String,
     steps: Vec<Step>,
+    /// The failure a step's line already shows (its message).
+    failure_shown: Option<String>,
 }
 
 impl Writer {
@@ -110,6 +117,28 @@ impl Writer {
         );
         self.steps.push(Step::Coalesce { a: a.clone(), out: out.clone() });
         Ok(out)
+    }
+
+    /// `coalesce(a, profile)`: each mode under an integer of the profile
+    /// coalesced on its own, the modes past the profile's rank kept.
+    fn coalesce_profile(&mut self, depth: usize, a: &Layout, profile: &IntTuple) -> Result<Layout> {
+        if profile.is_leaf() {
+            return self.coalesce(depth, a);
+        }
+        if profile.rank() > a.rank() {
+            // (the library's error says why)
+            return algebra::coalesce_profile(a, profile);
+        }
+        self.line(depth, format!("coalesce({a}, {profile}) mode by mode (the modes past the profile's rank kept):"));
+        let mut parts = Vec::new();
+        for i in 0..a.rank() {
+            let m = a.mode(i)?;
+            parts.push(match profile.as_ref().mode(i) {
+                Some(p) => self.coalesce_profile(depth + 1, &m, &p.to_tree())?,
+                None => m,
+            });
+        }
+        self.concat(depth + 1, &parts)
     }
 
     fn complement(&mut self, depth: usize, b: &Layout, m: Int) -> Result<Layout> {
@@ -141,6 +170,7 @@ impl Writer {
             Ok(out) => out,
             Err(e) => {
                 self.line(depth, format!("{a} ∘ {b} fails: {}", e.message()));
+                self.failure_shown = Some(e.message().to_string());
                 return Err(e);
             }
         };
@@ -218,16 +248,16 @@ impl Writer {
     }
 
     /// `right_inverse(a)`: the modes of `coalesce(a)` by increasing stride,
-    /// kept while each stride is the size taken so far, each mapped back to
-    /// its position in `a`'s domain.
+    /// each kept where its stride is the size taken so far (the others
+    /// skipped), each mapped back to its position in `a`'s domain.
     fn right_inverse(&mut self, depth: usize, a: &Layout) -> Result<Layout> {
         self.line(depth, format!("right_inverse({a}): the run of {a}'s image that starts at 0, mapped back"));
         let modes = self.modes_by_stride(depth + 1, a)?;
         let (mut kept, mut size) = (Vec::new(), Int::ONE);
         for &(s, d, p) in &modes {
             if d.value() != size.value() {
-                self.line(depth + 1, format!("{s}:{d} stops the run: its stride is not the size so far, {size}"));
-                break;
+                self.line(depth + 1, format!("{s}:{d} is skipped: its stride is not the size so far, {size}"));
+                continue;
             }
             kept.push(Layout::leaf(s, p));
             size = size.mul(s)?;
@@ -321,6 +351,27 @@ impl Writer {
         Ok(out)
     }
 
+    /// `logical_product(a, t)` of a tiler: mode by mode for a tuple (a shape's
+    /// integers their compact layouts), else of the layout.
+    fn logical_product_tiler(&mut self, depth: usize, a: &Layout, t: &Tiler) -> Result<Layout> {
+        match t {
+            Tiler::Layout(b) => self.logical_product(depth, a, b),
+            Tiler::Int(n) => self.logical_product(depth, a, &Layout::from_shape(&IntTuple::leaf(*n))?),
+            Tiler::Underscore => Ok(a.clone()),
+            Tiler::Tuple(ts) => {
+                self.line(depth, format!("logical_product({a}, {}) mode by mode:", show_tiler(t)));
+                let mut parts = Vec::new();
+                for (i, ti) in ts.iter().enumerate() {
+                    parts.push(self.logical_product_tiler(depth + 1, &a.mode(i)?, ti)?);
+                }
+                for i in ts.len()..a.rank() {
+                    parts.push(a.mode(i)?);
+                }
+                self.concat(depth + 1, &parts)
+            }
+        }
+    }
+
     /// `logical_product(a, b)`: `(A, complement(A, size(A)·cosize(B)) ∘ B)`.
     fn logical_product(&mut self, depth: usize, a: &Layout, b: &Layout) -> Result<Layout> {
         let m = a.size()?.mul(b.cosize()?)?;
@@ -340,22 +391,30 @@ fn show_tiler(t: &Tiler) -> String {
     }
 }
 
-/// How `src` (one call of an explained operation) is derived.
+/// How `src` (one call of an explained operation, after any `NAME = expr;`
+/// bindings) is derived.
 ///
-/// Pre: `src` is a call of `composition`, `complement`, `coalesce`,
-/// `logical_divide`, `zipped_divide`, `tiled_divide`, `flat_divide`,
-/// `logical_product`, `blocked_product` or `raked_product` whose operands
-/// evaluate to layouts (or tilers, or a cotarget); else an error. An
-/// inadmissible step is part of the explanation (its line says what fails),
-/// not an error.
+/// Pre: the call is one of `composition`, `complement`, `coalesce` (with or
+/// without a profile), `logical_divide`, `zipped_divide`, `tiled_divide`,
+/// `flat_divide`, `logical_product`, `zipped_product`, `tiled_product`,
+/// `flat_product`, `blocked_product`, `raked_product`, `right_inverse`,
+/// `left_inverse` or `make_layout`, its operands concrete layouts (or tilers,
+/// a cotarget, a profile); else an error. An operation that fails is not an
+/// error: the explanation shows the step that fails and ends with the
+/// operation's own error (where the failing step's line, last, does not
+/// already say it), which [`Explanation::error`] holds.
 /// Post: the steps, each computed with the library, and the operation's own
-/// answer last (a `Result` step), or the failing step's line.
+/// answer last (a `Result` step, `error` `None`), or its error's message
+/// last.
 ///
 /// ```
 /// let e = kute::explain::explain("logical_divide(24:2, 4:2)").unwrap();
 /// assert!(e.text.contains("complement(4:2, 24) = (2,3):(_1,8)"));
 /// assert!(e.text.contains("24:2 ∘ 4:2 = 4:4   (a:b ∘ c:d = c:b·d: 24:2 ∘ 4:2 = 4:4)"));
-/// assert!(e.text.ends_with("= (4,(2,3)):(4,(2,16))\n"));
+/// assert!(e.text.ends_with("= (4,(2,3)):(4,(2,16))\n") && e.error.is_none());
+/// // a failing operation: the failing step, and its error last
+/// let e = kute::explain::explain("complement(4:-2, 8)").unwrap();
+/// assert!(e.text.ends_with(&format!("= error: {}\n", e.error.unwrap())));
 /// ```
 pub fn explain(src: &str) -> Result<Explanation> {
     explain_in(src, &expr::Env::new())
@@ -372,25 +431,61 @@ pub fn explain(src: &str) -> Result<Explanation> {
 /// assert!(text.contains("= (4,(2,3)):(4,(2,16))"));
 /// ```
 pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
+    // `NAME = expr; ...; call`: the bindings first, then the call explained
+    let mut parts: Vec<(usize, &str)> = crate::syntax::statements(src);
+    let Some((at, last)) = parts.pop() else {
+        return Err(not_a_call());
+    };
+    if parts.is_empty() {
+        return explain_call(src, env);
+    }
+    let mut env = env.clone();
+    for (offset, p) in parts {
+        expr::eval_line(&mut env, p).map_err(|e| e.shift_span(offset))?;
+    }
+    let mut e = explain_call(last, &env).map_err(|e| e.shift_span(at))?;
+    e.text = format!("{}\n{}", src[..at].trim_end_matches([';', ' ', '\n', '\r']).trim(), e.text);
+    Ok(e)
+}
+
+fn not_a_call() -> Error {
+    Error::new(ErrorKind::Type, "explain", "explain takes one call, e.g. logical_divide(24:2, 4:2)")
+}
+
+/// [`explain_in`] of one call.
+fn explain_call(src: &str, env: &expr::Env) -> Result<Explanation> {
     let e = expr::parse(src)?;
     let ExprKind::Call { name, args, .. } = &e.kind else {
-        return Err(Error::new(ErrorKind::Type, "explain", "explain takes one call, e.g. logical_divide(24:2, 4:2)"));
+        return Err(not_a_call());
     };
     let vals = args.iter().map(|a| expr::eval_expr(a, env)).collect::<Result<Vec<Value>>>()?;
     crate::sym::refuse("explain", || vals.iter().any(Value::has_symbols))?;
+    // an operand outside what the derivations cover (a composed layout, a
+    // swizzle, a tensor): said so, the operation's own answer being `eval`'s
+    let not_covered = |i: usize, want: &str| {
+        let got = vals.get(i).map_or("nothing".to_string(), |v| format!("{} ({v})", v.kind_name()));
+        Error::new(
+            ErrorKind::Type,
+            "explain",
+            format!("explain derives {name} of {want}; argument {} is {got} (`eval` computes it)", i + 1),
+        )
+    };
     let layout = |i: usize| -> Result<Layout> {
-        vals.get(i).and_then(|v| v.as_layout().cloned()).ok_or_else(|| {
-            Error::new(ErrorKind::Type, "explain", format!("argument {} of {name} must be a layout", i + 1))
-        })
+        vals.get(i).and_then(|v| v.as_layout().cloned()).ok_or_else(|| not_covered(i, "layouts"))
     };
     let tiler = |i: usize| -> Result<Tiler> {
-        let v = vals.get(i).ok_or_else(|| Error::new(ErrorKind::Type, "explain", format!("{name} needs a tiler")))?;
-        v.as_tiler("the tiler")
+        vals.get(i).and_then(|v| v.as_tiler("").ok()).ok_or_else(|| not_covered(i, "a layout by a layout or a tiler"))
     };
-    let mut w = Writer { text: String::new(), steps: Vec::new() };
+    let mut w = Writer { text: String::new(), steps: Vec::new(), failure_shown: None };
     w.line(0, src.trim());
     let out = match name.as_str() {
-        "coalesce" => w.coalesce(1, &layout(0)?),
+        "coalesce" => match vals.get(1) {
+            None => w.coalesce(1, &layout(0)?),
+            Some(p) => {
+                let p = p.as_int_tuple("the profile").map_err(|e| e.in_op("explain"))?;
+                w.coalesce_profile(1, &layout(0)?, &p)
+            }
+        },
         "complement" => {
             let b = layout(0)?;
             let m = match vals.get(1) {
@@ -422,7 +517,7 @@ pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
             r
         }
         "logical_product" | "zipped_product" | "tiled_product" | "flat_product" => {
-            let r = w.logical_product(1, &layout(0)?, &layout(1)?);
+            let r = w.logical_product_tiler(1, &layout(0)?, &tiler(1)?);
             if r.is_ok() && name != "logical_product" {
                 w.line(1, format!("{name} regroups the logical product's (block, repeats) modes"));
             }
@@ -452,13 +547,34 @@ pub fn explain_in(src: &str, env: &expr::Env) -> Result<Explanation> {
             return Err(Error::new(ErrorKind::Type, "explain", format!("kute does not explain '{other}' yet")));
         }
     };
-    if out.is_ok() {
-        // the operation's own answer (the regroupings included)
-        let answer = expr::eval_in(src, env)?;
-        if let Value::Layout(l) = answer {
+    // the operation's own answer (the regroupings included), or its error
+    let answer = expr::eval_in(src, env);
+    if let Err(step) = &out
+        && w.failure_shown.is_none()
+        && answer.as_ref().err().map(Error::to_string) != Some(step.to_string())
+    {
+        w.line(1, format!("fails: {step}"));
+    }
+    let error = match answer {
+        Ok(Value::Layout(l)) => {
+            if out.is_err() {
+                w.line(1, "(the derivation above stops where the operation itself goes on; its answer:)");
+            }
             w.line(1, format!("= {l}"));
             w.steps.push(Step::Result { expr: src.trim().to_string(), out: l });
+            None
         }
-    }
-    Ok(Explanation { text: w.text, steps: w.steps })
+        Ok(other) => {
+            w.line(1, format!("= {other}"));
+            None
+        }
+        Err(e) => {
+            // (unless the failing step's line, last, says it already)
+            if w.failure_shown.as_deref() != Some(e.message()) {
+                w.line(1, format!("= error: {e}"));
+            }
+            Some(e)
+        }
+    };
+    Ok(Explanation { text: w.text, steps: w.steps, error })
 }

@@ -7,6 +7,7 @@ use kute::explain::{explain, Step};
 fn check(src: &str) {
     let e = explain(src).unwrap_or_else(|err| panic!("{src}: {err}"));
     assert!(!e.steps.is_empty(), "{src}: no steps");
+    assert!(e.error.is_none(), "{src}: {:?}", e.error);
     for step in &e.steps {
         let (out, want) = match step {
             Step::Coalesce { a, out } => (out, kute::coalesce(a).unwrap()),
@@ -14,7 +15,15 @@ fn check(src: &str) {
             Step::Composition { a, b, out } => (out, kute::composition(a, b).unwrap()),
             Step::Concat { parts, out } => (out, kute::Layout::concat(parts).unwrap()),
             Step::RightInverse { a, out } => (out, kute::right_inverse(a).unwrap()),
-            Step::Result { expr, out } => (out, kute::expr::eval(expr).unwrap().as_layout().unwrap().clone()),
+            Step::Result { expr, out } => {
+                // (in the bindings the source makes first)
+                let mut env = kute::expr::Env::new();
+                let statements = kute::syntax::statements(src);
+                for (_, binding) in &statements[..statements.len() - 1] {
+                    kute::expr::eval_line(&mut env, binding).unwrap();
+                }
+                (out, kute::expr::eval_in(expr, &env).unwrap().as_layout().unwrap().clone())
+            }
             other => panic!("a step kind this test does not know: {other:?}"),
         };
         assert_eq!(out, &want, "{src}: step {step:?}");
@@ -54,6 +63,13 @@ fn every_step_is_what_the_library_computes() {
         "make_layout((2,3),LayoutRight{})",
         "make_layout(4:1, (2,2):(4,8))",
         "make_layout((2,3),(3,1))",
+        "coalesce((2,3,4):(1,2,6),(1,1))",
+        "coalesce((2,(1,6)):(1,(6,2)),(1,(1,1)))",
+        "right_inverse((2,2):(0,1))",
+        "right_inverse((2,4,3):(0,1,8))",
+        "logical_product((4,4):(1,4),(_2,_2))",
+        "logical_product((4,4):(1,4),<2:1,_>)",
+        "A = 24:2; logical_divide(A, 4:2)",
     ] {
         check(src);
     }
@@ -65,7 +81,17 @@ fn every_step_is_what_the_library_computes() {
 #[test]
 fn derivations_state_what_holds() {
     let e = explain("right_inverse((2,4):(1,4))").unwrap().text;
-    assert!(e.contains("4:4 stops the run: its stride is not the size so far, 2"), "{e}");
+    assert!(e.contains("4:4 is skipped: its stride is not the size so far, 2"), "{e}");
+    // the kept modes are the answer's: a stride-0 mode is skipped, not the end
+    let e = explain("right_inverse((2,2):(0,1))").unwrap().text;
+    assert!(e.contains("(2:2) = 2:2"), "{e}");
+    // a profile coalesces mode by mode: the derivation's last layout is the answer
+    let e = explain("coalesce((2,3,4):(1,2,6),(1,1))").unwrap();
+    let derived = e.steps.iter().rev().find_map(|s| match s {
+        Step::Concat { out, .. } => Some(out.clone()),
+        _ => None,
+    });
+    assert_eq!(derived.map(|l| l.to_string()), Some("(2,3,4):(1,2,6)".to_string()), "{}", e.text);
     let e = explain("left_inverse(4:2)").unwrap().text;
     assert!(e.contains("(2:_0, 4:_1) = (2,4):(_0,_1)"), "{e}");
     let e = explain("make_layout((2,3),LayoutRight{})").unwrap().text;
@@ -83,6 +109,26 @@ fn an_inadmissible_step_is_shown_with_its_condition() {
     let e = explain("composition((6,4):(1,7), 4:4)").unwrap();
     assert!(e.text.contains("(6,4):(1,7) ∘ 4:4 fails: "), "{}", e.text);
     assert!(!e.steps.iter().any(|s| matches!(s, Step::Result { .. })));
+    // every failing operation ends with its own error (eval's), held in `error`
+    for src in [
+        "composition((6,4):(1,7), 4:4)",
+        "logical_divide((6,4):(1,7), 4:4)",
+        "left_inverse((2,3):(2,1))",
+        "complement(4:-2, 8)",
+    ] {
+        let e = explain(src).unwrap();
+        let want = kute::expr::eval(src).unwrap_err();
+        assert_eq!(e.error.as_ref().map(|e| e.to_string()), Some(want.to_string()), "{src}");
+        assert!(e.text.trim_end().ends_with(want.message()), "{src}: {}", e.text);
+        assert!(e.text.lines().count() >= 2 && e.text.starts_with(src), "{src}: {}", e.text);
+    }
+    // an operand the derivations do not cover is said so, naming the operation
+    for src in
+        ["logical_divide(Sw<3,4,3> o _0 o (_8,_64):(_64,_1),(_8,_16))", "composition((_8,_64):(_64,_1), Sw<3,4,3>)"]
+    {
+        let err = explain(src).unwrap_err().to_string();
+        assert!(err.starts_with("explain: explain derives") && err.contains("eval"), "{src}: {err}");
+    }
     assert!(explain("size(4:1)").is_err());
     assert!(explain("4:1").is_err());
 }

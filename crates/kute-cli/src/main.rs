@@ -414,8 +414,11 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
                 out.write_all(e.text.as_bytes())?
             }
             Err(e) => {
+                // as eval reports it: on stderr, with a caret under the span it names
                 ok = false;
-                writeln!(out, "error: {e}")?;
+                out.flush()?;
+                let span = e.span();
+                eprintln!("{}", session::Failure { src: src.clone(), err: Box::new(e), span, offset: 0 }.render());
             }
         }
     }

@@ -344,7 +344,9 @@ fn show_tiler(t: &Tiler) -> String {
 ///
 /// Pre: `src` is a call of `composition`, `complement`, `coalesce`,
 /// `logical_divide`, `zipped_divide`, `tiled_divide`, `flat_divide`,
-/// `logical_product`, `blocked_product` or `raked_product` whose operands
+/// `logical_product`, `zipped_product`, `tiled_product`, `flat_product`,
+/// `blocked_product`, `raked_product`, `right_inverse`, `left_inverse` or
+/// `make_layout` whose operands
 /// evaluate to layouts (or tilers, or a cotarget); else an error. An
 /// inadmissible step is part of the explanation (its line says what fails),
 /// not an error.

@@ -86,6 +86,7 @@ layout is drawn as one column.";
 const F2_EXAMPLES: &str = "\
 Examples:
   kute f2 'Sw<3,4,3> o _0 o (_8,_64):(_64,_1)'
+  kute f2 'Sw<3,4,3>'                       # a swizzle alone: on its 10 bits
   kute f2 '(_4,_8):(_8,_1)'
   kute f2 --from-linear '{\"dim0\": [64, 144, 288], \"dim1\": [1, 2, 4, 8, 16, 32]}'
 
@@ -134,6 +135,7 @@ Examples:
   kute explain 'composition(20:2, (4,5):(1,4))' 'complement((2,2):(1,6), 24)'
   kute explain 'logical_product((2,2):(1,2), (3,4):(1,3))'
   kute explain 'composition((6,4):(1,7), 4:4)'    # the step that fails, and why
+  kute explain 'right_inverse((4,2):(2,1))' 'make_layout(4:1, 2:4)'
 
 Each step is computed by kute: the complement (with the indices the divisor reaches and
 the offsets of its repeats), the concatenation, the composition leaf by leaf with CuTe's
@@ -212,8 +214,9 @@ enum Command {
         /// Write the picture to FILE instead of standard output
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Colour each cell by its shared-memory bank (32 banks of 4 bytes) for
-        /// elements of BYTES bytes, with a legend of the banks
+        /// Colour each cell of a layout by its shared-memory bank (32 banks of 4
+        /// bytes) for elements of BYTES bytes (1, 2, 4, 8 or 16), with a legend of
+        /// the banks; an error for an MMA or a copy, whose picture shows threads
         #[arg(long, value_name = "BYTES")]
         banks: Option<i64>,
         /// With --banks: outline the cells one warp accesses (a pattern such as
@@ -223,16 +226,20 @@ enum Command {
         access: Option<String>,
         /// An MMA's or a copy's picture as CuTe's print_svg writes it, byte for
         /// byte, however large (by default, panels of more than 4096 cells are
-        /// drawn compactly: the same picture, each repeated row defined once)
+        /// drawn compactly: the same picture, each repeated row defined once);
+        /// an error for a layout, whose picture it does not change
         #[arg(long)]
         cute: bool,
     },
     /// Show an xor-linear layout (a swizzle, a power-of-two layout) as a bit
     /// matrix and in Triton's linear-layout form, or read one back
     #[command(after_help = F2_EXAMPLES)]
+    #[command(group(clap::ArgGroup::new("input").required(true).args(["expr", "from_linear"])))]
     F2 {
-        /// An expression giving a layout of power-of-two size (plain or swizzled)
-        #[arg(value_name = "EXPR", required_unless_present = "from_linear")]
+        /// An expression giving a layout of power-of-two size with integer strides
+        /// (plain, or swizzled: `Sw<B,M,S> o _0 o L`), or a swizzle alone
+        /// (`Sw<B,M,S>`: shown on the integers below 2^(B+M+|S|))
+        #[arg(value_name = "EXPR")]
         expr: Option<String>,
         /// Read a linear layout given as JSON, `{"dim0": [basis vectors...], ...}`,
         /// and print a kute layout with that map
@@ -265,7 +272,8 @@ enum Command {
         dynamic_params: bool,
     },
     /// Show how a result is derived, step by step (composition, complement,
-    /// coalesce, the divides and the products)
+    /// coalesce, the divides, the products, right_inverse, left_inverse and
+    /// make_layout)
     #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain {
         /// Calls to explain, each in turn
@@ -373,6 +381,11 @@ fn main() -> ExitCode {
         Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Drawing::default()),
         Some(Command::Svg { exprs, output, banks, access, cute }) => {
             match access.as_deref().map(kute::analysis::Access::parse) {
+                // the element sizes `kute analyze` takes
+                _ if banks.is_some_and(|b| ![1, 2, 4, 8, 16].contains(&b)) => Err(anyhow::anyhow!(
+                    "svg --banks {}: the element size must be 1, 2, 4, 8 or 16 bytes (as `kute analyze` takes it)",
+                    banks.unwrap_or_default()
+                )),
                 Some(Err(e)) => Err(anyhow::anyhow!("svg --access: {e}")),
                 access => picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok), cute }),
             }
@@ -469,9 +482,24 @@ fn f2(expr: Option<&str>, from_linear: Option<&str>) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let src = expr.unwrap_or_default();
-    let l = layout_after_bindings(src)?;
+    let (l, note) = match layout_after_bindings(src)? {
+        // a swizzle alone: on the integers below 2^(B+M+|S|), the bits it reads and
+        // writes (each higher bit maps to itself)
+        kute::AnyLayout::Swizzle(sw) => {
+            let n = sw.bits() + sw.base() + sw.shift().abs();
+            let size = 1i64.checked_shl(n as u32).filter(|&x| x > 0).context("f2: the swizzle reaches past bit 62")?;
+            let domain = kute::Layout::from_shape(&kute::IntTuple::leaf(kute::Int::new_static(size)))?;
+            let l = kute::composed::compose3(
+                kute::AnyLayout::Swizzle(sw),
+                kute::Int::new_static(0),
+                kute::AnyLayout::Layout(domain),
+            );
+            (l, format!("   ({sw} on its bits 0 to {}; each higher bit maps to itself)", n - 1))
+        }
+        l => (l, String::new()),
+    };
     let m = BitMatrix::of(&l)?;
-    writeln!(out, "{l}")?;
+    writeln!(out, "{l}{note}")?;
     writeln!(out, "{m}")?;
     match LinearLayout::of(&l) {
         Ok(ll) => writeln!(out, "linear layout: {ll}")?,
@@ -529,7 +557,11 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
             ok &= batch(&mut session, stdin.lock(), &mut out, json)?;
             continue;
         }
-        match session.eval_line(e) {
+        let r = match session_command(&session, e) {
+            Some(f) => Err(f),
+            None => session.eval_line(e),
+        };
+        match r {
             Ok(v) if json => writeln!(out, "{}", json_answer(e, Ok(&v)))?,
             Ok(v) => writeln!(out, "{v}")?,
             Err(f) if json => {
@@ -577,7 +609,10 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
             }
             continue;
         }
-        let r = session.eval_line(line);
+        let r = match session_command(session, line) {
+            Some(f) => Err(f),
+            None => session.eval_line(line),
+        };
         ok &= r.is_ok();
         match (r, json) {
             (r, true) => writeln!(out, "{}", json_answer(line, r.as_ref()))?,
@@ -586,6 +621,31 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
         }
     }
     Ok(ok)
+}
+
+/// A line that is a session command (`:help`, `:table A`, or `help`, `quit`,
+/// `exit` where the session binds no such name): the error saying that
+/// session commands work in `kute repl`, which reads piped input too. `None`
+/// for any other line.
+pub fn session_command(session: &Session, line: &str) -> Option<session::Failure> {
+    let t = line.trim();
+    let (word, _) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+    let bare = matches!(word, "help" | "quit" | "exit")
+        && !session.env.contains_key(word)
+        && kute::expr::split_binding(t).is_none();
+    if !bare && !t.starts_with(':') {
+        return None;
+    }
+    let start = line.len() - line.trim_start().len();
+    let end = start + word.len();
+    // the kinds the evaluator gives such a line: `:` does not parse, a bare word is an unknown name
+    let (kind, op) = if bare { (kute::ErrorKind::UnknownName, "evaluate") } else { (kute::ErrorKind::Parse, "parse") };
+    let err = kute::Error::new(
+        kind,
+        op,
+        format!("'{word}' is a session command, and this reads expressions: session commands work in `kute repl`, which also reads piped input"),
+    );
+    Some(session::Failure { src: line.to_string(), err: Box::new(err), span: Some((start, end)), offset: 0 })
 }
 
 /// Render a layout as `kind` (table, latex or svg) for `session`, or the failure.
@@ -611,7 +671,31 @@ pub fn render_with(
     drawing: &Drawing,
 ) -> Result<String, session::Failure> {
     let fail = |err: kute::Error| session::Failure { src: src.to_string(), err: Box::new(err), span: None, offset: 0 };
-    let l = match session.drawn(src, kind)? {
+    let drawn = session.drawn(src, kind)?;
+    // options that would change nothing are refused, not ignored
+    let what = match &drawn {
+        session::Drawn::Layout(_) => None,
+        session::Drawn::Mma(_) => Some("a TiledMMA (or an MMA atom)"),
+        session::Drawn::Copy(_) => Some("a TiledCopy"),
+    };
+    match what {
+        Some(what) if drawing.banks.is_some() => {
+            return Err(fail(kute::Error::new(
+                kute::ErrorKind::Type,
+                "svg",
+                format!("--banks colours a layout of element offsets by shared-memory bank; the expression gives {what}, whose picture shows threads and values (draw it without --banks)"),
+            )));
+        }
+        None if drawing.cute => {
+            return Err(fail(kute::Error::new(
+                kute::ErrorKind::Type,
+                "svg",
+                "--cute writes an MMA's or a copy's picture as CuTe's print_svg does; the expression gives a layout, whose picture it does not change (draw it without --cute)",
+            )));
+        }
+        _ => {}
+    }
+    let l = match drawn {
         session::Drawn::Layout(l) => l,
         // a TiledMMA or a TiledCopy: CuTe's TV pictures
         session::Drawn::Mma(m) if kind == "latex" => return kute::print::latex_mma(&m).map_err(fail),

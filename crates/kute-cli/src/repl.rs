@@ -21,7 +21,9 @@ Commands:
   :table EXPR           CuTe's print_layout table of a layout
   :latex EXPR           CuTe's print_latex TikZ picture of a layout
   :svg FILE EXPR        write an SVG picture of a layout to FILE
-  :explain EXPR         how a composition, complement, divide or product is derived
+  :explain EXPR         how a call is derived, step by step: composition, complement,
+                        coalesce, a divide, a product, right_inverse, left_inverse
+                        or make_layout
   :env                  list the bound names
   :help [NAME]          this help and every function; with NAME, its call forms
                         (with the start of names, the functions that start so)

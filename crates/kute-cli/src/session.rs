@@ -51,6 +51,9 @@ pub struct Session {
     pub env: Env,
 }
 
+/// Longest value text a picture command's type error quotes.
+const SHOWN_VALUE: usize = 80;
+
 /// What a picture command draws (one per command: its size does not matter).
 #[allow(clippy::large_enum_variant)]
 pub enum Drawn {
@@ -105,12 +108,25 @@ impl Session {
             }
             Value::TiledCopy(c) if tv => Ok(Drawn::Copy(c)),
             other => {
-                let hint =
-                    if matches!(other, Value::IntTuple(_)) { "; make_layout(S) makes one from a shape" } else { "" };
+                let hint = match other {
+                    Value::IntTuple(_) => "; make_layout(S) makes one from a shape",
+                    // what latex and svg draw (the session's :latex and :svg)
+                    Value::TiledMma(_) | Value::MmaAtom(_) | Value::TiledCopy(_) => {
+                        "; `kute latex` and `kute svg` draw it (:latex and :svg in a session)"
+                    }
+                    _ => "",
+                };
+                // the value itself where it is short (a TiledMMA's text is many lines)
+                let text = other.to_string();
+                let shown = if text.len() <= SHOWN_VALUE && !text.contains('\n') {
+                    format!("{} ({text})", other.kind_name())
+                } else {
+                    other.kind_name().to_string()
+                };
                 Err(fail(Error::new(
                     ErrorKind::Type,
                     op,
-                    format!("needs a layout, but the expression gives {} ({other}){hint}", other.kind_name()),
+                    format!("needs a layout, but the expression gives {shown}{hint}"),
                 )))
             }
         }

@@ -735,3 +735,101 @@ fn the_analyze_help_examples_work() {
     }
     assert!(n >= 5, "only {n} examples");
 }
+
+// ----- new-user audit ----------------------------------------------------------
+
+/// Session commands piped to `kute` (batch mode) are errors that point to
+/// `kute repl`, one output line each, the other lines answered; the exit
+/// status is batch mode's (1: a line failed). `kute repl` runs the same input.
+#[test]
+fn session_commands_in_batch_mode_point_to_the_repl() {
+    let input = "A = (4,2):(2,1)\nsize(A)\n:help logical\nhelp\nquit\nsize(A)\n";
+    let o = run(&[], Some(input));
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "one line per input line: {out}");
+    assert_eq!((lines[0], lines[1], lines[5]), ("(4,2):(2,1)", "8", "8"), "{out}");
+    for (line, cmd) in [(lines[2], ":help"), (lines[3], "help"), (lines[4], "quit")] {
+        assert!(line.starts_with("error: ") && line.contains(&format!("'{cmd}'")), "{line}");
+        assert!(line.contains("session command") && line.contains("kute repl"), "{line}");
+    }
+    // `kute eval -` is the same batch mode; a name bound as `help` is a name
+    let o = run(&["eval", "-"], Some("help = 3\nhelp\n"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "3\n3\n");
+    // what the error suggests works: the session reads piped input
+    let o = run(&["repl"], Some(input));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("logical_divide") && !out.contains("session command"), "{out}");
+    assert_eq!(out.lines().filter(|l| *l == "8").count(), 1, "quit leaves the session: {out}");
+}
+
+/// `--json`: a plain integer's kind is `integer`, a tuple's `int_tuple`; a
+/// known function called with the wrong number of arguments is a `type`
+/// error, an unknown name an `unknown_name` error; blank and `#` lines give
+/// an object with the input only.
+#[test]
+fn json_kinds_are_the_documented_ones() {
+    let o = run(&["eval", "--json", "-"], Some("8\n(2,3)\nsize(1,2,3)\nmake_layout<1>(2)\nnosuch(2)\n\n# note\n"));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 7);
+    assert_eq!((lines[0]["kind"].as_str(), &lines[0]["int_tuple"]), (Some("integer"), &serde_json::json!(8)));
+    assert_eq!((lines[1]["kind"].as_str(), &lines[1]["int_tuple"]), (Some("int_tuple"), &serde_json::json!([2, 3])));
+    assert_eq!(lines[2]["error"]["kind"], "type", "{}", lines[2]);
+    assert_eq!(lines[3]["error"]["kind"], "type", "{}", lines[3]);
+    assert_eq!(lines[4]["error"]["kind"], "unknown_name", "{}", lines[4]);
+    assert_eq!(lines[5], serde_json::json!({ "input": "" }));
+    assert_eq!(lines[6], serde_json::json!({ "input": "# note" }));
+    // the documented kinds are the ones emitted
+    let doc = include_str!("../../../docs/cli.md");
+    for kind in ["`integer`", "`int_tuple`", "`layout`", "`type`", "`unknown_name`", "`parse`"] {
+        assert!(doc.contains(kind), "docs/cli.md does not name the kind {kind}");
+    }
+}
+
+/// A TiledMMA is not a layout: `kute table` says so on one short line, naming
+/// the kind and the commands that draw it, and those commands do.
+#[test]
+fn table_of_a_tiled_mma_is_a_short_error() {
+    let expr = "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})";
+    let o = kute(&["table", expr]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 200, "{} bytes: {err}", err.len());
+    assert!(err.contains("a TiledMMA") && err.contains("kute latex") && err.contains("kute svg"), "{err}");
+    for cmd in ["latex", "svg"] {
+        let o = kute(&[cmd, expr]);
+        assert!(o.status.success(), "{cmd}: {}", stderr(&o));
+    }
+}
+
+/// The help of `kute explain` and of the session's `:explain` lists what
+/// explain covers: every operation it names is explained (not refused).
+#[test]
+fn explain_help_lists_what_explain_covers() {
+    let calls = [
+        ("composition", "composition(20:2, (4,5):(1,4))"),
+        ("complement", "complement((2,2):(1,6), 24)"),
+        ("coalesce", "coalesce((2,(1,6)):(1,(6,2)))"),
+        ("divide", "zipped_divide(24:2, 4:2)"),
+        ("product", "blocked_product((2,2):(1,2), (3,4):(1,3))"),
+        ("right_inverse", "right_inverse((4,2):(2,1))"),
+        ("left_inverse", "left_inverse((4,2):(2,1))"),
+        ("make_layout", "make_layout(4:1, 2:4)"),
+    ];
+    let help = stdout(&kute(&["explain", "--help"]));
+    let session = stdout(&kute(&["repl", "--help"]));
+    let session: String = session.lines().skip_while(|l| !l.contains(":explain")).take(3).collect();
+    for (word, call) in calls {
+        assert!(help.contains(word), "kute explain --help does not name {word}: {help}");
+        assert!(session.contains(word), ":explain's help does not name {word}: {session}");
+        let o = kute(&["explain", call]);
+        assert!(o.status.success(), "{call}: {}", stdout(&o));
+        // the last line is the operation's own answer
+        let answer = stdout(&kute(&["eval", call]));
+        assert!(stdout(&o).ends_with(&format!("  = {answer}")), "{call}: {}", stdout(&o));
+    }
+}

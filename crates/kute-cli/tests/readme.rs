@@ -46,7 +46,7 @@ const MIN_EXAMPLES: &[(&str, usize)] = &[
     ("README.md", 7),
     ("docs/tour.md", 70),
     ("docs/gpu.md", 2),
-    ("docs/cli.md", 5),
+    ("docs/cli.md", 10),
     ("docs/symbolic.md", 7),
     ("docs/differences.md", 4),
 ];

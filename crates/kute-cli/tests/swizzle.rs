@@ -93,8 +93,78 @@ fn svg_colours_cells_by_bank() {
     }
     assert_eq!(cells, 512);
     assert!(out.contains("class=\"legend\""));
-    let (_, err, ok) = kute(&["svg", "(4,4):(4,1)", "--banks", "0"]);
-    assert!(!ok && err.contains("at least one byte"), "{err}");
+    // element sizes are those `kute analyze` takes: 1, 2, 4, 8 or 16 bytes
+    for bad in ["0", "3", "5", "1000"] {
+        let (out, err, ok) = kute(&["svg", "(4,4):(4,1)", "--banks", bad]);
+        assert!(!ok && out.is_empty(), "--banks {bad}: {out}");
+        assert!(err.contains(&format!("--banks {bad}")) && err.contains("1, 2, 4, 8 or 16"), "{err}");
+        let (_, analyze, ok) = kute(&["analyze", "conflicts", "(4,4):(4,1)", "--elem-bytes", bad, "--access", "row"]);
+        assert!(!ok && analyze.contains("1, 2, 4, 8 or 16"), "analyze accepts {bad}: {analyze}");
+    }
+    for good in ["1", "2", "4", "8", "16"] {
+        let (out, err, ok) = kute(&["svg", "(4,4):(4,1)", "--banks", good]);
+        assert!(ok && out.contains("class=\"legend\""), "--banks {good}: {err}");
+    }
+}
+
+/// Options that change nothing in a picture are refused, not ignored: bank
+/// colours of an MMA's or a copy's picture (threads, not element offsets), and
+/// `--cute` for a layout (it chooses how an MMA's or a copy's picture is written).
+#[test]
+fn svg_options_that_would_change_nothing_are_errors() {
+    let mma = "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{})";
+    let copy = "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>,half_t>{},(_8,_4):(_4,_1),(_1,_8):(_8,_1))";
+    for (expr, kind) in [(mma, "TiledMMA"), ("SM80_16x8x8_F16F16F16F16_TN{}", "MMA atom"), (copy, "TiledCopy")] {
+        let (out, err, ok) = kute(&["svg", expr, "--banks", "2"]);
+        assert!(!ok && out.is_empty(), "{expr}");
+        assert!(err.contains("--banks") && err.contains(kind), "{err}");
+        // the picture itself is drawn without the option
+        let (_, err, ok) = kute(&["svg", expr]);
+        assert!(ok, "{err}");
+    }
+    let (out, err, ok) = kute(&["svg", "(_8,_8):(_8,_1)", "--cute"]);
+    assert!(!ok && out.is_empty() && err.contains("--cute") && err.contains("layout"), "{err}");
+    let (_, err, ok) = kute(&["svg", mma, "--cute"]);
+    assert!(ok, "{err}");
+}
+
+/// `kute f2 Sw<B,M,S>`: a swizzle alone is shown on the bits it reads and
+/// writes, `B + M + |S|` of them; each column is the swizzle of that bit.
+#[test]
+fn f2_of_a_swizzle_alone() {
+    for (b, m, s) in [(3i64, 4i64, 3i64), (2, 0, 2), (1, 1, -2), (3, 3, 3)] {
+        let (out, err, ok) = kute(&["f2", &format!("Sw<{b},{m},{s}>")]);
+        assert!(ok, "Sw<{b},{m},{s}>: {err}");
+        let n = b + m + s.abs();
+        let bases: Vec<String> = (0..n).map(|k| sw(b, m, s, 1 << k).to_string()).collect();
+        let want = format!("linear layout: {{dim0: [{}]}} -> offset ({})", bases.join(", "), 1i64 << n);
+        assert!(out.contains(&want), "Sw<{b},{m},{s}>: want {want}\n{out}");
+        assert!(out.lines().next().unwrap().contains(&format!("bits 0 to {}", n - 1)), "{out}");
+    }
+}
+
+/// A coordinate layout's values are coordinates, not offsets: f2 says so.
+#[test]
+fn f2_of_a_coordinate_layout_is_a_clear_error() {
+    let (out, err, ok) = kute(&["f2", "make_identity_layout((_4,_4))"]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        err.starts_with("error: f2: ") && err.contains("coordinate layout") && err.contains("no F2-linear"),
+        "{err}"
+    );
+}
+
+/// `kute f2` takes an expression or --from-linear: the usage line of its
+/// help and of its missing-argument error are the same.
+#[test]
+fn f2_usage_agrees_with_its_help() {
+    let usage = |text: &str| text.lines().find(|l| l.starts_with("Usage:")).map(str::to_string);
+    let (help, _, ok) = kute(&["f2", "--help"]);
+    assert!(ok);
+    let (_, err, ok) = kute(&["f2"]);
+    assert!(!ok);
+    assert_eq!(usage(&help), usage(&err), "{help}\n{err}");
+    assert!(usage(&err).unwrap().contains("--from-linear"), "{err}");
 }
 
 /// `kute svg --banks 2 --access column:16` outlines the 256 halves one warp's

@@ -23,9 +23,11 @@ pub enum ErrorKind {
     Overflow,
     /// A division or remainder by zero was required.
     DivisionByZero,
-    /// A name in an expression is not known, or is called with the wrong arguments.
+    /// A name in an expression is not known (a function, a bound name, a type,
+    /// an operation).
     UnknownName,
-    /// A value of the wrong kind was passed (e.g. a layout where an integer is needed).
+    /// A value of the wrong kind was passed (e.g. a layout where an integer is
+    /// needed), or a call has the wrong number of (template) arguments.
     Type,
     /// The computation would exceed kute's limits (nesting depth, element count).
     Limit,

@@ -24,7 +24,7 @@ fn type_text(t: &TemplateArg) -> String {
 fn one_type(name: &str, targs: &[TemplateArg]) -> Result<String> {
     match targs {
         [t] => Ok(type_text(t)),
-        _ => Err(Error::new(ErrorKind::UnknownName, "evaluate", format!("{name} takes one operation type"))),
+        _ => Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} takes one operation type"))),
     }
 }
 
@@ -32,7 +32,7 @@ fn two_types(name: &str, targs: &[TemplateArg]) -> Result<(String, String)> {
     match targs {
         [a, b] => Ok((type_text(a), type_text(b))),
         _ => Err(Error::new(
-            ErrorKind::UnknownName,
+            ErrorKind::Type,
             "evaluate",
             format!("{name} takes an operation and a value type: {name}<Op,T>"),
         )),

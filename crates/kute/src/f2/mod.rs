@@ -52,10 +52,20 @@ fn log2_size(op: &'static str, l: &AnyLayout) -> Result<u32> {
     Ok(bits)
 }
 
+/// The part of `l` with basis strides (a coordinate layout), if any.
+fn coordinate_part(l: &AnyLayout) -> Option<&Layout> {
+    match l {
+        AnyLayout::Layout(p) if !p.has_int_strides() => Some(p),
+        AnyLayout::Layout(_) | AnyLayout::Swizzle(_) => None,
+        AnyLayout::Composed(c) => coordinate_part(c.outer()).or_else(|| coordinate_part(c.inner())),
+    }
+}
+
 impl BitMatrix {
     /// The bit matrix of an xor-linear layout (plain, swizzled or composed).
     ///
-    /// Pre: the size is a power of two `2^n`, `n <= 24` (else an
+    /// Pre: integer strides (a coordinate layout, with basis strides, is an
+    /// `Inadmissible` error); the size is a power of two `2^n`, `n <= 24` (else an
     /// `Inadmissible` or `Limit` error), and the map is xor-linear at every
     /// point (else an `Inadmissible` error naming the first point where
     /// `L(x)` is not the xor of its bits' values); values are non-negative.
@@ -70,10 +80,21 @@ impl BitMatrix {
     /// assert_eq!(BitMatrix::of(&sw).unwrap().apply(37), 356); // CuTe's value at 37
     /// assert!(BitMatrix::of(&AnyLayout::Layout("_6:_1".parse().unwrap())).is_err()); // size 6
     /// assert!(BitMatrix::of(&AnyLayout::Layout("_4:_3".parse().unwrap())).is_err()); // L(3) = 9, not 3 ^ 6
+    /// let id = kute::expr::eval("make_identity_layout((_4,_4))").unwrap().to_any_layout("l").unwrap();
+    /// assert!(BitMatrix::of(&id).unwrap_err().to_string().contains("no F2-linear index map"));
     /// ```
     pub fn of(l: &AnyLayout) -> Result<BitMatrix> {
         crate::sym::refuse("f2", || l.has_symbols())?;
         let op = "f2";
+        if let Some(part) = coordinate_part(l) {
+            return Err(Error::inadmissible(
+                op,
+                format!(
+                    "{part} is a coordinate layout (its strides are basis strides): its values are coordinates, \
+                     not integer offsets, so it has no F2-linear index map"
+                ),
+            ));
+        }
         let n = log2_size(op, l)?;
         let at = |x: i64| -> Result<i64> { Ok(l.eval_int(Int::new_dynamic(x))?.value()) };
         let columns = (0..n).map(|k| at(1i64 << k)).collect::<Result<Vec<_>>>()?;

@@ -156,13 +156,13 @@ impl std::ops::Index<usize> for Args<'_> {
     }
 }
 
-/// That `args` holds `lo..=hi` values, else an `UnknownName` error (the
-/// evaluator's count error, as for an unknown call).
+/// That `args` holds `lo..=hi` values, else a `Type` error naming the
+/// function, the count it takes and the count it got.
 pub(crate) fn arity(name: &str, args: &[Value], lo: usize, hi: usize) -> Result<()> {
     if args.len() < lo || args.len() > hi {
         let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
         return Err(Error::new(
-            ErrorKind::UnknownName,
+            ErrorKind::Type,
             "evaluate",
             format!("{name} takes {want} argument(s), got {}", args.len()),
         ));

@@ -54,14 +54,15 @@ pub fn lookup(name: &str) -> Option<&'static FunctionInfo> {
 ///
 /// Pre: the arguments suit the function (else its own errors, e.g. a `Type`
 /// error for a value of the wrong kind).
-/// Post: an unknown name, or a count of (template) arguments the entry does
-/// not accept, is an [`UnknownName`](ErrorKind::UnknownName) error naming the
-/// function as called.
+/// Post: an unknown name is an [`UnknownName`](ErrorKind::UnknownName) error,
+/// and a count of (template) arguments the entry does not accept a
+/// [`Type`](ErrorKind::Type) error, each naming the function as called.
 /// ```
 /// use kute::expr::{call, eval};
 /// let l = eval("(4,6):(6,1)").unwrap();
 /// assert_eq!(call("size", &[], &[l.clone()]).unwrap().to_string(), "24");
 /// assert_eq!(call("size", &[], &[]).unwrap_err().to_string(), "evaluate: size takes 1 argument(s), got 0");
+/// assert_eq!(call("size", &[], &[]).unwrap_err().kind(), kute::ErrorKind::Type);
 /// assert_eq!(call("nosuch", &[], &[l]).unwrap_err().kind(), kute::ErrorKind::UnknownName);
 /// ```
 pub fn call(name: &str, targs: &[i64], args: &[Value]) -> Result<Value> {
@@ -118,7 +119,7 @@ fn find_entry(name: &str, n_targs: usize) -> Result<&'static FunctionInfo> {
     if !f.targs.accepts(n_targs) {
         let Count { min, max } = f.targs;
         return Err(Error::new(
-            ErrorKind::UnknownName,
+            ErrorKind::Type,
             "evaluate",
             format!("{name} takes {min} to {max} template argument(s), got {n_targs}"),
         ));

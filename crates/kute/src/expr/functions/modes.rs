@@ -138,11 +138,7 @@ fn begin_end(a: &Args) -> Result<Value> {
     let p = a.path()?;
     let x = a.arg::<Structured>(0, "the operand")?;
     let &[b, e] = p.as_slice() else {
-        return Err(Error::new(
-            ErrorKind::UnknownName,
-            "evaluate",
-            format!("{name} takes two template arguments <B,E>"),
-        ));
+        return Err(Error::new(ErrorKind::Type, "evaluate", format!("{name} takes two template arguments <B,E>")));
     };
     let is_take = name == "take";
     Ok(match x {

@@ -160,6 +160,9 @@ pub fn evaluate(input: &str) -> Evaluation {
 /// assert!(svg.contains("bank 0") && svg.matches("class=\"mark\"").count() == 256);
 /// let e = kute_wasm::evaluate_drawn("(_8,_64):(_64,_1)", 2, "sideways");
 /// assert!(e.svg.is_some() && e.banks_note.unwrap().contains("sideways"));
+/// // element sizes are those of `kute svg --banks` and the bank analysis
+/// let e = kute_wasm::evaluate_drawn("(_8,_64):(_64,_1)", 3, "");
+/// assert!(e.svg.is_some() && e.banks_note.unwrap().contains("1, 2, 4, 8 or 16"));
 /// ```
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn evaluate_drawn(input: &str, elem_bytes: i32, access: &str) -> Evaluation {

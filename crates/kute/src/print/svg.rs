@@ -113,7 +113,7 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
 
 /// [`svg`], with cells coloured by bank and outlined as `opts` asks.
 ///
-/// Pre: as [`svg`]; `opts.banks` positive (else an `Inadmissible` error); each
+/// Pre: as [`svg`]; `opts.banks` 1, 2, 4, 8 or 16 (else an `Inadmissible` error); each
 /// mark inside the grid (else a `Mismatch` error). Post: as [`svg`], each cell's
 /// fill its bank's [`bank_colour`] when `banks` is set (the cell's tooltip
 /// names the bank), a legend of the banks below the grid, and one outline per mark.
@@ -200,9 +200,10 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let height = (top + grid_h + MARGIN).ceil();
 
     if let Some(b) = opts.banks
-        && b < 1
+        && ![1, 2, 4, 8, 16].contains(&b)
     {
-        return Err(Error::inadmissible("svg", format!("the element size {b} must be at least one byte")));
+        // (the sizes the bank analysis models, so that a picture and its analysis agree)
+        return Err(Error::inadmissible("svg", format!("the element size {b} must be 1, 2, 4, 8 or 16 bytes")));
     }
     for (k, _, _) in &opts.marks {
         if !(0..rows * cols).contains(k) {

@@ -734,6 +734,78 @@ impl Sym {
         Ok(None)
     }
 
+    /// Long division of `self` by `o` with a remainder: `self = q·o + r`,
+    /// each leading term of the rest that `o`'s leading term (in the graded
+    /// lexicographic order) divides going to `q`, the others to `r`. An
+    /// identity of polynomials: it says nothing of the facts. `None` past a
+    /// budget of steps, on overflow, or for `o` zero.
+    fn long_division(&self, o: &Sym) -> Option<(Sym, Sym)> {
+        let lead_of = |p: &Sym| p.terms.iter().max_by(|a, b| grlex(&a.mono, &b.mono)).cloned();
+        let lead = lead_of(o)?;
+        let inv = lead.coef.recip().ok()?;
+        let (mut rest, mut q, mut r) = (self.clone(), Sym::ZERO, Sym::ZERO);
+        for _ in 0..64 {
+            let Some(t) = lead_of(&rest) else { return Some((q, r)) };
+            let single = Sym { terms: vec![t.clone()] };
+            match mono_div(&t.mono, &lead.mono) {
+                Some(m) => {
+                    let step = Sym { terms: vec![Term { mono: m, coef: t.coef.mul(inv).ok()? }] };
+                    rest = rest.sub(&step.mul(o).ok()?).ok()?;
+                    q = q.add(&step).ok()?;
+                }
+                None => {
+                    rest = rest.sub(&single).ok()?;
+                    r = r.add(&single).ok()?;
+                }
+            }
+        }
+        None
+    }
+
+    /// C++'s quotient and remainder of `self` by `o`, where the facts decide
+    /// them without a division that is exact: `self = q·o + r` with `q` an
+    /// integer and `0 <= r < o` at every valuation the facts allow, and
+    /// `self >= 0` (so that truncation is the floor). `q` is the quotient of
+    /// a long division by `o` ([`Sym::long_division`]), or 0 (`r = self`).
+    ///
+    /// Pre: none. Post: `Some((q, r))` only when the facts prove the above;
+    /// `None` otherwise.
+    pub(crate) fn div_rem_by(&self, o: &Sym) -> Option<(Sym, Sym)> {
+        if o.sign() != Some(1) || Sym::ZERO.at_most(self) != Some(true) {
+            return None;
+        }
+        let fits = |q: &Sym, r: &Sym| {
+            q.integer_valued()
+                && Sym::ZERO.at_most(r) == Some(true)
+                && r.add(&Sym::constant(1)).ok().and_then(|r1| r1.at_most(o)) == Some(true)
+        };
+        if let Some((q, r)) = self.long_division(o)
+            && fits(&q, &r)
+        {
+            return Some((q, r));
+        }
+        fits(&Sym::ZERO, self).then(|| (Sym::ZERO, self.clone()))
+    }
+
+    /// The fact that would decide the quotient or the remainder of `self` by
+    /// `o` where [`Sym::div_rem_by`] does not: for a divisor `o` that is not
+    /// a constant and a long division leaving an integer quotient `q` and a
+    /// remainder `r` the facts prove non-negative, "needs to know whether
+    /// r < o", with the declaration that would decide it (`3 % M` is 3 where
+    /// `3 < M`); else the divisibility that would ("needs N divisible by 8").
+    pub(crate) fn div_rem_fact(&self, o: &Sym) -> String {
+        if o.as_const().is_none()
+            && o.sign() == Some(1)
+            && Sym::ZERO.at_most(self) == Some(true)
+            && let Some((q, r)) = self.long_division(o)
+            && q.integer_valued()
+            && r.as_const().is_some_and(|r| r >= 0)
+        {
+            return format!("needs to know whether {r} < {o}{}", order_hint(&r, o));
+        }
+        divisibility_fact(self, o)
+    }
+
     /// The coefficients in the `y`s (each unknown `x` of divisibility `d` as `d·y`).
     fn y_coefs(&self) -> impl Iterator<Item = Result<Rat>> + '_ {
         self.terms.iter().map(|t| {

@@ -690,7 +690,8 @@ impl Layout {
     pub fn eval_coord(&self, coord: &IntTuple) -> Result<Int> {
         let shape = self.shape();
         let stride = self.int_stride("evaluate")?;
-        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref()).map_err(|e| e.in_op("evaluate"))
+        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref())
+            .map_err(|e| e.in_op_over_arith("evaluate"))
     }
 
     /// Whether every integer of shape and stride is static.
@@ -727,7 +728,7 @@ pub(crate) fn eval_leaves(leaves: &[Mode], i: Int) -> Result<Int> {
     let n = leaves.len();
     let mut c = i;
     let mut acc = Int::ZERO;
-    let op = |e: Error| e.in_op("evaluate");
+    let op = |e: Error| e.in_op_over_arith("evaluate");
     for m in &leaves[..n.saturating_sub(1)] {
         let d = m.stride.int_in("evaluate")?;
         acc = acc.add(c.rem(m.shape).map_err(op)?.mul(d).map_err(op)?).map_err(op)?;

@@ -371,7 +371,12 @@ impl Int {
         if self.either_symbolic(o) {
             return Int::symbolic(self.to_sym().ceil_div(&o.to_sym())?);
         }
-        self.add(o)?.sub(Int::ONE)?.div(o)
+        match self.ceil_div_opt(o) {
+            Some(q) => Ok(q),
+            // (the error names the operands, not the intermediate `a + b - 1`)
+            None if o.value == 0 => Err(Error::div_zero(format_args!("ceil_div({self}, {o})"))),
+            None => Err(Error::overflow(format_args!("ceil_div({self}, {o})"))),
+        }
     }
 
     /// Whether `self` or `o` is symbolic (one test of the two flag words).

@@ -89,6 +89,27 @@ fn errors_name_the_operation() {
     assert!(e.span().is_some());
 }
 
+/// A division by zero names the user's call and operands, not an
+/// intermediate of its algorithm (`ceil_div(7, 0)` computes `6 / 0`, a
+/// complement by a size-0 layout `7 / 0`).
+#[test]
+fn division_by_zero_names_the_call_and_its_operands() {
+    use kute::ErrorKind::DivisionByZero;
+    let cases = [
+        ("ceil_div(7,0)", "ceil_div", "ceil_div(7, 0)"),
+        ("ceil_div((9,4),0)", "ceil_div", "ceil_div(9, 0)"),
+        ("complement(0:1, 8)", "complement", "the layout 0:1 has size 0"),
+        ("complement((3,0):(1,3), (8,2))", "complement", "the layout (3,0):(1,3) has size 0"),
+        ("complement((0,4):(1,8))", "complement", "the layout (0,4):(1,8) has size 0"),
+        ("logical_divide(8:1, 0:1)", "logical_divide", "complement: the layout 0:1 has size 0"),
+    ];
+    for (src, op, says) in cases {
+        let e = eval(src).unwrap_err();
+        assert_eq!((e.kind(), e.op()), (DivisionByZero, op), "{src}: {e}");
+        assert!(e.message().contains(says), "{src}: {e}");
+    }
+}
+
 // ----- tables ---------------------------------------------------------------
 
 #[test]

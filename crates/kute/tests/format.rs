@@ -110,6 +110,29 @@ fn division_by_zero_names_the_call_and_its_operands() {
     }
 }
 
+/// Every error names an operation a user would recognise (the call, the
+/// operator, `make_layout` for `S:D`, `evaluate` for the evaluator's own).
+#[test]
+fn every_error_names_an_operation() {
+    let tuple = format!("({})", vec!["1"; 4097].join(","));
+    let cases = [
+        ("7/0", "/"),
+        ("_:_", "make_layout"),
+        ("(2,3):(1,_)", "make_layout"),
+        ("_3@1 + _2@0", "+"),
+        ("1 - (1,2)", "-"),
+        ("_5@0 * 2", "*"),
+        (tuple.as_str(), "evaluate"),
+        ("size(foo)", "evaluate"),
+        ("composition((6,4):(1,7), 4:4)", "composition"),
+    ];
+    for (src, op) in cases {
+        let e = eval(src).unwrap_err();
+        assert_eq!(e.op(), op, "{src}: {e}");
+        assert!(e.to_string().starts_with(&format!("{op}: ")), "{src}: {e}");
+    }
+}
+
 // ----- tables ---------------------------------------------------------------
 
 #[test]

@@ -360,6 +360,32 @@ fn inequalities_are_facts() {
     assert!("(?{ne=M},8):(1,?)".parse::<kute::Layout>().is_err());
 }
 
+/// A fact given twice holds twice: a multiple of 6 and of 4 is a multiple
+/// of 12 (and not necessarily of 24), a least value of 4 and of 16 is 16.
+#[test]
+fn repeated_facts_all_hold() {
+    let mut env = Env::new();
+    for decl in ["M = ?{div=6,div=4}", "M = ?{div=4,div=6}", "M = ?{div=12,div=3}"] {
+        eval_line(&mut env, decl).unwrap();
+        assert!(eval_line(&mut env, "M/12").is_ok(), "{decl}: M/12");
+        for n in [8, 24, 9] {
+            let e = eval_line(&mut env, &format!("M/{n}")).unwrap_err();
+            assert_eq!(e.kind(), kute::ErrorKind::Undecided, "{decl}: M/{n}: {e}");
+        }
+        assert_eq!(kute::sym::as_dsl(|| eval_line(&mut env, "M").unwrap().to_string()), "?{div=12}", "{decl}");
+    }
+    eval_line(&mut env, "M = ?{div=4,div=8}").unwrap();
+    assert!(eval_line(&mut env, "M/8").is_ok());
+    for decl in ["K = ?{min=4,min=16}", "K = ?{min=16,min=4}"] {
+        eval_line(&mut env, decl).unwrap();
+        // 15 < K decides the coordinate; 16 < K is not decided (K may be 16)
+        assert_eq!(eval_line(&mut env, "idx2crd(15,(K,_2))").unwrap().to_string(), "(15,0)", "{decl}");
+        assert!(eval_line(&mut env, "idx2crd(16,(K,_2))").is_err(), "{decl}");
+    }
+    let e = eval_line(&mut env, "?{div=4611686018427387904,div=3}").unwrap_err();
+    assert_eq!(e.kind(), kute::ErrorKind::Parse, "{e}");
+}
+
 /// CuTe's composition takes `min(M,2)` of a run-time extent M and a static
 /// tile 2 (and leaves `2/min(M,2)`): kute answers with the `min` atom
 /// wherever the quotient is exact at every value, lawfully at every M,

@@ -468,6 +468,23 @@ impl Sym {
         }
     }
 
+    /// The declaration of a symbol that is one unknown, with its facts, as
+    /// `M = ?{div=8}` reads it: `?`, `?{div=8}`, `?{div=8,min=64,ne=LD}`.
+    ///
+    /// Pre: none. Post: `Some` for one unknown (`M`, not `2*M`), text that
+    /// declares an unknown with the same facts; `None` for any other symbol.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_facts("M", 8, 64).unwrap();
+    /// assert_eq!(m.declaration().as_deref(), Some("?{div=8,min=64}"));
+    /// assert_eq!(Sym::var("N").unwrap().declaration().as_deref(), Some("?"));
+    /// assert_eq!(m.mul(&Sym::constant(2)).unwrap().declaration(), None);
+    /// ```
+    pub fn declaration(&self) -> Option<String> {
+        facts_text(self.as_unknown()?, None, None, None)
+    }
+
     /// The anonymous unknown numbered `k` (printed `?k`), if there is one.
     pub(crate) fn anonymous(k: u32) -> Option<Sym> {
         let i = k.checked_sub(1)?;
@@ -1482,7 +1499,17 @@ fn offer_split(x: u32, excluded: Sym, least: i128, more_ne: Option<Sym>) {
 /// `x` with its facts, its divisibility made `div`, its least value raised
 /// to `least` or `ne` added (the facts not named kept).
 fn declaration(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&Sym>) -> String {
-    let AtomKind::Var { div: declared_div, least: declared, ne, .. } = atom(x) else { return String::new() };
+    match facts_text(x, div, least, more_ne) {
+        Some(facts) => format!(" (declare {} = {facts})", atom_name(x)),
+        None => String::new(),
+    }
+}
+
+/// "?{div=8,min=16,ne=LD}" ("?" with no facts): the unknown `x` as a
+/// declaration writes it, changed as [`declaration`] says; `None` where `x`
+/// is not an unknown.
+fn facts_text(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&Sym>) -> Option<String> {
+    let AtomKind::Var { div: declared_div, least: declared, ne, .. } = atom(x) else { return None };
     let div = div.unwrap_or(declared_div);
     let least = least.unwrap_or(declared as i128);
     let mut facts = Vec::new();
@@ -1494,7 +1521,7 @@ fn declaration(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&S
     }
     facts.extend(ne.iter().chain(more_ne).map(|r| format!("ne={r}")));
     let body = if facts.is_empty() { String::new() } else { format!("{{{}}}", facts.join(",")) };
-    format!(" (declare {} = ?{body})", atom_name(x))
+    Some(format!("?{body}"))
 }
 
 /// The declaration raising the least value of one unknown of `s` (by

@@ -133,6 +133,18 @@ fn every_error_names_an_operation() {
     }
 }
 
+/// A mode path out of range is the error of the call that took it
+/// (`size<5>(L)` is `size`'s), not of an inner `layout<5>`.
+#[test]
+fn a_mode_path_out_of_range_names_the_call() {
+    for op in ["size", "shape", "stride", "cosize", "rank", "depth", "get", "layout"] {
+        let src = format!("{op}<5>((2,3):(1,2))");
+        let e = eval(&src).unwrap_err();
+        assert_eq!((e.kind(), e.op()), (kute::ErrorKind::Mismatch, op), "{src}: {e}");
+        assert!(e.message().contains("[5]"), "{src}: {e}");
+    }
+}
+
 // ----- tables ---------------------------------------------------------------
 
 #[test]

@@ -629,11 +629,15 @@ impl Layout {
     /// assert_eq!(l.mode_at(&[1, 0]).unwrap().to_string(), "_3:_2");
     /// ```
     pub fn mode_at(&self, path: &[usize]) -> Result<Layout> {
+        self.mode_at_in(path, "layout")
+    }
+
+    /// [`Layout::mode_at`] for the operation `op` (`size<5>(L)`'s error is
+    /// `size`'s).
+    pub(crate) fn mode_at_in(&self, path: &[usize], op: &'static str) -> Result<Layout> {
         let mut r = self.tree.as_ref();
         for &i in path {
-            r = r
-                .mode(i)
-                .ok_or_else(|| Error::mismatch("layout", format!("mode path {path:?} out of range for {self}")))?;
+            r = r.mode(i).ok_or_else(|| Error::mismatch(op, format!("mode path {path:?} out of range for {self}")))?;
         }
         Ok(Layout::from_ref(r))
     }

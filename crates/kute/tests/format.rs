@@ -145,6 +145,26 @@ fn a_mode_path_out_of_range_names_the_call() {
     }
 }
 
+/// Composition walks the coalesced left operand, and its errors number the
+/// modes of that layout: the layout named is `coalesce(A)`, and its mode of
+/// that number has the extent named.
+#[test]
+fn composition_errors_name_the_coalesced_modes_they_number() {
+    for (a, b) in [("(1,6,3):(6,0,12)", "8:8"), ("(2,1,4,6):(1,7,4,32)", "_6:_2"), ("(2,1,6):(1,9,4)", "_4:_3")] {
+        let src = format!("composition({a},{b})");
+        let e = eval(&src).unwrap_err();
+        let m = e.message();
+        let (_, rest) = m.split_once("the coalesced left operand ").unwrap_or_else(|| panic!("{src}: {e}"));
+        let (named, rest) = rest.split_once("'s mode ").unwrap();
+        let i: usize = rest.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap();
+        let extent = m.rsplit("extent ").next().unwrap().trim_end_matches(')');
+        let coalesced = eval(&format!("coalesce({a})")).unwrap().to_string();
+        assert_eq!(named, coalesced.replace('_', ""), "{src}: {e}");
+        let mode = eval(&format!("shape<{i}>({coalesced})")).unwrap().to_string();
+        assert_eq!(mode.replace('_', ""), extent, "{src}: {e}");
+    }
+}
+
 // ----- tables ---------------------------------------------------------------
 
 #[test]

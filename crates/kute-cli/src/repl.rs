@@ -146,7 +146,7 @@ impl Repl {
                 let mut names: Vec<_> = self.session.env.iter().collect();
                 names.sort_by(|a, b| a.0.cmp(b.0));
                 for (k, v) in names {
-                    writeln!(out, "{k} = {v}")?;
+                    writeln!(out, "{k} = {}", crate::session::declared(k, v))?;
                 }
                 true
             }
@@ -294,6 +294,31 @@ mod tests {
         assert_eq!(oks, [true; 4]);
         assert!(out.starts_with("(4,6):(6,1)\n((2,2),(2,3)):((6,12),(1,2))\n(2,2):(1,2)\n      0   1 \n"), "{out}");
         assert!(out.ends_with("A = (4,6):(6,1)\n"), "{out}");
+    }
+
+    /// `:env` lists an unknown with its facts, as it was declared, and each
+    /// line it prints declares the same binding again.
+    #[test]
+    fn env_lists_unknowns_with_their_facts() {
+        let lines = ["M = ?{div=8}", "N = ?", "K = ?{div=4,min=64,ne=N}", "P = M", "E = 2*M", "A = (M,N):(_1,M)"];
+        let (out, err, _) = run_lines(&[&lines[..], &[":env"]].concat());
+        assert_eq!(err, "");
+        let listed: Vec<&str> = out.lines().skip(lines.len()).collect();
+        let want = ["A = (M,N):(_1,M)", "E = 2*M", "K = ?{div=4,min=64,ne=N}", "M = ?{div=8}", "N = ?", "P = M"];
+        assert_eq!(listed, want, "{out}");
+        // read back, the listing binds unknowns with the same facts: M/8
+        // is decided, M/16 is not, K is at least 64 and unequal to N
+        let mut r = Repl { session: Session::default() };
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        for l in ["N = ?", "M = ?{div=8}", "K = ?{div=4,min=64,ne=N}"] {
+            assert!(listed.contains(&l));
+            r.line(l, &mut o, &mut e).unwrap();
+        }
+        for (line, ok) in
+            [("M/8", true), ("M/16", false), ("idx2crd(63,(K,_2))", true), ("coalesce((N,_2):(_1,K))", true)]
+        {
+            assert_eq!(r.line(line, &mut o, &mut e).unwrap().1, ok, "{line}");
+        }
     }
 
     #[test]

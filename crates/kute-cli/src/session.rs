@@ -44,6 +44,24 @@ impl Failure {
     }
 }
 
+/// A bound value as `:env` lists it: an unknown bound to its own name as
+/// its declaration with its facts (`M = ?{div=8}`, which declares it again),
+/// anything else as it prints.
+pub fn declared(name: &str, v: &Value) -> String {
+    if let Value::IntTuple(t) = v
+        && t.is_leaf()
+        && t.leaves()[0].is_symbolic()
+    {
+        let s = t.leaves()[0].to_sym();
+        if s.to_string() == name
+            && let Some(d) = s.declaration()
+        {
+            return d;
+        }
+    }
+    v.to_string()
+}
+
 /// An evaluation session: the names bound so far.
 #[derive(Default)]
 pub struct Session {

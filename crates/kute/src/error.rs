@@ -135,6 +135,16 @@ impl Error {
         self
     }
 
+    /// Name the operation the caller called where the error names none, or
+    /// only the arithmetic operator (`%`, `/`, ...) of one of its steps: the
+    /// remainder that `idx2crd` needs is `idx2crd`'s question, not `%`'s.
+    pub(crate) fn in_op_over_arith(mut self, op: impl Into<Cow<'static, str>>) -> Self {
+        if matches!(&*self.0.op, "" | "+" | "-" | "*" | "/" | "%") {
+            self.0.op = op.into();
+        }
+        self
+    }
+
     /// Name the operation the caller called: an error of an inner step keeps
     /// that step as context (`logical_product: complement: ...`).
     pub(crate) fn within(mut self, op: &'static str) -> Self {

@@ -371,7 +371,12 @@ impl Int {
         if self.either_symbolic(o) {
             return Int::symbolic(self.to_sym().ceil_div(&o.to_sym())?);
         }
-        self.add(o)?.sub(Int::ONE)?.div(o)
+        match self.ceil_div_opt(o) {
+            Some(q) => Ok(q),
+            // (the error names the operands, not the intermediate `a + b - 1`)
+            None if o.value == 0 => Err(Error::div_zero(format_args!("ceil_div({self}, {o})"))),
+            None => Err(Error::overflow(format_args!("ceil_div({self}, {o})"))),
+        }
     }
 
     /// Whether `self` or `o` is symbolic (one test of the two flag words).
@@ -804,7 +809,11 @@ fn sym_div(a: Int, b: Int) -> Result<Int> {
     if let Some((q, _)) = by_constant(&x, &y) {
         return Int::symbolic(q);
     }
-    Err(crate::sym::undecided("/", crate::sym::divisibility_fact(&x, &y)))
+    // `x = q·y + r` with `0 <= r < y` by the facts (`(M+3)/M` is 1 for M >= 4)
+    if let Some((q, _)) = x.div_rem_by(&y) {
+        return Int::symbolic(q);
+    }
+    Err(crate::sym::undecided("/", x.div_rem_fact(&y)))
 }
 
 /// `x = q·c + r` (`0 <= r < c`) for a constant divisor `c > 0` and an `x`
@@ -818,20 +827,30 @@ fn by_constant(x: &Sym, y: &Sym) -> Option<(Sym, i64)> {
     x.split_by(c)
 }
 
-/// `a % b` with a symbolic operand, where the facts decide it.
+/// `a % b` with a symbolic operand, where the facts decide it: 0 where `b`
+/// divides `a`, `a` where `0 <= a < b`, and `r` where `a = q·b + r` with
+/// `0 <= r < b` ([`Sym::div_rem_by`]); else an error naming the fact that
+/// would decide it ([`Sym::div_rem_fact`]).
 #[cold]
 fn sym_rem(a: Int, b: Int) -> Result<Int> {
+    let (x, y) = (a.to_sym(), b.to_sym());
+    if y.as_const() == Some(0) {
+        return Err(Error::div_zero(format_args!("{a} % {b}")));
+    }
     // a non-negative multiple of a constant plus a constant: its remainder
-    if let Some((_, r)) = by_constant(&a.to_sym(), &b.to_sym()) {
+    if let Some((_, r)) = by_constant(&x, &y) {
         return Ok(Int::new_dynamic(r));
     }
-    if b.decide_divides(a, "%")? {
+    if let Ok(true) = b.decide_divides(a, "%") {
         return Ok(Int::new_dynamic(0));
     }
-    if a.sign("%")? >= 0 && b.sign("%")? > 0 && a.decide_lt(b, "%")? {
+    if x.sign().is_some_and(|s| s >= 0) && y.sign() == Some(1) && x.compare(&y) == Some(-1) {
         return Ok(a);
     }
-    Err(crate::sym::undecided("%", format!("needs to know {a} % {b}")))
+    if let Some((_, r)) = x.div_rem_by(&y) {
+        return Int::symbolic(r);
+    }
+    Err(crate::sym::undecided("%", x.div_rem_fact(&y)))
 }
 
 /// `x / d` truncating, `None` on division by zero or overflow; skips the

@@ -44,6 +44,10 @@ pub(crate) trait Policy: Sized {
     /// Names the operation of a failure unless an inner step named itself.
     fn in_op(e: Self::Err, op: &'static str) -> Self::Err;
 
+    /// The failure with its error rewritten by `f` (under [`Checked`]; a
+    /// decline stays one).
+    fn map_error(e: Self::Err, f: impl FnOnce(Error) -> Error) -> Self::Err;
+
     /// A failure under [`Fast`] for what only the checked run handles; under
     /// [`Checked`] callers never take the branch that produces it.
     #[inline(always)]
@@ -267,6 +271,11 @@ impl Policy for Fast {
     fn in_op(e: Decline, _: &'static str) -> Decline {
         e
     }
+
+    #[inline(always)]
+    fn map_error(e: Decline, _: impl FnOnce(Error) -> Error) -> Decline {
+        e
+    }
 }
 
 impl Policy for Checked {
@@ -282,6 +291,11 @@ impl Policy for Checked {
     #[inline(always)]
     fn in_op(e: Error, op: &'static str) -> Error {
         e.in_op(op)
+    }
+
+    #[inline(always)]
+    fn map_error(e: Error, f: impl FnOnce(Error) -> Error) -> Error {
+        f(e)
     }
 }
 

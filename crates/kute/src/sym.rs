@@ -468,6 +468,23 @@ impl Sym {
         }
     }
 
+    /// The declaration of a symbol that is one unknown, with its facts, as
+    /// `M = ?{div=8}` reads it: `?`, `?{div=8}`, `?{div=8,min=64,ne=LD}`.
+    ///
+    /// Pre: none. Post: `Some` for one unknown (`M`, not `2*M`), text that
+    /// declares an unknown with the same facts; `None` for any other symbol.
+    ///
+    /// ```
+    /// use kute::sym::Sym;
+    /// let m = Sym::var_facts("M", 8, 64).unwrap();
+    /// assert_eq!(m.declaration().as_deref(), Some("?{div=8,min=64}"));
+    /// assert_eq!(Sym::var("N").unwrap().declaration().as_deref(), Some("?"));
+    /// assert_eq!(m.mul(&Sym::constant(2)).unwrap().declaration(), None);
+    /// ```
+    pub fn declaration(&self) -> Option<String> {
+        facts_text(self.as_unknown()?, None, None, None)
+    }
+
     /// The anonymous unknown numbered `k` (printed `?k`), if there is one.
     pub(crate) fn anonymous(k: u32) -> Option<Sym> {
         let i = k.checked_sub(1)?;
@@ -732,6 +749,78 @@ impl Sym {
             }
         }
         Ok(None)
+    }
+
+    /// Long division of `self` by `o` with a remainder: `self = q·o + r`,
+    /// each leading term of the rest that `o`'s leading term (in the graded
+    /// lexicographic order) divides going to `q`, the others to `r`. An
+    /// identity of polynomials: it says nothing of the facts. `None` past a
+    /// budget of steps, on overflow, or for `o` zero.
+    fn long_division(&self, o: &Sym) -> Option<(Sym, Sym)> {
+        let lead_of = |p: &Sym| p.terms.iter().max_by(|a, b| grlex(&a.mono, &b.mono)).cloned();
+        let lead = lead_of(o)?;
+        let inv = lead.coef.recip().ok()?;
+        let (mut rest, mut q, mut r) = (self.clone(), Sym::ZERO, Sym::ZERO);
+        for _ in 0..64 {
+            let Some(t) = lead_of(&rest) else { return Some((q, r)) };
+            let single = Sym { terms: vec![t.clone()] };
+            match mono_div(&t.mono, &lead.mono) {
+                Some(m) => {
+                    let step = Sym { terms: vec![Term { mono: m, coef: t.coef.mul(inv).ok()? }] };
+                    rest = rest.sub(&step.mul(o).ok()?).ok()?;
+                    q = q.add(&step).ok()?;
+                }
+                None => {
+                    rest = rest.sub(&single).ok()?;
+                    r = r.add(&single).ok()?;
+                }
+            }
+        }
+        None
+    }
+
+    /// C++'s quotient and remainder of `self` by `o`, where the facts decide
+    /// them without a division that is exact: `self = q·o + r` with `q` an
+    /// integer and `0 <= r < o` at every valuation the facts allow, and
+    /// `self >= 0` (so that truncation is the floor). `q` is the quotient of
+    /// a long division by `o` ([`Sym::long_division`]), or 0 (`r = self`).
+    ///
+    /// Pre: none. Post: `Some((q, r))` only when the facts prove the above;
+    /// `None` otherwise.
+    pub(crate) fn div_rem_by(&self, o: &Sym) -> Option<(Sym, Sym)> {
+        if o.sign() != Some(1) || Sym::ZERO.at_most(self) != Some(true) {
+            return None;
+        }
+        let fits = |q: &Sym, r: &Sym| {
+            q.integer_valued()
+                && Sym::ZERO.at_most(r) == Some(true)
+                && r.add(&Sym::constant(1)).ok().and_then(|r1| r1.at_most(o)) == Some(true)
+        };
+        if let Some((q, r)) = self.long_division(o)
+            && fits(&q, &r)
+        {
+            return Some((q, r));
+        }
+        fits(&Sym::ZERO, self).then(|| (Sym::ZERO, self.clone()))
+    }
+
+    /// The fact that would decide the quotient or the remainder of `self` by
+    /// `o` where [`Sym::div_rem_by`] does not: for a divisor `o` that is not
+    /// a constant and a long division leaving an integer quotient `q` and a
+    /// remainder `r` the facts prove non-negative, "needs to know whether
+    /// r < o", with the declaration that would decide it (`3 % M` is 3 where
+    /// `3 < M`); else the divisibility that would ("needs N divisible by 8").
+    pub(crate) fn div_rem_fact(&self, o: &Sym) -> String {
+        if o.as_const().is_none()
+            && o.sign() == Some(1)
+            && Sym::ZERO.at_most(self) == Some(true)
+            && let Some((q, r)) = self.long_division(o)
+            && q.integer_valued()
+            && r.as_const().is_some_and(|r| r >= 0)
+        {
+            return format!("needs to know whether {r} < {o}{}", order_hint(&r, o));
+        }
+        divisibility_fact(self, o)
     }
 
     /// The coefficients in the `y`s (each unknown `x` of divisibility `d` as `d·y`).
@@ -1410,7 +1499,17 @@ fn offer_split(x: u32, excluded: Sym, least: i128, more_ne: Option<Sym>) {
 /// `x` with its facts, its divisibility made `div`, its least value raised
 /// to `least` or `ne` added (the facts not named kept).
 fn declaration(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&Sym>) -> String {
-    let AtomKind::Var { div: declared_div, least: declared, ne, .. } = atom(x) else { return String::new() };
+    match facts_text(x, div, least, more_ne) {
+        Some(facts) => format!(" (declare {} = {facts})", atom_name(x)),
+        None => String::new(),
+    }
+}
+
+/// "?{div=8,min=16,ne=LD}" ("?" with no facts): the unknown `x` as a
+/// declaration writes it, changed as [`declaration`] says; `None` where `x`
+/// is not an unknown.
+fn facts_text(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&Sym>) -> Option<String> {
+    let AtomKind::Var { div: declared_div, least: declared, ne, .. } = atom(x) else { return None };
     let div = div.unwrap_or(declared_div);
     let least = least.unwrap_or(declared as i128);
     let mut facts = Vec::new();
@@ -1422,7 +1521,7 @@ fn declaration(x: u32, div: Option<i64>, least: Option<i128>, more_ne: Option<&S
     }
     facts.extend(ne.iter().chain(more_ne).map(|r| format!("ne={r}")));
     let body = if facts.is_empty() { String::new() } else { format!("{{{}}}", facts.join(",")) };
-    format!(" (declare {} = ?{body})", atom_name(x))
+    Some(format!("?{body}"))
 }
 
 /// The declaration raising the least value of one unknown of `s` (by

@@ -89,6 +89,82 @@ fn errors_name_the_operation() {
     assert!(e.span().is_some());
 }
 
+/// A division by zero names the user's call and operands, not an
+/// intermediate of its algorithm (`ceil_div(7, 0)` computes `6 / 0`, a
+/// complement by a size-0 layout `7 / 0`).
+#[test]
+fn division_by_zero_names_the_call_and_its_operands() {
+    use kute::ErrorKind::DivisionByZero;
+    let cases = [
+        ("ceil_div(7,0)", "ceil_div", "ceil_div(7, 0)"),
+        ("ceil_div((9,4),0)", "ceil_div", "ceil_div(9, 0)"),
+        ("complement(0:1, 8)", "complement", "the layout 0:1 has size 0"),
+        ("complement((3,0):(1,3), (8,2))", "complement", "the layout (3,0):(1,3) has size 0"),
+        ("complement((0,4):(1,8))", "complement", "the layout (0,4):(1,8) has size 0"),
+        ("logical_divide(8:1, 0:1)", "logical_divide", "complement: the layout 0:1 has size 0"),
+    ];
+    for (src, op, says) in cases {
+        let e = eval(src).unwrap_err();
+        assert_eq!((e.kind(), e.op()), (DivisionByZero, op), "{src}: {e}");
+        assert!(e.message().contains(says), "{src}: {e}");
+    }
+}
+
+/// Every error names an operation a user would recognise (the call, the
+/// operator, `make_layout` for `S:D`, `evaluate` for the evaluator's own).
+#[test]
+fn every_error_names_an_operation() {
+    let tuple = format!("({})", vec!["1"; 4097].join(","));
+    let cases = [
+        ("7/0", "/"),
+        ("_:_", "make_layout"),
+        ("(2,3):(1,_)", "make_layout"),
+        ("_3@1 + _2@0", "+"),
+        ("1 - (1,2)", "-"),
+        ("_5@0 * 2", "*"),
+        (tuple.as_str(), "evaluate"),
+        ("size(foo)", "evaluate"),
+        ("composition((6,4):(1,7), 4:4)", "composition"),
+    ];
+    for (src, op) in cases {
+        let e = eval(src).unwrap_err();
+        assert_eq!(e.op(), op, "{src}: {e}");
+        assert!(e.to_string().starts_with(&format!("{op}: ")), "{src}: {e}");
+    }
+}
+
+/// A mode path out of range is the error of the call that took it
+/// (`size<5>(L)` is `size`'s), not of an inner `layout<5>`.
+#[test]
+fn a_mode_path_out_of_range_names_the_call() {
+    for op in ["size", "shape", "stride", "cosize", "rank", "depth", "get", "layout"] {
+        let src = format!("{op}<5>((2,3):(1,2))");
+        let e = eval(&src).unwrap_err();
+        assert_eq!((e.kind(), e.op()), (kute::ErrorKind::Mismatch, op), "{src}: {e}");
+        assert!(e.message().contains("[5]"), "{src}: {e}");
+    }
+}
+
+/// Composition walks the coalesced left operand, and its errors number the
+/// modes of that layout: the layout named is `coalesce(A)`, and its mode of
+/// that number has the extent named.
+#[test]
+fn composition_errors_name_the_coalesced_modes_they_number() {
+    for (a, b) in [("(1,6,3):(6,0,12)", "8:8"), ("(2,1,4,6):(1,7,4,32)", "_6:_2"), ("(2,1,6):(1,9,4)", "_4:_3")] {
+        let src = format!("composition({a},{b})");
+        let e = eval(&src).unwrap_err();
+        let m = e.message();
+        let (_, rest) = m.split_once("the coalesced left operand ").unwrap_or_else(|| panic!("{src}: {e}"));
+        let (named, rest) = rest.split_once("'s mode ").unwrap();
+        let i: usize = rest.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap();
+        let extent = m.rsplit("extent ").next().unwrap().trim_end_matches(')');
+        let coalesced = eval(&format!("coalesce({a})")).unwrap().to_string();
+        assert_eq!(named, coalesced.replace('_', ""), "{src}: {e}");
+        let mode = eval(&format!("shape<{i}>({coalesced})")).unwrap().to_string();
+        assert_eq!(mode.replace('_', ""), extent, "{src}: {e}");
+    }
+}
+
 // ----- tables ---------------------------------------------------------------
 
 #[test]

@@ -85,6 +85,9 @@ fn decisions_hold(
     let quotient = a.div_exact(b).ok();
     let ceil = (a.sign() == Some(1) && b.sign() == Some(1)).then(|| a.ceil_div(b).unwrap());
     let divisor = a.divisor();
+    // C++'s quotient and remainder of the integers, where kute decides them
+    let int = |s: &Sym| Int::symbolic(s.clone()).unwrap();
+    let (int_q, int_r) = (int(a).div(int(b)).ok(), int(a).rem(int(b)).ok());
     for ks in vals {
         let v = valuation(vs, divs, ks);
         let (x, y) = (a.eval(&v).unwrap(), b.eval(&v).unwrap());
@@ -111,6 +114,12 @@ fn decisions_hold(
         }
         if let Some(c) = &ceil {
             prop_assert_eq!(c.eval(&v).unwrap(), (x + y - 1) / y, "ceil_div({}, {}) = {} at {:?}", a, b, c, v);
+        }
+        if let (Some(q), true) = (&int_q, y != 0) {
+            prop_assert_eq!(q.substitute(&v).unwrap().value(), x / y, "{} / {} = {} at {:?}", a, b, q, v);
+        }
+        if let (Some(r), true) = (&int_r, y != 0) {
+            prop_assert_eq!(r.substitute(&v).unwrap().value(), x % y, "{} % {} = {} at {:?}", a, b, r, v);
         }
     }
     Ok(())
@@ -165,6 +174,43 @@ proptest! {
         let (a, b) = (poly(&vs, &ta), poly(&vs, &tb));
         decisions_hold(&vs, &divs, &a, &b, n, &vals)?;
         prop_assert_eq!(read_back(&vs, &a), a.clone());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// `a = q·X + c` divided by an unknown `X`: C++'s quotient and remainder
+    /// at every valuation where kute answers, and kute answers (`q` and `c`)
+    /// where the facts prove `0 <= c < X` and `q` a non-negative integer.
+    #[test]
+    fn quotients_by_an_unknown_hold_at_every_valuation(
+        (divs, tq, _, vals) in recipe(),
+        c in 0i64..=40,
+        pick in 0usize..3,
+    ) {
+        let vs = vars(&divs);
+        let i = pick % vs.len();
+        let x = &vs[i].1;
+        let q = poly(&vs, &tq.iter().map(|&(k, a, b)| (k.abs(), a, b)).collect::<Vec<_>>());
+        let a = q.mul(x).unwrap().add(&Sym::constant(c)).unwrap();
+        let (ia, ix) = (Int::symbolic(a.clone()).unwrap(), Int::symbolic(x.clone()).unwrap());
+        let (quot, rem) = (ia.div(ix), ia.rem(ix));
+        // X is at least its least multiple of its divisibility
+        let least = (least_of(i) + divs[i] - 1) / divs[i] * divs[i];
+        if c < least {
+            prop_assert!(quot.is_ok() && rem.is_ok(), "({}) / {}: {:?} {:?}", a, x, quot, rem);
+        }
+        for ks in &vals {
+            let v = valuation(&vs, &divs, ks);
+            let (av, xv) = (a.eval(&v).unwrap(), x.eval(&v).unwrap());
+            if let Ok(qq) = &quot {
+                prop_assert_eq!(qq.substitute(&v).unwrap().value(), av / xv, "({}) / {} = {} at {:?}", a, x, qq, v);
+            }
+            if let Ok(r) = &rem {
+                prop_assert_eq!(r.substitute(&v).unwrap().value(), av % xv, "({}) % {} = {} at {:?}", a, x, r, v);
+            }
+        }
     }
 }
 
@@ -314,6 +360,32 @@ fn inequalities_are_facts() {
     assert!("(?{ne=M},8):(1,?)".parse::<kute::Layout>().is_err());
 }
 
+/// A fact given twice holds twice: a multiple of 6 and of 4 is a multiple
+/// of 12 (and not necessarily of 24), a least value of 4 and of 16 is 16.
+#[test]
+fn repeated_facts_all_hold() {
+    let mut env = Env::new();
+    for decl in ["M = ?{div=6,div=4}", "M = ?{div=4,div=6}", "M = ?{div=12,div=3}"] {
+        eval_line(&mut env, decl).unwrap();
+        assert!(eval_line(&mut env, "M/12").is_ok(), "{decl}: M/12");
+        for n in [8, 24, 9] {
+            let e = eval_line(&mut env, &format!("M/{n}")).unwrap_err();
+            assert_eq!(e.kind(), kute::ErrorKind::Undecided, "{decl}: M/{n}: {e}");
+        }
+        assert_eq!(kute::sym::as_dsl(|| eval_line(&mut env, "M").unwrap().to_string()), "?{div=12}", "{decl}");
+    }
+    eval_line(&mut env, "M = ?{div=4,div=8}").unwrap();
+    assert!(eval_line(&mut env, "M/8").is_ok());
+    for decl in ["K = ?{min=4,min=16}", "K = ?{min=16,min=4}"] {
+        eval_line(&mut env, decl).unwrap();
+        // 15 < K decides the coordinate; 16 < K is not decided (K may be 16)
+        assert_eq!(eval_line(&mut env, "idx2crd(15,(K,_2))").unwrap().to_string(), "(15,0)", "{decl}");
+        assert!(eval_line(&mut env, "idx2crd(16,(K,_2))").is_err(), "{decl}");
+    }
+    let e = eval_line(&mut env, "?{div=4611686018427387904,div=3}").unwrap_err();
+    assert_eq!(e.kind(), kute::ErrorKind::Parse, "{e}");
+}
+
 /// CuTe's composition takes `min(M,2)` of a run-time extent M and a static
 /// tile 2 (and leaves `2/min(M,2)`): kute answers with the `min` atom
 /// wherever the quotient is exact at every value, lawfully at every M,
@@ -382,6 +454,58 @@ fn coordinates_divide_where_the_facts_decide() {
     let n = Sym::var_div("N4", 4).unwrap();
     let (q, r) = n.add(&Sym::constant(6)).unwrap().split_by(4).unwrap();
     assert_eq!((q.to_string().as_str(), r), ("N4/4+1", 2));
+}
+
+/// A 1-D index into a symbolic extent: its coordinate is `(i % M, i / M)`,
+/// which the facts decide where they order `i` and `M`; the error names the
+/// operation called and the comparison with its declaration, and making the
+/// declaration decides it, lawfully at the values it allows.
+#[test]
+fn indices_into_an_unknown_extent_name_the_order_that_decides_them() {
+    let calls = [
+        ("(M,_4):(_1,M)(3)", "evaluate"),
+        ("idx2crd(3,(M,_4))", "idx2crd"),
+        ("crd2idx(3,(M,_4),(_1,M))", "crd2idx"),
+        ("idx2crd(M+3,(M,N))", "idx2crd"),
+        ("crd2idx(M+3,(M,N),(_1,M))", "crd2idx"),
+    ];
+    for (call, op) in calls {
+        let mut env = Env::new();
+        eval_line(&mut env, "M = ?").unwrap();
+        eval_line(&mut env, "N = ?").unwrap();
+        let e = eval_line(&mut env, call).unwrap_err();
+        assert_eq!((e.kind(), e.op()), (kute::ErrorKind::Undecided, op), "{call}: {e}");
+        assert_eq!(e.message(), "needs to know whether 3 < M (declare M = ?{min=4})", "{call}");
+        // the declaration decides it: at M = 4.. the concrete answers
+        for decl in ["M = ?{min=4}", "M = ?{div=8}"] {
+            eval_line(&mut env, decl).unwrap();
+            let sym = eval_line(&mut env, call).unwrap_or_else(|e| panic!("{call} with {decl}: {e}"));
+            for m in 4..=40 {
+                if decl.contains("div=8") && m % 8 != 0 {
+                    continue;
+                }
+                for n in [1, 2, 5] {
+                    let v = Valuation::from([("M", m), ("N", n)]);
+                    let text = call.replace('M', &m.to_string()).replace('N', &n.to_string());
+                    let want = kute::expr::eval(&text).unwrap();
+                    let got = sym.substitute(&v).unwrap();
+                    assert_eq!(
+                        unmark(&got.to_string()),
+                        unmark(&want.to_string()),
+                        "{call} ({decl}) at M={m}, N={n}: {sym}"
+                    );
+                }
+            }
+        }
+    }
+    // the coordinate of M+3 in (M,N) for a multiple M of 8 is (3,1) (M > 3)
+    let mut env = Env::new();
+    eval_line(&mut env, "M = ?{div=8}").unwrap();
+    eval_line(&mut env, "N = ?").unwrap();
+    assert_eq!(eval_line(&mut env, "idx2crd(M+3,(M,N))").unwrap().to_string(), "(3,1)");
+    // an extent a constant divides: the divisibility is the deciding fact
+    let e = eval_line(&mut env, "idx2crd(N,(_4,M))").unwrap_err();
+    assert_eq!(e.to_string(), "idx2crd: needs N divisible by 4 (declare N = ?{div=4})");
 }
 
 /// Where one excluded value would decide a question, kute answers each

@@ -148,6 +148,34 @@ pub(crate) fn complement_leaves<P: Policy>(
     a: LayoutRef<'_>,
     cot: Cot<'_>,
 ) -> Result<(), P::Err> {
+    complement_steps::<P>(emit, a, cot).map_err(|e| P::map_error(e, |e| of_size_zero(e, a)))
+}
+
+/// A division by zero in [`complement_leaves`] comes of a mode of extent 0
+/// (with a stride that is not 0): the gap after it would start at its
+/// extent·stride, 0. The error names that, not the intermediate division.
+#[cold]
+fn of_size_zero(e: Error, a: LayoutRef<'_>) -> Error {
+    let zero = |x: Int| !x.is_symbolic() && x.value() == 0;
+    let Some(m) = a.leaves().iter().find(|m| zero(m.shape) && !zero(m.stride.scale_int())) else { return e };
+    if e.kind() != crate::ErrorKind::DivisionByZero {
+        return e;
+    }
+    Error::new(
+        crate::ErrorKind::DivisionByZero,
+        "complement",
+        format!(
+            "the layout {} has size 0 (its mode {}:{} has extent 0): the complement's next gap would start at that mode's extent·stride, 0, and CuTe's algorithm divides by it",
+            Layout::from_ref(a),
+            m.shape,
+            m.stride
+        ),
+    )
+}
+
+/// [`complement_leaves`]' steps.
+#[inline(always)]
+fn complement_steps<P: Policy>(emit: &mut impl Sink<P>, a: LayoutRef<'_>, cot: Cot<'_>) -> Result<(), P::Err> {
     let leaves = a.leaves();
     // (CuTe has no complement of basis strides, their images being coordinates:
     // the fast path takes integer strides only, the filter below refuses them)

@@ -656,7 +656,7 @@ impl Compose<'_> {
                 if rest_d.value() >= cs.value() {
                     // cs divides rest_d: this mode is stepped over (next_s = 1)
                     if P::rem(rest_d, cs)?.value() != 0 {
-                        return Err(P::fail(|| stride_divisibility(rest_d, cs, i)));
+                        return Err(P::fail(|| stride_divisibility(rest_d, cs, i, lhs)));
                     }
                     rest_d = P::div(rest_d, cs)?;
                     continue;
@@ -681,7 +681,7 @@ impl Compose<'_> {
                     rest_d.value() < cs.value() || P::rem(rest_d, cs)?.value() == 0
                 };
                 if !fits {
-                    return Err(P::fail(|| stride_divisibility(rest_d, cs, i)));
+                    return Err(P::fail(|| stride_divisibility(rest_d, cs, i, lhs)));
                 }
                 ad = P::abs(rest_d)?;
                 next_s = P::ceil_div(cs, ad)?;
@@ -704,9 +704,10 @@ impl Compose<'_> {
                     Error::inadmissible(
                         "composition",
                         format!(
-                            "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the left operand's mode {i} of extent {})",
+                            "shape divisibility condition fails: the right operand's extent {} is not divisible by {} (the part of it that fits the coalesced left operand {}'s mode {i} of extent {})",
                             shown(rest_s),
                             shown(new_s),
+                            Layout::from_flat(lhs),
                             shown(cs)
                         ),
                     )
@@ -816,12 +817,15 @@ fn min_dividing(next_s: Int, rest_s: Int) -> Option<Int> {
 }
 
 #[cold]
-fn stride_divisibility(rest_d: Int, cs: Int, i: usize) -> Error {
+fn stride_divisibility(rest_d: Int, cs: Int, i: usize, lhs: &[Mode]) -> Error {
+    // (the modes are numbered as in the coalesced left operand, which
+    // composition walks: not as in the operand as written)
     Error::inadmissible(
         "composition",
         format!(
-            "stride divisibility condition fails: the right operand's stride {} (in units of the left operand's mode {i}) neither is a multiple of nor is less than its extent {}",
+            "stride divisibility condition fails: the right operand's stride {} (in units of the coalesced left operand {}'s mode {i}) neither is a multiple of nor is less than its extent {}",
             shown(rest_d),
+            Layout::from_flat(lhs),
             shown(cs)
         ),
     )

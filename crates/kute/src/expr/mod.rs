@@ -151,7 +151,9 @@ pub fn eval_in(src: &str, env: &Env) -> Result<Value> {
 /// ```
 pub fn eval_expr(e: &Expr, env: &Env) -> Result<Value> {
     let r = crate::limits::with_point_budget(|| eval_node(e, env, 0));
-    r.map_err(|err| err.with_span(e.span.0, e.span.1))
+    // (an error no operation named is the evaluator's: a tuple literal past
+    // the limits, say)
+    r.map_err(|err| err.in_op("evaluate").with_span(e.span.0, e.span.1))
 }
 
 /// The leaves a value counts for the budgets of [`crate::limits`]: its leaves,
@@ -275,11 +277,7 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             let ts = vs.iter().map(|v| v.as_tiler("a tiler element")).collect::<Result<Vec<_>>>()?;
             Ok(Value::Tiler(Tiler::Tuple(ts)))
         }
-        ExprKind::Layout(s, d) => {
-            let s = sub(s)?.as_int_tuple("a layout's shape")?;
-            let d = sub(d)?.as_stride_tuple("a layout's stride")?;
-            Ok(Value::Layout(Layout::with_strides(&s, &d)?))
-        }
+        ExprKind::Layout(s, d) => layout_node(s, d, &sub),
         ExprKind::Name(n) => match n.as_str() {
             "LayoutLeft" | "GenColMajor" => Ok(Value::Major(Major::Left)),
             "LayoutRight" | "GenRowMajor" => Ok(Value::Major(Major::Right)),
@@ -353,28 +351,47 @@ fn eval_node_unchecked(e: &Expr, env: &Env, depth: usize) -> Result<Value> {
             };
             Ok(Value::IntTuple(IntTuple::leaf(crate::syntax::literal::unknown_in(e, &named)?)))
         }
-        ExprKind::Arith(op, a, b) => {
-            // (a parenthesized operand, `(M+1)*2`, is a rank-1 tuple: its integer)
-            let operand = |x: &Expr| -> Result<Int> {
-                let v = match sub(x)? {
-                    Value::Tuple(vs) if vs.len() == 1 => vs[0].clone(),
-                    Value::IntTuple(t) if t.rank() == 1 && t.depth() == 1 => {
-                        Value::IntTuple(IntTuple::leaf(t.leaves()[0]))
-                    }
-                    v => v,
-                };
-                v.as_int("an operand of arithmetic").map_err(|err| err.with_span(x.span.0, x.span.1))
-            };
-            let (x, y) = (operand(a)?, operand(b)?);
-            let r = match op {
-                '+' => x.add(y),
-                '-' => x.sub(y),
-                '*' => x.mul(y),
-                _ => x.div(y),
-            };
-            Ok(Value::IntTuple(IntTuple::leaf(r.map_err(|err| err.with_span(e.span.0, e.span.1))?)))
-        }
+        ExprKind::Arith(op, a, b) => arith_node(e, *op, [a, b], &sub),
     }
+}
+
+/// `S:D`, out of line (as [`composed_node`]): `make_layout(S, D)`, whose
+/// errors name it.
+#[inline(never)]
+fn layout_node(s: &Expr, d: &Expr, sub: &dyn Fn(&Expr) -> Result<Value>) -> Result<Value> {
+    let made = |err: Error| err.in_op("make_layout");
+    let s = sub(s)?.as_int_tuple("a layout's shape").map_err(made)?;
+    let d = sub(d)?.as_stride_tuple("a layout's stride").map_err(made)?;
+    Ok(Value::Layout(Layout::with_strides(&s, &d).map_err(made)?))
+}
+
+/// `a + b`, `a - b`, `a * b`, `a / b`, out of line (as [`composed_node`]):
+/// errors name the operator (`/: division by zero in 7 / 0`).
+#[inline(never)]
+fn arith_node(e: &Expr, op: char, [a, b]: [&Expr; 2], sub: &dyn Fn(&Expr) -> Result<Value>) -> Result<Value> {
+    let name = match op {
+        '+' => "+",
+        '-' => "-",
+        '*' => "*",
+        _ => "/",
+    };
+    // (a parenthesized operand, `(M+1)*2`, is a rank-1 tuple: its integer)
+    let operand = |x: &Expr| -> Result<Int> {
+        let v = match sub(x)? {
+            Value::Tuple(vs) if vs.len() == 1 => vs[0].clone(),
+            Value::IntTuple(t) if t.rank() == 1 && t.depth() == 1 => Value::IntTuple(IntTuple::leaf(t.leaves()[0])),
+            v => v,
+        };
+        v.as_int("an operand of arithmetic").map_err(|err| err.in_op(name).with_span(x.span.0, x.span.1))
+    };
+    let (x, y) = (operand(a)?, operand(b)?);
+    let r = match op {
+        '+' => x.add(y),
+        '-' => x.sub(y),
+        '*' => x.mul(y),
+        _ => x.div(y),
+    };
+    Ok(Value::IntTuple(IntTuple::leaf(r.map_err(|err| err.in_op(name).with_span(e.span.0, e.span.1))?)))
 }
 
 /// `A o offset o B`, out of line: its three values would otherwise sit in

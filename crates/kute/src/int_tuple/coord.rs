@@ -23,7 +23,7 @@ use crate::tree::{Builder, Tree};
 /// ```
 pub fn idx2crd(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<IntTuple> {
     Tree::try_build(|out| {
-        idx2crd_into(out, idx, shape).map_err(|e| e.in_op("idx2crd"))?;
+        idx2crd_into(out, idx, shape).map_err(|e| e.in_op_over_arith("idx2crd"))?;
         Ok(())
     })
 }
@@ -91,7 +91,7 @@ pub fn idx2crd_strided(idx: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: Int
             }
         }
     }
-    Tree::try_build(|out| go(out, idx, shape, stride).map_err(|e| e.in_op("idx2crd")))
+    Tree::try_build(|out| go(out, idx, shape, stride).map_err(|e| e.in_op_over_arith("idx2crd")))
 }
 
 fn idx2crd_into(out: &mut Builder<'_, Int>, idx: IntTupleRef<'_>, shape: IntTupleRef<'_>) -> Result<()> {
@@ -152,7 +152,7 @@ pub fn crd2idx(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleR
     if !shape.congruent(stride) {
         return Err(Error::mismatch("crd2idx", format!("shape {shape} and stride {stride} are not congruent")));
     }
-    crd2idx_rec(coord, shape, stride).map_err(|e| e.in_op("crd2idx"))
+    crd2idx_rec(coord, shape, stride).map_err(|e| e.in_op_over_arith("crd2idx"))
 }
 
 pub(crate) fn crd2idx_rec(coord: IntTupleRef<'_>, shape: IntTupleRef<'_>, stride: IntTupleRef<'_>) -> Result<Int> {

@@ -629,11 +629,15 @@ impl Layout {
     /// assert_eq!(l.mode_at(&[1, 0]).unwrap().to_string(), "_3:_2");
     /// ```
     pub fn mode_at(&self, path: &[usize]) -> Result<Layout> {
+        self.mode_at_in(path, "layout")
+    }
+
+    /// [`Layout::mode_at`] for the operation `op` (`size<5>(L)`'s error is
+    /// `size`'s).
+    pub(crate) fn mode_at_in(&self, path: &[usize], op: &'static str) -> Result<Layout> {
         let mut r = self.tree.as_ref();
         for &i in path {
-            r = r
-                .mode(i)
-                .ok_or_else(|| Error::mismatch("layout", format!("mode path {path:?} out of range for {self}")))?;
+            r = r.mode(i).ok_or_else(|| Error::mismatch(op, format!("mode path {path:?} out of range for {self}")))?;
         }
         Ok(Layout::from_ref(r))
     }
@@ -690,7 +694,8 @@ impl Layout {
     pub fn eval_coord(&self, coord: &IntTuple) -> Result<Int> {
         let shape = self.shape();
         let stride = self.int_stride("evaluate")?;
-        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref()).map_err(|e| e.in_op("evaluate"))
+        int_tuple::coord::crd2idx_rec(coord.as_ref(), shape.as_ref(), stride.as_ref())
+            .map_err(|e| e.in_op_over_arith("evaluate"))
     }
 
     /// Whether every integer of shape and stride is static.
@@ -727,7 +732,7 @@ pub(crate) fn eval_leaves(leaves: &[Mode], i: Int) -> Result<Int> {
     let n = leaves.len();
     let mut c = i;
     let mut acc = Int::ZERO;
-    let op = |e: Error| e.in_op("evaluate");
+    let op = |e: Error| e.in_op_over_arith("evaluate");
     for m in &leaves[..n.saturating_sub(1)] {
         let d = m.stride.int_in("evaluate")?;
         acc = acc.add(c.rem(m.shape).map_err(op)?.mul(d).map_err(op)?).map_err(op)?;

@@ -229,7 +229,7 @@ impl Layout {
             return Ok(Point::Scalar(self.eval_int(i)?.into()));
         }
         let mut acc = Point::Scalar(Stride::ZERO);
-        split_index(self.as_tree_ref().leaves(), i, &mut acc).map_err(|e| e.in_op("evaluate"))?;
+        split_index(self.as_tree_ref().leaves(), i, &mut acc).map_err(|e| e.in_op_over_arith("evaluate"))?;
         Ok(acc)
     }
 
@@ -253,7 +253,7 @@ impl Layout {
             return Ok(Point::Scalar(self.eval_coord(coord)?.into()));
         }
         let mut acc = Point::Scalar(Stride::ZERO);
-        coord_terms(coord.as_ref(), self.as_tree_ref(), &mut acc).map_err(|e| e.in_op("evaluate"))?;
+        coord_terms(coord.as_ref(), self.as_tree_ref(), &mut acc).map_err(|e| e.in_op_over_arith("evaluate"))?;
         Ok(acc)
     }
 }

@@ -184,9 +184,20 @@ impl Lexer {
                             continue;
                         }
                         let value = value.parse::<i64>().ok().filter(|&d| d >= 1).ok_or_else(bad)?;
+                        // a repeated fact adds to the others: a multiple of 6
+                        // and of 4 is one of 12, and the least value is the
+                        // largest of the least values
                         match key {
-                            "div" => div = value,
-                            "min" => min = value,
+                            "div" => {
+                                div = lcm(div, value).ok_or_else(|| {
+                                    Error::parse(
+                                        format!("div={div} and div={value}: their least common multiple does not fit in 64 bits"),
+                                        start,
+                                        close + 1,
+                                    )
+                                })?
+                            }
+                            "min" => min = min.max(value),
                             _ => return Err(bad()),
                         }
                     }
@@ -771,4 +782,13 @@ pub fn split_binding(src: &str) -> Option<(&str, &str)> {
     } else {
         None
     }
+}
+
+/// The least common multiple of two positive integers, `None` past `i64`.
+fn lcm(a: i64, b: i64) -> Option<i64> {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x).checked_mul(b)
 }

@@ -60,7 +60,7 @@ enum Either<'a> {
 pub(super) fn shape(a: &Args) -> Result<Value> {
     let p = a.path()?;
     match &a[0] {
-        Value::Layout(l) => Ok(tuple(l.mode_at(&p)?.shape())),
+        Value::Layout(l) => Ok(tuple(l.mode_at_in(&p, "shape")?.shape())),
         Value::IntTuple(t) => Ok(tuple(sub_tuple(t, &p, "shape")?)),
         _ => Err(a.wrong(0, "the operand", "a layout")),
     }
@@ -69,7 +69,7 @@ pub(super) fn shape(a: &Args) -> Result<Value> {
 pub(super) fn stride(a: &Args) -> Result<Value> {
     let p = a.path()?;
     match &a[0] {
-        Value::Layout(l) => Ok(Value::from_strides(l.mode_at(&p)?.stride())),
+        Value::Layout(l) => Ok(Value::from_strides(l.mode_at_in(&p, "stride")?.stride())),
         _ => Err(a.wrong(0, "the operand", "a layout")),
     }
 }
@@ -77,7 +77,7 @@ pub(super) fn stride(a: &Args) -> Result<Value> {
 pub(super) fn size(a: &Args) -> Result<Value> {
     let p = a.path()?;
     Ok(match a.arg::<Structured>(0, "the operand")? {
-        Structured::Layout(l) => int(l.mode_at(&p)?.size()?),
+        Structured::Layout(l) => int(l.mode_at_in(&p, "size")?.size()?),
         Structured::Tuple(t) => int(sub_tuple(&t, &p, "size")?.size()?),
     })
 }
@@ -86,8 +86,8 @@ pub(super) fn cosize(a: &Args) -> Result<Value> {
     let p = a.path()?;
     match a.arg::<Structured>(0, "the operand")? {
         // a coordinate layout's cosize is its coshape's size, as CuTe defines it
-        Structured::Layout(l) if !l.has_int_strides() => Ok(int(l.mode_at(&p)?.coshape()?.size()?)),
-        Structured::Layout(l) => Ok(int(l.mode_at(&p)?.cosize()?)),
+        Structured::Layout(l) if !l.has_int_strides() => Ok(int(l.mode_at_in(&p, "cosize")?.coshape()?.size()?)),
+        Structured::Layout(l) => Ok(int(l.mode_at_in(&p, "cosize")?.cosize()?)),
         Structured::Tuple(_) => Err(a.wrong(0, "the operand", "a layout")),
     }
 }
@@ -95,7 +95,7 @@ pub(super) fn cosize(a: &Args) -> Result<Value> {
 pub(super) fn rank(a: &Args) -> Result<Value> {
     let p = a.path()?;
     Ok(match a.arg::<Structured>(0, "the operand")? {
-        Structured::Layout(l) => sint(l.mode_at(&p)?.rank()),
+        Structured::Layout(l) => sint(l.mode_at_in(&p, "rank")?.rank()),
         Structured::Tuple(t) => sint(sub_tuple(&t, &p, "rank")?.rank()),
     })
 }
@@ -103,7 +103,7 @@ pub(super) fn rank(a: &Args) -> Result<Value> {
 pub(super) fn depth(a: &Args) -> Result<Value> {
     let p = a.path()?;
     Ok(match a.arg::<Structured>(0, "the operand")? {
-        Structured::Layout(l) => sint(l.mode_at(&p)?.depth()),
+        Structured::Layout(l) => sint(l.mode_at_in(&p, "depth")?.depth()),
         Structured::Tuple(t) => sint(sub_tuple(&t, &p, "depth")?.depth()),
     })
 }
@@ -111,7 +111,7 @@ pub(super) fn depth(a: &Args) -> Result<Value> {
 pub(super) fn get(a: &Args) -> Result<Value> {
     let p = a.path()?;
     Ok(match a.arg::<Structured>(0, "the operand")? {
-        Structured::Layout(l) => lay(l.mode_at(&p)?),
+        Structured::Layout(l) => lay(l.mode_at_in(&p, "get")?),
         Structured::Tuple(t) => tuple(sub_tuple(&t, &p, "get")?),
     })
 }
@@ -119,7 +119,7 @@ pub(super) fn get(a: &Args) -> Result<Value> {
 pub(super) fn layout(a: &Args) -> Result<Value> {
     let p = a.path()?;
     match a.arg::<Structured>(0, "the operand")? {
-        Structured::Layout(l) => Ok(lay(l.mode_at(&p)?)),
+        Structured::Layout(l) => Ok(lay(l.mode_at_in(&p, "layout")?)),
         Structured::Tuple(_) => Err(a.wrong(0, "the operand", "a layout")),
     }
 }

@@ -37,50 +37,37 @@ from .._kute import KuteError  # noqa: F401
 
 _n = _kute._pycute
 
-__all__ = [
-    "Integer",
-    "is_int",
-    "is_tuple",
-    "flatten",
-    "signum",
-    "product",
-    "inner_product",
-    "tuple_max",
-    "elem_scale",
-    "shape_div",
-    "prefix_product",
-    "idx2crd",
-    "crd2idx",
-    "crd2crd",
-    "slice_",
-    "has_none",
-    "LayoutBase",
-    "is_layout",
-    "Layout",
-    "make_layout",
-    "size",
-    "cosize",
-    "coalesce",
-    "filter",
-    "composition",
-    "complement",
-    "right_inverse",
-    "left_inverse",
-    "logical_divide",
-    "logical_product",
-    "hier_unzip",
-    "zipped_divide",
-    "tiled_divide",
-    "zipped_product",
-    "tiled_product",
-    "blocked_product",
-    "raked_product",
-    "slice_and_offset",
-    "shiftr",
-    "shiftl",
-    "Swizzle",
-    "ComposedLayout",
-]
+# pycute's modules, in the order each imports the one before, with the names each
+# defines (kute's blocked_product and raked_product beside pycute's layout functions);
+# each module also has the names of the ones before it, as pycute's do
+_MODULES = {
+    "typing": ("Integer",),
+    "int_tuple": (
+        "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max",
+        "elem_scale", "shape_div", "prefix_product", "idx2crd", "crd2idx", "crd2crd", "slice_",
+        "has_none",
+    ),
+    "layout": (
+        "LayoutBase", "is_layout", "Layout", "make_layout", "size", "cosize", "coalesce", "filter",
+        "composition", "complement", "right_inverse", "left_inverse", "logical_divide",
+        "logical_product", "hier_unzip", "zipped_divide", "tiled_divide", "zipped_product",
+        "tiled_product", "blocked_product", "raked_product", "slice_and_offset",
+    ),
+    "swizzle": ("shiftr", "shiftl", "Swizzle", "ComposedLayout"),
+}
+
+
+def _exports(module):
+    """The names of pycute's ``module``: its own and those of the modules before it."""
+    names = []
+    for m, own in _MODULES.items():
+        names.extend(own)
+        if m == module:
+            return names
+    raise KeyError(module)
+
+
+__all__ = _exports("swizzle")
 
 
 class Integer(ABC):

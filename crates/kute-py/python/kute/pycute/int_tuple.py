@@ -5,40 +5,7 @@ kute.pycute's names under pycute's module, so that ``from pycute.int_tuple impor
 runs with ``pycute`` changed to ``kute.pycute``.
 """
 
-from . import (  # noqa: F401
-    Integer,
-    is_int,
-    is_tuple,
-    flatten,
-    signum,
-    product,
-    inner_product,
-    tuple_max,
-    elem_scale,
-    shape_div,
-    prefix_product,
-    idx2crd,
-    crd2idx,
-    crd2crd,
-    slice_,
-    has_none,
-)
+import kute.pycute as _pycute
 
-__all__ = [
-    "Integer",
-    "is_int",
-    "is_tuple",
-    "flatten",
-    "signum",
-    "product",
-    "inner_product",
-    "tuple_max",
-    "elem_scale",
-    "shape_div",
-    "prefix_product",
-    "idx2crd",
-    "crd2idx",
-    "crd2crd",
-    "slice_",
-    "has_none",
-]
+__all__ = _pycute._exports("int_tuple")
+globals().update((_name, getattr(_pycute, _name)) for _name in __all__)

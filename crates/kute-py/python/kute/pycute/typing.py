@@ -4,10 +4,7 @@ kute.pycute's names under pycute's module, so that ``from pycute.typing import .
 runs with ``pycute`` changed to ``kute.pycute``.
 """
 
-from . import (  # noqa: F401
-    Integer,
-)
+import kute.pycute as _pycute
 
-__all__ = [
-    "Integer",
-]
+__all__ = _pycute._exports("typing")
+globals().update((_name, getattr(_pycute, _name)) for _name in __all__)

@@ -217,18 +217,30 @@ impl Writer {
             }
             Tiler::Int(n) => self.logical_divide(depth, a, &Tiler::Layout(Layout::from_shape(&IntTuple::leaf(*n))?)),
             Tiler::Underscore => Ok(a.clone()),
-            Tiler::Tuple(ts) => {
-                self.line(depth, format!("logical_divide({a}, {}) mode by mode:", show_tiler(t)));
-                let mut parts = Vec::new();
-                for (i, ti) in ts.iter().enumerate() {
-                    parts.push(self.logical_divide(depth + 1, &a.mode(i)?, ti)?);
-                }
-                for i in ts.len()..a.rank() {
-                    parts.push(a.mode(i)?);
-                }
-                self.concat(depth + 1, &parts)
-            }
+            Tiler::Tuple(ts) => self.by_mode(depth, "logical_divide", a, t, ts, Self::logical_divide),
         }
+    }
+
+    /// `name(a, t)` of a by-mode tiler `t` (its parts `ts`): `op` on each mode
+    /// of `a` with its part, the modes past the tiler's rank kept.
+    fn by_mode(
+        &mut self,
+        depth: usize,
+        name: &str,
+        a: &Layout,
+        t: &Tiler,
+        ts: &[Tiler],
+        op: fn(&mut Self, usize, &Layout, &Tiler) -> Result<Layout>,
+    ) -> Result<Layout> {
+        self.line(depth, format!("{name}({a}, {}) mode by mode:", show_tiler(t)));
+        let mut parts = Vec::new();
+        for (i, ti) in ts.iter().enumerate() {
+            parts.push(op(self, depth + 1, &a.mode(i)?, ti)?);
+        }
+        for i in ts.len()..a.rank() {
+            parts.push(a.mode(i)?);
+        }
+        self.concat(depth + 1, &parts)
     }
 
     /// The modes of `coalesce(a)` by increasing stride, each with its
@@ -358,17 +370,7 @@ impl Writer {
             Tiler::Layout(b) => self.logical_product(depth, a, b),
             Tiler::Int(n) => self.logical_product(depth, a, &Layout::from_shape(&IntTuple::leaf(*n))?),
             Tiler::Underscore => Ok(a.clone()),
-            Tiler::Tuple(ts) => {
-                self.line(depth, format!("logical_product({a}, {}) mode by mode:", show_tiler(t)));
-                let mut parts = Vec::new();
-                for (i, ti) in ts.iter().enumerate() {
-                    parts.push(self.logical_product_tiler(depth + 1, &a.mode(i)?, ti)?);
-                }
-                for i in ts.len()..a.rank() {
-                    parts.push(a.mode(i)?);
-                }
-                self.concat(depth + 1, &parts)
-            }
+            Tiler::Tuple(ts) => self.by_mode(depth, "logical_product", a, t, ts, Self::logical_product_tiler),
         }
     }
 

@@ -360,6 +360,8 @@ fn an_unknown_name_is_underlined() {
     let err = stderr(&o);
     let lines: Vec<&str> = err.lines().collect();
     assert!(lines[0].contains("unknown name 'Q'"), "{err}");
+    // a short name is most often an extent not given yet: how to give it
+    assert!(lines[0].contains("Q = ? for an unknown extent"), "{err}");
     assert_eq!(lines[2], format!("  {}^", " ".repeat("logical_divide(".len())), "{err}");
 }
 

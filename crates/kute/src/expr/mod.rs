@@ -520,9 +520,10 @@ pub fn parse_tiler(src: &str) -> Result<Tiler> {
 /// the nearest bound name, function, or MMA or copy operation
 /// (`SM80_16x8x16_F16F16F16F16_TM`), if one is near; else nothing.
 fn did_you_mean(n: &str, env: &Env) -> String {
-    // (a name of a few letters is near too many others to guess)
+    // (a name of a few letters is near too many others to guess: a short name
+    // is most often an extent not yet given, `(M,_4):(_1,M)`)
     if n.chars().count() < 4 {
-        return String::new();
+        return format!("; bind it first: {n} = 128, or {n} = ? for an unknown extent");
     }
     let mut names: Vec<String> = env.keys().cloned().collect();
     names.extend(FUNCTIONS.iter().flat_map(|f| f.names()).map(str::to_string));

@@ -299,6 +299,23 @@ fn symbolic_input_is_bounded_and_checked() {
     }
 }
 
+/// A layout evaluated at a coordinate answers by cases, as the functions do:
+/// where the one undecided question's two cases agree, the answer holds for
+/// every value (checked against the concrete layouts).
+#[test]
+fn evaluation_at_a_coordinate_answers_by_cases() {
+    for i in [0, 1] {
+        let mut env = Env::new();
+        eval_line(&mut env, "M = ?").unwrap();
+        // (1: the coordinate is (0,1) for M = 1 and (1,0) for M >= 2, both at 1)
+        let got = eval_line(&mut env, &format!("(M,_4):(_1,M)({i})")).unwrap().to_string();
+        for m in 1..=24 {
+            let want = kute::expr::eval(&format!("({m},_4):(_1,{m})({i})")).unwrap().to_string();
+            assert_eq!(got.trim_start_matches('_'), want.trim_start_matches('_'), "M = {m}, index {i}");
+        }
+    }
+}
+
 /// Where a call computes with a number (a pointer's address, a thread's
 /// index), an unknown there is refused by name, never read as a number.
 #[test]

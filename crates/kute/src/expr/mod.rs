@@ -422,6 +422,17 @@ fn function_value(name: &str) -> Option<Value> {
 /// assert_eq!(apply(&l, &[eval("_").unwrap(), eval("2").unwrap()]).unwrap().to_string(), "(_4):(_1)");
 /// ```
 pub fn apply(f: &Value, args: &[Value]) -> Result<Value> {
+    // with unknowns, by cases where one question is undecided (`(M,_4):(_1,M)(1)`
+    // is 1 whether M is 1 or more), as the functions are
+    if matches!(f, Value::Layout(_)) && (f.has_symbols() || args.iter().any(Value::has_symbols)) {
+        let all: Vec<Value> = std::iter::once(f.clone()).chain(args.iter().cloned()).collect();
+        return cases::by_cases(&all, &|a| apply_once(&a[0], &a[1..]));
+    }
+    apply_once(f, args)
+}
+
+/// [`apply`] without the cases.
+fn apply_once(f: &Value, args: &[Value]) -> Result<Value> {
     let l = match f {
         Value::Layout(l) => l,
         Value::Swizzle(_) | Value::Composed(_) => return functions::apply_composed(f, args),

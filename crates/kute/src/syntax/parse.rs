@@ -785,7 +785,11 @@ pub fn split_binding(src: &str) -> Option<(&str, &str)> {
 }
 
 /// The least common multiple of two positive integers, `None` past `i64`.
+/// (Euclid's loop here: the parser stays below the layer of values, `Int`.)
 fn lcm(a: i64, b: i64) -> Option<i64> {
-    let g = crate::int::Int::new_dynamic(a).gcd(crate::int::Int::new_dynamic(b)).ok()?.value();
-    (a / g).checked_mul(b)
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x).checked_mul(b)
 }

@@ -380,14 +380,18 @@ fn main() -> ExitCode {
         Some(Command::Table { exprs }) => picture(&exprs, "table", None, &Drawing::default()),
         Some(Command::Latex { exprs }) => picture(&exprs, "latex", None, &Drawing::default()),
         Some(Command::Svg { exprs, output, banks, access, cute }) => {
-            match access.as_deref().map(kute::analysis::Access::parse) {
-                // the element sizes `kute analyze` takes
-                _ if banks.is_some_and(|b| ![1, 2, 4, 8, 16].contains(&b)) => Err(anyhow::anyhow!(
-                    "svg --banks {}: the element size must be 1, 2, 4, 8 or 16 bytes (as `kute analyze` takes it)",
-                    banks.unwrap_or_default()
+            // the element sizes `kute analyze` takes, checked before any picture
+            let bad_banks = banks.map(|b| kute::analysis::elem_log2(b, "svg")).and_then(Result::err);
+            match (bad_banks, access.as_deref().map(kute::analysis::Access::parse)) {
+                (Some(e), _) => Err(anyhow::anyhow!(
+                    "svg --banks {}: {} (as `kute analyze` takes it)",
+                    banks.unwrap_or_default(),
+                    e.message()
                 )),
-                Some(Err(e)) => Err(anyhow::anyhow!("svg --access: {e}")),
-                access => picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok), cute }),
+                (None, Some(Err(e))) => Err(anyhow::anyhow!("svg --access: {e}")),
+                (None, access) => {
+                    picture(&exprs, "svg", output, &Drawing { banks, access: access.and_then(Result::ok), cute })
+                }
             }
         }
         Some(Command::F2 { expr, from_linear }) => f2(expr.as_deref(), from_linear.as_deref()),
@@ -430,8 +434,7 @@ fn explain(exprs: &[String]) -> anyhow::Result<bool> {
                 // as eval reports it: on stderr, with a caret under the span it names
                 ok = false;
                 out.flush()?;
-                let span = e.span();
-                eprintln!("{}", session::Failure { src: src.clone(), err: Box::new(e), span, offset: 0 }.render());
+                eprintln!("{}", session::Failure::new(src, e).render());
             }
         }
     }
@@ -557,11 +560,7 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
             ok &= batch(&mut session, stdin.lock(), &mut out, json)?;
             continue;
         }
-        let r = match session_command(&session, e) {
-            Some(f) => Err(f),
-            None => session.eval_line(e),
-        };
-        match r {
+        match session_command(&session, e).map_or_else(|| session.eval_line(e), Err) {
             Ok(v) if json => writeln!(out, "{}", json_answer(e, Ok(&v)))?,
             Ok(v) => writeln!(out, "{v}")?,
             Err(f) if json => {
@@ -609,10 +608,7 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
             }
             continue;
         }
-        let r = match session_command(session, line) {
-            Some(f) => Err(f),
-            None => session.eval_line(line),
-        };
+        let r = session_command(session, line).map_or_else(|| session.eval_line(line), Err);
         ok &= r.is_ok();
         match (r, json) {
             (r, true) => writeln!(out, "{}", json_answer(line, r.as_ref()))?,

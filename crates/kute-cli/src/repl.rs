@@ -161,11 +161,7 @@ impl Repl {
             "explain" if rest.is_empty() => usage(err, ":explain EXPR")?,
             "explain" => match kute::explain::explain_in(rest, &self.session.env) {
                 Ok(e) => out.write_all(e.text.as_bytes()).map(|_| e.error.is_none())?,
-                Err(e) => {
-                    let span = e.span();
-                    let f = crate::session::Failure { src: rest.to_string(), err: Box::new(e), span, offset: 0 };
-                    writeln!(err, "{}", f.render()).map(|_| false)?
-                }
+                Err(e) => writeln!(err, "{}", crate::session::Failure::new(rest, e).render()).map(|_| false)?,
             },
             "svg" => match rest.split_once(char::is_whitespace) {
                 None => usage(err, ":svg FILE EXPR")?,

@@ -20,7 +20,8 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(src: &str, err: Error) -> Failure {
+    /// The failure of `src` with `err`, pointing at the span the error names.
+    pub fn new(src: &str, err: Error) -> Failure {
         let span = err.span();
         Failure { src: src.to_string(), err: Box::new(err), span, offset: 0 }
     }

@@ -156,11 +156,11 @@ pub(crate) fn complement_leaves<P: Policy>(
 /// extent·stride, 0. The error names that, not the intermediate division.
 #[cold]
 fn of_size_zero(e: Error, a: LayoutRef<'_>) -> Error {
-    let zero = |x: Int| !x.is_symbolic() && x.value() == 0;
-    let Some(m) = a.leaves().iter().find(|m| zero(m.shape) && !zero(m.stride.scale_int())) else { return e };
     if e.kind() != crate::ErrorKind::DivisionByZero {
         return e;
     }
+    let zero = |x: Int| !x.is_symbolic() && x.value() == 0;
+    let Some(m) = a.leaves().iter().find(|m| zero(m.shape) && !zero(m.stride.scale_int())) else { return e };
     Error::new(
         crate::ErrorKind::DivisionByZero,
         "complement",

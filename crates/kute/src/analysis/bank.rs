@@ -140,7 +140,7 @@ impl fmt::Display for BankReport {
 /// ```
 pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<BankReport> {
     crate::sym::refuse("bank_conflicts", || smem.has_symbols())?;
-    elem_log2(elem_bytes)?;
+    elem_log2(elem_bytes, "analysis")?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
     report(&threads, values, elem_bytes)
 }
@@ -166,7 +166,7 @@ pub fn bank_conflicts(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Res
 /// ```
 pub fn block_bank_conflicts(smem: &AnyLayout, elem_bytes: i64, tv: &Layout) -> Result<Vec<BankReport>> {
     crate::sym::refuse("block_bank_conflicts", || smem.has_symbols() || tv.has_symbols())?;
-    elem_log2(elem_bytes)?;
+    elem_log2(elem_bytes, "analysis")?;
     let (threads, _) = tv_extents(tv)?;
     let warps = (threads + WARP as i64 - 1) / WARP as i64;
     (0..warps)
@@ -235,7 +235,7 @@ pub struct AccessedCell {
 /// ```
 pub fn accessed_cells(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<Vec<AccessedCell>> {
     crate::sym::refuse("accessed_cells", || smem.has_symbols())?;
-    elem_log2(elem_bytes)?;
+    elem_log2(elem_bytes, "analysis")?;
     let (coords, values) = super::tile_coords(smem, elem_bytes, access)?;
     let threads = super::offsets_of(smem, &coords)?;
     let (w, all) = phases(&threads, values, elem_bytes)?;

@@ -79,6 +79,8 @@ pub use bank::{
 };
 pub use search::{gmma_atom_name, search_swizzle, umma_atom_name, Candidate, SearchResult, SearchSpec};
 pub use vector::{vector_width, VectorReport};
+// (the element sizes of the bank model live with the bank colours, below this layer)
+pub use crate::print::elem_log2;
 
 use crate::composed::{compose3, AnyLayout};
 use crate::error::{Error, ErrorKind, Result};
@@ -226,17 +228,6 @@ impl FromStr for Access {
     }
 }
 
-/// `log2(elem_bytes)`, checking the element size.
-pub(crate) fn elem_log2(elem_bytes: i64) -> Result<u32> {
-    match elem_bytes {
-        1 | 2 | 4 | 8 | 16 => Ok(elem_bytes.trailing_zeros()),
-        _ => Err(Error::inadmissible(
-            "analysis",
-            format!("element size {elem_bytes}: it must be 1, 2, 4, 8 or 16 bytes"),
-        )),
-    }
-}
-
 /// One active thread: its number and the element offsets of its values.
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadAccess {
@@ -296,7 +287,7 @@ pub(crate) fn tv_coords(tv: &Layout, warp: i64) -> Result<(Coords, i64)> {
 
 /// The tile coordinates (1-D) of each thread's values, for active threads, and `V`.
 pub(crate) fn tile_coords(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<(Coords, i64)> {
-    elem_log2(elem_bytes)?;
+    elem_log2(elem_bytes, "analysis")?;
     match access {
         Access::Tv(tv) => tv_coords(tv, 0),
         Access::Pattern(p) => {
@@ -388,7 +379,7 @@ pub(crate) fn offsets_of(smem: &AnyLayout, coords: &Coords) -> Result<Vec<Thread
 /// ```
 pub fn swizzle_bytes_to_elements(smem: &AnyLayout, elem_bytes: i64) -> Result<AnyLayout> {
     crate::sym::refuse("swizzle_bytes_to_elements", || smem.has_symbols())?;
-    let k = elem_log2(elem_bytes)?;
+    let k = elem_log2(elem_bytes, "analysis")?;
     match smem {
         AnyLayout::Layout(_) => Ok(smem.clone()),
         AnyLayout::Composed(c) => match (c.swizzle(), c.inner()) {

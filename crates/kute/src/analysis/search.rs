@@ -92,7 +92,7 @@ pub struct SearchResult {
 /// assert_eq!(gmma_atom_name(Swizzle::new(3, 4, 3).unwrap(), (8, 64), 2, Major::Right), None);
 /// ```
 pub fn gmma_atom_name(swizzle: Swizzle, tile: (i64, i64), elem_bytes: i64, major: Major) -> Option<String> {
-    let k = elem_log2(elem_bytes).ok()?;
+    let k = elem_log2(elem_bytes, "analysis").ok()?;
     let m0 = 4 - k as i32;
     let b = swizzle.bits();
     if !(0..=3).contains(&b) || (b > 0 && (swizzle.base() != m0 || swizzle.shift() != 3)) {
@@ -132,7 +132,7 @@ pub fn umma_atom_name(swizzle: Swizzle, tile: (i64, i64), elem_bytes: i64, major
     if let Some(name) = gmma_atom_name(swizzle, tile, elem_bytes, major) {
         return Some(name);
     }
-    let k = elem_log2(elem_bytes).ok()? as i32;
+    let k = elem_log2(elem_bytes, "analysis").ok()? as i32;
     let n = 128 / elem_bytes;
     let sw32b = swizzle.bits() == 2 && swizzle.base() == 5 - k && swizzle.shift() == 2;
     (sw32b && major == Major::Left && tile.0 == n && tile.1 > 0 && tile.1 % 4 == 0)
@@ -259,7 +259,7 @@ fn evaluate(
 /// ```
 pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
     let (r, c) = spec.tile;
-    elem_log2(spec.elem_bytes)?;
+    elem_log2(spec.elem_bytes, "analysis")?;
     if r < 1 || c < 1 || r.checked_mul(c).is_none_or(|n| n > 1 << 20) {
         return Err(Error::inadmissible("swizzle search", format!("tile ({r},{c}): 1 to 2^20 elements")));
     }
@@ -273,7 +273,7 @@ pub fn search_swizzle(spec: &SearchSpec) -> Result<SearchResult> {
     let base_any = AnyLayout::Layout(base.clone());
     let accesses: Vec<Warps> =
         spec.patterns.iter().map(|(_, p)| access_warps(&base_any, spec.elem_bytes, p)).collect::<Result<_>>()?;
-    let none = Swizzle::new(0, 4 - i64::from(elem_log2(spec.elem_bytes)?), 3)?;
+    let none = Swizzle::new(0, 4 - i64::from(elem_log2(spec.elem_bytes, "analysis")?), 3)?;
     let Some((base_c, base_vectors)) = evaluate(spec, none, &base, &base_offsets, &accesses)? else {
         return Err(Error::inadmissible("swizzle search", "the base layout leaves the tile"));
     };

@@ -57,7 +57,7 @@ impl fmt::Display for VectorReport {
 /// ```
 pub fn vector_width(smem: &AnyLayout, elem_bytes: i64, access: &Access) -> Result<VectorReport> {
     crate::sym::refuse("vector_width", || smem.has_symbols())?;
-    elem_log2(elem_bytes)?;
+    elem_log2(elem_bytes, "analysis")?;
     let (threads, values) = thread_offsets(smem, elem_bytes, access)?;
     let warp_elems = warp_vector(&threads, values, elem_bytes);
     // thread 0's values as a layout into the tile

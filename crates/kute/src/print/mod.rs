@@ -6,7 +6,7 @@ mod repeat;
 pub(crate) mod svg;
 mod tv;
 
-pub use svg::{bank_colour, svg, svg_with, SvgOptions, SVG_DETAIL_CELLS, SVG_MAX_CELLS};
+pub use svg::{bank_colour, elem_log2, svg, svg_with, SvgOptions, SVG_DETAIL_CELLS, SVG_MAX_CELLS};
 pub use tv::{
     latex_copy, latex_mma, svg_copy, svg_copy_auto, svg_copy_compact, svg_mma, svg_mma_auto, svg_mma_compact,
 };

@@ -111,6 +111,23 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
     (to(r), to(g), to(b))
 }
 
+/// `log2(elem_bytes)`, checking the element size: the sizes the bank model
+/// takes (the analyses, and the bank colours of `svg`).
+///
+/// Pre: `elem_bytes` is 1, 2, 4, 8 or 16 (else an `Inadmissible` error
+/// naming `op`). Post: its base-2 logarithm.
+///
+/// ```
+/// assert_eq!(kute::print::elem_log2(8, "svg").unwrap(), 3);
+/// assert!(kute::print::elem_log2(3, "svg").unwrap_err().to_string().starts_with("svg: "));
+/// ```
+pub fn elem_log2(elem_bytes: i64, op: &'static str) -> Result<u32> {
+    match elem_bytes {
+        1 | 2 | 4 | 8 | 16 => Ok(elem_bytes.trailing_zeros()),
+        _ => Err(Error::inadmissible(op, format!("element size {elem_bytes}: it must be 1, 2, 4, 8 or 16 bytes"))),
+    }
+}
+
 /// [`svg`], with cells coloured by bank and outlined as `opts` asks.
 ///
 /// Pre: as [`svg`]; `opts.banks` 1, 2, 4, 8 or 16 (else an `Inadmissible` error); each
@@ -199,11 +216,9 @@ pub fn svg_with(l: &(impl Drawable + ?Sized), opts: &SvgOptions) -> Result<Strin
     let width = (left + grid_w + MARGIN).max(2.0 * MARGIN + title_w).ceil();
     let height = (top + grid_h + MARGIN).ceil();
 
-    if let Some(b) = opts.banks
-        && ![1, 2, 4, 8, 16].contains(&b)
-    {
+    if let Some(b) = opts.banks {
         // (the sizes the bank analysis models, so that a picture and its analysis agree)
-        return Err(Error::inadmissible("svg", format!("the element size {b} must be 1, 2, 4, 8 or 16 bytes")));
+        elem_log2(b, "svg")?;
     }
     for (k, _, _) in &opts.marks {
         if !(0..rows * cols).contains(k) {

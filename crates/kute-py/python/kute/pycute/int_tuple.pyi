@@ -1,37 +1,18 @@
-# Type stubs of kute.pycute.int_tuple: kute.pycute's names under pycute's module.
+# Type stubs of kute.pycute.int_tuple: kute.pycute's names under pycute's module, with
+# typing's (as pycute's int_tuple has them).
 
-from kute.pycute import Integer as Integer
-from kute.pycute import is_int as is_int
-from kute.pycute import is_tuple as is_tuple
-from kute.pycute import flatten as flatten
-from kute.pycute import signum as signum
-from kute.pycute import product as product
-from kute.pycute import inner_product as inner_product
-from kute.pycute import tuple_max as tuple_max
-from kute.pycute import elem_scale as elem_scale
-from kute.pycute import shape_div as shape_div
-from kute.pycute import prefix_product as prefix_product
-from kute.pycute import idx2crd as idx2crd
-from kute.pycute import crd2idx as crd2idx
-from kute.pycute import crd2crd as crd2crd
-from kute.pycute import slice_ as slice_
-from kute.pycute import has_none as has_none
+# Each module has the names of the one before it, re-exported with `import *`; its __all__ is
+# that module's, extended with its own names (mypy reads an `__all__ as __all__` import as that
+# module's list, and pyright follows `.extend`; stubtest checks the list against the runtime's).
+from .typing import *
+from .typing import __all__ as __all__
+from . import (
+    is_int, is_tuple, flatten, signum, product, inner_product, tuple_max, elem_scale, shape_div,
+    prefix_product, idx2crd, crd2idx, crd2crd, slice_, has_none,
+)
 
-__all__ = [
-    "Integer",
-    "is_int",
-    "is_tuple",
-    "flatten",
-    "signum",
-    "product",
-    "inner_product",
-    "tuple_max",
-    "elem_scale",
-    "shape_div",
-    "prefix_product",
-    "idx2crd",
-    "crd2idx",
-    "crd2crd",
-    "slice_",
+__all__.extend([
+    "is_int", "is_tuple", "flatten", "signum", "product", "inner_product", "tuple_max",
+    "elem_scale", "shape_div", "prefix_product", "idx2crd", "crd2idx", "crd2crd", "slice_",
     "has_none",
-]
+])

@@ -1,7 +1,5 @@
 # Type stubs of kute.pycute.typing: kute.pycute's names under pycute's module.
 
-from kute.pycute import Integer as Integer
+from . import Integer
 
-__all__ = [
-    "Integer",
-]
+__all__ = ["Integer"]

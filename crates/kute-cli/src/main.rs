@@ -560,7 +560,14 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
             ok &= batch(&mut session, stdin.lock(), &mut out, json)?;
             continue;
         }
-        match session_command(&session, e).map_or_else(|| session.eval_line(e), Err) {
+        let r = session_command(&session, e).map_or_else(|| session.eval_line(e), Err);
+        if !session.notes.is_empty() {
+            out.flush()?;
+            for note in session.notes.drain(..) {
+                eprintln!("{note}");
+            }
+        }
+        match r {
             Ok(v) if json => writeln!(out, "{}", json_answer(e, Ok(&v)))?,
             Ok(v) => writeln!(out, "{v}")?,
             Err(f) if json => {
@@ -610,6 +617,13 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
         }
         let r = session_command(session, line).map_or_else(|| session.eval_line(line), Err);
         ok &= r.is_ok();
+        // (notes on standard error: one output line per input line)
+        if !session.notes.is_empty() {
+            out.flush()?;
+            for note in session.notes.drain(..) {
+                eprintln!("{note}");
+            }
+        }
         match (r, json) {
             (r, true) => writeln!(out, "{}", json_answer(line, r.as_ref()))?,
             (Ok(v), false) => writeln!(out, "{v}")?,

@@ -133,7 +133,12 @@ impl Repl {
         let t = if bare { colon.as_str() } else { t };
         let Some(cmd) = t.strip_prefix(':') else {
             return match self.session.eval_line(line) {
-                Ok(v) => writeln!(out, "{v}").map(|_| (Flow::Continue, true)),
+                Ok(v) => {
+                    for note in self.session.notes.drain(..) {
+                        writeln!(err, "{note}")?;
+                    }
+                    writeln!(out, "{v}").map(|_| (Flow::Continue, true))
+                }
                 Err(f) => writeln!(err, "{}", f.render()).map(|_| (Flow::Continue, false)),
             };
         };
@@ -315,6 +320,17 @@ mod tests {
         {
             assert_eq!(r.line(line, &mut o, &mut e).unwrap().1, ok, "{line}");
         }
+    }
+
+    /// Binding an unknown's name anew renames the unknown the earlier values
+    /// show, and says so.
+    #[test]
+    fn an_unknown_renamed_is_noted() {
+        let (out, err, oks) = run_lines(&["M = ?", "L = (M,_4):(_1,M)", "M = M*2", "L", "M = 3"]);
+        assert_eq!(oks, [true; 5]);
+        assert_eq!(out, "M\n(M,_4):(_1,M)\n2*M_1\n(M_1,_4):(_1,M_1)\n3\n");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("note: the unknown M is renamed M_1"), "{err}");
     }
 
     #[test]

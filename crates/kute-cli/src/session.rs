@@ -68,6 +68,9 @@ pub fn declared(name: &str, v: &Value) -> String {
 pub struct Session {
     /// Bound names.
     pub env: Env,
+    /// What the last lines did besides their values, to tell the reader
+    /// (an unknown renamed when its name was bound anew); taken by the caller.
+    pub notes: Vec<String>,
 }
 
 /// Longest value text a picture command's type error quotes.
@@ -90,8 +93,18 @@ impl Session {
     pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
         let mut last = None;
         for (offset, statement) in kute::syntax::statements(line) {
+            let before: Vec<String> = self.env.keys().cloned().collect();
             let value = expr::eval_line(&mut self.env, statement)
                 .map_err(|e| Failure { offset, ..Failure::new(statement, e) })?;
+            // a name bound beside the binding's own: the earlier unknown of
+            // that name, renamed so that the values bound before read back
+            if let Some((name, _)) = expr::split_binding(statement) {
+                for fresh in self.env.keys().filter(|k| *k != name && !before.contains(k)) {
+                    self.notes.push(format!(
+                        "note: the unknown {name} is renamed {fresh}, as the earlier values now print it; {name} names the new value"
+                    ));
+                }
+            }
             last = Some(value);
         }
         match last {

@@ -523,6 +523,28 @@ impl Sym {
         }
     }
 
+    /// Renames this unknown (a session rebinding its name keeps the earlier
+    /// unknown readable under another). Pre: none. Post: true when `self` is
+    /// a single named unknown, now named `name` wherever it appears.
+    ///
+    /// ```
+    /// let m = kute::sym::Sym::var("M").unwrap();
+    /// let twice = m.mul(&kute::sym::Sym::constant(2)).unwrap();
+    /// assert!(m.rename("M_1"));
+    /// assert_eq!(twice.to_string(), "2*M_1");
+    /// assert!(!twice.rename("N"));
+    /// ```
+    pub fn rename(&self, name: &str) -> bool {
+        let Some(i) = self.as_unknown() else { return false };
+        match &mut table().atoms[i as usize] {
+            AtomKind::Var { name: n @ Some(_), .. } => {
+                *n = Some(name.to_string());
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The value, when the symbol is a constant integer.
     ///
     /// Pre: none. Post: `Some(c)` exactly when no unknown is left and the
@@ -1455,18 +1477,18 @@ pub(crate) fn min_hint(c: &Sym, x: &Sym) -> String {
     declaration(mono[0].0, None, Some(c.saturating_add(1).max(1) as i128), None)
 }
 
-/// Two cases that together cover every value of one unknown `x` the facts
-/// allow: `x` equal to `excluded`, and `x` declared with its least value
-/// raised to `least` or unequal to `more_ne` (which excludes exactly that
-/// value). An undecided question that such a declaration decides offers
-/// one ([`take_split`]): the expression language then answers each case,
-/// and where the answers agree the answer holds for every `x`.
+/// Cases that together cover every value of one unknown `x` the facts
+/// allow: `x` equal to each of `excluded`, and `x` declared with its least
+/// value raised to `least` or unequal to `more_ne` (which excludes exactly
+/// that value). An undecided question that such a declaration decides
+/// offers one ([`take_split`]): the expression language then answers each
+/// case, and where the answers agree the answer holds for every `x`.
 #[derive(Clone, Debug)]
 pub(crate) struct Split {
     /// The unknown.
     pub(crate) x: Sym,
-    /// The value the declaration excludes.
-    pub(crate) excluded: Sym,
+    /// The values the declaration excludes (at most [`MOST_EXCLUDED`]).
+    pub(crate) excluded: Vec<Sym>,
     least: i128,
     more_ne: Option<Sym>,
 }
@@ -1490,7 +1512,10 @@ pub(crate) fn take_split() -> Option<Split> {
     LAST_SPLIT.with(|s| s.borrow_mut().take())
 }
 
-fn offer_split(x: u32, excluded: Sym, least: i128, more_ne: Option<Sym>) {
+/// How many values a split may exclude (each is a case to answer).
+const MOST_EXCLUDED: i128 = 8;
+
+fn offer_split(x: u32, excluded: Vec<Sym>, least: i128, more_ne: Option<Sym>) {
     let split = Split { x: Sym::of_atom(x), excluded, least, more_ne };
     LAST_SPLIT.with(|s| *s.borrow_mut() = Some(split));
 }
@@ -1548,8 +1573,10 @@ fn raised_least_hint(s: &Sym, decided: impl Fn(Option<(u32, i128)>) -> bool) -> 
                 lo = mid;
             }
         }
-        if hi == declared + div {
-            offer_split(x, Sym::constant(declared as i64), hi, None);
+        // the values below `hi` the facts allow, each a case, where few
+        if (hi - declared) / div <= MOST_EXCLUDED {
+            let below = (0..(hi - declared) / div).map(|k| Sym::constant((declared + k * div) as i64));
+            offer_split(x, below.collect(), hi, None);
         }
         return declaration(x, None, Some(hi), None);
     }
@@ -1569,14 +1596,14 @@ pub(crate) fn equality_hint(a: &Sym, b: &Sym) -> String {
         match r.as_const() {
             Some(k) if k == least => {
                 let raised = least as i128 + div as i128;
-                offer_split(x, r.clone(), raised, None);
+                offer_split(x, vec![r.clone()], raised, None);
                 return declaration(x, None, Some(raised), None);
             }
             Some(_) => {}
             None if r.as_unknown().is_some() => {}
             None => continue,
         }
-        offer_split(x, r.clone(), least as i128, Some(r.clone()));
+        offer_split(x, vec![r.clone()], least as i128, Some(r.clone()));
         return declaration(x, None, None, Some(&r));
     }
     raised_least_hint(&d, |raised| {

@@ -300,20 +300,73 @@ fn symbolic_input_is_bounded_and_checked() {
 }
 
 /// A layout evaluated at a coordinate answers by cases, as the functions do:
-/// where the one undecided question's two cases agree, the answer holds for
-/// every value (checked against the concrete layouts).
+/// where the undecided question's cases (each value the declaration that
+/// decides it would exclude, and the declaration) agree, the answer holds
+/// for every value (checked against the concrete layouts); where they do
+/// not, or would be too many, the question is the error.
 #[test]
 fn evaluation_at_a_coordinate_answers_by_cases() {
-    for i in [0, 1] {
+    let concrete = |src: &str, m: i64| kute::expr::eval(&src.replace('M', &m.to_string())).unwrap().to_string();
+    // (1: the coordinate is (0,1) for M = 1 and (1,0) for M >= 2, both at 1;
+    // 3: (0,3), (1,1), (0,1) and (3,0) for M = 1, 2, 3 and more, all at 3)
+    for src in (0..=8).map(|i| format!("(M,_4):(_1,M)({i})")).chain(["crd2idx(5,(M,_4),(_1,M))".into()]) {
         let mut env = Env::new();
         eval_line(&mut env, "M = ?").unwrap();
-        // (1: the coordinate is (0,1) for M = 1 and (1,0) for M >= 2, both at 1)
-        let got = eval_line(&mut env, &format!("(M,_4):(_1,M)({i})")).unwrap().to_string();
+        let got = eval_line(&mut env, &src).unwrap_or_else(|e| panic!("{src}: {e}")).to_string();
         for m in 1..=24 {
-            let want = kute::expr::eval(&format!("({m},_4):(_1,{m})({i})")).unwrap().to_string();
-            assert_eq!(got.trim_start_matches('_'), want.trim_start_matches('_'), "M = {m}, index {i}");
+            assert_eq!(got.trim_start_matches('_'), concrete(&src, m).trim_start_matches('_'), "{src} at M = {m}");
         }
     }
+    for (src, fact, differ) in [
+        // the cases disagree: (2,0) for M >= 3, (0,1) for M = 2
+        ("idx2crd(2,(M,_4))", "needs to know whether 2 < M (declare M = ?{min=3})", true),
+        ("(M,_4):(_1,_16)(2)", "needs to know whether 2 < M (declare M = ?{min=3})", true),
+        // nine values to exclude: past the cases kute answers
+        ("(M,_4):(_1,M)(9)", "needs to know whether 9 < M (declare M = ?{min=10})", false),
+    ] {
+        let mut env = Env::new();
+        eval_line(&mut env, "M = ?").unwrap();
+        let e = eval_line(&mut env, src).unwrap_err();
+        assert_eq!((e.kind(), e.message()), (kute::ErrorKind::Undecided, fact), "{src}");
+        assert_eq!(concrete(src, 1) != concrete(src, 9), differ, "{src}");
+    }
+}
+
+/// Binding an unknown's name anew keeps every answer readable: where a
+/// value still shows the earlier unknown, it is renamed (and bound to the
+/// new name), so each bound value printed reads back as itself; where none
+/// shows it, nothing is renamed.
+#[test]
+fn an_unknowns_name_bound_anew_keeps_answers_readable() {
+    // (the sessions, and how many unknowns each renames: only a name that
+    // holds its own unknown is renamed when bound anew)
+    let sessions: [(&[&str], usize); 6] = [
+        (&["M = ?", "L = (M,_4):(_1,M)", "M = M*2"], 1),
+        (&["M = ?{div=8}", "L = (M,_4):(_1,M)", "M = ?{div=16}"], 1),
+        (&["M = ?", "K = M+1", "M = 128"], 1),
+        (&["M = ?", "L = (M,_4):(_1,M)", "M = M*2", "M = M+1", "P = (M,_2)"], 1),
+        (&["M = ?", "L = (M,_4)", "M = ?", "P = (M,_2)", "M = ?{div=2}"], 2),
+        (&["M = ?", "M = M"], 0),
+    ];
+    for (lines, renamed) in sessions {
+        let mut env = Env::new();
+        for l in lines {
+            eval_line(&mut env, l).unwrap();
+        }
+        for (name, v) in &env {
+            let back = kute::expr::eval_in(&v.to_string(), &env).unwrap();
+            assert_eq!(back.to_string(), v.to_string(), "{lines:?}: {name}");
+            assert!(back == *v, "{lines:?}: {name} = {v} reads back as another value");
+        }
+        let fresh = env.keys().filter(|k| k.starts_with("M_")).count();
+        assert_eq!(fresh, renamed, "{lines:?}: {env:?}");
+    }
+    // nothing shows the earlier unknown: no name is added
+    let mut env = Env::new();
+    for l in ["M = ?", "M = ?{div=4}", "M = 5"] {
+        eval_line(&mut env, l).unwrap();
+    }
+    assert_eq!(env.len(), 1, "{env:?}");
 }
 
 /// Where a call computes with a number (a pointer's address, a thread's
@@ -480,11 +533,11 @@ fn coordinates_divide_where_the_facts_decide() {
 #[test]
 fn indices_into_an_unknown_extent_name_the_order_that_decides_them() {
     let calls = [
-        ("(M,_4):(_1,M)(3)", "evaluate"),
+        ("(M,_4):(_1,_16)(3)", "evaluate"),
         ("idx2crd(3,(M,_4))", "idx2crd"),
-        ("crd2idx(3,(M,_4),(_1,M))", "crd2idx"),
+        ("crd2idx(3,(M,_4),(_1,_16))", "crd2idx"),
         ("idx2crd(M+3,(M,N))", "idx2crd"),
-        ("crd2idx(M+3,(M,N),(_1,M))", "crd2idx"),
+        ("crd2idx(M+3,(M,N),(_1,_16))", "crd2idx"),
     ];
     for (call, op) in calls {
         let mut env = Env::new();

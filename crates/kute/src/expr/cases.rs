@@ -1,8 +1,9 @@
 //! Answers by cases: where a question on one unknown is undecided and a
-//! declaration would decide it by excluding one value (`LD != M`, `M >= 2`),
-//! the call is answered twice, once with the unknown equal to that value
-//! and once with the declaration; where the second answer, with the value
-//! put in, is the first, it holds for every value, and is the answer.
+//! declaration would decide it by excluding a few values (`LD != M`,
+//! `M >= 3`), the call is answered once with the unknown equal to each
+//! excluded value and once with the declaration; where the last answer,
+//! with each value put in, is that value's answer, it holds for every
+//! value, and is the answer.
 
 use super::value::Value;
 use crate::error::{ErrorKind, Result};
@@ -39,18 +40,23 @@ pub(super) fn by_cases(args: &[Value], run: &dyn Fn(&[Value]) -> Result<Value>) 
     answer.ok_or(err)
 }
 
-/// The answer both cases of `split` give, if they agree.
+/// The answer every case of `split` gives, if they agree.
 fn agreed(args: &[Value], split: &sym::Split, run: &dyn Fn(&[Value]) -> Result<Value>) -> Option<Value> {
     let declared = split.declared().ok()?;
-    let excluded = Valuation::replacing(&split.x, split.excluded.clone())?;
     let put = |v: &Valuation| args.iter().map(|a| a.substitute(v)).collect::<Result<Vec<_>>>().ok();
-    let one = by_cases(&put(&excluded)?, run).ok()?;
     let other = by_cases(&put(&Valuation::replacing(&split.x, declared.clone())?)?, run).ok()?;
     // the declared case's answer, in the original unknown again
     let other = other.substitute(&Valuation::replacing(&declared, split.x.clone())?).ok()?;
-    // (equal values; a value the excluded case knows statically, `_2`, is a
-    // run-time value in the other)
-    (unmarked(&other.substitute(&excluded).ok()?) == unmarked(&one)).then_some(other)
+    for value in &split.excluded {
+        let excluded = Valuation::replacing(&split.x, value.clone())?;
+        let one = by_cases(&put(&excluded)?, run).ok()?;
+        // (equal values; a value the excluded case knows statically, `_2`,
+        // is a run-time value in the other)
+        if unmarked(&other.substitute(&excluded).ok()?) != unmarked(&one) {
+            return None;
+        }
+    }
+    Some(other)
 }
 
 /// The printed value without static marks: `_2` as `2` (a `_` that starts a

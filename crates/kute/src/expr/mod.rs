@@ -94,6 +94,7 @@ pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
     match split_binding(line) {
         Some((name, rest)) => {
             let v = eval_in(rest, env).map_err(|e| e.shift_span(line.len() - rest.len()))?;
+            let before = env.get(name).cloned();
             // `M = ?{div=8}` names the new unknown
             if let Value::IntTuple(t) = &v
                 && let Some(x) = t.as_int()
@@ -102,10 +103,45 @@ pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
                 x.to_sym().name_if_anonymous(name);
             }
             bind(env, name, v.clone())?;
+            if let Some(before) = before {
+                keep_unknown_readable(env, name, before);
+            }
             Ok(v)
         }
         None => eval_in(line, env),
     }
+}
+
+/// After `name` is bound anew: where it held the unknown of that name
+/// (`before`) and a value still shows it (`M = ?`, `L = (M,_4)`, then
+/// `M = M*2`), the unknown is renamed `name_1` (or `_2`, ...: the first name
+/// free) and bound to that name, so that every answer printed from now on
+/// reads back.
+fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) {
+    let Value::IntTuple(old) = &before else { return };
+    let Some(x) = old.as_int().filter(|x| x.is_symbolic()).map(|x| x.to_sym()) else { return };
+    if x.to_string() != name || env.get(name) == Some(&before) {
+        return;
+    }
+    // (the new value shows the name as itself where it is a new unknown of
+    // that name, `M = ?{div=8}`)
+    let shown = |v: &Value| v.has_symbols() && shows_name(&v.to_string(), name);
+    let new_unknown = |v: &Value| matches!(v, Value::IntTuple(t) if t.as_int().is_some_and(|x| x.is_symbolic()));
+    if !env.iter().any(|(k, v)| shown(v) && !(k == name && new_unknown(v))) {
+        return;
+    }
+    if let Some(fresh) = (1..).map(|k| format!("{name}_{k}")).find(|n| !env.contains_key(n) && lookup(n).is_none()) {
+        x.rename(&fresh);
+        // (one leaf past the budget at most: the binding replaces a name's
+        // meaning, which must not fail halfway)
+        env.insert(fresh, before);
+    }
+}
+
+/// Whether `text` has `name` as a whole word (unknowns print by name, so a
+/// printed value that shows a name is what a reader would read back).
+fn shows_name(text: &str, name: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name)
 }
 
 /// Parse and evaluate an expression.

@@ -595,11 +595,7 @@ impl Int {
             }
             return Err(crate::sym::undecided("gcd", format!("needs to know gcd({self}, {o})")));
         }
-        let (mut a, mut b) = (self.value.unsigned_abs(), o.value.unsigned_abs());
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        Ok(self.with(o, a.min(i64::MAX as u64) as i64))
+        Ok(self.with(o, crate::arith::gcd_i64(self.value, o.value)))
     }
 
     /// The integer with values put in for its unknowns (itself when concrete).

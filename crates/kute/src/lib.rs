@@ -30,7 +30,8 @@
 //! every input is held to) and [`doc`] (guides).
 //!
 //! The modules are layers. Each one imports only modules named before it in
-//! this list (`tests/layers.rs` checks it on the source): [`error`], [`sym`], [`int`],
+//! this list (`tests/layers.rs` checks it on the source): `arith` (Euclid's
+//! gcd on machine integers; private), [`error`], [`sym`], [`int`],
 //! [`limits`], [`swizzle`], [`tree`], [`int_tuple`], [`stride`], [`layout`],
 //! [`iter`], [`tiler`], [`syntax`] (text to those values: `str::parse` of
 //! `IntTuple`, `Layout` and `Tiler` lives there, so the values know nothing of
@@ -43,6 +44,7 @@
 
 pub mod algebra;
 pub mod analysis;
+mod arith;
 pub mod atom;
 pub mod codegen;
 pub mod composed;

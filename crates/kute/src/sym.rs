@@ -45,6 +45,7 @@
 //! values into a symbolic answer ([`Valuation`], `substitute`) gives kute's
 //! answer on the operands with the values put in.
 
+use crate::arith::gcd_i128;
 use crate::error::{Error, ErrorKind, Result};
 use std::collections::HashMap;
 use std::fmt;
@@ -56,16 +57,6 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 struct Rat {
     n: i128,
     d: i128,
-}
-
-/// gcd of the absolute values (saturating at `i128::MAX`, only reached for
-/// `i128::MIN` with itself or 0).
-fn gcd128(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    i128::try_from(a).unwrap_or(i128::MAX)
 }
 
 fn overflow(what: &str) -> Error {
@@ -84,7 +75,7 @@ impl Rat {
         if d == 0 {
             return Err(Error::div_zero("a symbolic quotient"));
         }
-        let g = gcd128(n, d).max(1);
+        let g = gcd_i128(n, d).max(1);
         let (mut n, mut d) = (n / g, d / g);
         if d < 0 {
             n = n.checked_neg().ok_or_else(|| overflow("quotient"))?;
@@ -94,7 +85,7 @@ impl Rat {
     }
 
     fn add(self, o: Rat) -> Result<Rat> {
-        let g = gcd128(self.d, o.d);
+        let g = gcd_i128(self.d, o.d);
         let (a, b) = (self.d / g, o.d / g);
         let n = self.n.checked_mul(b).zip(o.n.checked_mul(a)).and_then(|(x, y)| x.checked_add(y));
         let d = self.d.checked_mul(b);
@@ -102,8 +93,8 @@ impl Rat {
     }
 
     fn mul(self, o: Rat) -> Result<Rat> {
-        let g1 = gcd128(self.n, o.d).max(1);
-        let g2 = gcd128(o.n, self.d).max(1);
+        let g1 = gcd_i128(self.n, o.d).max(1);
+        let g2 = gcd_i128(o.n, self.d).max(1);
         let n = (self.n / g1).checked_mul(o.n / g2).ok_or_else(|| overflow("product"))?;
         let d = (self.d / g2).checked_mul(o.d / g1).ok_or_else(|| overflow("product"))?;
         Rat::new(n, d)
@@ -261,7 +252,7 @@ fn atom_facts(i: u32) -> (i128, i128) {
         AtomKind::CeilDiv(..) => (1, 1),
         AtomKind::Min(x, c) => {
             let (least, div) = x.as_unknown().map_or((1, 1), atom_facts);
-            (least.min(c as i128).max(1), gcd128(div, c as i128).max(1))
+            (least.min(c as i128).max(1), gcd_i128(div, c as i128).max(1))
         }
     }
 }
@@ -877,7 +868,7 @@ impl Sym {
         let mut g: i128 = 0;
         for c in self.y_coefs() {
             match c {
-                Ok(c) if c.is_int() => g = gcd128(g, c.n),
+                Ok(c) if c.is_int() => g = gcd_i128(g, c.n),
                 _ => return 1,
             }
         }
@@ -1641,8 +1632,8 @@ pub(crate) fn divisibility_fact(p: &Sym, q: &Sym) -> String {
         ([Term { mono, coef }], Some(c)) if mono.len() == 1 && mono[0].1 == 1 && coef.is_int() => {
             match atom(mono[0].0) {
                 AtomKind::Var { div, .. } => {
-                    let need = c as i128 / gcd128(c as i128, coef.n).max(1);
-                    let l = need / gcd128(need, div as i128) * div as i128;
+                    let need = c as i128 / gcd_i128(c as i128, coef.n).max(1);
+                    let l = need / gcd_i128(need, div as i128) * div as i128;
                     declaration(mono[0].0, i64::try_from(l).ok(), None, None)
                 }
                 _ => String::new(),

@@ -469,6 +469,31 @@ fn expressions_on_tensors() {
     assert_eq!(eval("print_tensor(4:1)").unwrap_err().kind(), ErrorKind::Type);
 }
 
+/// A layout where a tensor is expected: the error shows the expression that
+/// makes its counting tensor, and that expression, put in the call, works.
+#[test]
+fn a_layout_for_a_tensor_gets_the_expression_of_its_tensor() {
+    let e = eval("print_tensor(4:1)").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "print_tensor: the tensor must be a tensor, not a layout (4:1); make_tensor(counting, 4:1) is the tensor of that layout"
+    );
+    for (call, layout) in [
+        ("print_tensor(LAYOUT)", "4:1"),
+        ("local_tile(LAYOUT, (_2,_3), (1,1))", "(_4,_6):(_6,_1)"),
+        ("partition_A(get_slice(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}),0), LAYOUT)", "(16,16):(1,16)"),
+    ] {
+        let e = eval(&call.replace("LAYOUT", layout)).unwrap_err();
+        let tensor = format!("make_tensor(counting, {layout})");
+        assert_eq!(e.kind(), ErrorKind::Type, "{call}: {e}");
+        assert!(e.to_string().ends_with(&format!("; {tensor} is the tensor of that layout")), "{call}: {e}");
+        eval(&call.replace("LAYOUT", &tensor)).unwrap_or_else(|e| panic!("{call} of {tensor}: {e}"));
+    }
+    // no such hint where that tensor could not be printed (basis strides)
+    let e = eval("print_tensor(make_identity_layout((2,3)))").unwrap_err();
+    assert!(!e.to_string().contains("make_tensor"), "{e}");
+}
+
 // --- retile ----------------------------------------------------------------------
 
 /// `retile_S` / `retile_D` of a tensor keep its engine and offset and give its

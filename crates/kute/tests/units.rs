@@ -206,6 +206,7 @@ mod syntax_layers {
         for l in uses(include_str!("../src/syntax/parse.rs")) {
             assert!(
                 l.starts_with("use crate::error::")
+                    || l.contains("crate::arith::gcd_i64")
                     || l.contains("crate::tree::MAX_DEPTH")
                     || l.contains("crate::limits::MAX_SOURCE"),
                 "parse.rs: {l}"
@@ -287,6 +288,19 @@ mod error {
         assert_eq!(char_count("aé(", 3), 2);
         assert_eq!(char_count("aé(", 2), 1); // inside 'é': the character before
         assert_eq!(char_count("ab", 4), 4);
+    }
+}
+
+/// From `src/arith.rs`, through `Int::gcd` (`src/int.rs`), its concrete case.
+mod arith {
+    use super::prelude::*;
+
+    #[test]
+    fn gcd_of_absolute_values_saturating_at_the_top() {
+        let gcd = |a: i64, b: i64| Int::new_dynamic(a).gcd(Int::new_dynamic(b)).unwrap().value();
+        assert_eq!((gcd(0, 0), gcd(12, 0), gcd(0, -12), gcd(-12, 18), gcd(12, -18)), (0, 12, 12, 6, 6));
+        assert_eq!((gcd(i64::MIN, 0), gcd(i64::MIN, i64::MIN), gcd(i64::MIN, 6)), (i64::MAX, i64::MAX, 2));
+        assert_eq!((gcd(i64::MAX, i64::MIN), gcd(i64::MAX, 7 * 73)), (1, 7 * 73));
     }
 }
 

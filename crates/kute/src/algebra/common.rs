@@ -2,15 +2,12 @@
 //! greatest common domain of two shapes, the sum of two layouts, and the
 //! common refinement and coarsening of two shapes.
 
+use crate::arith::gcd_i64 as gcd;
 use crate::error::{Error, Result};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, Mode};
 use crate::stride::Stride;
-
-fn gcd(a: i64, b: i64) -> i64 {
-    Int::new_dynamic(a).gcd(Int::new_dynamic(b)).map_or(1, |g| g.value())
-}
 
 /// PyCuTe `greatest_common_domain(A, B)`: the largest ordered factorization
 /// that the leaves of `shape(A)` and `shape(B)` share, walked together from

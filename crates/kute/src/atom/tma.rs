@@ -398,7 +398,7 @@ fn make_tma_desc(
             }
             // the gmem modes of one TMA mode: their common stride and the extent it spans
             let old = stride[i];
-            stride[i] = gcd(stride[i], dj);
+            stride[i] = crate::arith::gcd_u64(stride[i], dj);
             let big = || rule(op, format!("the TMA extent of the gmem modes of {m} overflows 64 bits"));
             dim[i] = match (old.checked_div(stride[i]), dj.checked_div(stride[i])) {
                 (Some(a), Some(b)) => dim[i]
@@ -495,14 +495,6 @@ fn make_tma_desc(
         Stride::basis(scale, &[j])
     })?;
     Ok((desc, g_stride))
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// CuTe's `detail::make_tma_copy_atom`: the atom of one TMA instruction.

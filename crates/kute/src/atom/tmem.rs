@@ -174,18 +174,10 @@ pub fn dp(bits: i64) -> i64 {
     if bits <= 0 || bits >= 32 {
         return 1 << 16;
     }
-    let g = gcd(32, bits);
+    let g = crate::arith::gcd_i64(32, bits);
     let (num, den) = (32 / g, bits / g);
     let shift = num.ilog2() as i64 - den.ilog2() as i64;
     1i64 << (16 + shift.max(0))
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 fn lay(s: &str, op: &'static str) -> Result<Layout> {

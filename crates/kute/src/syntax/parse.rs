@@ -785,11 +785,8 @@ pub fn split_binding(src: &str) -> Option<(&str, &str)> {
 }
 
 /// The least common multiple of two positive integers, `None` past `i64`.
-/// (Euclid's loop here: the parser stays below the layer of values, `Int`.)
+/// (Its gcd is `crate::arith`'s, which is below every layer: the parser stays
+/// below the layer of values, `Int`.)
 fn lcm(a: i64, b: i64) -> Option<i64> {
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    (a / x).checked_mul(b)
+    (a / crate::arith::gcd_i64(a, b)).checked_mul(b)
 }

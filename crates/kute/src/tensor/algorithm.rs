@@ -93,14 +93,6 @@ impl Flat {
     }
 }
 
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 /// An odometer over a [`Flat`] layout, stepping `g` elements of its first leaf at a time.
 struct Odometer<'a> {
     f: &'a Flat,
@@ -139,7 +131,7 @@ impl<'a> Odometer<'a> {
 fn for_each_run(a: &Flat, b: &Flat, n: i64, mut f: impl FnMut(i64, i64, i64, i64, i64)) {
     let first = |x: &Flat| x.ext.first().map(|&e| (e, x.stride[0])).unwrap_or((1, 0));
     let ((ea, sa), (eb, sb)) = (first(a), first(b));
-    let g = gcd(ea, eb).max(1);
+    let g = crate::arith::gcd_i64(ea, eb).max(1);
     let (mut oa, mut ob) = (Odometer::new(a), Odometer::new(b));
     let mut done = 0;
     while done < n {

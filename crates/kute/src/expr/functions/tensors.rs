@@ -68,9 +68,19 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
     })
 }
 
+/// The tensor a value holds, else a `Type` error naming `what`; for a layout
+/// with integer strides and no unknowns, the error shows the expression that
+/// makes its counting tensor (`make_tensor(counting, L)`).
 pub(super) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
     match v {
         Value::Tensor(t) => Ok(t),
+        Value::Layout(l) if l.has_int_strides() && !l.has_symbols() => Err(Error::new(
+            ErrorKind::Type,
+            "",
+            format!(
+                "{what} must be a tensor, not a layout ({l}); make_tensor(counting, {l}) is the tensor of that layout"
+            ),
+        )),
         other => Err(type_error(what, "a tensor", other)),
     }
 }

@@ -435,3 +435,30 @@ fn the_swizzle_search_tries_every_b_the_tile_allows() {
     assert!(r.candidates.iter().filter(|c| c.swizzle.bits() < 5).all(|c| c.total() > ideal));
     assert!(r.reasoning.iter().any(|l| l.contains("B in 1..=5")), "{:?}", r.reasoning);
 }
+
+/// The reports count in words: "1 element", "4 elements", each count read
+/// back from the report's own fields.
+#[test]
+fn reports_count_in_the_singular_and_the_plural() {
+    let words = |n: i64, noun: &str| if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") };
+    for (smem, access) in [
+        ("(_32,_32):(_32,_1)", "(_32,_4):(_0,_1)"),
+        ("(_32,_32):(_32,_1)", "(_32,_1):(_1,_0)"),
+        ("(_8,_64):(_64,_1)", "row:16"),
+    ] {
+        let (l, a) = (any(smem), pat(access));
+        let r = bank_conflicts(&l, 4, &a).unwrap();
+        let text = r.to_string();
+        for want in [
+            format!("{} each", words(r.values, "value")),
+            format!("({}) per instruction", words(r.vector_elems, "element")),
+            format!("{} per thread", words(r.instructions, "instruction")),
+        ] {
+            assert!(text.contains(&want), "{smem} {access}: {want} in\n{text}");
+        }
+        let v = vector_width(&l, 4, &a).unwrap();
+        let text = v.to_string();
+        assert!(text.contains(&format!("({})\n", words(v.elems, "element"))), "{text}");
+        assert!(!text.contains("1 elements") && !text.contains("(s)"), "{text}");
+    }
+}

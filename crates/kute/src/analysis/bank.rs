@@ -89,11 +89,14 @@ impl BankReport {
 
 impl fmt::Display for BankReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "threads:     {} active, {} values each ({} bytes in all)", self.threads, self.values, self.bytes)?;
+        let values = super::counted(self.values, "value");
+        writeln!(f, "threads:     {} active, {values} each ({} bytes in all)", self.threads, self.bytes)?;
         writeln!(
             f,
-            "vector:      {} bytes ({} elements) per instruction, {} instruction(s) per thread",
-            self.vector_bytes, self.vector_elems, self.instructions
+            "vector:      {} bytes ({}) per instruction, {} per thread",
+            self.vector_bytes,
+            super::counted(self.vector_elems, "element"),
+            super::counted(self.instructions, "instruction")
         )?;
         let verdict = if self.is_conflict_free() {
             "conflict-free".to_string()

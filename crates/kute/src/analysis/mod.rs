@@ -74,6 +74,15 @@ mod bank;
 mod search;
 mod vector;
 
+/// `n` and the noun, in the plural unless `n` is 1 ("1 element", "8 elements").
+fn counted(n: i64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 pub use bank::{
     accessed_cells, bank_conflicts, block_bank_conflicts, svg_options, AccessedCell, BankReport, PhaseReport,
 };

@@ -34,11 +34,17 @@ pub struct VectorReport {
 impl fmt::Display for VectorReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.cute_common {
-            Ok(c) => writeln!(f, "max_common_vector: {c} element(s) of thread 0's {} values", self.values)?,
+            Ok(c) => writeln!(
+                f,
+                "max_common_vector: {} of thread 0's {}",
+                super::counted(*c, "element"),
+                super::counted(self.values, "value")
+            )?,
             Err(e) => writeln!(f, "max_common_vector: not defined ({e})")?,
         }
-        writeln!(f, "vector:            {} bytes ({} elements)", self.bytes, self.elems)?;
-        writeln!(f, "warp-wide:         {} bytes ({} elements), every thread aligned", self.warp_bytes, self.warp_elems)
+        writeln!(f, "vector:            {} bytes ({})", self.bytes, super::counted(self.elems, "element"))?;
+        let warp = super::counted(self.warp_elems, "element");
+        writeln!(f, "warp-wide:         {} bytes ({warp}), every thread aligned", self.warp_bytes)
     }
 }
 

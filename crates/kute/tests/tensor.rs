@@ -489,6 +489,13 @@ fn a_layout_for_a_tensor_gets_the_expression_of_its_tensor() {
         assert!(e.to_string().ends_with(&format!("; {tensor} is the tensor of that layout")), "{call}: {e}");
         eval(&call.replace("LAYOUT", &tensor)).unwrap_or_else(|e| panic!("{call} of {tensor}: {e}"));
     }
+    // a shape: its coordinate tensor
+    for (call, shape) in [("print_tensor(SHAPE)", "(2,3)"), ("local_tile(SHAPE, (_2,_2), (0,1))", "(_8,_8)")] {
+        let e = eval(&call.replace("SHAPE", shape)).unwrap_err();
+        let tensor = format!("make_identity_tensor({shape})");
+        assert!(e.to_string().ends_with(&format!("; {tensor} is the coordinate tensor of that shape")), "{call}: {e}");
+        eval(&call.replace("SHAPE", &tensor)).unwrap_or_else(|e| panic!("{call} of {tensor}: {e}"));
+    }
     // no such hint where that tensor could not be printed (basis strides)
     let e = eval("print_tensor(make_identity_layout((2,3)))").unwrap_err();
     assert!(!e.to_string().contains("make_tensor"), "{e}");

@@ -81,6 +81,13 @@ pub(super) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue>
                 "{what} must be a tensor, not a layout ({l}); make_tensor(counting, {l}) is the tensor of that layout"
             ),
         )),
+        Value::IntTuple(s) if !s.has_symbols() => Err(Error::new(
+            ErrorKind::Type,
+            "",
+            format!(
+                "{what} must be a tensor, not an integer tuple ({s}); make_identity_tensor({s}) is the coordinate tensor of that shape"
+            ),
+        )),
         other => Err(type_error(what, "a tensor", other)),
     }
 }

@@ -93,18 +93,9 @@ impl Session {
     pub fn eval_line(&mut self, line: &str) -> Result<Value, Failure> {
         let mut last = None;
         for (offset, statement) in kute::syntax::statements(line) {
-            let before: Vec<String> = self.env.keys().cloned().collect();
-            let value = expr::eval_line(&mut self.env, statement)
+            let (value, renamed) = expr::eval_line_renaming(&mut self.env, statement)
                 .map_err(|e| Failure { offset, ..Failure::new(statement, e) })?;
-            // a name bound beside the binding's own: the earlier unknown of
-            // that name, renamed so that the values bound before read back
-            if let Some((name, _)) = expr::split_binding(statement) {
-                for fresh in self.env.keys().filter(|k| *k != name && !before.contains(k)) {
-                    self.notes.push(format!(
-                        "note: the unknown {name} is renamed {fresh}, as the earlier values now print it; {name} names the new value"
-                    ));
-                }
-            }
+            self.notes.extend(renamed.map(|r| format!("note: {r}")));
             last = Some(value);
         }
         match last {

@@ -57,6 +57,9 @@ pub struct Evaluation {
     /// for (a value that is not a layout of indices, an access that does not
     /// parse or does not fit the tile).
     pub banks_note: Option<String>,
+    /// What the statements did besides their values: an unknown renamed
+    /// when its name was bound anew (as `kute eval` notes it).
+    pub note: Option<String>,
     /// kute's error, as `kute eval` prints it (`error: op: message`).
     pub error: Option<String>,
     /// The failing statement with a line of carets under the part the error
@@ -167,10 +170,13 @@ pub fn evaluate(input: &str) -> Evaluation {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn evaluate_drawn(input: &str, elem_bytes: i32, access: &str) -> Evaluation {
     let mut env = Env::new();
-    let mut last = None;
+    let (mut last, mut notes) = (None, Vec::new());
     for (_, stmt) in statements(input) {
-        match expr::eval_line(&mut env, stmt) {
-            Ok(v) => last = Some(v),
+        match expr::eval_line_renaming(&mut env, stmt) {
+            Ok((v, renamed)) => {
+                notes.extend(renamed.map(|r| r.to_string()));
+                last = Some(v);
+            }
             Err(e) => {
                 return Evaluation {
                     error: Some(format!("error: {}", e.to_string().replace(['\n', '\r'], " "))),
@@ -186,7 +192,9 @@ pub fn evaluate_drawn(input: &str, elem_bytes: i32, access: &str) -> Evaluation 
             ..Evaluation::default()
         };
     };
-    let mut out = Evaluation { ok: true, result: v.to_string(), kind: v.kind_name().to_string(), ..Default::default() };
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    let mut out =
+        Evaluation { ok: true, result: v.to_string(), kind: v.kind_name().to_string(), note, ..Default::default() };
     let banks = Banks { elem_bytes: i64::from(elem_bytes), access: access.trim() };
     draw(&v, &mut out, &banks);
     out
@@ -295,6 +303,16 @@ mod tests {
         let e = evaluate("A = 8:2");
         assert_eq!((e.ok, e.result.as_str()), (true, "8:2"));
         assert!(e.svg.is_some());
+    }
+
+    /// An unknown renamed when its name is bound anew is noted, and the
+    /// answer shows its new name.
+    #[test]
+    fn an_unknown_renamed_is_noted() {
+        let e = evaluate("M = ?; L = (M,_4):(_1,M); M = M*2; L");
+        assert_eq!(e.result, "(M_1,_4):(_1,M_1)", "{e:?}");
+        assert!(e.note.as_deref().is_some_and(|n| n.starts_with("the unknown M is renamed M_1")), "{e:?}");
+        assert_eq!(evaluate("M = ?; M = 2*M").note, None);
     }
 
     #[test]

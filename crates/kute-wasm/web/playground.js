@@ -167,6 +167,7 @@ function run(state, how) {
       : "(<code>kute svg</code>)";
 
   const notes = [];
+  if (r.ok && r.note) notes.push("Note: " + r.note);
   if (r.ok && r.table_note) notes.push("No table: " + r.table_note);
   if (r.ok && r.svg_note) notes.push("No picture: " + r.svg_note);
   if (r.ok && r.banks_note) notes.push("No bank colours: " + r.banks_note);

@@ -91,6 +91,45 @@ pub fn bind(env: &mut Env, name: &str, value: Value) -> Result<()> {
 /// assert_eq!(eval_line(&mut env, "B = (2,3").unwrap_err().span(), Some((8, 9)));
 /// ```
 pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
+    eval_line_renaming(env, line).map(|(v, _)| v)
+}
+
+/// An unknown renamed when its name was bound anew (`M = ?`, `L = (M,_4)`,
+/// then `M = M*2`: the unknown `L` shows is now `M_1`); it displays as the
+/// note a session shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Renamed {
+    /// The name bound anew.
+    pub name: String,
+    /// The unknown's new name, bound to it.
+    pub now: String,
+}
+
+impl std::fmt::Display for Renamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Renamed { name, now } = self;
+        write!(f, "the unknown {name} is renamed {now}, as the earlier values now print it; {name} names the new value")
+    }
+}
+
+/// [`eval_line`], and the unknown it renamed, if any: binding the name of
+/// an unknown that values bound before show renames that unknown (to the
+/// first of `M_1`, `M_2`, ... free) and binds the new name to it, so that
+/// every value printed reads back as itself.
+///
+/// Pre: as [`eval_line`]. Post: as [`eval_line`]; the renamed unknown is
+/// bound to [`Renamed::now`].
+///
+/// ```
+/// use kute::expr::{eval_line, eval_line_renaming, Env};
+/// let mut env = Env::new();
+/// eval_line(&mut env, "M = ?").unwrap();
+/// eval_line(&mut env, "L = (M,_4):(_1,M)").unwrap();
+/// let (v, renamed) = eval_line_renaming(&mut env, "M = M*2").unwrap();
+/// assert_eq!((v.to_string(), renamed.unwrap().now), ("2*M_1".to_string(), "M_1".to_string()));
+/// assert_eq!(env["L"].to_string(), "(M_1,_4):(_1,M_1)");
+/// ```
+pub fn eval_line_renaming(env: &mut Env, line: &str) -> Result<(Value, Option<Renamed>)> {
     match split_binding(line) {
         Some((name, rest)) => {
             let v = eval_in(rest, env).map_err(|e| e.shift_span(line.len() - rest.len()))?;
@@ -103,12 +142,10 @@ pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
                 x.to_sym().name_if_anonymous(name);
             }
             bind(env, name, v.clone())?;
-            if let Some(before) = before {
-                keep_unknown_readable(env, name, before);
-            }
-            Ok(v)
+            let renamed = before.and_then(|before| keep_unknown_readable(env, name, before));
+            Ok((v, renamed.map(|now| Renamed { name: name.to_string(), now })))
         }
-        None => eval_in(line, env),
+        None => Ok((eval_in(line, env)?, None)),
     }
 }
 
@@ -116,26 +153,26 @@ pub fn eval_line(env: &mut Env, line: &str) -> Result<Value> {
 /// (`before`) and a value still shows it (`M = ?`, `L = (M,_4)`, then
 /// `M = M*2`), the unknown is renamed `name_1` (or `_2`, ...: the first name
 /// free) and bound to that name, so that every answer printed from now on
-/// reads back.
-fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) {
-    let Value::IntTuple(old) = &before else { return };
-    let Some(x) = old.as_int().filter(|x| x.is_symbolic()).map(|x| x.to_sym()) else { return };
+/// reads back. The new name, where it renamed.
+fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) -> Option<String> {
+    let Value::IntTuple(old) = &before else { return None };
+    let x = old.as_int().filter(|x| x.is_symbolic())?.to_sym();
     if x.to_string() != name || env.get(name) == Some(&before) {
-        return;
+        return None;
     }
     // (the new value shows the name as itself where it is a new unknown of
     // that name, `M = ?{div=8}`)
     let shown = |v: &Value| v.has_symbols() && shows_name(&v.to_string(), name);
     let new_unknown = |v: &Value| matches!(v, Value::IntTuple(t) if t.as_int().is_some_and(|x| x.is_symbolic()));
     if !env.iter().any(|(k, v)| shown(v) && !(k == name && new_unknown(v))) {
-        return;
+        return None;
     }
-    if let Some(fresh) = (1..).map(|k| format!("{name}_{k}")).find(|n| !env.contains_key(n) && lookup(n).is_none()) {
-        x.rename(&fresh);
-        // (one leaf past the budget at most: the binding replaces a name's
-        // meaning, which must not fail halfway)
-        env.insert(fresh, before);
-    }
+    let fresh = (1..).map(|k| format!("{name}_{k}")).find(|n| !env.contains_key(n) && lookup(n).is_none())?;
+    x.rename(&fresh);
+    // (one leaf past the budget at most: the binding replaces a name's
+    // meaning, which must not fail halfway)
+    env.insert(fresh.clone(), before);
+    Some(fresh)
 }
 
 /// Whether `text` has `name` as a whole word (unknowns print by name, so a

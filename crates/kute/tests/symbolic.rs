@@ -340,13 +340,15 @@ fn evaluation_at_a_coordinate_answers_by_cases() {
 fn an_unknowns_name_bound_anew_keeps_answers_readable() {
     // (the sessions, and how many unknowns each renames: only a name that
     // holds its own unknown is renamed when bound anew)
-    let sessions: [(&[&str], usize); 6] = [
+    let sessions: [(&[&str], usize); 8] = [
         (&["M = ?", "L = (M,_4):(_1,M)", "M = M*2"], 1),
         (&["M = ?{div=8}", "L = (M,_4):(_1,M)", "M = ?{div=16}"], 1),
         (&["M = ?", "K = M+1", "M = 128"], 1),
         (&["M = ?", "L = (M,_4):(_1,M)", "M = M*2", "M = M+1", "P = (M,_2)"], 1),
         (&["M = ?", "L = (M,_4)", "M = ?", "P = (M,_2)", "M = ?{div=2}"], 2),
         (&["M = ?", "M = M"], 0),
+        (&["M = ?", "M = 2*M"], 1),
+        (&["M = ?{div=4}", "M = M/2"], 1),
     ];
     for (lines, renamed) in sessions {
         let mut env = Env::new();

@@ -163,7 +163,7 @@ fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) -> Option<Str
     // (the new value shows the name as itself where it is a new unknown of
     // that name, `M = ?{div=8}`)
     let shown = |v: &Value| v.has_symbols() && shows_name(&v.to_string(), name);
-    let new_unknown = |v: &Value| matches!(v, Value::IntTuple(t) if t.as_int().is_some_and(|x| x.is_symbolic()));
+    let new_unknown = |v: &Value| matches!(v, Value::IntTuple(t) if t.as_int().is_some_and(|x| x.is_symbolic() && x.to_sym().declaration().is_some()));
     if !env.iter().any(|(k, v)| shown(v) && !(k == name && new_unknown(v))) {
         return None;
     }

@@ -148,10 +148,8 @@ impl Repl {
             "q" | "quit" | "exit" => return Ok((Flow::Quit, true)),
             "h" | "help" | "?" => help(rest, out, err)?,
             "env" => {
-                let mut names: Vec<_> = self.session.env.iter().collect();
-                names.sort_by(|a, b| a.0.cmp(b.0));
-                for (k, v) in names {
-                    writeln!(out, "{k} = {}", crate::session::declared(k, v))?;
+                for line in crate::session::listing(&self.session.env) {
+                    writeln!(out, "{line}")?;
                 }
                 true
             }
@@ -305,8 +303,17 @@ mod tests {
         let (out, err, _) = run_lines(&[&lines[..], &[":env"]].concat());
         assert_eq!(err, "");
         let listed: Vec<&str> = out.lines().skip(lines.len()).collect();
-        let want = ["A = (M,N):(_1,M)", "E = 2*M", "K = ?{div=4,min=64,ne=N}", "M = ?{div=8}", "N = ?", "P = M"];
+        let want = ["M = ?{div=8}", "N = ?", "K = ?{div=4,min=64,ne=N}", "A = (M,N):(_1,M)", "E = 2*M", "P = M"];
         assert_eq!(listed, want, "{out}");
+        // the whole listing, read back line by line in a new session, binds
+        // the same names to values that list the same, unknowns renamed too
+        for lines in [&lines[..], &["M = ?", "L = (M,_4):(_1,M)", "M = M*2", "A = ?", "B = ?{ne=A}", "A = (A,B)"]] {
+            let (out, _, _) = run_lines(&[lines, &[":env"]].concat());
+            let listed: Vec<&str> = out.lines().skip(lines.len()).collect();
+            let (again, err, oks) = run_lines(&[&listed[..], &[":env"]].concat());
+            assert_eq!((err.as_str(), oks.iter().all(|&ok| ok)), ("", true), "{listed:?}");
+            assert_eq!(again.lines().skip(listed.len()).collect::<Vec<_>>(), listed, "{lines:?}");
+        }
         // read back, the listing binds unknowns with the same facts: M/8
         // is decided, M/16 is not, K is at least 64 and unequal to N
         let mut r = Repl { session: Session::default() };

@@ -63,6 +63,28 @@ pub fn declared(name: &str, v: &Value) -> String {
     v.to_string()
 }
 
+/// The bindings of `env` as `:env` lists them, one `NAME = value` line each,
+/// in an order that reads back line by line: the unknowns' declarations
+/// first (each after the unknowns its facts name), then the other values
+/// (which, evaluated, name only unknowns), each group by name.
+pub fn listing(env: &Env) -> Vec<String> {
+    let mut lines: Vec<(&String, String)> = env.iter().map(|(k, v)| (k, declared(k, v))).collect();
+    lines.sort();
+    let (mut pending, values): (Vec<_>, Vec<_>) = lines.into_iter().partition(|(_, d)| d.starts_with('?'));
+    let mut out = Vec::with_capacity(env.len());
+    while !pending.is_empty() {
+        let names_pending = |d: &str| {
+            d.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| pending.iter().any(|(k, _)| k.as_str() == w))
+        };
+        // (facts cannot name each other in a cycle: a fact names an unknown declared before)
+        let next = pending.iter().position(|(_, d)| !names_pending(d)).unwrap_or(0);
+        let (k, d) = pending.remove(next);
+        out.push(format!("{k} = {d}"));
+    }
+    out.extend(values.into_iter().map(|(k, d)| format!("{k} = {d}")));
+    out
+}
+
 /// An evaluation session: the names bound so far.
 #[derive(Default)]
 pub struct Session {

@@ -24,7 +24,7 @@ Commands:
   :explain EXPR         how a call is derived, step by step: composition, complement,
                         coalesce, a divide, a product, right_inverse, left_inverse
                         or make_layout
-  :env                  list the bound names
+  :env                  list the bound names (as lines that bind them again)
   :help [NAME]          this help and every function; with NAME, its call forms
                         (with the start of names, the functions that start so)
   :help atoms           the MMA and copy atoms kute knows

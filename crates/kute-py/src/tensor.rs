@@ -23,6 +23,9 @@ fn counting(t: &Bound<'_, PyAny>) -> PyResult<Tensor<Counting>> {
                 Err(PyTypeError::new_err("expected a counting tensor, not a coordinate tensor"))
             }
             TensorValue::Tmem(_) => Err(PyTypeError::new_err("expected a counting tensor, not a tensor-memory tensor")),
+            TensorValue::Pointer(_) => {
+                Err(PyTypeError::new_err("expected a counting tensor, not a gmem or smem tensor"))
+            }
             TensorValue::Im2col(_) => {
                 Err(PyTypeError::new_err("expected a counting tensor, not an im2col TMA coordinate tensor"))
             }
@@ -139,6 +142,9 @@ pub fn _relayout(py: Python<'_>, t: &Bound<'_, PyAny>, layout: &Bound<'_, PyAny>
                 TensorValue::Counting(Tensor::with_offset(Counting, layout, c.offset().clone()))
             }
             TensorValue::Identity(c) => TensorValue::Identity(Tensor::with_offset(Coords, layout, c.offset().clone())),
+            TensorValue::Pointer(c) => {
+                TensorValue::Pointer(Tensor::with_offset(c.engine().clone(), layout, c.offset().clone()))
+            }
             TensorValue::Tmem(_) => {
                 return Err(PyTypeError::new_err(
                     "expected a counting or coordinate tensor, not a tensor-memory tensor",

@@ -900,6 +900,7 @@ fn tensor_parts(v: &Value) -> Option<(String, kute::Layout)> {
     let (offset, layout) = match &**t {
         kute::expr::TensorValue::Counting(t) => (format!("{:?}", t.offset()), t.layout().clone()),
         kute::expr::TensorValue::Identity(t) => (format!("{:?}", t.offset()), t.layout().clone()),
+        kute::expr::TensorValue::Pointer(t) => (format!("{:?}", t.offset()), t.layout().clone()),
         kute::expr::TensorValue::Tmem(..) | kute::expr::TensorValue::Im2col(_) => return None,
     };
     match layout {

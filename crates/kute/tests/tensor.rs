@@ -548,3 +548,77 @@ fn retile_errors_name_the_call() {
         assert!(e.to_string().starts_with("retile_") || e.to_string().starts_with("evaluate: retile_"), "{src}: {e}");
     }
 }
+
+// --- gmem and smem tensors ---------------------------------------------------------
+
+/// The tensor algorithms on a gmem or smem tensor give the layout they give
+/// the counting tensor of the same layout, and move the pointer by that
+/// tensor's offset in elements (`bits/8` bytes each; a sub-byte pointer
+/// names the byte and the element within it, as CuTe's `subptr`).
+#[test]
+fn pointer_tensors_move_by_the_counting_tensors_offset() {
+    let ops = [
+        "local_tile(@, (_16,_8), (1,_))",
+        "local_tile(@, (_16,_8), (2,3))",
+        "local_tile(@, (_8,_8,_4), (1,2,_), Step<_1,X,_1>{})",
+        "local_partition(@, (_8,_4), 13)",
+        "local_partition(local_tile(@, (_32,_32), (1,0)), (_4,_8), 30)",
+        "zipped_divide(@, (_16,_8))",
+        "@(_,5)",
+        "@(3,_)(_)",
+        "partition_A(get_slice(make_tiled_mma(SM80_16x8x16_F16F16F16F16_TN{}),7), local_tile(@,(_16,_16),(1,2)))",
+    ];
+    for (elem, bits, base) in
+        [("half_t", 16, 0), ("float", 32, 4096), ("double", 64, 256), ("uint8_t", 8, 3), ("float_e2m1_t", 4, 64)]
+    {
+        for layout in ["(64,96):(96,_1)", "(64,96):(_1,64)", "(_64,(_8,_12)):(_8,(_1,_512))"] {
+            for op in ops {
+                let gmem = format!("make_tensor(make_gmem_ptr<{elem}>({base}), {layout})");
+                let counting = format!("make_tensor(counting, {layout})");
+                let got = eval(&op.replace('@', &gmem)).unwrap_or_else(|e| panic!("{op} of {gmem}: {e}")).to_string();
+                let want = eval(&op.replace('@', &counting)).unwrap().to_string();
+                let (ptr, got_layout) = got.split_once(" o ").unwrap();
+                let (iter, want_layout) = want.split_once(" o ").unwrap();
+                assert_eq!(got_layout, want_layout, "{op} of {gmem}");
+                let offset: i64 = iter
+                    .trim_start_matches("counting_iter(")
+                    .trim_end_matches(')')
+                    .trim_start_matches('_')
+                    .parse()
+                    .unwrap();
+                let at = base * 8 + offset * bits;
+                let ptr_want = if bits < 8 {
+                    format!("gmem_subptr[{bits}b]({:#x}.{})", at / 8, at % 8 / bits)
+                } else {
+                    format!("gmem_ptr[{bits}b]({:#x})", at / 8)
+                };
+                assert_eq!(ptr, ptr_want, "{op} of {gmem}");
+            }
+        }
+    }
+    // smem: the swizzle stays with the pointer
+    let s = "make_tensor(make_smem_ptr<half_t>(1024), Sw<3,3,3> o _0 o (_64,_64):(_64,_1))";
+    assert_eq!(
+        eval(&format!("local_tile({s}, (_8,_64), (2,0))(_,3)")).unwrap().to_string(),
+        "Sw<3,3,3>_smem_ptr[16b](0xc06) o (_8):(_64)"
+    );
+}
+
+/// A gmem or smem tensor has no elements kute could read: reading or
+/// printing one is an error saying so; its tiles are what TMA and bulk
+/// copies take (a tile of a gmem tensor makes the TMA copy of the tensor
+/// that starts there).
+#[test]
+fn pointer_tensors_are_read_by_nobody_and_taken_by_copies() {
+    let g = "make_tensor(make_gmem_ptr<half_t>(0), (256,128):(128,_1))";
+    for call in [format!("{g}(3,4)"), format!("print_tensor(local_tile({g}, (_2,_2), (0,0)))")] {
+        let e = eval(&call).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Type, "{call}: {e}");
+        assert!(e.to_string().contains("memory kute does not hold"), "{call}: {e}");
+    }
+    let tile = format!("local_tile({g}, (_128,_64), (1,1))");
+    let tiled = eval(&format!("make_tma_copy(SM90_TMA_LOAD{{}}, {tile}, (_128,_64):(_64,_1))")).unwrap();
+    let whole = eval("make_tma_copy(SM90_TMA_LOAD{}, make_tensor(make_gmem_ptr<half_t>(32896), (_128,_64):(128,_1)), (_128,_64):(_64,_1))").unwrap();
+    assert_eq!(tiled.to_string(), whole.to_string());
+    assert_eq!(eval(&format!("size({g})")).unwrap().to_string(), "32768");
+}

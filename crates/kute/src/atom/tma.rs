@@ -149,10 +149,37 @@ impl GmemTensor {
     }
 }
 
+impl GmemTensor {
+    /// Its pointer, the engine of the tensor algorithms' gmem tensors.
+    ///
+    /// Pre: none. Post: a gmem pointer of this element type and address.
+    ///
+    /// ```
+    /// use kute::atom::tma::GmemTensor;
+    /// let g = GmemTensor::new("float", 4096, "(8,8):(8,_1)".parse().unwrap()).unwrap();
+    /// assert_eq!((g.pointer().smem, g.pointer().address), (false, 4096));
+    /// ```
+    pub fn pointer(&self) -> crate::tensor::Pointer {
+        crate::tensor::Pointer {
+            smem: false,
+            elem: self.elem.clone(),
+            bits: self.bits,
+            address: self.address,
+            swizzle: None,
+        }
+    }
+}
+
 impl fmt::Display for GmemTensor {
     /// CuTe's `print` of the tensor (the pointer printed in hexadecimal).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "gmem_ptr[{}b]({:#x}) o {}", self.bits, self.address, self.layout)
+        use crate::tensor::Engine;
+        write!(
+            f,
+            "{} o {}",
+            self.pointer().describe(&crate::layout::point::Point::Scalar(Int::ZERO.into())),
+            self.layout
+        )
     }
 }
 
@@ -1023,13 +1050,39 @@ impl SmemTensor {
     }
 }
 
+impl SmemTensor {
+    /// Its pointer (with its swizzle), the engine of the tensor algorithms'
+    /// smem tensors.
+    ///
+    /// Pre: none. Post: an smem pointer of this element type, address and swizzle.
+    ///
+    /// ```
+    /// use kute::atom::tma::SmemTensor;
+    /// let l = kute::expr::eval("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)").unwrap().to_any_layout("s").unwrap();
+    /// let p = SmemTensor::new("half_t", 0, &l).unwrap().pointer();
+    /// assert_eq!((p.smem, p.swizzle.unwrap().to_string()), (true, "Sw<3,3,3>".to_string()));
+    /// ```
+    pub fn pointer(&self) -> crate::tensor::Pointer {
+        crate::tensor::Pointer {
+            smem: true,
+            elem: self.elem.clone(),
+            bits: self.bits,
+            address: self.address,
+            swizzle: self.swizzle,
+        }
+    }
+}
+
 impl fmt::Display for SmemTensor {
     /// CuTe's `print` of the tensor.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(sw) = self.swizzle {
-            write!(f, "{sw}_")?;
-        }
-        write!(f, "smem_ptr[{}b]({:#x}) o {}", self.bits, self.address, self.layout)
+        use crate::tensor::Engine;
+        write!(
+            f,
+            "{} o {}",
+            self.pointer().describe(&crate::layout::point::Point::Scalar(Int::ZERO.into())),
+            self.layout
+        )
     }
 }
 

@@ -510,6 +510,9 @@ fn apply_once(f: &Value, args: &[Value]) -> Result<Value> {
         Value::Layout(l) => l,
         Value::Swizzle(_) | Value::Composed(_) => return functions::apply_composed(f, args),
         Value::Tensor(t) => return functions::apply_tensor(t, args),
+        Value::GmemTensor(_) | Value::SmemTensor(_) => {
+            return functions::apply_tensor(&*functions::as_tensor(f, "the tensor")?, args)
+        }
         other => return Err(value::type_error("the applied value", "a layout", other)),
     };
     let coord = if args.len() == 1 { args[0].clone() } else { Value::tuple(args.to_vec())? };

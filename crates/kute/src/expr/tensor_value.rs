@@ -2,7 +2,7 @@
 //! (coordinate) tensor.
 
 use crate::error::Result;
-use crate::tensor::{Coords, Counting, Tensor};
+use crate::tensor::{Coords, Counting, Pointer, Tensor};
 use std::fmt;
 
 /// A tensor value of the expression language.
@@ -12,6 +12,10 @@ pub enum TensorValue {
     Counting(Tensor<Counting>),
     /// A coordinate tensor (`make_identity_tensor(S)`).
     Identity(Tensor<Coords>),
+    /// A tensor of a gmem or smem pointer, as the tensor algorithms give it
+    /// (`local_tile` of `make_tensor(make_gmem_ptr<T>(a), L)`): its layout
+    /// and address, no elements.
+    Pointer(Tensor<Pointer>),
     /// A tensor in tensor memory (`partition_fragment_C` of a tcgen05 MMA,
     /// `make_tensor(make_tmem_ptr<T>(0), L)`), with its layout as an
     /// [`crate::AnyLayout`] for the functions of layouts.
@@ -29,6 +33,7 @@ impl fmt::Display for TensorValue {
         match self {
             TensorValue::Counting(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Identity(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
+            TensorValue::Pointer(t) => write!(f, "{} o {}", t.engine().describe(t.offset()), t.layout()),
             TensorValue::Tmem(t) => write!(f, "{}", t.0),
             TensorValue::Im2col(t) => write!(f, "{t}"),
         }
@@ -41,6 +46,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.has_symbols(),
             TensorValue::Identity(t) => t.has_symbols(),
+            TensorValue::Pointer(t) => t.has_symbols(),
             TensorValue::Tmem(t) => t.0.layout().has_symbols(),
             TensorValue::Im2col(_) => false,
         }
@@ -51,6 +57,7 @@ impl TensorValue {
         Ok(match self {
             TensorValue::Counting(t) => TensorValue::Counting(t.substitute(v)?),
             TensorValue::Identity(t) => TensorValue::Identity(t.substitute(v)?),
+            TensorValue::Pointer(t) => TensorValue::Pointer(t.substitute(v)?),
             TensorValue::Tmem(..) | TensorValue::Im2col(_) => self.clone(),
         })
     }
@@ -60,6 +67,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().leaf_count(),
             TensorValue::Identity(t) => t.layout().leaf_count(),
+            TensorValue::Pointer(t) => t.layout().leaf_count(),
             TensorValue::Tmem(t) => t.0.layout().leaves().len(),
             TensorValue::Im2col(t) => t.multimode().leaves().len() + t.linear().leaves().len(),
         }
@@ -70,6 +78,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => t.layout().depth(),
             TensorValue::Identity(t) => t.layout().depth(),
+            TensorValue::Pointer(t) => t.layout().depth(),
             TensorValue::Tmem(t) => t.0.layout().depth(),
             TensorValue::Im2col(t) => t.multimode().depth().max(t.linear().depth()),
         }
@@ -80,6 +89,7 @@ impl TensorValue {
         match self {
             TensorValue::Counting(t) => Ok(t.layout()),
             TensorValue::Identity(t) => Ok(t.layout()),
+            TensorValue::Pointer(t) => Ok(t.layout()),
             TensorValue::Tmem(t) => Ok(&t.1),
             TensorValue::Im2col(_) => Err(crate::expr::functions::im2col_unsupported()),
         }

@@ -10,6 +10,7 @@
 //! | [`Owned`], [`Borrowed`], [`BorrowedMut`] | `data[p]` | a pointer |
 //! | [`Counting`] | `p` itself (an `i64`) | `counting_iterator` |
 //! | [`Coords`] | `p` as a coordinate ([`IntTuple`]) | `ArithmeticTupleIterator` (identity tensors) |
+//! | [`Pointer`] | none: memory kute does not hold (its layout gives the offsets) | `gmem_ptr`, `smem_ptr` |
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::int_tuple::IntTuple;
@@ -123,6 +124,75 @@ pub struct Counting;
 pub struct Coords;
 
 /// The index of an integer position in storage of `len` elements.
+/// A pointer into memory kute does not hold (CuTe's `gmem_ptr<T>` and
+/// `smem_ptr<T>`, the latter perhaps swizzled): its tensors have layouts and
+/// addresses, which the tensor algorithms move, but no elements to read.
+///
+/// ```
+/// use kute::tensor::{Engine, Pointer};
+/// use kute::layout::point::Point;
+/// let p = Pointer { smem: false, elem: "half_t".into(), bits: 16, address: 0, swizzle: None };
+/// let at = |v| Point::Scalar(kute::Int::new_dynamic(v).into());
+/// assert_eq!(p.describe(&at(64)), "gmem_ptr[16b](0x80)");
+/// assert_eq!(p.read(&at(0)).unwrap_err().kind(), kute::ErrorKind::Type);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pointer {
+    /// Shared memory (`smem_ptr`), else global memory (`gmem_ptr`).
+    pub smem: bool,
+    /// The element type's name (`half_t`).
+    pub elem: String,
+    /// The element type's width in bits.
+    pub bits: i64,
+    /// The byte address of position 0.
+    pub address: i64,
+    /// The swizzle of the address's bits (an smem pointer's `Sw<B,M,S>_`).
+    pub swizzle: Option<crate::swizzle::Swizzle>,
+}
+
+impl Pointer {
+    /// The bit address of position `at`.
+    ///
+    /// Pre: none. Post: `8·address + at·bits`; `None` where `at` is not a
+    /// known integer, or the address is past `i64` bytes.
+    ///
+    /// ```
+    /// use kute::{tensor::Pointer, layout::point::Point, Int};
+    /// let p = Pointer { smem: true, elem: "float_e2m1_t".into(), bits: 4, address: 16, swizzle: None };
+    /// assert_eq!(p.bit_address_of(&Point::Scalar(Int::new_dynamic(3).into())), Some(16 * 8 + 12));
+    /// ```
+    pub fn bit_address_of(&self, at: &Point) -> Option<i128> {
+        let i = at.as_int().filter(|i| !i.is_symbolic())?;
+        let bits = (self.address as i128 * 8).checked_add((i.value() as i128).checked_mul(self.bits as i128)?)?;
+        i64::try_from(bits / 8).ok().map(|_| bits)
+    }
+}
+
+impl Engine for Pointer {
+    type Elem = ();
+    fn read(&self, at: &Point) -> Result<()> {
+        let space = if self.smem { "smem" } else { "gmem" };
+        Err(Error::new(
+            ErrorKind::Type,
+            "tensor",
+            format!("the element at {at} of a {space} tensor is in memory kute does not hold (its layout gives the element's offset)"),
+        ))
+    }
+    fn describe(&self, offset: &Point) -> String {
+        let sw = self.swizzle.map(|s| format!("{s}_")).unwrap_or_default();
+        let space = if self.smem { "smem" } else { "gmem" };
+        let bits = self.bits;
+        match self.bit_address_of(offset) {
+            // (CuTe's subbyte_iterator: the byte, and the element within it)
+            Some(a) if bits < 8 => {
+                format!("{sw}{space}_subptr[{bits}b]({:#x}.{})", a / 8, a % 8 / i128::from(bits.max(1)))
+            }
+            Some(a) => format!("{sw}{space}_ptr[{bits}b]({:#x})", a / 8),
+            None => format!("{sw}{space}_ptr[{bits}b]({:#x}+{offset}*{bits}b)", self.address),
+        }
+    }
+}
+
 pub(crate) fn storage_index(len: usize, at: &Point) -> Result<usize> {
     let i = at.as_int().ok_or_else(|| {
         Error::new(ErrorKind::Type, "tensor", format!("the position {at} is a coordinate, not an index into storage"))

@@ -24,7 +24,7 @@ pub mod partition;
 pub mod print;
 
 pub use algorithm::{axpby, clear, copy, copy_scalar, fill, gemm, transform, transform_into, CopyPath};
-pub use engine::{Borrowed, BorrowedMut, Coords, Counting, Engine, EngineMut, Owned};
+pub use engine::{Borrowed, BorrowedMut, Coords, Counting, Engine, EngineMut, Owned, Pointer};
 pub use print::{print_tensor, PrettyPrint};
 
 use crate::composed::{AnyLayout, ComposedLayout};

@@ -106,7 +106,7 @@ impl Kind {
                 Some(Kind::Atom)
             }
             Value::Swizzle(_) | Value::Composed(_) => Some(Kind::Composed),
-            Value::Tensor(_) => Some(Kind::Tensor),
+            Value::Tensor(_) | Value::GmemTensor(_) | Value::SmemTensor(_) => Some(Kind::Tensor),
             Value::ThrSlice(_) => Some(Kind::ThrSlice),
             _ => None,
         }

@@ -73,9 +73,17 @@ pub(super) fn print_latex(a: &Args) -> Result<Value> {
 
 /// `print_tensor(T)`: CuTe's `print_tensor` of a counting or identity tensor.
 pub(super) fn print_tensor(a: &Args) -> Result<Value> {
-    let s = match as_tensor(&a[0], "the tensor").map_err(|e| e.in_op(a.name))? {
+    let s = match &*as_tensor(&a[0], "the tensor").map_err(|e| e.in_op(a.name))? {
         TensorValue::Counting(t) => crate::tensor::print_tensor(t)?,
         TensorValue::Identity(t) => crate::tensor::print_tensor(t)?,
+        TensorValue::Pointer(t) => {
+            use crate::tensor::Engine;
+            return Err(Error::new(
+                ErrorKind::Type,
+                a.name,
+                format!("{} o {} points into memory kute does not hold: print(T) shows its pointer and layout, print_tensor(make_tensor(counting, layout(T))) its offsets", t.engine().describe(t.offset()), t.layout()),
+            ));
+        }
         TensorValue::Tmem(..) => return Err(super::tensors::tmem_unsupported().in_op(a.name)),
         TensorValue::Im2col(_) => return Err(super::im2col_unsupported().in_op(a.name)),
     };

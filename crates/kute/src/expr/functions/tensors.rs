@@ -1,4 +1,4 @@
-//! Tensors in the expression language: counting and identity (coordinate)
+//! Tensors in the expression language: counting, identity (coordinate), gmem and smem
 //! tensors, their partitions, divides and indexing, and the
 //! overloads of layout functions for tensors (the registry names them).
 //!
@@ -23,13 +23,15 @@ use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::{Coord, Crd};
 use crate::layout::Layout;
-use crate::tensor::{self, Coords, Counting, Tensor};
+use crate::tensor::{self, Coords, Counting, Pointer, Tensor};
 use crate::tiler::Tiler;
+use std::borrow::Cow;
 
-/// One of the two tensor kinds, to write each operation once.
+/// One of the tensor kinds the algorithms take, to write each operation once.
 enum TensorOf {
     C(Tensor<Counting>),
     I(Tensor<Coords>),
+    P(Tensor<Pointer>),
 }
 
 macro_rules! both {
@@ -37,6 +39,7 @@ macro_rules! both {
         match $x {
             TensorOf::C($t) => Ok(TensorOf::C($body?)),
             TensorOf::I($t) => Ok(TensorOf::I($body?)),
+            TensorOf::P($t) => Ok(TensorOf::P($body?)),
         }
     };
 }
@@ -59,21 +62,26 @@ fn map(t: &TensorValue, f: impl Fn(TensorOf) -> Result<TensorOf>) -> Result<Valu
     let r = match t {
         TensorValue::Counting(t) => f(TensorOf::C(t.clone()))?,
         TensorValue::Identity(t) => f(TensorOf::I(t.clone()))?,
+        TensorValue::Pointer(t) => f(TensorOf::P(t.clone()))?,
         TensorValue::Tmem(..) => return Err(tmem_unsupported()),
         TensorValue::Im2col(_) => return Err(super::im2col_unsupported()),
     };
     Ok(match r {
         TensorOf::C(t) => wrap(TensorValue::Counting(t)),
         TensorOf::I(t) => wrap(TensorValue::Identity(t)),
+        TensorOf::P(t) => wrap(TensorValue::Pointer(t)),
     })
 }
 
 /// The tensor a value holds, else a `Type` error naming `what`; for a layout
 /// with integer strides and no unknowns, the error shows the expression that
 /// makes its counting tensor (`make_tensor(counting, L)`).
-pub(super) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue> {
+pub(crate) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<Cow<'a, TensorValue>> {
     match v {
-        Value::Tensor(t) => Ok(t),
+        Value::Tensor(t) => Ok(Cow::Borrowed(t)),
+        // (the TMA copies' operands, as the tensor algorithms take them)
+        Value::GmemTensor(g) => Ok(Cow::Owned(TensorValue::Pointer(Tensor::new(g.pointer(), g.layout().clone())))),
+        Value::SmemTensor(s) => Ok(Cow::Owned(TensorValue::Pointer(Tensor::new(s.pointer(), s.layout().clone())))),
         Value::Layout(l) if l.has_int_strides() && !l.has_symbols() => Err(Error::new(
             ErrorKind::Type,
             "",
@@ -93,7 +101,7 @@ pub(super) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<&'a TensorValue>
 }
 
 /// The tensor that is the first argument of an overload.
-fn first<'a>(a: &Args<'a>) -> Result<&'a TensorValue> {
+fn first<'a>(a: &Args<'a>) -> Result<Cow<'a, TensorValue>> {
     as_tensor(&a.values()[0], "the first argument").map_err(|e| e.in_op(a.name))
 }
 
@@ -114,22 +122,22 @@ fn tiler(a: &Args) -> Result<Tiler> {
 /// `logical_divide(T, tiler)`: the layout divided, the same engine.
 pub(super) fn logical_divide(a: &Args) -> Result<Value> {
     let (t, tl) = (first(a)?, tiler(a)?);
-    map(t, |x| both!(x, |t| t.logical_divide(&tl)))
+    map(&t, |x| both!(x, |t| t.logical_divide(&tl)))
 }
 
 pub(super) fn zipped_divide(a: &Args) -> Result<Value> {
     let (t, tl) = (first(a)?, tiler(a)?);
-    map(t, |x| both!(x, |t| t.zipped_divide(&tl)))
+    map(&t, |x| both!(x, |t| t.zipped_divide(&tl)))
 }
 
 pub(super) fn tiled_divide(a: &Args) -> Result<Value> {
     let (t, tl) = (first(a)?, tiler(a)?);
-    map(t, |x| both!(x, |t| t.tiled_divide(&tl)))
+    map(&t, |x| both!(x, |t| t.tiled_divide(&tl)))
 }
 
 pub(super) fn flat_divide(a: &Args) -> Result<Value> {
     let (t, tl) = (first(a)?, tiler(a)?);
-    map(t, |x| both!(x, |t| t.flat_divide(&tl)))
+    map(&t, |x| both!(x, |t| t.flat_divide(&tl)))
 }
 
 /// `counting`: the name of the counting engine (an argument of `make_tensor`).
@@ -203,7 +211,7 @@ pub(super) fn make_identity_tensor(a: &Args) -> Result<Value> {
 }
 
 /// The tensor, the tiler and the coordinate of the tile functions.
-fn tensor_tiler_coord<'a>(a: &Args<'a>) -> Result<(&'a TensorValue, Tiler, Coord)> {
+fn tensor_tiler_coord<'a>(a: &Args<'a>) -> Result<(Cow<'a, TensorValue>, Tiler, Coord)> {
     Ok((as_tensor(&a.values()[0], "the tensor")?, a.arg(1, "the tiler")?, a.arg(2, "the coordinate")?))
 }
 
@@ -233,19 +241,19 @@ pub(super) fn local_tile(a: &Args) -> Result<Value> {
             c.as_ref().children().enumerate().filter(|&(i, _)| kept(i)).map(|(_, m)| m.to_tree()).collect();
         c = crate::tree::Tree::tuple(modes.iter().map(|m| m.as_ref()));
     }
-    map(t, |x| both!(x, |t| t.local_tile(&tl, &c)))
+    map(&t, |x| both!(x, |t| t.local_tile(&tl, &c)))
 }
 
 /// `inner_partition(T, tiler, coord)`.
 pub(super) fn inner_partition(a: &Args) -> Result<Value> {
     let (t, tl, c) = tensor_tiler_coord(a)?;
-    map(t, |x| both!(x, |t| t.inner_partition(&tl, &c)))
+    map(&t, |x| both!(x, |t| t.inner_partition(&tl, &c)))
 }
 
 /// `outer_partition(T, tiler, coord)`.
 pub(super) fn outer_partition(a: &Args) -> Result<Value> {
     let (t, tl, c) = tensor_tiler_coord(a)?;
-    map(t, |x| both!(x, |t| t.outer_partition(&tl, &c)))
+    map(&t, |x| both!(x, |t| t.outer_partition(&tl, &c)))
 }
 
 /// `local_partition(T, thr_layout, thr_idx)` (the thread layout may be
@@ -253,7 +261,7 @@ pub(super) fn outer_partition(a: &Args) -> Result<Value> {
 pub(super) fn local_partition(a: &Args) -> Result<Value> {
     let thr = a.layout_or_shape(1, "the thread layout")?;
     let idx = a.known(2, "the thread index")?;
-    map(as_tensor(&a[0], "the tensor")?, |x| both!(x, |t| t.local_partition(&thr, idx)))
+    map(&*as_tensor(&a[0], "the tensor")?, |x| both!(x, |t| t.local_partition(&thr, idx)))
 }
 
 /// `T(args...)`: the element at a coordinate, or the slice when it has `_`.
@@ -263,6 +271,8 @@ pub(crate) fn apply(t: &TensorValue, args: &[Value]) -> Result<Value> {
         Value::IntTuple(c) => match t {
             TensorValue::Counting(t) => Ok(Value::IntTuple(IntTuple::leaf(Int::new_dynamic(t.at(&c)?)))),
             TensorValue::Identity(t) => Ok(Value::IntTuple(t.at(&c)?.map(Int::to_dynamic))),
+            // (a pointer reads nothing: its error, which says what there is)
+            TensorValue::Pointer(t) => t.at(&c).map(|()| Value::Tuple(vec![])),
             TensorValue::Tmem(..) => Err(tmem_unsupported()),
             TensorValue::Im2col(t) => Ok(match t.at(&c)? {
                 crate::layout::point::Point::Tuple(x) => Value::IntTuple(x),
@@ -292,7 +302,7 @@ pub(super) fn partition_mma(v: &Value, s: &crate::atom::ThrMma<'_>, which: crate
             Operand::C => both!(x, |t| s.partition_c(t)),
         }
     };
-    map(as_tensor(v, "the tensor")?, part)
+    map(&*as_tensor(v, "the tensor")?, part)
 }
 
 /// `thr_copy.partition_S/D(T)` (`side`) of the tensor a value holds.
@@ -303,7 +313,7 @@ pub(super) fn partition_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crat
             crate::atom::Side::Destination => both!(x, |t| s.partition_d(t)),
         }
     };
-    map(as_tensor(v, "the tensor")?, part)
+    map(&*as_tensor(v, "the tensor")?, part)
 }
 
 /// `thr_copy.retile_S/D(T)` (`side`) of the tensor a value holds.
@@ -314,5 +324,5 @@ pub(super) fn retile_copy(v: &Value, s: &crate::atom::ThrCopy<'_>, side: crate::
             crate::atom::Side::Destination => both!(x, |t| s.retile_d(t)),
         }
     };
-    map(as_tensor(v, "the tensor")?, retile)
+    map(&*as_tensor(v, "the tensor")?, retile)
 }

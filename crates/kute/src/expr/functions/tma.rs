@@ -18,11 +18,14 @@ use crate::atom::tma::{self, GmemTensor, SmemTensor, TmaOp};
 use crate::atom::{CopyAtom, Operand, TiledMma};
 use crate::composed::AnyLayout;
 use crate::error::{Error, ErrorKind, Result};
+use crate::expr::tensor_value::TensorValue;
 use crate::expr::value::{type_error, Value};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::tensor::{Engine, Pointer, Tensor};
 use crate::tiler::Tiler;
+use std::borrow::Cow;
 
 /// `make_gmem_ptr<T>(address)` / `make_smem_ptr<T>(address)` (built by the
 /// evaluator, which keeps the type's name).
@@ -85,11 +88,69 @@ fn op(a: &Args) -> Result<TmaOp> {
     }
 }
 
-fn gmem<'a>(a: &Args<'a>) -> Result<&'a GmemTensor> {
-    match &a.values()[1] {
-        Value::GmemTensor(g) => Ok(g),
-        other => Err(type_error("the gmem tensor", "a gmem tensor (make_tensor(make_gmem_ptr<T>(0), layout))", other)
-            .in_op(a.name)),
+/// A gmem or smem tensor: as made (`make_tensor(make_gmem_ptr<T>(a), L)`),
+/// or as the tensor algorithms give it (a tile, a partition: a pointer
+/// tensor at its moved address).
+enum PointerTensor<'a> {
+    Gmem(Cow<'a, GmemTensor>),
+    Smem(Cow<'a, SmemTensor>),
+}
+
+impl PointerTensor<'_> {
+    /// The tensor as the bulk copy takes it.
+    fn bulk(&self) -> crate::atom::bulk::BulkTensor<'_> {
+        match self {
+            PointerTensor::Gmem(g) => crate::atom::bulk::BulkTensor::Gmem(g),
+            PointerTensor::Smem(s) => crate::atom::bulk::BulkTensor::Smem(s),
+        }
+    }
+}
+
+/// The gmem or smem tensor `v` holds, if it holds one.
+fn pointer_tensor(v: &Value) -> Option<Result<PointerTensor<'_>>> {
+    match v {
+        Value::GmemTensor(g) => Some(Ok(PointerTensor::Gmem(Cow::Borrowed(g)))),
+        Value::SmemTensor(s) => Some(Ok(PointerTensor::Smem(Cow::Borrowed(s)))),
+        Value::Tensor(t) => match &**t {
+            TensorValue::Pointer(t) => Some(from_pointer(t)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A pointer tensor as the TMA and bulk copies take it: its layout from the
+/// byte its offset moved the pointer to (with its swizzle, for smem).
+fn from_pointer(t: &Tensor<Pointer>) -> Result<PointerTensor<'static>> {
+    let p = t.engine();
+    let bits = p.bit_address_of(t.offset()).filter(|b| b % 8 == 0);
+    let Some(address) = bits.and_then(|b| i64::try_from(b / 8).ok()) else {
+        return Err(Error::inadmissible(
+            "make_tensor",
+            format!("{} o {} does not start at a whole byte", p.describe(t.offset()), t.layout()),
+        ));
+    };
+    if !p.smem {
+        let l = t.layout().as_layout("make_tensor")?;
+        return Ok(PointerTensor::Gmem(Cow::Owned(GmemTensor::new(&p.elem, address, l.clone())?)));
+    }
+    let l = match p.swizzle {
+        Some(sw) => crate::composed::compose3(AnyLayout::Swizzle(sw), Int::ZERO, t.layout().clone()),
+        None => t.layout().clone(),
+    };
+    Ok(PointerTensor::Smem(Cow::Owned(SmemTensor::new(&p.elem, address, &l)?)))
+}
+
+fn gmem<'a>(a: &Args<'a>) -> Result<Cow<'a, GmemTensor>> {
+    match pointer_tensor(&a.values()[1]) {
+        Some(Ok(PointerTensor::Gmem(g))) => Ok(g),
+        Some(Err(e)) => Err(e.within(a.name)),
+        _ => Err(type_error(
+            "the gmem tensor",
+            "a gmem tensor (make_tensor(make_gmem_ptr<T>(0), layout))",
+            &a.values()[1],
+        )
+        .in_op(a.name)),
     }
 }
 
@@ -112,6 +173,7 @@ fn copy(c: crate::atom::TiledCopy) -> Value {
 /// as CuTe's overloads: with four arguments the fourth is the cluster size.
 pub(super) fn make_tma_copy(a: &Args) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let (tiler, cluster): (Option<Tiler>, Option<IntTuple>) = match a.len() {
         3 => (None, None),
         4 => (None, Some(a.arg(3, "the cluster size")?)),
@@ -123,6 +185,7 @@ pub(super) fn make_tma_copy(a: &Args) -> Result<Value> {
 /// `make_tma_atom(op, g, s, cta_tiler[, cluster_size])`.
 pub(super) fn make_tma_atom(a: &Args) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tiler: Tiler = a.arg(3, "the CTA tile")?;
     let cluster: Option<IntTuple> = a.opt(4, "the cluster size")?;
     Ok(Value::CopyAtom(Box::new(tma::make_tma_atom(op, g, &s, &tiler, cluster.as_ref())?)))
@@ -130,6 +193,7 @@ pub(super) fn make_tma_atom(a: &Args) -> Result<Value> {
 
 fn sm90(a: &Args, which: Operand) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tiler: Tiler = a.arg(3, "the (M,N,K) CTA tile")?;
     let cluster: IntTuple = match a.opt(4, "the cluster shape")? {
         Some(c) => c,
@@ -155,6 +219,7 @@ pub(super) fn make_tma_copy_c_sm90(a: &Args) -> Result<Value> {
 
 fn sm100_copy(a: &Args, which: Operand) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tiler: Tiler = a.arg(3, "the (M,N,K) cluster tile")?;
     Ok(copy(tma::make_tma_copy_sm100(which, op, g, &s, &tiler, mma(a, 4)?)?))
 }
@@ -171,6 +236,7 @@ pub(super) fn make_tma_copy_b_sm100(a: &Args) -> Result<Value> {
 
 fn sm100_atom(a: &Args, which: Operand) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tiler: Tiler = a.arg(3, "the (M,N,K) MMA tile")?;
     let cluster: IntTuple = a.arg(5, "the (V,M,N,K) cluster shape")?;
     Ok(Value::CopyAtom(Box::new(tma::make_tma_atom_sm100(which, op, g, &s, &tiler, mma(a, 4)?, &cluster)?)))
@@ -273,21 +339,21 @@ pub(super) fn tma_partition(a: &Args) -> Result<Value> {
 /// `bulk_copy_atom(Copy_Atom<SM90_BULK_COPY_AUTO,T>{}, src, dst)`: the atom
 /// CuTe's `copy` of the bulk copy issues for these tensors.
 pub(super) fn bulk_copy_atom(a: &Args) -> Result<Value> {
-    use crate::atom::bulk::{self, BulkTensor};
+    use crate::atom::bulk;
     let atom = match &a.values()[0] {
         Value::CopyAtom(c) => &**c,
         other => return Err(type_error("the copy atom", "Copy_Atom<SM90_BULK_COPY_AUTO,T>{}", other).in_op(a.name)),
     };
-    let side =
-        |i: usize, what: &'static str| -> Result<BulkTensor> {
-            match &a.values()[i] {
-                Value::GmemTensor(g) => Ok(BulkTensor::Gmem(g)),
-                Value::SmemTensor(s) => Ok(BulkTensor::Smem(s)),
-                other => Err(type_error(what, "a gmem or smem tensor (make_tensor(make_gmem_ptr<T>(a), L))", other)
-                    .in_op(a.name)),
-            }
-        };
-    Ok(Value::CopyAtom(Box::new(bulk::bulk_copy_atom(atom, side(1, "the source")?, side(2, "the destination")?)?)))
+    let side = |i: usize, what: &'static str| -> Result<PointerTensor> {
+        pointer_tensor(&a.values()[i]).unwrap_or_else(|| {
+            Err(type_error(what, "a gmem or smem tensor (make_tensor(make_gmem_ptr<T>(a), L))", &a.values()[i]))
+        })
+    };
+    let (src, dst) = (
+        side(1, "the source").map_err(|e| e.within(a.name))?,
+        side(2, "the destination").map_err(|e| e.within(a.name))?,
+    );
+    Ok(Value::CopyAtom(Box::new(bulk::bulk_copy_atom(atom, src.bulk(), dst.bulk())?)))
 }
 
 /// The error of a tensor operation on an im2col coordinate tensor.
@@ -315,6 +381,7 @@ fn conv_params(a: &Args, k: usize) -> Result<crate::atom::tma_im2col::ConvParams
 
 fn im2col_sm100_copy(a: &Args, which: Operand) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tile: IntTuple = a.arg(3, "the (M,N,K) cluster tile")?;
     let conv = conv_params(a, 5)?;
     Ok(copy(crate::atom::tma_im2col::make_im2col_tma_copy_sm100(which, op, g, &s, &tile, mma(a, 4)?, Some(&conv))?))
@@ -332,6 +399,7 @@ pub(super) fn make_im2col_tma_copy_b_sm100(a: &Args) -> Result<Value> {
 
 fn im2col_sm100_atom(a: &Args, which: Operand) -> Result<Value> {
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let tile: IntTuple = a.arg(3, "the (M,N,K) MMA tile")?;
     let cluster: IntTuple = a.arg(5, "the (V,M,N,K) cluster shape")?;
     let conv = conv_params(a, 6)?;
@@ -364,6 +432,7 @@ pub(super) fn make_im2col_tma_atom_b_sm100(a: &Args) -> Result<Value> {
 pub(super) fn make_im2col_tma_copy(a: &Args) -> Result<Value> {
     use crate::atom::tma_im2col;
     let (op, g, s) = (op(a)?, gmem(a)?, smem(a)?);
+    let g = &*g;
     let n = a.len();
     let (tiler_at, mc_at, conv_at) = match n {
         3 => (None, None, None),

@@ -749,6 +749,11 @@ const CALLS: &[&str] = &[
     "local_tile(make_identity_tensor((M*_16,N)),(_8,_4),(_1,_))",
     "local_partition(make_identity_tensor((M*_4,N*_4)),(_2,_2):(_2,_1),3)",
     "size(local_tile(make_identity_tensor((M,N*_2)),(_8,_2),(_0,_1)))",
+    "local_tile(make_tensor(make_gmem_ptr<half_t>(64),(M*_8,N*_4):(N*_4,_1)),(_8,_4),(_0,_0))",
+    "local_tile(make_tensor(make_gmem_ptr<float>(0),(M*_16,N):(N,_1)),(_8,_4),(_1,_))",
+    "local_partition(make_tensor(make_gmem_ptr<half_t>(0),(M*_4,N*_4):(_1,M*_4)),(_2,_2):(_2,_1),3)",
+    "zipped_divide(make_tensor(make_gmem_ptr<double>(8),(M,N):(_1,M)),(_2,_2))",
+    "make_tensor(make_gmem_ptr<half_t>(0),(M,N):(_1,M))(_,_1)",
     "recast_layout<uint8_t,half_t>(#L)",
     "recast_layout<half_t,uint8_t>((_8,M):(_1,_8))",
 ];

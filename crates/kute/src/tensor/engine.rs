@@ -188,7 +188,11 @@ impl Engine for Pointer {
                 format!("{sw}{space}_subptr[{bits}b]({:#x}.{})", a / 8, a % 8 / i128::from(bits.max(1)))
             }
             Some(a) => format!("{sw}{space}_ptr[{bits}b]({:#x})", a / 8),
-            None => format!("{sw}{space}_ptr[{bits}b]({:#x}+{offset}*{bits}b)", self.address),
+            // an unknown offset: the bytes it adds, as an expression
+            None => match offset.as_int().map(|i| i.mul(crate::Int::new_dynamic(bits / 8))) {
+                Some(Ok(bytes)) if bits % 8 == 0 => format!("{sw}{space}_ptr[{bits}b]({:#x}+{bytes})", self.address),
+                _ => format!("{sw}{space}_subptr[{bits}b]({:#x}+{offset}*{bits}b)", self.address),
+            },
         }
     }
 }

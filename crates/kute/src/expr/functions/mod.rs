@@ -395,7 +395,7 @@ pub static FUNCTIONS: &[FunctionInfo] = &[
     FunctionInfo::new("domain_offset", "domain_offset(c, L)", "the pair (L, L(c))", algebra::domain_offset).args(n(2)).composed(OnComposed::Own(composed_layouts::domain_offset)),
     FunctionInfo::new("slice_and_offset", "slice_and_offset(c, L)", "(slice, index of c with '_' as 0)", algebra::slice_and_offset).args(n(2)).composed(OnComposed::Own(composed_layouts::slice_and_offset)),
     // tensors (tensors.rs)
-    FunctionInfo::new("make_tensor", "make_tensor(counting, L) | make_tensor(make_tmem_ptr<T>(0), L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator); or a tensor in tensor memory", tensors::make_tensor).args(n(2)).composed(OnComposed::Native),
+    FunctionInfo::new("make_tensor", "make_tensor(counting, L) | make_tensor(make_gmem_ptr<T>(a), L) | make_tensor(make_smem_ptr<T>(a), L) | make_tensor(make_tmem_ptr<T>(0), L)", "the tensor of L over a counting engine: the element at c is L(c) (CuTe's counting_iterator); or over a pointer into global, shared or tensor memory (L with unknowns for global memory)", tensors::make_tensor).args(n(2)).sym().composed(OnComposed::Native),
     FunctionInfo::new("make_tmem_ptr", "make_tmem_ptr<T>(0)", "a tensor-memory pointer to T at address 0: make_tensor(make_tmem_ptr<float>(0), L) is a TMEM tensor (SM100)", tensors::make_tmem_ptr).targs(n(1)).element_type_targs().args(n(1)),
     FunctionInfo::new("counting", "counting", "the counting engine, an argument of make_tensor", tensors::counting).args(n(0)),
     FunctionInfo::new("make_identity_tensor", "make_identity_tensor(S)", "the coordinate tensor of S: the element at c is c", tensors::make_identity_tensor).args(n(1)).sym(),

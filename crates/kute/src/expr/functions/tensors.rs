@@ -153,6 +153,8 @@ pub(super) fn make_tensor(a: &Args) -> Result<Value> {
     if let Value::SmemPtr(p) = &a[0] {
         return super::tma::make_smem_tensor(&p.0, p.1, a);
     }
+    // (only a gmem tensor takes a symbolic layout: the extents of a kernel's operands)
+    crate::sym::refuse(a.name, || a[1].has_symbols())?;
     if let Value::TmemPtr(bits) = a[0] {
         // a tensor in tensor memory: `make_tensor(make_tmem_ptr<float>(0), L)`
         let l: Layout = match &a[1] {

@@ -73,9 +73,15 @@ pub(super) fn make_smem_tensor(elem: &str, address: i64, a: &Args) -> Result<Val
     Ok(Value::SmemTensor(Box::new(SmemTensor::new(elem, address, &l)?)))
 }
 
-/// `make_tensor(make_gmem_ptr<T>(a), L)`.
+/// `make_tensor(make_gmem_ptr<T>(a), L)`; with unknowns in `L` (a kernel's
+/// operand, `(M,K):(K,_1)`), the tensor the tensor algorithms take (the TMA
+/// copies need known extents).
 pub(super) fn make_gmem_tensor(elem: &str, address: i64, a: &Args) -> Result<Value> {
     let l = a.layout_or_shape(1, "the layout")?;
+    if l.has_symbols() {
+        let p = GmemTensor::new(elem, address, Layout::leaf(Int::ONE, Int::ZERO))?.pointer();
+        return Ok(Value::Tensor(Box::new(TensorValue::Pointer(Tensor::new(p, l)))));
+    }
     Ok(Value::GmemTensor(Box::new(GmemTensor::new(elem, address, l).map_err(|e| e.within("make_tensor"))?)))
 }
 
@@ -123,6 +129,7 @@ fn pointer_tensor(v: &Value) -> Option<Result<PointerTensor<'_>>> {
 /// byte its offset moved the pointer to (with its swizzle, for smem).
 fn from_pointer(t: &Tensor<Pointer>) -> Result<PointerTensor<'static>> {
     let p = t.engine();
+    crate::sym::refuse("make_tensor", || t.has_symbols())?;
     let bits = p.bit_address_of(t.offset()).filter(|b| b % 8 == 0);
     let Some(address) = bits.and_then(|b| i64::try_from(b / 8).ok()) else {
         return Err(Error::inadmissible(

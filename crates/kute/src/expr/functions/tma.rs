@@ -323,9 +323,14 @@ pub(super) fn tma_partition(a: &Args) -> Result<Value> {
         5 => (a.arg(1, "the CTA coordinate")?, a.layout_or_shape(2, "the multicast layout")?, 3),
         n => return Err(Error::new(ErrorKind::Type, a.name, format!("takes 3 or 5 arguments, not {n}"))),
     };
-    let s = match &a.values()[k] {
-        Value::SmemTensor(s) => s,
-        other => return Err(type_error("the smem tensor", "make_tensor(make_smem_ptr<T>(0), L)", other).in_op(a.name)),
+    let s = match pointer_tensor(&a.values()[k]) {
+        Some(Ok(PointerTensor::Smem(s))) => s,
+        Some(Err(e)) => return Err(e.within(a.name)),
+        _ => {
+            return Err(
+                type_error("the smem tensor", "make_tensor(make_smem_ptr<T>(0), L)", &a.values()[k]).in_op(a.name)
+            )
+        }
     };
     let g = match &a.values()[k + 1] {
         Value::Tensor(t) => match &**t {
@@ -336,7 +341,7 @@ pub(super) fn tma_partition(a: &Args) -> Result<Value> {
             return Err(type_error("the gmem tensor", "a TMA coordinate tensor (get_tma_tensor)", other).in_op(a.name))
         }
     };
-    let (gp, sp) = tma::tma_partition(atom, &coord, &layout, s, g)?;
+    let (gp, sp) = tma::tma_partition(atom, &coord, &layout, &s, g)?;
     Ok(Value::Tuple(vec![
         Value::Tensor(Box::new(crate::expr::tensor_value::TensorValue::Identity(gp))),
         Value::SmemTensor(Box::new(sp)),

@@ -561,12 +561,7 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
             continue;
         }
         let r = session_command(&session, e).map_or_else(|| session.eval_line(e), Err);
-        if !session.notes.is_empty() {
-            out.flush()?;
-            for note in session.notes.drain(..) {
-                eprintln!("{note}");
-            }
-        }
+        print_notes(&mut session, &mut out)?;
         match r {
             Ok(v) if json => writeln!(out, "{}", json_answer(e, Ok(&v)))?,
             Ok(v) => writeln!(out, "{v}")?,
@@ -583,6 +578,18 @@ fn eval(exprs: &[String], json: bool) -> anyhow::Result<bool> {
     }
     out.flush()?;
     Ok(ok)
+}
+
+/// The session's notes, taken, on standard error after what `out` holds so
+/// far (standard output keeps one line per input line).
+fn print_notes(session: &mut Session, out: &mut impl Write) -> io::Result<()> {
+    if !session.notes.is_empty() {
+        out.flush()?;
+        for note in session.notes.drain(..) {
+            eprintln!("{note}");
+        }
+    }
+    Ok(())
 }
 
 /// One answer as a JSON object ([`json::answer`], [`json::failure`]).
@@ -617,13 +624,7 @@ pub fn batch(session: &mut Session, mut input: impl BufRead, out: &mut impl Writ
         }
         let r = session_command(session, line).map_or_else(|| session.eval_line(line), Err);
         ok &= r.is_ok();
-        // (notes on standard error: one output line per input line)
-        if !session.notes.is_empty() {
-            out.flush()?;
-            for note in session.notes.drain(..) {
-                eprintln!("{note}");
-            }
-        }
+        print_notes(session, out)?;
         match (r, json) {
             (r, true) => writeln!(out, "{}", json_answer(line, r.as_ref()))?,
             (Ok(v), false) => writeln!(out, "{v}")?,

@@ -73,9 +73,7 @@ pub fn listing(env: &Env) -> Vec<String> {
     let (mut pending, values): (Vec<_>, Vec<_>) = lines.into_iter().partition(|(_, d)| d.starts_with('?'));
     let mut out = Vec::with_capacity(env.len());
     while !pending.is_empty() {
-        let names_pending = |d: &str| {
-            d.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| pending.iter().any(|(k, _)| k.as_str() == w))
-        };
+        let names_pending = |d: &str| pending.iter().any(|(k, _)| kute::syntax::mentions(d, k));
         // (facts cannot name each other in a cycle: a fact names an unknown declared before)
         let next = pending.iter().position(|(_, d)| !names_pending(d)).unwrap_or(0);
         let (k, d) = pending.remove(next);

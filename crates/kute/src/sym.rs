@@ -499,19 +499,7 @@ impl Sym {
     /// assert!(!u.name_if_anonymous("U"));
     /// ```
     pub fn name_if_anonymous(&self, name: &str) -> bool {
-        let [Term { mono, coef }] = &self.terms[..] else { return false };
-        let [(i, 1)] = mono[..] else { return false };
-        if *coef != Rat::ONE {
-            return false;
-        }
-        let mut t = table();
-        match &mut t.atoms[i as usize] {
-            AtomKind::Var { name: n @ None, .. } => {
-                *n = Some(name.to_string());
-                true
-            }
-            _ => false,
-        }
+        self.set_name(name, false)
     }
 
     /// Renames this unknown (a session rebinding its name keeps the earlier
@@ -526,9 +514,15 @@ impl Sym {
     /// assert!(!twice.rename("N"));
     /// ```
     pub fn rename(&self, name: &str) -> bool {
+        self.set_name(name, true)
+    }
+
+    /// Names this single unknown `name` where it is named already (`named`)
+    /// or anonymous (else); whether it did.
+    fn set_name(&self, name: &str, named: bool) -> bool {
         let Some(i) = self.as_unknown() else { return false };
         match &mut table().atoms[i as usize] {
-            AtomKind::Var { name: n @ Some(_), .. } => {
+            AtomKind::Var { name: n, .. } if n.is_some() == named => {
                 *n = Some(name.to_string());
                 true
             }

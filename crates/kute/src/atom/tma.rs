@@ -147,9 +147,7 @@ impl GmemTensor {
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
-}
 
-impl GmemTensor {
     /// Its pointer, the engine of the tensor algorithms' gmem tensors.
     ///
     /// Pre: none. Post: a gmem pointer of this element type and address.
@@ -170,16 +168,16 @@ impl GmemTensor {
     }
 }
 
+/// CuTe's `print` of the tensor of `layout` from the pointer `p`.
+fn print_tensor_at(f: &mut fmt::Formatter<'_>, p: &crate::tensor::Pointer, layout: &Layout) -> fmt::Result {
+    use crate::tensor::Engine;
+    write!(f, "{} o {layout}", p.describe(&crate::layout::point::Point::Scalar(Int::ZERO.into())))
+}
+
 impl fmt::Display for GmemTensor {
     /// CuTe's `print` of the tensor (the pointer printed in hexadecimal).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::tensor::Engine;
-        write!(
-            f,
-            "{} o {}",
-            self.pointer().describe(&crate::layout::point::Point::Scalar(Int::ZERO.into())),
-            self.layout
-        )
+        print_tensor_at(f, &self.pointer(), &self.layout)
     }
 }
 
@@ -1048,9 +1046,7 @@ impl SmemTensor {
     pub fn address(&self) -> i64 {
         self.address
     }
-}
 
-impl SmemTensor {
     /// Its pointer (with its swizzle), the engine of the tensor algorithms'
     /// smem tensors.
     ///
@@ -1076,13 +1072,7 @@ impl SmemTensor {
 impl fmt::Display for SmemTensor {
     /// CuTe's `print` of the tensor.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::tensor::Engine;
-        write!(
-            f,
-            "{} o {}",
-            self.pointer().describe(&crate::layout::point::Point::Scalar(Int::ZERO.into())),
-            self.layout
-        )
+        print_tensor_at(f, &self.pointer(), &self.layout)
     }
 }
 

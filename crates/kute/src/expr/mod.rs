@@ -162,7 +162,7 @@ fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) -> Option<Str
     }
     // (the new value shows the name as itself where it is a new unknown of
     // that name, `M = ?{div=8}`)
-    let shown = |v: &Value| v.has_symbols() && shows_name(&v.to_string(), name);
+    let shown = |v: &Value| v.has_symbols() && crate::syntax::mentions(&v.to_string(), name);
     let new_unknown = |v: &Value| matches!(v, Value::IntTuple(t) if t.as_int().is_some_and(|x| x.is_symbolic() && x.to_sym().declaration().is_some()));
     if !env.iter().any(|(k, v)| shown(v) && !(k == name && new_unknown(v))) {
         return None;
@@ -173,12 +173,6 @@ fn keep_unknown_readable(env: &mut Env, name: &str, before: Value) -> Option<Str
     // meaning, which must not fail halfway)
     env.insert(fresh.clone(), before);
     Some(fresh)
-}
-
-/// Whether `text` has `name` as a whole word (unknowns print by name, so a
-/// printed value that shows a name is what a reader would read back).
-fn shows_name(text: &str, name: &str) -> bool {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name)
 }
 
 /// Parse and evaluate an expression.

@@ -403,7 +403,16 @@ fn coord_tiler(t: crate::tree::TreeRef<'_, Crd>) -> Tiler {
 }
 
 pub(crate) fn type_error(what: &str, want: &str, got: &Value) -> Error {
-    Error::new(crate::error::ErrorKind::Type, "", format!("{what} must be {want}, not {} ({got})", got.kind_name()))
+    type_error_hinted(what, want, got, "")
+}
+
+/// [`type_error`], its message ending with `hint` (`"; make_tensor(...)"`).
+pub(crate) fn type_error_hinted(what: &str, want: &str, got: &Value, hint: &str) -> Error {
+    Error::new(
+        crate::error::ErrorKind::Type,
+        "",
+        format!("{what} must be {want}, not {} ({got}){hint}", got.kind_name()),
+    )
 }
 
 /// The error of printed text used as an operand (`what`: which one).

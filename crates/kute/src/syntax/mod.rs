@@ -173,3 +173,16 @@ pub fn statements(text: &str) -> Vec<(usize, &str)> {
     }
     out
 }
+
+/// Whether `text` has `name` as a whole word (letters, digits and `_`), as
+/// printed values show the unknowns they hold.
+///
+/// Pre: none. Post: true when a maximal run of word characters is `name`.
+///
+/// ```
+/// assert!(kute::syntax::mentions("(M_1,_4):(_1,2*M)", "M"));
+/// assert!(!kute::syntax::mentions("(M_1,_4):(_1,MN)", "M"));
+/// ```
+pub fn mentions(text: &str, name: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == name)
+}

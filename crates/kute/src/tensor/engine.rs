@@ -123,7 +123,6 @@ pub struct Counting;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Coords;
 
-/// The index of an integer position in storage of `len` elements.
 /// A pointer into memory kute does not hold (CuTe's `gmem_ptr<T>` and
 /// `smem_ptr<T>`, the latter perhaps swizzled): its tensors have layouts and
 /// addresses, which the tensor algorithms move, but no elements to read.
@@ -166,12 +165,21 @@ impl Pointer {
         let bits = (self.address as i128 * 8).checked_add((i.value() as i128).checked_mul(self.bits as i128)?)?;
         i64::try_from(bits / 8).ok().map(|_| bits)
     }
+
+    /// `smem` or `gmem`, as CuTe's print names the memory.
+    fn space(&self) -> &'static str {
+        if self.smem {
+            "smem"
+        } else {
+            "gmem"
+        }
+    }
 }
 
 impl Engine for Pointer {
     type Elem = ();
     fn read(&self, at: &Point) -> Result<()> {
-        let space = if self.smem { "smem" } else { "gmem" };
+        let space = self.space();
         Err(Error::new(
             ErrorKind::Type,
             "tensor",
@@ -180,7 +188,7 @@ impl Engine for Pointer {
     }
     fn describe(&self, offset: &Point) -> String {
         let sw = self.swizzle.map(|s| format!("{s}_")).unwrap_or_default();
-        let space = if self.smem { "smem" } else { "gmem" };
+        let space = self.space();
         let bits = self.bits;
         match self.bit_address_of(offset) {
             // (CuTe's subbyte_iterator: the byte, and the element within it)
@@ -197,6 +205,7 @@ impl Engine for Pointer {
     }
 }
 
+/// The index of an integer position in storage of `len` elements.
 pub(crate) fn storage_index(len: usize, at: &Point) -> Result<usize> {
     let i = at.as_int().ok_or_else(|| {
         Error::new(ErrorKind::Type, "tensor", format!("the position {at} is a coordinate, not an index into storage"))

@@ -18,7 +18,7 @@
 use super::args::Args;
 use crate::error::{Error, ErrorKind, Result};
 use crate::expr::tensor_value::TensorValue;
-use crate::expr::value::{type_error, Value};
+use crate::expr::value::{type_error, type_error_hinted, Value};
 use crate::int::Int;
 use crate::int_tuple::IntTuple;
 use crate::layout::slice::{Coord, Crd};
@@ -82,21 +82,18 @@ pub(crate) fn as_tensor<'a>(v: &'a Value, what: &str) -> Result<Cow<'a, TensorVa
         // (the TMA copies' operands, as the tensor algorithms take them)
         Value::GmemTensor(g) => Ok(Cow::Owned(TensorValue::Pointer(Tensor::new(g.pointer(), g.layout().clone())))),
         Value::SmemTensor(s) => Ok(Cow::Owned(TensorValue::Pointer(Tensor::new(s.pointer(), s.layout().clone())))),
-        Value::Layout(l) if l.has_int_strides() && !l.has_symbols() => Err(Error::new(
-            ErrorKind::Type,
-            "",
-            format!(
-                "{what} must be a tensor, not a layout ({l}); make_tensor(counting, {l}) is the tensor of that layout"
-            ),
-        )),
-        Value::IntTuple(s) if !s.has_symbols() => Err(Error::new(
-            ErrorKind::Type,
-            "",
-            format!(
-                "{what} must be a tensor, not an integer tuple ({s}); make_identity_tensor({s}) is the coordinate tensor of that shape"
-            ),
-        )),
-        other => Err(type_error(what, "a tensor", other)),
+        other => {
+            let hint = match other {
+                Value::Layout(l) if l.has_int_strides() && !l.has_symbols() => {
+                    format!("; make_tensor(counting, {l}) is the tensor of that layout")
+                }
+                Value::IntTuple(s) if !s.has_symbols() => {
+                    format!("; make_identity_tensor({s}) is the coordinate tensor of that shape")
+                }
+                _ => String::new(),
+            };
+            Err(type_error_hinted(what, "a tensor", other, &hint))
+        }
     }
 }
 
